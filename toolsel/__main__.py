@@ -1,0 +1,3 @@
+from toolsel.cli import main
+
+main()

@@ -1,0 +1,247 @@
+"""The `toolsel` command line: one thin function per command.
+
+Each command parses its options, calls one core function, hands the result to a renderer
+and exits with the result's code. Expected failures (`ToolselError`) become a one-line
+message on stderr and their exit code in `_handle_errors`, the only place that does so.
+Heavy modules are imported inside commands so `toolsel --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from toolsel import __version__
+from toolsel.errors import ExitCode, ToolselError
+from toolsel.render.deps import DepsFormat, GraphFormat
+from toolsel.render.lint import LintFormat
+from toolsel.render.rank import RankFormat
+
+app = typer.Typer(
+    name="toolsel",
+    help="Inspect, lint and test LLM tool registries.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RegistryOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry", "-r",
+        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
+    ),
+]
+NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")]
+
+
+def _handle_errors(command: F) -> F:
+    """Turn expected failures into one line on stderr plus the documented exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ToolselError as error:
+            typer.echo(f"toolsel: error: {error}", err=True)
+            raise typer.Exit(int(error.exit_code)) from None
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader went away (`| head`); nothing left to say
+            raise typer.Exit(int(ExitCode.OK)) from None
+        except KeyboardInterrupt:
+            typer.echo("toolsel: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"toolsel {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Inspect, lint and test LLM tool registries."""
+
+
+def _write(text: str, output_file: Path | None) -> None:
+    if output_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output_file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        from toolsel.errors import UsageError
+
+        raise UsageError(f"{output_file}: cannot write: {exc.strerror or exc}") from None
+
+
+def _registry(paths: list[Path] | None, no_cache: bool) -> Any:
+    from toolsel.registry import load_registry
+
+    return load_registry(paths or None, use_cache=not no_cache)
+
+
+@app.command()
+@_handle_errors
+def rank(
+    prompt: Annotated[str, typer.Argument(help="What the user asked, e.g. \"read the config file\".")],
+    registry: RegistryOption = None,
+    top: Annotated[int, typer.Option("--top", "-n", help="How many tools to show.")] = 8,
+    output_format: Annotated[RankFormat, typer.Option("--format", "-f", help="Output format.")] = RankFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
+    from toolsel.ranking import rank_tools
+    from toolsel.render.console import make_console
+    from toolsel.render.rank import render_rank_human, render_rank_json
+
+    result = rank_tools(_registry(registry, no_cache), prompt, top=top)
+    if output_format is RankFormat.JSON:
+        _write(render_rank_json(result), None)
+    else:
+        render_rank_human(result, make_console())
+
+
+@app.command()
+@_handle_errors
+def deps(
+    tools: Annotated[list[str] | None, typer.Argument(help="Tools whose requirements to resolve.")] = None,
+    registry: RegistryOption = None,
+    all_tools: Annotated[bool, typer.Option("--all", help="The whole requires graph.")] = False,
+    graph: Annotated[GraphFormat | None, typer.Option("--graph", help="Export as Graphviz dot or Mermaid.")] = None,
+    output_format: Annotated[DepsFormat, typer.Option("--format", "-f", help="Output format.")] = DepsFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Show the transitive `requires` of tools in load order, with conflicts and cycles."""
+    from toolsel.errors import UsageError
+    from toolsel.graph import closure, conflicting_pairs
+    from toolsel.render.console import make_console
+    from toolsel.render.deps import render_deps_human, render_deps_json, render_graph
+    from toolsel.suggest import did_you_mean
+
+    loaded = _registry(registry, no_cache)
+    if all_tools:
+        roots = loaded.names
+    elif tools:
+        for name in tools:
+            if name not in loaded:
+                raise UsageError(f"unknown tool {name!r}{did_you_mean(name, loaded.names)}")
+        roots = tools
+    else:
+        raise UsageError("name at least one tool, or pass --all")
+    result = closure(loaded, roots)
+    if graph is not None:
+        _write(render_graph(result, graph, conflicting_pairs(loaded, result.order)), None)
+    elif output_format is DepsFormat.JSON:
+        _write(render_deps_json(result), None)
+    else:
+        render_deps_human(result, make_console())
+    if result.cycles or result.missing:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+@app.command()
+@_handle_errors
+def lint(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Registry files or directories. Default: the project's registry.")] = None,
+    output_format: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format; auto = github under GitHub Actions, else human.")] = LintFormat.HUMAN,
+    output_file: Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the report here instead of stdout.")] = None,
+    fail_on: Annotated[str | None, typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never.")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")] = False,
+    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 unless toolsel itself fails.")] = False,
+    select: Annotated[list[str] | None, typer.Option("--select", help="Only these rule ids or prefixes (repeatable, comma-separated).")] = None,
+    extend_select: Annotated[list[str] | None, typer.Option("--extend-select", help="Add rules, including off-by-default ones.")] = None,
+    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rule ids or prefixes.")] = None,
+    target: Annotated[list[str] | None, typer.Option("--target", "-t", help="Provider profile: portable, openai, openai-strict, anthropic, anthropic-strict, gemini, mcp.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")] = False,
+    list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
+    explain: Annotated[str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")] = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Check registry files for problems that break providers or confuse agents."""
+    from toolsel.lint import all_rules
+    from toolsel.lint.engine import lint_paths
+    from toolsel.render.console import make_console
+    from toolsel.render.lint import TEXT_RENDERERS, render_human, render_rule_list, rule_explanation
+
+    if list_rules:
+        render_rule_list(list(all_rules().values()), make_console())
+        return
+    if explain is not None:
+        _write(rule_explanation(_find_rule(explain)), None)
+        return
+    overrides = {
+        "select": _split(select),
+        "extend-select": _split(extend_select),
+        "ignore": _split(ignore),
+        "targets": _split(target),
+        "fail-on": "warning" if strict else fail_on,
+    }
+    result = lint_paths([str(p) for p in paths or []] or None, config_file=str(config) if config else None, overrides=overrides, use_cache=not no_cache)
+    fmt = output_format.resolve()
+    if fmt is LintFormat.HUMAN:
+        if output_file is None:
+            render_human(result, make_console(), quiet=quiet)
+        else:
+            with _open_output(output_file) as handle:
+                render_human(result, make_console(handle), quiet=quiet)
+    else:
+        _write(TEXT_RENDERERS[fmt](result), output_file)
+    if result.failed and not exit_zero:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _open_output(path: Path) -> Any:
+    from toolsel.errors import UsageError
+
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _find_rule(rule_id: str) -> Any:
+    from toolsel.errors import UsageError
+    from toolsel.lint import all_rules
+    from toolsel.suggest import did_you_mean
+
+    rules = all_rules()
+    wanted = rule_id.strip().upper()
+    for rule in rules.values():
+        if wanted in (rule.id, rule.name.upper()):
+            return rule
+    raise UsageError(f"unknown rule {rule_id!r}{did_you_mean(wanted, rules)}", hint="`toolsel lint --list-rules` lists them")
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+@app.command()
+@_handle_errors
+def schema() -> None:
+    """Print the JSON Schema of the registry format, for editors and check-jsonschema."""
+    from importlib.resources import files
+
+    _write(files("toolsel.schemas").joinpath("registry.schema.json").read_text(encoding="utf-8"), None)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

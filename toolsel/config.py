@@ -1,0 +1,98 @@
+"""Project configuration: `toolsel.toml` or `[tool.toolsel]` in the nearest `pyproject.toml`."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsel.errors import ConfigError
+
+CONFIG_NAMES = ("toolsel.toml", "pyproject.toml")
+PROJECT_KEYS = ("registry", "lint")
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectConfig:
+    path: Path | None
+    registry: tuple[Path, ...] = ()
+    lint: dict[str, Any] = field(default_factory=dict)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+
+
+def _toolsel_table(path: Path) -> dict[str, Any] | None:
+    data = _read_toml(path)
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("toolsel")
+        return table if isinstance(table, dict) else None
+    table = data.get("tool", {}).get("toolsel", data)
+    return table if isinstance(table, dict) else {}
+
+
+def find_config(start: Path | None = None, explicit: Path | None = None) -> ProjectConfig:
+    """`explicit` if given, else the nearest toolsel.toml or pyproject.toml with [tool.toolsel]."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(f"{explicit}: config file not found")
+        return _project_config(explicit, _toolsel_table(explicit) or {})
+    if os.environ.get("TOOLSEL_NO_CONFIG"):
+        return ProjectConfig(None)
+    directory = (start or Path.cwd()).resolve()
+    for folder in (directory, *directory.parents):
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file():
+                table = _toolsel_table(candidate)
+                if table is not None:
+                    return _project_config(candidate, table)
+    return ProjectConfig(None)
+
+
+def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
+    unknown = [key for key in table if key not in PROJECT_KEYS and key != "tool"]
+    if unknown and path.name == "pyproject.toml":
+        from toolsel.suggest import did_you_mean
+
+        key = unknown[0]
+        raise ConfigError(
+            f"{path}: unknown key {key!r} in [tool.toolsel]{did_you_mean(key, PROJECT_KEYS)}"
+        )
+    registry = table.get("registry", ())
+    if isinstance(registry, str):
+        registry = [registry]
+    if not isinstance(registry, (list, tuple)) or not all(isinstance(r, str) for r in registry):
+        raise ConfigError(f"{path}: `registry` must be a path or a list of paths")
+    lint = table.get("lint", {})
+    if not isinstance(lint, dict):
+        raise ConfigError(f"{path}: `lint` must be a table")
+    return ProjectConfig(path, tuple(path.parent / r for r in registry), lint)
+
+
+def bundled_registry() -> Path:
+    """The example registry shipped in the wheel (or, in a source checkout, `registries/`)."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "examples", package.parent / "registries"):
+        if candidate.is_dir():
+            return candidate
+    raise ConfigError("no bundled example registry found; pass -r/--registry PATH")
+
+
+def default_registry_paths(start: Path | None = None) -> list[Path]:
+    """The configured registry, else ./registries/, else the bundled example registry."""
+    config = find_config(start)
+    if config.registry:
+        return list(config.registry)
+    local = (start or Path.cwd()) / "registries"
+    if local.is_dir():
+        return [local]
+    return [bundled_registry()]

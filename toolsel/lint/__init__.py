@@ -1,0 +1,41 @@
+"""Lint: the rule table lives here; each rule family is a small module under `rules/`.
+
+The table is the single source for `--list-rules`, `--explain`, SARIF rule metadata,
+configuration validation and the README's rule list.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+
+from toolsel.lint.model import Rule
+
+RULE_MODULES = (
+    "structure",
+    "names",
+    "descriptions",
+    "schema",
+    "openai",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "contract",
+    "security",
+    "suppressions",
+)
+
+
+@functools.cache
+def all_rules() -> dict[str, Rule]:
+    """Every rule, keyed and sorted by id."""
+    rules: dict[str, Rule] = {}
+    for module_name in RULE_MODULES:
+        module = importlib.import_module(f"toolsel.lint.rules.{module_name}")
+        for value in vars(module).values():
+            found = getattr(value, "rule", None)
+            if isinstance(found, Rule):
+                if found.id in rules:
+                    raise RuntimeError(f"rule id {found.id} is defined twice")
+                rules[found.id] = found
+    return dict(sorted(rules.items()))

@@ -1,0 +1,84 @@
+"""What a rule sees: the registry, the configuration, and shared derived data."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+from toolsel.lint.config import LintConfig
+from toolsel.lint.model import Hit, Severity
+from toolsel.registry.model import Registry, Tool
+
+# Profile rules apply when their target is selected; strict profiles also apply to any
+# tool marked `strict: true` when the matching base target is selected.
+_PROFILE_TARGETS = {
+    "openai": ("openai", "openai-strict"),
+    "openai-strict": ("openai-strict",),
+    "anthropic": ("anthropic", "anthropic-strict"),
+    "anthropic-strict": ("anthropic-strict",),
+    "gemini": ("gemini",),
+    "mcp": ("mcp",),
+}
+_STRICT_BASE = {"openai-strict": "openai", "anthropic-strict": "anthropic"}
+
+
+class LintContext:
+    def __init__(self, registry: Registry, config: LintConfig) -> None:
+        self.registry = registry
+        self.config = config
+        self.targets = frozenset(config.targets)
+
+    @property
+    def tools(self) -> tuple[Tool, ...]:
+        return self.registry.tools
+
+    def option(self, name: str) -> Any:
+        return self.config.option(name)
+
+    def targets_any(self, *names: str) -> bool:
+        return any(name in self.targets for name in names)
+
+    @property
+    def mcp_only(self) -> bool:
+        return self.targets == {"mcp"}
+
+    def profile_active(self, profile: str) -> bool:
+        base = _STRICT_BASE.get(profile)
+        return self.targets_any(*_PROFILE_TARGETS[profile]) or (base is not None and base in self.targets)
+
+    def profile_tools(self, profile: str) -> Iterator[Tool]:
+        """Tools a profile rule applies to (strict profiles: strict targets or strict tools)."""
+        direct = self.targets_any(*_PROFILE_TARGETS[profile])
+        base = _STRICT_BASE.get(profile)
+        for tool in self.tools:
+            if direct or (base in self.targets and tool.strict):
+                yield tool
+
+    def hit(
+        self,
+        tool: Tool,
+        field: str,
+        *tokens: str | int,
+        message: str,
+        severity: Severity | None = None,
+        key: bool = False,
+    ) -> Hit:
+        pointer = tool.source.field_pointer(field, *tokens)
+        return Hit(message, tool.source.file, pointer, tool.name, severity, key)
+
+    def schema_hit(
+        self, tool: Tool, relative: str, message: str, *, severity: Severity | None = None, key: bool = False
+    ) -> Hit:
+        pointer = tool.source.field_pointer("parameters") + relative
+        return Hit(message, tool.source.file, pointer, tool.name, severity, key)
+
+    @functools.cached_property
+    def names(self) -> set[str]:
+        return {tool.name for tool in self.tools}
+
+    @functools.cached_property
+    def description_words(self) -> dict[str, set[str]]:
+        from toolsel.text import content_words
+
+        return {tool.name: content_words(tool.description) for tool in self.tools}

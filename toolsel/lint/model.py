@@ -1,0 +1,150 @@
+"""Lint's value types: severities, rules, raw hits and located findings."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolsel.lint.context import LintContext
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+class FailOn(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    NEVER = "never"
+
+    def fails(self, severity: Severity) -> bool:
+        if self is FailOn.NEVER:
+            return False
+        return severity.rank >= Severity(self.value).rank
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a rule reports before the engine locates, filters and fingerprints it."""
+
+    message: str
+    file: str
+    pointer: str
+    tool: str | None = None
+    severity: Severity | None = None  # None: the rule's configured severity
+    key: bool = False  # point at the key rather than the value
+    line: int | None = None  # set only when the pointer cannot say where (parse errors)
+    column: int | None = None
+
+
+CheckFunction = Callable[["LintContext"], Iterator[Hit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    name: str
+    severity: Severity | None  # None: off unless selected
+    summary: str
+    check: CheckFunction = field(repr=False, compare=False)
+    profile: str | None = None
+    bad: str = ""
+    good: str = ""
+    targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or self.summary)
+
+    @property
+    def default_level(self) -> str:
+        return self.severity.value if self.severity else "off"
+
+
+def rule(
+    rule_id: str,
+    name: str,
+    severity: Severity | None,
+    summary: str,
+    *,
+    bad: str,
+    good: str,
+    profile: str | None = None,
+    targets: tuple[str, ...] = (),
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check function as a rule; the docstring is its `--explain` text."""
+
+    def decorate(check: CheckFunction) -> CheckFunction:
+        check.rule = Rule(  # type: ignore[attr-defined]
+            rule_id, name, severity, summary, check, profile, bad, good, targets
+        )
+        return check
+
+    return decorate
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    rule: str
+    severity: Severity
+    message: str
+    file: str
+    line: int
+    column: int
+    tool: str | None
+    pointer: str
+    fingerprint: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "tool": self.tool,
+            "pointer": self.pointer,
+            "fingerprint": self.fingerprint,
+        }
+
+
+def fingerprint(rule_id: str, file: str, tool: str | None, pointer: str) -> str:
+    """Stable across line moves: hashes the rule, file, tool and JSON pointer, not the line."""
+    text = "|".join((rule_id, file.replace("\\", "/"), tool or "", pointer))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class LintResult:
+    findings: tuple[Finding, ...]
+    files: tuple[str, ...]
+    rules: tuple[Rule, ...]  # the rules that ran, for SARIF metadata
+    fail_on: FailOn = FailOn.ERROR
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def failed(self) -> bool:
+        return any(self.fail_on.fails(f.severity) for f in self.findings)
+
+    def summary(self) -> dict[str, int]:
+        return {
+            "error": self.count(Severity.ERROR),
+            "warning": self.count(Severity.WARNING),
+            "info": self.count(Severity.INFO),
+            "files": len(self.files),
+        }

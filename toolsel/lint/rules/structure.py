@@ -1,0 +1,112 @@
+"""TS0xx: the file parses and has the registry's shape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolsel.lint.context import LintContext
+from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.rules._util import has_field, load_problems
+from toolsel.text import fold_name
+
+
+@rule(
+    "TS001", "parse-error", Severity.ERROR, "File parses as YAML or JSON",
+    bad="- name: a\n  description: [unclosed\n",
+    good="- name: a\n  description: closed\n",
+)
+def parse_error(context: LintContext) -> Iterator[Hit]:
+    """The file must be readable UTF-8 text that parses as YAML or JSON. Nothing else can be
+    checked in a file that does not parse, so the other files are still linted and this one
+    is reported at the scanner's line and column. Binary files, non-UTF-8 bytes, alias bombs
+    and files over the size limit are reported here too."""
+    yield from load_problems(context, "TS001")
+
+
+@rule(
+    "TS002", "duplicate-key", Severity.ERROR, "No mapping key appears twice",
+    bad="- name: a\n  description: first\n  description: second\n",
+    good="- name: a\n  description: only once\n",
+)
+def duplicate_key(context: LintContext) -> Iterator[Hit]:
+    """YAML loaders silently keep the last of two equal keys, so the first value is lost."""
+    yield from load_problems(context, "TS002")
+
+
+@rule(
+    "TS003", "registry-shape", Severity.ERROR, "The document has the registry's shape and types",
+    bad="- name: a\n  description: ok\n  tags: not-a-list\n",
+    good="- name: a\n  description: ok\n  tags: [fine]\n",
+)
+def registry_shape(context: LintContext) -> Iterator[Hit]:
+    """`tools` is a list of mappings; names, descriptions and categories are strings;
+    `tags`, `requires`, `conflicts` and `aliases` are lists of strings; flags are booleans;
+    `parameters` is a mapping. An empty file is reported here."""
+    yield from load_problems(context, "TS003")
+
+
+@rule(
+    "TS004", "missing-name-or-description", Severity.ERROR, "Every tool has a name and a description",
+    bad="- name: a\n",
+    good="- name: a\n  description: Reads a file.\n",
+)
+def missing_required(context: LintContext) -> Iterator[Hit]:
+    """Without a description the model has nothing to select the tool by; without a name
+    the tool cannot be called."""
+    yield from load_problems(context, "TS004")
+
+
+@rule(
+    "TS005", "missing-parameters", Severity.WARNING, "Every tool declares `parameters`",
+    bad="- name: a\n  description: d\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+)
+def missing_parameters(context: LintContext) -> Iterator[Hit]:
+    """Anthropic and MCP require an input schema; an exporter would have to invent one.
+    Write `parameters: {type: object, properties: {}}` for a tool without arguments."""
+    for tool in context.tools:
+        if not has_field(tool, "parameters"):
+            yield context.hit(tool, "name", message="tool has no `parameters`; declare an empty object schema if it takes none", key=True)
+
+
+@rule(
+    "TS006", "unknown-key", Severity.WARNING, "No unknown keys (typos silently drop data)",
+    bad="- name: a\n  descripton: typo\n",
+    good="- name: a\n  description: spelled right\n",
+)
+def unknown_key(context: LintContext) -> Iterator[Hit]:
+    """An unknown key is usually a typo (`descripton`, `require`), and its value is ignored.
+    Keys starting with `x-` are extensions and always allowed."""
+    yield from load_problems(context, "TS006")
+
+
+@rule(
+    "TS007", "duplicate-tool-name", Severity.ERROR, "Tool names are unique across all files",
+    bad="- name: a\n  description: one\n- name: a\n  description: two\n",
+    good="- name: a\n  description: one\n- name: b\n  description: two\n",
+)
+def duplicate_tool_name(context: LintContext) -> Iterator[Hit]:
+    """Two tools with one name break dispatch: the agent cannot say which it means."""
+    first: dict[str, str] = {}
+    for tool in context.tools:
+        location = context.registry.locate_field(tool, "name")
+        if tool.name in first:
+            yield context.hit(tool, "name", message=f"duplicate tool name {tool.name!r} (first defined at {first[tool.name]})")
+        else:
+            first[tool.name] = str(location)
+
+
+@rule(
+    "TS008", "near-duplicate-name", Severity.WARNING, "Names differ by more than case and separators",
+    bad="- name: getUser\n  description: one\n- name: get_user\n  description: two\n",
+    good="- name: get_user\n  description: one\n- name: get_users\n  description: two\n",
+)
+def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
+    """`getUser`, `get_user` and `get-user` fold to the same name, which confuses selection
+    and breaks providers that normalise names."""
+    seen: dict[str, str] = {}
+    for tool in context.tools:
+        folded = fold_name(tool.name)
+        other = seen.setdefault(folded, tool.name)
+        if other != tool.name:
+            yield context.hit(tool, "name", message=f"name {tool.name!r} differs from {other!r} only by case or separators")

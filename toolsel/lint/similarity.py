@@ -1,0 +1,37 @@
+"""Sparse TF-IDF nearest neighbours: similar text pairs without an n-by-n dense matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Rows multiplied at once; bounds memory at roughly CHUNK x (matching documents).
+CHUNK_ROWS = 512
+
+
+def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int, float]]:
+    """Pairs (i, j, cosine) with i < j and cosine >= threshold, sorted by i then j."""
+    if len(texts) < 2:
+        return []
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    vectorizer = TfidfVectorizer(
+        stop_words="english",
+        sublinear_tf=True,
+        # words in more than half the documents say nothing about which tool is meant
+        max_df=0.5 if len(texts) >= 20 else 1.0,
+        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9]+\b",
+    )
+    try:
+        matrix = vectorizer.fit_transform(texts).tocsr()
+    except ValueError:  # every text was stop words only
+        return []
+    transposed = matrix.T.tocsc()
+    pairs: list[tuple[int, int, float]] = []
+    for start in range(0, matrix.shape[0], CHUNK_ROWS):
+        block = (matrix[start : start + CHUNK_ROWS] @ transposed).tocoo()
+        for row, col, value in zip(block.row, block.col, block.data, strict=True):
+            i = start + int(row)
+            if int(col) > i and value >= threshold:
+                pairs.append((i, int(col), float(value)))
+    pairs.sort()
+    return pairs

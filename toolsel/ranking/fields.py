@@ -1,0 +1,50 @@
+"""The searchable text of a tool, kept by field so each field can carry its own weight."""
+
+from __future__ import annotations
+
+import re
+
+from toolsel.registry.model import Registry, Tool
+from toolsel.text import STOPWORDS, split_name
+
+FIELD_WEIGHTS = {"name": 3.0, "hints": 2.0, "category": 1.0, "description": 1.0, "parameters": 0.5}
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to match `files`/`file` and `deploying`/`deploy`."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    words: list[str] = []
+    for chunk in text.split():
+        words.extend(split_name(chunk))
+    return [stem(w) for w in _TOKEN.findall(" ".join(words)) if w not in STOPWORDS]
+
+
+def tool_fields(tool: Tool, registry: Registry) -> dict[str, list[str]]:
+    category = registry.categories.get(tool.category or "")
+    params = tool.parameters.get("properties", {})
+    param_text = " ".join(
+        f"{name} {sub.get('description', '') if isinstance(sub, dict) else ''}"
+        for name, sub in (params.items() if isinstance(params, dict) else [])
+    )
+    return {
+        "name": tokens(tool.name),
+        "hints": tokens(" ".join([tool.display_name or "", tool.search_hint or "", *tool.aliases, *tool.tags])),
+        "category": tokens(f"{tool.category or ''} {category.description if category else ''}"),
+        "description": tokens(tool.description),
+        "parameters": tokens(param_text),
+    }

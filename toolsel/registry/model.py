@@ -1,0 +1,159 @@
+"""The registry model: frozen dataclasses, each tool remembering where it came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from toolsel.registry.source import SourceMap, join_pointer
+
+
+class Permission(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    ADMIN = "admin"
+    DANGEROUS = "dangerous"
+
+    @property
+    def level(self) -> int:
+        return _PERMISSION_ORDER.index(self)
+
+    def allows(self, other: Permission) -> bool:
+        """True when a caller cleared for `self` may use a tool that needs `other`."""
+        return other.level <= self.level
+
+
+_PERMISSION_ORDER = [Permission.READ, Permission.WRITE, Permission.ADMIN, Permission.DANGEROUS]
+
+#: Tools that launch a sub-agent even when the registry does not say `parent_task: true`.
+DEFAULT_PARENT_TASK_TOOLS = frozenset({"Task", "Agent", "SubAgent"})
+
+DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A 1-based place in a registry file, with the JSON pointer of the node."""
+
+    file: str
+    line: int
+    column: int
+    pointer: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSource:
+    """Where a tool's entry lives, and where each canonical field sits inside that entry."""
+
+    file: str
+    format: str  # toolsel | openai-chat | openai-responses | anthropic | mcp
+    pointer: str  # pointer of the tool's entry, e.g. /tools/3
+    fields: dict[str, str]  # canonical field -> pointer relative to the entry, e.g. /function/name
+
+    def field_pointer(self, name: str, *tokens: str | int) -> str:
+        relative = self.fields.get(name, "/" + name)
+        return join_pointer(self.pointer + relative, *tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    description: str
+    source: ToolSource
+    parameters: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_PARAMETERS))
+    category: str | None = None
+    permission: Permission = Permission.READ
+    tags: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    version: str | None = None
+    deprecated: bool = False
+    deprecated_by: str | None = None
+    display_name: str | None = None
+    search_hint: str | None = None
+    always_include: bool = False
+    defer_loading: bool = False
+    parent_task: bool = False
+    strict: bool = False
+    annotations: dict[str, Any] | None = None
+    output_schema: dict[str, Any] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def launches_subagent(self) -> bool:
+        return self.parent_task or self.name in DEFAULT_PARENT_TASK_TOOLS
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    name: str
+    description: str
+    pointer: str
+    file: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadProblem:
+    """Something wrong in a registry file, found while loading it (rule ids TS001-TS006)."""
+
+    rule: str
+    message: str
+    file: str
+    pointer: str
+    line: int
+    column: int
+    tool: str | None = None
+    fatal: bool = True  # fatal problems stop every command except `lint`
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryFile:
+    path: str
+    format: str
+    document: Any
+    source: SourceMap
+    tool_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Registry:
+    files: tuple[RegistryFile, ...]
+    tools: tuple[Tool, ...]
+    categories: dict[str, Category]
+    problems: tuple[LoadProblem, ...] = ()
+    _by_name: dict[str, Tool] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name: dict[str, Tool] = {}
+        for tool in self.tools:
+            by_name.setdefault(tool.name, tool)  # first definition wins; TS007 reports the rest
+        object.__setattr__(self, "_by_name", by_name)
+
+    def get(self, name: str) -> Tool | None:
+        return self._by_name.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._by_name)
+
+    def file(self, path: str) -> RegistryFile | None:
+        for registry_file in self.files:
+            if registry_file.path == path:
+                return registry_file
+        return None
+
+    def locate(self, file: str, pointer: str, *, key: bool = False) -> Location:
+        registry_file = self.file(file)
+        line, column = registry_file.source.locate(pointer, key=key) if registry_file else (1, 1)
+        return Location(file, line, column, pointer)
+
+    def locate_field(self, tool: Tool, name: str, *tokens: str | int, key: bool = False) -> Location:
+        return self.locate(tool.source.file, tool.source.field_pointer(name, *tokens), key=key)

@@ -1,0 +1,300 @@
+"""Parse YAML or JSON text into plain values plus the position of every node.
+
+Positions are addressed by RFC 6901 JSON pointer (`/tools/3/requires/0`) and are 1-based.
+The walk over libyaml's node graph is iterative, so nesting depth never reaches Python's
+recursion limit, and alias expansion is budgeted up front, so a "billion laughs" document
+is refused in milliseconds instead of being expanded.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: Refuse a document whose aliases expand it past this many nodes *and* 10x its own size.
+MAX_EXPANDED_NODES = 1_000_000
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class SourceSyntaxError(Exception):
+    """The text is not well-formed YAML/JSON, or is hostile (alias bomb, recursion)."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def escape_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_token(str(t)) for t in tokens)
+
+
+def split_pointer(pointer: str) -> list[str]:
+    return [unescape_token(t) for t in pointer.split("/")[1:]] if pointer else []
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateKey:
+    pointer: str  # pointer of the repeated member
+    key: str
+    line: int
+    column: int
+    first_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMap:
+    """Where each node of one document sits in its file (1-based line and column)."""
+
+    values: dict[str, tuple[int, int]]
+    keys: dict[str, tuple[int, int]]
+
+    def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
+        """Position of `pointer`, or of its nearest existing ancestor when it does not exist."""
+        current = pointer
+        while True:
+            if key and current in self.keys:
+                return self.keys[current]
+            if current in self.values:
+                return self.values[current]
+            if not current:
+                return (1, 1)
+            current = current.rsplit("/", 1)[0]
+
+    def pointers_at_line(self, line: int) -> Iterator[str]:
+        for pointer, (key_line, _) in self.keys.items():
+            if key_line == line:
+                yield pointer
+        for pointer, (value_line, _) in self.values.items():
+            if value_line == line:
+                yield pointer
+
+    def to_json(self) -> dict[str, Any]:
+        return {"values": self.values, "keys": self.keys}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SourceMap:
+        values = {k: (v[0], v[1]) for k, v in data["values"].items()}
+        keys = {k: (v[0], v[1]) for k, v in data["keys"].items()}
+        return cls(values, keys)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    value: Any
+    source: SourceMap
+    duplicate_keys: tuple[DuplicateKey, ...]
+
+
+def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
+    """Parse one YAML/JSON document. Raises SourceSyntaxError with a 1-based mark."""
+    if is_json:
+        # Tabs are whitespace between JSON tokens and invalid inside JSON strings, so swapping
+        # them for spaces changes no value and no column, and lets the YAML scanner read it.
+        text = text.replace("\t", " ")
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the node graph is acyclic garbage; collection passes only cost time here
+    try:
+        root = _compose(text)
+        if root is None:
+            return ParsedDocument(None, SourceMap({}, {}), ())
+        if "&" in text:
+            _check_alias_expansion(root)
+        return _Walker().walk(root)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _compose(text: str) -> Node | None:
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = " ".join(str(exc.problem or exc.context or "invalid syntax").split())
+        context = f" ({' '.join(str(exc.context).split())})" if exc.context and exc.problem else ""
+        raise SourceSyntaxError(f"{problem}{context}", line, column) from None
+    except yaml.YAMLError as exc:
+        raise SourceSyntaxError(" ".join(str(exc).split()), 1, 1) from None
+    except RecursionError:
+        raise SourceSyntaxError("nesting is too deep to parse", 1, 1) from None
+    finally:
+        loader.dispose()
+    return node  # type: ignore[no-any-return]
+
+
+def _check_alias_expansion(root: Node) -> None:
+    """Refuse documents whose aliases would expand to an unreasonable size, or recurse."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        node_id = id(node)
+        if children_done:
+            on_path.discard(node_id)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            sizes[node_id] = total
+            continue
+        if node_id in sizes:
+            continue
+        if node_id in on_path:
+            mark = node.start_mark
+            raise SourceSyntaxError(
+                "recursive YAML alias (an anchor refers to itself)", mark.line + 1, mark.column + 1
+            )
+        on_path.add(node_id)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in on_path:
+                mark = child.start_mark
+                raise SourceSyntaxError(
+                    "recursive YAML alias (an anchor refers to itself)",
+                    mark.line + 1,
+                    mark.column + 1,
+                )
+            if id(child) not in sizes:
+                stack.append((child, False))
+    expanded = sizes[id(root)]
+    unique = len(sizes)
+    if expanded > MAX_EXPANDED_NODES and expanded > 10 * unique:
+        raise SourceSyntaxError(
+            f"YAML aliases expand {unique} nodes into {_human_count(expanded)} "
+            "(an alias bomb?); refusing to expand; inline the repeated blocks instead",
+            root.start_mark.line + 1,
+            root.start_mark.column + 1,
+        )
+
+
+def _human_count(n: int) -> str:
+    return f"{n:,}" if n < 10**12 else f"about 10^{int(math.log10(n))}"
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+class _Walker:
+    """Turns a node graph into plain values, recording positions as it goes."""
+
+    def __init__(self) -> None:
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.values: dict[str, tuple[int, int]] = {}
+        self.keys: dict[str, tuple[int, int]] = {}
+        self.duplicates: list[DuplicateKey] = []
+
+    def walk(self, root: Node) -> ParsedDocument:
+        result = self._start(root, "")
+        stack: list[tuple[Node, Any, str]] = []
+        if isinstance(root, (MappingNode, SequenceNode)):
+            stack.append((root, result, ""))
+        while stack:
+            node, container, pointer = stack.pop()
+            if isinstance(node, SequenceNode):
+                for index, child in enumerate(node.value):
+                    child_pointer = f"{pointer}/{index}"
+                    value = self._start(child, child_pointer)
+                    container.append(value)
+                    if isinstance(child, (MappingNode, SequenceNode)):
+                        stack.append((child, value, child_pointer))
+            else:
+                for key, key_node, child in self._members(node, pointer):
+                    child_pointer = f"{pointer}/{escape_token(key)}"
+                    mark = key_node.start_mark
+                    if key in container:
+                        self.duplicates.append(
+                            DuplicateKey(
+                                child_pointer,
+                                key,
+                                mark.line + 1,
+                                mark.column + 1,
+                                self.keys[child_pointer][0],
+                            )
+                        )
+                    self.keys[child_pointer] = (mark.line + 1, mark.column + 1)
+                    value = self._start(child, child_pointer)
+                    container[key] = value
+                    if isinstance(child, (MappingNode, SequenceNode)):
+                        stack.append((child, value, child_pointer))
+        return ParsedDocument(result, SourceMap(self.values, self.keys), tuple(self.duplicates))
+
+    def _start(self, node: Node, pointer: str) -> Any:
+        mark = node.start_mark
+        self.values[pointer] = (mark.line + 1, mark.column + 1)
+        if isinstance(node, MappingNode):
+            return {}
+        if isinstance(node, SequenceNode):
+            return []
+        return self._scalar(node)
+
+    def _members(self, node: MappingNode, pointer: str) -> Iterator[tuple[str, Node, Node]]:
+        explicit = {
+            _key_text(k) for k, _ in node.value if k.tag != _MERGE_TAG
+        }
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                yield from self._merged(value_node, explicit)
+            else:
+                yield _key_text(key_node), key_node, value_node
+
+    def _merged(self, value_node: Node, explicit: set[str]) -> Iterator[tuple[str, Node, Node]]:
+        sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+        seen: set[str] = set()
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                mark = source.start_mark
+                raise SourceSyntaxError(
+                    "a merge key (<<) must refer to a mapping", mark.line + 1, mark.column + 1
+                )
+            for key_node, child in source.value:
+                key = _key_text(key_node)
+                if key not in explicit and key not in seen:
+                    seen.add(key)
+                    yield key, key_node, child
+
+    def _scalar(self, node: Node) -> Any:
+        assert isinstance(node, ScalarNode)
+        tag = node.tag
+        if tag == "tag:yaml.org,2002:str":
+            return node.value
+        if tag == "tag:yaml.org,2002:int":
+            return self.constructor.construct_yaml_int(node)
+        if tag == "tag:yaml.org,2002:float":
+            value = self.constructor.construct_yaml_float(node)
+            return value
+        if tag == "tag:yaml.org,2002:bool":
+            return self.constructor.construct_yaml_bool(node)
+        if tag == "tag:yaml.org,2002:null":
+            return None
+        # timestamps, binary and custom tags stay as their source text: registries are JSON data
+        return node.value
+
+
+def _key_text(node: Node) -> str:
+    if isinstance(node, ScalarNode):
+        return str(node.value)
+    return yaml.serialize(node, Dumper=yaml.SafeDumper).strip()

@@ -1,0 +1,1 @@
+"""Rendering: the only place that turns result objects into text. Core modules never print."""

@@ -1,0 +1,34 @@
+"""Consoles for human output: colour and width only on a TTY, plain text everywhere else."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    stream = file or (sys.stderr if stderr else sys.stdout)
+    is_tty = hasattr(stream, "isatty") and stream.isatty()
+    no_color = "NO_COLOR" in os.environ or not is_tty
+    kwargs: dict[str, Any] = {
+        "file": stream,
+        "no_color": no_color,
+        "highlight": False,
+        "soft_wrap": not is_tty,
+        "emoji": False,
+    }
+    if not is_tty:
+        kwargs.update(force_terminal=False, color_system=None, width=10_000)
+    return Console(**kwargs)
+
+
+def dumps_json(data: Any) -> str:
+    import json
+
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

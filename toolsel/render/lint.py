@@ -1,0 +1,279 @@
+"""Lint output formats: human, json, sarif, github, junit, gitlab (and auto)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import quoteattr
+
+from toolsel import __version__
+from toolsel.lint.model import Finding, LintResult, Rule, Severity
+from toolsel.render.console import dumps_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+LINT_SCHEMA = "toolsel.lint/v1"
+HOMEPAGE = "https://github.com/toolsel/toolsel"
+SARIF_SCHEMA = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+class LintFormat(StrEnum):
+    AUTO = "auto"
+    HUMAN = "human"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+    JUNIT = "junit"
+    GITLAB = "gitlab"
+
+    def resolve(self) -> LintFormat:
+        if self is LintFormat.AUTO:
+            return LintFormat.GITHUB if os.environ.get("GITHUB_ACTIONS") == "true" else LintFormat.HUMAN
+        return self
+
+
+def render_human(result: LintResult, console: Console, *, quiet: bool = False) -> None:
+    from rich.text import Text
+
+    findings = [f for f in result.findings if not (quiet and f.severity is Severity.INFO)]
+    current = None
+    for finding in findings:
+        if finding.file != current:
+            if current is not None:
+                console.print()
+            console.print(Text(finding.file, style="bold underline"))
+            current = finding.file
+        line = Text()
+        line.append(f"{finding.file}:{finding.line}:{finding.column}: ", style="dim")
+        line.append(finding.rule, style="bold")
+        line.append(" ")
+        line.append(finding.severity.value, style=_SEVERITY_STYLE[finding.severity])
+        line.append(f" {finding.message}")
+        if finding.tool:
+            line.append(f" [tool: {finding.tool}]", style="dim")
+        console.print(line)
+    if findings:
+        console.print()
+    console.print(Text(summary_line(result), style="bold red" if result.failed else "bold green"))
+
+
+def summary_line(result: LintResult) -> str:
+    counts = result.summary()
+    files = counts["files"]
+    noun = "file" if files == 1 else "files"
+    if not result.findings:
+        return f"No problems found in {files} {noun}."
+    parts = []
+    for severity in Severity:
+        n = counts[severity.value]
+        if n:
+            label = {"error": "error", "warning": "warning", "info": "info"}[severity.value]
+            parts.append(f"{n} {label}{'s' if n != 1 and label != 'info' else ''}")
+    return f"{', '.join(parts)} in {files} {noun}."
+
+
+def render_json(result: LintResult) -> str:
+    return dumps_json(
+        {
+            "schema": LINT_SCHEMA,
+            "tool": {"name": "toolsel", "version": __version__},
+            "findings": [f.to_dict() for f in result.findings],
+            "summary": {**result.summary(), "failed": result.failed, "fail_on": result.fail_on.value},
+        }
+    )
+
+
+def _sarif_level(severity: Severity) -> str:
+    return {"error": "error", "warning": "warning", "info": "note"}[severity.value]
+
+
+def sarif_rule(rule: Rule) -> dict[str, object]:
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.doc},
+        "help": {"text": rule.doc},
+        "helpUri": f"{HOMEPAGE}/blob/main/docs/rules.md#{rule.id.lower()}",
+        "defaultConfiguration": {
+            "level": _sarif_level(rule.severity) if rule.severity else "none",
+            "enabled": rule.severity is not None,
+        },
+        "properties": {"profile": rule.profile or "portable"},
+    }
+
+
+def render_sarif(result: LintResult) -> str:
+    rules = sorted(result.rules, key=lambda r: r.id)
+    index = {rule.id: i for i, rule in enumerate(rules)}
+    results = []
+    for finding in result.findings:
+        item: dict[str, object] = {
+            "ruleId": finding.rule,
+            "level": _sarif_level(finding.severity),
+            "message": {"text": finding.message + (f" [tool: {finding.tool}]" if finding.tool else "")},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(finding.file), "uriBaseId": "%SRCROOT%"},
+                        "region": {"startLine": finding.line, "startColumn": finding.column},
+                    },
+                    "logicalLocations": [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}],
+                }
+            ],
+            "partialFingerprints": {"toolsel/v1": finding.fingerprint},
+        }
+        if finding.rule in index:
+            item["ruleIndex"] = index[finding.rule]
+        results.append(item)
+    return dumps_json(
+        {
+            "$schema": SARIF_SCHEMA,
+            "version": "2.1.0",
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "toolsel",
+                            "version": __version__,
+                            "informationUri": HOMEPAGE,
+                            "rules": [sarif_rule(rule) for rule in rules],
+                        }
+                    },
+                    "results": results,
+                    "columnKind": "unicodeCodePoints",
+                }
+            ],
+        }
+    )
+
+
+def _uri(path: str) -> str:
+    from urllib.parse import quote
+
+    normalized = path.replace("\\", "/")
+    while normalized.startswith("./"):
+        normalized = normalized[2:]
+    return quote(normalized)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: LintResult) -> str:
+    lines: list[str] = []
+    current = None
+    for finding in result.findings:
+        file = finding.file.replace("\\", "/").removeprefix("./")
+        if file != current:
+            if current is not None:
+                lines.append("::endgroup::")
+            lines.append(f"::group::{_escape_data(file)}")
+            current = file
+        level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity.value]
+        props = (
+            f"file={_escape_property(file)},line={finding.line},col={finding.column},"
+            f"title={_escape_property(finding.rule)}"
+        )
+        text = f"{file}:{finding.line}:{finding.column}: {finding.rule} {finding.message}"
+        lines.append(f"::{level} {props}::{_escape_data(text)}")
+    if current is not None:
+        lines.append("::endgroup::")
+    lines.append(summary_line(result))
+    return "\n".join(lines) + "\n"
+
+
+def render_junit(result: LintResult) -> str:
+    by_file: dict[str, list[Finding]] = {file: [] for file in result.files}
+    for finding in result.findings:
+        by_file.setdefault(finding.file, []).append(finding)
+    failures = len(result.findings)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>']
+    total = max(failures, 1)
+    out.append(f'<testsuites name="toolsel" tests="{total}" failures="{failures}" errors="0">')
+    if not failures:
+        out.append('  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">')
+        out.append('    <testcase name="No errors found" classname="toolsel"/>')
+        out.append("  </testsuite>")
+    for file, findings in by_file.items():
+        if not findings:
+            continue
+        out.append(
+            f'  <testsuite name={quoteattr(file)} tests="{len(findings)}" failures="{len(findings)}" '
+            'errors="0" package="toolsel">'
+        )
+        for f in findings:
+            body = f"line {f.line}, col {f.column}, {f.severity.value}: {f.message}"
+            out.append(
+                f'    <testcase name={quoteattr("toolsel." + f.rule)} classname={quoteattr(file)} '
+                f'line="{f.line}" column="{f.column}">'
+            )
+            out.append(
+                f"      <failure message={quoteattr(f.message)} type={quoteattr(f.rule)}>"
+                f"{_xml_text(body)}</failure>"
+            )
+            out.append("    </testcase>")
+        out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def _xml_text(text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    return escape(text)
+
+
+def render_gitlab(result: LintResult) -> str:
+    severity = {"error": "major", "warning": "minor", "info": "info"}
+    return dumps_json(
+        [
+            {
+                "description": f"{f.rule}: {f.message}",
+                "check_name": f.rule,
+                "fingerprint": f.fingerprint,
+                "severity": severity[f.severity.value],
+                "location": {"path": f.file.replace("\\", "/").removeprefix("./"), "lines": {"begin": f.line}},
+            }
+            for f in result.findings
+        ]
+    )
+
+
+#: Machine formats: result -> text. `human` renders through Rich instead.
+TEXT_RENDERERS: dict[LintFormat, Callable[[LintResult], str]] = {
+    LintFormat.JSON: render_json,
+    LintFormat.SARIF: render_sarif,
+    LintFormat.GITHUB: render_github,
+    LintFormat.JUNIT: render_junit,
+    LintFormat.GITLAB: render_gitlab,
+}
+
+
+def render_rule_list(rules: list[Rule], console: Console) -> None:
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("id", "name", "default", "profile", "summary"):
+        table.add_column(column)
+    for rule in rules:
+        table.add_row(rule.id, rule.name, rule.default_level, rule.profile or "", rule.summary)
+    console.print(table)
+
+
+def rule_explanation(rule: Rule) -> str:
+    profile = f"profile: {rule.profile}\n" if rule.profile else ""
+    indent = lambda text: "\n".join("    " + line for line in text.rstrip("\n").splitlines())  # noqa: E731
+    return (
+        f"{rule.id} {rule.name} (default: {rule.default_level})\n{profile}\n{rule.summary}.\n\n"
+        f"{rule.doc}\n\nFails:\n\n{indent(rule.bad)}\n\nPasses:\n\n{indent(rule.good)}\n"
+    )

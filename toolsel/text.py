@@ -1,0 +1,53 @@
+"""Text helpers shared by lint and ranking: name splitting, words, sentences."""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[_\-.\s/:]+")
+_WORD = re.compile(r"[a-z0-9]+")
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could do does for from has have if in into is it
+    its of on or over should so such than that the their them then there these this those to
+    under up was were when where which while will with you your yours we our us i me my all any
+    each other some not no nor only own same too very just also may might must""".split()
+)
+
+
+def split_name(name: str) -> list[str]:
+    """`mcp__github__createIssue` -> ['mcp', 'github', 'create', 'issue']."""
+    words: list[str] = []
+    for chunk in _SEPARATORS.split(name):
+        words.extend(part.lower() for part in _CAMEL.split(chunk) if part)
+    return words
+
+
+def fold_name(name: str) -> str:
+    """Case-folded with separators removed: `getUser`, `get_user` and `get-user` fold equal."""
+    return re.sub(r"[_\-.\s]", "", name).casefold()
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in words(text) if w not in STOPWORDS and len(w) > 1}
+
+
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+
+def sentence_count(text: str) -> int:
+    stripped = text.strip()
+    if not stripped:
+        return 0
+    ends = len(_SENTENCE_END.findall(stripped))
+    return ends + (0 if stripped[-1] in ".!?" else 1)
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough token estimate (about four characters a token), as providers' guides suggest."""
+    return max(1, (len(text) + 3) // 4)
