@@ -42,7 +42,9 @@ class Cli:
         result = self.runner.invoke(app, list(args), input=input, catch_exceptions=False)
         run = Run(result.exit_code, result.stdout, result.stderr)
         # shown by pytest only when the test fails
-        print(f"$ toolsel {' '.join(args)}\n[exit {run.exit_code}]\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}")
+        print(
+            f"$ toolsel {' '.join(args)}\n[exit {run.exit_code}]\n--- stdout\n{run.stdout}--- stderr\n{run.stderr}"
+        )
         return run
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Registry", "Tool", "__version__", "load_registry", "lint_registry"]
+__all__ = ["Registry", "Tool", "__version__", "lint_registry", "load_registry"]
 
 if TYPE_CHECKING:
     from toolsel.lint.engine import lint_registry

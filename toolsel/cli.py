@@ -36,11 +36,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 RegistryOption = Annotated[
     list[Path] | None,
     typer.Option(
-        "--registry", "-r",
+        "--registry",
+        "-r",
         help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
     ),
 ]
-NoCacheOption = Annotated[bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")]
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")
+]
 
 
 def _handle_errors(command: F) -> F:
@@ -72,7 +75,10 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_callback(
     version: Annotated[
-        bool, typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
     ] = False,
 ) -> None:
     """Inspect, lint and test LLM tool registries."""
@@ -99,10 +105,14 @@ def _registry(paths: list[Path] | None, no_cache: bool) -> Any:
 @app.command()
 @_handle_errors
 def rank(
-    prompt: Annotated[str, typer.Argument(help="What the user asked, e.g. \"read the config file\".")],
+    prompt: Annotated[
+        str, typer.Argument(help='What the user asked, e.g. "read the config file".')
+    ],
     registry: RegistryOption = None,
     top: Annotated[int, typer.Option("--top", "-n", help="How many tools to show.")] = 8,
-    output_format: Annotated[RankFormat, typer.Option("--format", "-f", help="Output format.")] = RankFormat.HUMAN,
+    output_format: Annotated[
+        RankFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = RankFormat.HUMAN,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
@@ -120,11 +130,17 @@ def rank(
 @app.command()
 @_handle_errors
 def deps(
-    tools: Annotated[list[str] | None, typer.Argument(help="Tools whose requirements to resolve.")] = None,
+    tools: Annotated[
+        list[str] | None, typer.Argument(help="Tools whose requirements to resolve.")
+    ] = None,
     registry: RegistryOption = None,
     all_tools: Annotated[bool, typer.Option("--all", help="The whole requires graph.")] = False,
-    graph: Annotated[GraphFormat | None, typer.Option("--graph", help="Export as Graphviz dot or Mermaid.")] = None,
-    output_format: Annotated[DepsFormat, typer.Option("--format", "-f", help="Output format.")] = DepsFormat.HUMAN,
+    graph: Annotated[
+        GraphFormat | None, typer.Option("--graph", help="Export as Graphviz dot or Mermaid.")
+    ] = None,
+    output_format: Annotated[
+        DepsFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = DepsFormat.HUMAN,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Show the transitive `requires` of tools in load order, with conflicts and cycles."""
@@ -158,20 +174,63 @@ def deps(
 @app.command()
 @_handle_errors
 def lint(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Registry files or directories. Default: the project's registry.")] = None,
-    output_format: Annotated[LintFormat, typer.Option("--format", "-f", help="Output format; auto = github under GitHub Actions, else human.")] = LintFormat.HUMAN,
-    output_file: Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the report here instead of stdout.")] = None,
-    fail_on: Annotated[str | None, typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never.")] = None,
-    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")] = False,
-    exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Always exit 0 unless toolsel itself fails.")] = False,
-    select: Annotated[list[str] | None, typer.Option("--select", help="Only these rule ids or prefixes (repeatable, comma-separated).")] = None,
-    extend_select: Annotated[list[str] | None, typer.Option("--extend-select", help="Add rules, including off-by-default ones.")] = None,
-    ignore: Annotated[list[str] | None, typer.Option("--ignore", help="Skip these rule ids or prefixes.")] = None,
-    target: Annotated[list[str] | None, typer.Option("--target", "-t", help="Provider profile: portable, openai, openai-strict, anthropic, anthropic-strict, gemini, mcp.")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")] = False,
-    list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
-    explain: Annotated[str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")] = None,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Registry files or directories. Default: the project's registry."),
+    ] = None,
+    output_format: Annotated[
+        LintFormat,
+        typer.Option(
+            "--format", "-f", help="Output format; auto = github under GitHub Actions, else human."
+        ),
+    ] = LintFormat.HUMAN,
+    output_file: Annotated[
+        Path | None,
+        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+    ] = None,
+    fail_on: Annotated[
+        str | None,
+        typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never."),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Always exit 0 unless toolsel itself fails.")
+    ] = False,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select", help="Only these rule ids or prefixes (repeatable, comma-separated)."
+        ),
+    ] = None,
+    extend_select: Annotated[
+        list[str] | None,
+        typer.Option("--extend-select", help="Add rules, including off-by-default ones."),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help="Skip these rule ids or prefixes.")
+    ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--target",
+            "-t",
+            help="Provider profile: portable, openai, openai-strict, anthropic, anthropic-strict, gemini, mcp.",
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")
+    ] = False,
+    list_rules: Annotated[
+        bool, typer.Option("--list-rules", help="List every rule and exit.")
+    ] = False,
+    explain: Annotated[
+        str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")
+    ] = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Check registry files for problems that break providers or confuse agents."""
@@ -193,7 +252,12 @@ def lint(
         "targets": _split(target),
         "fail-on": "warning" if strict else fail_on,
     }
-    result = lint_paths([str(p) for p in paths or []] or None, config_file=str(config) if config else None, overrides=overrides, use_cache=not no_cache)
+    result = lint_paths(
+        [str(p) for p in paths or []] or None,
+        config_file=str(config) if config else None,
+        overrides=overrides,
+        use_cache=not no_cache,
+    )
     fmt = output_format.resolve()
     if fmt is LintFormat.HUMAN:
         if output_file is None:
@@ -226,7 +290,10 @@ def _find_rule(rule_id: str) -> Any:
     for rule in rules.values():
         if wanted in (rule.id, rule.name.upper()):
             return rule
-    raise UsageError(f"unknown rule {rule_id!r}{did_you_mean(wanted, rules)}", hint="`toolsel lint --list-rules` lists them")
+    raise UsageError(
+        f"unknown rule {rule_id!r}{did_you_mean(wanted, rules)}",
+        hint="`toolsel lint --list-rules` lists them",
+    )
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -239,7 +306,9 @@ def schema() -> None:
     """Print the JSON Schema of the registry format, for editors and check-jsonschema."""
     from importlib.resources import files
 
-    _write(files("toolsel.schemas").joinpath("registry.schema.json").read_text(encoding="utf-8"), None)
+    _write(
+        files("toolsel.schemas").joinpath("registry.schema.json").read_text(encoding="utf-8"), None
+    )
 
 
 def main() -> None:

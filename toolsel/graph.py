@@ -96,7 +96,9 @@ def conflicting_pairs(registry: Registry, names: Iterable[str]) -> list[tuple[st
     return conflicts_within(conflict_graph(registry), names)
 
 
-def conflicts_within(conflicts: Mapping[str, set[str]], names: Iterable[str]) -> list[tuple[str, str]]:
+def conflicts_within(
+    conflicts: Mapping[str, set[str]], names: Iterable[str]
+) -> list[tuple[str, str]]:
     """Conflicting pairs among `names`, each once, in the order the names are given."""
     position = {name: index for index, name in enumerate(dict.fromkeys(names))}
     pairs: list[tuple[str, str]] = []

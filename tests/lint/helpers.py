@@ -13,7 +13,13 @@ from toolsel.lint.model import Finding
 from toolsel.registry import load_registry
 
 
-def lint_text(text: str, *, targets: tuple[str, ...] = ("portable",), options: dict[str, object] | None = None, select: tuple[str, ...] = ()) -> list[Finding]:
+def lint_text(
+    text: str,
+    *,
+    targets: tuple[str, ...] = ("portable",),
+    options: dict[str, object] | None = None,
+    select: tuple[str, ...] = (),
+) -> list[Finding]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "registry.yaml"
         path.write_text(tools_document(text), encoding="utf-8")
@@ -25,8 +31,12 @@ def lint_text(text: str, *, targets: tuple[str, ...] = ("portable",), options: d
         return list(lint_registry(registry, config).findings)
 
 
-def assert_findings(text: str, expected: list[str], *, rule: str | None = None, **kwargs: object) -> None:
+def assert_findings(
+    text: str, expected: list[str], *, rule: str | None = None, **kwargs: object
+) -> None:
     """Compare `RULE pointer` strings, optionally only for one rule (or rule prefix)."""
     findings = lint_text(text, **kwargs)  # type: ignore[arg-type]
     got = [f"{f.rule} {f.pointer}" for f in findings if rule is None or f.rule.startswith(rule)]
-    assert got == expected, "\n".join(f"{f.rule} {f.pointer} {f.line}:{f.column} {f.message}" for f in findings)
+    assert got == expected, "\n".join(
+        f"{f.rule} {f.pointer} {f.line}:{f.column} {f.message}" for f in findings
+    )

@@ -29,7 +29,9 @@ def test_bad_example_triggers_rule(rule: Rule) -> None:
 def test_good_example_passes_rule(rule: Rule) -> None:
     assert rule.good, f"{rule.id} has no passing example"
     findings = lint_text(rule.good, targets=rule.targets or ("portable",), select=(rule.id,))
-    assert rule.id not in _ids(findings), [f"{f.rule}: {f.message}" for f in findings if f.rule == rule.id]
+    assert rule.id not in _ids(findings), [
+        f"{f.rule}: {f.message}" for f in findings if f.rule == rule.id
+    ]
 
 
 def test_catalogue_covers_the_issue_ranges() -> None:

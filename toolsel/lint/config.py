@@ -74,7 +74,9 @@ class LintConfig:
             return True
         if self.select:
             # an explicit select turns on even off-by-default rules it names exactly
-            return _matches(rule.id, self.select) and (rule.severity is not None or rule.id in self.select)
+            return _matches(rule.id, self.select) and (
+                rule.severity is not None or rule.id in self.select
+            )
         return rule.severity is not None
 
     def severity_for(self, rule: Rule, reported: Severity | None) -> Severity:
@@ -88,7 +90,8 @@ class LintConfig:
         return any(
             _matches(rule_id, ids)
             for pattern, ids in self.per_file_ignores.items()
-            if fnmatch.fnmatch(normalized, pattern) or fnmatch.fnmatch(Path(normalized).name, pattern)
+            if fnmatch.fnmatch(normalized, pattern)
+            or fnmatch.fnmatch(Path(normalized).name, pattern)
         )
 
 
@@ -110,7 +113,9 @@ def build_config(
             merged[key] = value
     for key in merged:
         if key not in CONFIG_KEYS:
-            raise ConfigError(f"{source}: unknown lint setting {key!r}{did_you_mean(key, CONFIG_KEYS)}")
+            raise ConfigError(
+                f"{source}: unknown lint setting {key!r}{did_you_mean(key, CONFIG_KEYS)}"
+            )
     ids = _id_list(merged, "select", rules, source)
     extend = _id_list(merged, "extend-select", rules, source)
     ignore = _id_list(merged, "ignore", rules, source)
@@ -134,7 +139,9 @@ def build_config(
     )
 
 
-def _id_list(table: dict[str, Any], key: str, rules: dict[str, Rule], source: str) -> tuple[str, ...]:
+def _id_list(
+    table: dict[str, Any], key: str, rules: dict[str, Rule], source: str
+) -> tuple[str, ...]:
     return _validated_ids(table.get(key, []), rules, source, key)
 
 
@@ -154,13 +161,19 @@ def _validated_ids(value: Any, rules: dict[str, Rule], source: str, where: str) 
 
 def _severities(value: Any, rules: dict[str, Rule], source: str) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise ConfigError(f"{source}: `severity` must be a table of RULE = \"error|warning|info|off\"")
+        raise ConfigError(
+            f'{source}: `severity` must be a table of RULE = "error|warning|info|off"'
+        )
     levels = ("error", "warning", "info", "off")
     for rule_id, level in value.items():
         if rule_id not in rules:
-            raise ConfigError(f"{source}: severity for unknown rule {rule_id!r}{did_you_mean(rule_id, rules)}")
+            raise ConfigError(
+                f"{source}: severity for unknown rule {rule_id!r}{did_you_mean(rule_id, rules)}"
+            )
         if level not in levels:
-            raise ConfigError(f"{source}: severity of {rule_id} must be one of {', '.join(levels)}, got {level!r}")
+            raise ConfigError(
+                f"{source}: severity of {rule_id} must be one of {', '.join(levels)}, got {level!r}"
+            )
     return dict(value)
 
 
@@ -168,7 +181,7 @@ def _targets(value: Any, source: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)):
-        raise ConfigError(f"{source}: `targets` must be a list such as [\"portable\", \"openai\"]")
+        raise ConfigError(f'{source}: `targets` must be a list such as ["portable", "openai"]')
     for target in value:
         if target not in TARGETS:
             raise ConfigError(
@@ -185,9 +198,17 @@ def _options(value: Any, source: str) -> dict[str, Any]:
     for key, setting in value.items():
         name = key.replace("_", "-")
         if name not in DEFAULT_OPTIONS:
-            raise ConfigError(f"{source}: unknown lint option {key!r}{did_you_mean(name, DEFAULT_OPTIONS)}")
+            raise ConfigError(
+                f"{source}: unknown lint option {key!r}{did_you_mean(name, DEFAULT_OPTIONS)}"
+            )
         default = DEFAULT_OPTIONS[name]
-        expected = list if isinstance(default, list) else (int, float) if isinstance(default, (int, float)) else str
+        expected = (
+            list
+            if isinstance(default, list)
+            else (int, float)
+            if isinstance(default, (int, float))
+            else str
+        )
         if not isinstance(setting, expected) or isinstance(setting, bool):
             raise ConfigError(f"{source}: option {key!r} must be like {default!r}, got {setting!r}")
         options[name] = setting

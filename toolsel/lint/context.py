@@ -45,7 +45,9 @@ class LintContext:
 
     def profile_active(self, profile: str) -> bool:
         base = _STRICT_BASE.get(profile)
-        return self.targets_any(*_PROFILE_TARGETS[profile]) or (base is not None and base in self.targets)
+        return self.targets_any(*_PROFILE_TARGETS[profile]) or (
+            base is not None and base in self.targets
+        )
 
     def profile_tools(self, profile: str) -> Iterator[Tool]:
         """Tools a profile rule applies to (strict profiles: strict targets or strict tools)."""
@@ -68,7 +70,13 @@ class LintContext:
         return Hit(message, tool.source.file, pointer, tool.name, severity, key)
 
     def schema_hit(
-        self, tool: Tool, relative: str, message: str, *, severity: Severity | None = None, key: bool = False
+        self,
+        tool: Tool,
+        relative: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        key: bool = False,
     ) -> Hit:
         pointer = tool.source.field_pointer("parameters") + relative
         return Hit(message, tool.source.file, pointer, tool.name, severity, key)

@@ -22,11 +22,10 @@ def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintR
     active = [
         rule
         for rule in rules.values()
-        if config.is_enabled(rule) and (rule.profile is None or context.profile_active(rule.profile))
+        if config.is_enabled(rule)
+        and (rule.profile is None or context.profile_active(rule.profile))
     ]
-    suppressions = {
-        f.path: Suppressions.from_file(f.path, f.source) for f in registry.files
-    }
+    suppressions = {f.path: Suppressions.from_file(f.path, f.source) for f in registry.files}
     tool_ignores = _tool_ignores(registry)
     findings: list[Finding] = []
     for rule in active:
@@ -39,13 +38,19 @@ def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintR
             if rule.id in tool_ignores.get((finding.file, finding.tool), ()):
                 continue
             file_suppressions = suppressions.get(finding.file)
-            if file_suppressions and file_suppressions.suppresses(rule.id, finding.line, finding.pointer):
+            if file_suppressions and file_suppressions.suppresses(
+                rule.id, finding.line, finding.pointer
+            ):
                 continue
             findings.append(finding)
     findings.extend(_suppression_findings(suppressions, rules, active, config))
     order = {f.path: index for index, f in enumerate(registry.files)}
-    findings.sort(key=lambda f: (order.get(f.file, len(order)), f.file, f.line, f.column, f.rule, f.message))
-    return LintResult(tuple(findings), tuple(f.path for f in registry.files), tuple(active), config.fail_on)
+    findings.sort(
+        key=lambda f: (order.get(f.file, len(order)), f.file, f.line, f.column, f.rule, f.message)
+    )
+    return LintResult(
+        tuple(findings), tuple(f.path for f in registry.files), tuple(active), config.fail_on
+    )
 
 
 def _locate(registry: Registry, rule: Rule, hit: Hit, config: LintConfig) -> Finding:
@@ -91,19 +96,46 @@ def _suppression_findings(
             if "TS902" in enabled and unknown:
                 rule = enabled["TS902"]
                 message = f"suppression names unknown rule {', '.join(unknown)}"
-                found.append(_directive_finding(rule, config, message, file, directive.line, directive.column, pointer))
-            if "TS901" in enabled and directive.kind != "enable" and not directive.used and not unknown:
+                found.append(
+                    _directive_finding(
+                        rule, config, message, file, directive.line, directive.column, pointer
+                    )
+                )
+            if (
+                "TS901" in enabled
+                and directive.kind != "enable"
+                and not directive.used
+                and not unknown
+            ):
                 rule = enabled["TS901"]
                 message = f"`toolsel: {directive.kind}` suppressed nothing; remove it"
-                found.append(_directive_finding(rule, config, message, file, directive.line, directive.column, pointer))
+                found.append(
+                    _directive_finding(
+                        rule, config, message, file, directive.line, directive.column, pointer
+                    )
+                )
     return found
 
 
 def _directive_finding(
     rule: Rule, config: LintConfig, message: str, file: str, line: int, column: int, pointer: str
 ) -> Finding:
-    severity = config.severity_for(rule, None) if rule.severity or rule.id in config.severity else Severity.WARNING
-    return Finding(rule.id, severity, message, file, line, column, None, pointer, fingerprint(rule.id, file, None, pointer + message))
+    severity = (
+        config.severity_for(rule, None)
+        if rule.severity or rule.id in config.severity
+        else Severity.WARNING
+    )
+    return Finding(
+        rule.id,
+        severity,
+        message,
+        file,
+        line,
+        column,
+        None,
+        pointer,
+        fingerprint(rule.id, file, None, pointer + message),
+    )
 
 
 def lint_paths(

@@ -85,4 +85,6 @@ def properties_of(schema: Any) -> dict[str, Any]:
 
 def is_object_schema(schema: dict[str, Any]) -> bool:
     kind = schema.get("type")
-    return kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema
+    return (
+        kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema
+    )

@@ -1,9 +1,9 @@
 """Inline suppressions written as YAML comments.
 
-    key: value  # toolsel: disable-line TS202
-    # toolsel: disable-next-line TS202      (covers the whole node on the next line)
-    # toolsel: disable TS202 ... # toolsel: enable TS202
-    # toolsel: disable-file [TS202 ...]      (no ids: every rule)
+key: value  # toolsel: disable-line TS202
+# toolsel: disable-next-line TS202      (covers the whole node on the next line)
+# toolsel: disable TS202 ... # toolsel: enable TS202
+# toolsel: disable-file [TS202 ...]      (no ids: every rule)
 """
 
 from __future__ import annotations

@@ -34,7 +34,9 @@ class RankResult:
 def rank_tools(registry: Registry, query: str, *, top: int = 8) -> RankResult:
     """Rank the registry's live tools for `query`. Ties are broken by name."""
     if not query.strip():
-        raise UsageError("the prompt is empty", hint='give a prompt, e.g. toolsel rank "read a file"')
+        raise UsageError(
+            "the prompt is empty", hint='give a prompt, e.g. toolsel rank "read a file"'
+        )
     if top < 1:
         raise UsageError(f"--top must be at least 1, got {top}")
     if not registry.tools:
@@ -53,13 +55,17 @@ def rank_tools(registry: Registry, query: str, *, top: int = 8) -> RankResult:
         if score <= 0:
             continue
         ranked.append(
-            RankedTool(tool.name, round(score / best, 4), tool.category, tool.permission.value, matched)
+            RankedTool(
+                tool.name, round(score / best, 4), tool.category, tool.permission.value, matched
+            )
         )
     ranked.sort(key=lambda r: (-r.score, r.name))
     return RankResult(query, "bm25", tuple(ranked[:top]), tuple(replaced))
 
 
-def _bm25(docs: dict[str, dict[str, list[str]]], terms: list[str]) -> dict[str, tuple[float, tuple[str, ...]]]:
+def _bm25(
+    docs: dict[str, dict[str, list[str]]], terms: list[str]
+) -> dict[str, tuple[float, tuple[str, ...]]]:
     n = len(docs)
     lengths = {name: sum(len(v) for v in fields.values()) for name, fields in docs.items()}
     average = (sum(lengths.values()) / n) or 1.0

@@ -43,7 +43,9 @@ def tool_fields(tool: Tool, registry: Registry) -> dict[str, list[str]]:
     )
     return {
         "name": tokens(tool.name),
-        "hints": tokens(" ".join([tool.display_name or "", tool.search_hint or "", *tool.aliases, *tool.tags])),
+        "hints": tokens(
+            " ".join([tool.display_name or "", tool.search_hint or "", *tool.aliases, *tool.tags])
+        ),
         "category": tokens(f"{tool.category or ''} {category.description if category else ''}"),
         "description": tokens(tool.description),
         "parameters": tokens(param_text),

@@ -7,12 +7,12 @@ are silent: the cache only ever saves time.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from toolsel.registry.source import DuplicateKey, ParsedDocument, SourceMap
 
@@ -51,7 +51,9 @@ def load_parsed(data: bytes) -> ParsedDocument | None:
         if payload.get("format") != CACHE_FORMAT:
             return None
         duplicates = tuple(DuplicateKey(*d) for d in payload["duplicates"])
-        return ParsedDocument(payload["document"], SourceMap.from_json(payload["source"]), duplicates)
+        return ParsedDocument(
+            payload["document"], SourceMap.from_json(payload["source"]), duplicates
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -67,10 +69,8 @@ def store_parsed(data: bytes, parsed: ParsedDocument) -> None:
             [d.pointer, d.key, d.line, d.column, d.first_line] for d in parsed.duplicate_keys
         ],
     }
-    try:
+    with contextlib.suppress(OSError, ValueError, TypeError):
         write_atomic(_path_for(content_key(data), ".json"), json.dumps(payload).encode())
-    except (OSError, ValueError, TypeError):
-        pass
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -79,7 +79,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.replace(tmp, path)
+        Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -71,7 +71,12 @@ OPENAI_CHAT = EntryFormat(
 OPENAI_RESPONSES = EntryFormat(
     "openai-responses",
     "OpenAI Responses function tools",
-    {"name": "/name", "description": "/description", "parameters": "/parameters", "strict": "/strict"},
+    {
+        "name": "/name",
+        "description": "/description",
+        "parameters": "/parameters",
+        "strict": "/strict",
+    },
     {"": frozenset({"type", "name", "description", "parameters", "strict"})},
 )
 

@@ -159,7 +159,7 @@ class _FileLoader:
             return loaded
         fmt_name = self._read_document(document, loaded)
         loaded.file = RegistryFile(self.display, fmt_name, document, self.source, len(loaded.tools))
-        loaded.problems = self.problems
+        loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
         return loaded
 
     # -- reading and parsing -------------------------------------------------------------
@@ -178,7 +178,9 @@ class _FileLoader:
         except OSError as exc:
             raise RegistryError(f"{self.display}: cannot read: {exc.strerror or exc}") from None
         if b"\0" in data[:8192]:
-            self._problem("TS001", "binary file (NUL bytes); a registry must be YAML or JSON text", "")
+            self._problem(
+                "TS001", "binary file (NUL bytes); a registry must be YAML or JSON text", ""
+            )
             return None
         try:
             text = data.decode("utf-8-sig")
@@ -203,7 +205,9 @@ class _FileLoader:
         try:
             parsed = parse_text(text, is_json=is_json)
         except SourceSyntaxError as exc:
-            self._problem("TS001", f"cannot parse: {exc.message}", "", line=exc.line, column=exc.column)
+            self._problem(
+                "TS001", f"cannot parse: {exc.message}", "", line=exc.line, column=exc.column
+            )
             return None
         if self.use_cache:
             cache.store_parsed(data, parsed)
@@ -211,6 +215,11 @@ class _FileLoader:
 
     # -- document shape ------------------------------------------------------------------
     def _read_document(self, document: Any, loaded: _LoadedFile) -> str:
+        if document is None:
+            self._problem(
+                "TS003", "file is empty (only comments); a registry needs a `tools:` list", ""
+            )
+            return "unknown"
         located = locate_entries(document)
         if located is None:
             self._shape_problem(document)
@@ -235,7 +244,9 @@ class _FileLoader:
                 "/tools",
             )
         elif isinstance(document, dict):
-            self._problem("TS003", "no `tools:` list in this file; add `tools:` with one entry per tool", "")
+            self._problem(
+                "TS003", "no `tools:` list in this file; add `tools:` with one entry per tool", ""
+            )
         else:
             self._problem(
                 "TS003",
@@ -250,7 +261,11 @@ class _FileLoader:
                 self._unknown_key(key, "/" + escape_token(key), TOP_LEVEL_KEYS, None)
         version = document.get("version", 1)
         if version != 1 or isinstance(version, bool):
-            self._problem("TS003", f"unsupported registry `version: {version!r}`; use `version: 1`", "/version")
+            self._problem(
+                "TS003",
+                f"unsupported registry `version: {version!r}`; use `version: 1`",
+                "/version",
+            )
         categories = document.get("categories", {})
         if not isinstance(categories, dict):
             self._problem(
@@ -264,15 +279,21 @@ class _FileLoader:
             description = body.get("description", "") if isinstance(body, dict) else body
             if body is not None and not isinstance(body, dict):
                 self._problem(
-                    "TS003", f"category {name!r} must be a mapping like `{{description: ...}}`", pointer
+                    "TS003",
+                    f"category {name!r} must be a mapping like `{{description: ...}}`",
+                    pointer,
                 )
                 description = ""
             elif isinstance(body, dict):
                 for key in body:
                     if key != "description" and not key.startswith("x-"):
-                        self._unknown_key(key, f"{pointer}/{escape_token(key)}", ("description",), None)
+                        self._unknown_key(
+                            key, f"{pointer}/{escape_token(key)}", ("description",), None
+                        )
             if not isinstance(description, str):
-                self._problem("TS003", f"category {name!r}: `description` must be a string", pointer)
+                self._problem(
+                    "TS003", f"category {name!r}: `description` must be a string", pointer
+                )
                 description = ""
             loaded.categories.append(Category(name, description, pointer, self.display))
 
@@ -287,11 +308,14 @@ class _FileLoader:
         self._check_keys(entry, fmt, pointer)
         name = _dig(entry, fmt.fields["name"])
         if name is _MISSING or name is None:
-            self._problem("TS004", "tool has no `name`; every tool needs a unique name", pointer, key=True)
+            self._problem(
+                "TS004", "tool has no `name`; every tool needs a unique name", pointer, key=True
+            )
             return None
         if not isinstance(name, str):
             self._problem(
-                "TS003", f"`name` must be a string, got {_json_type(name)}; quote it",
+                "TS003",
+                f"`name` must be a string, got {_json_type(name)}; quote it",
                 pointer + fmt.fields["name"],
             )
             name = str(name)
@@ -336,7 +360,9 @@ class _FileLoader:
             raw=entry,
         )
 
-    def _field(self, entry: dict[str, Any], fmt: EntryFormat, field: str, pointer: str, tool: str) -> Any:
+    def _field(
+        self, entry: dict[str, Any], fmt: EntryFormat, field: str, pointer: str, tool: str
+    ) -> Any:
         value = _dig(entry, fmt.fields[field])
         if value is _MISSING or value is None:
             return None
@@ -365,18 +391,27 @@ class _FileLoader:
                     )
             return kept
         if not _is_type(value, expected):
-            hint = "; quote it" if expected == "string" and not isinstance(value, (dict, list)) else ""
+            hint = (
+                "; quote it" if expected == "string" and not isinstance(value, (dict, list)) else ""
+            )
             self._problem(
                 "TS003",
                 f"`{field}` must be {_article(expected)}, got {_json_type(value)}{hint}",
                 field_pointer,
                 tool=tool,
             )
-            return str(value) if expected == "string" and not isinstance(value, (dict, list)) else None
+            return (
+                str(value) if expected == "string" and not isinstance(value, (dict, list)) else None
+            )
         return value
 
     def _permission(
-        self, entry: dict[str, Any], fmt: EntryFormat, values: dict[str, Any], pointer: str, name: str
+        self,
+        entry: dict[str, Any],
+        fmt: EntryFormat,
+        values: dict[str, Any],
+        pointer: str,
+        name: str,
     ) -> Permission:
         if fmt.name == "mcp":
             return Permission(mcp_permission(entry.get("annotations")))
@@ -407,7 +442,9 @@ class _FileLoader:
                     continue
                 self._unknown_key(key, f"{pointer}{relative}/{escape_token(key)}", allowed, tool)
 
-    def _unknown_key(self, key: str, pointer: str, allowed: Iterable[str], tool: str | None) -> None:
+    def _unknown_key(
+        self, key: str, pointer: str, allowed: Iterable[str], tool: str | None
+    ) -> None:
         self._problem(
             "TS006",
             f"unknown key {key!r}{did_you_mean(key, allowed)}; unknown keys are ignored",

@@ -155,5 +155,7 @@ class Registry:
         line, column = registry_file.source.locate(pointer, key=key) if registry_file else (1, 1)
         return Location(file, line, column, pointer)
 
-    def locate_field(self, tool: Tool, name: str, *tokens: str | int, key: bool = False) -> Location:
+    def locate_field(
+        self, tool: Tool, name: str, *tokens: str | int, key: bool = False
+    ) -> Location:
         return self.locate(tool.source.file, tool.source.field_pointer(name, *tokens), key=key)

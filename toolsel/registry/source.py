@@ -9,7 +9,9 @@ is refused in milliseconds instead of being expanded.
 from __future__ import annotations
 
 import gc
+import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +25,15 @@ _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_EXPANDED_NODES = 1_000_000
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+# JSON writes characters outside the BMP as escaped surrogate pairs, which libyaml rejects.
+_SURROGATE_PAIR = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})", re.IGNORECASE
+)
+
+
+def _join_surrogates(match: re.Match[str]) -> str:
+    high, low = int(match.group(2), 16), int(match.group(3), 16)
+    return match.group(1) + chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
 
 
 class SourceSyntaxError(Exception):
@@ -109,7 +120,7 @@ def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
     if is_json:
         # Tabs are whitespace between JSON tokens and invalid inside JSON strings, so swapping
         # them for spaces changes no value and no column, and lets the YAML scanner read it.
-        text = text.replace("\t", " ")
+        text = _SURROGATE_PAIR.sub(_join_surrogates, text.replace("\t", " "))
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the node graph is acyclic garbage; collection passes only cost time here
     try:
@@ -118,7 +129,7 @@ def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
             return ParsedDocument(None, SourceMap({}, {}), ())
         if "&" in text:
             _check_alias_expansion(root)
-        return _Walker().walk(root)
+        return _Walker(is_json=is_json).walk(root)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -132,7 +143,13 @@ def _compose(text: str) -> Node | None:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = " ".join(str(exc.problem or exc.context or "invalid syntax").split())
-        context = f" ({' '.join(str(exc.context).split())})" if exc.context and exc.problem else ""
+        context = ""
+        if exc.context and exc.problem:
+            context = " ".join(str(exc.context).split())
+            start = exc.context_mark
+            if start is not None and mark is not None and start.line != mark.line:
+                context += f" that starts at line {start.line + 1}, column {start.column + 1}"
+            context = f" ({context})"
         raise SourceSyntaxError(f"{problem}{context}", line, column) from None
     except yaml.YAMLError as exc:
         raise SourceSyntaxError(" ".join(str(exc).split()), 1, 1) from None
@@ -201,7 +218,8 @@ def _children(node: Node) -> list[Node]:
 class _Walker:
     """Turns a node graph into plain values, recording positions as it goes."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, is_json: bool = False) -> None:
+        self.is_json = is_json
         self.constructor = yaml.constructor.SafeConstructor()
         self.values: dict[str, tuple[int, int]] = {}
         self.keys: dict[str, tuple[int, int]] = {}
@@ -252,9 +270,7 @@ class _Walker:
         return self._scalar(node)
 
     def _members(self, node: MappingNode, pointer: str) -> Iterator[tuple[str, Node, Node]]:
-        explicit = {
-            _key_text(k) for k, _ in node.value if k.tag != _MERGE_TAG
-        }
+        explicit = {_key_text(k) for k, _ in node.value if k.tag != _MERGE_TAG}
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE_TAG:
                 yield from self._merged(value_node, explicit)
@@ -279,6 +295,12 @@ class _Walker:
     def _scalar(self, node: Node) -> Any:
         assert isinstance(node, ScalarNode)
         tag = node.tag
+        if self.is_json and not node.style:  # plain style: None (PyYAML) or "" (libyaml)
+            # a plain scalar in JSON is a number, true, false or null: type it by JSON's rules
+            try:
+                return json.loads(node.value)
+            except ValueError:
+                return node.value
         if tag == "tag:yaml.org,2002:str":
             return node.value
         if tag == "tag:yaml.org,2002:int":

@@ -62,7 +62,9 @@ def render_deps_human(closure: Closure, console: Console) -> None:
     for tool, missing in closure.missing:
         console.print(Text(f"! {tool} requires unknown tool {missing!r}", style="red"))
     for a, b in closure.conflicts:
-        console.print(Text(f"! conflict: {a} and {b} are both in this closure but conflict", style="yellow"))
+        console.print(
+            Text(f"! conflict: {a} and {b} are both in this closure but conflict", style="yellow")
+        )
     for cycle in closure.cycles:
         console.print(Text("! cycle: " + " -> ".join(cycle), style="red"))
 

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 LINT_SCHEMA = "toolsel.lint/v1"
 HOMEPAGE = "https://github.com/toolsel/toolsel"
-SARIF_SCHEMA = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+SARIF_SCHEMA = (
+    "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+)
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -32,7 +34,11 @@ class LintFormat(StrEnum):
 
     def resolve(self) -> LintFormat:
         if self is LintFormat.AUTO:
-            return LintFormat.GITHUB if os.environ.get("GITHUB_ACTIONS") == "true" else LintFormat.HUMAN
+            return (
+                LintFormat.GITHUB
+                if os.environ.get("GITHUB_ACTIONS") == "true"
+                else LintFormat.HUMAN
+            )
         return self
 
 
@@ -82,7 +88,11 @@ def render_json(result: LintResult) -> str:
             "schema": LINT_SCHEMA,
             "tool": {"name": "toolsel", "version": __version__},
             "findings": [f.to_dict() for f in result.findings],
-            "summary": {**result.summary(), "failed": result.failed, "fail_on": result.fail_on.value},
+            "summary": {
+                **result.summary(),
+                "failed": result.failed,
+                "fail_on": result.fail_on.value,
+            },
         }
     )
 
@@ -115,14 +125,18 @@ def render_sarif(result: LintResult) -> str:
         item: dict[str, object] = {
             "ruleId": finding.rule,
             "level": _sarif_level(finding.severity),
-            "message": {"text": finding.message + (f" [tool: {finding.tool}]" if finding.tool else "")},
+            "message": {
+                "text": finding.message + (f" [tool: {finding.tool}]" if finding.tool else "")
+            },
             "locations": [
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": _uri(finding.file), "uriBaseId": "%SRCROOT%"},
                         "region": {"startLine": finding.line, "startColumn": finding.column},
                     },
-                    "logicalLocations": [{"fullyQualifiedName": finding.pointer or "/", "kind": "member"}],
+                    "logicalLocations": [
+                        {"fullyQualifiedName": finding.pointer or "/", "kind": "member"}
+                    ],
                 }
             ],
             "partialFingerprints": {"toolsel/v1": finding.fingerprint},
@@ -201,7 +215,9 @@ def render_junit(result: LintResult) -> str:
     total = max(failures, 1)
     out.append(f'<testsuites name="toolsel" tests="{total}" failures="{failures}" errors="0">')
     if not failures:
-        out.append('  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">')
+        out.append(
+            '  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">'
+        )
         out.append('    <testcase name="No errors found" classname="toolsel"/>')
         out.append("  </testsuite>")
     for file, findings in by_file.items():
@@ -214,7 +230,7 @@ def render_junit(result: LintResult) -> str:
         for f in findings:
             body = f"line {f.line}, col {f.column}, {f.severity.value}: {f.message}"
             out.append(
-                f'    <testcase name={quoteattr("toolsel." + f.rule)} classname={quoteattr(file)} '
+                f"    <testcase name={quoteattr('toolsel.' + f.rule)} classname={quoteattr(file)} "
                 f'line="{f.line}" column="{f.column}">'
             )
             out.append(
@@ -242,7 +258,10 @@ def render_gitlab(result: LintResult) -> str:
                 "check_name": f.rule,
                 "fingerprint": f.fingerprint,
                 "severity": severity[f.severity.value],
-                "location": {"path": f.file.replace("\\", "/").removeprefix("./"), "lines": {"begin": f.line}},
+                "location": {
+                    "path": f.file.replace("\\", "/").removeprefix("./"),
+                    "lines": {"begin": f.line},
+                },
             }
             for f in result.findings
         ]

@@ -49,9 +49,18 @@ def render_rank_human(result: RankResult, console: Console) -> None:
         console.print(f"No tool matches {result.query!r}.")
         return
     table = Table(title=f"Tools for: {result.query}", title_justify="left")
-    for column, justify in (("#", "right"), ("tool", "left"), ("score", "right"), ("category", "left"), ("permission", "left"), ("why", "left")):
+    for column, justify in (
+        ("#", "right"),
+        ("tool", "left"),
+        ("score", "right"),
+        ("category", "left"),
+        ("permission", "left"),
+        ("why", "left"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for i, r in enumerate(result.results, start=1):
-        why = ", ".join(dict.fromkeys(m.split(":", 1)[1] + f" ({m.split(':', 1)[0]})" for m in r.matched))
+        why = ", ".join(
+            dict.fromkeys(m.split(":", 1)[1] + f" ({m.split(':', 1)[0]})" for m in r.matched)
+        )
         table.add_row(str(i), r.name, f"{r.score:.3f}", r.category or "", r.permission, why)
     console.print(table)

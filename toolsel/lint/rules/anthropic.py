@@ -11,7 +11,17 @@ from toolsel.lint.rules._util import registry_hit
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 
 NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-UNSUPPORTED = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems", "uniqueItems")
+UNSUPPORTED = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "maxItems",
+    "uniqueItems",
+)
 BAD_REGEX = (
     (re.compile(r"\\[1-9]|\\k<"), "backreferences"),
     (re.compile(r"\(\?<?[=!]"), "lookaround"),
@@ -22,23 +32,35 @@ STRICT = ("anthropic-strict",)
 
 
 @rule(
-    "TS421", "anthropic-name", Severity.ERROR, "[anthropic] name matches `^[a-zA-Z0-9_-]{1,64}$`",
+    "TS421",
+    "anthropic-name",
+    Severity.ERROR,
+    "[anthropic] name matches `^[a-zA-Z0-9_-]{1,64}$`",
     bad="- name: files.read\n  description: d\n",
     good="- name: files_read\n  description: d\n",
-    profile="anthropic", targets=("anthropic",),
+    profile="anthropic",
+    targets=("anthropic",),
 )
 def anthropic_name(context: LintContext) -> Iterator[Hit]:
     """The documented contract (the live API has accepted up to 128 characters since 2025)."""
     for tool in context.profile_tools("anthropic"):
         if not NAME.fullmatch(tool.name):
-            yield context.hit(tool, "name", message=f"name {tool.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$ (Anthropic)")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$ (Anthropic)",
+            )
 
 
 @rule(
-    "TS422", "anthropic-strict-unsupported", Severity.ERROR, "[anthropic-strict] no unsupported schema features",
+    "TS422",
+    "anthropic-strict-unsupported",
+    Severity.ERROR,
+    "[anthropic-strict] no unsupported schema features",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, minimum: 1}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n",
-    profile="anthropic-strict", targets=STRICT,
+    profile="anthropic-strict",
+    targets=STRICT,
 )
 def strict_unsupported(context: LintContext) -> Iterator[Hit]:
     """Strict tool use answers 400 to numeric bounds, string lengths, `maxItems`,
@@ -49,19 +71,47 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
             schema = node.schema
             for keyword in UNSUPPORTED:
                 if keyword in schema:
-                    yield context.schema_hit(tool, f"{node.pointer}/{keyword}", f"`{keyword}` is not supported by Anthropic strict tool use", key=True)
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/{keyword}",
+                        f"`{keyword}` is not supported by Anthropic strict tool use",
+                        key=True,
+                    )
             if isinstance(schema.get("minItems"), int) and schema["minItems"] > 1:
-                yield context.schema_hit(tool, f"{node.pointer}/minItems", "`minItems` above 1 is not supported by Anthropic strict tool use")
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/minItems",
+                    "`minItems` above 1 is not supported by Anthropic strict tool use",
+                )
             if is_object_schema(schema) and schema.get("additionalProperties") is not False:
-                yield context.schema_hit(tool, node.pointer, "object without `additionalProperties: false` (required by Anthropic strict tool use)")
+                yield context.schema_hit(
+                    tool,
+                    node.pointer,
+                    "object without `additionalProperties: false` (required by Anthropic strict tool use)",
+                )
             values = schema.get("enum")
             if isinstance(values, list) and any(isinstance(v, (dict, list)) for v in values):
-                yield context.schema_hit(tool, f"{node.pointer}/enum", "enum with non-primitive values is not supported by Anthropic strict tool use")
-            if isinstance(schema.get("allOf"), list) and any(isinstance(s, dict) and "$ref" in s for s in schema["allOf"]):
-                yield context.schema_hit(tool, f"{node.pointer}/allOf", "`allOf` with `$ref` is not supported by Anthropic strict tool use", key=True)
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/enum",
+                    "enum with non-primitive values is not supported by Anthropic strict tool use",
+                )
+            if isinstance(schema.get("allOf"), list) and any(
+                isinstance(s, dict) and "$ref" in s for s in schema["allOf"]
+            ):
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/allOf",
+                    "`allOf` with `$ref` is not supported by Anthropic strict tool use",
+                    key=True,
+                )
             ref = schema.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
-                yield context.schema_hit(tool, f"{node.pointer}/$ref", "external `$ref` is not supported by Anthropic strict tool use")
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/$ref",
+                    "external `$ref` is not supported by Anthropic strict tool use",
+                )
 
 
 def _optional_and_union_counts(schema: dict[str, object]) -> tuple[int, int]:
@@ -78,10 +128,17 @@ def _optional_and_union_counts(schema: dict[str, object]) -> tuple[int, int]:
 
 
 @rule(
-    "TS423", "anthropic-strict-limits", Severity.ERROR, "[anthropic-strict] request-level complexity limits",
-    bad="".join(f"- name: t{i}\n  description: d\n  strict: true\n  parameters: {{type: object, properties: {{}}, additionalProperties: false}}\n" for i in range(21)),
+    "TS423",
+    "anthropic-strict-limits",
+    Severity.ERROR,
+    "[anthropic-strict] request-level complexity limits",
+    bad="".join(
+        f"- name: t{i}\n  description: d\n  strict: true\n  parameters: {{type: object, properties: {{}}, additionalProperties: false}}\n"
+        for i in range(21)
+    ),
     good="- name: a\n  description: d\n  strict: true\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
-    profile="anthropic-strict", targets=STRICT,
+    profile="anthropic-strict",
+    targets=STRICT,
 )
 def strict_limits(context: LintContext) -> Iterator[Hit]:
     """At most 20 strict tools, 24 optional parameters and 16 union-typed parameters across
@@ -94,19 +151,33 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
         unions += u
     checks = (
         (len(tools), context.option("anthropic-max-strict-tools"), "strict tools"),
-        (optional, context.option("anthropic-max-optional-params"), "optional parameters across strict tools"),
-        (unions, context.option("anthropic-max-union-params"), "union-typed parameters across strict tools"),
+        (
+            optional,
+            context.option("anthropic-max-optional-params"),
+            "optional parameters across strict tools",
+        ),
+        (
+            unions,
+            context.option("anthropic-max-union-params"),
+            "union-typed parameters across strict tools",
+        ),
     )
     for value, maximum, label in checks:
         if value > maximum:
-            yield registry_hit(context, f"{value} {label} (Anthropic strict max {maximum} per request)")
+            yield registry_hit(
+                context, f"{value} {label} (Anthropic strict max {maximum} per request)"
+            )
 
 
 @rule(
-    "TS424", "anthropic-strict-regex", Severity.ERROR, "[anthropic-strict] `pattern` uses supported regex only",
+    "TS424",
+    "anthropic-strict-regex",
+    Severity.ERROR,
+    "[anthropic-strict] `pattern` uses supported regex only",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a)\\\\1$'}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^[a-z]+$'}}, additionalProperties: false}\n",
-    profile="anthropic-strict", targets=STRICT,
+    profile="anthropic-strict",
+    targets=STRICT,
 )
 def strict_regex(context: LintContext) -> Iterator[Hit]:
     """No backreferences, lookahead or lookbehind, `\\b`/`\\B`, or large `{n,m}` counts."""
@@ -117,4 +188,8 @@ def strict_regex(context: LintContext) -> Iterator[Hit]:
                 continue
             for regex, label in BAD_REGEX:
                 if regex.search(pattern):
-                    yield context.schema_hit(tool, f"{node.pointer}/pattern", f"pattern uses {label}, unsupported by Anthropic strict tool use")
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/pattern",
+                        f"pattern uses {label}, unsupported by Anthropic strict tool use",
+                    )

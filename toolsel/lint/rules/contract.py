@@ -27,7 +27,10 @@ KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 @rule(
-    "TS501", "unknown-permission", Severity.ERROR, "`permission` is read, write, admin or dangerous",
+    "TS501",
+    "unknown-permission",
+    Severity.ERROR,
+    "`permission` is read, write, admin or dangerous",
     bad="- name: a\n  description: d\n  permission: superuser\n",
     good="- name: a\n  description: d\n  permission: admin\n",
 )
@@ -37,7 +40,10 @@ def unknown_permission(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS502", "permission-contradicts-annotations", Severity.ERROR, "`permission` agrees with MCP annotations",
+    "TS502",
+    "permission-contradicts-annotations",
+    Severity.ERROR,
+    "`permission` agrees with MCP annotations",
     bad="- name: a\n  description: d\n  permission: write\n  annotations: {readOnlyHint: true}\n",
     good="- name: a\n  description: d\n  permission: read\n  annotations: {readOnlyHint: true}\n",
 )
@@ -51,15 +57,31 @@ def permission_annotations(context: LintContext) -> Iterator[Hit]:
             continue
         read_only = notes.get("readOnlyHint")
         if tool.permission is Permission.READ and read_only is not True:
-            yield context.hit(tool, "annotations", message="permission is `read` but `readOnlyHint` is not true")
+            yield context.hit(
+                tool, "annotations", message="permission is `read` but `readOnlyHint` is not true"
+            )
         elif tool.permission is not Permission.READ and read_only is True:
-            yield context.hit(tool, "annotations", "readOnlyHint", message=f"`readOnlyHint: true` contradicts permission `{tool.permission}`")
+            yield context.hit(
+                tool,
+                "annotations",
+                "readOnlyHint",
+                message=f"`readOnlyHint: true` contradicts permission `{tool.permission}`",
+            )
         if tool.permission is Permission.DANGEROUS and notes.get("destructiveHint") is False:
-            yield context.hit(tool, "annotations", "destructiveHint", message="`destructiveHint: false` on a dangerous tool", severity=Severity.WARNING)
+            yield context.hit(
+                tool,
+                "annotations",
+                "destructiveHint",
+                message="`destructiveHint: false` on a dangerous tool",
+                severity=Severity.WARNING,
+            )
 
 
 @rule(
-    "TS503", "undeclared-side-effects", Severity.WARNING, "Admin and dangerous tools state their side effects",
+    "TS503",
+    "undeclared-side-effects",
+    Severity.WARNING,
+    "Admin and dangerous tools state their side effects",
     bad="- name: a\n  description: Handles the cluster.\n  permission: dangerous\n",
     good="- name: a\n  description: Permanently deletes the cluster; cannot be undone.\n  permission: dangerous\n",
 )
@@ -67,12 +89,21 @@ def side_effects(context: LintContext) -> Iterator[Hit]:
     """Consequential calls should be validated with the user, and the model can only do that
     when the description says what the call changes or destroys."""
     for tool in context.tools:
-        if tool.permission in (Permission.ADMIN, Permission.DANGEROUS) and not SIDE_EFFECTS.search(tool.description):
-            yield context.hit(tool, "description", message=f"{tool.permission} tool does not say what it changes or whether it can be undone")
+        if tool.permission in (Permission.ADMIN, Permission.DANGEROUS) and not SIDE_EFFECTS.search(
+            tool.description
+        ):
+            yield context.hit(
+                tool,
+                "description",
+                message=f"{tool.permission} tool does not say what it changes or whether it can be undone",
+            )
 
 
 @rule(
-    "TS504", "unknown-reference", Severity.ERROR, "`requires` and `conflicts` name existing tools",
+    "TS504",
+    "unknown-reference",
+    Severity.ERROR,
+    "`requires` and `conflicts` name existing tools",
     bad="- name: a\n  description: d\n  requires: [missing_tool]\n",
     good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
 )
@@ -83,11 +114,19 @@ def unknown_reference(context: LintContext) -> Iterator[Hit]:
         for field in ("requires", "conflicts"):
             for index, other in enumerate(getattr(tool, field)):
                 if other not in names:
-                    yield context.hit(tool, field, index, message=f"`{field}` names unknown tool {other!r}{did_you_mean(other, names)}")
+                    yield context.hit(
+                        tool,
+                        field,
+                        index,
+                        message=f"`{field}` names unknown tool {other!r}{did_you_mean(other, names)}",
+                    )
 
 
 @rule(
-    "TS505", "asymmetric-conflict", Severity.WARNING, "Conflicts are declared on both sides",
+    "TS505",
+    "asymmetric-conflict",
+    Severity.WARNING,
+    "Conflicts are declared on both sides",
     bad="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n",
     good="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n  conflicts: [a]\n",
 )
@@ -98,11 +137,19 @@ def asymmetric_conflict(context: LintContext) -> Iterator[Hit]:
         for index, other_name in enumerate(tool.conflicts):
             other = context.registry.get(other_name)
             if other is not None and tool.name not in other.conflicts:
-                yield context.hit(tool, "conflicts", index, message=f"{tool.name!r} conflicts with {other_name!r}, but {other_name!r} does not list {tool.name!r}")
+                yield context.hit(
+                    tool,
+                    "conflicts",
+                    index,
+                    message=f"{tool.name!r} conflicts with {other_name!r}, but {other_name!r} does not list {tool.name!r}",
+                )
 
 
 @rule(
-    "TS506", "requires-cycle", Severity.ERROR, "No cycles in `requires`",
+    "TS506",
+    "requires-cycle",
+    Severity.ERROR,
+    "No cycles in `requires`",
     bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  requires: [a]\n",
     good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
 )
@@ -120,7 +167,10 @@ def requires_cycle(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS507", "unsatisfiable-requirements", Severity.ERROR, "Requirements do not conflict",
+    "TS507",
+    "unsatisfiable-requirements",
+    Severity.ERROR,
+    "Requirements do not conflict",
     bad="- name: a\n  description: d\n  requires: [b]\n  conflicts: [b]\n- name: b\n  description: d\n",
     good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
 )
@@ -138,15 +188,27 @@ def unsatisfiable(context: LintContext) -> Iterator[Hit]:
         for index, other in enumerate(tool.requires):
             if other in conflicts.get(tool.name, ()):
                 direct.add(other)
-                yield context.hit(tool, "requires", index, message=f"{tool.name!r} both requires and conflicts with {other!r}")
+                yield context.hit(
+                    tool,
+                    "requires",
+                    index,
+                    message=f"{tool.name!r} both requires and conflicts with {other!r}",
+                )
         for a, b in conflicts_within(conflicts, load_order(requires, [tool.name])):
             if tool.name in (a, b) and {a, b} - {tool.name} <= direct:
                 continue
-            yield context.hit(tool, "requires", message=f"requirements of {tool.name!r} include conflicting tools {a!r} and {b!r}")
+            yield context.hit(
+                tool,
+                "requires",
+                message=f"requirements of {tool.name!r} include conflicting tools {a!r} and {b!r}",
+            )
 
 
 @rule(
-    "TS508", "deprecation-path", Severity.WARNING, "Deprecated tools name a live replacement",
+    "TS508",
+    "deprecation-path",
+    Severity.WARNING,
+    "Deprecated tools name a live replacement",
     bad="- name: a\n  description: d\n  deprecated: true\n",
     good="- name: a\n  description: d\n  deprecated: true\n  deprecated_by: b\n- name: b\n  description: d\n",
 )
@@ -158,23 +220,47 @@ def deprecation_path(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         target = tool.deprecated_by
         if tool.deprecated and not target:
-            yield context.hit(tool, "deprecated", message=f"{tool.name!r} is deprecated but names no replacement in `deprecated_by`")
+            yield context.hit(
+                tool,
+                "deprecated",
+                message=f"{tool.name!r} is deprecated but names no replacement in `deprecated_by`",
+            )
         if not target:
             continue
         if not tool.deprecated:
-            yield context.hit(tool, "deprecated_by", message="`deprecated_by` without `deprecated: true`", key=True)
+            yield context.hit(
+                tool,
+                "deprecated_by",
+                message="`deprecated_by` without `deprecated: true`",
+                key=True,
+            )
         if target == tool.name:
-            yield context.hit(tool, "deprecated_by", message="`deprecated_by` names the tool itself", severity=Severity.ERROR)
+            yield context.hit(
+                tool,
+                "deprecated_by",
+                message="`deprecated_by` names the tool itself",
+                severity=Severity.ERROR,
+            )
         elif target not in names:
-            yield context.hit(tool, "deprecated_by", message=f"`deprecated_by` names unknown tool {target!r}{did_you_mean(target, names)}", severity=Severity.ERROR)
+            yield context.hit(
+                tool,
+                "deprecated_by",
+                message=f"`deprecated_by` names unknown tool {target!r}{did_you_mean(target, names)}",
+                severity=Severity.ERROR,
+            )
         else:
             replacement = context.registry.get(target)
             if replacement is not None and replacement.deprecated:
-                yield context.hit(tool, "deprecated_by", message=f"replacement {target!r} is itself deprecated")
+                yield context.hit(
+                    tool, "deprecated_by", message=f"replacement {target!r} is itself deprecated"
+                )
 
 
 @rule(
-    "TS509", "requires-deprecated", Severity.WARNING, "Live tools do not require deprecated ones",
+    "TS509",
+    "requires-deprecated",
+    Severity.WARNING,
+    "Live tools do not require deprecated ones",
     bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  deprecated: true\n  deprecated_by: a\n",
     good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
 )
@@ -187,28 +273,48 @@ def requires_deprecated(context: LintContext) -> Iterator[Hit]:
             other = context.registry.get(other_name)
             if other is not None and other.deprecated:
                 hint = f"; use {other.deprecated_by!r}" if other.deprecated_by else ""
-                yield context.hit(tool, "requires", index, message=f"requires deprecated tool {other_name!r}{hint}")
+                yield context.hit(
+                    tool,
+                    "requires",
+                    index,
+                    message=f"requires deprecated tool {other_name!r}{hint}",
+                )
 
 
 @rule(
-    "TS510", "category", Severity.WARNING, "Every tool has a known category",
+    "TS510",
+    "category",
+    Severity.WARNING,
+    "Every tool has a known category",
     bad="- name: a\n  description: d\n",
     good="- name: a\n  description: d\n  category: files\n",
 )
 def category(context: LintContext) -> Iterator[Hit]:
     """Categories group tools for filtering and ranking. When the registry declares
     `categories:` (or the `allowed-categories` option is set), a tool's category must be one
-    of them."""
+    of them. Tools read from OpenAI, Anthropic or MCP lists are skipped: those formats have
+    no category field."""
     allowed = set(context.option("allowed-categories")) or set(context.registry.categories)
     for tool in context.tools:
+        if tool.source.format != "toolsel":
+            continue  # provider tool lists have no categories to declare
         if not tool.category:
-            yield context.hit(tool, "name", message=f"tool {tool.name!r} has no `category`", key=True)
+            yield context.hit(
+                tool, "name", message=f"tool {tool.name!r} has no `category`", key=True
+            )
         elif allowed and tool.category not in allowed:
-            yield context.hit(tool, "category", message=f"category {tool.category!r} is not declared{did_you_mean(tool.category, allowed)}")
+            yield context.hit(
+                tool,
+                "category",
+                message=f"category {tool.category!r} is not declared{did_you_mean(tool.category, allowed)}",
+            )
 
 
 @rule(
-    "TS511", "tag-hygiene", Severity.INFO, "Tags are lowercase kebab-case and unique",
+    "TS511",
+    "tag-hygiene",
+    Severity.INFO,
+    "Tags are lowercase kebab-case and unique",
     bad="- name: a\n  description: d\n  tags: [Files, files]\n",
     good="- name: a\n  description: d\n  tags: [files, read-only]\n",
 )
@@ -218,13 +324,18 @@ def tag_hygiene(context: LintContext) -> Iterator[Hit]:
         counts = Counter(tool.tags)
         for index, tag in enumerate(tool.tags):
             if not KEBAB.fullmatch(tag):
-                yield context.hit(tool, "tags", index, message=f"tag {tag!r} is not lowercase kebab-case")
+                yield context.hit(
+                    tool, "tags", index, message=f"tag {tag!r} is not lowercase kebab-case"
+                )
             if counts[tag] > 1 and tool.tags.index(tag) != index:
                 yield context.hit(tool, "tags", index, message=f"tag {tag!r} is repeated")
 
 
 @rule(
-    "TS512", "semver", Severity.WARNING, "`version` is SemVer",
+    "TS512",
+    "semver",
+    Severity.WARNING,
+    "`version` is SemVer",
     bad="- name: a\n  description: d\n  version: v1\n",
     good="- name: a\n  description: d\n  version: 1.2.0\n",
 )
@@ -232,4 +343,8 @@ def semver(context: LintContext) -> Iterator[Hit]:
     """`MAJOR.MINOR.PATCH[-pre][+build]`, so changes to a tool's contract are traceable."""
     for tool in context.tools:
         if tool.version is not None and not SEMVER.fullmatch(tool.version):
-            yield context.hit(tool, "version", message=f"version {tool.version!r} is not SemVer (MAJOR.MINOR.PATCH)")
+            yield context.hit(
+                tool,
+                "version",
+                message=f"version {tool.version!r} is not SemVer (MAJOR.MINOR.PATCH)",
+            )

@@ -27,12 +27,19 @@ OUTPUT = re.compile(
     re.IGNORECASE,
 )
 PLACEHOLDER = re.compile(r"\b(TODO|TBD|FIXME|XXX|lorem ipsum|lorem)\b", re.IGNORECASE)
-PLACEHOLDER_WHOLE = frozenset({"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"})
-EXAMPLE = re.compile(r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*", re.IGNORECASE | re.DOTALL)
+PLACEHOLDER_WHOLE = frozenset(
+    {"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"}
+)
+EXAMPLE = re.compile(
+    r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*", re.IGNORECASE | re.DOTALL
+)
 
 
 @rule(
-    "TS201", "empty-description", Severity.ERROR, "Description is not empty",
+    "TS201",
+    "empty-description",
+    Severity.ERROR,
+    "Description is not empty",
     bad="- name: a\n  description: '   '\n",
     good="- name: a\n  description: Reads a file.\n",
 )
@@ -40,11 +47,18 @@ def empty_description(context: LintContext) -> Iterator[Hit]:
     """A blank description gives the model no selection signal at all."""
     for tool in context.tools:
         if has_field(tool, "description") and not tool.description.strip():
-            yield context.hit(tool, "description", message="description is empty; say what the tool does and when to use it")
+            yield context.hit(
+                tool,
+                "description",
+                message="description is empty; say what the tool does and when to use it",
+            )
 
 
 @rule(
-    "TS202", "description-too-short", Severity.WARNING, "Description has at least `min-description-chars` (40) characters",
+    "TS202",
+    "description-too-short",
+    Severity.WARNING,
+    "Description has at least `min-description-chars` (40) characters",
     bad="- name: a\n  description: Reads.\n",
     good="- name: a\n  description: Reads a UTF-8 text file from the workspace and returns it.\n",
 )
@@ -54,11 +68,18 @@ def description_too_short(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         length = len(tool.description.strip())
         if 0 < length < minimum:
-            yield context.hit(tool, "description", message=f"description is {length} characters (min {minimum}); say what it does, when to use it and what it returns")
+            yield context.hit(
+                tool,
+                "description",
+                message=f"description is {length} characters (min {minimum}); say what it does, when to use it and what it returns",
+            )
 
 
 @rule(
-    "TS203", "too-few-sentences", Severity.INFO, "Description has at least `min-sentences` (3) sentences",
+    "TS203",
+    "too-few-sentences",
+    Severity.INFO,
+    "Description has at least `min-sentences` (3) sentences",
     bad="- name: a\n  description: Reads a file from disk and returns its text.\n",
     good="- name: a\n  description: Reads a file. Use it to inspect code. Returns the text.\n",
 )
@@ -69,11 +90,16 @@ def too_few_sentences(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         count = sentence_count(tool.description)
         if 0 < count < minimum:
-            yield context.hit(tool, "description", message=f"description has {count} sentence(s) (min {minimum})")
+            yield context.hit(
+                tool, "description", message=f"description has {count} sentence(s) (min {minimum})"
+            )
 
 
 @rule(
-    "TS204", "description-too-long", Severity.WARNING, "Description has at most `max-description-chars` (1024) characters",
+    "TS204",
+    "description-too-long",
+    Severity.WARNING,
+    "Description has at most `max-description-chars` (1024) characters",
     bad="- name: a\n  description: " + "word " * 210 + "\n",
     good="- name: a\n  description: Reads a file.\n",
 )
@@ -84,11 +110,19 @@ def description_too_long(context: LintContext) -> Iterator[Hit]:
     severity = Severity.ERROR if context.targets_any("openai", "openai-strict") else None
     for tool in context.tools:
         if len(tool.description) > maximum:
-            yield context.hit(tool, "description", message=f"description is {len(tool.description)} characters (max {maximum})", severity=severity)
+            yield context.hit(
+                tool,
+                "description",
+                message=f"description is {len(tool.description)} characters (max {maximum})",
+                severity=severity,
+            )
 
 
 @rule(
-    "TS205", "description-restates-name", Severity.WARNING, "Description says more than the name",
+    "TS205",
+    "description-restates-name",
+    Severity.WARNING,
+    "Description says more than the name",
     bad="- name: read_file\n  description: Read file.\n",
     good="- name: read_file\n  description: Returns the text of one workspace file by path.\n",
 )
@@ -104,24 +138,38 @@ def restates_name(context: LintContext) -> Iterator[Hit]:
         novel = {w for w in words if w not in name_words and w.rstrip("s") not in name_words}
         overlap = 1 - len(novel) / len(words)
         if len(novel) < 4 or overlap >= 0.8:
-            yield context.hit(tool, "description", message=f"description mostly restates the name {tool.name!r}; add when to use it and what it returns")
+            yield context.hit(
+                tool,
+                "description",
+                message=f"description mostly restates the name {tool.name!r}; add when to use it and what it returns",
+            )
 
 
 @rule(
-    "TS206", "no-usage-guidance", Severity.INFO, "Description says when to use the tool",
+    "TS206",
+    "no-usage-guidance",
+    Severity.INFO,
+    "Description says when to use the tool",
     bad="- name: a\n  description: Reads a file from disk and returns the text.\n",
     good="- name: a\n  description: Reads a file. Use this when you need the exact text.\n",
 )
 def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
-    """"Use this when …" is the single most useful sentence for selection; 89% of MCP tools
+    """ "Use this when …" is the single most useful sentence for selection; 89% of MCP tools
     lack usage guidance."""
     for tool in context.tools:
         if tool.description.strip() and not USAGE.search(tool.description):
-            yield context.hit(tool, "description", message="description does not say when to use the tool (\"Use this when ...\")")
+            yield context.hit(
+                tool,
+                "description",
+                message='description does not say when to use the tool ("Use this when ...")',
+            )
 
 
 @rule(
-    "TS207", "no-limitations", Severity.INFO, "Description states a limitation or boundary",
+    "TS207",
+    "no-limitations",
+    Severity.INFO,
+    "Description states a limitation or boundary",
     bad="- name: a\n  description: Reads a file and returns the text.\n",
     good="- name: a\n  description: Reads a file. Does not follow symlinks.\n",
 )
@@ -130,23 +178,41 @@ def no_limitations(context: LintContext) -> Iterator[Hit]:
     it from its neighbours; 90% of MCP tools leave limitations unstated."""
     for tool in context.tools:
         if tool.description.strip() and not LIMITS.search(tool.description):
-            yield context.hit(tool, "description", message="description states no limitation (\"does not ...\", \"only ...\")")
+            yield context.hit(
+                tool,
+                "description",
+                message='description states no limitation ("does not ...", "only ...")',
+            )
 
 
 @rule(
-    "TS208", "no-output-statement", Severity.INFO, "Description of a read tool says what it returns",
+    "TS208",
+    "no-output-statement",
+    Severity.INFO,
+    "Description of a read tool says what it returns",
     bad="- name: a\n  description: Looks up the weather for a city.\n",
     good="- name: a\n  description: Looks up the weather. Returns the temperature in Celsius.\n",
 )
 def no_output(context: LintContext) -> Iterator[Hit]:
     """The model needs to know what comes back to plan its next step."""
     for tool in context.tools:
-        if tool.permission is Permission.READ and tool.description.strip() and not OUTPUT.search(tool.description):
-            yield context.hit(tool, "description", message="description does not say what the tool returns (\"Returns ...\")")
+        if (
+            tool.permission is Permission.READ
+            and tool.description.strip()
+            and not OUTPUT.search(tool.description)
+        ):
+            yield context.hit(
+                tool,
+                "description",
+                message='description does not say what the tool returns ("Returns ...")',
+            )
 
 
 @rule(
-    "TS209", "confusable-tools", Severity.WARNING, "No two descriptions are near-duplicates",
+    "TS209",
+    "confusable-tools",
+    Severity.WARNING,
+    "No two descriptions are near-duplicates",
     bad=(
         "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
         "- name: delete_record\n  description: Deletes a record from the system.\n"
@@ -173,13 +239,17 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
         if first.name in second.description or second.name in first.description:
             continue
         yield context.hit(
-            second, "description",
+            second,
+            "description",
             message=f"descriptions of {first.name!r} and {second.name!r} are {score:.0%} similar (TF-IDF cosine) and neither names the other; say when to use each",
         )
 
 
 @rule(
-    "TS210", "placeholder-description", Severity.ERROR, "Description is not placeholder text",
+    "TS210",
+    "placeholder-description",
+    Severity.ERROR,
+    "Description is not placeholder text",
     bad="- name: a\n  description: TODO write this\n",
     good="- name: a\n  description: Reads a file.\n",
 )
@@ -188,11 +258,18 @@ def placeholder(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         text = tool.description.strip()
         if text.lower().rstrip(".") in PLACEHOLDER_WHOLE or PLACEHOLDER.search(text):
-            yield context.hit(tool, "description", message=f"description is placeholder text ({text[:40]!r}); write the real description")
+            yield context.hit(
+                tool,
+                "description",
+                message=f"description is placeholder text ({text[:40]!r}); write the real description",
+            )
 
 
 @rule(
-    "TS211", "description-mostly-example", Severity.INFO, "Description is not mostly examples",
+    "TS211",
+    "description-mostly-example",
+    Severity.INFO,
+    "Description is not mostly examples",
     bad="- name: a\n  description: \"Runs. e.g. run(cmd='ls -la /tmp && echo done && cat file.txt | grep foo')\"\n",
     good="- name: a\n  description: Runs a shell command in the sandbox and returns its output.\n",
 )
@@ -206,4 +283,8 @@ def mostly_example(context: LintContext) -> Iterator[Hit]:
             continue
         example_chars = sum(len(m.group(0)) for m in EXAMPLE.finditer(text))
         if example_chars / len(text) > ratio:
-            yield context.hit(tool, "description", message=f"{example_chars / len(text):.0%} of the description is examples; describe the tool first")
+            yield context.hit(
+                tool,
+                "description",
+                message=f"{example_chars / len(text):.0%} of the description is examples; describe the tool first",
+            )

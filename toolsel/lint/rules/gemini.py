@@ -11,28 +11,53 @@ from toolsel.lint.rules._util import registry_hit
 from toolsel.lint.schema import walk_schema
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
-UNSUPPORTED = ("$schema", "oneOf", "allOf", "not", "const", "exclusiveMinimum", "exclusiveMaximum", "uniqueItems", "patternProperties", "if", "then", "else", "dependentRequired", "dependentSchemas")
+UNSUPPORTED = (
+    "$schema",
+    "oneOf",
+    "allOf",
+    "not",
+    "const",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "uniqueItems",
+    "patternProperties",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+)
 TARGET = ("gemini",)
 
 
 @rule(
-    "TS441", "gemini-name", Severity.ERROR, "[gemini] name starts with a letter or `_`, uses `[A-Za-z0-9_.:-]`, at most 128",
+    "TS441",
+    "gemini-name",
+    Severity.ERROR,
+    "[gemini] name starts with a letter or `_`, uses `[A-Za-z0-9_.:-]`, at most 128",
     bad="- name: 1st_tool\n  description: d\n",
     good="- name: first_tool\n  description: d\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def gemini_name(context: LintContext) -> Iterator[Hit]:
     """python-genai's `FunctionDeclaration.name` rule (older Vertex SDKs capped it at 64)."""
     for tool in context.profile_tools("gemini"):
         if not NAME.fullmatch(tool.name):
-            yield context.hit(tool, "name", message=f"name {tool.name!r} is not a valid Gemini function name")
+            yield context.hit(
+                tool, "name", message=f"name {tool.name!r} is not a valid Gemini function name"
+            )
 
 
 @rule(
-    "TS442", "gemini-unsupported-keyword", Severity.ERROR, "[gemini] only keywords of the OpenAPI subset",
+    "TS442",
+    "gemini-unsupported-keyword",
+    Severity.ERROR,
+    "[gemini] only keywords of the OpenAPI subset",
     bad="- name: a\n  description: d\n  parameters: {$schema: 'https://json-schema.org/draft/2020-12/schema', type: object, properties: {}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Gemini answers 400 `Unknown name "$schema"` (and likewise for `oneOf`, `allOf`, `not`,
@@ -42,14 +67,23 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
         for node in walk_schema(tool.parameters):
             for keyword in UNSUPPORTED:
                 if keyword in node.schema:
-                    yield context.schema_hit(tool, f"{node.pointer}/{keyword}", f"`{keyword}` is not in Gemini's schema subset", key=True)
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/{keyword}",
+                        f"`{keyword}` is not in Gemini's schema subset",
+                        key=True,
+                    )
 
 
 @rule(
-    "TS443", "gemini-enum-strings", Severity.ERROR, "[gemini] enum values are strings",
+    "TS443",
+    "gemini-enum-strings",
+    Severity.ERROR,
+    "[gemini] enum values are strings",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, enum: [1, 2]}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: string, enum: ['1', '2']}}}\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def enum_strings(context: LintContext) -> Iterator[Hit]:
     """`Schema.enum` is `list[str]` in Gemini."""
@@ -57,14 +91,20 @@ def enum_strings(context: LintContext) -> Iterator[Hit]:
         for node in walk_schema(tool.parameters):
             values = node.schema.get("enum")
             if isinstance(values, list) and any(not isinstance(v, str) for v in values):
-                yield context.schema_hit(tool, f"{node.pointer}/enum", "Gemini enums must contain strings only")
+                yield context.schema_hit(
+                    tool, f"{node.pointer}/enum", "Gemini enums must contain strings only"
+                )
 
 
 @rule(
-    "TS444", "gemini-properties-on-non-object", Severity.ERROR, "[gemini] `properties`/`required` only on objects",
+    "TS444",
+    "gemini-properties-on-non-object",
+    Severity.ERROR,
+    "[gemini] `properties`/`required` only on objects",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, properties: {}}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
     """Observed 400: "properties: only allowed for OBJECT type"."""
@@ -75,39 +115,70 @@ def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
                 continue
             for keyword in ("properties", "required"):
                 if keyword in node.schema:
-                    yield context.schema_hit(tool, f"{node.pointer}/{keyword}", f"`{keyword}` on a {kind!r} node; Gemini allows it only on objects", key=True)
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/{keyword}",
+                        f"`{keyword}` on a {kind!r} node; Gemini allows it only on objects",
+                        key=True,
+                    )
 
 
 @rule(
-    "TS445", "gemini-ref-rules", Severity.ERROR, "[gemini] `$ref` siblings and `$defs` placement",
+    "TS445",
+    "gemini-ref-rules",
+    Severity.ERROR,
+    "[gemini] `$ref` siblings and `$defs` placement",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', type: string}}, $defs: {p: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, $defs: {p: {type: string}}}\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def ref_rules(context: LintContext) -> Iterator[Hit]:
-    """"If a schema node has $ref set, then only description and default can be set
+    """ "If a schema node has $ref set, then only description and default can be set
     alongside it", and `$defs` is only allowed at the root."""
     for tool in context.profile_tools("gemini"):
         for node in walk_schema(tool.parameters):
             if "$ref" in node.schema:
-                extra = sorted(k for k in node.schema if k not in ("$ref", "description", "default"))
+                extra = sorted(
+                    k for k in node.schema if k not in ("$ref", "description", "default")
+                )
                 if extra:
-                    yield context.schema_hit(tool, f"{node.pointer}/$ref", f"`$ref` beside {extra}; Gemini allows only description and default")
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/$ref",
+                        f"`$ref` beside {extra}; Gemini allows only description and default",
+                    )
             if not node.is_root and ("$defs" in node.schema or "definitions" in node.schema):
                 keyword = "$defs" if "$defs" in node.schema else "definitions"
-                yield context.schema_hit(tool, f"{node.pointer}/{keyword}", f"`{keyword}` below the root; Gemini allows it only at the root", key=True)
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/{keyword}",
+                    f"`{keyword}` below the root; Gemini allows it only at the root",
+                    key=True,
+                )
 
 
 @rule(
-    "TS446", "gemini-tool-count", Severity.ERROR, "[gemini] at most 512 declarations (10-20 recommended)",
+    "TS446",
+    "gemini-tool-count",
+    Severity.ERROR,
+    "[gemini] at most 512 declarations (10-20 recommended)",
     bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
     good="- name: a\n  description: d\n",
-    profile="gemini", targets=TARGET,
+    profile="gemini",
+    targets=TARGET,
 )
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """A `Tool` holds at most 512 function declarations; Google recommends 10-20 active."""
     count = len(context.tools)
     if count > context.option("gemini-max-tools"):
-        yield registry_hit(context, f"{count} tools; Gemini accepts at most {context.option('gemini-max-tools')} declarations")
+        yield registry_hit(
+            context,
+            f"{count} tools; Gemini accepts at most {context.option('gemini-max-tools')} declarations",
+        )
     elif count > context.option("gemini-soft-max-tools"):
-        yield registry_hit(context, f"{count} tools; Gemini recommends at most {context.option('gemini-soft-max-tools')} active", severity=Severity.WARNING)
+        yield registry_hit(
+            context,
+            f"{count} tools; Gemini recommends at most {context.option('gemini-soft-max-tools')} active",
+            severity=Severity.WARNING,
+        )

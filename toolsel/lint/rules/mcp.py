@@ -13,30 +13,48 @@ TARGET = ("mcp",)
 
 
 @rule(
-    "TS461", "mcp-name", Severity.WARNING, "[mcp] name matches `^[A-Za-z0-9._-]{1,128}$`, no leading/trailing `-` or `.`",
+    "TS461",
+    "mcp-name",
+    Severity.WARNING,
+    "[mcp] name matches `^[A-Za-z0-9._-]{1,128}$`, no leading/trailing `-` or `.`",
     bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
-    profile="mcp", targets=TARGET,
+    profile="mcp",
+    targets=TARGET,
 )
 def mcp_name(context: LintContext) -> Iterator[Hit]:
     """The MCP spec's SHOULD and the SDKs' `validate_tool_name` warnings."""
     for tool in context.profile_tools("mcp"):
         name = tool.name
         if not NAME.fullmatch(name):
-            yield context.hit(tool, "name", message=f"name {name!r} does not match ^[A-Za-z0-9._-]{{1,128}}$ (MCP)")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {name!r} does not match ^[A-Za-z0-9._-]{{1,128}}$ (MCP)",
+            )
         elif name[0] in "-." or name[-1] in "-.":
-            yield context.hit(tool, "name", message=f"name {name!r} begins or ends with '-' or '.' (MCP SDKs warn)")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {name!r} begins or ends with '-' or '.' (MCP SDKs warn)",
+            )
 
 
 @rule(
-    "TS462", "mcp-output-schema-object", Severity.ERROR, "[mcp] `outputSchema` root is `type: object`",
+    "TS462",
+    "mcp-output-schema-object",
+    Severity.ERROR,
+    "[mcp] `outputSchema` root is `type: object`",
     bad="- name: a\n  description: d\n  output_schema: {type: string}\n",
     good="- name: a\n  description: d\n  output_schema: {type: object, properties: {}}\n",
-    profile="mcp", targets=TARGET,
+    profile="mcp",
+    targets=TARGET,
 )
 def output_schema_object(context: LintContext) -> Iterator[Hit]:
     """The spec restricts `outputSchema` to an object root, because servers return
     `structuredContent`, which is an object."""
     for tool in context.profile_tools("mcp"):
         if tool.output_schema is not None and tool.output_schema.get("type") != "object":
-            yield context.hit(tool, "output_schema", message="`outputSchema` root must be `type: object`")
+            yield context.hit(
+                tool, "output_schema", message="`outputSchema` root must be `type: object`"
+            )

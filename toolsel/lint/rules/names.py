@@ -13,8 +13,26 @@ from toolsel.text import split_name
 
 PORTABLE_CHARS = re.compile(r"[A-Za-z_][A-Za-z0-9_\-./]*")
 GENERIC_NAMES = frozenset(
-    {"search", "get", "run", "execute", "exec", "query", "tool", "fetch", "call", "do", "process",
-     "handle", "test", "tests", "action", "function", "api", "invoke"}
+    {
+        "search",
+        "get",
+        "run",
+        "execute",
+        "exec",
+        "query",
+        "tool",
+        "fetch",
+        "call",
+        "do",
+        "process",
+        "handle",
+        "test",
+        "tests",
+        "action",
+        "function",
+        "api",
+        "invoke",
+    }
 )
 VERBS = frozenset(
     """get list create update delete remove add set search find query read write patch run
@@ -43,7 +61,10 @@ def _style(name: str) -> str | None:
 
 
 @rule(
-    "TS101", "portable-name", Severity.ERROR, "Name uses only characters every provider accepts",
+    "TS101",
+    "portable-name",
+    Severity.ERROR,
+    "Name uses only characters every provider accepts",
     bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
 )
@@ -58,15 +79,24 @@ def portable_name(context: LintContext) -> Iterator[Hit]:
         if not name or not PORTABLE_CHARS.fullmatch(name):
             bad = sorted({c for c in name if not re.match(r"[A-Za-z0-9_\-./]", c)})
             reason = (
-                "is empty" if not name
-                else f"starts with {name[0]!r}" if not re.match(r"[A-Za-z_]", name[0])
+                "is empty"
+                if not name
+                else f"starts with {name[0]!r}"
+                if not re.match(r"[A-Za-z_]", name[0])
                 else f"contains {', '.join(repr(c) for c in bad)}"
             )
-            yield context.hit(tool, "name", message=f"name {name!r} {reason}; use letters, digits, '_' and '-', starting with a letter or '_'")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {name!r} {reason}; use letters, digits, '_' and '-', starting with a letter or '_'",
+            )
 
 
 @rule(
-    "TS102", "name-too-long", Severity.ERROR, "Name is at most 64 characters",
+    "TS102",
+    "name-too-long",
+    Severity.ERROR,
+    "Name is at most 64 characters",
     bad="- name: " + "a" * 65 + "\n  description: d\n",
     good="- name: read_file\n  description: d\n",
 )
@@ -76,11 +106,19 @@ def name_too_long(context: LintContext) -> Iterator[Hit]:
     severity = Severity.INFO if context.mcp_only else None
     for tool in context.tools:
         if len(tool.name) > 64:
-            yield context.hit(tool, "name", message=f"name is {len(tool.name)} characters (max 64)", severity=severity)
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name is {len(tool.name)} characters (max 64)",
+                severity=severity,
+            )
 
 
 @rule(
-    "TS103", "dot-or-slash-in-name", Severity.ERROR, "Name has no `.` or `/`",
+    "TS103",
+    "dot-or-slash-in-name",
+    Severity.ERROR,
+    "Name has no `.` or `/`",
     bad="- name: files.read\n  description: d\n",
     good="- name: files_read\n  description: d\n",
 )
@@ -92,11 +130,18 @@ def dot_or_slash(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         found = [c for c in "./" if c in tool.name]
         if found:
-            yield context.hit(tool, "name", message=f"name {tool.name!r} contains {' and '.join(repr(c) for c in found)}, which OpenAI and Anthropic reject; use '_'")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} contains {' and '.join(repr(c) for c in found)}, which OpenAI and Anthropic reject; use '_'",
+            )
 
 
 @rule(
-    "TS104", "mixed-naming-styles", Severity.WARNING, "One naming style across the registry",
+    "TS104",
+    "mixed-naming-styles",
+    Severity.WARNING,
+    "One naming style across the registry",
     bad="- name: read_file\n  description: d\n- name: writeFile\n  description: d\n- name: list_dir\n  description: d\n",
     good="- name: read_file\n  description: d\n- name: write_file\n  description: d\n",
 )
@@ -112,11 +157,18 @@ def mixed_styles(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         style = styles.get(tool.name)
         if style and style != dominant:
-            yield context.hit(tool, "name", message=f"name {tool.name!r} is {style}; most names here are {dominant}")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} is {style}; most names here are {dominant}",
+            )
 
 
 @rule(
-    "TS105", "gemini-name-style", Severity.INFO, "No `-` or `.` in names meant for Gemini",
+    "TS105",
+    "gemini-name-style",
+    Severity.INFO,
+    "No `-` or `.` in names meant for Gemini",
     bad="- name: read-file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
 )
@@ -126,12 +178,21 @@ def gemini_style(context: LintContext) -> Iterator[Hit]:
     severity = Severity.WARNING if "gemini" in context.targets else None
     for tool in context.tools:
         if "-" in tool.name or "." in tool.name:
-            yield context.hit(tool, "name", message=f"name {tool.name!r} has '-' or '.'; Gemini recommends names without them", severity=severity)
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} has '-' or '.'; Gemini recommends names without them",
+                severity=severity,
+            )
 
 
 @rule(
-    "TS106", "namespace-cohesion", Severity.INFO, "Tools of one category share a prefix or suffix",
-    bad="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(21)) + "- name: zap\n  description: d\n  category: files\n",
+    "TS106",
+    "namespace-cohesion",
+    Severity.INFO,
+    "Tools of one category share a prefix or suffix",
+    bad="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(21))
+    + "- name: zap\n  description: d\n  category: files\n",
     good="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(22)),
 )
 def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
@@ -151,7 +212,8 @@ def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
         firsts = Counter(p[0] for p in parts.values())
         lasts = Counter(p[-1] for p in parts.values())
         word, count, where = max(
-            [(w, c, "prefix") for w, c in firsts.items()] + [(w, c, "suffix") for w, c in lasts.items()],
+            [(w, c, "prefix") for w, c in firsts.items()]
+            + [(w, c, "suffix") for w, c in lasts.items()],
             key=lambda item: (item[1], item[2] == "prefix", item[0]),
         )
         if count == len(tools) or count * 3 < len(tools) * 2:  # act only on a clear majority
@@ -159,11 +221,18 @@ def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
         for tool in tools:
             words = parts[tool.name]
             if (words[0] if where == "prefix" else words[-1]) != word:
-                yield context.hit(tool, "name", message=f"{count} of {len(tools)} tools in category {category!r} share the {where} {word!r}; {tool.name!r} does not")
+                yield context.hit(
+                    tool,
+                    "name",
+                    message=f"{count} of {len(tools)} tools in category {category!r} share the {where} {word!r}; {tool.name!r} does not",
+                )
 
 
 @rule(
-    "TS107", "generic-name", Severity.WARNING, "Name is not a bare generic word",
+    "TS107",
+    "generic-name",
+    Severity.WARNING,
+    "Name is not a bare generic word",
     bad="- name: search\n  description: d\n",
     good="- name: search_documents\n  description: d\n",
 )
@@ -172,12 +241,23 @@ def generic_name(context: LintContext) -> Iterator[Hit]:
     aggregated, and tell the model nothing about what is searched or run."""
     for tool in context.tools:
         lowered = tool.name.lower()
-        if lowered in GENERIC_NAMES or lowered.startswith("do_") or re.fullmatch(r"test\d*", lowered):
-            yield context.hit(tool, "name", message=f"name {tool.name!r} is generic; say what it acts on, e.g. '{lowered}_<object>'")
+        if (
+            lowered in GENERIC_NAMES
+            or lowered.startswith("do_")
+            or re.fullmatch(r"test\d*", lowered)
+        ):
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} is generic; say what it acts on, e.g. '{lowered}_<object>'",
+            )
 
 
 @rule(
-    "TS108", "name-without-verb", Severity.INFO, "Name contains a verb",
+    "TS108",
+    "name-without-verb",
+    Severity.INFO,
+    "Name contains a verb",
     bad="- name: user_profile\n  description: d\n",
     good="- name: get_user_profile\n  description: d\n",
 )
@@ -186,4 +266,8 @@ def name_without_verb(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         words = split_name(tool.name)
         if words and not any(w in VERBS for w in words):
-            yield context.hit(tool, "name", message=f"name {tool.name!r} has no verb; start with what it does (get_, list_, create_, ...)")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} has no verb; start with what it does (get_, list_, create_, ...)",
+            )

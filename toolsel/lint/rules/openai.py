@@ -12,29 +12,46 @@ from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 from toolsel.registry.source import escape_token
 
 UNSUPPORTED = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas")
-FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
+FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
 STRICT = ("openai-strict",)
 
 
 @rule(
-    "TS401", "openai-additional-properties", Severity.ERROR, "[openai-strict] every object sets `additionalProperties: false`",
+    "TS401",
+    "openai-additional-properties",
+    Severity.ERROR,
+    "[openai-strict] every object sets `additionalProperties: false`",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
-    profile="openai-strict", targets=STRICT,
+    profile="openai-strict",
+    targets=STRICT,
 )
 def additional_properties(context: LintContext) -> Iterator[Hit]:
     """Structured Outputs: "additionalProperties: false must always be set in objects"."""
     for tool in context.profile_tools("openai-strict"):
         for node in walk_schema(tool.parameters):
-            if is_object_schema(node.schema) and node.schema.get("additionalProperties") is not False:
-                yield context.schema_hit(tool, node.pointer, "object without `additionalProperties: false` (required by OpenAI strict mode)")
+            if (
+                is_object_schema(node.schema)
+                and node.schema.get("additionalProperties") is not False
+            ):
+                yield context.schema_hit(
+                    tool,
+                    node.pointer,
+                    "object without `additionalProperties: false` (required by OpenAI strict mode)",
+                )
 
 
 @rule(
-    "TS402", "openai-all-required", Severity.ERROR, "[openai-strict] every property is in `required`",
+    "TS402",
+    "openai-all-required",
+    Severity.ERROR,
+    "[openai-strict] every property is in `required`",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: [string, 'null']}}, required: [p], additionalProperties: false}\n",
-    profile="openai-strict", targets=STRICT,
+    profile="openai-strict",
+    targets=STRICT,
 )
 def all_required(context: LintContext) -> Iterator[Hit]:
     """Strict mode requires every field; express an optional one as a union with `null`."""
@@ -44,16 +61,23 @@ def all_required(context: LintContext) -> Iterator[Hit]:
             required = required if isinstance(required, list) else []
             for name in properties_of(node.schema):
                 if name not in required:
-                    yield context.schema_hit(tool, f"{node.pointer}/properties/{escape_token(name)}", f"property {name!r} is not in `required`; strict mode needs all (use type [T, 'null'] for optional)", key=True)
-
-
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/properties/{escape_token(name)}",
+                        f"property {name!r} is not in `required`; strict mode needs all (use type [T, 'null'] for optional)",
+                        key=True,
+                    )
 
 
 @rule(
-    "TS403", "openai-unsupported-keyword", Severity.ERROR, "[openai-strict] no unsupported keywords or formats",
+    "TS403",
+    "openai-unsupported-keyword",
+    Severity.ERROR,
+    "[openai-strict] no unsupported keywords or formats",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {allOf: [{type: string}]}}, required: [p], additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p], additionalProperties: false}\n",
-    profile="openai-strict", targets=STRICT,
+    profile="openai-strict",
+    targets=STRICT,
 )
 def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Strict mode rejects `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
@@ -63,10 +87,19 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
         for node in walk_schema(tool.parameters):
             for keyword in UNSUPPORTED:
                 if keyword in node.schema:
-                    yield context.schema_hit(tool, f"{node.pointer}/{keyword}", f"`{keyword}` is not supported by OpenAI strict mode", key=True)
+                    yield context.schema_hit(
+                        tool,
+                        f"{node.pointer}/{keyword}",
+                        f"`{keyword}` is not supported by OpenAI strict mode",
+                        key=True,
+                    )
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS:
-                yield context.schema_hit(tool, f"{node.pointer}/format", f"format {fmt!r} is not supported by OpenAI strict mode")
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/format",
+                    f"format {fmt!r} is not supported by OpenAI strict mode",
+                )
 
 
 def _size(schema: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -90,10 +123,16 @@ def _size(schema: dict[str, Any]) -> tuple[int, int, int, int]:
 
 
 @rule(
-    "TS404", "openai-size-limits", Severity.ERROR, "[openai-strict] schema within OpenAI's size limits",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: [" + ", ".join(f"v{i}" for i in range(1001)) + "]}}, required: [p], additionalProperties: false}\n",
+    "TS404",
+    "openai-size-limits",
+    Severity.ERROR,
+    "[openai-strict] schema within OpenAI's size limits",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: ["
+    + ", ".join(f"v{i}" for i in range(1001))
+    + "]}}, required: [p], additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: [a, b]}}, required: [p], additionalProperties: false}\n",
-    profile="openai-strict", targets=STRICT,
+    profile="openai-strict",
+    targets=STRICT,
 )
 def size_limits(context: LintContext) -> Iterator[Hit]:
     """At most 5000 properties, 10 levels of nesting, 120,000 characters of names, enum and
@@ -108,14 +147,20 @@ def size_limits(context: LintContext) -> Iterator[Hit]:
     for tool in context.profile_tools("openai-strict"):
         for (label, maximum), value in zip(limits, _size(tool.parameters), strict=True):
             if value > maximum:
-                yield context.schema_hit(tool, "", f"schema has {value} {label} (OpenAI strict max {maximum})")
+                yield context.schema_hit(
+                    tool, "", f"schema has {value} {label} (OpenAI strict max {maximum})"
+                )
 
 
 @rule(
-    "TS405", "openai-ref-siblings", Severity.WARNING, "[openai-strict] `$ref` has no sibling keywords",
+    "TS405",
+    "openai-ref-siblings",
+    Severity.WARNING,
+    "[openai-strict] `$ref` has no sibling keywords",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
-    profile="openai-strict", targets=STRICT,
+    profile="openai-strict",
+    targets=STRICT,
 )
 def ref_siblings(context: LintContext) -> Iterator[Hit]:
     """OpenAI's SDK inlines a `$ref` that has siblings ("we can't use $refs if there are also
@@ -124,14 +169,22 @@ def ref_siblings(context: LintContext) -> Iterator[Hit]:
         for node in walk_schema(tool.parameters):
             if "$ref" in node.schema and len(node.schema) > 1:
                 others = sorted(k for k in node.schema if k != "$ref")
-                yield context.schema_hit(tool, f"{node.pointer}/$ref", f"`$ref` has sibling keywords {others}; inline the reference")
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/$ref",
+                    f"`$ref` has sibling keywords {others}; inline the reference",
+                )
 
 
 @rule(
-    "TS406", "openai-tool-count", Severity.ERROR, "[openai] at most 128 tools (20 recommended)",
+    "TS406",
+    "openai-tool-count",
+    Severity.ERROR,
+    "[openai] at most 128 tools (20 recommended)",
     bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
     good="- name: a\n  description: d\n",
-    profile="openai", targets=("openai",),
+    profile="openai",
+    targets=("openai",),
 )
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """The API accepts at most 128 functions per request (error); OpenAI's guide says to aim
@@ -139,6 +192,13 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     how many a prompt would be offered."""
     count = len(context.tools)
     if count > context.option("openai-max-tools"):
-        yield registry_hit(context, f"{count} tools; OpenAI accepts at most {context.option('openai-max-tools')} per request")
+        yield registry_hit(
+            context,
+            f"{count} tools; OpenAI accepts at most {context.option('openai-max-tools')} per request",
+        )
     elif count > context.option("openai-soft-max-tools"):
-        yield registry_hit(context, f"{count} tools; OpenAI recommends fewer than {context.option('openai-soft-max-tools')} at a time", severity=Severity.WARNING)
+        yield registry_hit(
+            context,
+            f"{count} tools; OpenAI recommends fewer than {context.option('openai-soft-max-tools')} at a time",
+            severity=Severity.WARNING,
+        )

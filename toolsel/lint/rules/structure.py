@@ -11,7 +11,10 @@ from toolsel.text import fold_name
 
 
 @rule(
-    "TS001", "parse-error", Severity.ERROR, "File parses as YAML or JSON",
+    "TS001",
+    "parse-error",
+    Severity.ERROR,
+    "File parses as YAML or JSON",
     bad="- name: a\n  description: [unclosed\n",
     good="- name: a\n  description: closed\n",
 )
@@ -24,7 +27,10 @@ def parse_error(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS002", "duplicate-key", Severity.ERROR, "No mapping key appears twice",
+    "TS002",
+    "duplicate-key",
+    Severity.ERROR,
+    "No mapping key appears twice",
     bad="- name: a\n  description: first\n  description: second\n",
     good="- name: a\n  description: only once\n",
 )
@@ -34,7 +40,10 @@ def duplicate_key(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS003", "registry-shape", Severity.ERROR, "The document has the registry's shape and types",
+    "TS003",
+    "registry-shape",
+    Severity.ERROR,
+    "The document has the registry's shape and types",
     bad="- name: a\n  description: ok\n  tags: not-a-list\n",
     good="- name: a\n  description: ok\n  tags: [fine]\n",
 )
@@ -46,7 +55,10 @@ def registry_shape(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS004", "missing-name-or-description", Severity.ERROR, "Every tool has a name and a description",
+    "TS004",
+    "missing-name-or-description",
+    Severity.ERROR,
+    "Every tool has a name and a description",
     bad="- name: a\n",
     good="- name: a\n  description: Reads a file.\n",
 )
@@ -57,7 +69,10 @@ def missing_required(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS005", "missing-parameters", Severity.WARNING, "Every tool declares `parameters`",
+    "TS005",
+    "missing-parameters",
+    Severity.WARNING,
+    "Every tool declares `parameters`",
     bad="- name: a\n  description: d\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
 )
@@ -66,11 +81,19 @@ def missing_parameters(context: LintContext) -> Iterator[Hit]:
     Write `parameters: {type: object, properties: {}}` for a tool without arguments."""
     for tool in context.tools:
         if not has_field(tool, "parameters"):
-            yield context.hit(tool, "name", message="tool has no `parameters`; declare an empty object schema if it takes none", key=True)
+            yield context.hit(
+                tool,
+                "name",
+                message="tool has no `parameters`; declare an empty object schema if it takes none",
+                key=True,
+            )
 
 
 @rule(
-    "TS006", "unknown-key", Severity.WARNING, "No unknown keys (typos silently drop data)",
+    "TS006",
+    "unknown-key",
+    Severity.WARNING,
+    "No unknown keys (typos silently drop data)",
     bad="- name: a\n  descripton: typo\n",
     good="- name: a\n  description: spelled right\n",
 )
@@ -81,7 +104,10 @@ def unknown_key(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS007", "duplicate-tool-name", Severity.ERROR, "Tool names are unique across all files",
+    "TS007",
+    "duplicate-tool-name",
+    Severity.ERROR,
+    "Tool names are unique across all files",
     bad="- name: a\n  description: one\n- name: a\n  description: two\n",
     good="- name: a\n  description: one\n- name: b\n  description: two\n",
 )
@@ -91,13 +117,20 @@ def duplicate_tool_name(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         location = context.registry.locate_field(tool, "name")
         if tool.name in first:
-            yield context.hit(tool, "name", message=f"duplicate tool name {tool.name!r} (first defined at {first[tool.name]})")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"duplicate tool name {tool.name!r} (first defined at {first[tool.name]})",
+            )
         else:
             first[tool.name] = str(location)
 
 
 @rule(
-    "TS008", "near-duplicate-name", Severity.WARNING, "Names differ by more than case and separators",
+    "TS008",
+    "near-duplicate-name",
+    Severity.WARNING,
+    "Names differ by more than case and separators",
     bad="- name: getUser\n  description: one\n- name: get_user\n  description: two\n",
     good="- name: get_user\n  description: one\n- name: get_users\n  description: two\n",
 )
@@ -109,4 +142,8 @@ def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
         folded = fold_name(tool.name)
         other = seen.setdefault(folded, tool.name)
         if other != tool.name:
-            yield context.hit(tool, "name", message=f"name {tool.name!r} differs from {other!r} only by case or separators")
+            yield context.hit(
+                tool,
+                "name",
+                message=f"name {tool.name!r} differs from {other!r} only by case or separators",
+            )

@@ -9,7 +9,10 @@ from toolsel.lint.model import Hit, Severity, rule
 
 
 @rule(
-    "TS901", "unused-suppression", None, "Every suppression comment suppresses something (off by default)",
+    "TS901",
+    "unused-suppression",
+    None,
+    "Every suppression comment suppresses something (off by default)",
     bad="- name: a  # toolsel: disable-line TS202\n  description: A long enough description of this tool's purpose.\n",
     good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
 )
@@ -19,7 +22,10 @@ def unused_suppression(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS902", "unknown-suppressed-rule", Severity.WARNING, "Suppressions name existing rule ids",
+    "TS902",
+    "unknown-suppressed-rule",
+    Severity.WARNING,
+    "Suppressions name existing rule ids",
     bad="- name: a\n  description: Short.  # toolsel: disable-line TS2O2\n",
     good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
 )

@@ -1,0 +1,128 @@
+"""Parsing with positions: pointers, duplicates, merges, and hostile documents."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolsel.registry.source import SourceSyntaxError, join_pointer, parse_text, split_pointer
+
+
+def test_positions_are_one_based_and_addressed_by_pointer() -> None:
+    parsed = parse_text("tools:\n  - name: a\n    requires: [b, c]\n")
+    assert parsed.value == {"tools": [{"name": "a", "requires": ["b", "c"]}]}
+    assert parsed.source.values["/tools/0/name"] == (2, 11)
+    assert parsed.source.keys["/tools/0/name"] == (2, 5)
+    assert parsed.source.values["/tools/0/requires/1"] == (3, 19)
+
+
+def test_locate_falls_back_to_nearest_ancestor() -> None:
+    parsed = parse_text("tools:\n  - name: a\n")
+    assert parsed.source.locate("/tools/0/parameters/properties") == (2, 5)
+    assert parsed.source.locate("/tools/0/name", key=True) == (2, 5)
+
+
+def test_duplicate_keys_are_reported_and_last_wins() -> None:
+    parsed = parse_text("a: 1\nb: 2\na: 3\n")
+    assert parsed.value == {"a": 3, "b": 2}
+    (dup,) = parsed.duplicate_keys
+    assert (dup.pointer, dup.key, dup.line, dup.column, dup.first_line) == ("/a", "a", 3, 1, 1)
+
+
+def test_pointer_tokens_are_escaped() -> None:
+    parsed = parse_text('"a/b": {"c~d": 1}\n')
+    assert "/a~1b/c~0d" in parsed.source.values
+    assert split_pointer("/a~1b/c~0d") == ["a/b", "c~d"]
+
+
+@given(st.lists(st.text(min_size=0, max_size=8), max_size=5))
+def test_pointer_round_trip(tokens: list[str]) -> None:
+    assert split_pointer(join_pointer("", *tokens)) == tokens
+
+
+def test_merge_keys_are_expanded_without_overriding_explicit_keys() -> None:
+    parsed = parse_text(
+        "base: &b {type: string, description: x}\nprop:\n  <<: *b\n  description: y\n"
+    )
+    assert parsed.value["prop"] == {"description": "y", "type": "string"}
+
+
+def test_scalars_keep_json_types_and_timestamps_stay_text() -> None:
+    parsed = parse_text("a: 1\nb: 1.5\nc: true\nd: ~\ne: 2024-01-01\nf: '01'\n")
+    assert parsed.value == {"a": 1, "b": 1.5, "c": True, "d": None, "e": "2024-01-01", "f": "01"}
+
+
+def test_syntax_error_has_line_and_column() -> None:
+    with pytest.raises(SourceSyntaxError) as caught:
+        parse_text("tools:\n  - name: a\n    description: [unclosed\n")
+    assert caught.value.line >= 3 and caught.value.column >= 1
+    assert "flow sequence" in caught.value.message or "expected" in caught.value.message
+
+
+BILLION_LAUGHS = "\n".join(
+    ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    + [
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]"
+        for i in range(8)
+    ]
+)
+
+
+def test_alias_bomb_is_refused_quickly() -> None:
+    started = time.perf_counter()
+    with pytest.raises(SourceSyntaxError, match="alias bomb"):
+        parse_text(BILLION_LAUGHS)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_modest_alias_reuse_is_allowed() -> None:
+    text = "shared: &s {type: string, description: shared}\nitems:\n" + "".join(
+        "  - *s\n" for _ in range(100)
+    )
+    assert len(parse_text(text).value["items"]) == 100
+
+
+def test_recursive_alias_is_refused() -> None:
+    with pytest.raises(SourceSyntaxError, match="recursive"):
+        parse_text("a: &x [1, *x]\n")
+
+
+def test_nesting_ten_thousand_deep_is_a_clear_error() -> None:
+    with pytest.raises(SourceSyntaxError, match=r"nesting|depth|deep"):
+        parse_text("a: " + "[" * 10_000 + "]" * 10_000)
+
+
+def test_deep_but_allowed_nesting_walks_without_recursion() -> None:
+    depth = 900
+    parsed = parse_text("a: " + "[" * depth + "]" * depth)
+    node = parsed.value["a"]
+    for _ in range(depth - 1):
+        node = node[0]
+    assert node == []
+
+
+def test_json_with_tabs_keeps_columns() -> None:
+    parsed = parse_text('{\n\t"tools": [\n\t\t{"name": "a"}\n\t]\n}\n', is_json=True)
+    assert parsed.value == {"tools": [{"name": "a"}]}
+    assert parsed.source.values["/tools/0/name"] == (3, 12)  # tab, tab, {, "name", :, space
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda c: (
+            st.lists(c, max_size=3)
+            | st.dictionaries(st.text(min_size=1, max_size=5), c, max_size=3)
+        ),
+        max_leaves=20,
+    )
+)
+def test_any_json_value_round_trips_through_the_parser(value: object) -> None:
+    import json
+
+    parsed = parse_text(json.dumps({"v": value}), is_json=True)
+    assert parsed.value == {"v": value}
