@@ -8,7 +8,9 @@ from typing import Any
 
 from toolsel.lint.config import LintConfig
 from toolsel.lint.model import Hit, Severity
+from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.registry.model import Registry, Tool
+from toolsel.registry.source import escape_token
 
 # Profile rules apply when their target is selected; strict profiles also apply to any
 # tool marked `strict: true` when the matching base target is selected.
@@ -28,6 +30,8 @@ class LintContext:
         self.registry = registry
         self.config = config
         self.targets = frozenset(config.targets)
+        self._schema_nodes: dict[int, tuple[SchemaNode, ...]] = {}
+        self._strings: dict[int, tuple[tuple[str, str], ...]] = {}
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -81,6 +85,22 @@ class LintContext:
         pointer = tool.source.field_pointer("parameters") + relative
         return Hit(message, tool.source.file, pointer, tool.name, severity, key)
 
+    def schema_nodes(self, tool: Tool) -> tuple[SchemaNode, ...]:
+        """Every subschema of the tool's parameters, walked once and shared by all rules."""
+        key = id(tool)
+        nodes = self._schema_nodes.get(key)
+        if nodes is None:
+            nodes = self._schema_nodes[key] = tuple(walk_schema(tool.parameters))
+        return nodes
+
+    def tool_strings(self, tool: Tool) -> tuple[tuple[str, str], ...]:
+        """Every string in the tool's entry as (pointer, text); keys end their pointer in #key."""
+        key = id(tool)
+        found = self._strings.get(key)
+        if found is None:
+            found = self._strings[key] = tuple(_strings(tool.raw, tool.source.pointer))
+        return found
+
     @functools.cached_property
     def names(self) -> set[str]:
         return {tool.name for tool in self.tools}
@@ -90,3 +110,18 @@ class LintContext:
         from toolsel.text import content_words
 
         return {tool.name: content_words(tool.description) for tool in self.tools}
+
+
+def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    stack = [(value, pointer)]
+    while stack:
+        current, where = stack.pop()
+        if isinstance(current, str):
+            yield where, current
+        elif isinstance(current, dict):
+            for key, sub in current.items():
+                child = f"{where}/{escape_token(str(key))}"
+                yield child + "#key", str(key)
+                stack.append((sub, child))
+        elif isinstance(current, list):
+            stack.extend((sub, f"{where}/{i}") for i, sub in enumerate(current))

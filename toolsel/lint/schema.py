@@ -37,45 +37,64 @@ class SchemaNode:
 
 
 def walk_schema(root: Any) -> Iterator[SchemaNode]:
+    """Every subschema, depth first in document order; iterative, so any depth is safe."""
     if not isinstance(root, dict):
         return
     stack: list[SchemaNode] = [SchemaNode("", root, 0, None, None)]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(list(_children(node))))
+        children = _children(node)
+        if children:
+            children.reverse()
+            stack.extend(children)
 
 
-def _children(node: SchemaNode) -> Iterator[SchemaNode]:
+_SUBSCHEMA_KEYWORDS = frozenset(_MAP_KEYWORDS + _LIST_KEYWORDS + _SINGLE_KEYWORDS + ("items",))
+
+
+def _children(node: SchemaNode) -> list[SchemaNode]:
     schema, base, depth = node.schema, node.pointer, node.depth
-    for keyword in _MAP_KEYWORDS:
-        members = schema.get(keyword)
-        if isinstance(members, dict):
-            hop = 1 if keyword in ("properties", "patternProperties") else 0
-            for name, sub in members.items():
-                if isinstance(sub, dict):
-                    owner = schema if keyword == "properties" else None
-                    prop = name if keyword == "properties" else None
-                    pointer = f"{base}/{keyword}/{escape_token(str(name))}"
-                    yield SchemaNode(pointer, sub, depth + hop, prop, owner)
-    items = schema.get("items")
-    if isinstance(items, dict):
-        yield SchemaNode(f"{base}/items", items, depth + 1, None, None)
-    elif isinstance(items, list):
-        for index, sub in enumerate(items):
-            if isinstance(sub, dict):
-                yield SchemaNode(f"{base}/items/{index}", sub, depth + 1, None, None)
-    for keyword in _LIST_KEYWORDS:
-        members = schema.get(keyword)
-        if isinstance(members, list):
-            for index, sub in enumerate(members):
-                if isinstance(sub, dict):
-                    hop = 1 if keyword == "prefixItems" else 0
-                    yield SchemaNode(f"{base}/{keyword}/{index}", sub, depth + hop, None, None)
-    for keyword in _SINGLE_KEYWORDS:
-        sub = schema.get(keyword)
-        if isinstance(sub, dict):
-            yield SchemaNode(f"{base}/{keyword}", sub, depth, None, None)
+    found: list[SchemaNode] = []
+    for keyword, value in schema.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in _MAP_KEYWORDS:
+            if isinstance(value, dict):
+                is_props = keyword == "properties"
+                hop = 1 if is_props or keyword == "patternProperties" else 0
+                for name, sub in value.items():
+                    if isinstance(sub, dict):
+                        pointer = f"{base}/{keyword}/{escape_token(str(name))}"
+                        found.append(
+                            SchemaNode(
+                                pointer,
+                                sub,
+                                depth + hop,
+                                name if is_props else None,
+                                schema if is_props else None,
+                            )
+                        )
+        elif keyword == "items":
+            if isinstance(value, dict):
+                found.append(SchemaNode(f"{base}/items", value, depth + 1, None, None))
+            elif isinstance(value, list):
+                for index, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        found.append(
+                            SchemaNode(f"{base}/items/{index}", sub, depth + 1, None, None)
+                        )
+        elif keyword in _LIST_KEYWORDS:
+            if isinstance(value, list):
+                hop = 1 if keyword == "prefixItems" else 0
+                for index, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        found.append(
+                            SchemaNode(f"{base}/{keyword}/{index}", sub, depth + hop, None, None)
+                        )
+        elif isinstance(value, dict):
+            found.append(SchemaNode(f"{base}/{keyword}", value, depth, None, None))
+    return found
 
 
 def properties_of(schema: Any) -> dict[str, Any]:

@@ -25,13 +25,21 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
         matrix = vectorizer.fit_transform(texts).tocsr()
     except ValueError:  # every text was stop words only
         return []
+    import numpy as np
+
     transposed = matrix.T.tocsc()
-    pairs: list[tuple[int, int, float]] = []
+    found_i: list[np.ndarray] = []
+    found_j: list[np.ndarray] = []
+    found_v: list[np.ndarray] = []
     for start in range(0, matrix.shape[0], CHUNK_ROWS):
         block = (matrix[start : start + CHUNK_ROWS] @ transposed).tocoo()
-        for row, col, value in zip(block.row, block.col, block.data, strict=True):
-            i = start + int(row)
-            if int(col) > i and value >= threshold:
-                pairs.append((i, int(col), float(value)))
-    pairs.sort()
-    return pairs
+        rows = block.row.astype(np.int64) + start
+        keep = (block.data >= threshold) & (block.col > rows)
+        found_i.append(rows[keep])
+        found_j.append(block.col[keep].astype(np.int64))
+        found_v.append(block.data[keep])
+    if not found_i:
+        return []
+    i_all, j_all, v_all = np.concatenate(found_i), np.concatenate(found_j), np.concatenate(found_v)
+    order = np.lexsort((j_all, i_all))
+    return [(int(i_all[k]), int(j_all[k]), float(v_all[k])) for k in order]

@@ -45,6 +45,18 @@ class EntryFormat:
     fields: dict[str, str]  # canonical field -> pointer relative to the entry
     allowed_keys: dict[str, frozenset[str]]  # relative pointer of a mapping -> keys allowed in it
 
+    def value(self, entry: dict[str, Any], field: str) -> Any:
+        """The field's value in `entry`, or None when absent."""
+        path = _PATHS[self.name][field]
+        if len(path) == 1:
+            return entry.get(path[0])
+        value: Any = entry
+        for token in path:
+            if not isinstance(value, dict):
+                return None
+            value = value.get(token)
+        return value
+
 
 TOOLSEL = EntryFormat(
     "toolsel",
@@ -136,6 +148,11 @@ MCP = EntryFormat(
 )
 
 ENTRY_FORMATS = {f.name: f for f in (TOOLSEL, OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, MCP)}
+# field pointers split once (none of them needs ~ escaping)
+_PATHS = {
+    f.name: {field: tuple(pointer[1:].split("/")) for field, pointer in f.fields.items()}
+    for f in ENTRY_FORMATS.values()
+}
 
 
 def detect_entry_format(entry: dict[str, Any]) -> EntryFormat:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +100,8 @@ def load_registry(
     categories: dict[str, Category] = {}
     problems: list[LoadProblem] = []
     for path in expand_paths(paths):
-        loaded = _FileLoader(path, use_cache=use_cache).load()
+        with _gc_paused():
+            loaded = _FileLoader(path, use_cache=use_cache).load()
         files.append(loaded.file)
         tools.extend(loaded.tools)
         for category in loaded.categories:
@@ -108,6 +111,18 @@ def load_registry(
     if strict:
         raise_for_fatal(registry)
     return registry
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Loading allocates many small, acyclic objects; collection passes only cost time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def raise_for_fatal(registry: Registry) -> None:
@@ -140,30 +155,52 @@ class _FileLoader:
         self.source = SourceMap({}, {})
 
     def load(self) -> _LoadedFile:
-        parsed = self._parse()
-        document = parsed.value if parsed else None
-        if parsed:
-            self.source = parsed.source
-            for dup in parsed.duplicate_keys:
-                self._problem(
-                    "TS002",
-                    f"duplicate key {dup.key!r} (first defined on line {dup.first_line}); "
-                    "YAML keeps only the last one, remove one of them",
-                    dup.pointer,
-                    line=dup.line,
-                    column=dup.column,
-                )
-        loaded = _LoadedFile(RegistryFile(self.display, "unknown", document, self.source, 0))
+        data = self._read_bytes()
+        wanted = data is not None and cache.wants_cache(data, self.use_cache)
+        key = cache.content_key(data) if wanted and data is not None else None
+        entry = cache.load_entry(key) if key else None
+        if entry is not None:
+            return self._from_cache(entry)
+        parsed = self._parse(data) if data is not None else None
         if parsed is None:
-            loaded.problems = self.problems
+            loaded = _LoadedFile(RegistryFile(self.display, "unknown", None, self.source, 0))
+            loaded.problems = list(self.problems)
             return loaded
-        fmt_name = self._read_document(document, loaded)
+        self.source = parsed.source
+        for dup in parsed.duplicate_keys:
+            self._problem(
+                "TS002",
+                f"duplicate key {dup.key!r} (first defined on line {dup.first_line}); "
+                "YAML keeps only the last one, remove one of them",
+                dup.pointer,
+                line=dup.line,
+                column=dup.column,
+            )
+        loaded = self._read(parsed.value, validate=True)
+        if key:
+            cache.store_entry(key, _cache_payload(loaded), parsed.source)
+        return loaded
+
+    def _read(self, document: Any, *, validate: bool) -> _LoadedFile:
+        loaded = _LoadedFile(RegistryFile(self.display, "unknown", document, self.source, 0))
+        fmt_name = self._read_document(document, loaded, validate=validate)
         loaded.file = RegistryFile(self.display, fmt_name, document, self.source, len(loaded.tools))
         loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
         return loaded
 
+    def _from_cache(self, entry: dict[str, Any]) -> _LoadedFile:
+        self.source = entry["source"]
+        cached = [
+            LoadProblem(rule, message, self.display, pointer, line, column, tool, fatal)
+            for rule, message, pointer, line, column, tool, fatal in entry["problems"]
+        ]
+        # a file that loaded without fatal problems needs no re-validation
+        loaded = self._read(entry["document"], validate=any(p.fatal for p in cached))
+        loaded.problems = cached
+        return loaded
+
     # -- reading and parsing -------------------------------------------------------------
-    def _parse(self) -> ParsedDocument | None:
+    def _read_bytes(self) -> bytes | None:
         try:
             size = self.path.stat().st_size
             if size > max_file_bytes():
@@ -174,9 +211,11 @@ class _FileLoader:
                     "",
                 )
                 return None
-            data = self.path.read_bytes()
+            return self.path.read_bytes()
         except OSError as exc:
             raise RegistryError(f"{self.display}: cannot read: {exc.strerror or exc}") from None
+
+    def _parse(self, data: bytes) -> ParsedDocument | None:
         if b"\0" in data[:8192]:
             self._problem(
                 "TS001", "binary file (NUL bytes); a registry must be YAML or JSON text", ""
@@ -198,23 +237,16 @@ class _FileLoader:
         if not text.strip():
             self._problem("TS003", "file is empty; a registry needs a `tools:` list", "")
             return None
-        is_json = self.path.suffix.lower() == ".json"
-        cached = cache.load_parsed(data) if self.use_cache else None
-        if cached is not None:
-            return cached
         try:
-            parsed = parse_text(text, is_json=is_json)
+            return parse_text(text, is_json=self.path.suffix.lower() == ".json")
         except SourceSyntaxError as exc:
             self._problem(
                 "TS001", f"cannot parse: {exc.message}", "", line=exc.line, column=exc.column
             )
             return None
-        if self.use_cache:
-            cache.store_parsed(data, parsed)
-        return parsed
 
     # -- document shape ------------------------------------------------------------------
-    def _read_document(self, document: Any, loaded: _LoadedFile) -> str:
+    def _read_document(self, document: Any, loaded: _LoadedFile, *, validate: bool) -> str:
         if document is None:
             self._problem(
                 "TS003", "file is empty (only comments); a registry needs a `tools:` list", ""
@@ -229,8 +261,9 @@ class _FileLoader:
         file_format = formats[0].name if formats else TOOLSEL.name
         if isinstance(document, dict) and file_format == TOOLSEL.name:
             self._check_top_level(document, loaded)
+        build = self._build_tool if validate else self._build_valid_tool
         for index, entry in enumerate(entries):
-            tool = self._build_tool(entry, f"{list_pointer}/{index}")
+            tool = build(entry, f"{list_pointer}/{index}")
             if tool is not None:
                 loaded.tools.append(tool)
         return file_format
@@ -306,8 +339,8 @@ class _FileLoader:
             return None
         fmt = detect_entry_format(entry)
         self._check_keys(entry, fmt, pointer)
-        name = _dig(entry, fmt.fields["name"])
-        if name is _MISSING or name is None:
+        name = fmt.value(entry, "name")
+        if name is None:
             self._problem(
                 "TS004", "tool has no `name`; every tool needs a unique name", pointer, key=True
             )
@@ -334,11 +367,37 @@ class _FileLoader:
                 key=True,
             )
             description = ""
+        values["description"] = description
         permission = self._permission(entry, fmt, values, pointer, name)
+        return self._tool(name, values, permission, fmt, pointer, entry)
+
+    def _build_valid_tool(self, entry: dict[str, Any], pointer: str) -> Tool:
+        """Fast path for an entry already known to be valid (its file loaded cleanly before)."""
+        fmt = detect_entry_format(entry)
+        # native entries already use canonical keys; other shapes are mapped field by field
+        values = (
+            entry if fmt is TOOLSEL else {field: fmt.value(entry, field) for field in fmt.fields}
+        )
+        if fmt.name == "mcp":
+            permission = Permission(mcp_permission(entry.get("annotations")))
+        else:
+            permission = Permission(values.get("permission") or "read")
+        return self._tool(values["name"], values, permission, fmt, pointer, entry)
+
+    def _tool(
+        self,
+        name: str,
+        values: dict[str, Any],
+        permission: Permission,
+        fmt: EntryFormat,
+        pointer: str,
+        entry: dict[str, Any],
+    ) -> Tool:
+        """The one place a Tool is built, from canonical field values."""
         return Tool(
             name=name,
-            description=description,
-            source=ToolSource(self.display, fmt.name, pointer, dict(fmt.fields)),
+            description=values.get("description") or "",
+            source=ToolSource(self.display, fmt.name, pointer, fmt.fields),
             parameters=values.get("parameters") or dict(DEFAULT_PARAMETERS),
             category=values.get("category"),
             permission=permission,
@@ -363,8 +422,8 @@ class _FileLoader:
     def _field(
         self, entry: dict[str, Any], fmt: EntryFormat, field: str, pointer: str, tool: str
     ) -> Any:
-        value = _dig(entry, fmt.fields[field])
-        if value is _MISSING or value is None:
+        value = fmt.value(entry, field)
+        if value is None:
             return None
         expected = FIELD_TYPES[field]
         field_pointer = pointer + fmt.fields[field]
@@ -471,6 +530,13 @@ class _FileLoader:
         self.problems.append(
             LoadProblem(rule, message, self.display, pointer, line, column, tool, fatal)
         )
+
+
+def _cache_payload(loaded: _LoadedFile) -> dict[str, Any]:
+    problems = [
+        [p.rule, p.message, p.pointer, p.line, p.column, p.tool, p.fatal] for p in loaded.problems
+    ]
+    return {"document": loaded.file.document, "problems": problems}
 
 
 def _dig(entry: dict[str, Any], relative: str) -> Any:

@@ -12,7 +12,7 @@ import gc
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,21 +71,55 @@ class DuplicateKey:
     first_line: int
 
 
-@dataclass(frozen=True, slots=True)
 class SourceMap:
-    """Where each node of one document sits in its file (1-based line and column)."""
+    """Where each node of one document sits in its file (1-based line and column).
 
-    values: dict[str, tuple[int, int]]
-    keys: dict[str, tuple[int, int]]
+    A map read back from the cache loads its (large) position tables only when something
+    asks for a position, so commands that never report a location never pay for them.
+    """
+
+    __slots__ = ("_keys", "_loader", "_values")
+
+    def __init__(
+        self,
+        values: dict[str, tuple[int, int]] | None = None,
+        keys: dict[str, tuple[int, int]] | None = None,
+        *,
+        loader: Callable[[], SourceMap] | None = None,
+    ) -> None:
+        self._values = values
+        self._keys = keys
+        self._loader = loader
+
+    def _load(self) -> None:
+        loaded = self._loader() if self._loader else None
+        self._values = loaded.values if loaded else {}
+        self._keys = loaded.keys if loaded else {}
+        self._loader = None
+
+    @property
+    def values(self) -> dict[str, tuple[int, int]]:
+        if self._values is None:
+            self._load()
+        assert self._values is not None
+        return self._values
+
+    @property
+    def keys(self) -> dict[str, tuple[int, int]]:
+        if self._keys is None:
+            self._load()
+        assert self._keys is not None
+        return self._keys
 
     def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """Position of `pointer`, or of its nearest existing ancestor when it does not exist."""
+        values, keys = self.values, self.keys
         current = pointer
         while True:
-            if key and current in self.keys:
-                return self.keys[current]
-            if current in self.values:
-                return self.values[current]
+            if key and current in keys:
+                return keys[current]
+            if current in values:
+                return values[current]
             if not current:
                 return (1, 1)
             current = current.rsplit("/", 1)[0]
@@ -99,13 +133,27 @@ class SourceMap:
                 yield pointer
 
     def to_json(self) -> dict[str, Any]:
-        return {"values": self.values, "keys": self.keys}
+        """Compact form: parallel lists, far cheaper to decode than a dict of pairs."""
+        return {
+            "value_pointers": list(self.values),
+            "value_marks": [n for mark in self.values.values() for n in mark],
+            "key_pointers": list(self.keys),
+            "key_marks": [n for mark in self.keys.values() for n in mark],
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SourceMap:
-        values = {k: (v[0], v[1]) for k, v in data["values"].items()}
-        keys = {k: (v[0], v[1]) for k, v in data["keys"].items()}
-        return cls(values, keys)
+        def pairs(pointers: list[str], marks: list[int]) -> dict[str, tuple[int, int]]:
+            it = iter(marks)
+            return {
+                pointer: (line, column)
+                for pointer, line, column in zip(pointers, it, it, strict=False)
+            }
+
+        return cls(
+            pairs(data["value_pointers"], data["value_marks"]),
+            pairs(data["key_pointers"], data["key_marks"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
     `uniqueItems`, `minItems` above 1, objects without `additionalProperties: false`,
     enums of non-primitive values, external references and `allOf` with `$ref`."""
     for tool in context.profile_tools("anthropic-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             schema = node.schema
             for keyword in UNSUPPORTED:
                 if keyword in schema:
@@ -182,7 +182,7 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
 def strict_regex(context: LintContext) -> Iterator[Hit]:
     """No backreferences, lookahead or lookbehind, `\\b`/`\\B`, or large `{n,m}` counts."""
     for tool in context.profile_tools("anthropic-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             pattern = node.schema.get("pattern")
             if not isinstance(pattern, str):
                 continue

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import registry_hit
-from toolsel.lint.schema import walk_schema
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 UNSUPPORTED = (
@@ -64,7 +63,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     `const`, `exclusive*`, `uniqueItems`, `patternProperties`, `if`/`then`/`else`) when a
     schema is sent as `parameters`."""
     for tool in context.profile_tools("gemini"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             for keyword in UNSUPPORTED:
                 if keyword in node.schema:
                     yield context.schema_hit(
@@ -88,7 +87,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
 def enum_strings(context: LintContext) -> Iterator[Hit]:
     """`Schema.enum` is `list[str]` in Gemini."""
     for tool in context.profile_tools("gemini"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             values = node.schema.get("enum")
             if isinstance(values, list) and any(not isinstance(v, str) for v in values):
                 yield context.schema_hit(
@@ -109,7 +108,7 @@ def enum_strings(context: LintContext) -> Iterator[Hit]:
 def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
     """Observed 400: "properties: only allowed for OBJECT type"."""
     for tool in context.profile_tools("gemini"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             kind = node.schema.get("type")
             if kind is None or kind == "object" or (isinstance(kind, list) and "object" in kind):
                 continue
@@ -137,7 +136,7 @@ def ref_rules(context: LintContext) -> Iterator[Hit]:
     """ "If a schema node has $ref set, then only description and default can be set
     alongside it", and `$defs` is only allowed at the root."""
     for tool in context.profile_tools("gemini"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             if "$ref" in node.schema:
                 extra = sorted(
                     k for k in node.schema if k not in ("$ref", "description", "default")

@@ -31,7 +31,7 @@ STRICT = ("openai-strict",)
 def additional_properties(context: LintContext) -> Iterator[Hit]:
     """Structured Outputs: "additionalProperties: false must always be set in objects"."""
     for tool in context.profile_tools("openai-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             if (
                 is_object_schema(node.schema)
                 and node.schema.get("additionalProperties") is not False
@@ -56,7 +56,7 @@ def additional_properties(context: LintContext) -> Iterator[Hit]:
 def all_required(context: LintContext) -> Iterator[Hit]:
     """Strict mode requires every field; express an optional one as a union with `null`."""
     for tool in context.profile_tools("openai-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             required = node.schema.get("required", [])
             required = required if isinstance(required, list) else []
             for name in properties_of(node.schema):
@@ -84,7 +84,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     `dependentSchemas`, and formats outside date-time, time, date, duration, email,
     hostname, ipv4, ipv6 and uuid."""
     for tool in context.profile_tools("openai-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             for keyword in UNSUPPORTED:
                 if keyword in node.schema:
                     yield context.schema_hit(
@@ -166,7 +166,7 @@ def ref_siblings(context: LintContext) -> Iterator[Hit]:
     """OpenAI's SDK inlines a `$ref` that has siblings ("we can't use $refs if there are also
     other properties defined"); raw schemas sent without the SDK may be rejected."""
     for tool in context.profile_tools("openai-strict"):
-        for node in walk_schema(tool.parameters):
+        for node in context.schema_nodes(tool):
             if "$ref" in node.schema and len(node.schema) > 1:
                 others = sorted(k for k in node.schema if k != "$ref")
                 yield context.schema_hit(

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import registry_hit
-from toolsel.registry.source import escape_token
 from toolsel.text import estimate_tokens
 
 HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
@@ -20,22 +18,6 @@ INJECTION = re.compile(
     r"|system prompt|<\s*/?\s*system\s*>|exfiltrat",
     re.IGNORECASE,
 )
-
-
-def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
-    stack = [(value, pointer)]
-    while stack:
-        current, where = stack.pop()
-        if isinstance(current, str):
-            yield where, current
-        elif isinstance(current, dict):
-            for key, sub in current.items():
-                child = f"{where}/{escape_token(str(key))}"
-                if isinstance(key, str):
-                    yield child + "#key", key
-                stack.append((sub, child))
-        elif isinstance(current, list):
-            stack.extend((sub, f"{where}/{i}") for i, sub in enumerate(current))
 
 
 @rule(
@@ -50,7 +32,10 @@ def hidden_characters(context: LintContext) -> Iterator[Hit]:
     """Zero-width spaces, bidi overrides and Unicode tag characters hide instructions from
     reviewers while the model still reads them: a tool-poisoning vector."""
     for tool in context.tools:
-        for pointer, text in _strings(tool.raw, tool.source.pointer):
+        strings = context.tool_strings(tool)
+        if not HIDDEN.search("\n".join(text for _, text in strings)):
+            continue
+        for pointer, text in strings:
             match = HIDDEN.search(text)
             if match:
                 is_key = pointer.endswith("#key")
@@ -76,9 +61,10 @@ def prompt_injection(context: LintContext) -> Iterator[Hit]:
     """`<IMPORTANT>`, "ignore previous instructions", "do not tell the user", references to
     `~/.ssh` or `.env`, "before using any other tool": the markers of tool-poisoning attacks."""
     for tool in context.tools:
-        for pointer, text in _strings(tool.raw, tool.source.pointer):
-            if pointer.endswith("#key"):
-                continue
+        strings = [(p, t) for p, t in context.tool_strings(tool) if not p.endswith("#key")]
+        if not INJECTION.search("\n".join(text for _, text in strings)):
+            continue
+        for pointer, text in strings:
             match = INJECTION.search(text)
             if match:
                 yield Hit(
