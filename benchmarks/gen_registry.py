@@ -24,14 +24,23 @@ PARAM_NAMES = "user_id order_id query limit offset status region start_date end_
 TYPES = ["string", "integer", "boolean", "number"]
 
 
-def make_tool(rng: random.Random, index: int, names: list[str]) -> dict:
+SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gi ho ju ke la mo nu pi qu re si to vu wa xe yo zu ar en il or us".split()
+
+
+def vocabulary(rng: random.Random, size: int = 4000) -> list[str]:
+    """Pseudo-words standing in for the product, field and system names real tools mention."""
+    return sorted({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(size)})
+
+
+def make_tool(rng: random.Random, index: int, names: list[str], vocab: list[str]) -> dict:
     verb, obj = rng.choice(VERBS), rng.choice(OBJECTS)
     qualifier = rng.choice(QUALIFIERS)
     domain = rng.choice(DOMAINS)
     name = "_".join(p for p in (domain, verb, obj, qualifier) if p) + f"_{index}"
-    filler = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12)))
+    filler = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 5)))
+    specifics = " ".join(rng.choice(vocab) for _ in range(rng.randint(4, 9)))
     description = (
-        f"{verb.capitalize()}s {obj} data in the {domain} system for the {filler}. "
+        f"{verb.capitalize()}s {obj} data in the {domain} system for the {filler} {specifics}. "
         f"Use this when the user asks to {verb} a {obj}. "
         f"Does not {rng.choice(VERBS)} {rng.choice(OBJECTS)} records. Returns the {obj} as JSON."
     )
@@ -66,10 +75,11 @@ def make_tool(rng: random.Random, index: int, names: list[str]) -> dict:
 
 def generate(count: int, seed: int = 7) -> dict:
     rng = random.Random(seed)
+    vocab = vocabulary(rng)
     tools: list[dict] = []
     names: list[str] = []
     for index in range(count):
-        tool = make_tool(rng, index, names)
+        tool = make_tool(rng, index, names, vocab)
         tools.append(tool)
         names.append(tool["name"])
     categories = {d: {"description": f"Tools of the {d} system."} for d in DOMAINS}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from concurrent.futures import Future
 from typing import Any
 
 from toolsel.lint.config import LintConfig
@@ -11,6 +12,9 @@ from toolsel.lint.model import Hit, Severity
 from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.registry.model import Registry, Tool
 from toolsel.registry.source import escape_token
+
+#: Registries at least this large compute TF-IDF similarity in a worker process.
+BACKGROUND_MIN_TOOLS = 2000
 
 # Profile rules apply when their target is selected; strict profiles also apply to any
 # tool marked `strict: true` when the matching base target is selected.
@@ -32,6 +36,7 @@ class LintContext:
         self.targets = frozenset(config.targets)
         self._schema_nodes: dict[int, tuple[SchemaNode, ...]] = {}
         self._strings: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._pairs_future: Future[list[tuple[int, int, float]]] | None = None
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -100,6 +105,52 @@ class LintContext:
         if found is None:
             found = self._strings[key] = tuple(_strings(tool.raw, tool.source.pointer))
         return found
+
+    # -- shared expensive work --------------------------------------------------------
+    def start_background_work(self, rule_ids: set[str]) -> None:
+        """Begin expensive shared computations in a worker process, so they overlap rules.
+
+        Only on Linux (fork keeps the registry without copying it through a pipe) and only
+        for large registries, where the TF-IDF scan and its scikit-learn import cost seconds.
+        """
+        if "TS209" not in rule_ids or len(self.tools) < BACKGROUND_MIN_TOOLS:
+            return
+        import multiprocessing
+        import sys
+
+        if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        from concurrent.futures import ProcessPoolExecutor
+
+        from toolsel.lint.similarity import similar_pairs
+
+        texts, threshold = self._similarity_inputs()
+        executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("fork")
+        )
+        self._pairs_future = executor.submit(similar_pairs, texts, threshold)
+        executor.shutdown(wait=False)
+
+    def _similarity_inputs(self) -> tuple[list[str], float]:
+        return [t.description for t in self.described_tools], float(
+            self.option("overlap-threshold")
+        )
+
+    @functools.cached_property
+    def described_tools(self) -> list[Tool]:
+        return [t for t in self.tools if t.description.strip()]
+
+    def description_pairs(self) -> list[tuple[int, int, float]]:
+        """Pairs of `described_tools` (indexes) whose TF-IDF cosine reaches the threshold."""
+        future = self._pairs_future
+        if future is not None:
+            try:
+                return list(future.result())
+            except Exception:
+                pass
+        from toolsel.lint.similarity import similar_pairs
+
+        return similar_pairs(*self._similarity_inputs())
 
     @functools.cached_property
     def names(self) -> set[str]:

@@ -12,6 +12,7 @@ from toolsel.lint.suppress import Suppressions
 from toolsel.registry.model import Registry
 
 SUPPRESSION_RULES = ("TS901", "TS902")
+BACKGROUND_RULES = frozenset({"TS209"})
 
 
 def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintResult:
@@ -27,8 +28,10 @@ def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintR
     ]
     suppressions = {f.path: Suppressions.from_file(f.path, f.source) for f in registry.files}
     tool_ignores = _tool_ignores(registry)
+    context.start_background_work({rule.id for rule in active})
     findings: list[Finding] = []
-    for rule in active:
+    # rules whose work may run in the background go last, so the other rules overlap it
+    for rule in sorted(active, key=lambda r: r.id in BACKGROUND_RULES):
         if rule.id in SUPPRESSION_RULES:
             continue
         for hit in rule.check(context):

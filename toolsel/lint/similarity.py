@@ -27,16 +27,18 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
         return []
     import numpy as np
 
-    transposed = matrix.T.tocsc()
+    transposed = matrix.T.tocsr()
     found_i: list[np.ndarray] = []
     found_j: list[np.ndarray] = []
     found_v: list[np.ndarray] = []
     for start in range(0, matrix.shape[0], CHUNK_ROWS):
-        block = (matrix[start : start + CHUNK_ROWS] @ transposed).tocoo()
+        # only columns from `start` on: the lower triangle would repeat every pair
+        block = (matrix[start : start + CHUNK_ROWS] @ transposed[:, start:]).tocoo()
         rows = block.row.astype(np.int64) + start
-        keep = (block.data >= threshold) & (block.col > rows)
+        cols = block.col.astype(np.int64) + start
+        keep = (block.data >= threshold) & (cols > rows)
         found_i.append(rows[keep])
-        found_j.append(block.col[keep].astype(np.int64))
+        found_j.append(cols[keep])
         found_v.append(block.data[keep])
     if not found_i:
         return []

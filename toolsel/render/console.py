@@ -29,6 +29,7 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
 
 
 def dumps_json(data: Any) -> str:
-    import json
+    """Versioned machine output: two-space indent, sorted keys, UTF-8, newline-terminated."""
+    import orjson
 
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"

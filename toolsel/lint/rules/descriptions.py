@@ -228,11 +228,8 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
     called `delete_file` when the user asked to remove a database record. Say in each
     description how it differs from the other. Uses sparse nearest neighbours, so 50k-tool
     registries lint in bounded memory."""
-    from toolsel.lint.similarity import similar_pairs
-
-    tools = [t for t in context.tools if t.description.strip()]
-    threshold = float(context.option("overlap-threshold"))
-    for i, j, score in similar_pairs([t.description for t in tools], threshold):
+    tools = context.described_tools
+    for i, j, score in context.description_pairs():
         first, second = tools[i], tools[j]
         if first.name == second.name:
             continue

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
+
+import orjson
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
@@ -138,9 +139,9 @@ def _passes_fast_check(schema: dict[str, Any]) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _schema_errors(schema_json: str) -> tuple[tuple[str, str], ...]:
+def _schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
     """Every metaschema error as (pointer, message); a fast draft-07 pass clears most schemas."""
-    schema = json.loads(schema_json)
+    schema = orjson.loads(schema_json)
     if _passes_fast_check(schema):
         return ()
     dialect = schema.get("$schema", "https://json-schema.org/draft/2020-12/schema")
@@ -167,8 +168,8 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
         if not has_field(tool, "parameters"):
             continue
         try:
-            key = json.dumps(tool.parameters, sort_keys=True)
-        except (TypeError, ValueError):
+            key = orjson.dumps(tool.parameters, option=orjson.OPT_SORT_KEYS)
+        except (TypeError, orjson.JSONEncodeError):
             continue
         for pointer, message in _schema_errors(key):
             yield context.schema_hit(tool, pointer, f"invalid JSON Schema: {message}")

@@ -18,6 +18,20 @@ INJECTION = re.compile(
     r"|system prompt|<\s*/?\s*system\s*>|exfiltrat",
     re.IGNORECASE,
 )
+# Literal substrings at least one of which every INJECTION match contains: a cheap prefilter.
+INJECTION_HINTS = (
+    "important",
+    "ignore",
+    "tell",
+    "inform",
+    "mention",
+    "ssh",
+    "id_rsa",
+    ".env",
+    "before using",
+    "system",
+    "exfiltrat",
+)
 
 
 @rule(
@@ -33,7 +47,8 @@ def hidden_characters(context: LintContext) -> Iterator[Hit]:
     reviewers while the model still reads them: a tool-poisoning vector."""
     for tool in context.tools:
         strings = context.tool_strings(tool)
-        if not HIDDEN.search("\n".join(text for _, text in strings)):
+        joined = "\n".join(text for _, text in strings)
+        if joined.isascii() or not HIDDEN.search(joined):
             continue
         for pointer, text in strings:
             match = HIDDEN.search(text)
@@ -62,7 +77,8 @@ def prompt_injection(context: LintContext) -> Iterator[Hit]:
     `~/.ssh` or `.env`, "before using any other tool": the markers of tool-poisoning attacks."""
     for tool in context.tools:
         strings = [(p, t) for p, t in context.tool_strings(tool) if not p.endswith("#key")]
-        if not INJECTION.search("\n".join(text for _, text in strings)):
+        joined = "\n".join(text for _, text in strings).lower()
+        if not any(marker in joined for marker in INJECTION_HINTS) or not INJECTION.search(joined):
             continue
         for pointer, text in strings:
             match = INJECTION.search(text)

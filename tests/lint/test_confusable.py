@@ -1,0 +1,38 @@
+"""TS209 confusable tools: TF-IDF similarity, both tools named, same result in a worker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.helpers import lint_text
+
+SEED_STORY = """\
+- name: delete_file
+  description: Removes an item from the system permanently.
+- name: delete_record
+  description: Removes a record from the system permanently.
+- name: get_weather
+  description: Returns the forecast for a city.
+"""
+
+
+def test_seed_story_names_both_tools() -> None:
+    (finding,) = [f for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+    assert "'delete_file'" in finding.message and "'delete_record'" in finding.message
+    assert finding.tool == "delete_record" and finding.pointer == "/tools/1/description"
+
+
+def test_mentioning_the_other_tool_disambiguates() -> None:
+    text = SEED_STORY.replace("Removes a record from the system permanently.", "Removes a record from the system permanently; for files use delete_file.")
+    assert not [f for f in lint_text(text) if f.rule == "TS209"]
+
+
+def test_threshold_is_configurable() -> None:
+    assert [f for f in lint_text(SEED_STORY, options={"overlap-threshold": 0.99}) if f.rule == "TS209"] == []
+
+
+def test_background_worker_gives_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    inline = [(f.tool, f.message) for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+    monkeypatch.setattr("toolsel.lint.context.BACKGROUND_MIN_TOOLS", 2)
+    background = [(f.tool, f.message) for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+    assert background == inline and inline
