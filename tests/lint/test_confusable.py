@@ -8,9 +8,9 @@ from tests.lint.helpers import lint_text
 
 SEED_STORY = """\
 - name: delete_file
-  description: Removes an item from the system permanently.
+  description: Permanently removes an item from storage when the user asks to remove it.
 - name: delete_record
-  description: Removes a record from the system permanently.
+  description: Permanently removes a record from storage when the user asks to remove it.
 - name: get_weather
   description: Returns the forecast for a city.
 """
@@ -23,12 +23,17 @@ def test_seed_story_names_both_tools() -> None:
 
 
 def test_mentioning_the_other_tool_disambiguates() -> None:
-    text = SEED_STORY.replace("Removes a record from the system permanently.", "Removes a record from the system permanently; for files use delete_file.")
+    text = SEED_STORY.replace(
+        "asks to remove it.\n- name: get",
+        "asks to remove it; for files use delete_file.\n- name: get",
+    )
     assert not [f for f in lint_text(text) if f.rule == "TS209"]
 
 
 def test_threshold_is_configurable() -> None:
-    assert [f for f in lint_text(SEED_STORY, options={"overlap-threshold": 0.99}) if f.rule == "TS209"] == []
+    assert [
+        f for f in lint_text(SEED_STORY, options={"overlap-threshold": 0.99}) if f.rule == "TS209"
+    ] == []
 
 
 def test_background_worker_gives_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
