@@ -29,7 +29,9 @@ SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gi ho ju ke la mo nu pi qu re si t
 
 def vocabulary(rng: random.Random, size: int = 4000) -> list[str]:
     """Pseudo-words standing in for the product, field and system names real tools mention."""
-    return sorted({"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(size)})
+    return sorted(
+        {"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(size)}
+    )
 
 
 def make_tool(rng: random.Random, index: int, names: list[str], vocab: list[str]) -> dict:
@@ -94,7 +96,9 @@ def main() -> None:
     args = parser.parse_args()
     args.output.parent.mkdir(parents=True, exist_ok=True)
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    args.output.write_text(yaml.dump(generate(args.count, args.seed), Dumper=dumper, sort_keys=False, width=100))
+    args.output.write_text(
+        yaml.dump(generate(args.count, args.seed), Dumper=dumper, sort_keys=False, width=100)
+    )
 
 
 if __name__ == "__main__":

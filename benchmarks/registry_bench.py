@@ -33,20 +33,32 @@ started = time.perf_counter()
 {body}
 print(json.dumps({{"seconds": time.perf_counter() - started}}))
 """
-FLOOR = "import gc, yaml; gc.disable(); yaml.load(open(sys.argv[1]).read(), Loader=yaml.CSafeLoader)"
-LOAD = "from toolsel import load_registry; load_registry(sys.argv[1], use_cache={cache}, strict=False)"
+FLOOR = (
+    "import gc, yaml; gc.disable(); yaml.load(open(sys.argv[1]).read(), Loader=yaml.CSafeLoader)"
+)
+LOAD = (
+    "from toolsel import load_registry; load_registry(sys.argv[1], use_cache={cache}, strict=False)"
+)
 
 
 def registry_file(size: int) -> Path:
     path = DATA / f"registry-{size}.yaml"
     if not path.exists():
-        subprocess.run([sys.executable, str(HERE / "gen_registry.py"), str(size), "-o", str(path)], check=True)
+        subprocess.run(
+            [sys.executable, str(HERE / "gen_registry.py"), str(size), "-o", str(path)], check=True
+        )
     return path
 
 
 def in_process(body: str, path: Path, env: dict[str, str]) -> tuple[float, int]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    out = subprocess.run([sys.executable, "-c", TIMED.format(body=body), str(path)], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", TIMED.format(body=body), str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return json.loads(out.stdout.strip().splitlines()[-1])["seconds"], max(rss, before)
 
@@ -70,7 +82,10 @@ def bench(size: int, runs: int) -> dict[str, float]:
     parse = median([in_process(LOAD.format(cache=False), path, env)[0] for _ in range(runs)])
     in_process(LOAD.format(cache=True), path, env)  # fill the cache
     cached = median([in_process(LOAD.format(cache=True), path, env)[0] for _ in range(runs)])
-    lint_runs = [whole_process([toolsel, "lint", "--no-cache", "-f", "json", str(path)], env) for _ in range(runs)]
+    lint_runs = [
+        whole_process([toolsel, "lint", "--no-cache", "-f", "json", str(path)], env)
+        for _ in range(runs)
+    ]
     lint = median([seconds for seconds, _ in lint_runs])
     return {
         "tools": size,
@@ -89,7 +104,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    print("| tools | MB | floor (s) | parse (s) | cached (s) | lint (s) | lint / parse | peak RSS (MB) |")
+    print(
+        "| tools | MB | floor (s) | parse (s) | cached (s) | lint (s) | lint / parse | peak RSS (MB) |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
         r = bench(size, args.runs)

@@ -18,9 +18,7 @@ import typer
 
 from toolsel import __version__
 from toolsel.errors import ExitCode, ToolselError
-from toolsel.render.deps import DepsFormat, GraphFormat
-from toolsel.render.lint import LintFormat
-from toolsel.render.rank import RankFormat
+from toolsel.render.formats import DepsFormat, GraphFormat, LintFormat, RankFormat
 
 app = typer.Typer(
     name="toolsel",

@@ -10,6 +10,10 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+#: Width of human output written to a pipe or file (tables wrap to it; log lines do not).
+PIPED_WIDTH = 120
+
+
 def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Console:
     from rich.console import Console
 
@@ -24,7 +28,8 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
         "emoji": False,
     }
     if not is_tty:
-        kwargs.update(force_terminal=False, color_system=None, width=10_000)
+        # piped output must not depend on the terminal: fixed width, no colour
+        kwargs.update(force_terminal=False, color_system=None, width=PIPED_WIDTH)
     return Console(**kwargs)
 
 

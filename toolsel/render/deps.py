@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from toolsel.graph import Closure
 from toolsel.render.console import dumps_json
+from toolsel.render.formats import GraphFormat
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 DEPS_SCHEMA = "toolsel.deps/v1"
-
-
-class DepsFormat(StrEnum):
-    HUMAN = "human"
-    JSON = "json"
-
-
-class GraphFormat(StrEnum):
-    DOT = "dot"
-    MERMAID = "mermaid"
 
 
 def render_deps_json(closure: Closure) -> str:
@@ -52,11 +42,13 @@ def render_deps_human(closure: Closure, console: Console) -> None:
         stack = [(tree, root, frozenset({root}))]
         while stack:
             branch, node, path = stack.pop()
-            for child in reversed(children.get(node, [])):
+            pending = []
+            for child in children.get(node, []):
                 if child in path:
                     branch.add(Text(f"{child} (cycle)", style="red"))
-                    continue
-                stack.append((branch.add(child), child, path | {child}))
+                else:
+                    pending.append((branch.add(child), child, path | {child}))
+            stack.extend(reversed(pending))
         console.print(tree)
     console.print(Text("Load order: ", style="bold") + Text(" -> ".join(closure.order)))
     for tool, missing in closure.missing:

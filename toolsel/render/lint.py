@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from enum import StrEnum
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import quoteattr
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
 from toolsel.render.console import dumps_json
+from toolsel.render.formats import LintFormat
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,25 +20,6 @@ SARIF_SCHEMA = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 )
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-
-
-class LintFormat(StrEnum):
-    AUTO = "auto"
-    HUMAN = "human"
-    JSON = "json"
-    SARIF = "sarif"
-    GITHUB = "github"
-    JUNIT = "junit"
-    GITLAB = "gitlab"
-
-    def resolve(self) -> LintFormat:
-        if self is LintFormat.AUTO:
-            return (
-                LintFormat.GITHUB
-                if os.environ.get("GITHUB_ACTIONS") == "true"
-                else LintFormat.HUMAN
-            )
-        return self
 
 
 def render_human(result: LintResult, console: Console, *, quiet: bool = False) -> None:

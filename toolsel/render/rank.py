@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from toolsel.ranking.core import RankResult
@@ -12,11 +11,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 RANK_SCHEMA = "toolsel.rank/v1"
-
-
-class RankFormat(StrEnum):
-    HUMAN = "human"
-    JSON = "json"
 
 
 def render_rank_json(result: RankResult) -> str:
@@ -59,8 +53,16 @@ def render_rank_human(result: RankResult, console: Console) -> None:
     ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for i, r in enumerate(result.results, start=1):
-        why = ", ".join(
-            dict.fromkeys(m.split(":", 1)[1] + f" ({m.split(':', 1)[0]})" for m in r.matched)
+        table.add_row(
+            str(i), r.name, f"{r.score:.3f}", r.category or "", r.permission, _why(r.matched)
         )
-        table.add_row(str(i), r.name, f"{r.score:.3f}", r.category or "", r.permission, why)
     console.print(table)
+
+
+def _why(matched: tuple[str, ...]) -> str:
+    """Each matched query term once, with the strongest field it matched in."""
+    best: dict[str, str] = {}
+    for item in matched:
+        field, term = item.split(":", 1)
+        best.setdefault(term, field)  # matches are listed strongest field first
+    return ", ".join(f"{term} ({field})" for term, field in best.items())

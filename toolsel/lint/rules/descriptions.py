@@ -71,7 +71,7 @@ def description_too_short(context: LintContext) -> Iterator[Hit]:
             yield context.hit(
                 tool,
                 "description",
-                message=f"description is {length} characters (min {minimum}); say what it does, when to use it and what it returns",
+                message=f"description is {length} character{'s' if length != 1 else ''} (min {minimum}); say what it does, when to use it and what it returns",
             )
 
 
@@ -91,7 +91,9 @@ def too_few_sentences(context: LintContext) -> Iterator[Hit]:
         count = sentence_count(tool.description)
         if 0 < count < minimum:
             yield context.hit(
-                tool, "description", message=f"description has {count} sentence(s) (min {minimum})"
+                tool,
+                "description",
+                message=f"description has {count} sentence{'s' if count != 1 else ''} (min {minimum})",
             )
 
 

@@ -44,7 +44,8 @@ VERBS = frozenset(
     estimate explain fix apply review compare diff clone fork push pull grep scan index fetch
     load save store drop kill terminate reset revoke grant rotate tail watch ping plan
     transcribe classify extract detect recommend book order pay refund track trace ask page
-    migrate commit launch wait confirm""".split()
+    migrate commit launch wait confirm connect disconnect login logout
+    enable disable toggle mark""".split()
 )
 
 

@@ -543,6 +543,8 @@ def no_args_open(context: LintContext) -> Iterator[Hit]:
     """MCP recommends `{type: object, additionalProperties: false}` for a no-argument tool,
     so a model cannot invent arguments."""
     for tool in context.tools:
+        if not has_field(tool, "parameters"):
+            continue  # TS005 already asks for the whole schema
         if (
             not properties_of(tool.parameters)
             and tool.parameters.get("additionalProperties") is not False

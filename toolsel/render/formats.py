@@ -1,0 +1,42 @@
+"""Every `--format` choice, as `str` enums. Kept import-light: the CLI builds its options
+from these at start-up, before any command's heavy modules are loaded."""
+
+from __future__ import annotations
+
+import os
+from enum import StrEnum
+
+
+class LintFormat(StrEnum):
+    AUTO = "auto"
+    HUMAN = "human"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+    JUNIT = "junit"
+    GITLAB = "gitlab"
+
+    def resolve(self) -> LintFormat:
+        """`auto` is `github` under GitHub Actions (as yamllint does), else `human`."""
+        if self is LintFormat.AUTO:
+            return (
+                LintFormat.GITHUB
+                if os.environ.get("GITHUB_ACTIONS") == "true"
+                else LintFormat.HUMAN
+            )
+        return self
+
+
+class RankFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+
+
+class DepsFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+
+
+class GraphFormat(StrEnum):
+    DOT = "dot"
+    MERMAID = "mermaid"
