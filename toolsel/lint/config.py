@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,7 +105,7 @@ def build_config(
     rules: dict[str, Rule],
     *,
     source: str,
-    cli: dict[str, Any] | None = None,
+    cli: Mapping[str, Any] | None = None,
 ) -> LintConfig:
     """Validate a [tool.toolsel.lint] table, then apply command-line overrides on top."""
     merged = dict(table)

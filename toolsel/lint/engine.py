@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from toolsel.lint import all_rules
 from toolsel.lint.config import LintConfig
@@ -145,7 +145,7 @@ def lint_paths(
     paths: list[str] | None,
     *,
     config_file: str | None = None,
-    overrides: dict[str, object] | None = None,
+    overrides: Mapping[str, object] | None = None,
     use_cache: bool = True,
 ) -> LintResult:
     """Load the registry at `paths` (or the default one) leniently and lint it."""

@@ -69,7 +69,7 @@ def _bm25(
     n = len(docs)
     lengths = {name: sum(len(v) for v in fields.values()) for name, fields in docs.items()}
     average = (sum(lengths.values()) / n) or 1.0
-    document_frequency = Counter()
+    document_frequency: Counter[str] = Counter()
     for fields in docs.values():
         document_frequency.update({t for words in fields.values() for t in words})
     results: dict[str, tuple[float, tuple[str, ...]]] = {}

@@ -288,6 +288,7 @@ class _Walker:
                     if isinstance(child, (MappingNode, SequenceNode)):
                         stack.append((child, value, child_pointer))
             else:
+                assert isinstance(node, MappingNode)
                 for key, key_node, child in self._members(node, pointer):
                     child_pointer = f"{pointer}/{escape_token(key)}"
                     mark = key_node.start_mark

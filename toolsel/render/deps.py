@@ -76,9 +76,12 @@ def render_graph(closure: Closure, fmt: GraphFormat, conflicts: list[tuple[str, 
         ]
         return "\n".join([*lines, "}"]) + "\n"
     ids = {name: f"n{i}" for i, name in enumerate(closure.order)}
-    label = lambda n: n.replace('"', "#quot;")  # noqa: E731
     lines = ["graph LR"]
-    lines += [f'  {ids[n]}["{label(n)}"]' for n in closure.order]
+    lines += [f'  {ids[n]}["{_mermaid_label(n)}"]' for n in closure.order]
     lines += [f"  {ids[a]} --> {ids[b]}" for a, b in closure.edges]
     lines += [f"  {ids[a]} -. conflicts .- {ids[b]}" for a, b in conflicts if a in ids and b in ids]
     return "\n".join(lines) + "\n"
+
+
+def _mermaid_label(name: str) -> str:
+    return name.replace('"', "#quot;")

@@ -271,8 +271,11 @@ def render_rule_list(rules: list[Rule], console: Console) -> None:
 
 def rule_explanation(rule: Rule) -> str:
     profile = f"profile: {rule.profile}\n" if rule.profile else ""
-    indent = lambda text: "\n".join("    " + line for line in text.rstrip("\n").splitlines())  # noqa: E731
     return (
         f"{rule.id} {rule.name} (default: {rule.default_level})\n{profile}\n{rule.summary}.\n\n"
-        f"{rule.doc}\n\nFails:\n\n{indent(rule.bad)}\n\nPasses:\n\n{indent(rule.good)}\n"
+        f"{rule.doc}\n\nFails:\n\n{_indent(rule.bad)}\n\nPasses:\n\n{_indent(rule.good)}\n"
     )
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.rstrip("\n").splitlines())
