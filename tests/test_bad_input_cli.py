@@ -15,11 +15,21 @@ from tests.registry.test_source import BILLION_LAUGHS
 Write = Callable[..., Path]
 
 GOOD = "tools:\n  - name: fine_tool\n    description: d\n"
-DEEP_JSON = '{"tools": [{"name": "a", "description": "d", "parameters": ' + '{"type": "object", "properties": {"x": ' * 10_000 + "{}" + "}}" * 10_000 + "}]}"
+DEEP_JSON = (
+    '{"tools": [{"name": "a", "description": "d", "parameters": '
+    + '{"type": "object", "properties": {"x": ' * 10_000
+    + "{}"
+    + "}}" * 10_000
+    + "}]}"
+)
 
 CASES: dict[str, tuple[str, str | bytes, str]] = {
     "yaml syntax error": ("bad.yaml", "tools:\n  - name: a\n    description: [unclosed\n", "TS001"),
-    "duplicate keys": ("dup.yaml", "tools:\n  - name: a\n    description: x\n    description: y\n", "TS002"),
+    "duplicate keys": (
+        "dup.yaml",
+        "tools:\n  - name: a\n    description: x\n    description: y\n",
+        "TS002",
+    ),
     "tools is a mapping": ("map.yaml", "tools:\n  a: {description: d}\n", "TS003"),
     "name is a number": ("num.yaml", "tools:\n  - name: 42\n    description: d\n", "TS003"),
     "empty file": ("empty.yaml", "", "TS003"),
@@ -53,7 +63,10 @@ def test_other_commands_give_one_line_and_exit_two(cli: Cli, write: Write, case:
 
 def test_directory_without_registry_files(cli: Cli, tmp_path: Path) -> None:
     (tmp_path / "nothing").mkdir()
-    for args in (("lint", str(tmp_path / "nothing")), ("rank", "-r", str(tmp_path / "nothing"), "x")):
+    for args in (
+        ("lint", str(tmp_path / "nothing")),
+        ("rank", "-r", str(tmp_path / "nothing"), "x"),
+    ):
         run = cli(*args)
         assert run.exit_code == 2 and "no registry files" in run.stderr
 
@@ -67,5 +80,12 @@ def test_huge_file_over_the_limit(cli: Cli, write: Write, monkeypatch: pytest.Mo
 
 
 def test_unreadable_output_file_is_exit_two(cli: Cli, write: Write, tmp_path: Path) -> None:
-    run = cli("lint", "-f", "json", "-o", str(tmp_path / "no" / "such" / "dir" / "out.json"), str(write("g.yaml", GOOD)))
+    run = cli(
+        "lint",
+        "-f",
+        "json",
+        "-o",
+        str(tmp_path / "no" / "such" / "dir" / "out.json"),
+        str(write("g.yaml", GOOD)),
+    )
     assert run.exit_code == 2 and "cannot write" in run.stderr

@@ -41,3 +41,35 @@ def test_background_worker_gives_the_same_findings(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("toolsel.lint.context.BACKGROUND_MIN_TOOLS", 2)
     background = [(f.tool, f.message) for f in lint_text(SEED_STORY) if f.rule == "TS209"]
     assert background == inline and inline
+
+
+def test_result_is_cached_by_content(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from toolsel.lint.engine import lint_registry
+    from toolsel.registry import load_registry
+
+    path = tmp_path / "r.yaml"
+    path.write_text("tools:\n" + "\n".join("  " + line for line in SEED_STORY.splitlines()) + "\n")
+    registry = load_registry(path)
+    first = [f.message for f in lint_registry(registry).findings if f.rule == "TS209"]
+
+    def fail(*args: object) -> None:
+        raise AssertionError("the cached result should have been used")
+
+    monkeypatch.setattr("toolsel.lint.similarity.similar_pairs", fail)
+    assert [f.message for f in lint_registry(registry).findings if f.rule == "TS209"] == first
+    with pytest.raises(AssertionError, match="cached result"):
+        lint_registry(registry, use_cache=False)
+
+
+def test_early_worker_from_the_cli(cli, write, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    path = str(
+        write(
+            "r.yaml", "tools:\n" + "\n".join("  " + line for line in SEED_STORY.splitlines()) + "\n"
+        )
+    )
+    inline = json.loads(cli("lint", "--no-cache", "-f", "json", path).stdout)["findings"]
+    monkeypatch.setattr("toolsel.lint.engine.EARLY_WORKER_BYTES", 1)
+    early = json.loads(cli("lint", "--no-cache", "-f", "json", path).stdout)["findings"]
+    assert early == inline and any(f["rule"] == "TS209" for f in early)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from concurrent.futures import Future
 from typing import Any
 
 from toolsel.lint.config import LintConfig
 from toolsel.lint.model import Hit, Severity
 from toolsel.lint.schema import SchemaNode, walk_schema
+from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
 from toolsel.registry.source import escape_token
 
@@ -30,13 +30,15 @@ _STRICT_BASE = {"openai-strict": "openai", "anthropic-strict": "anthropic"}
 
 
 class LintContext:
-    def __init__(self, registry: Registry, config: LintConfig) -> None:
+    def __init__(self, registry: Registry, config: LintConfig, *, use_cache: bool = True) -> None:
         self.registry = registry
+        self.use_cache = use_cache
         self.config = config
         self.targets = frozenset(config.targets)
         self._schema_nodes: dict[int, tuple[SchemaNode, ...]] = {}
         self._strings: dict[int, tuple[tuple[str, str], ...]] = {}
-        self._pairs_future: Future[list[tuple[int, int, float]]] | None = None
+        self._worker: SimilarityWorker | None = None
+        self._own_worker: SimilarityWorker | None = None
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -107,33 +109,47 @@ class LintContext:
         return found
 
     # -- shared expensive work --------------------------------------------------------
-    def start_background_work(self, rule_ids: set[str]) -> None:
-        """Begin expensive shared computations in a worker process, so they overlap rules.
+    def start_background_work(
+        self, rule_ids: set[str], worker: SimilarityWorker | None = None
+    ) -> None:
+        """Begin TS209's TF-IDF scan in a worker process, so the other rules overlap it.
 
-        Only on Linux (fork keeps the registry without copying it through a pipe) and only
-        for large registries, where the TF-IDF scan and its scikit-learn import cost seconds.
+        Uses `worker` when the caller forked one early; otherwise forks one itself, but only
+        for large registries. Nothing starts when the result is already cached.
         """
-        if "TS209" not in rule_ids or len(self.tools) < BACKGROUND_MIN_TOOLS:
+        if "TS209" not in rule_ids or self._cached_pairs() is not None:
             return
-        import multiprocessing
-        import sys
+        if worker is None and len(self.tools) >= BACKGROUND_MIN_TOOLS:
+            from toolsel.lint.worker import start_worker
 
-        if sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods():
-            return
-        from concurrent.futures import ProcessPoolExecutor
+            worker = self._own_worker = start_worker()
+        if worker is not None:
+            worker.submit(*self._similarity_inputs())
+            self._worker = worker
 
-        from toolsel.lint.similarity import similar_pairs
-
-        texts, threshold = self._similarity_inputs()
-        executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("fork")
-        )
-        self._pairs_future = executor.submit(similar_pairs, texts, threshold)
-        executor.shutdown(wait=False)
+    def close(self) -> None:
+        if self._own_worker is not None:
+            self._own_worker.close()
 
     def _similarity_inputs(self) -> tuple[list[str], float]:
         return [t.description for t in self.described_tools], float(
             self.option("overlap-threshold")
+        )
+
+    def _similarity_key(self) -> str:
+        from toolsel.registry.cache import content_key
+
+        texts, threshold = self._similarity_inputs()
+        return content_key("\0".join(texts).encode(), kind=f"toolsel-ts209/1|{threshold}")
+
+    def _cached_pairs(self) -> list[tuple[int, int, float]] | None:
+        if not self.use_cache:
+            return None
+        from toolsel.registry.cache import load_json
+
+        cached = load_json(self._similarity_key(), ".ts209.json")
+        return (
+            [(int(i), int(j), float(v)) for i, j, v in cached] if isinstance(cached, list) else None
         )
 
     @functools.cached_property
@@ -142,15 +158,24 @@ class LintContext:
 
     def description_pairs(self) -> list[tuple[int, int, float]]:
         """Pairs of `described_tools` (indexes) whose TF-IDF cosine reaches the threshold."""
-        future = self._pairs_future
-        if future is not None:
+        cached = self._cached_pairs()
+        if cached is not None:
+            return cached
+        pairs = None
+        if self._worker is not None:
             try:
-                return list(future.result())
-            except Exception:
-                pass
-        from toolsel.lint.similarity import similar_pairs
+                pairs = [(int(i), int(j), float(v)) for i, j, v in self._worker.result()]
+            except (EOFError, OSError, RuntimeError):
+                pairs = None  # a dead worker only costs the overlap
+        if pairs is None:
+            from toolsel.lint.similarity import similar_pairs
 
-        return similar_pairs(*self._similarity_inputs())
+            pairs = similar_pairs(*self._similarity_inputs())
+        if self.use_cache:
+            from toolsel.registry.cache import store_json
+
+            store_json(self._similarity_key(), ".ts209.json", [list(p) for p in pairs])
+        return pairs
 
     @functools.cached_property
     def names(self) -> set[str]:

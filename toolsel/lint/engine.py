@@ -3,23 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
+from toolsel.errors import ToolselError
 from toolsel.lint import all_rules
 from toolsel.lint.config import LintConfig
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Finding, Hit, LintResult, Rule, Severity, fingerprint
 from toolsel.lint.suppress import Suppressions
+from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry
 
 SUPPRESSION_RULES = ("TS901", "TS902")
+#: Registries at least this large (about 1,000 tools) get a worker before parsing.
+EARLY_WORKER_BYTES = 1_000_000
 BACKGROUND_RULES = frozenset({"TS209"})
 
 
-def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintResult:
-    """Every finding in `registry` under `config`, sorted by file, line, column and rule."""
+def lint_registry(
+    registry: Registry,
+    config: LintConfig | None = None,
+    *,
+    worker: SimilarityWorker | None = None,
+    use_cache: bool = True,
+) -> LintResult:
+    """Every finding in `registry` under `config`, sorted by file, line, column and rule.
+
+    `worker`, a process started early by `toolsel.lint.worker.start_worker`, takes TS209.
+    `use_cache=False` neither reads nor writes cached TS209 results.
+    """
     config = config or LintConfig()
     rules = all_rules()
-    context = LintContext(registry, config)
+    context = LintContext(registry, config, use_cache=use_cache)
     active = [
         rule
         for rule in rules.values()
@@ -28,14 +43,35 @@ def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintR
     ]
     suppressions = {f.path: Suppressions.from_file(f.path, f.source) for f in registry.files}
     tool_ignores = _tool_ignores(registry)
-    context.start_background_work({rule.id for rule in active})
+    context.start_background_work({rule.id for rule in active}, worker)
+    try:
+        findings = _run_rules(active, context, config, suppressions, tool_ignores)
+    finally:
+        context.close()
+    findings.extend(_suppression_findings(suppressions, rules, active, config))
+    order = {f.path: index for index, f in enumerate(registry.files)}
+    findings.sort(
+        key=lambda f: (order.get(f.file, len(order)), f.file, f.line, f.column, f.rule, f.message)
+    )
+    return LintResult(
+        tuple(findings), tuple(f.path for f in registry.files), tuple(active), config.fail_on
+    )
+
+
+def _run_rules(
+    active: list[Rule],
+    context: LintContext,
+    config: LintConfig,
+    suppressions: dict[str, Suppressions],
+    tool_ignores: dict[tuple[str, str | None], tuple[str, ...]],
+) -> list[Finding]:
     findings: list[Finding] = []
     # rules whose work may run in the background go last, so the other rules overlap it
     for rule in sorted(active, key=lambda r: r.id in BACKGROUND_RULES):
         if rule.id in SUPPRESSION_RULES:
             continue
         for hit in rule.check(context):
-            finding = _locate(registry, rule, hit, config)
+            finding = _locate(context.registry, rule, hit, config)
             if config.ignored_in_file(rule.id, finding.file):
                 continue
             if rule.id in tool_ignores.get((finding.file, finding.tool), ()):
@@ -46,14 +82,7 @@ def lint_registry(registry: Registry, config: LintConfig | None = None) -> LintR
             ):
                 continue
             findings.append(finding)
-    findings.extend(_suppression_findings(suppressions, rules, active, config))
-    order = {f.path: index for index, f in enumerate(registry.files)}
-    findings.sort(
-        key=lambda f: (order.get(f.file, len(order)), f.file, f.line, f.column, f.rule, f.message)
-    )
-    return LintResult(
-        tuple(findings), tuple(f.path for f in registry.files), tuple(active), config.fail_on
-    )
+    return findings
 
 
 def _locate(registry: Registry, rule: Rule, hit: Hit, config: LintConfig) -> Finding:
@@ -149,15 +178,32 @@ def lint_paths(
     use_cache: bool = True,
 ) -> LintResult:
     """Load the registry at `paths` (or the default one) leniently and lint it."""
-    from pathlib import Path
-
     from toolsel.config import default_registry_paths, find_config
     from toolsel.lint.config import build_config
     from toolsel.registry import load_registry
 
     project = find_config(explicit=Path(config_file) if config_file else None)
     source = str(project.path) if project.path else "command line"
-    config = build_config(project.lint, all_rules(), source=source, cli=overrides)
+    rules = all_rules()
+    config = build_config(project.lint, rules, source=source, cli=overrides)
     targets = paths or default_registry_paths()
-    registry = load_registry(targets, use_cache=use_cache, strict=False)
-    return lint_registry(registry, config)
+    worker = None
+    if config.is_enabled(rules["TS209"]) and _total_bytes(targets) >= EARLY_WORKER_BYTES:
+        from toolsel.lint.worker import start_worker
+
+        worker = start_worker()  # imports scikit-learn while the main process parses
+    try:
+        registry = load_registry(targets, use_cache=use_cache, strict=False)
+        return lint_registry(registry, config, worker=worker, use_cache=use_cache)
+    finally:
+        if worker is not None:
+            worker.close()
+
+
+def _total_bytes(paths: Iterable[str | Path]) -> int:
+    from toolsel.registry import expand_paths
+
+    try:
+        return sum(p.stat().st_size for p in expand_paths(paths))
+    except (OSError, ToolselError):
+        return 0  # the real load reports the problem

@@ -38,7 +38,7 @@ def cache_enabled() -> bool:
     return os.environ.get("TOOLSEL_NO_CACHE", "") in ("", "0")
 
 
-def content_key(data: bytes, kind: str = CACHE_FORMAT) -> str:
+def content_key(data: bytes, *, kind: str = CACHE_FORMAT) -> str:
     """BLAKE2b of the format version and the bytes: collision-safe and ~5x faster than sha256."""
     digest = hashlib.blake2b(kind.encode() + b"\0", digest_size=32)
     digest.update(data)
@@ -78,6 +78,22 @@ def store_entry(key: str, payload: dict[str, Any], source: SourceMap) -> None:
         write_atomic(
             entry_path(key, ".load.json"), orjson.dumps({**payload, "format_version": CACHE_FORMAT})
         )
+
+
+def load_json(key: str, suffix: str) -> Any:
+    """Any cached JSON value, or None."""
+    if not cache_enabled():
+        return None
+    try:
+        return orjson.loads(entry_path(key, suffix).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+
+
+def store_json(key: str, suffix: str, value: Any) -> None:
+    if cache_enabled():
+        with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
+            write_atomic(entry_path(key, suffix), orjson.dumps(value))
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -18,19 +18,24 @@ INJECTION = re.compile(
     r"|system prompt|<\s*/?\s*system\s*>|exfiltrat",
     re.IGNORECASE,
 )
-# Literal substrings at least one of which every INJECTION match contains: a cheap prefilter.
+# Every INJECTION match contains all the substrings of at least one of these groups, and
+# ordinary descriptions rarely do: a cheap prefilter before the regex.
 INJECTION_HINTS = (
-    "important",
-    "ignore",
-    "tell",
-    "inform",
-    "mention",
-    "ssh",
-    "id_rsa",
-    ".env",
-    "before using",
-    "system",
-    "exfiltrat",
+    ("<", "important"),
+    ("<", "system"),
+    ("instructions",),
+    ("do not tell",),
+    ("do not inform",),
+    ("do not mention",),
+    ("don't tell",),
+    ("don't inform",),
+    ("don't mention",),
+    ("~/.ssh",),
+    ("id_rsa",),
+    (".env",),
+    ("before using any other tool",),
+    ("system prompt",),
+    ("exfiltrat",),
 )
 
 
@@ -78,7 +83,9 @@ def prompt_injection(context: LintContext) -> Iterator[Hit]:
     for tool in context.tools:
         strings = [(p, t) for p, t in context.tool_strings(tool) if not p.endswith("#key")]
         joined = "\n".join(text for _, text in strings).lower()
-        if not any(marker in joined for marker in INJECTION_HINTS) or not INJECTION.search(joined):
+        if not any(all(part in joined for part in hint) for hint in INJECTION_HINTS):
+            continue
+        if not INJECTION.search(joined):
             continue
         for pointer, text in strings:
             match = INJECTION.search(text)
