@@ -8,6 +8,7 @@ from toolsel.registry.model import Registry, Tool
 from toolsel.text import STOPWORDS, split_name
 
 FIELD_WEIGHTS = {"name": 3.0, "hints": 2.0, "category": 1.0, "description": 1.0, "parameters": 0.5}
+FIELD_NAMES = tuple(FIELD_WEIGHTS)
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
