@@ -309,3 +309,76 @@ def test_strict_loading_reports_first_fatal_problem_and_count(write: Write) -> N
     path = write("two.yaml", "tools:\n- name: 1\n  description: d\n- name: b\n")
     with pytest.raises(RegistryError, match=r"two.yaml:2:9: TS003 .*1 more problem"):
         load_registry(path)
+
+
+def test_cached_fast_path_builds_identical_tools(
+    write: Write, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json as _json
+
+    monkeypatch.setattr("toolsel.registry.cache.MIN_CACHED_BYTES", 0)
+    native = write(
+        "n.yaml",
+        """\
+        tools:
+          - name: full_tool
+            description: Every field set.
+            display_name: Full tool
+            search_hint: hint words
+            version: 2.0.0
+            strict: true
+            annotations: {readOnlyHint: true}
+            output_schema: {type: object}
+            permission: admin
+            tags: [a]
+            requires: [b]
+            conflicts: [c]
+            aliases: [d]
+            deprecated: true
+            deprecated_by: e
+            always_include: true
+            defer_loading: true
+            parent_task: true
+            parameters: {type: object, properties: {x: {type: string}}}
+        """,
+    )
+    mcp = write(
+        "m.json",
+        _json.dumps(
+            [
+                {
+                    "name": "m",
+                    "description": "d",
+                    "inputSchema": {"type": "object"},
+                    "annotations": {"title": "M tool", "destructiveHint": True},
+                }
+            ]
+        ),
+    )
+    first = load_registry([native, mcp])
+    second = load_registry([native, mcp])  # served from the cache, built without validation
+    assert first.tools == second.tools
+    tool = second.get("full_tool")
+    assert (tool.display_name, tool.search_hint, tool.version, tool.strict) == (
+        "Full tool",
+        "hint words",
+        "2.0.0",
+        True,
+    )
+    assert tool.annotations == {"readOnlyHint": True} and tool.output_schema == {"type": "object"}
+    assert tool.permission is Permission.ADMIN
+    assert (
+        second.get("m").display_name == "M tool"
+        and second.get("m").permission is Permission.DANGEROUS
+    )
+
+
+def test_cached_file_with_problems_keeps_reporting_them(
+    write: Write, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("toolsel.registry.cache.MIN_CACHED_BYTES", 0)
+    path = write("p.yaml", "tools:\n- name: a\n  description: d\n  tags: x\n  descripton: y\n")
+    first = load_registry(path, strict=False)
+    second = load_registry(path, strict=False)
+    assert [(p.rule, p.line) for p in first.problems] == [(p.rule, p.line) for p in second.problems]
+    assert first.tools == second.tools and second.tools[0].tags == ("x",)
