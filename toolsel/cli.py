@@ -18,7 +18,9 @@ import typer
 
 from toolsel import __version__
 from toolsel.errors import ExitCode, ToolselError
-from toolsel.render.formats import DepsFormat, GraphFormat, LintFormat, RankFormat
+from toolsel.ranking.options import Method
+from toolsel.registry.model import Permission
+from toolsel.render.formats import DepsFormat, EmitFormat, GraphFormat, LintFormat, RankFormat
 
 app = typer.Typer(
     name="toolsel",
@@ -104,25 +106,123 @@ def _registry(paths: list[Path] | None, no_cache: bool) -> Any:
 @_handle_errors
 def rank(
     prompt: Annotated[
-        str, typer.Argument(help='What the user asked, e.g. "read the config file".')
-    ],
+        str | None,
+        typer.Argument(
+            help='What the user asked ("read the config file"), or select:NAME,NAME for a direct lookup.'
+        ),
+    ] = None,
     registry: RegistryOption = None,
-    top: Annotated[int, typer.Option("--top", "-n", help="How many tools to show.")] = 8,
+    method: Annotated[
+        Method, typer.Option("--method", "-m", help="Scoring method.")
+    ] = Method.HYBRID,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            "-n",
+            help="How many tools to offer (default 8; 5 with --method cc, as Claude Code).",
+            show_default=False,
+        ),
+    ] = None,
+    permission: Annotated[
+        Permission | None,
+        typer.Option("--permission", "-p", help="Block tools that need more than this."),
+    ] = None,
+    category: Annotated[
+        list[str] | None,
+        typer.Option("--category", "-c", help="Only tools in this category (repeatable)."),
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only tools with this tag (repeatable).")
+    ] = None,
+    include_deprecated: Annotated[
+        bool, typer.Option("--include-deprecated", help="Keep deprecated tools.")
+    ] = False,
+    min_score: Annotated[
+        float, typer.Option("--min-score", help="Drop results scoring below this (0-1).")
+    ] = 0.0,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="Show which terms matched which fields, and why tools were dropped."
+        ),
+    ] = False,
     output_format: Annotated[
         RankFormat, typer.Option("--format", "-f", help="Output format.")
     ] = RankFormat.HUMAN,
+    emit: Annotated[
+        EmitFormat | None,
+        typer.Option("--emit", help="Print the selected tools in this provider's request shape."),
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", help='Rank every {"id", "query"} line of a JSONL file.'),
+    ] = None,
+    tool_use_id: Annotated[
+        str | None,
+        typer.Option("--tool-use-id", help="tool_use_id for the select: tool_result block."),
+    ] = None,
+    pending_server: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pending-server", help="An MCP server still connecting (select: not-found hint)."
+        ),
+    ] = None,
+    with_deps: Annotated[
+        bool, typer.Option("--with-deps", help="select: also add each tool's requires closure.")
+    ] = False,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
-    from toolsel.ranking import rank_tools
-    from toolsel.render.console import make_console
-    from toolsel.render.rank import render_rank_human, render_rank_json
+    from toolsel.ranking import RankOptions
+    from toolsel.ranking.store import load_index
 
-    result = rank_tools(_registry(registry, no_cache), prompt, top=top)
-    if output_format is RankFormat.JSON:
-        _write(render_rank_json(result), None)
-    else:
-        render_rank_human(result, make_console())
+    if top is None:
+        top = 5 if method is Method.CC else 8
+    options = RankOptions(
+        method,
+        top,
+        permission,
+        tuple(category or ()),
+        tuple(tag or ()),
+        include_deprecated,
+        min_score,
+        explain or output_format is RankFormat.HUMAN,
+    )
+    if batch is not None:
+        from toolsel.commands.rank import run_batch
+
+        raise typer.Exit(run_batch(batch, registry, options, output_format, use_cache=not no_cache))
+    if prompt is None:
+        from toolsel.errors import UsageError
+
+        raise UsageError(
+            "give a prompt, or --batch FILE", hint='e.g. toolsel rank "read the config file"'
+        )
+    index = load_index(registry or None, use_cache=not no_cache)
+    from toolsel.select import is_select
+
+    if is_select(prompt):
+        from toolsel.commands.rank import run_select
+
+        raise typer.Exit(
+            run_select(
+                index,
+                prompt,
+                registry,
+                output_format,
+                tool_use_id,
+                tuple(pending_server or ()),
+                with_deps,
+                emit,
+                use_cache=not no_cache,
+            )
+        )
+    from toolsel.commands.rank import run_search
+
+    run_search(
+        index, prompt, options, registry, output_format, emit, explain, use_cache=not no_cache
+    )
 
 
 @app.command()

@@ -1,5 +1,56 @@
-"""Ranking tools against a prompt. `rank_tools` is the entry point."""
+"""Ranking tools against a prompt. `rank_tools` and `load_index` are the entry points.
 
-from toolsel.ranking.core import RankedTool, RankResult, rank_tools
+Attributes are imported lazily, so the CLI can import `toolsel.ranking.options` cheaply.
+"""
 
-__all__ = ["RankResult", "RankedTool", "rank_tools"]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolsel.ranking.core import RankedTool, RankOptions, RankResult, rank_index
+    from toolsel.ranking.index import RankIndex, build_index
+    from toolsel.ranking.options import Method
+    from toolsel.ranking.store import load_index
+    from toolsel.registry.model import Registry
+
+__all__ = [
+    "Method",
+    "RankIndex",
+    "RankOptions",
+    "RankResult",
+    "RankedTool",
+    "build_index",
+    "load_index",
+    "rank_index",
+    "rank_tools",
+]
+
+_LAZY = {
+    "RankedTool": "toolsel.ranking.core",
+    "RankOptions": "toolsel.ranking.core",
+    "RankResult": "toolsel.ranking.core",
+    "rank_index": "toolsel.ranking.core",
+    "RankIndex": "toolsel.ranking.index",
+    "build_index": "toolsel.ranking.index",
+    "Method": "toolsel.ranking.options",
+    "load_index": "toolsel.ranking.store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'toolsel.ranking' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name]), name)
+
+
+def rank_tools(
+    registry: Registry | RankIndex, query: str, options: RankOptions | None = None
+) -> RankResult:
+    """Rank a loaded `Registry` (or a prebuilt `RankIndex`) for `query`."""
+    from toolsel.ranking.core import rank_index
+    from toolsel.ranking.index import RankIndex, build_index
+
+    index = registry if isinstance(registry, RankIndex) else build_index(registry)
+    return rank_index(index, query, options)

@@ -1,26 +1,65 @@
-"""Field-weighted BM25 ranking: the baseline scorer that richer methods build on."""
+"""`rank_tools`: score a prompt against a registry, then apply the seeds' selection pipeline.
+
+Pipeline, after scoring: category/tag filters, drop deprecated tools (naming the
+replacement), the permission gate (listing what it blocks), conflict resolution (a
+higher-ranked tool excludes the tools it conflicts with), always-include tools first,
+then `--top` and `--min-score`. Ties are broken by name, so the same input always gives the
+same output.
+"""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolsel.errors import RegistryError, UsageError
-from toolsel.ranking.fields import FIELD_WEIGHTS, tokens, tool_fields
-from toolsel.registry.model import Registry
+from toolsel.ranking import scorers
+from toolsel.ranking.fields import tokens
+from toolsel.ranking.index import RankIndex, ToolMeta
+from toolsel.ranking.options import Method
+from toolsel.ranking.scorers import Contribution
+from toolsel.registry.model import Permission
+from toolsel.text import fold_name
 
-K1 = 1.2
-B = 0.75
+#: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
+#: see benchmarks/quality.py and the README's quality table).
+HYBRID_WEIGHTS = {"bm25": 0.6, "tfidf": 0.4, "fuzzy": 0.15}
+#: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
+#: lexical methods find nothing), which keeps batch ranking fast on large registries.
+HYBRID_FUZZY_CANDIDATES = 50
+
+
+DEFAULT_TOP = 8
+
+
+@dataclass(frozen=True, slots=True)
+class RankOptions:
+    method: Method = Method.HYBRID
+    top: int = DEFAULT_TOP
+    permission: Permission | None = None
+    categories: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    include_deprecated: bool = False
+    min_score: float = 0.0
+    explain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class RankedTool:
     name: str
-    score: float  # 0..1, relative to the best match of this query
+    score: float  # 0..1
+    raw: float  # the method's own score (BM25 units, cosine, WRatio, Claude Code points)
     category: str | None
     permission: str
-    matched: tuple[str, ...]  # query terms that matched, as field:term
+    why: str  # exact-name | alias | always-include | match
+    contributions: tuple[Contribution, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    name: str
+    reason: str  # deprecated | permission | conflict
+    detail: str  # replacement, required permission, or the tool that excluded it
+    score: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,68 +67,233 @@ class RankResult:
     query: str
     method: str
     results: tuple[RankedTool, ...]
-    replaced: tuple[tuple[str, str | None], ...]  # deprecated tools dropped, with replacement
+    blocked: tuple[Dropped, ...] = ()
+    excluded: tuple[Dropped, ...] = ()
+    deprecated: tuple[Dropped, ...] = ()
+    considered: int = 0
+    terms: tuple[str, ...] = field(default=())
 
 
-def rank_tools(registry: Registry, query: str, *, top: int = 8) -> RankResult:
-    """Rank the registry's live tools for `query`. Ties are broken by name."""
+def validate(index: RankIndex, query: str, options: RankOptions) -> None:
     if not query.strip():
         raise UsageError(
             "the prompt is empty", hint='give a prompt, e.g. toolsel rank "read a file"'
         )
-    if top < 1:
-        raise UsageError(f"--top must be at least 1, got {top}")
-    if not registry.tools:
+    if options.top < 1:
+        raise UsageError(f"--top must be at least 1, got {options.top}")
+    if not 0.0 <= options.min_score <= 1.0:
+        raise UsageError(f"--min-score must be between 0 and 1, got {options.min_score}")
+    if not len(index):
         raise RegistryError("the registry has no tools", hint="add entries under `tools:`")
-    terms = list(dict.fromkeys(tokens(query)))
-    docs = {t.name: tool_fields(t, registry) for t in registry.tools}
-    scores = _bm25(docs, terms)
-    best = max((s for s, _ in scores.values()), default=0.0)
-    ranked = []
-    replaced = []
-    for tool in registry.tools:
-        if tool.deprecated:
-            replaced.append((tool.name, tool.deprecated_by))
+
+
+def rank_index(index: RankIndex, query: str, options: RankOptions | None = None) -> RankResult:
+    """Rank the tools of `index` for `query` (the query path: no registry, no scikit-learn)."""
+    options = options or RankOptions()
+    validate(index, query, options)
+    terms = tokens(query)
+    raw, why = score(index, query, terms, options.method)
+    return _select(index, query, terms, raw, why, options)
+
+
+def score(
+    index: RankIndex, query: str, terms: list[str], method: Method
+) -> tuple[dict[int, float], dict[int, str]]:
+    """Raw scores by tool position, and why each exact match matched."""
+    why: dict[int, str] = {}
+    if method is Method.CC:
+        from toolsel.ranking import cc
+
+        matches = cc.search(index.tools, query, max_results=len(index))
+        # fast paths return unscored names; give them a score so they sort first
+        return {m.index: float(m.score or 1) for m in matches}, {
+            m.index: m.path for m in matches if m.path != "keyword"
+        }
+    if method is Method.BM25:
+        return scorers.bm25(index, terms), why
+    if method is Method.TFIDF:
+        return scorers.tfidf(index, terms), why
+    if method is Method.FUZZY:
+        return scorers.fuzzy(index, query), why
+    return _hybrid(index, query, terms)
+
+
+def _hybrid(
+    index: RankIndex, query: str, terms: list[str]
+) -> tuple[dict[int, float], dict[int, str]]:
+    corrected = scorers.correct_terms(index, terms)
+    lexical_b = scorers.normalise(scorers.bm25(index, corrected))
+    lexical_t = scorers.normalise(scorers.tfidf(index, corrected))
+    combined = {
+        doc: HYBRID_WEIGHTS["bm25"] * lexical_b.get(doc, 0.0)
+        + HYBRID_WEIGHTS["tfidf"] * lexical_t.get(doc, 0.0)
+        for doc in lexical_b.keys() | lexical_t.keys()
+    }
+    candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
+    fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
+    for doc, value in fuzzy.items():
+        combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
+    why: dict[int, str] = {}
+    for doc, kind in exact_matches(index, query).items():
+        combined[doc] = max(combined.values(), default=0.0) + 1.0
+        why[doc] = kind
+    return combined, why
+
+
+def _fuzzy_over(index: RankIndex, query: str, candidates: list[int]) -> dict[int, float]:
+    from rapidfuzz import fuzz, utils
+
+    strings, owners = scorers.fuzzy_strings(index)
+    wanted = set(candidates)
+    scores: dict[int, float] = {}
+    processed = utils.default_process(query)
+    for text, owner in zip(strings, owners, strict=True):
+        if owner in wanted:
+            value = fuzz.WRatio(processed, utils.default_process(text), score_cutoff=60)
+            if value > scores.get(owner, 0.0):
+                scores[owner] = value
+    return scores
+
+
+def exact_matches(index: RankIndex, query: str) -> dict[int, str]:
+    """Tools whose name or alias equals the query, ignoring case and separators."""
+    folded = fold_name(query.strip())
+    found: dict[int, str] = {}
+    if not folded:
+        return found
+    for position, tool in enumerate(index.tools):
+        if fold_name(tool.name) == folded:
+            found[position] = "exact-name"
+        elif any(fold_name(alias) == folded for alias in tool.aliases):
+            found.setdefault(position, "alias")
+    return found
+
+
+def _select(
+    index: RankIndex,
+    query: str,
+    terms: list[str],
+    raw: dict[int, float],
+    why: dict[int, str],
+    options: RankOptions,
+) -> RankResult:
+    tools = index.tools
+    normalised = scorers.normalise(raw)
+    # ties break by name (deterministic); `cc` keeps registry order, as Claude Code's stable sort does
+    tie = (lambda d: d) if options.method is Method.CC else (lambda d: tools[d].name)
+    order = sorted(normalised, key=lambda d: (-normalised[d], tie(d)))
+    wanted_categories = set(options.categories)
+    wanted_tags = set(options.tags)
+    deprecated: list[Dropped] = []
+    blocked: list[Dropped] = []
+    excluded: list[Dropped] = []
+    kept: list[int] = []
+    taken: set[str] = set()
+    conflicts = _conflicts(tools)
+    for doc in order:
+        tool = tools[doc]
+        if wanted_categories and tool.category not in wanted_categories:
             continue
-        score, matched = scores.get(tool.name, (0.0, ()))
-        if score <= 0:
+        if wanted_tags and not wanted_tags & set(tool.tags):
             continue
-        ranked.append(
+        if tool.deprecated and not options.include_deprecated:
+            deprecated.append(
+                Dropped(tool.name, "deprecated", tool.deprecated_by or "", normalised[doc])
+            )
+            continue
+        if options.permission is not None and not options.permission.allows(
+            Permission(tool.permission)
+        ):
+            blocked.append(Dropped(tool.name, "permission", tool.permission, normalised[doc]))
+            continue
+        clash = sorted(conflicts.get(tool.name, set()) & taken)
+        if clash:
+            excluded.append(Dropped(tool.name, "conflict", clash[0], normalised[doc]))
+            continue
+        kept.append(doc)
+        taken.add(tool.name)
+    # always-include tools come first: the matched ones by score, then the rest in registry order
+    matched = set(kept)
+    always_matched = [d for d in kept if tools[d].always_include]
+    # `cc` reproduces Claude Code's search, which returns matches only
+    always_other = (
+        []
+        if options.method is Method.CC
+        else [
+            d
+            for d, t in enumerate(tools)
+            if t.always_include and d not in matched and _allowed(t, options)
+        ]
+    )
+    chosen = always_matched + always_other + [d for d in kept if not tools[d].always_include]
+    results = []
+    for doc in chosen:
+        tool = tools[doc]
+        value = normalised.get(doc, 0.0)
+        if value < options.min_score and not tool.always_include:
+            continue
+        kind = why.get(doc) or (
+            "always-include" if tool.always_include and doc not in normalised else "match"
+        )
+        contributions = (
+            tuple(_explain(index, query, terms, doc, options.method))
+            if options.explain and doc in normalised
+            else ()
+        )
+        results.append(
             RankedTool(
-                tool.name, round(score / best, 4), tool.category, tool.permission.value, matched
+                tool.name,
+                round(value, 6),
+                round(raw.get(doc, 0.0), 6),
+                tool.category,
+                tool.permission,
+                kind,
+                contributions,
             )
         )
-    ranked.sort(key=lambda r: (-r.score, r.name))
-    return RankResult(query, "bm25", tuple(ranked[:top]), tuple(replaced))
+        if len(results) == options.top:
+            break
+    return RankResult(
+        query=query,
+        method=options.method.value,
+        results=tuple(results),
+        blocked=tuple(blocked),
+        excluded=tuple(excluded),
+        deprecated=tuple(deprecated),
+        considered=len(order),
+        terms=tuple(terms),
+    )
 
 
-def _bm25(
-    docs: dict[str, dict[str, list[str]]], terms: list[str]
-) -> dict[str, tuple[float, tuple[str, ...]]]:
-    n = len(docs)
-    lengths = {name: sum(len(v) for v in fields.values()) for name, fields in docs.items()}
-    average = (sum(lengths.values()) / n) or 1.0
-    document_frequency: Counter[str] = Counter()
-    for fields in docs.values():
-        document_frequency.update({t for words in fields.values() for t in words})
-    results: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for name, fields in docs.items():
-        total = 0.0
-        matched = []
-        norm = K1 * (1 - B + B * lengths[name] / average)
-        for term in terms:
-            df = document_frequency.get(term, 0)
-            if not df:
-                continue
-            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-            weighted_tf = 0.0
-            for field, words in fields.items():
-                count = words.count(term)
-                if count:
-                    weighted_tf += FIELD_WEIGHTS[field] * count
-                    matched.append(f"{field}:{term}")
-            if weighted_tf:
-                total += idf * weighted_tf * (K1 + 1) / (weighted_tf + norm)
-        if total > 0:
-            results[name] = (total, tuple(matched))
-    return results
+def _allowed(tool: ToolMeta, options: RankOptions) -> bool:
+    if tool.deprecated and not options.include_deprecated:
+        return False
+    if options.categories and tool.category not in options.categories:
+        return False
+    if options.tags and not set(options.tags) & set(tool.tags):
+        return False
+    return options.permission is None or options.permission.allows(Permission(tool.permission))
+
+
+def _conflicts(tools: tuple[ToolMeta, ...]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for tool in tools:
+        for other in tool.conflicts:
+            graph.setdefault(tool.name, set()).add(other)
+            graph.setdefault(other, set()).add(tool.name)
+    return graph
+
+
+def _explain(
+    index: RankIndex, query: str, terms: list[str], doc: int, method: Method
+) -> list[Contribution]:
+    if method is Method.FUZZY:
+        return scorers.explain_fuzzy(index, query, doc)
+    if method is Method.CC:
+        return []
+    if method is Method.HYBRID:
+        corrected = scorers.correct_terms(index, terms)
+        return scorers.explain_lexical(index, corrected, doc, "bm25") + scorers.explain_fuzzy(
+            index, query, doc
+        )
+    return scorers.explain_lexical(index, terms, doc, method.value)

@@ -1,16 +1,25 @@
-"""Registry model and loading. `load_registry` is the entry point."""
+"""Registry model and loading. `load_registry` is the entry point.
 
-from toolsel.registry.loader import expand_paths, load_registry, raise_for_fatal
-from toolsel.registry.model import (
-    Category,
-    LoadProblem,
-    Location,
-    Permission,
-    Registry,
-    RegistryFile,
-    Tool,
-    ToolSource,
-)
+Attributes are imported lazily, so importing the model (e.g. `Permission`) stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolsel.registry.loader import expand_paths, load_registry, raise_for_fatal
+    from toolsel.registry.model import (
+        Category,
+        LoadProblem,
+        Location,
+        Permission,
+        Registry,
+        RegistryFile,
+        Tool,
+        ToolSource,
+    )
 
 __all__ = [
     "Category",
@@ -25,3 +34,12 @@ __all__ = [
     "load_registry",
     "raise_for_fatal",
 ]
+
+_LOADER = {"expand_paths", "load_registry", "raise_for_fatal"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'toolsel.registry' has no attribute {name!r}")
+    module = "toolsel.registry.loader" if name in _LOADER else "toolsel.registry.model"
+    return getattr(importlib.import_module(module), name)

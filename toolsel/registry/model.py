@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolsel.registry.source import SourceMap, join_pointer
+from toolsel.registry.pointer import join_pointer
+
+if TYPE_CHECKING:
+    from toolsel.registry.source import SourceMap
 
 
 class Permission(StrEnum):

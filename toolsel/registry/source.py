@@ -19,6 +19,20 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from toolsel.registry.pointer import escape_token, join_pointer, split_pointer, unescape_token
+
+__all__ = [
+    "DuplicateKey",
+    "ParsedDocument",
+    "SourceMap",
+    "SourceSyntaxError",
+    "escape_token",
+    "join_pointer",
+    "parse_text",
+    "split_pointer",
+    "unescape_token",
+]
+
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: Refuse a document whose aliases expand it past this many nodes *and* 10x its own size.
@@ -44,22 +58,6 @@ class SourceSyntaxError(Exception):
         self.message = message
         self.line = line
         self.column = column
-
-
-def escape_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def unescape_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    return base + "".join("/" + escape_token(str(t)) for t in tokens)
-
-
-def split_pointer(pointer: str) -> list[str]:
-    return [unescape_token(t) for t in pointer.split("/")[1:]] if pointer else []
 
 
 @dataclass(frozen=True, slots=True)

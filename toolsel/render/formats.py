@@ -30,6 +30,14 @@ class LintFormat(StrEnum):
 class RankFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
+    JSONL = "jsonl"
+
+
+class EmitFormat(StrEnum):
+    OPENAI = "openai"
+    ANTHROPIC = "anthropic"
+    MCP = "mcp"
+    GEMINI = "gemini"
 
 
 class DepsFormat(StrEnum):

@@ -1,0 +1,272 @@
+"""Ranking and the selection pipeline, through the library and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT, Cli
+from toolsel.ranking import Method, RankOptions, load_index, rank_index
+from toolsel.registry.model import Permission
+
+INDEX = load_index(ROOT / "registries", use_cache=False)
+
+
+def names(query: str, **options: object) -> list[str]:
+    return [r.name for r in rank_index(INDEX, query, RankOptions(**options)).results]  # type: ignore[arg-type]
+
+
+def ranked(query: str, **options: object) -> list[str]:
+    """Names without the always-include tools, which lead every result."""
+    return [
+        n
+        for n in names(query, **options)
+        if n not in ("ask_user", "get_current_time", "search_documents")
+    ]
+
+
+@pytest.mark.parametrize("method", list(Method))
+def test_every_method_finds_the_obvious_tool(method: Method) -> None:
+    assert "deploy_service" in names("deploy service production", method=method)
+
+
+def test_always_include_tools_come_first() -> None:
+    assert set(names("deploy the billing service")[:3]) == {
+        "ask_user",
+        "get_current_time",
+        "search_documents",
+    }
+    # Claude Code's search returns matches only: no always-include tools are added
+    assert names("rollback", method=Method.CC) == ["rollback_deployment"]
+
+
+def test_exact_name_or_alias_ranks_first() -> None:
+    assert ranked("patch_file")[0] == "patch_file"
+    assert ranked("Patch-File")[0] == "patch_file"
+    assert ranked("cat_file")[0] == "read_file"  # an alias
+
+
+def test_typos_and_partial_names() -> None:
+    assert ranked("raed fle")[0] == "read_file"
+    assert "db_execute" in ranked("db exec", method=Method.FUZZY)[:3]
+
+
+def test_deprecated_tools_are_dropped_with_their_replacement() -> None:
+    result = rank_index(INDEX, "deploy legacy script", RankOptions())
+    assert "deploy_legacy" not in [r.name for r in result.results]
+    assert ("deploy_legacy", "deploy_service") in [(d.name, d.detail) for d in result.deprecated]
+    assert "deploy_legacy" in names("deploy legacy script", include_deprecated=True)
+
+
+def test_permission_gate_lists_what_it_blocks() -> None:
+    result = rank_index(INDEX, "delete a database record", RankOptions(permission=Permission.WRITE))
+    assert "delete_database_record" not in [r.name for r in result.results]
+    assert ("delete_database_record", "dangerous") in [(d.name, d.detail) for d in result.blocked]
+
+
+def test_higher_ranked_tool_excludes_its_conflicts() -> None:
+    result = rank_index(INDEX, "deploy service or roll back the deployment", RankOptions(top=20))
+    kept = [r.name for r in result.results]
+    assert "deploy_service" in kept or "rollback_deployment" in kept
+    assert not {"deploy_service", "rollback_deployment"} <= set(kept)
+    assert result.excluded and result.excluded[0].name in ("deploy_service", "rollback_deployment")
+
+
+def test_top_min_score_category_and_tag() -> None:
+    assert len(names("file", top=4)) == 4
+    always = {t.name for t in INDEX.tools if t.always_include}
+    kept = rank_index(INDEX, "read file", RankOptions(min_score=0.5)).results
+    assert kept and all(r.score >= 0.5 or r.name in always for r in kept)
+    assert {
+        INDEX.tools[INDEX.position(n)].category for n in names("delete", categories=("database",))
+    } == {"database"}
+    assert all(
+        "git" in INDEX.tools[INDEX.position(n)].tags for n in names("show changes", tags=("git",))
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=40).filter(str.strip),
+    st.sampled_from(list(Method)),
+)
+def test_ranking_is_deterministic_and_scores_stay_in_range(query: str, method: Method) -> None:
+    first = rank_index(INDEX, query, RankOptions(method=method))
+    again = rank_index(INDEX, query, RankOptions(method=method))
+    assert first == again
+    assert all(0.0 <= r.score <= 1.0 for r in first.results)
+    assert len(first.results) <= 8
+
+
+def test_tfidf_matches_scikit_learn() -> None:
+    """Our query-time cosine equals scikit-learn's transform + dot product on the same counts."""
+    import numpy as np
+    from scipy.sparse import csc_matrix
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    from toolsel.ranking import scorers
+    from toolsel.ranking.fields import tokens
+
+    weighted = [
+        sum(
+            w * c
+            for w, c in zip(
+                (3.0, 2.0, 1.0, 1.0, 0.5), (INDEX.field_tf[f][p] for f in range(5)), strict=True
+            )
+        )
+        for p in range(len(INDEX.doc_ids))
+    ]
+    counts = csc_matrix(
+        (weighted, INDEX.doc_ids, INDEX.term_ptr), shape=(len(INDEX), len(INDEX.vocabulary))
+    ).tocsr()
+    transformer = TfidfTransformer(sublinear_tf=True).fit(counts)
+    terms = tokens("restart the stuck billing service")
+    query = np.zeros(len(INDEX.vocabulary))
+    for t in terms:
+        query[INDEX.vocabulary[t]] += 1
+    expected = (
+        (transformer.transform(counts) @ transformer.transform(query.reshape(1, -1)).T)
+        .toarray()
+        .ravel()
+    )
+    got = scorers.tfidf(INDEX, terms)
+    for doc, value in got.items():
+        assert value == pytest.approx(expected[doc], rel=1e-9)
+    assert set(got) == set(np.nonzero(expected)[0].tolist())
+
+
+def test_index_is_cached_and_reused(write, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write("r.yaml", "tools:\n- {name: read_file, description: Reads a file.}\n")
+    first = load_index(path)
+    monkeypatch.setattr(
+        "toolsel.ranking.store.build_index", lambda registry: pytest.fail("rebuilt")
+    )
+    assert load_index(path).tools == first.tools
+    path.write_text("tools:\n- {name: write_file, description: Writes a file.}\n")
+    with pytest.raises(pytest.fail.Exception):
+        load_index(path)  # edited: the cache key changed
+
+
+def test_large_index_round_trips_through_npz() -> None:
+    from toolsel.ranking.index import RankIndex
+
+    again = RankIndex.from_npz(INDEX.to_npz())
+    assert again.tools == INDEX.tools
+    for query in ("deploy service", "read a file", "delete record"):
+        assert rank_index(again, query) == rank_index(INDEX, query)
+
+
+# --- CLI --------------------------------------------------------------------------------
+
+
+def test_rank_json_envelope(cli: Cli) -> None:
+    data = json.loads(
+        cli("rank", "-r", str(ROOT / "registries"), "read a file", "-f", "json").stdout
+    )
+    assert (
+        data["schema"] == "toolsel.rank/v1"
+        and data["mode"] == "search"
+        and data["method"] == "hybrid"
+    )
+    assert {"name", "score", "category", "permission", "rank", "why", "raw_score"} <= set(
+        data["results"][0]
+    )
+    assert {"blocked", "excluded", "deprecated"} <= set(data)
+
+
+def test_rank_explain(cli: Cli) -> None:
+    data = json.loads(
+        cli(
+            "rank",
+            "-r",
+            str(ROOT / "registries"),
+            "restart the stuck service",
+            "--explain",
+            "-f",
+            "json",
+            "--method",
+            "bm25",
+        ).stdout
+    )
+    first = next(r for r in data["results"] if r["why"] == "match")
+    assert first["explain"] and {"term", "field", "contribution"} == set(first["explain"][0])
+    human = cli(
+        "rank",
+        "-r",
+        str(ROOT / "registries"),
+        "deploy and roll back",
+        "--explain",
+        "--permission",
+        "read",
+    ).stdout
+    assert "blocked" in human and "needs permission" in human
+
+
+@pytest.mark.parametrize(
+    ("provider", "check"),
+    [
+        (
+            "openai",
+            lambda d: (
+                d["tools"][0]["type"] == "function" and "parameters" in d["tools"][0]["function"]
+            ),
+        ),
+        ("anthropic", lambda d: "input_schema" in d["tools"][0]),
+        ("mcp", lambda d: "inputSchema" in d["tools"][0] and "annotations" in d["tools"][0]),
+        ("gemini", lambda d: "parameters" in d["tools"][0]["functionDeclarations"][0]),
+    ],
+)
+def test_emit_provider_shapes(cli: Cli, provider: str, check) -> None:
+    data = json.loads(
+        cli(
+            "rank", "-r", str(ROOT / "registries"), "read a file", "--emit", provider, "--top", "4"
+        ).stdout
+    )
+    assert check(data)
+
+
+def test_batch_jsonl_and_bad_lines(cli: Cli, write) -> None:
+    queries = write(
+        "q.jsonl",
+        '{"id": "a", "query": "read a file"}\nnot json\n{"id": "b"}\n\n[1]\n{"id": "c", "query": "deploy"}\n',
+    )
+    run = cli("rank", "-r", str(ROOT / "registries"), "--batch", str(queries), "-f", "jsonl")
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [line["id"] for line in lines] == ["a", "c"]
+    assert all(set(line) == {"id", "query", "results"} for line in lines)
+    assert run.exit_code == 1
+    assert (
+        "q.jsonl:2: skipped: not JSON" in run.stderr
+        and "q.jsonl:3:" in run.stderr
+        and "q.jsonl:5:" in run.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("   ",), "prompt is empty"),
+        (("select:",), "names no tool"),
+        (("select:  , ,",), "names no tool"),
+        (("x", "--top", "0"), "--top"),
+        (("x", "--min-score", "2"), "--min-score"),
+        ((), "give a prompt"),
+    ],
+)
+def test_bad_input(cli: Cli, args: tuple[str, ...], message: str) -> None:
+    run = cli("rank", "-r", str(ROOT / "registries"), *args)
+    assert run.exit_code == 2 and message in run.stderr and run.stderr.count("\n") == 1
+
+
+def test_unknown_method_is_a_usage_error(cli: Cli) -> None:
+    run = cli("rank", "-r", str(ROOT / "registries"), "x", "--method", "magic")
+    assert run.exit_code == 2 and "magic" in run.stderr
+
+
+def test_missing_batch_file(cli: Cli, tmp_path: Path) -> None:
+    run = cli("rank", "-r", str(ROOT / "registries"), "--batch", str(tmp_path / "nope.jsonl"))
+    assert run.exit_code == 2 and "cannot read" in run.stderr

@@ -1,0 +1,121 @@
+"""Claude Code's ToolSearch keyword scorer, reproduced rule for rule.
+
+Source: the reference notes (docs/tool-search reference §2.1), read from a public mirror of
+Claude Code's `ToolSearchTool.ts`. Registry authors use `--method cc` to predict what Claude
+Code will return for a query: the name-part weights (10/12, 5/6, 3, 4, 2), `+required`
+terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5 results by default.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolsel.ranking.index import ToolMeta
+
+DEFAULT_MAX_RESULTS = 5
+_CAMEL_BOUNDARY = re.compile(r"([a-z])([A-Z])")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedName:
+    parts: tuple[str, ...]
+    full: str
+    is_mcp: bool
+
+
+def parse_tool_name(name: str) -> ParsedName:
+    if name.startswith("mcp__"):
+        rest = name[5:].lower()
+        parts = tuple(p for chunk in rest.split("__") for p in chunk.split("_") if p)
+        return ParsedName(parts, rest.replace("__", " ").replace("_", " "), True)
+    spaced = _CAMEL_BOUNDARY.sub(r"\1 \2", name).replace("_", " ").lower()
+    parts = tuple(spaced.split())
+    return ParsedName(parts, " ".join(parts), False)
+
+
+@dataclass(frozen=True, slots=True)
+class CcMatch:
+    index: int
+    score: int  # 0 for the unscored fast paths
+    path: str  # exact-name | mcp-prefix | keyword
+
+
+def search(
+    tools: Sequence[ToolMeta], query: str, max_results: int = DEFAULT_MAX_RESULTS
+) -> list[CcMatch]:
+    """The tools Claude Code's ToolSearch would return for `query`, in its order."""
+    query_lower = query.lower().strip()
+    for index, tool in enumerate(tools):
+        if tool.name.lower() == query_lower:
+            return [CcMatch(index, 0, "exact-name")]
+    if query_lower.startswith("mcp__") and len(query_lower) > 5:
+        found = [
+            CcMatch(i, 0, "mcp-prefix")
+            for i, t in enumerate(tools)
+            if t.name.lower().startswith(query_lower)
+        ]
+        return found[:max_results]
+    required, scoring = _terms(query_lower)
+    patterns = {term: re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII) for term in scoring}
+    scored: list[CcMatch] = []
+    for index, tool in enumerate(tools):
+        parsed = parse_tool_name(tool.name)
+        description = tool.description.lower()
+        hint = " ".join((tool.search_hint or "").split()).lower()
+        if not all(
+            _required_matches(term, parsed, description, hint, patterns[term]) for term in required
+        ):
+            continue
+        score = _score(scoring, parsed, description, hint, patterns)
+        if score > 0:
+            scored.append(CcMatch(index, score, "keyword"))
+    scored.sort(key=lambda m: -m.score)  # stable: ties keep registry order
+    return scored[:max_results]
+
+
+def _terms(query_lower: str) -> tuple[list[str], list[str]]:
+    required: list[str] = []
+    scoring: list[str] = []
+    for term in query_lower.split():
+        if term.startswith("+") and len(term) > 1:
+            required.append(term[1:])
+            scoring.append(term[1:])
+        else:
+            scoring.append(term)
+    return required, scoring
+
+
+def _required_matches(
+    term: str, parsed: ParsedName, description: str, hint: str, pattern: re.Pattern[str]
+) -> bool:
+    return (
+        term in parsed.parts
+        or any(term in part for part in parsed.parts)
+        or bool(pattern.search(description))
+        or bool(hint and pattern.search(hint))
+    )
+
+
+def _score(
+    terms: list[str],
+    parsed: ParsedName,
+    description: str,
+    hint: str,
+    patterns: dict[str, re.Pattern[str]],
+) -> int:
+    score = 0
+    for term in terms:
+        pattern = patterns[term]
+        if term in parsed.parts:
+            score += 12 if parsed.is_mcp else 10
+        elif any(term in part for part in parsed.parts):
+            score += 6 if parsed.is_mcp else 5
+        if term in parsed.full and score == 0:
+            score += 3
+        if hint and pattern.search(hint):
+            score += 4
+        if pattern.search(description):
+            score += 2
+    return score

@@ -1,0 +1,13 @@
+"""Ranking choices, kept import-light because the CLI builds its options from them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Method(StrEnum):
+    HYBRID = "hybrid"
+    TFIDF = "tfidf"
+    BM25 = "bm25"
+    FUZZY = "fuzzy"
+    CC = "cc"
