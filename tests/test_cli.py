@@ -68,7 +68,7 @@ def test_rank_on_the_bundled_registry(cli: Cli) -> None:
     run = cli("rank", "-r", str(ROOT / "registries"), "read the config file", "--format", "json")
     data = json.loads(run.stdout)
     assert data["schema"] == "toolsel.rank/v1" and data["mode"] == "search"
-    matched = [r for r in data["results"] if r["why"] != "always-include"]
+    matched = [r for r in data["results"] if not r["always_include"]]
     assert matched[0]["name"] == "read_file"
     assert all(0 <= r["score"] <= 1 for r in data["results"])
     assert {"name": "search_files", "replaced_by": "search_documents"} in data["deprecated"]
@@ -185,7 +185,7 @@ def test_default_registry_is_local_registries_dir(cli: Cli, in_tmp: Path) -> Non
 
 def test_default_registry_falls_back_to_bundled_example(cli: Cli, in_tmp: Path) -> None:
     data = json.loads(cli("rank", "read a file", "-f", "json").stdout)
-    assert [r for r in data["results"] if r["why"] != "always-include"][0]["name"] == "read_file"
+    assert [r for r in data["results"] if not r["always_include"]][0]["name"] == "read_file"
 
 
 def test_unknown_key_in_tool_toolsel_is_a_config_error(cli: Cli, in_tmp: Path) -> None:

@@ -109,13 +109,13 @@ def test_tfidf_matches_scikit_learn() -> None:
     from sklearn.feature_extraction.text import TfidfTransformer
 
     from toolsel.ranking import scorers
-    from toolsel.ranking.fields import tokens
+    from toolsel.ranking.fields import FIELD_WEIGHTS, tokens
 
     weighted = [
         sum(
             w * c
             for w, c in zip(
-                (3.0, 2.0, 1.0, 1.0, 0.5), (INDEX.field_tf[f][p] for f in range(5)), strict=True
+                tuple(FIELD_WEIGHTS.values()), (INDEX.field_tf[f][p] for f in range(5)), strict=True
             )
         )
         for p in range(len(INDEX.doc_ids))

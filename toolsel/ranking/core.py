@@ -22,7 +22,11 @@ from toolsel.text import fold_name
 
 #: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
 #: see benchmarks/quality.py and the README's quality table).
-HYBRID_WEIGHTS = {"bm25": 0.6, "tfidf": 0.4, "fuzzy": 0.15}
+HYBRID_WEIGHTS = {"bm25": 0.5, "tfidf": 0.5, "fuzzy": 0.15}
+#: Fuzzy matching and typo correction join hybrid only for queries that look typed by hand
+#: (see `looks_typed`): they rescue "raed fle" and "db exec", but on sentences they cost
+#: 2-3 NDCG@10 (MetaTool, ToolLens dev splits).
+HYBRID_TYPED_MAX_TERMS = 3
 #: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
 #: lexical methods find nothing), which keeps batch ranking fast on large registries.
 HYBRID_FUZZY_CANDIDATES = 50
@@ -52,6 +56,7 @@ class RankedTool:
     permission: str
     why: str  # exact-name | alias | always-include | match
     contributions: tuple[Contribution, ...] = ()
+    always_include: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,23 +126,35 @@ def score(
 def _hybrid(
     index: RankIndex, query: str, terms: list[str]
 ) -> tuple[dict[int, float], dict[int, str]]:
-    corrected = scorers.correct_terms(index, terms)
-    lexical_b = scorers.normalise(scorers.bm25(index, corrected))
-    lexical_t = scorers.normalise(scorers.tfidf(index, corrected))
+    """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
+    queries that look typed by hand; exact name or alias matches first."""
+    typed = looks_typed(index, terms)
+    lexical_terms = scorers.correct_terms(index, terms) if typed else terms
+    lexical_b = scorers.normalise(scorers.bm25(index, lexical_terms))
+    lexical_t = scorers.normalise(scorers.tfidf(index, lexical_terms))
     combined = {
         doc: HYBRID_WEIGHTS["bm25"] * lexical_b.get(doc, 0.0)
         + HYBRID_WEIGHTS["tfidf"] * lexical_t.get(doc, 0.0)
         for doc in lexical_b.keys() | lexical_t.keys()
     }
-    candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
-    fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
-    for doc, value in fuzzy.items():
-        combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
+    if typed or not combined:
+        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
+        fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
+        for doc, value in fuzzy.items():
+            combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
     why: dict[int, str] = {}
     for doc, kind in exact_matches(index, query).items():
         combined[doc] = max(combined.values(), default=0.0) + 1.0
         why[doc] = kind
     return combined, why
+
+
+def looks_typed(index: RankIndex, terms: list[str]) -> bool:
+    """A short query (3 terms or fewer) with a term the registry never uses: a typed,
+    possibly misspelt or abbreviated tool name rather than a sentence."""
+    return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
+        t not in index.vocabulary for t in terms
+    )
 
 
 def _fuzzy_over(index: RankIndex, query: str, candidates: list[int]) -> dict[int, float]:
@@ -249,6 +266,7 @@ def _select(
                 tool.permission,
                 kind,
                 contributions,
+                tool.always_include,
             )
         )
         if len(results) == options.top:
@@ -292,7 +310,7 @@ def _explain(
     if method is Method.CC:
         return []
     if method is Method.HYBRID:
-        corrected = scorers.correct_terms(index, terms)
+        corrected = scorers.correct_terms(index, terms) if looks_typed(index, terms) else terms
         return scorers.explain_lexical(index, corrected, doc, "bm25") + scorers.explain_fuzzy(
             index, query, doc
         )

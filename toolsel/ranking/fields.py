@@ -7,7 +7,10 @@ import re
 from toolsel.registry.model import Registry, Tool
 from toolsel.text import STOPWORDS, split_name
 
-FIELD_WEIGHTS = {"name": 3.0, "hints": 2.0, "category": 1.0, "description": 1.0, "parameters": 0.5}
+#: Field weights, chosen on a 1,500-query tuning sample of each benchmark's dev split
+#: (benchmarks/quality.py): parameters at 1.0 (not 0.5) was worth +2 NDCG@10 on ToolLens;
+#: name above 2 and category above 0.5 gained nothing anywhere.
+FIELD_WEIGHTS = {"name": 2.0, "hints": 2.0, "category": 0.5, "description": 1.0, "parameters": 1.0}
 FIELD_NAMES = tuple(FIELD_WEIGHTS)
 _TOKEN = re.compile(r"[a-z0-9]+")
 

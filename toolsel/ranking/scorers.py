@@ -164,12 +164,14 @@ def explain_fuzzy(index: RankIndex, query: str, doc: int) -> list[Contribution]:
     return [Contribution(best[1], "fuzzy", best[0])] if best[0] else []
 
 
-def correct_terms(index: RankIndex, terms: Sequence[str], *, cutoff: float = 84.0) -> list[str]:
-    """Replace query terms the registry never uses by their closest vocabulary term
-    (typos: "raed" -> "read"); terms found in the vocabulary are kept as they are."""
+def correct_terms(index: RankIndex, terms: Sequence[str]) -> list[str]:
+    """Replace query terms the registry never uses by a vocabulary term one typo away
+    (Damerau distance 1; 2 for words of 8+ letters): "raed" -> "read". A longer or shorter
+    word ("config" vs "configur") is not a typo and is left alone."""
     if all(t in index.vocabulary for t in terms):
         return list(terms)
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
 
     vocabulary = list(index.vocabulary)
     corrected = []
@@ -177,7 +179,8 @@ def correct_terms(index: RankIndex, terms: Sequence[str], *, cutoff: float = 84.
         if term in index.vocabulary or len(term) < 4:
             corrected.append(term)
             continue
-        match = process.extractOne(term, vocabulary, scorer=fuzz.ratio, score_cutoff=cutoff)
+        limit = 2 if len(term) >= 8 else 1
+        match = process.extractOne(term, vocabulary, scorer=OSA.distance, score_cutoff=limit)
         corrected.append(match[0] if match else term)
     return corrected
 

@@ -23,6 +23,7 @@ def _ranked(tool: RankedTool, rank: int, explain: bool) -> dict[str, Any]:
         "category": tool.category,
         "permission": tool.permission,
         "why": tool.why,
+        "always_include": tool.always_include,
     }
     if explain:
         item["explain"] = [

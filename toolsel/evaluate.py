@@ -1,0 +1,163 @@
+"""Selection quality: Recall@k, MRR@10, NDCG@10 over labelled cases, per method.
+
+A case is `{"id", "query", "expected": [tool names]}`, one JSON object a line. Metrics use
+binary relevance: Recall@k is the share of a query's expected tools found in its top k,
+averaged over queries; MRR@10 is the reciprocal rank of the first expected tool within the
+top 10; NDCG@10 is DCG over the top 10 divided by the ideal DCG of min(|expected|, 10)
+relevant tools. Comp@k is the share of queries with every expected tool in the top k.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolsel.errors import UsageError
+from toolsel.ranking.core import RankOptions, rank_index
+from toolsel.ranking.index import RankIndex
+from toolsel.ranking.options import Method
+
+DEFAULT_KS = (1, 5, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    query: str
+    expected: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    line: int
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    case: Case
+    ranks: dict[str, int | None]  # expected tool -> 1-based rank within the top N, or None
+    ndcg10: float
+    reciprocal_rank: float
+
+
+@dataclass(frozen=True, slots=True)
+class MethodReport:
+    method: str
+    cases: int
+    recall: dict[int, float]
+    complete: dict[int, float]
+    mrr10: float
+    ndcg10: float
+    outcomes: tuple[Outcome, ...] = field(repr=False)
+
+    def worst(self, n: int = 10) -> list[Outcome]:
+        return sorted(self.outcomes, key=lambda o: (o.ndcg10, o.reciprocal_rank, o.case.id))[:n]
+
+
+@dataclass(frozen=True, slots=True)
+class EvalReport:
+    source: str
+    ks: tuple[int, ...]
+    methods: tuple[MethodReport, ...]
+    bad_lines: tuple[BadLine, ...] = ()
+    unknown_tools: tuple[str, ...] = ()  # expected names the registry does not have
+
+
+def read_cases(path: Path) -> tuple[list[Case], list[BadLine]]:
+    """Every readable case; unreadable lines are returned with their number, never dropped silently."""
+    import orjson
+
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    cases: list[Case] = []
+    bad: list[BadLine] = []
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                cases.append(_case(orjson.loads(raw), number))
+            except orjson.JSONDecodeError as exc:
+                bad.append(BadLine(number, f"not JSON ({str(exc).splitlines()[0]})"))
+            except ValueError as exc:
+                bad.append(BadLine(number, str(exc)))
+    return cases, bad
+
+
+def _case(item: object, number: int) -> Case:
+    if not isinstance(item, dict):
+        raise ValueError('expected an object like {"id", "query", "expected": [...]}')
+    query, expected = item.get("query"), item.get("expected")
+    if not isinstance(query, str) or not query.strip():
+        raise ValueError('missing or empty "query"')
+    if (
+        not isinstance(expected, list)
+        or not expected
+        or not all(isinstance(e, str) for e in expected)
+    ):
+        raise ValueError('"expected" must be a non-empty list of tool names')
+    return Case(str(item.get("id", f"line-{number}")), query, tuple(dict.fromkeys(expected)))
+
+
+def evaluate(
+    index: RankIndex,
+    cases: Sequence[Case],
+    methods: Iterable[Method],
+    ks: Sequence[int] = DEFAULT_KS,
+    *,
+    source: str = "",
+    bad_lines: Sequence[BadLine] = (),
+) -> EvalReport:
+    if not cases:
+        raise UsageError(
+            f"{source or 'the cases file'}: no readable cases",
+            hint='each line: {"id": "q1", "query": "...", "expected": ["tool"]}',
+        )
+    ks = tuple(sorted(set(ks)))
+    depth = max(10, *ks)
+    known = {t.name for t in index.tools}
+    unknown = sorted({name for case in cases for name in case.expected if name not in known})
+    reports = tuple(_evaluate_method(index, cases, method, ks, depth) for method in methods)
+    return EvalReport(source, ks, reports, tuple(bad_lines), tuple(unknown))
+
+
+def _evaluate_method(
+    index: RankIndex, cases: Sequence[Case], method: Method, ks: tuple[int, ...], depth: int
+) -> MethodReport:
+    options = RankOptions(method=method, top=depth, include_deprecated=True)
+    outcomes = []
+    for case in cases:
+        ranked = [r.name for r in rank_index(index, case.query, options).results]
+        outcomes.append(score_case(case, ranked))
+    n = len(outcomes)
+    recall = {k: sum(_recall(o, k) for o in outcomes) / n for k in ks}
+    complete = {k: sum(_recall(o, k) == 1.0 for o in outcomes) / n for k in ks}
+    return MethodReport(
+        method=method.value,
+        cases=n,
+        recall=recall,
+        complete=complete,
+        mrr10=sum(o.reciprocal_rank for o in outcomes) / n,
+        ndcg10=sum(o.ndcg10 for o in outcomes) / n,
+        outcomes=tuple(outcomes),
+    )
+
+
+def score_case(case: Case, ranked: Sequence[str]) -> Outcome:
+    position = {name: i for i, name in enumerate(ranked, start=1)}
+    ranks = {name: position.get(name) for name in case.expected}
+    hits = sorted(r for r in ranks.values() if r is not None)
+    dcg = sum(1 / math.log2(r + 1) for r in hits if r <= 10)
+    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(len(case.expected), 10) + 1))
+    first = hits[0] if hits and hits[0] <= 10 else None
+    return Outcome(case, ranks, dcg / ideal, 1 / first if first else 0.0)
+
+
+def _recall(outcome: Outcome, k: int) -> float:
+    found = sum(1 for r in outcome.ranks.values() if r is not None and r <= k)
+    return found / len(outcome.ranks)
