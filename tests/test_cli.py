@@ -185,7 +185,7 @@ def test_default_registry_is_local_registries_dir(cli: Cli, in_tmp: Path) -> Non
 
 def test_default_registry_falls_back_to_bundled_example(cli: Cli, in_tmp: Path) -> None:
     data = json.loads(cli("rank", "read a file", "-f", "json").stdout)
-    assert [r for r in data["results"] if not r["always_include"]][0]["name"] == "read_file"
+    assert next(r for r in data["results"] if not r["always_include"])["name"] == "read_file"
 
 
 def test_unknown_key_in_tool_toolsel_is_a_config_error(cli: Cli, in_tmp: Path) -> None:
