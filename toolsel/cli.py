@@ -20,7 +20,14 @@ from toolsel import __version__
 from toolsel.errors import ExitCode, ToolselError
 from toolsel.ranking.options import Method
 from toolsel.registry.model import Permission
-from toolsel.render.formats import DepsFormat, EmitFormat, GraphFormat, LintFormat, RankFormat
+from toolsel.render.formats import (
+    DepsFormat,
+    EmitFormat,
+    GraphFormat,
+    LintFormat,
+    RankFormat,
+    TestFormat,
+)
 
 app = typer.Typer(
     name="toolsel",
@@ -396,6 +403,127 @@ def _find_rule(rule_id: str) -> Any:
 
 def _split(values: list[str] | None) -> list[str]:
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+@app.command(name="eval")
+@_handle_errors
+def eval_command(
+    cases: Annotated[
+        Path, typer.Option("--cases", help='JSONL of {"id", "query", "expected": [tools]}.')
+    ],
+    registry: RegistryOption = None,
+    method: Annotated[
+        Method, typer.Option("--method", "-m", help="Scoring method.")
+    ] = Method.HYBRID,
+    compare: Annotated[bool, typer.Option("--compare", help="Every method side by side.")] = False,
+    k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
+    worst: Annotated[int, typer.Option("--worst", help="How many worst queries to list.")] = 5,
+    output_format: Annotated[
+        RankFormat, typer.Option("--format", "-f", help="human or json.")
+    ] = RankFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
+    from toolsel.errors import UsageError
+    from toolsel.evaluate import evaluate, read_cases
+    from toolsel.ranking.store import load_index
+    from toolsel.render.console import make_console
+    from toolsel.render.quality import dumps, eval_payload, render_eval_human
+
+    try:
+        ks = tuple(int(part) for part in k.split(",") if part.strip())
+    except ValueError:
+        raise UsageError(f"-k must be comma-separated positive integers, got {k!r}") from None
+    if not ks or min(ks) < 1:
+        raise UsageError(f"-k must be comma-separated positive integers, got {k!r}")
+    found, bad = read_cases(cases)
+    methods = list(Method) if compare else [method]
+    report = evaluate(
+        load_index(registry or None, use_cache=not no_cache),
+        found,
+        methods,
+        ks,
+        source=str(cases),
+        bad_lines=bad,
+    )
+    if output_format is RankFormat.HUMAN:
+        render_eval_human(report, make_console(), worst=worst)
+    else:
+        _write(dumps(eval_payload(report)), None)
+    if bad:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+@app.command(name="test")
+@_handle_errors
+def test_command(
+    cases: Annotated[
+        Path,
+        typer.Argument(help="YAML of golden cases: prompt, expect, forbid, top_k, permission."),
+    ],
+    registry: RegistryOption = None,
+    output_format: Annotated[
+        TestFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = TestFormat.HUMAN,
+    output_file: Annotated[
+        Path | None,
+        typer.Option("--output-file", "-o", help="Write the report here (e.g. JUnit for CI)."),
+    ] = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
+    from toolsel.golden import read_cases, run_cases
+    from toolsel.ranking.store import load_index
+    from toolsel.render.console import make_console
+    from toolsel.render.quality import dumps, golden_payload, render_test_human, render_test_junit
+
+    report = run_cases(
+        load_index(registry or None, use_cache=not no_cache), read_cases(cases), str(cases)
+    )
+    if output_format is TestFormat.HUMAN and output_file is None:
+        render_test_human(report, make_console())
+    elif output_format is TestFormat.JUNIT:
+        _write(render_test_junit(report), output_file)
+    elif output_format is TestFormat.JSON:
+        _write(dumps(golden_payload(report)), output_file)
+    else:
+        with _open_output(output_file) as handle:  # type: ignore[arg-type]
+            render_test_human(report, make_console(handle))
+    if report.failed:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+@app.command()
+@_handle_errors
+def prompt(
+    registry: RegistryOption = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget", help="Warn (exit 1) when always-loaded definitions exceed N tokens."
+        ),
+    ] = None,
+    output_format: Annotated[
+        RankFormat, typer.Option("--format", "-f", help="human or json.")
+    ] = RankFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Print the deferred-tool listing an agent would see, and the always-loaded tools' cost."""
+    from toolsel.listing import build_listing
+    from toolsel.render.console import make_console
+    from toolsel.render.quality import dumps, prompt_payload, render_prompt_human
+
+    listing = build_listing(_registry(registry, no_cache), budget=budget)
+    if output_format is RankFormat.HUMAN:
+        render_prompt_human(listing, make_console())
+    else:
+        _write(dumps(prompt_payload(listing)), None)
+    if listing.over_budget:
+        typer.echo(
+            f"toolsel: warning: always-loaded definitions take about {listing.loaded_tokens} tokens, over the budget of {budget}",
+            err=True,
+        )
+        raise typer.Exit(int(ExitCode.FINDINGS))
 
 
 @app.command()

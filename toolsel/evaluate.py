@@ -129,7 +129,10 @@ def evaluate(
 def _evaluate_method(
     index: RankIndex, cases: Sequence[Case], method: Method, ks: tuple[int, ...], depth: int
 ) -> MethodReport:
-    options = RankOptions(method=method, top=depth, include_deprecated=True)
+    # the ranking itself is measured: pinned always-include tools compete on their score
+    options = RankOptions(
+        method=method, top=depth, include_deprecated=True, pin_always_include=False
+    )
     outcomes = []
     for case in cases:
         ranked = [r.name for r in rank_index(index, case.query, options).results]

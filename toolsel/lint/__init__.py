@@ -22,6 +22,7 @@ RULE_MODULES = (
     "mcp",
     "contract",
     "security",
+    "retrieval",
     "suppressions",
 )
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.lint.config import LintConfig
 from toolsel.lint.model import Hit, Severity
 from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
+
+if TYPE_CHECKING:
+    from toolsel.ranking.index import RankIndex
 from toolsel.registry.source import escape_token
 
 #: Registries at least this large compute TF-IDF similarity in a worker process.
@@ -176,6 +179,34 @@ class LintContext:
 
             store_json(self._similarity_key(), ".ts209.json", [list(p) for p in pairs])
         return pairs
+
+    @functools.cached_property
+    def rank_index(self) -> RankIndex:
+        from toolsel.ranking.index import build_index
+
+        return build_index(self.registry)
+
+    def self_rank(self, position: int, query: str) -> int | None:
+        """Where tool `position` ranks for `query` by BM25+TF-IDF fusion (ties by name), or
+        None when the query has no searchable words."""
+        from toolsel.ranking import scorers
+        from toolsel.ranking.fields import tokens
+
+        terms = tokens(query)
+        if not terms:
+            return None
+        index = self.rank_index
+        bm25 = scorers.normalise(scorers.bm25(index, terms))
+        tfidf = scorers.normalise(scorers.tfidf(index, terms))
+        scores = {d: bm25.get(d, 0.0) + tfidf.get(d, 0.0) for d in bm25.keys() | tfidf.keys()}
+        own = scores.get(position, 0.0)
+        name = index.tools[position].name
+        ahead = sum(
+            1
+            for d, v in scores.items()
+            if v > own or (v == own and d != position and index.tools[d].name < name)
+        )
+        return ahead + 1
 
     @functools.cached_property
     def names(self) -> set[str]:

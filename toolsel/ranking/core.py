@@ -45,6 +45,7 @@ class RankOptions:
     include_deprecated: bool = False
     min_score: float = 0.0
     explain: bool = False
+    pin_always_include: bool = True  # False: always-include tools compete on score (eval)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,23 +232,24 @@ def _select(
         taken.add(tool.name)
     # always-include tools come first: the matched ones by score, then the rest in registry order
     matched = set(kept)
-    always_matched = [d for d in kept if tools[d].always_include]
+    pinned = options.pin_always_include and options.method is not Method.CC
+    always_matched = [d for d in kept if tools[d].always_include] if pinned else []
     # `cc` reproduces Claude Code's search, which returns matches only
     always_other = (
-        []
-        if options.method is Method.CC
-        else [
+        [
             d
             for d, t in enumerate(tools)
             if t.always_include and d not in matched and _allowed(t, options)
         ]
+        if pinned
+        else []
     )
-    chosen = always_matched + always_other + [d for d in kept if not tools[d].always_include]
+    chosen = always_matched + always_other + [d for d in kept if d not in always_matched]
     results = []
     for doc in chosen:
         tool = tools[doc]
         value = normalised.get(doc, 0.0)
-        if value < options.min_score and not tool.always_include:
+        if value < options.min_score and not (pinned and tool.always_include):
             continue
         kind = why.get(doc) or (
             "always-include" if tool.always_include and doc not in normalised else "match"

@@ -48,3 +48,11 @@ class DepsFormat(StrEnum):
 class GraphFormat(StrEnum):
     DOT = "dot"
     MERMAID = "mermaid"
+
+
+class TestFormat(StrEnum):
+    __test__ = False  # not a pytest test class
+
+    HUMAN = "human"
+    JSON = "json"
+    JUNIT = "junit"
