@@ -270,3 +270,19 @@ def test_unknown_method_is_a_usage_error(cli: Cli) -> None:
 def test_missing_batch_file(cli: Cli, tmp_path: Path) -> None:
     run = cli("rank", "-r", str(ROOT / "registries"), "--batch", str(tmp_path / "nope.jsonl"))
     assert run.exit_code == 2 and "cannot read" in run.stderr
+
+
+@pytest.mark.parametrize("method", [Method.HYBRID, Method.BM25, Method.TFIDF])
+@pytest.mark.parametrize(
+    "query",
+    ["deploy the billing service", "read a file", "raed fle", "delete record", "page on call"],
+)
+def test_numpy_path_ranks_like_the_python_path(
+    monkeypatch: pytest.MonkeyPatch, method: Method, query: str
+) -> None:
+    small = rank_index(INDEX, query, RankOptions(method=method, top=10))
+    monkeypatch.setattr("toolsel.ranking.scorers.NUMPY_MIN_POSTINGS", 0)
+    monkeypatch.setattr("toolsel.ranking.core.LARGE_CANDIDATES", 12)
+    large = rank_index(INDEX, query, RankOptions(method=method, top=10))
+    assert [r.name for r in large.results] == [r.name for r in small.results]
+    assert [r.score for r in large.results] == pytest.approx([r.score for r in small.results])

@@ -30,6 +30,8 @@ HYBRID_TYPED_MAX_TERMS = 3
 #: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
 #: lexical methods find nothing), which keeps batch ranking fast on large registries.
 HYBRID_FUZZY_CANDIDATES = 50
+#: On large registries only this many best-scoring tools go through the selection pipeline.
+LARGE_CANDIDATES = 300
 
 
 DEFAULT_TOP = 8
@@ -115,6 +117,9 @@ def score(
         return {m.index: float(m.score or 1) for m in matches}, {
             m.index: m.path for m in matches if m.path != "keyword"
         }
+    if method in (Method.BM25, Method.TFIDF) and scorers.is_large(index):
+        # large registries: score in numpy, turn only the best candidates into Python objects
+        return scorers.top_entries(scorers.dense(index, terms, method.value), LARGE_CANDIDATES), why
     if method is Method.BM25:
         return scorers.bm25(index, terms), why
     if method is Method.TFIDF:
@@ -131,13 +136,7 @@ def _hybrid(
     queries that look typed by hand; exact name or alias matches first."""
     typed = looks_typed(index, terms)
     lexical_terms = scorers.correct_terms(index, terms) if typed else terms
-    lexical_b = scorers.normalise(scorers.bm25(index, lexical_terms))
-    lexical_t = scorers.normalise(scorers.tfidf(index, lexical_terms))
-    combined = {
-        doc: HYBRID_WEIGHTS["bm25"] * lexical_b.get(doc, 0.0)
-        + HYBRID_WEIGHTS["tfidf"] * lexical_t.get(doc, 0.0)
-        for doc in lexical_b.keys() | lexical_t.keys()
-    }
+    combined = _lexical_fusion(index, lexical_terms)
     if typed or not combined:
         candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
         fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
@@ -148,6 +147,21 @@ def _hybrid(
         combined[doc] = max(combined.values(), default=0.0) + 1.0
         why[doc] = kind
     return combined, why
+
+
+def _lexical_fusion(index: RankIndex, terms: list[str]) -> dict[int, float]:
+    """Max-normalised BM25 and TF-IDF, weighted and summed."""
+    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
+    if scorers.is_large(index):
+        b, t = scorers.dense(index, terms, "bm25"), scorers.dense(index, terms, "tfidf")
+        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
+        return scorers.top_entries(fused, LARGE_CANDIDATES)
+    lexical_b = scorers.normalise(scorers.bm25(index, terms))
+    lexical_t = scorers.normalise(scorers.tfidf(index, terms))
+    return {
+        doc: wb * lexical_b.get(doc, 0.0) + wt * lexical_t.get(doc, 0.0)
+        for doc in lexical_b.keys() | lexical_t.keys()
+    }
 
 
 def looks_typed(index: RankIndex, terms: list[str]) -> bool:
@@ -176,15 +190,24 @@ def _fuzzy_over(index: RankIndex, query: str, candidates: list[int]) -> dict[int
 def exact_matches(index: RankIndex, query: str) -> dict[int, str]:
     """Tools whose name or alias equals the query, ignoring case and separators."""
     folded = fold_name(query.strip())
-    found: dict[int, str] = {}
     if not folded:
-        return found
-    for position, tool in enumerate(index.tools):
-        if fold_name(tool.name) == folded:
-            found[position] = "exact-name"
-        elif any(fold_name(alias) == folded for alias in tool.aliases):
-            found.setdefault(position, "alias")
-    return found
+        return {}
+    return dict(_folded_names(index).get(folded, ()))
+
+
+def _folded_names(index: RankIndex) -> dict[str, list[tuple[int, str]]]:
+    cached = index.__dict__.get("_folded_names")
+    if cached is None:
+        cached = {}
+        for position, tool in enumerate(index.tools):
+            cached.setdefault(fold_name(tool.name), []).append((position, "exact-name"))
+        for position, tool in enumerate(index.tools):
+            for alias in tool.aliases:
+                entries = cached.setdefault(fold_name(alias), [])
+                if all(p != position for p, _ in entries):
+                    entries.append((position, "alias"))
+        index.__dict__["_folded_names"] = cached
+    return cached  # type: ignore[no-any-return]
 
 
 def _select(
@@ -312,8 +335,12 @@ def _explain(
     if method is Method.CC:
         return []
     if method is Method.HYBRID:
-        corrected = scorers.correct_terms(index, terms) if looks_typed(index, terms) else terms
-        return scorers.explain_lexical(index, corrected, doc, "bm25") + scorers.explain_fuzzy(
-            index, query, doc
+        typed = looks_typed(index, terms)
+        lexical = scorers.explain_lexical(
+            index, scorers.correct_terms(index, terms) if typed else terms, doc, "bm25"
+        )
+        # fuzzy matching took part only for typed queries (or when nothing matched lexically)
+        return (
+            lexical + scorers.explain_fuzzy(index, query, doc) if typed or not lexical else lexical
         )
     return scorers.explain_lexical(index, terms, doc, method.value)

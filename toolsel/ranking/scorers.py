@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS
 from toolsel.ranking.index import RankIndex
@@ -189,3 +190,44 @@ def normalise(scores: dict[int, float]) -> dict[int, float]:
     """Divide by the best score, so every method's scores land in (0, 1]."""
     best = max(scores.values(), default=0.0)
     return {doc: value / best for doc, value in scores.items()} if best > 0 else {}
+
+
+# -- large indexes: numpy arrays over every tool, then only the best candidates ---------
+
+
+def is_large(index: RankIndex) -> bool:
+    return len(index.doc_ids) >= NUMPY_MIN_POSTINGS
+
+
+def dense(index: RankIndex, terms: Sequence[str], method: str) -> Any:
+    """The method's (`bm25` or `tfidf`) score for every tool, as one numpy array."""
+    import math
+
+    import numpy as np
+
+    counts = Counter(t for t in terms if t in index.vocabulary)
+    if method == "bm25":
+        scale = {t: float(n) for t, n in counts.items()}
+    else:
+        query = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
+        norm = math.sqrt(sum(v * v for v in query.values())) or 1.0
+        scale = {t: v / norm for t, v in query.items()}
+    arrays = index.numpy()
+    totals = np.zeros(len(index), dtype=np.float64)
+    for term, factor in scale.items():
+        span = index.postings(term)
+        if span:
+            sl = slice(span.start, span.stop)
+            totals[arrays["doc_ids"][sl]] += arrays[method][sl] * factor
+    return totals
+
+
+def top_entries(scores: Any, limit: int) -> dict[int, float]:
+    """The `limit` highest positive entries of a numpy score array, as a dict."""
+    import numpy as np
+
+    positive = np.nonzero(scores > 0)[0]
+    if len(positive) > limit:
+        best = np.argpartition(-scores[positive], limit - 1)[:limit]
+        positive = positive[best]
+    return dict(zip(positive.tolist(), scores[positive].tolist(), strict=True))

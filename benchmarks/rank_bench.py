@@ -1,0 +1,104 @@
+"""`toolsel rank` speed, as whole processes, against a floor measured in the same run.
+
+    python benchmarks/rank_bench.py --runs 7
+
+  floor       benchmarks/floor_app.py: bare Typer + Rich printing a table
+  bundled     `toolsel rank "..."` on the bundled registry (index cached)
+  10k cached  `toolsel rank -r registry-10000.yaml "..."` (index cached)
+  batch       1,000 queries over 10k tools with `rank_index`, after loading the index
+Targets (issue 3): bundled <= 2x floor; 10k cached <= 2.5x floor; batch < 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+QUERY = "deploy the billing service to production"
+
+
+def timed(args: list[str], env: dict[str, str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(
+            args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            check=True,
+            cwd=ROOT,
+        )
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def batch_seconds(path: Path, count: int) -> tuple[float, float]:
+    from toolsel.ranking import load_index, rank_index
+    from toolsel.ranking.core import RankOptions
+    from toolsel.render.rank import render_rank_jsonl
+
+    started = time.perf_counter()
+    index = load_index(path)
+    loaded = time.perf_counter() - started
+    words = [w for t in index.tools[:2000] for w in t.description.lower().split()[:12]]
+    rng = random.Random(5)
+    queries = [" ".join(rng.sample(words, 6)) for _ in range(count)]
+    started = time.perf_counter()
+    for query in queries:
+        render_rank_jsonl(rank_index(index, query, RankOptions()))
+    return loaded, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    env = {**os.environ, "TOOLSEL_CACHE_DIR": tempfile.mkdtemp(prefix="toolsel-rank-bench-")}
+    # measure what users get: a normal install has bytecode, even where the environment
+    # forbids writing it (PYTHONDONTWRITEBYTECODE makes an editable install recompile)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "toolsel")],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    big = HERE / "data" / "registry-10000.yaml"
+    if not big.exists():
+        subprocess.run(
+            [sys.executable, str(HERE / "gen_registry.py"), "10000", "-o", str(big)], check=True
+        )
+    toolsel = str(Path(sys.executable).with_name("toolsel"))
+    floor = timed([sys.executable, str(HERE / "floor_app.py"), QUERY], env, args.runs)
+    timed([toolsel, "rank", QUERY], env, 1)  # warm the index cache
+    bundled = timed([toolsel, "rank", QUERY], env, args.runs)
+    timed([toolsel, "rank", "-r", str(big), QUERY], env, 1)
+    cached = timed([toolsel, "rank", "-r", str(big), QUERY], env, args.runs)
+    os.environ["TOOLSEL_CACHE_DIR"] = env["TOOLSEL_CACHE_DIR"]
+    loaded, batch = batch_seconds(big, 1000)
+    print("| measurement | seconds | vs floor | target |")
+    print("|---|---:|---:|---|")
+    print(f"| floor: bare Typer + Rich table | {floor:.3f} | 1.00x | |")
+    print(
+        f"| `toolsel rank` on the bundled registry | {bundled:.3f} | {bundled / floor:.2f}x | <= 2x |"
+    )
+    print(
+        f"| `toolsel rank` on 10k tools, index cached | {cached:.3f} | {cached / floor:.2f}x | <= 2.5x |"
+    )
+    print(
+        f"| `--batch`: 1,000 queries over 10k tools, after loading ({loaded:.2f} s) | {batch:.3f} | | < 2 s |"
+    )
+
+
+if __name__ == "__main__":
+    main()
