@@ -207,7 +207,7 @@ def _folded_names(index: RankIndex) -> dict[str, list[tuple[int, str]]]:
                 if all(p != position for p, _ in entries):
                     entries.append((position, "alias"))
         index.__dict__["_folded_names"] = cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def _select(

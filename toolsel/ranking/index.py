@@ -125,7 +125,7 @@ class RankIndex:
                 "tfidf": np.asarray(self.tfidf, dtype=np.float64),
             }
             self.__dict__["_numpy"] = cached
-        return cached  # type: ignore[no-any-return]
+        return cached
 
     # -- persistence: JSON for small indexes (no numpy import), npz for large ones --------
     def to_json(self) -> dict[str, Any]:

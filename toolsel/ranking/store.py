@@ -7,14 +7,15 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
 from toolsel.ranking.fields import FIELD_WEIGHTS
 from toolsel.ranking.index import INDEX_FORMAT, RankIndex, build_index
 from toolsel.registry import cache
-from toolsel.registry.loader import PathLike, expand_paths, load_registry
 from toolsel.registry.model import Registry
+from toolsel.registry.paths import PathLike, expand_paths
 
 #: Indexes with at least this many postings are cached as npz and scored with numpy.
 NPZ_MIN_POSTINGS = 50_000
@@ -39,7 +40,7 @@ def load_index(
         from toolsel.config import default_registry_paths
 
         paths = default_registry_paths()
-    if isinstance(paths, (str, Path)):
+    if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     files = expand_paths(paths)
     key = registry_key(files) if use_cache and cache.cache_enabled() else None
@@ -47,6 +48,8 @@ def load_index(
         found = _load_cached(key)
         if found is not None:
             return found
+    from toolsel.registry.loader import load_registry
+
     index = build_index(load_registry(files, use_cache=use_cache))
     if key:
         _store(key, index)

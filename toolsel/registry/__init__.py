@@ -9,7 +9,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolsel.registry.loader import expand_paths, load_registry, raise_for_fatal
+    from toolsel.registry.loader import load_registry, raise_for_fatal
     from toolsel.registry.model import (
         Category,
         LoadProblem,
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         Tool,
         ToolSource,
     )
+    from toolsel.registry.paths import expand_paths
 
 __all__ = [
     "Category",
@@ -42,4 +43,6 @@ def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'toolsel.registry' has no attribute {name!r}")
     module = "toolsel.registry.loader" if name in _LOADER else "toolsel.registry.model"
+    if name == "expand_paths":
+        module = "toolsel.registry.paths"
     return getattr(importlib.import_module(module), name)

@@ -14,11 +14,12 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from toolsel.registry.source import SourceMap
+if TYPE_CHECKING:
+    from toolsel.registry.source import SourceMap
 
 CACHE_FORMAT = "toolsel-load/2"
 #: Files smaller than this load faster than a cache round-trip, so they are not cached.
@@ -61,11 +62,15 @@ def load_entry(key: str) -> dict[str, Any] | None:
         return None
     if not isinstance(payload, dict) or payload.get("format_version") != CACHE_FORMAT:
         return None
+    from toolsel.registry.source import SourceMap
+
     payload["source"] = SourceMap(loader=lambda: _load_source(key))
     return payload
 
 
 def _load_source(key: str) -> SourceMap:
+    from toolsel.registry.source import SourceMap
+
     try:
         return SourceMap.from_json(orjson.loads(entry_path(key, ".source.json").read_bytes()))
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError):

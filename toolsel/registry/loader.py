@@ -30,6 +30,7 @@ from toolsel.registry.model import (
     Tool,
     ToolSource,
 )
+from toolsel.registry.paths import PathLike, expand_paths
 from toolsel.registry.source import (
     ParsedDocument,
     SourceMap,
@@ -40,43 +41,14 @@ from toolsel.registry.source import (
 )
 from toolsel.suggest import did_you_mean
 
-REGISTRY_SUFFIXES = (".yaml", ".yml", ".json")
 _PERMISSIONS = {p.value: p for p in Permission}
 DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
 _MISSING: Any = object()
-
-PathLike = str | os.PathLike[str]
 
 
 def max_file_bytes() -> int:
     value = os.environ.get("TOOLSEL_MAX_FILE_BYTES", "")
     return int(value) if value.isdigit() else DEFAULT_MAX_FILE_BYTES
-
-
-def expand_paths(paths: Iterable[PathLike]) -> list[Path]:
-    """Files named directly, plus every *.yaml/*.yml/*.json in named directories (sorted)."""
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(
-                p for p in path.iterdir() if p.is_file() and p.suffix.lower() in REGISTRY_SUFFIXES
-            )
-            if not found:
-                raise RegistryError(
-                    f"{path}: no registry files (*.yaml, *.yml, *.json) in this directory",
-                    hint="point --registry at a file or at a directory of registry files",
-                )
-            files.extend(found)
-        elif path.is_file():
-            files.append(path)
-        elif path.exists():
-            raise RegistryError(f"{path}: not a regular file")
-        else:
-            raise RegistryError(f"{path}: no such file or directory")
-    if not files:
-        raise RegistryError("no registry given", hint="pass -r/--registry PATH")
-    return files
 
 
 def load_registry(
