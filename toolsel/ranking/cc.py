@@ -60,19 +60,29 @@ def search(
     required, scoring = _terms(query_lower)
     patterns = {term: re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII) for term in scoring}
     scored: list[CcMatch] = []
-    for index, tool in enumerate(tools):
-        parsed = parse_tool_name(tool.name)
-        description = tool.description.lower()
-        hint = " ".join((tool.search_hint or "").split()).lower()
-        if not all(
-            _required_matches(term, parsed, description, hint, patterns[term]) for term in required
-        ):
+    for index, (parsed, description, hint) in enumerate(_prepared(tools)):
+        if not all(_required_matches(term, parsed, description, hint, patterns[term]) for term in required):
             continue
         score = _score(scoring, parsed, description, hint, patterns)
         if score > 0:
             scored.append(CcMatch(index, score, "keyword"))
     scored.sort(key=lambda m: -m.score)  # stable: ties keep registry order
     return scored[:max_results]
+
+
+_PREPARED: dict[int, tuple[Sequence[ToolMeta], list[tuple[ParsedName, str, str]]]] = {}
+
+
+def _prepared(tools: Sequence[ToolMeta]) -> list[tuple[ParsedName, str, str]]:
+    """Parsed names, lowercased descriptions and hints, computed once per tool list."""
+    cached = _PREPARED.get(id(tools))
+    if cached is None or cached[0] is not tools:
+        rows = [
+            (parse_tool_name(t.name), t.description.lower(), " ".join((t.search_hint or "").split()).lower())
+            for t in tools
+        ]
+        cached = _PREPARED[id(tools)] = (tools, rows)
+    return cached[1]
 
 
 def _terms(query_lower: str) -> tuple[list[str], list[str]]:
