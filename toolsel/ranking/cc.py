@@ -61,7 +61,9 @@ def search(
     patterns = {term: re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII) for term in scoring}
     scored: list[CcMatch] = []
     for index, (parsed, description, hint) in enumerate(_prepared(tools)):
-        if not all(_required_matches(term, parsed, description, hint, patterns[term]) for term in required):
+        if not all(
+            _required_matches(term, parsed, description, hint, patterns[term]) for term in required
+        ):
             continue
         score = _score(scoring, parsed, description, hint, patterns)
         if score > 0:
@@ -78,7 +80,11 @@ def _prepared(tools: Sequence[ToolMeta]) -> list[tuple[ParsedName, str, str]]:
     cached = _PREPARED.get(id(tools))
     if cached is None or cached[0] is not tools:
         rows = [
-            (parse_tool_name(t.name), t.description.lower(), " ".join((t.search_hint or "").split()).lower())
+            (
+                parse_tool_name(t.name),
+                t.description.lower(),
+                " ".join((t.search_hint or "").split()).lower(),
+            )
             for t in tools
         ]
         cached = _PREPARED[id(tools)] = (tools, rows)

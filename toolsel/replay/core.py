@@ -1,0 +1,491 @@
+"""Replay transcripts: read lines (nothing is lost), decode events, pair them, report.
+
+`replay_paths` is the entry point. Files stream line by line; memory grows with the number
+of open calls and distinct ids, not with file size.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from toolsel.errors import UsageError
+from toolsel.replay.decode import Call, Result, SidechainStart, decode
+from toolsel.replay.matcher import (
+    PARENT_TASK_TOOLS,
+    MatchState,
+    on_call,
+    on_result,
+    on_sidechain_start,
+)
+
+MAX_LINE_BYTES = 64 * 1024 * 1024
+WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
+SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    line: int
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unanswered:
+    id: str
+    tool: str
+    line: int
+    interrupted: bool  # no result arrived after it: the session ended (or was killed) while it ran
+
+
+@dataclass(frozen=True, slots=True)
+class Orphan:
+    id: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateCall:
+    id: str
+    kind: str  # identical | enriched | conflicting | reused
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateResult:
+    id: str
+    lines: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Subagent:
+    parent_id: str
+    tool: str
+    calls: int
+    rule: str  # parent_tool_use_id | sidechain-prompt | single-active-parent | agent-file
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    id: str
+    tool: str
+    rule: str
+    message: str
+    line: int
+
+
+@dataclass(slots=True)
+class ToolStats:
+    calls: int = 0
+    errors: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+    @property
+    def median_latency(self) -> float | None:
+        return statistics.median(self.latencies) if self.latencies else None
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: str
+    format: str = "unknown"
+    lines: int = 0
+    blank: int = 0
+    calls: int = 0
+    results: int = 0
+    paired: int = 0
+    error_results: int = 0
+    unreadable: list[Unreadable] = field(default_factory=list)
+    unanswered: list[Unanswered] = field(default_factory=list)
+    orphans: list[Orphan] = field(default_factory=list)
+    duplicate_calls: list[DuplicateCall] = field(default_factory=list)
+    duplicate_results: list[DuplicateResult] = field(default_factory=list)
+    subagents: list[Subagent] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    tools: dict[str, ToolStats] = field(default_factory=dict)
+    agent_id: str | None = None  # set for Claude Code sub-agent files
+    task_agents: dict[str, tuple[str, str]] = field(
+        default_factory=dict
+    )  # agentId -> (Task id, tool)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    files: tuple[FileReport, ...]
+
+    def total(self, name: str) -> int:
+        return sum(len(v) if isinstance(v := getattr(f, name), list) else v for f in self.files)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of `--format jsonl`: a tool_start or tool_result, as the seeds emit them."""
+
+    event: str
+    id: str
+    tool: str | None
+    parent: str | None
+    parent_rule: str | None
+    turn_id: str | None
+    file: str
+    line: int
+
+
+EventSink = Callable[[Event], None]
+
+
+# -- input ---------------------------------------------------------------------------------
+
+
+def expand_inputs(paths: list[str]) -> list[str]:
+    """Files, directories (recursively: *.jsonl, *.json, *.traj) and globs; '-' is stdin."""
+    import glob
+
+    found: list[str] = []
+    for raw in paths:
+        if raw == "-":
+            found.append(raw)
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(
+                sorted(
+                    str(p)
+                    for p in path.rglob("*")
+                    if p.is_file() and p.suffix in (".jsonl", ".json", ".traj", ".ndjson")
+                )
+            )
+        elif path.is_file():
+            found.append(raw)
+        elif any(ch in raw for ch in "*?["):
+            matches = sorted(glob.glob(raw, recursive=True))
+            if not matches:
+                raise UsageError(f"{raw}: no file matches this pattern")
+            found.extend(matches)
+        else:
+            raise UsageError(f"{raw}: no such file or directory")
+    if not found:
+        raise UsageError("no transcript files found", hint="pass files, directories or globs")
+    return found
+
+
+def read_objects(path: str, report: FileReport) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON) for every readable line; unreadable lines go into `report`."""
+    handle = _open(path)
+    with handle:
+        if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
+            data = handle.read()
+            document = _whole_document(data)
+            if document is not None:
+                report.lines = 1
+                yield from ((i, obj) for i, obj in enumerate(document, start=1))
+                return
+            lines: Iterator[bytes] = iter(data.splitlines(keepends=True))
+        else:
+            lines = iter(handle)
+        yield from _jsonl(lines, report)
+
+
+def _open(path: str) -> Any:
+    import sys
+
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return Path(path).open("rb")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _whole_document(data: bytes) -> list[Any] | None:
+    try:
+        document = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(document, list):
+        return document
+    if isinstance(document, dict):
+        for key in ("history", "messages", "traj"):  # SWE-agent .traj, chat logs, tau-bench runs
+            if isinstance(document.get(key), list):
+                return list(document[key])
+        return [document]
+    return None
+
+
+def _jsonl(lines: Iterator[bytes], report: FileReport) -> Iterator[tuple[int, Any]]:
+    number = 0
+    for raw in lines:
+        number += 1
+        report.lines = number
+        line = raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
+        ends_with_newline = line.endswith(b"\n")
+        line = line.rstrip(b"\r\n")
+        if not line.strip():
+            report.blank += 1
+            continue
+        if len(line) > MAX_LINE_BYTES:
+            report.unreadable.append(
+                Unreadable(
+                    number, f"line is {len(line):,} bytes, over the {MAX_LINE_BYTES:,}-byte limit"
+                )
+            )
+            continue
+        try:
+            yield number, orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            report.unreadable.append(Unreadable(number, _reason(line, exc, ends_with_newline)))
+
+
+def _reason(line: bytes, exc: Exception, ends_with_newline: bool) -> str:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return f"not valid UTF-8 (byte 0x{line[bad.start]:02x} at column {bad.start + 1})"
+    if not ends_with_newline and line.lstrip().startswith((b"{", b"[")):
+        return "truncated last line (no newline at end of file; the writer was probably killed)"
+    return f"not JSON ({str(exc).split(':')[0]})"
+
+
+# -- replay --------------------------------------------------------------------------------
+
+
+def replay_file(
+    path: str,
+    *,
+    checker: Any = None,
+    sink: EventSink | None = None,
+    parent_tools: frozenset[str] = PARENT_TASK_TOOLS,
+) -> FileReport:
+    report = FileReport(path)
+    state = MatchState(lambda tool: tool in parent_tools)
+    formats: Counter[str] = Counter()
+    duplicates: dict[str, tuple[str, list[int]]] = {}
+    result_lines: dict[str, list[int]] = {}
+    started: dict[str, tuple[str, Any]] = {}  # call id -> (tool, timestamp) for latency
+    children: Counter[tuple[str, str, str]] = Counter()
+    for number, obj in read_objects(path, report):
+        decoded = decode(obj)
+        if decoded.format is None:
+            report.unreadable.append(
+                Unreadable(number, f"valid JSON in an unexpected shape ({_shape(obj)})")
+            )
+            continue
+        formats[decoded.format] += 1
+        if decoded.agent_id and report.agent_id is None:
+            report.agent_id = decoded.agent_id
+        for event in decoded.events:
+            if isinstance(event, SidechainStart):
+                on_sidechain_start(state, event)
+            elif isinstance(event, Call):
+                _handle_call(
+                    state, event, number, report, duplicates, started, children, checker, sink
+                )
+            else:
+                _handle_result(
+                    state, event, number, report, duplicates, result_lines, started, sink
+                )
+    _finish(state, report, duplicates, result_lines, children, formats)
+    return report
+
+
+def _handle_call(
+    state: MatchState,
+    call: Call,
+    line: int,
+    report: FileReport,
+    duplicates: dict[str, tuple[str, list[int]]],
+    started: dict[str, tuple[str, Any]],
+    children: Counter[tuple[str, str, str]],
+    checker: Any,
+    sink: EventSink | None,
+) -> None:
+    pairing = on_call(state, call, line)
+    if pairing.kind == "merge":
+        return
+    if pairing.kind == "duplicate":
+        _note_duplicate(
+            duplicates,
+            call.id,
+            pairing.duplicate_kind or "identical",
+            pairing.call.lines if pairing.call else [line],
+        )
+        if pairing.duplicate_kind == "enriched" and sink is not None and pairing.call is not None:
+            _emit(sink, "tool_start", pairing.call, report.path, line)
+        return
+    opened = pairing.call
+    assert opened is not None
+    report.calls += 1
+    stats = report.tools.setdefault(call.tool, ToolStats())
+    stats.calls += 1
+    started[call.id] = (call.tool, call.timestamp)
+    if pairing.duplicate_kind == "reused":
+        previous = duplicates.get(call.id)
+        _note_duplicate(duplicates, call.id, "reused", (previous[1] if previous else []) + [line])
+    if opened.parent:
+        parent_tool = state.active_parents.get(opened.parent, "")
+        children[(opened.parent, parent_tool, opened.parent_rule or "")] += 1
+    if checker is not None:
+        report.violations.extend(checker.check(call, line))
+    if sink is not None:
+        _emit(sink, "tool_start", opened, report.path, line)
+    if pairing.kind == "pair" and pairing.result is not None:
+        _paired(report, opened, pairing.result, line, started, sink)
+
+
+def _handle_result(
+    state: MatchState,
+    result: Result,
+    line: int,
+    report: FileReport,
+    duplicates: dict[str, tuple[str, list[int]]],
+    result_lines: dict[str, list[int]],
+    started: dict[str, tuple[str, Any]],
+    sink: EventSink | None,
+) -> None:
+    report.results += 1
+    result_lines.setdefault(result.id, []).append(line)
+    if result.is_error:
+        report.error_results += 1
+    if result.agent_id:
+        task_tool = (
+            state.open_calls[result.id].call.tool if result.id in state.open_calls else "Task"
+        )
+        report.task_agents[result.agent_id] = (result.id, task_tool)
+    pairing = on_result(state, result, line)
+    if pairing.kind == "pair" and pairing.call is not None:
+        _paired(report, pairing.call, result, line, started, sink)
+    elif pairing.kind == "duplicate-result":
+        report.duplicate_results.append(DuplicateResult(result.id, tuple(result_lines[result.id])))
+
+
+def _paired(
+    report: FileReport,
+    opened: Any,
+    result: Result,
+    line: int,
+    started: dict[str, tuple[str, Any]],
+    sink: EventSink | None,
+) -> None:
+    report.paired += 1
+    tool, start_time = started.pop(opened.call.id, (opened.call.tool, None))
+    stats = report.tools.setdefault(tool, ToolStats())
+    if result.is_error:
+        stats.errors += 1
+    latency = _seconds_between(start_time, result.timestamp)
+    if latency is not None:
+        stats.latencies.append(latency)
+    if sink is not None:
+        _emit(sink, "tool_result", opened, report.path, line)
+
+
+def _finish(
+    state: MatchState,
+    report: FileReport,
+    duplicates: dict[str, tuple[str, list[int]]],
+    result_lines: dict[str, list[int]],
+    children: Counter[tuple[str, str, str]],
+    formats: Counter[str],
+) -> None:
+    for call_id, opened in state.open_calls.items():
+        report.unanswered.append(
+            Unanswered(call_id, opened.call.tool, opened.line, opened.line > state.last_result_line)
+        )
+    for call_id, waiting in state.waiting_results.items():
+        for _, line in waiting:
+            report.orphans.append(Orphan(call_id, line))
+    report.duplicate_calls = [
+        DuplicateCall(i, kind, tuple(sorted(set(lines)))) for i, (kind, lines) in duplicates.items()
+    ]
+    report.subagents = [
+        Subagent(parent, tool or "Task", count, rule)
+        for (parent, tool, rule), count in children.items()
+    ]
+    report.format = formats.most_common(1)[0][0] if formats else "unknown"
+    # dedupe duplicate-result entries: one per id, with every line it was seen on
+    merged: dict[str, DuplicateResult] = {}
+    for dup in report.duplicate_results:
+        merged[dup.id] = DuplicateResult(dup.id, tuple(result_lines[dup.id]))
+    report.duplicate_results = list(merged.values())
+
+
+def _note_duplicate(
+    duplicates: dict[str, tuple[str, list[int]]], call_id: str, kind: str, lines: list[int]
+) -> None:
+    previous = duplicates.get(call_id)
+    if previous is None or SEVERITY[kind] >= SEVERITY[previous[0]]:
+        merged = sorted(set((previous[1] if previous else []) + list(lines)))
+        duplicates[call_id] = (kind, merged)
+    else:
+        duplicates[call_id] = (previous[0], sorted(set(previous[1] + list(lines))))
+
+
+def _emit(sink: EventSink, kind: str, opened: Any, file: str, line: int) -> None:
+    sink(
+        Event(
+            kind,
+            opened.call.id,
+            opened.call.tool,
+            opened.parent,
+            opened.parent_rule,
+            opened.call.message_id,
+            file,
+            line,
+        )
+    )
+
+
+def _seconds_between(start: Any, end: Any) -> float | None:
+    if not isinstance(start, str) or not isinstance(end, str):
+        return None
+    try:
+        delta = datetime.fromisoformat(end.replace("Z", "+00:00")) - datetime.fromisoformat(
+            start.replace("Z", "+00:00")
+        )
+    except ValueError:
+        return None
+    return max(delta.total_seconds(), 0.0)
+
+
+def _shape(obj: Any) -> str:
+    if isinstance(obj, dict):
+        keys = ", ".join(sorted(obj)[:5])
+        return f"an object with keys {keys}" if keys else "an empty object"
+    return type(obj).__name__
+
+
+def replay_paths(
+    paths: list[str],
+    *,
+    checker_factory: Callable[[], Any] | None = None,
+    sink: EventSink | None = None,
+    parent_tools: frozenset[str] = PARENT_TASK_TOOLS,
+) -> ReplayResult:
+    files = [
+        replay_file(
+            p,
+            checker=checker_factory() if checker_factory else None,
+            sink=sink,
+            parent_tools=parent_tools,
+        )
+        for p in expand_inputs(paths)
+    ]
+    _link_agent_files(files)
+    return ReplayResult(tuple(files))
+
+
+def _link_agent_files(files: list[FileReport]) -> None:
+    """Claude Code 2.x: a sub-agent file's agentId names the Task result that launched it."""
+    owners = {
+        agent: (report, task) for report in files for agent, task in report.task_agents.items()
+    }
+    for report in files:
+        if report.agent_id and report.agent_id in owners:
+            parent_report, (task_id, task_tool) = owners[report.agent_id]
+            parent_report.subagents.append(Subagent(task_id, task_tool, report.calls, "agent-file"))
