@@ -26,6 +26,7 @@ from toolsel.render.formats import (
     GraphFormat,
     LintFormat,
     RankFormat,
+    ReplayFormat,
     TestFormat,
 )
 
@@ -524,6 +525,107 @@ def prompt(
             err=True,
         )
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+@app.command()
+@_handle_errors
+def replay(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Transcript files, directories (recursive), globs, or - for stdin."),
+    ],
+    registry: RegistryOption = None,
+    permission: Annotated[
+        Permission | None,
+        typer.Option("--permission", "-p", help="Report calls needing more than this (with -r)."),
+    ] = None,
+    output_format: Annotated[
+        ReplayFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="human, json (toolsel.replay/v1) or jsonl (tool_start/tool_result events).",
+        ),
+    ] = ReplayFormat.HUMAN,
+    fail_on: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on",
+            help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations; none).",
+        ),
+    ] = None,
+    input_format: Annotated[
+        str | None,
+        typer.Option("--input-format", help="Accepted for clarity; formats are detected per line."),
+    ] = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
+    from toolsel.commands.replay import parse_fail_on, run_replay
+
+    raise typer.Exit(
+        run_replay(
+            paths,
+            registry,
+            permission,
+            output_format,
+            parse_fail_on(fail_on),
+            use_cache=not no_cache,
+        )
+    )
+
+
+@app.command()
+@_handle_errors
+def stats(
+    paths: Annotated[list[str], typer.Argument(help="Transcript files, directories or globs.")],
+    registry: RegistryOption = None,
+    output_format: Annotated[
+        RankFormat, typer.Option("--format", "-f", help="human or json.")
+    ] = RankFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
+    from toolsel.commands.replay import stats_payload
+    from toolsel.render.console import make_console
+    from toolsel.render.quality import dumps
+    from toolsel.replay.core import replay_paths
+
+    loaded = _registry(registry, no_cache) if registry else None
+    payload = stats_payload(replay_paths(paths), loaded)
+    if output_format is not RankFormat.HUMAN:
+        _write(dumps(payload), None)
+        return
+    from rich.table import Table
+
+    console = make_console()
+    table = Table(
+        title=f"Tool usage across {payload['transcripts']} transcripts", title_justify="left"
+    )
+    for column in ("tool", "calls", "transcripts", "success", "median latency"):
+        table.add_column(column, justify="left" if column == "tool" else "right")
+    for name, entry in payload["tools"].items():
+        latency = (
+            f"{entry['median_latency_s']:.2f} s" if entry["median_latency_s"] is not None else "-"
+        )
+        table.add_row(
+            name,
+            str(entry["calls"]),
+            str(entry["transcripts"]),
+            f"{100 * entry['success_rate']:.0f}%",
+            latency,
+        )
+    console.print(table)
+    if payload["never_called"] is not None:
+        console.print(
+            f"Registry tools never called ({len(payload['never_called'])}): {', '.join(payload['never_called']) or '-'}",
+            markup=False,
+        )
+    for pair in payload["co_used_pairs"][:10]:
+        console.print(
+            f"co-used in {pair['transcripts']} transcripts: {' + '.join(pair['tools'])}",
+            markup=False,
+        )
 
 
 @app.command()

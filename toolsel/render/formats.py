@@ -56,3 +56,9 @@ class TestFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JUNIT = "junit"
+
+
+class ReplayFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+    JSONL = "jsonl"

@@ -165,7 +165,7 @@ def expand_inputs(paths: list[str]) -> list[str]:
         elif path.is_file():
             found.append(raw)
         elif any(ch in raw for ch in "*?["):
-            matches = sorted(glob.glob(raw, recursive=True))
+            matches = sorted(glob.glob(raw, recursive=True))  # noqa: PTH207 - user patterns may be absolute
             if not matches:
                 raise UsageError(f"{raw}: no file matches this pattern")
             found.extend(matches)
@@ -289,7 +289,7 @@ def replay_file(
                 )
             else:
                 _handle_result(
-                    state, event, number, report, duplicates, result_lines, started, sink
+                    state, event, number, report, duplicates, result_lines, started, checker, sink
                 )
     _finish(state, report, duplicates, result_lines, children, formats)
     return report
@@ -326,8 +326,8 @@ def _handle_call(
     stats.calls += 1
     started[call.id] = (call.tool, call.timestamp)
     if pairing.duplicate_kind == "reused":
-        previous = duplicates.get(call.id)
-        _note_duplicate(duplicates, call.id, "reused", (previous[1] if previous else []) + [line])
+        _note_duplicate(duplicates, call.id, "reused", [*state.first_lines.get(call.id, []), line])
+    state.first_lines.setdefault(call.id, [line])
     if opened.parent:
         parent_tool = state.active_parents.get(opened.parent, "")
         children[(opened.parent, parent_tool, opened.parent_rule or "")] += 1
@@ -347,6 +347,7 @@ def _handle_result(
     duplicates: dict[str, tuple[str, list[int]]],
     result_lines: dict[str, list[int]],
     started: dict[str, tuple[str, Any]],
+    checker: Any,
     sink: EventSink | None,
 ) -> None:
     report.results += 1
@@ -361,6 +362,8 @@ def _handle_result(
     pairing = on_result(state, result, line)
     if pairing.kind == "pair" and pairing.call is not None:
         _paired(report, pairing.call, result, line, started, sink)
+        if checker is not None and not result.is_error:
+            checker.succeeded_call(pairing.call.call.tool)
     elif pairing.kind == "duplicate-result":
         report.duplicate_results.append(DuplicateResult(result.id, tuple(result_lines[result.id])))
 

@@ -176,9 +176,8 @@ def _is_error(block: dict[str, Any], structured: Any) -> bool:
 
 
 def _agent_id(structured: Any) -> str | None:
-    if isinstance(structured, dict) and isinstance(structured.get("agentId"), str):
-        return structured["agentId"]
-    return None
+    agent = structured.get("agentId") if isinstance(structured, dict) else None
+    return agent if isinstance(agent, str) else None
 
 
 # -- chat messages (Anthropic or OpenAI) -------------------------------------------------
@@ -201,18 +200,16 @@ def _openai_message(obj: dict[str, Any]) -> list[Call | Result | SidechainStart]
     events: list[Call | Result | SidechainStart] = []
     for call in obj.get("tool_calls") or []:
         if isinstance(call, dict) and isinstance(call.get("id"), str):
-            function = call.get("function") if isinstance(call.get("function"), dict) else {}
+            raw_function = call.get("function")
+            function: dict[str, Any] = raw_function if isinstance(raw_function, dict) else {}
             events.append(
                 Call(
                     call["id"], str(function.get("name", "")), _arguments(function.get("arguments"))
                 )
             )
     if obj.get("role") == "tool":
-        ids = (
-            obj.get("tool_call_ids")
-            if isinstance(obj.get("tool_call_ids"), list)
-            else [obj.get("tool_call_id")]
-        )
+        listed = obj.get("tool_call_ids")
+        ids: list[Any] = listed if isinstance(listed, list) else [obj.get("tool_call_id")]
         for call_id in ids:
             if isinstance(call_id, str):
                 events.append(Result(call_id, False))

@@ -42,6 +42,7 @@ class MatchState:
     sidechain_parent: str | None = None  # 1.0.x: the Task whose sidechain is being read
     task_prompts: dict[str, str] = field(default_factory=dict)  # prompt -> Task call id
     last_result_line: int = 0
+    first_lines: dict[str, list[int]] = field(default_factory=dict)  # id -> line of its first call
 
 
 @dataclass(slots=True)

@@ -1,0 +1,204 @@
+"""Render replay reports: Rich for people, `toolsel.replay/v1` JSON, streamed JSONL events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from toolsel.render.console import dumps_json
+from toolsel.replay.core import Event, FileReport, ReplayResult
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from toolsel.registry.model import Registry
+
+REPLAY_SCHEMA = "toolsel.replay/v1"
+COUNTS = ("lines", "calls", "results", "paired", "error_results")
+LISTS = (
+    ("unreadable_lines", "unreadable"),
+    ("unanswered_calls", "unanswered"),
+    ("orphan_results", "orphans"),
+    ("duplicate_calls", "duplicate_calls"),
+    ("duplicate_results", "duplicate_results"),
+    ("subagents", "subagents"),
+    ("violations", "violations"),
+)
+
+
+def file_payload(report: FileReport) -> dict[str, Any]:
+    return {
+        "path": report.path,
+        "format": report.format,
+        **{name: getattr(report, name) for name in COUNTS},
+        "blank_lines": report.blank,
+        "unreadable_lines": [{"line": u.line, "error": u.error} for u in report.unreadable],
+        "unanswered_calls": [
+            {"id": u.id, "tool": u.tool, "line": u.line, "interrupted": u.interrupted}
+            for u in report.unanswered
+        ],
+        "orphan_results": [{"id": o.id, "line": o.line} for o in report.orphans],
+        "duplicate_calls": [
+            {"id": d.id, "kind": d.kind, "lines": list(d.lines)} for d in report.duplicate_calls
+        ],
+        "duplicate_results": [
+            {"id": d.id, "lines": list(d.lines)} for d in report.duplicate_results
+        ],
+        "subagents": [
+            {"parent_id": s.parent_id, "tool": s.tool, "calls": s.calls, "rule": s.rule}
+            for s in report.subagents
+        ],
+        "violations": [
+            {"id": v.id, "tool": v.tool, "rule": v.rule, "message": v.message, "line": v.line}
+            for v in report.violations
+        ],
+        "tools": {
+            name: {"calls": s.calls, "errors": s.errors, "median_latency_s": s.median_latency}
+            for name, s in sorted(report.tools.items())
+        },
+    }
+
+
+def summary_payload(result: ReplayResult) -> dict[str, Any]:
+    summary: dict[str, Any] = {"files": len(result.files)}
+    for name in COUNTS:
+        summary[name] = result.total(name)
+    for key, attr in LISTS:
+        summary[key] = result.total(attr)
+    return summary
+
+
+def render_replay_json(result: ReplayResult) -> str:
+    return dumps_json(
+        {
+            "schema": REPLAY_SCHEMA,
+            "files": [file_payload(f) for f in result.files],
+            "summary": summary_payload(result),
+        }
+    )
+
+
+def event_line(event: Event, registry: Registry | None) -> str:
+    import orjson
+
+    from toolsel.replay.names import display_name
+
+    payload = {
+        "event": event.event,
+        "id": event.id,
+        "tool": event.tool,
+        "display_name": display_name(event.tool or "", registry) if event.tool else None,
+        "parent": event.parent,
+        "parent_rule": event.parent_rule,
+        "turn_id": event.turn_id,
+        "file": event.file,
+        "line": event.line,
+    }
+    return orjson.dumps(payload, option=orjson.OPT_SORT_KEYS).decode() + "\n"
+
+
+def render_replay_human(result: ReplayResult, console: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+    from rich.tree import Tree
+
+    table = Table(title="Tool calls", title_justify="left")
+    for column in (
+        "file",
+        "format",
+        "calls",
+        "results",
+        "paired",
+        "unanswered",
+        "orphans",
+        "dup calls",
+        "dup results",
+        "errors",
+        "unreadable",
+    ):
+        table.add_column(column, justify="left" if column in ("file", "format") else "right")
+    for f in result.files:
+        table.add_row(
+            f.path,
+            f.format,
+            str(f.calls),
+            str(f.results),
+            str(f.paired),
+            str(len(f.unanswered)),
+            str(len(f.orphans)),
+            str(len(f.duplicate_calls)),
+            str(len(f.duplicate_results)),
+            str(f.error_results),
+            str(len(f.unreadable)),
+        )
+    console.print(table)
+    for f in result.files:
+        findings = _findings(f)
+        if findings:
+            console.print(Text(f.path, style="bold underline"))
+            for line, text, style in sorted(findings):
+                console.print(Text(f"  {f.path}:{line}: ", style="dim") + Text(text, style=style))
+    trees = [f for f in result.files if f.subagents]
+    if trees:
+        root = Tree(Text("Sub-agents", style="bold"))
+        for f in trees:
+            branch = root.add(f.path)
+            for link in f.subagents:
+                branch.add(f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})")
+        console.print(root)
+    stats = Table(title="Per tool", title_justify="left")
+    for column in ("tool", "calls", "errors", "median latency"):
+        stats.add_column(column, justify="left" if column == "tool" else "right")
+    merged: dict[str, list[Any]] = {}
+    for f in result.files:
+        for name, s in f.tools.items():
+            entry = merged.setdefault(name, [0, 0, []])
+            entry[0] += s.calls
+            entry[1] += s.errors
+            entry[2].extend(s.latencies)
+    for name, (calls, errors, latencies) in sorted(
+        merged.items(), key=lambda kv: (-kv[1][0], kv[0])
+    ):
+        import statistics
+
+        median = f"{statistics.median(latencies):.2f} s" if latencies else "-"
+        stats.add_row(name, str(calls), str(errors), median)
+    if merged:
+        console.print(stats)
+
+
+def _short(path: str) -> str:
+    import os
+
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if not relative.startswith("..") else path
+
+
+def _findings(f: FileReport) -> list[tuple[int, str, str]]:
+    rows: list[tuple[int, str, str]] = []
+    rows += [(u.line, f"unreadable line: {u.error}", "red") for u in f.unreadable]
+    rows += [
+        (
+            u.line,
+            f"unanswered call {u.id} ({u.tool}){' at the end: interrupted' if u.interrupted else ''}",
+            "yellow",
+        )
+        for u in f.unanswered
+    ]
+    rows += [(o.line, f"orphan result {o.id}: no call has this id", "red") for o in f.orphans]
+    rows += [
+        (
+            d.lines[-1],
+            f"{d.kind} duplicate call {d.id} (lines {', '.join(map(str, d.lines))})",
+            "red" if d.kind == "conflicting" else "yellow",
+        )
+        for d in f.duplicate_calls
+    ]
+    rows += [
+        (d.lines[-1], f"duplicate result {d.id} (lines {', '.join(map(str, d.lines))})", "yellow")
+        for d in f.duplicate_results
+    ]
+    rows += [(v.line, f"{v.rule}: {v.message}", "red") for v in f.violations]
+    return rows

@@ -1,0 +1,91 @@
+"""Check each replayed call against a registry: does the transcript break its rules?
+
+Per call: an unknown tool (did you mean?), a deprecated tool (use X instead), a permission
+above `--permission`, `requires` not satisfied (each required tool must have succeeded
+earlier in the same transcript), a conflicting tool already used, and input that is not
+valid against the tool's `parameters` (jsonschema, naming the failing path).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.registry.model import Permission, Registry
+from toolsel.replay.decode import Call
+
+
+class RegistryChecker:
+    """One per transcript: remembers which tools ran, and which succeeded, in this session."""
+
+    def __init__(self, registry: Registry, permission: Permission | None = None) -> None:
+        self.registry = registry
+        self.permission = permission
+        self.called: set[str] = set()
+        self.succeeded: set[str] = set()
+        self._validators: dict[str, Any] = {}
+
+    def check(self, call: Call, line: int) -> list[Any]:
+        from toolsel.replay.core import Violation
+        from toolsel.suggest import did_you_mean
+
+        found: list[Violation] = []
+
+        def violation(rule: str, message: str) -> None:
+            found.append(Violation(call.id, call.tool, rule, message, line))
+
+        tool = self.registry.get(call.tool)
+        if tool is None:
+            violation(
+                "unknown-tool",
+                f"{call.tool!r} is not in the registry{did_you_mean(call.tool, self.registry.names)}",
+            )
+            self.called.add(call.tool)
+            return found
+        if tool.deprecated:
+            replacement = f"; use {tool.deprecated_by!r} instead" if tool.deprecated_by else ""
+            violation("deprecated", f"{call.tool!r} is deprecated{replacement}")
+        if self.permission is not None and not self.permission.allows(tool.permission):
+            violation(
+                "permission",
+                f"{call.tool!r} needs permission {tool.permission}, above {self.permission}",
+            )
+        missing = [r for r in tool.requires if r not in self.succeeded]
+        if missing:
+            violation(
+                "requires", f"{call.tool!r} requires {', '.join(missing)} to have succeeded first"
+            )
+        conflicts = sorted(set(tool.conflicts) & self.called) + sorted(
+            other
+            for other in self.called
+            if (o := self.registry.get(other)) is not None and call.tool in o.conflicts
+        )
+        for other in dict.fromkeys(conflicts):
+            violation(
+                "conflict",
+                f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
+            )
+        error = self._invalid_input(tool.name, tool.parameters, call.input)
+        if error:
+            violation("invalid-input", error)
+        self.called.add(call.tool)
+        return found
+
+    def succeeded_call(self, tool: str) -> None:
+        self.succeeded.add(tool)
+
+    def _invalid_input(self, name: str, schema: dict[str, Any], value: Any) -> str | None:
+        validator = self._validators.get(name)
+        if validator is None:
+            from jsonschema import validators
+
+            cls = validators.validator_for(schema, default=validators.Draft202012Validator)
+            try:
+                cls.check_schema(schema)
+            except Exception:
+                return None
+            validator = self._validators[name] = cls(schema)
+        error = next(iter(validator.iter_errors(value)), None)
+        if error is None:
+            return None
+        path = "/" + "/".join(str(p) for p in error.absolute_path)
+        return f"input at {path} is invalid: {error.message}"
