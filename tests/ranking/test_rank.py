@@ -294,14 +294,25 @@ def test_query_path_never_imports_scikit_learn(write, tmp_path) -> None:
     import subprocess
     import sys
 
-    path = write("r.yaml", "tools:\n- {name: read_file, description: Reads a file.}\n- {name: write_file, description: Writes a file.}\n")
+    path = write(
+        "r.yaml",
+        "tools:\n- {name: read_file, description: Reads a file.}\n- {name: write_file, description: Writes a file.}\n",
+    )
     env = {**os.environ, "TOOLSEL_CACHE_DIR": str(tmp_path / "cache")}
     script = (
         "import sys; from toolsel.ranking import load_index, rank_index; "
         f"r = rank_index(load_index({str(path)!r}), 'read a file'); "
         "print(r.results[0].name, 'sklearn' in sys.modules, 'yaml' in sys.modules)"
     )
-    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
-    assert first.stdout.split() == ["read_file", "True", "True"]  # building fits TF-IDF with scikit-learn
-    again = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    first = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    assert first.stdout.split() == [
+        "read_file",
+        "True",
+        "True",
+    ]  # building fits TF-IDF with scikit-learn
+    again = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
     assert again.stdout.split() == ["read_file", "False", "False"]

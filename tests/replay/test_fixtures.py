@@ -1,0 +1,314 @@
+"""toolsel's own fixtures in transcripts/: every kind of finding, in every format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import ROOT, Cli
+from toolsel.replay.core import replay_paths
+
+T = ROOT / "transcripts"
+REPORTS = {f.path.split("/")[-1]: f for f in replay_paths([str(T)]).files}
+
+
+def kinds(report) -> set[tuple[str, str]]:
+    return {(d.id, d.kind) for d in report.duplicate_calls}
+
+
+def test_claude_code_session_has_every_finding() -> None:
+    r = REPORTS["claude-code-session.jsonl"]
+    assert r.format == "claude-code" and (r.calls, r.results, r.paired) == (9, 10, 8)
+    assert kinds(r) == {
+        ("toolu_grow", "enriched"),
+        ("toolu_same", "identical"),
+        ("toolu_clash", "conflicting"),
+    }
+    assert [d.id for d in r.duplicate_results] == ["toolu_clash"]
+    assert [o.id for o in r.orphans] == ["toolu_nobody"]
+    assert [(u.id, u.interrupted) for u in r.unanswered] == [("toolu_last", True)]
+    assert [(s.parent_id, s.calls, s.rule) for s in r.subagents] == [
+        ("toolu_task", 2, "sidechain-prompt")
+    ]
+    assert "toolu_copy" not in {u.id for u in r.unanswered}  # progress copies are never calls
+    assert (
+        2.0 in r.tools["read_file"].latencies
+    )  # latency from timestamps; the streamed copy merged
+
+
+def test_result_before_its_call_still_pairs() -> None:
+    r = REPORTS["claude-code-session.jsonl"]
+    assert "toolu_early" not in {o.id for o in r.orphans} | {u.id for u in r.unanswered}
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "expected"),
+    [
+        (
+            "stream-json-task.jsonl",
+            "stream-json",
+            {"calls": 3, "subagent": ("toolu_T", 2, "parent_tool_use_id"), "errors": 1},
+        ),
+        (
+            "anthropic-messages.json",
+            "anthropic",
+            {"calls": 2, "orphans": ["toolu_ghost"], "unanswered": ["toolu_b"]},
+        ),
+        (
+            "openai-chat.jsonl",
+            "openai-chat",
+            {"calls": 3, "reused": "call_1", "unanswered": ["call_2"]},
+        ),
+        ("openai-responses.jsonl", "openai-responses", {"calls": 1, "orphans": ["call_r9"]}),
+        ("codex-rollout.jsonl", "codex-rollout", {"calls": 1, "errors": 1}),
+        ("codex-exec.jsonl", "codex-exec", {"calls": 1}),
+        ("swe-agent.traj", "openai-chat", {"calls": 2, "reused": "call_x"}),
+    ],
+)
+def test_every_format(name: str, fmt: str, expected: dict) -> None:
+    r = REPORTS[name]
+    assert r.format == fmt and r.calls == expected["calls"]
+    if "orphans" in expected:
+        assert [o.id for o in r.orphans] == expected["orphans"]
+    if "unanswered" in expected:
+        assert [u.id for u in r.unanswered] == expected["unanswered"]
+    if "reused" in expected:
+        assert kinds(r) == {(expected["reused"], "reused")}
+    if "subagent" in expected:
+        assert [(s.parent_id, s.calls, s.rule) for s in r.subagents] == [expected["subagent"]]
+    if "errors" in expected:
+        assert r.error_results == expected["errors"]
+
+
+def test_broken_lines_are_counted_and_the_rest_is_read() -> None:
+    r = REPORTS["broken.jsonl"]
+    reasons = {u.line: u.error for u in r.unreadable}
+    assert sorted(reasons) == [2, 5, 6, 7, 8]
+    assert (
+        reasons[2].startswith("not JSON")
+        and "UTF-8" in reasons[6]
+        and "truncated last line" in reasons[8]
+    )
+    assert "unexpected shape" in reasons[5] and "unexpected shape" in reasons[7]
+    assert r.paired == 1  # the BOM line and the CRLF line were read
+    assert r.lines == (r.lines - len(r.unreadable) - r.blank) + len(r.unreadable) + r.blank == 8
+    assert r.blank == 1
+
+
+def test_empty_file_gives_an_empty_report(write) -> None:
+    (r,) = replay_paths([str(write("empty.jsonl", ""))]).files
+    assert (r.lines, r.calls, r.results, r.unreadable) == (0, 0, 0, [])
+
+
+def test_ten_megabyte_line(write) -> None:
+    big = json.dumps({"role": "tool", "tool_call_id": "c1", "content": "x" * (10 * 1024 * 1024)})
+    call = json.dumps(
+        {
+            "role": "assistant",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        }
+    )
+    (r,) = replay_paths([str(write("big.jsonl", call + "\n" + big + "\n"))]).files
+    assert r.paired == 1 and r.unreadable == []
+
+
+def test_cli_json_contract_and_default_exit(cli: Cli) -> None:
+    run = cli("replay", str(T / "claude-code-session.jsonl"), "-f", "json")
+    data = json.loads(run.stdout)
+    assert data["schema"] == "toolsel.replay/v1" and run.exit_code == 1  # orphan + conflicting
+    (f,) = data["files"]
+    assert {
+        "path",
+        "format",
+        "lines",
+        "calls",
+        "results",
+        "paired",
+        "unreadable_lines",
+        "unanswered_calls",
+        "orphan_results",
+        "duplicate_calls",
+        "duplicate_results",
+        "subagents",
+        "violations",
+        "tools",
+    } <= set(f)
+    assert data["summary"]["calls"] == 9 and data["summary"]["orphan_results"] == 1
+
+
+def test_cli_fail_on(cli: Cli) -> None:
+    chat = str(T / "openai-chat.jsonl")
+    assert cli("replay", chat).exit_code == 0  # unanswered and reused are not failures by default
+    assert cli("replay", chat, "--fail-on", "unanswered").exit_code == 1
+    assert cli("replay", str(T / "claude-code-session.jsonl"), "--fail-on", "none").exit_code == 0
+    run = cli("replay", chat, "--fail-on", "orphan")
+    assert run.exit_code == 2 and "did you mean 'orphans'" in run.stderr
+
+
+def test_cli_jsonl_events(cli: Cli) -> None:
+    lines = [
+        json.loads(line)
+        for line in cli(
+            "replay", str(T / "stream-json-task.jsonl"), "-f", "jsonl"
+        ).stdout.splitlines()
+    ]
+    assert {line["event"] for line in lines} == {"tool_start", "tool_result"}
+    child = next(
+        line for line in lines if line["id"] == "toolu_c1" and line["event"] == "tool_start"
+    )
+    assert (child["parent"], child["parent_rule"], child["display_name"]) == (
+        "toolu_T",
+        "parent_tool_use_id",
+        "List Directory",
+    )
+    assert set(child) == {
+        "event",
+        "id",
+        "tool",
+        "display_name",
+        "parent",
+        "parent_rule",
+        "turn_id",
+        "file",
+        "line",
+    }
+
+
+def test_cli_registry_violations(cli: Cli) -> None:
+    run = cli(
+        "replay",
+        str(T / "openai-chat.jsonl"),
+        "-r",
+        str(ROOT / "registries"),
+        "--permission",
+        "write",
+        "-f",
+        "json",
+    )
+    violations = json.loads(run.stdout)["files"][0]["violations"]
+    rules = {(v["tool"], v["rule"]) for v in violations}
+    assert ("deploy_service", "permission") in rules
+    # run_tests and check_health (its requires) both succeeded earlier in this transcript
+    assert ("deploy_service", "requires") not in rules
+    assert run.exit_code == 1
+
+
+def test_cli_invalid_input_and_unknown_tool(cli: Cli, write) -> None:
+    path = write(
+        "t.jsonl",
+        "\n".join(
+            [
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "a",
+                                "type": "function",
+                                "function": {
+                                    "name": "read_file",
+                                    "arguments": json.dumps({"path": 3}),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "b",
+                                "type": "function",
+                                "function": {"name": "raed_file", "arguments": "{}"},
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "c",
+                                "type": "function",
+                                "function": {
+                                    "name": "patch_file",
+                                    "arguments": json.dumps(
+                                        {"path": "a", "old_text": "x", "new_text": "y"}
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "d",
+                                "type": "function",
+                                "function": {
+                                    "name": "rollback_deployment",
+                                    "arguments": json.dumps(
+                                        {"service": "api", "environment": "staging"}
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "e",
+                                "type": "function",
+                                "function": {
+                                    "name": "deploy_service",
+                                    "arguments": json.dumps(
+                                        {
+                                            "service": "api",
+                                            "environment": "staging",
+                                            "image_tag": "1",
+                                        }
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+            ]
+        )
+        + "\n",
+    )
+    data = json.loads(cli("replay", str(path), "-r", str(ROOT / "registries"), "-f", "json").stdout)
+    found = {(v["tool"], v["rule"]): v["message"] for v in data["files"][0]["violations"]}
+    assert "input at /path is invalid" in found[("read_file", "invalid-input")]
+    assert "did you mean 'read_file'" in found[("raed_file", "unknown-tool")]
+    # read_file never succeeded (no result), so patch_file's requires is unmet
+    assert "requires read_file" in found[("patch_file", "requires")]
+    assert "conflicts with 'rollback_deployment'" in found[("deploy_service", "conflict")]
+
+
+def test_cli_missing_input(cli: Cli, tmp_path) -> None:
+    run = cli("replay", str(tmp_path / "nope.jsonl"))
+    assert run.exit_code == 2 and "no such file" in run.stderr
+
+
+def test_stdin(cli: Cli) -> None:
+    text = (T / "openai-chat.jsonl").read_text()
+    data = json.loads(cli("replay", "-", "-f", "json", input=text).stdout)
+    assert data["files"][0]["calls"] == 3
+
+
+def test_stats(cli: Cli) -> None:
+    data = json.loads(cli("stats", str(T), "-r", str(ROOT / "registries"), "-f", "json").stdout)
+    assert data["schema"] == "toolsel.stats/v1" and data["transcripts"] == 9
+    assert data["tools"]["read_file"]["calls"] >= 2 and "success_rate" in data["tools"]["read_file"]
+    assert "git_status" in data["never_called"] and data["co_used_pairs"]
