@@ -101,35 +101,34 @@ def render_replay_human(result: ReplayResult, console: Console) -> None:
     from rich.text import Text
     from rich.tree import Tree
 
-    table = Table(title="Tool calls", title_justify="left")
+    table = Table(title="Tool calls (open = unanswered at the end)", title_justify="left")
+    table.add_column("file", overflow="fold", min_width=24)
+    table.add_column("format", overflow="fold")
     for column in (
-        "file",
-        "format",
         "calls",
         "results",
         "paired",
-        "unanswered",
-        "orphans",
-        "dup calls",
-        "dup results",
+        "open",
+        "orphan",
+        "dup call",
+        "dup res",
         "errors",
-        "unreadable",
+        "unread",
     ):
-        table.add_column(column, justify="left" if column in ("file", "format") else "right")
+        table.add_column(column, justify="right")
     for f in result.files:
-        table.add_row(
-            f.path,
-            f.format,
-            str(f.calls),
-            str(f.results),
-            str(f.paired),
-            str(len(f.unanswered)),
-            str(len(f.orphans)),
-            str(len(f.duplicate_calls)),
-            str(len(f.duplicate_results)),
-            str(f.error_results),
-            str(len(f.unreadable)),
+        counts = (
+            f.calls,
+            f.results,
+            f.paired,
+            len(f.unanswered),
+            len(f.orphans),
+            len(f.duplicate_calls),
+            len(f.duplicate_results),
+            f.error_results,
+            len(f.unreadable),
         )
+        table.add_row(_short(f.path), f.format, *(str(n) for n in counts))
     console.print(table)
     for f in result.files:
         findings = _findings(f)

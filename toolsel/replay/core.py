@@ -220,14 +220,13 @@ def _whole_document(data: bytes) -> list[Any] | None:
 
 
 def _jsonl(lines: Iterator[bytes], report: FileReport) -> Iterator[tuple[int, Any]]:
+    loads = orjson.loads
     number = 0
-    for raw in lines:
-        number += 1
-        report.lines = number
+    for number, raw in enumerate(lines, start=1):
         line = raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
         ends_with_newline = line.endswith(b"\n")
         line = line.rstrip(b"\r\n")
-        if not line.strip():
+        if not line or line.isspace():
             report.blank += 1
             continue
         if len(line) > MAX_LINE_BYTES:
@@ -238,9 +237,12 @@ def _jsonl(lines: Iterator[bytes], report: FileReport) -> Iterator[tuple[int, An
             )
             continue
         try:
-            yield number, orjson.loads(line)
+            parsed = loads(line)
         except orjson.JSONDecodeError as exc:
             report.unreadable.append(Unreadable(number, _reason(line, exc, ends_with_newline)))
+            continue
+        yield number, parsed
+    report.lines = number
 
 
 def _reason(line: bytes, exc: Exception, ends_with_newline: bool) -> str:

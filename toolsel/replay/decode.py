@@ -67,6 +67,13 @@ def has_explicit_parent(event: Call | Result) -> bool:
 def decode(obj: Any) -> Decoded:
     if isinstance(obj, dict):
         kind = obj.get("type")
+        # the common case first: Claude Code message lines
+        if (
+            (kind == "assistant" or kind == "user")
+            and "uuid" in obj
+            and "parent_tool_use_id" not in obj
+        ):
+            return _claude_code(obj)
         if "payload" in obj and isinstance(obj.get("payload"), dict):
             return _codex_rollout(obj)
         if (
