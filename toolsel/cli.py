@@ -24,6 +24,7 @@ from toolsel.render.formats import (
     DepsFormat,
     EmitFormat,
     GraphFormat,
+    InputFormat,
     LintFormat,
     RankFormat,
     ReplayFormat,
@@ -555,24 +556,25 @@ def replay(
         ),
     ] = None,
     input_format: Annotated[
-        str | None,
-        typer.Option("--input-format", help="Accepted for clarity; formats are detected per line."),
-    ] = None,
+        InputFormat,
+        typer.Option("--input-format", help="Transcript format; auto detects it per line."),
+    ] = InputFormat.AUTO,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
     from toolsel.commands.replay import parse_fail_on, run_replay
 
-    raise typer.Exit(
-        run_replay(
-            paths,
-            registry,
-            permission,
-            output_format,
-            parse_fail_on(fail_on),
-            use_cache=not no_cache,
-        )
+    forced = None if input_format is InputFormat.AUTO else input_format.value
+    code = run_replay(
+        paths,
+        registry,
+        permission,
+        output_format,
+        parse_fail_on(fail_on),
+        use_cache=not no_cache,
+        input_format=forced,
     )
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -312,3 +312,20 @@ def test_stats(cli: Cli) -> None:
     assert data["schema"] == "toolsel.stats/v1" and data["transcripts"] == 9
     assert data["tools"]["read_file"]["calls"] >= 2 and "success_rate" in data["tools"]["read_file"]
     assert "git_status" in data["never_called"] and data["co_used_pairs"]
+
+
+def test_forced_input_format(cli: Cli) -> None:
+    chat = str(T / "openai-chat.jsonl")
+    wrong = json.loads(cli("replay", chat, "--input-format", "claude-code", "-f", "json", "--fail-on", "none").stdout)["files"][0]
+    assert wrong["calls"] == 0 and len(wrong["unreadable_lines"]) == 7
+    right = json.loads(cli("replay", chat, "--input-format", "openai-chat", "-f", "json").stdout)["files"][0]
+    assert right["calls"] == 3 and right["unreadable_lines"] == []
+    assert cli("replay", chat, "--input-format", "gemini").exit_code == 2
+
+
+def test_progress_reports_bytes_read(write) -> None:
+    line = json.dumps({"role": "tool", "tool_call_id": "x", "content": "ok"}) + "\n"
+    path = write("many.jsonl", line * 5000)
+    seen: list[int] = []
+    replay_paths([str(path)], progress=seen.append)
+    assert len(seen) == 2 and sum(seen) == 4096 * len(line)  # every 2,048 lines

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,9 @@ def failed(result: ReplayResult, fail_on: tuple[str, ...]) -> bool:
     return False
 
 
+PROGRESS_MIN_BYTES = 50 * 1024 * 1024
+
+
 def run_replay(
     paths: list[str],
     registry_paths: list[Path] | None,
@@ -65,6 +70,7 @@ def run_replay(
     fail_on: tuple[str, ...],
     *,
     use_cache: bool,
+    input_format: str | None = None,
 ) -> int:
     from toolsel.render.console import make_console
     from toolsel.render.replay import event_line, render_replay_human, render_replay_json
@@ -84,14 +90,40 @@ def run_replay(
         def sink(event: Event) -> None:
             sys.stdout.write(event_line(event, registry))
 
-    result = replay_paths(
-        paths, checker_factory=checker_factory, sink=sink, parent_tools=parent_tools
-    )
+    with _progress_bar(paths) as progress:
+        result = replay_paths(
+            paths,
+            checker_factory=checker_factory,
+            sink=sink,
+            parent_tools=parent_tools,
+            input_format=input_format,
+            progress=progress,
+        )
     if output_format is ReplayFormat.JSON:
         sys.stdout.write(render_replay_json(result))
     elif output_format is ReplayFormat.HUMAN:
         render_replay_human(result, make_console())
     return int(ExitCode.FINDINGS) if failed(result, fail_on) else int(ExitCode.OK)
+
+
+@contextlib.contextmanager
+def _progress_bar(paths: list[str]) -> Iterator[Any]:
+    """A byte-progress bar on stderr, only when stderr is a terminal and the input is large."""
+    from toolsel.replay.core import expand_inputs
+
+    files = [p for p in expand_inputs(paths) if p != "-"]
+    total = sum(Path(p).stat().st_size for p in files)
+    if not sys.stderr.isatty() or total < PROGRESS_MIN_BYTES:
+        yield None
+        return
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+    from toolsel.render.console import make_console
+
+    columns = ("replaying", BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
+        task = bar.add_task("replay", total=total)
+        yield lambda consumed: bar.advance(task, consumed)
 
 
 def _parent_tools(registry: Any) -> frozenset[str]:

@@ -62,3 +62,14 @@ class ReplayFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JSONL = "jsonl"
+
+
+class InputFormat(StrEnum):
+    AUTO = "auto"
+    CLAUDE_CODE = "claude-code"
+    STREAM_JSON = "stream-json"
+    ANTHROPIC = "anthropic"
+    OPENAI_CHAT = "openai-chat"
+    OPENAI_RESPONSES = "openai-responses"
+    CODEX_ROLLOUT = "codex-rollout"
+    CODEX_EXEC = "codex-exec"

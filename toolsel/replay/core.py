@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from toolsel.errors import UsageError
-from toolsel.replay.decode import Call, Result, SidechainStart, decode
+from toolsel.replay.decode import Call, Result, SidechainStart, decode, decode_as
 from toolsel.replay.matcher import (
     PARENT_TASK_TOOLS,
     MatchState,
@@ -139,6 +139,7 @@ class Event:
 
 
 EventSink = Callable[[Event], None]
+Progress = Callable[[int], None]  # called with the number of bytes read since the last call
 
 
 # -- input ---------------------------------------------------------------------------------
@@ -176,7 +177,9 @@ def expand_inputs(paths: list[str]) -> list[str]:
     return found
 
 
-def read_objects(path: str, report: FileReport) -> Iterator[tuple[int, Any]]:
+def read_objects(
+    path: str, report: FileReport, progress: Progress | None = None
+) -> Iterator[tuple[int, Any]]:
     """(line number, parsed JSON) for every readable line; unreadable lines go into `report`."""
     handle = _open(path)
     with handle:
@@ -190,7 +193,7 @@ def read_objects(path: str, report: FileReport) -> Iterator[tuple[int, Any]]:
             lines: Iterator[bytes] = iter(data.splitlines(keepends=True))
         else:
             lines = iter(handle)
-        yield from _jsonl(lines, report)
+        yield from _jsonl(lines, report, progress)
 
 
 def _open(path: str) -> Any:
@@ -219,10 +222,18 @@ def _whole_document(data: bytes) -> list[Any] | None:
     return None
 
 
-def _jsonl(lines: Iterator[bytes], report: FileReport) -> Iterator[tuple[int, Any]]:
+def _jsonl(
+    lines: Iterator[bytes], report: FileReport, progress: Progress | None = None
+) -> Iterator[tuple[int, Any]]:
     loads = orjson.loads
     number = 0
+    consumed = 0
     for number, raw in enumerate(lines, start=1):
+        if progress is not None:
+            consumed += len(raw)
+            if number % 2048 == 0:
+                progress(consumed)
+                consumed = 0
         line = raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
         ends_with_newline = line.endswith(b"\n")
         line = line.rstrip(b"\r\n")
@@ -264,16 +275,19 @@ def replay_file(
     checker: Any = None,
     sink: EventSink | None = None,
     parent_tools: frozenset[str] = PARENT_TASK_TOOLS,
+    input_format: str | None = None,
+    progress: Progress | None = None,
 ) -> FileReport:
+    """Replay one transcript; `input_format` forces a format instead of detecting it per line."""
     report = FileReport(path)
     state = MatchState(lambda tool: tool in parent_tools)
     formats: Counter[str] = Counter()
     duplicates: dict[str, tuple[str, list[int]]] = {}
-    result_lines: dict[str, list[int]] = {}
+    duplicate_result_lines: dict[str, list[int]] = {}  # only ids that really repeat
     started: dict[str, tuple[str, Any]] = {}  # call id -> (tool, timestamp) for latency
     children: Counter[tuple[str, str, str]] = Counter()
-    for number, obj in read_objects(path, report):
-        decoded = decode(obj)
+    for number, obj in read_objects(path, report, progress):
+        decoded = decode(obj) if input_format is None else decode_as(obj, input_format)
         if decoded.format is None:
             report.unreadable.append(
                 Unreadable(number, f"valid JSON in an unexpected shape ({_shape(obj)})")
@@ -291,9 +305,17 @@ def replay_file(
                 )
             else:
                 _handle_result(
-                    state, event, number, report, duplicates, result_lines, started, checker, sink
+                    state,
+                    event,
+                    number,
+                    report,
+                    duplicates,
+                    duplicate_result_lines,
+                    started,
+                    checker,
+                    sink,
                 )
-    _finish(state, report, duplicates, result_lines, children, formats)
+    _finish(state, report, duplicates, duplicate_result_lines, children, formats)
     return report
 
 
@@ -328,8 +350,7 @@ def _handle_call(
     stats.calls += 1
     started[call.id] = (call.tool, call.timestamp)
     if pairing.duplicate_kind == "reused":
-        _note_duplicate(duplicates, call.id, "reused", [*state.first_lines.get(call.id, []), line])
-    state.first_lines.setdefault(call.id, [line])
+        _note_duplicate(duplicates, call.id, "reused", [pairing.previous_line or line, line])
     if opened.parent:
         parent_tool = state.active_parents.get(opened.parent, "")
         children[(opened.parent, parent_tool, opened.parent_rule or "")] += 1
@@ -347,13 +368,12 @@ def _handle_result(
     line: int,
     report: FileReport,
     duplicates: dict[str, tuple[str, list[int]]],
-    result_lines: dict[str, list[int]],
+    duplicate_result_lines: dict[str, list[int]],
     started: dict[str, tuple[str, Any]],
     checker: Any,
     sink: EventSink | None,
 ) -> None:
     report.results += 1
-    result_lines.setdefault(result.id, []).append(line)
     if result.is_error:
         report.error_results += 1
     if result.agent_id:
@@ -367,7 +387,8 @@ def _handle_result(
         if checker is not None and not result.is_error:
             checker.succeeded_call(pairing.call.call.tool)
     elif pairing.kind == "duplicate-result":
-        report.duplicate_results.append(DuplicateResult(result.id, tuple(result_lines[result.id])))
+        lines = duplicate_result_lines.setdefault(result.id, [pairing.previous_line or line])
+        lines.append(line)
 
 
 def _paired(
@@ -394,7 +415,7 @@ def _finish(
     state: MatchState,
     report: FileReport,
     duplicates: dict[str, tuple[str, list[int]]],
-    result_lines: dict[str, list[int]],
+    duplicate_result_lines: dict[str, list[int]],
     children: Counter[tuple[str, str, str]],
     formats: Counter[str],
 ) -> None:
@@ -413,11 +434,9 @@ def _finish(
         for (parent, tool, rule), count in children.items()
     ]
     report.format = formats.most_common(1)[0][0] if formats else "unknown"
-    # dedupe duplicate-result entries: one per id, with every line it was seen on
-    merged: dict[str, DuplicateResult] = {}
-    for dup in report.duplicate_results:
-        merged[dup.id] = DuplicateResult(dup.id, tuple(result_lines[dup.id]))
-    report.duplicate_results = list(merged.values())
+    report.duplicate_results = [
+        DuplicateResult(i, tuple(lines)) for i, lines in duplicate_result_lines.items()
+    ]
 
 
 def _note_duplicate(
@@ -471,13 +490,18 @@ def replay_paths(
     checker_factory: Callable[[], Any] | None = None,
     sink: EventSink | None = None,
     parent_tools: frozenset[str] = PARENT_TASK_TOOLS,
+    input_format: str | None = None,
+    progress: Progress | None = None,
 ) -> ReplayResult:
+    """Replay every transcript under `paths`, then link Claude Code sub-agent files to their Task."""
     files = [
         replay_file(
             p,
             checker=checker_factory() if checker_factory else None,
             sink=sink,
             parent_tools=parent_tools,
+            input_format=input_format,
+            progress=progress,
         )
         for p in expand_inputs(paths)
     ]

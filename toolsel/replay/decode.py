@@ -64,6 +64,41 @@ def has_explicit_parent(event: Call | Result) -> bool:
     return event.parent is not _UNSET
 
 
+INPUT_FORMATS = (
+    "claude-code",
+    "stream-json",
+    "anthropic",
+    "openai-chat",
+    "openai-responses",
+    "codex-rollout",
+    "codex-exec",
+)
+
+
+def decode_as(obj: Any, fmt: str) -> Decoded:
+    """Decode a line as `fmt` (`--input-format`); anything else is an unexpected shape."""
+    if not isinstance(obj, dict):
+        return Decoded(None)
+    kind = obj.get("type")
+    if fmt == "claude-code" and kind in CLAUDE_LINE_TYPES:
+        return _claude_code(obj)
+    if fmt == "stream-json" and isinstance(kind, str):
+        return _claude_message_line(obj, "stream-json", explicit_parent=True)
+    if fmt in ("anthropic", "openai-chat") and "role" in obj:
+        decoded = _message(obj)
+        decoded.format = fmt
+        return decoded
+    if fmt == "openai-responses" and (
+        kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS or kind in ("message", "reasoning")
+    ):
+        return Decoded(fmt, _responses_item(obj))
+    if fmt == "codex-rollout" and isinstance(obj.get("payload"), dict):
+        return _codex_rollout(obj)
+    if fmt == "codex-exec" and isinstance(kind, str):
+        return _codex_exec(obj)
+    return Decoded(None)
+
+
 def decode(obj: Any) -> Decoded:
     if isinstance(obj, dict):
         kind = obj.get("type")

@@ -36,13 +36,13 @@ class OpenCall:
 class MatchState:
     is_parent_task: Callable[[str], bool]
     open_calls: dict[str, OpenCall] = field(default_factory=dict)
-    answered: dict[str, int] = field(default_factory=dict)  # id -> line of the pairing result
+    # id -> (call line << 32) | result line: one int per answered id keeps memory small
+    answered: dict[str, int] = field(default_factory=dict)
     waiting_results: dict[str, list[tuple[Result, int]]] = field(default_factory=dict)
     active_parents: dict[str, str] = field(default_factory=dict)  # open parent-task call id -> tool
     sidechain_parent: str | None = None  # 1.0.x: the Task whose sidechain is being read
     task_prompts: dict[str, str] = field(default_factory=dict)  # prompt -> Task call id
     last_result_line: int = 0
-    first_lines: dict[str, list[int]] = field(default_factory=dict)  # id -> line of its first call
 
 
 @dataclass(slots=True)
@@ -51,6 +51,9 @@ class Pairing:
     call: OpenCall | None = None
     duplicate_kind: str | None = None
     result: Result | None = None
+    previous_line: int | None = (
+        None  # reused: the earlier call's line; duplicate: the first result's
+    )
 
 
 def on_call(state: MatchState, call: Call, line: int) -> Pairing:
@@ -66,9 +69,10 @@ def on_call(state: MatchState, call: Call, line: int) -> Pairing:
         return Pairing("duplicate", existing, kind)
     parent, rule = _parent_of(state, call)
     opened = OpenCall(call, line, parent, rule, [line])
-    reused = call.id in state.answered
+    previous = state.answered.pop(call.id, None)
+    reused = "reused" if previous is not None else None
+    earlier_line = previous >> 32 if previous is not None else None
     state.open_calls[call.id] = opened
-    state.answered.pop(call.id, None)
     if state.is_parent_task(call.tool):
         state.active_parents[call.id] = call.tool
         prompt = call.input.get("prompt") if isinstance(call.input, dict) else None
@@ -79,10 +83,8 @@ def on_call(state: MatchState, call: Call, line: int) -> Pairing:
         result, result_line = waiting.pop(0)
         if not waiting:
             del state.waiting_results[call.id]
-        return Pairing(
-            "pair", _close(state, call.id, result_line), "reused" if reused else None, result
-        )
-    return Pairing("start", opened, "reused" if reused else None)
+        return Pairing("pair", _close(state, call.id, result_line), reused, result, earlier_line)
+    return Pairing("start", opened, reused, None, earlier_line)
 
 
 def on_result(state: MatchState, result: Result, line: int) -> Pairing:
@@ -90,7 +92,8 @@ def on_result(state: MatchState, result: Result, line: int) -> Pairing:
     if result.id in state.open_calls:
         return Pairing("pair", _close(state, result.id, line), None, result)
     if result.id in state.answered:
-        return Pairing("duplicate-result", None, None, result)
+        first_result_line = state.answered[result.id] & 0xFFFFFFFF
+        return Pairing("duplicate-result", None, None, result, first_result_line)
     state.waiting_results.setdefault(result.id, []).append((result, line))
     return Pairing("waiting", None, None, result)
 
@@ -101,7 +104,7 @@ def on_sidechain_start(state: MatchState, start: SidechainStart) -> None:
 
 def _close(state: MatchState, call_id: str, line: int) -> OpenCall:
     opened = state.open_calls.pop(call_id)
-    state.answered[call_id] = line
+    state.answered[call_id] = (opened.line << 32) | line
     state.active_parents.pop(call_id, None)
     return opened
 
