@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, tokens, tool_fields
+from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, tool_fields
 from toolsel.registry.model import Registry, Tool
 
 INDEX_FORMAT = "toolsel-rank-index/1"
@@ -299,7 +299,3 @@ def _fit_tfidf(
     weights.sort_indices()
     # the transform keeps the sparsity pattern, so postings stay aligned with doc_ids
     return weights.data.tolist(), transformer.idf_.tolist()
-
-
-def query_terms(query: str) -> list[str]:
-    return tokens(query)

@@ -14,7 +14,6 @@ from pathlib import Path
 from toolsel.ranking.fields import FIELD_WEIGHTS
 from toolsel.ranking.index import INDEX_FORMAT, RankIndex, build_index
 from toolsel.registry import cache
-from toolsel.registry.model import Registry
 from toolsel.registry.paths import PathLike, expand_paths
 
 #: Indexes with at least this many postings are cached as npz and scored with numpy.
@@ -54,10 +53,6 @@ def load_index(
     if key:
         _store(key, index)
     return index
-
-
-def index_of(registry: Registry) -> RankIndex:
-    return build_index(registry)
 
 
 def _load_cached(key: str) -> RankIndex | None:

@@ -120,10 +120,6 @@ def _why(tool: RankedTool) -> str:
 # -- select: -----------------------------------------------------------------------------
 
 
-def select_payload(result: SelectResult, block: dict[str, Any]) -> dict[str, Any]:
-    return block
-
-
 def render_select_human(result: SelectResult, console: Console) -> None:
     from rich.table import Table
     from rich.text import Text

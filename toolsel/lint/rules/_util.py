@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit
+from toolsel.lint.model import Hit, Severity
 from toolsel.registry.model import Tool
 from toolsel.registry.source import split_pointer
 
@@ -46,3 +46,20 @@ def registry_hit(context: LintContext, message: str, **kwargs: Any) -> Hit:
     first = context.registry.files[0]
     pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
     return Hit(message, first.path, pointer, None, key=True, **kwargs)
+
+
+def tool_count_hits(
+    context: LintContext, provider: str, hard: str, soft: str, wording: tuple[str, str]
+) -> Iterator[Hit]:
+    """A provider's hard tool-count limit (error) and its recommended maximum (warning)."""
+    count = len(context.tools)
+    if count > context.option(hard):
+        yield registry_hit(
+            context, f"{count} tools; {provider} {wording[0]} {context.option(hard)}"
+        )
+    elif count > context.option(soft):
+        yield registry_hit(
+            context,
+            f"{count} tools; {provider} {wording[1]} {context.option(soft)}",
+            severity=Severity.WARNING,
+        )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import registry_hit
+from toolsel.lint.rules._util import tool_count_hits
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 UNSUPPORTED = (
@@ -169,15 +169,10 @@ def ref_rules(context: LintContext) -> Iterator[Hit]:
 )
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """A `Tool` holds at most 512 function declarations; Google recommends 10-20 active."""
-    count = len(context.tools)
-    if count > context.option("gemini-max-tools"):
-        yield registry_hit(
-            context,
-            f"{count} tools; Gemini accepts at most {context.option('gemini-max-tools')} declarations",
-        )
-    elif count > context.option("gemini-soft-max-tools"):
-        yield registry_hit(
-            context,
-            f"{count} tools; Gemini recommends at most {context.option('gemini-soft-max-tools')} active",
-            severity=Severity.WARNING,
-        )
+    yield from tool_count_hits(
+        context,
+        "Gemini",
+        "gemini-max-tools",
+        "gemini-soft-max-tools",
+        ("accepts at most", "recommends at most"),
+    )

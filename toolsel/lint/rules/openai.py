@@ -7,7 +7,7 @@ from typing import Any
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import registry_hit
+from toolsel.lint.rules._util import tool_count_hits
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 from toolsel.registry.source import escape_token
 
@@ -190,15 +190,10 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     """The API accepts at most 128 functions per request (error); OpenAI's guide says to aim
     for fewer than 20 at a time (warning). Counts the whole registry; `toolsel rank` shows
     how many a prompt would be offered."""
-    count = len(context.tools)
-    if count > context.option("openai-max-tools"):
-        yield registry_hit(
-            context,
-            f"{count} tools; OpenAI accepts at most {context.option('openai-max-tools')} per request",
-        )
-    elif count > context.option("openai-soft-max-tools"):
-        yield registry_hit(
-            context,
-            f"{count} tools; OpenAI recommends fewer than {context.option('openai-soft-max-tools')} at a time",
-            severity=Severity.WARNING,
-        )
+    yield from tool_count_hits(
+        context,
+        "OpenAI",
+        "openai-max-tools",
+        "openai-soft-max-tools",
+        ("accepts at most", "recommends fewer than"),
+    )
