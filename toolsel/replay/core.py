@@ -284,7 +284,6 @@ def replay_file(
     formats: Counter[str] = Counter()
     duplicates: dict[str, tuple[str, list[int]]] = {}
     duplicate_result_lines: dict[str, list[int]] = {}  # only ids that really repeat
-    started: dict[str, tuple[str, Any]] = {}  # call id -> (tool, timestamp) for latency
     children: Counter[tuple[str, str, str]] = Counter()
     for number, obj in read_objects(path, report, progress):
         decoded = decode(obj) if input_format is None else decode_as(obj, input_format)
@@ -300,9 +299,7 @@ def replay_file(
             if isinstance(event, SidechainStart):
                 on_sidechain_start(state, event)
             elif isinstance(event, Call):
-                _handle_call(
-                    state, event, number, report, duplicates, started, children, checker, sink
-                )
+                _handle_call(state, event, number, report, duplicates, children, checker, sink)
             else:
                 _handle_result(
                     state,
@@ -311,7 +308,6 @@ def replay_file(
                     report,
                     duplicates,
                     duplicate_result_lines,
-                    started,
                     checker,
                     sink,
                 )
@@ -325,7 +321,6 @@ def _handle_call(
     line: int,
     report: FileReport,
     duplicates: dict[str, tuple[str, list[int]]],
-    started: dict[str, tuple[str, Any]],
     children: Counter[tuple[str, str, str]],
     checker: Any,
     sink: EventSink | None,
@@ -348,7 +343,6 @@ def _handle_call(
     report.calls += 1
     stats = report.tools.setdefault(call.tool, ToolStats())
     stats.calls += 1
-    started[call.id] = (call.tool, call.timestamp)
     if pairing.duplicate_kind == "reused":
         _note_duplicate(duplicates, call.id, "reused", [pairing.previous_line or line, line])
     if opened.parent:
@@ -359,7 +353,7 @@ def _handle_call(
     if sink is not None:
         _emit(sink, "tool_start", opened, report.path, line)
     if pairing.kind == "pair" and pairing.result is not None:
-        _paired(report, opened, pairing.result, line, started, sink)
+        _paired(report, opened, pairing.result, line, sink)
 
 
 def _handle_result(
@@ -369,7 +363,6 @@ def _handle_result(
     report: FileReport,
     duplicates: dict[str, tuple[str, list[int]]],
     duplicate_result_lines: dict[str, list[int]],
-    started: dict[str, tuple[str, Any]],
     checker: Any,
     sink: EventSink | None,
 ) -> None:
@@ -383,7 +376,7 @@ def _handle_result(
         report.task_agents[result.agent_id] = (result.id, task_tool)
     pairing = on_result(state, result, line)
     if pairing.kind == "pair" and pairing.call is not None:
-        _paired(report, pairing.call, result, line, started, sink)
+        _paired(report, pairing.call, result, line, sink)
         if checker is not None and not result.is_error:
             checker.succeeded_call(pairing.call.call.tool)
     elif pairing.kind == "duplicate-result":
@@ -396,11 +389,10 @@ def _paired(
     opened: Any,
     result: Result,
     line: int,
-    started: dict[str, tuple[str, Any]],
     sink: EventSink | None,
 ) -> None:
     report.paired += 1
-    tool, start_time = started.pop(opened.call.id, (opened.call.tool, None))
+    tool, start_time = opened.call.tool, opened.call.timestamp
     stats = report.tools.setdefault(tool, ToolStats())
     if result.is_error:
         stats.errors += 1
@@ -468,6 +460,8 @@ def _emit(sink: EventSink, kind: str, opened: Any, file: str, line: int) -> None
 def _seconds_between(start: Any, end: Any) -> float | None:
     if not isinstance(start, str) or not isinstance(end, str):
         return None
+    if start == end:
+        return 0.0
     try:
         delta = datetime.fromisoformat(end.replace("Z", "+00:00")) - datetime.fromisoformat(
             start.replace("Z", "+00:00")
