@@ -58,3 +58,11 @@ def test_quickstart_is_the_ci_test_command() -> None:
     assert len(commands) >= 2 and "toolsel rank" in commands[0]
     ci = (ROOT / ".ci" / "run").read_text()
     assert commands[1] in ci.splitlines(), "the README's test command must be what .ci/run runs"
+
+
+def test_readme_documents_every_flag_of_every_command(cli: Cli) -> None:
+    for command in ("rank", "deps", "lint", "eval", "test", "prompt", "replay", "stats", "schema"):
+        for option in set(re.findall(r"(--[a-z][a-z-]+)", cli(command, "--help").stdout)) - {
+            "--help"
+        }:
+            assert option in README, f"toolsel {command} {option} is not documented in the README"

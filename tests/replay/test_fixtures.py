@@ -316,9 +316,15 @@ def test_stats(cli: Cli) -> None:
 
 def test_forced_input_format(cli: Cli) -> None:
     chat = str(T / "openai-chat.jsonl")
-    wrong = json.loads(cli("replay", chat, "--input-format", "claude-code", "-f", "json", "--fail-on", "none").stdout)["files"][0]
+    wrong = json.loads(
+        cli(
+            "replay", chat, "--input-format", "claude-code", "-f", "json", "--fail-on", "none"
+        ).stdout
+    )["files"][0]
     assert wrong["calls"] == 0 and len(wrong["unreadable_lines"]) == 7
-    right = json.loads(cli("replay", chat, "--input-format", "openai-chat", "-f", "json").stdout)["files"][0]
+    right = json.loads(cli("replay", chat, "--input-format", "openai-chat", "-f", "json").stdout)[
+        "files"
+    ][0]
     assert right["calls"] == 3 and right["unreadable_lines"] == []
     assert cli("replay", chat, "--input-format", "gemini").exit_code == 2
 
