@@ -131,7 +131,7 @@ def _parent_tools(registry: Any) -> frozenset[str]:
 
     if registry is None:
         return PARENT_TASK_TOOLS
-    return PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.parent_task}
+    return PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.launches_subagent}
 
 
 def stats_payload(result: ReplayResult, registry: Any) -> dict[str, Any]:

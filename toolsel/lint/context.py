@@ -212,12 +212,6 @@ class LintContext:
     def names(self) -> set[str]:
         return {tool.name for tool in self.tools}
 
-    @functools.cached_property
-    def description_words(self) -> dict[str, set[str]]:
-        from toolsel.text import content_words
-
-        return {tool.name: content_words(tool.description) for tool in self.tools}
-
 
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
     stack = [(value, pointer)]

@@ -18,9 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
 from toolsel.replay.decode import Call, Result, SidechainStart, has_explicit_parent
 
-PARENT_TASK_TOOLS = frozenset({"Task", "Agent", "SubAgent"})
+# one definition of the default sub-agent tools, shared with the registry model
+PARENT_TASK_TOOLS = DEFAULT_PARENT_TASK_TOOLS
 
 
 @dataclass(slots=True)
