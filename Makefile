@@ -2,7 +2,7 @@
 .PHONY: dev test lint bench docs
 
 dev:
-	python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,dev]'
+	python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,embed,dev]'
 
 test:
 	python -m pytest
@@ -12,7 +12,7 @@ lint:
 	toolsel lint --strict registries/
 
 bench:
-	python benchmarks/registry_bench.py
+	python benchmarks/registry_bench.py && python benchmarks/rank_bench.py && python benchmarks/embed_bench.py
 
 docs:
 	python docs/generate.py

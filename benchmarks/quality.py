@@ -18,7 +18,8 @@ from pathlib import Path
 
 from toolsel.evaluate import evaluate, read_cases
 from toolsel.ranking import load_index
-from toolsel.ranking.options import Method
+from toolsel.ranking.index import RankIndex
+from toolsel.ranking.options import EMBEDDING_METHODS, Method
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 BENCHMARKS = ("metatool", "toollens", "livemcpbench")
@@ -30,10 +31,24 @@ BASELINES = {
 }
 
 
+def _prepare_embeddings(name: str, index: RankIndex, queries: list[str]) -> None:
+    """Tool vectors from the toolsel cache; query vectors from benchmarks/data (shared with
+    embed_tune.py), so a rerun embeds nothing."""
+    from embed_tune import query_vectors
+
+    from toolsel.ranking import semantic
+
+    semantic.prepare(index)
+    semantic._memo(index).update(query_vectors(name, queries))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", nargs="+", default=list(BENCHMARKS))
-    parser.add_argument("--methods", nargs="+", default=[m.value for m in Method])
+    from toolsel.embed.model import missing
+
+    methods = [m.value for m in Method if missing() is None or m not in EMBEDDING_METHODS]
+    parser.add_argument("--methods", nargs="+", default=methods)
     parser.add_argument(
         "--sample", type=int, default=0, help="random dev queries per benchmark (0 = all)"
     )
@@ -51,6 +66,8 @@ def main() -> int:
         if args.sample and args.sample < len(cases):
             cases = random.Random(args.seed).sample(cases, args.sample)
         index = load_index(BENCH / name / "registry.yaml")
+        if EMBEDDING_METHODS & {Method(m) for m in args.methods}:
+            _prepare_embeddings(name, index, [c.query for c in cases])
         for method in args.methods:
             started = time.perf_counter()
             report = evaluate(index, cases, [Method(method)], (1, 5, 10), bad_lines=bad).methods[0]

@@ -88,3 +88,7 @@ def requires_shared(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not available (../shared is optional)")
     return path
+
+
+# the stand-in embedder and the "extra not installed" switch, for any test that needs them
+from tests.embed.fakes import fake_embedder, no_extra  # noqa: E402, F401

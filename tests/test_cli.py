@@ -16,7 +16,7 @@ Write = Callable[..., Path]
 
 def test_version(cli: Cli) -> None:
     run = cli("--version")
-    assert run.exit_code == 0 and run.stdout == f"toolsel {__version__}\n"
+    assert run.exit_code == 0 and run.stdout.startswith(f"toolsel {__version__}\nembeddings: ")
 
 
 def test_help_lists_every_command_with_a_purpose(cli: Cli) -> None:

@@ -30,6 +30,10 @@ EXAMPLES = console_examples()
 def test_readme_example_output_is_real(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, command: str, expected: str
 ) -> None:
+    from toolsel.embed.model import missing
+
+    if missing() is not None and re.search(r"--compare|semantic|fusion", command):
+        pytest.skip("this example shows the embedding methods; toolsel[embed] is not installed")
     monkeypatch.chdir(ROOT)
     run = cli(*shlex.split(command)[1:])
     assert run.stdout.rstrip() == expected.rstrip()

@@ -22,12 +22,20 @@ def test_metrics_by_hand() -> None:
     assert score_case(Case("q", "x", ("z",)), ["a"]).ndcg10 == 0.0
 
 
-def test_eval_compare_json(cli: Cli) -> None:
+def test_eval_compare_json(cli: Cli, fake_embedder: object) -> None:
     data = json.loads(
         cli("eval", "-r", REG, "--cases", CASES, "--compare", "-f", "json", "-k", "1,3").stdout
     )
     assert data["schema"] == "toolsel.eval/v1" and data["k"] == [1, 3]
-    assert [m["method"] for m in data["methods"]] == ["hybrid", "tfidf", "bm25", "fuzzy", "cc"]
+    assert [m["method"] for m in data["methods"]] == [
+        "hybrid",
+        "tfidf",
+        "bm25",
+        "fuzzy",
+        "cc",
+        "semantic",
+        "fusion",
+    ]
     hybrid = data["methods"][0]
     assert 0 <= hybrid["ndcg@10"] <= 1 and set(hybrid["recall"]) == {"1", "3"}
     assert hybrid["queries"][0]["ranks"] == {"deploy_service": 1}

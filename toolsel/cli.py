@@ -77,7 +77,13 @@ def _handle_errors(command: F) -> F:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"toolsel {__version__}")
+        from toolsel.embed.model import INSTALL_HINT, MODEL, missing
+
+        reason = missing()
+        embeddings = (
+            f"available ({MODEL.name})" if reason is None else f"not installed ({INSTALL_HINT})"
+        )
+        typer.echo(f"toolsel {__version__}\nembeddings: {embeddings}")
         raise typer.Exit()
 
 
@@ -439,9 +445,13 @@ def eval_command(
     if not ks or min(ks) < 1:
         raise UsageError(f"-k must be comma-separated positive integers, got {k!r}")
     found, bad = read_cases(cases)
-    methods = list(Method) if compare else [method]
+    methods = _compared_methods() if compare else [method]
+    index = load_index(registry or None, use_cache=not no_cache)
+    from toolsel.commands.rank import prepare_methods
+
+    prepare_methods(index, methods, [c.query for c in found], use_cache=not no_cache)
     report = evaluate(
-        load_index(registry or None, use_cache=not no_cache),
+        index,
         found,
         methods,
         ks,
@@ -454,6 +464,20 @@ def eval_command(
         _write(dumps(eval_payload(report)), None)
     if bad:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _compared_methods() -> list[Method]:
+    """Every method; `semantic` and `fusion` only where the embedding extra is installed."""
+    from toolsel.embed.model import INSTALL_HINT, missing
+    from toolsel.ranking.options import EMBEDDING_METHODS
+
+    if missing() is None:
+        return list(Method)
+    typer.echo(
+        f"toolsel: note: semantic and fusion skipped (install them with: {INSTALL_HINT})",
+        err=True,
+    )
+    return [m for m in Method if m not in EMBEDDING_METHODS]
 
 
 @app.command(name="test")
@@ -474,14 +498,18 @@ def test_command(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
+    from toolsel.commands.rank import prepare_methods
     from toolsel.golden import read_cases, run_cases
     from toolsel.ranking.store import load_index
     from toolsel.render.console import make_console
     from toolsel.render.quality import dumps, golden_payload, render_test_human, render_test_junit
 
-    report = run_cases(
-        load_index(registry or None, use_cache=not no_cache), read_cases(cases), str(cases)
+    golden = read_cases(cases)
+    index = load_index(registry or None, use_cache=not no_cache)
+    prepare_methods(
+        index, {c.method for c in golden}, [c.prompt for c in golden], use_cache=not no_cache
     )
+    report = run_cases(index, golden, str(cases))
     if output_format is TestFormat.HUMAN and output_file is None:
         render_test_human(report, make_console())
     elif output_format is TestFormat.JUNIT:

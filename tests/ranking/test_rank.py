@@ -11,9 +11,12 @@ from hypothesis import strategies as st
 
 from tests.conftest import ROOT, Cli
 from toolsel.ranking import Method, RankOptions, load_index, rank_index
+from toolsel.ranking.options import EMBEDDING_METHODS
 from toolsel.registry.model import Permission
 
 INDEX = load_index(ROOT / "registries", use_cache=False)
+#: Methods that need no optional extra (semantic and fusion: tests/ranking/test_semantic.py).
+LEXICAL = [m for m in Method if m not in EMBEDDING_METHODS]
 
 
 def names(query: str, **options: object) -> list[str]:
@@ -29,7 +32,7 @@ def ranked(query: str, **options: object) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("method", list(Method))
+@pytest.mark.parametrize("method", LEXICAL)
 def test_every_method_finds_the_obvious_tool(method: Method) -> None:
     assert "deploy_service" in names("deploy service production", method=method)
 
@@ -92,7 +95,7 @@ def test_top_min_score_category_and_tag() -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=40).filter(str.strip),
-    st.sampled_from(list(Method)),
+    st.sampled_from(LEXICAL),
 )
 def test_ranking_is_deterministic_and_scores_stay_in_range(query: str, method: Method) -> None:
     first = rank_index(INDEX, query, RankOptions(method=method))

@@ -3,14 +3,39 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.core import RankOptions, RankResult, rank_index
 from toolsel.ranking.index import RankIndex
+from toolsel.ranking.options import EMBEDDING_METHODS, Method
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.formats import EmitFormat, RankFormat
+
+
+def prepare_methods(
+    index: RankIndex,
+    methods: Iterable[Method],
+    queries: Sequence[str] = (),
+    *,
+    use_cache: bool,
+) -> None:
+    """Before ranking with `semantic` or `fusion`: check the extra is installed (exit 2 with
+    the install command if not), load or embed the tool vectors (a progress bar on a
+    terminal when more than 100 tools need embedding), and embed many prompts in batches."""
+    wanted = [m for m in methods if m in EMBEDDING_METHODS]
+    if not wanted:
+        return
+    from toolsel.embed.model import require
+    from toolsel.ranking import semantic
+    from toolsel.render.progress import embedding_progress
+
+    require(wanted[0].value)
+    semantic.prepare(index, use_cache=use_cache, progress=embedding_progress)
+    if len(queries) > 1:
+        semantic.prepare_queries(index, queries)
 
 
 def run_search(
@@ -26,6 +51,7 @@ def run_search(
 ) -> None:
     from toolsel.render.rank import render_rank_human, render_rank_json, render_rank_jsonl
 
+    prepare_methods(index, [options.method], use_cache=use_cache)
     result = rank_index(index, prompt, options)
     if emit is not None:
         sys.stdout.write(_emit([r.name for r in result.results], registry, emit, use_cache))
@@ -118,6 +144,8 @@ def run_batch(
     except OSError as exc:
         raise UsageError(f"{batch}: cannot read: {exc.strerror or exc}") from None
     index = load_index(registry or None, use_cache=use_cache)
+    queries = _batch_queries(batch) if options.method in EMBEDDING_METHODS else []
+    prepare_methods(index, [options.method], queries, use_cache=use_cache)
     bad = 0
     collected: list[dict[str, Any]] = []
     with handle:
@@ -139,6 +167,20 @@ def run_batch(
     if output_format is RankFormat.JSON:
         sys.stdout.write(dumps_json({"schema": "toolsel.rank-batch/v1", "queries": collected}))
     return int(ExitCode.FINDINGS) if bad else int(ExitCode.OK)
+
+
+def _batch_queries(batch: Path) -> list[str]:
+    """Every readable query, so the embedding methods can embed them in batches up front."""
+    import orjson
+
+    queries = []
+    with batch.open("rb") as handle:
+        for raw in handle:
+            try:
+                queries.append(_batch_item(orjson.loads(raw))[0])
+            except (orjson.JSONDecodeError, ValueError):
+                continue  # reported with its line number by the main pass
+    return queries
 
 
 def _batch_item(item: Any) -> tuple[str, str | None]:

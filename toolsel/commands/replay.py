@@ -113,17 +113,13 @@ def _progress_bar(paths: list[str]) -> Iterator[Any]:
 
     files = [p for p in expand_inputs(paths) if p != "-"]
     total = sum(Path(p).stat().st_size for p in files)
-    if not sys.stderr.isatty() or total < PROGRESS_MIN_BYTES:
+    from toolsel.render.progress import progress_bar, wants_progress
+
+    if not wants_progress() or total < PROGRESS_MIN_BYTES:
         yield None
         return
-    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
-
-    from toolsel.render.console import make_console
-
-    columns = ("replaying", BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
-        task = bar.add_task("replay", total=total)
-        yield lambda consumed: bar.advance(task, consumed)
+    with progress_bar("replaying", total, unit="bytes") as advance:
+        yield advance
 
 
 def _parent_tools(registry: Any) -> frozenset[str]:

@@ -126,6 +126,15 @@ def score(
         return scorers.tfidf(index, terms), why
     if method is Method.FUZZY:
         return scorers.fuzzy(index, query), why
+    if method is Method.SEMANTIC:
+        from toolsel.ranking import semantic
+
+        return semantic.semantic(index, query), why
+    if method is Method.FUSION:
+        from toolsel.ranking import semantic
+
+        fused = semantic.fusion(index, query, terms)
+        return _exact_first(index, query, fused)
     return _hybrid(index, query, terms)
 
 
@@ -142,11 +151,18 @@ def _hybrid(
         fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
         for doc, value in fuzzy.items():
             combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
+    return _exact_first(index, query, combined)
+
+
+def _exact_first(
+    index: RankIndex, query: str, scores: dict[int, float]
+) -> tuple[dict[int, float], dict[int, str]]:
+    """An exact name or alias match ranks first."""
     why: dict[int, str] = {}
     for doc, kind in exact_matches(index, query).items():
-        combined[doc] = max(combined.values(), default=0.0) + 1.0
+        scores[doc] = max(scores.values(), default=0.0) + 1.0
         why[doc] = kind
-    return combined, why
+    return scores, why
 
 
 def _lexical_fusion(index: RankIndex, terms: list[str]) -> dict[int, float]:
@@ -334,6 +350,10 @@ def _explain(
         return scorers.explain_fuzzy(index, query, doc)
     if method is Method.CC:
         return []
+    if method in (Method.SEMANTIC, Method.FUSION):
+        from toolsel.ranking import semantic
+
+        return semantic.explain(index, query, terms, doc, method is Method.FUSION)
     if method is Method.HYBRID:
         typed = looks_typed(index, terms)
         lexical = scorers.explain_lexical(

@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, tool_fields
+from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tool_fields
 from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/1"
+INDEX_FORMAT = "toolsel-rank-index/2"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -92,6 +92,7 @@ class RankIndex:
     tfidf: list[float]  # l2-normalised sublinear TF-IDF weight of each posting
     idf: list[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
     bm25_idf: list[float]
+    texts: tuple[str, ...] = ()  # each tool's text for embedding (`toolsel[embed]`)
 
     def __len__(self) -> int:
         return len(self.tools)
@@ -140,6 +141,7 @@ class RankIndex:
             "tfidf": list(self.tfidf),
             "idf": list(self.idf),
             "bm25_idf": list(self.bm25_idf),
+            "texts": list(self.texts),
         }
 
     @classmethod
@@ -156,6 +158,7 @@ class RankIndex:
             tfidf=data["tfidf"],
             idf=data["idf"],
             bm25_idf=data["bm25_idf"],
+            texts=tuple(data["texts"]),
         )
 
     def to_npz(self) -> bytes:
@@ -167,6 +170,7 @@ class RankIndex:
                 "format": INDEX_FORMAT,
                 "tools": [t.to_json() for t in self.tools],
                 "vocabulary": list(self.vocabulary),
+                "texts": list(self.texts),
             }
         )
         buffer = io.BytesIO()
@@ -203,6 +207,7 @@ class RankIndex:
                 tfidf=arrays["tfidf"],
                 idf=arrays["idf"].tolist(),
                 bm25_idf=arrays["bm25_idf"].tolist(),
+                texts=tuple(meta["texts"]),
             )
         index.__dict__["_numpy"] = {
             "doc_ids": index.doc_ids,
@@ -230,7 +235,8 @@ def build_index(registry: Registry) -> RankIndex:
                 vocabulary.setdefault(word, len(vocabulary))
         per_doc.append(counts)
         lengths.append(length)
-    return _assemble(tools, per_doc, vocabulary, lengths)
+    index = _assemble(tools, per_doc, vocabulary, lengths)
+    return replace(index, texts=tuple(embed_text(tool) for tool in tools))
 
 
 def _assemble(

@@ -11,3 +11,9 @@ class Method(StrEnum):
     BM25 = "bm25"
     FUZZY = "fuzzy"
     CC = "cc"
+    SEMANTIC = "semantic"  # needs `toolsel[embed]`
+    FUSION = "fusion"  # needs `toolsel[embed]`
+
+
+#: Methods that need the optional embedding extra.
+EMBEDDING_METHODS = frozenset({Method.SEMANTIC, Method.FUSION})

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from toolsel.ranking.fields import FIELD_WEIGHTS
+from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
 from toolsel.ranking.index import INDEX_FORMAT, RankIndex, build_index
 from toolsel.registry import cache
 from toolsel.registry.paths import PathLike, expand_paths
@@ -22,7 +22,7 @@ NPZ_MIN_POSTINGS = 50_000
 
 def registry_key(files: Sequence[Path]) -> str:
     digest = hashlib.blake2b(
-        f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}".encode(), digest_size=32
+        f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}".encode(), digest_size=32
     )
     for path in files:
         digest.update(str(path).encode() + b"\0")

@@ -110,11 +110,15 @@ def render_rank_human(result: RankResult, console: Console, *, explain: bool = F
 def _why(tool: RankedTool) -> str:
     if tool.why != "match":
         return tool.why
-    # lexical evidence first (strongest first), then what fuzzy matching recognised
+    # the embedding's share first, then lexical evidence (strongest first), then what fuzzy
+    # matching recognised
+    embedding = ("cosine", "semantic")
+    parts = [f"{c.field} {c.value:.2f}" for c in tool.contributions if c.field in embedding]
     best: dict[str, str] = {}
     for c in sorted(tool.contributions, key=lambda c: (c.field == "fuzzy", -c.value)):
-        best.setdefault(c.term, c.field)
-    return ", ".join(f"{term} ({field})" for term, field in best.items())
+        if c.field not in embedding:
+            best.setdefault(c.term, c.field)
+    return ", ".join(parts + [f"{term} ({field})" for term, field in best.items()])
 
 
 # -- select: -----------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Optional offline embeddings (`pip install 'toolsel[embed]'`) for `semantic` and `fusion`."""

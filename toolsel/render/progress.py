@@ -1,0 +1,41 @@
+"""Progress bars on stderr, shown only when stderr is a terminal (never in pipes or CI logs)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+
+def wants_progress() -> bool:
+    return sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def progress_bar(
+    description: str, total: int, *, unit: str = "items"
+) -> Iterator[Callable[[int], None]]:
+    """Yield `advance(n)`; draw a transient Rich bar only when stderr is a terminal."""
+    if not wants_progress():
+        yield lambda n: None
+        return
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
+
+    from toolsel.render.console import make_console
+
+    count = DownloadColumn() if unit == "bytes" else MofNCompleteColumn()
+    columns = (description, BarColumn(), count, TimeRemainingColumn())
+    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def embedding_progress(total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
+    """The bar shown while tool descriptions are embedded (`toolsel[embed]`)."""
+    return progress_bar(f"embedding {total} tools", total)
