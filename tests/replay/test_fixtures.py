@@ -10,7 +10,8 @@ from tests.conftest import ROOT, Cli
 from toolsel.replay.core import replay_paths
 
 T = ROOT / "transcripts"
-REPORTS = {f.path.split("/")[-1]: f for f in replay_paths([str(T)]).files}
+TOP = sorted(str(p) for p in T.iterdir() if p.is_file())  # grid/ has its own test
+REPORTS = {f.path.split("/")[-1]: f for f in replay_paths(TOP).files}
 
 
 def kinds(report) -> set[tuple[str, str]]:
@@ -113,6 +114,21 @@ def test_ten_megabyte_line(write) -> None:
     )
     (r,) = replay_paths([str(write("big.jsonl", call + "\n" + big + "\n"))]).files
     assert r.paired == 1 and r.unreadable == []
+
+
+def test_a_line_over_the_limit_is_unreadable_and_the_rest_is_read(write, monkeypatch) -> None:
+    """Lines over MAX_LINE_BYTES (64 MB) are refused unparsed; shown here with a 1 kB limit."""
+    from toolsel.replay import core
+
+    monkeypatch.setattr(core, "MAX_LINE_BYTES", 1000)
+    call = json.dumps({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})  # fmt: skip
+    huge = json.dumps({"role": "tool", "tool_call_id": "zz", "content": "x" * 5000})
+    result = json.dumps({"role": "tool", "tool_call_id": "c1", "content": "ok"})
+    path = write("limit.jsonl", "\n".join([call, huge, result]) + "\n")
+    (r,) = replay_paths([str(path)]).files
+    assert [u.line for u in r.unreadable] == [2]
+    assert "over the 1,000-byte limit" in r.unreadable[0].error
+    assert r.paired == 1 and r.lines == 3
 
 
 def test_cli_json_contract_and_default_exit(cli: Cli) -> None:
@@ -308,7 +324,7 @@ def test_stdin(cli: Cli) -> None:
 
 
 def test_stats(cli: Cli) -> None:
-    data = json.loads(cli("stats", str(T), "-r", str(ROOT / "registries"), "-f", "json").stdout)
+    data = json.loads(cli("stats", *TOP, "-r", str(ROOT / "registries"), "-f", "json").stdout)
     assert data["schema"] == "toolsel.stats/v1" and data["transcripts"] == 9
     assert data["tools"]["read_file"]["calls"] >= 2 and "success_rate" in data["tools"]["read_file"]
     assert "git_status" in data["never_called"] and data["co_used_pairs"]

@@ -325,12 +325,14 @@ def _codex_exec(obj: dict[str, Any]) -> Decoded:
     ):
         return Decoded("codex-exec")
     if kind == "item.started":
+        # an MCP tool call is named by its tool; other items by their kind (command_execution)
+        named = item.get("tool") if item.get("type") == "mcp_tool_call" else None
         return Decoded(
             "codex-exec",
             [
                 Call(
                     item["id"],
-                    str(item.get("type")),
+                    named if isinstance(named, str) and named else str(item.get("type")),
                     {
                         k: v
                         for k, v in item.items()

@@ -1,0 +1,69 @@
+"""Every kind of finding, in every format: transcripts/grid/ holds one scenario
+(tests/replay/grid.py) written in each transcript format toolsel reads."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.replay.grid import FILES
+from toolsel.registry import load_registry
+from toolsel.replay.checks import RegistryChecker
+from toolsel.replay.core import replay_file
+
+GRID = ROOT / "transcripts" / "grid"
+REGISTRY = load_registry(ROOT / "registries")
+FORMAT = {
+    "claude-code.jsonl": "claude-code",
+    "stream-json.jsonl": "stream-json",
+    "anthropic-messages.jsonl": "anthropic",
+    "anthropic-messages.json": "anthropic",
+    "openai-chat.jsonl": "openai-chat",
+    "openai-responses.jsonl": "openai-responses",
+    "codex-rollout.jsonl": "codex-rollout",
+    "codex-exec.jsonl": "codex-exec",
+    "swe-agent.traj": "openai-chat",
+}
+#: whole JSON documents have no lines to be unreadable
+DOCUMENTS = {"anthropic-messages.json", "swe-agent.traj"}
+#: OpenAI Chat and Responses results carry no error flag
+NO_ERROR_FLAG = {"openai-chat.jsonl", "openai-responses.jsonl", "swe-agent.traj"}
+
+
+def test_the_committed_grid_is_what_the_generator_writes() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "replay" / "grid.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in GRID.iterdir()) == sorted(FILES) == sorted(FORMAT)
+
+
+@pytest.mark.parametrize("name", sorted(FORMAT))
+def test_every_kind_of_finding(name: str) -> None:
+    r = replay_file(str(GRID / name), checker=RegistryChecker(REGISTRY, None))
+    assert r.format == FORMAT[name]
+    assert (r.calls, r.results, r.paired) == (10, 11, 9)
+    assert [(u.id, u.tool, u.interrupted) for u in r.unanswered] == [
+        ("id_C", "deploy_service", True)
+    ]
+    assert [o.id for o in r.orphans] == ["id_G"]
+    assert {(d.id, d.kind) for d in r.duplicate_calls} == {
+        ("id_D", "identical"),
+        ("id_E", "conflicting"),
+        ("id_F", "enriched"),
+        ("id_A", "reused"),
+    }
+    assert [d.id for d in r.duplicate_results] == ["id_D"]
+    rule = "parent_tool_use_id" if name == "stream-json.jsonl" else "single-active-parent"
+    assert [(s.parent_id, s.tool, s.calls, s.rule) for s in r.subagents] == [
+        ("id_T", "Task", 1, rule)
+    ]
+    assert [u.line for u in r.unreadable] == ([] if name in DOCUMENTS else [24])
+    assert r.error_results == (0 if name in NO_ERROR_FLAG else 1)
+    assert ("id_U", "unknown-tool") in {(v.id, v.rule) for v in r.violations}
+    assert r.tools["read_file"].calls == 3  # A, E (first seen as read_file), A reused
