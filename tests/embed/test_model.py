@@ -89,3 +89,16 @@ def test_long_texts_are_truncated_not_rejected() -> None:
 
 def test_empty_input_needs_no_model(no_extra: object) -> None:
     assert model.Embedder().embed([]).shape == (0, 384)
+
+
+@needs_model
+def test_one_session_at_a_time() -> None:
+    """Each ONNX session holds 150-200 MB: a prompt after bulk embedding reuses the
+    optimised session, and bulk embedding after a prompt replaces the quick one."""
+    embedder = model.Embedder()
+    embedder.embed(["one prompt"])
+    assert list(embedder._sessions) == [False]
+    embedder.embed([f"text number {i}" for i in range(8)])
+    assert list(embedder._sessions) == [True]
+    embedder.embed(["another prompt"])
+    assert list(embedder._sessions) == [True]

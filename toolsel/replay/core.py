@@ -17,10 +17,20 @@ from typing import Any
 import orjson
 
 from toolsel.errors import UsageError
-from toolsel.replay.decode import Call, Result, SidechainStart, decode, decode_as
+from toolsel.replay.decode import (
+    _UNSET,
+    Call,
+    Result,
+    SidechainStart,
+    decode,
+    decode_as,
+    structured_error,
+)
 from toolsel.replay.matcher import (
     PARENT_TASK_TOOLS,
     MatchState,
+    OpenCall,
+    close,
     on_call,
     on_result,
     on_sidechain_start,
@@ -225,7 +235,11 @@ def _whole_document(data: bytes) -> list[Any] | None:
 def _jsonl(
     lines: Iterator[bytes], report: FileReport, progress: Progress | None = None
 ) -> Iterator[tuple[int, Any]]:
+    """orjson first (JSON allows the trailing newline, CR and spaces); only a line that fails
+    is looked at again: a BOM, a blank line, or an unreadable one with its reason."""
     loads = orjson.loads
+    decode_error = orjson.JSONDecodeError
+    limit = MAX_LINE_BYTES
     number = 0
     consumed = 0
     for number, raw in enumerate(lines, start=1):
@@ -234,23 +248,35 @@ def _jsonl(
             if number % 2048 == 0:
                 progress(consumed)
                 consumed = 0
-        line = raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
-        ends_with_newline = line.endswith(b"\n")
-        line = line.rstrip(b"\r\n")
-        if not line or line.isspace():
-            report.blank += 1
-            continue
-        if len(line) > MAX_LINE_BYTES:
-            report.unreadable.append(
-                Unreadable(
-                    number, f"line is {len(line):,} bytes, over the {MAX_LINE_BYTES:,}-byte limit"
+        if len(raw) > limit:
+            line = raw.rstrip(b"\r\n")
+            if len(line) > limit:
+                report.unreadable.append(
+                    Unreadable(
+                        number, f"line is {len(line):,} bytes, over the {limit:,}-byte limit"
+                    )
                 )
-            )
-            continue
+                continue
         try:
-            parsed = loads(line)
-        except orjson.JSONDecodeError as exc:
-            report.unreadable.append(Unreadable(number, _reason(line, exc, ends_with_newline)))
+            parsed = loads(raw)
+        except decode_error as first:
+            error: Exception = first
+            line = raw.removeprefix(b"\xef\xbb\xbf") if number == 1 else raw
+            stripped = line.rstrip(b"\r\n")
+            if not stripped or stripped.isspace():
+                report.blank += 1
+                continue
+            if line is not raw:  # a BOM on the first line
+                try:
+                    parsed = loads(stripped)
+                except decode_error as again:
+                    error = again
+                else:
+                    yield number, parsed
+                    continue
+            report.unreadable.append(
+                Unreadable(number, _reason(stripped, error, line.endswith(b"\n")))
+            )
             continue
         yield number, parsed
     report.lines = number
@@ -285,7 +311,12 @@ def replay_file(
     duplicates: dict[str, tuple[str, list[int]]] = {}
     duplicate_result_lines: dict[str, list[int]] = {}  # only ids that really repeat
     children: Counter[tuple[str, str, str]] = Counter()
+    fast = input_format is None and checker is None and sink is None
     for number, obj in read_objects(path, report, progress):
+        if fast and _fast_claude_line(
+            obj, number, state, report, formats, duplicates, duplicate_result_lines, children
+        ):
+            continue
         decoded = decode(obj) if input_format is None else decode_as(obj, input_format)
         if decoded.format is None:
             report.unreadable.append(
@@ -313,6 +344,108 @@ def replay_file(
                 )
     _finish(state, report, duplicates, duplicate_result_lines, children, formats)
     return report
+
+
+def _fast_claude_line(
+    obj: Any,
+    number: int,
+    state: MatchState,
+    report: FileReport,
+    formats: Counter[str],
+    duplicates: dict[str, tuple[str, list[int]]],
+    duplicate_result_lines: dict[str, list[int]],
+    children: Counter[tuple[str, str, str]],
+) -> bool:
+    """The hot path: a Claude Code user/assistant line, decoded and matched inline. It makes
+    exactly the moves `decode` + `_handle_call`/`_handle_result` would, and hands every block
+    that is not the common case (a first call with no parent to find, a result for an open
+    call) to those general handlers. Returns False for lines it does not take at all
+    (sidechains, sub-agent results, other formats), which then go the general way."""
+    if type(obj) is not dict:
+        return False
+    kind = obj.get("type")
+    if (
+        (kind != "assistant" and kind != "user")
+        or "uuid" not in obj
+        or "parent_tool_use_id" in obj
+        or obj.get("isSidechain")
+    ):
+        return False
+    structured = obj["toolUseResult"] if "toolUseResult" in obj else obj.get("tool_use_result")
+    if type(structured) is dict and "agentId" in structured:
+        return False
+    formats["claude-code"] += 1
+    agent = obj.get("agentId")
+    if agent and isinstance(agent, str) and report.agent_id is None:
+        report.agent_id = agent
+    message = obj.get("message")
+    if type(message) is not dict:
+        return True
+    content = message.get("content")
+    if type(content) is not list:
+        return True
+    message_id = message.get("id")
+    msg_id = message_id if isinstance(message_id, str) else None
+    timestamp = obj.get("timestamp")
+    if not isinstance(timestamp, str):
+        timestamp = None
+    open_calls = state.open_calls
+    for block in content:
+        if type(block) is not dict:
+            continue
+        block_type = block.get("type")
+        if not isinstance(block_type, str):
+            continue
+        if block_type.endswith("tool_use"):
+            call_id = block.get("id")
+            if not isinstance(call_id, str):
+                continue
+            call = Call(
+                call_id, str(block.get("name", "")), block.get("input", {}), msg_id,
+                _UNSET, timestamp, False,
+            )  # fmt: skip
+            if (
+                call_id in open_calls
+                or call_id in state.answered
+                or call_id in state.waiting_results
+                or state.active_parents
+                or state.is_parent_task(call.tool)
+            ):
+                _handle_call(state, call, number, report, duplicates, children, None, None)
+                continue
+            open_calls[call_id] = OpenCall(call, number, None, None, [number])
+            report.calls += 1
+            stats = report.tools.get(call.tool)
+            if stats is None:
+                stats = report.tools[call.tool] = ToolStats()
+            stats.calls += 1
+        elif block_type.endswith("tool_result"):
+            call_id = block.get("tool_use_id")
+            if not isinstance(call_id, str):
+                continue
+            flag = block.get("is_error")
+            is_error = flag if isinstance(flag, bool) else structured_error(structured)
+            opened = open_calls.get(call_id)
+            if opened is None:
+                result = Result(call_id, is_error, _UNSET, timestamp, None)
+                _handle_result(
+                    state, result, number, report, duplicates, duplicate_result_lines, None, None
+                )
+                continue
+            report.results += 1
+            state.last_result_line = number
+            close(state, call_id, number)
+            report.paired += 1
+            stats = report.tools.get(opened.call.tool)
+            if stats is None:
+                stats = report.tools[opened.call.tool] = ToolStats()
+            if is_error:
+                report.error_results += 1
+                stats.errors += 1
+            latency = _seconds_between(opened.call.timestamp, timestamp)
+            if latency is not None:
+                stats.latencies.append(latency)
+    return True
 
 
 def _handle_call(
@@ -463,10 +596,8 @@ def _seconds_between(start: Any, end: Any) -> float | None:
     if start == end:
         return 0.0
     try:
-        delta = datetime.fromisoformat(end.replace("Z", "+00:00")) - datetime.fromisoformat(
-            start.replace("Z", "+00:00")
-        )
-    except ValueError:
+        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)  # 3.11: "Z" is UTC
+    except (ValueError, TypeError):  # TypeError: one has a zone and the other not
         return None
     return max(delta.total_seconds(), 0.0)
 

@@ -214,6 +214,11 @@ def _blocks(
 def _is_error(block: dict[str, Any], structured: Any) -> bool:
     if isinstance(block.get("is_error"), bool):
         return bool(block["is_error"])
+    return structured_error(structured)
+
+
+def structured_error(structured: Any) -> bool:
+    """Claude Code's `toolUseResult` as a string says an error when the block does not."""
     return isinstance(structured, str) and structured.startswith(("Error", "User rejected"))
 
 

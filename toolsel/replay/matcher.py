@@ -85,14 +85,14 @@ def on_call(state: MatchState, call: Call, line: int) -> Pairing:
         result, result_line = waiting.pop(0)
         if not waiting:
             del state.waiting_results[call.id]
-        return Pairing("pair", _close(state, call.id, result_line), reused, result, earlier_line)
+        return Pairing("pair", close(state, call.id, result_line), reused, result, earlier_line)
     return Pairing("start", opened, reused, None, earlier_line)
 
 
 def on_result(state: MatchState, result: Result, line: int) -> Pairing:
     state.last_result_line = line
     if result.id in state.open_calls:
-        return Pairing("pair", _close(state, result.id, line), None, result)
+        return Pairing("pair", close(state, result.id, line), None, result)
     if result.id in state.answered:
         first_result_line = state.answered[result.id] & 0xFFFFFFFF
         return Pairing("duplicate-result", None, None, result, first_result_line)
@@ -104,7 +104,7 @@ def on_sidechain_start(state: MatchState, start: SidechainStart) -> None:
     state.sidechain_parent = state.task_prompts.get(start.prompt)
 
 
-def _close(state: MatchState, call_id: str, line: int) -> OpenCall:
+def close(state: MatchState, call_id: str, line: int) -> OpenCall:
     opened = state.open_calls.pop(call_id)
     state.answered[call_id] = (opened.line << 32) | line
     state.active_parents.pop(call_id, None)
