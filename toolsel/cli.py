@@ -626,36 +626,9 @@ def stats(
     if output_format is not RankFormat.HUMAN:
         _write(dumps(payload), None)
         return
-    from rich.table import Table
+    from toolsel.render.replay import render_stats_human
 
-    console = make_console()
-    table = Table(
-        title=f"Tool usage across {payload['transcripts']} transcripts", title_justify="left"
-    )
-    for column in ("tool", "calls", "transcripts", "success", "median latency"):
-        table.add_column(column, justify="left" if column == "tool" else "right")
-    for name, entry in payload["tools"].items():
-        latency = (
-            f"{entry['median_latency_s']:.2f} s" if entry["median_latency_s"] is not None else "-"
-        )
-        table.add_row(
-            name,
-            str(entry["calls"]),
-            str(entry["transcripts"]),
-            f"{100 * entry['success_rate']:.0f}%",
-            latency,
-        )
-    console.print(table)
-    if payload["never_called"] is not None:
-        console.print(
-            f"Registry tools never called ({len(payload['never_called'])}): {', '.join(payload['never_called']) or '-'}",
-            markup=False,
-        )
-    for pair in payload["co_used_pairs"][:10]:
-        console.print(
-            f"co-used in {pair['transcripts']} transcripts: {' + '.join(pair['tools'])}",
-            markup=False,
-        )
+    render_stats_human(payload, make_console())
 
 
 @app.command()

@@ -102,3 +102,18 @@ def test_one_session_at_a_time() -> None:
     assert list(embedder._sessions) == [True]
     embedder.embed(["another prompt"])
     assert list(embedder._sessions) == [True]
+
+
+@needs_model
+def test_embedding_never_touches_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is downloaded from a model hub: with every socket refused, a fresh embedder
+    still loads the model and tokenizer and embeds."""
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("toolsel tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    vector = model.Embedder().embed(["offline please"])
+    assert vector.shape == (1, 384)

@@ -90,7 +90,9 @@ def claude_transcript(steps: list[tuple[str, str, str, str, dict]]) -> str:
         if kind in ("call", "task"):
             name = "Task" if kind == "task" else tool
             block = {"type": "tool_use", "id": call_id, "name": name, "input": args}
-            lines.append({**base, "type": "assistant", "message": {"id": message, "content": [block]}})
+            lines.append(
+                {**base, "type": "assistant", "message": {"id": message, "content": [block]}}
+            )
         elif kind == "sidechain":
             block = {"type": "tool_use", "id": call_id + "s", "name": tool, "input": args}
             lines.append({**base, "type": "assistant", "isSidechain": True, "message": {"id": message, "content": [block]}})  # fmt: skip

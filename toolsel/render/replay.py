@@ -201,3 +201,37 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
     ]
     rows += [(v.line, f"{v.rule}: {v.message}", "red") for v in f.violations]
     return rows
+
+
+def render_stats_human(payload: dict[str, Any], console: Console) -> None:
+    """`toolsel stats`: per-tool usage table, never-called tools, co-used pairs."""
+    from rich.table import Table
+
+    count = payload["transcripts"]
+    table = Table(
+        title=f"Tool usage across {count} transcript{'s' if count != 1 else ''}",
+        title_justify="left",
+    )
+    for column in ("tool", "calls", "transcripts", "success", "median latency"):
+        table.add_column(column, justify="left" if column == "tool" else "right")
+    for name, entry in payload["tools"].items():
+        latency = entry["median_latency_s"]
+        table.add_row(
+            name,
+            str(entry["calls"]),
+            str(entry["transcripts"]),
+            f"{100 * entry['success_rate']:.0f}%",
+            f"{latency:.2f} s" if latency is not None else "-",
+        )
+    console.print(table)
+    never = payload["never_called"]
+    if never is not None:
+        console.print(
+            f"Registry tools never called ({len(never)}): {', '.join(never) or '-'}", markup=False
+        )
+    for pair in payload["co_used_pairs"][:10]:
+        n = pair["transcripts"]
+        console.print(
+            f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair['tools'])}",
+            markup=False,
+        )
