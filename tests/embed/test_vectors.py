@@ -90,3 +90,32 @@ def test_cache_lives_beside_the_registry_cache(
     monkeypatch.setenv("TOOLSEL_CACHE_DIR", str(tmp_path / "c"))
     vectors.tool_vectors(["alpha"], "r1")
     assert vectors.vector_dir().parent.parent == tmp_path / "c"
+
+
+def test_a_prompt_set_is_embedded_once(fake_embedder: FakeEmbedder) -> None:
+    prompts = [f"prompt number {i}" for i in range(300)]
+    first = vectors.prompt_set_vectors(prompts)
+    assert len(fake_embedder.embedded) == 300
+    again = vectors.prompt_set_vectors(prompts)
+    assert len(fake_embedder.embedded) == 300 and np.array_equal(first, again)
+    vectors.prompt_set_vectors(prompts, use_cache=False)
+    assert len(fake_embedder.embedded) == 600
+    # prompt sets live apart from tool vectors, so tool reuse never scans them
+    assert not list(vectors.vector_dir().glob("*.npz"))
+
+
+def test_eval_reruns_embed_no_prompt_again(cli, fake_embedder: FakeEmbedder, write) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import ROOT
+
+    cases = write(
+        "c.jsonl",
+        "".join(
+            f'{{"id": "{i}", "query": "rollback deployment {i}", "expected": ["rollback_deployment"]}}\n'
+            for i in range(5)
+        ),
+    )
+    args = ("eval", "-r", str(ROOT / "registries"), "--cases", str(cases), "-m", "fusion")
+    assert cli(*args).exit_code == 0
+    embedded = len(fake_embedder.embedded)
+    assert cli(*args).exit_code == 0
+    assert len(fake_embedder.embedded) == embedded  # tools and prompts both cached

@@ -65,5 +65,14 @@ def test_every_kind_of_finding(name: str) -> None:
     ]
     assert [u.line for u in r.unreadable] == ([] if name in DOCUMENTS else [24])
     assert r.error_results == (0 if name in NO_ERROR_FLAG else 1)
-    assert ("id_U", "unknown-tool") in {(v.id, v.rule) for v in r.violations}
+    violations = {(v.id, v.rule) for v in r.violations}
+    expected = {
+        ("id_U", "unknown-tool"),
+        ("id_T", "invalid-input"),  # the registry's Task needs a task_description
+        ("id_F", "invalid-input"),  # the first, empty search_documents call
+        ("id_C", "invalid-input"),  # environment 'prod' is not an allowed value
+    }
+    if name not in NO_ERROR_FLAG:  # run_tests failed, so deploy_service's requires is unmet
+        expected.add(("id_C", "requires"))
+    assert violations == expected
     assert r.tools["read_file"].calls == 3  # A, E (first seen as read_file), A reused

@@ -30,12 +30,14 @@ def prepare_methods(
         return
     from toolsel.embed.model import require
     from toolsel.ranking import semantic
-    from toolsel.render.progress import embedding_progress
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     require(wanted[0].value)
     semantic.prepare(index, use_cache=use_cache, progress=embedding_progress)
     if len(queries) > 1:
-        semantic.prepare_queries(index, queries)
+        semantic.prepare_queries(
+            index, queries, use_cache=use_cache, progress=embedding_progress_prompts
+        )
 
 
 def run_search(

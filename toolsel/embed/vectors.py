@@ -154,3 +154,32 @@ def _write(path: Path, hashes: list[bytes], vectors: np.ndarray) -> None:
 def query_vectors(queries: Sequence[str], *, batch_size: int = 16) -> np.ndarray:
     """Unit-length vectors for prompts (short texts batch well)."""
     return embedder().embed(list(queries), batch_size=batch_size)
+
+
+def prompt_set_vectors(
+    queries: Sequence[str], *, use_cache: bool = True, progress: ProgressFactory | None = None
+) -> np.ndarray:
+    """Vectors for a whole set of prompts (an `eval` cases file, `--batch`, golden cases),
+    cached under `vectors/<model>/prompts/` by the set's texts: rerunning an evaluation after
+    editing tool descriptions re-embeds only the edited tools, never the prompts."""
+    from toolsel.registry.cache import cache_enabled
+
+    caching = use_cache and cache_enabled()
+    path = vector_dir() / "prompts" / f"{vectors_key(queries, 'prompts')}.npz"
+    if caching:
+        found = _read(path)
+        if found is not None and len(found[1]) == len(queries):
+            return found[1]
+    import numpy as np
+
+    vectors = np.zeros((len(queries), embedder().spec.dimension), dtype=np.float32)
+    bar = progress(len(queries)) if progress and len(queries) > PROGRESS_MIN_TEXTS else None
+    with bar if bar is not None else contextlib.nullcontext(lambda n: None) as advance:
+        step = 256
+        for start in range(0, len(queries), step):
+            chunk = list(queries[start : start + step])
+            vectors[start : start + len(chunk)] = query_vectors(chunk)
+            advance(len(chunk))
+    if caching:
+        _write(path, [text_hash(q) for q in queries], vectors)
+    return vectors

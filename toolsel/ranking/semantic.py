@@ -44,14 +44,22 @@ def prepare(
     return cached
 
 
-def prepare_queries(index: RankIndex, queries: Sequence[str]) -> None:
-    """Embed many prompts in batches up front (eval, --batch), memoised on the index."""
-    from toolsel.embed.vectors import query_vectors
+def prepare_queries(
+    index: RankIndex,
+    queries: Sequence[str],
+    *,
+    use_cache: bool = True,
+    progress: ProgressFactory | None = None,
+) -> None:
+    """Embed many prompts in batches up front (eval, --batch, test), memoised on the index
+    and cached as a set, so a rerun embeds no prompt again."""
+    from toolsel.embed.vectors import prompt_set_vectors
 
     memo = _memo(index)
     todo = list(dict.fromkeys(q for q in queries if q not in memo))
     if todo:
-        for query, vector in zip(todo, query_vectors(todo), strict=True):
+        vectors = prompt_set_vectors(todo, use_cache=use_cache, progress=progress)
+        for query, vector in zip(todo, vectors, strict=True):
             memo[query] = vector
 
 

@@ -39,3 +39,10 @@ def progress_bar(
 def embedding_progress(total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:
     """The bar shown while tool descriptions are embedded (`toolsel[embed]`)."""
     return progress_bar(f"embedding {total} tools", total)
+
+
+def embedding_progress_prompts(
+    total: int,
+) -> contextlib.AbstractContextManager[Callable[[int], None]]:
+    """The bar shown while many prompts are embedded (`eval`, `--batch`, `test`)."""
+    return progress_bar(f"embedding {total} prompts", total)

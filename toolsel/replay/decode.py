@@ -332,12 +332,18 @@ def _codex_exec(obj: dict[str, Any]) -> Decoded:
     if kind == "item.started":
         # an MCP tool call is named by its tool; other items by their kind (command_execution)
         named = item.get("tool") if item.get("type") == "mcp_tool_call" else None
+        if isinstance(named, str) and named:
+            # an MCP call: the tool's own arguments are its input (checked against the registry)
+            arguments = item.get("arguments")
+            return Decoded(
+                "codex-exec", [Call(item["id"], named, arguments if arguments is not None else {})]
+            )
         return Decoded(
             "codex-exec",
             [
                 Call(
                     item["id"],
-                    named if isinstance(named, str) and named else str(item.get("type")),
+                    str(item.get("type")),
                     {
                         k: v
                         for k, v in item.items()
