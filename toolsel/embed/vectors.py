@@ -151,8 +151,10 @@ def _write(path: Path, hashes: list[bytes], vectors: np.ndarray) -> None:
             old.unlink(missing_ok=True)
 
 
-def query_vectors(queries: Sequence[str], *, batch_size: int = 16) -> np.ndarray:
-    """Unit-length vectors for prompts (short texts batch well)."""
+def query_vectors(queries: Sequence[str], *, batch_size: int = 4) -> np.ndarray:
+    """Unit-length vectors for prompts. Batches of 4 similar-length prompts: on 2 cores as
+    fast as 8 or 16 and far leaner (2,000 MetaTool prompts: 317 MB peak, against 401 MB at
+    8 and 592 MB at 16, where onnxruntime keeps buffers for every padded shape)."""
     return embedder().embed(list(queries), batch_size=batch_size)
 
 
