@@ -193,3 +193,25 @@ def test_real_model_cached_vectors_are_not_re_embedded(monkeypatch) -> None:  # 
     monkeypatch.setattr(model.Embedder, "embed", counting)
     again = semantic_module.prepare(load_index(ROOT / "registries"))
     assert calls == [] and np.array_equal(first, again)
+
+
+def test_bad_input_with_the_embedding_methods(cli: Cli, fake_embedder: FakeEmbedder, write) -> None:  # type: ignore[no-untyped-def]
+    empty = cli("rank", "-r", REG, "--method", "fusion", "   ")
+    assert empty.exit_code == 2 and "the prompt is empty" in empty.stderr
+    no_tools = write("none.yaml", "tools: []\n")
+    run = cli("rank", "-r", str(no_tools), "--method", "semantic", "read a file")
+    assert run.exit_code == 2 and "no tools" in run.stderr and "Traceback" not in run.stderr
+    assert fake_embedder.embedded == []  # nothing was embedded for input that was refused
+    batch = write(
+        "q.jsonl",
+        '{"id": "a", "query": "read a file"}\nnot json\n{"id": "c"}\n{"id": "d", "query": "deploy"}\n',
+    )
+    run = cli("rank", "-r", REG, "--method", "fusion", "--batch", str(batch), "-f", "jsonl")
+    assert run.exit_code == 1
+    assert [json.loads(line)["id"] for line in run.stdout.splitlines()] == ["a", "d"]
+    assert (
+        ":2: skipped: not JSON" in run.stderr
+        and ':3: skipped: missing or empty "query"' in run.stderr
+    )
+    huge = cli("rank", "-r", REG, "--method", "fusion", "read " * 50_000, "-f", "json")
+    assert huge.exit_code == 0 and json.loads(huge.stdout)["results"]

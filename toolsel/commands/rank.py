@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsel.errors import ExitCode, UsageError
-from toolsel.ranking.core import RankOptions, RankResult, rank_index
+from toolsel.ranking.core import RankOptions, RankResult, rank_index, validate
 from toolsel.ranking.index import RankIndex
 from toolsel.ranking.options import EMBEDDING_METHODS, Method
 from toolsel.render.console import dumps_json, make_console
@@ -53,6 +53,7 @@ def run_search(
 ) -> None:
     from toolsel.render.rank import render_rank_human, render_rank_json, render_rank_jsonl
 
+    validate(index, prompt, options)  # refuse bad input before embedding anything
     prepare_methods(index, [options.method], use_cache=use_cache)
     result = rank_index(index, prompt, options)
     if emit is not None:

@@ -57,7 +57,7 @@ def tool_fields(tool: Tool, registry: Registry) -> dict[str, list[str]]:
 
 
 #: Names the recipe below: cached tool vectors are keyed by it, so a change re-embeds.
-EMBED_RECIPE = "name-description-parameters/1"
+EMBED_RECIPE = "name-description-parameters/3"
 
 
 def embed_text(tool: Tool) -> str:
@@ -68,9 +68,10 @@ def embed_text(tool: Tool) -> str:
     parts = [" ".join(split_name(tool.name)), tool.description.strip()]
     if isinstance(params, dict) and params:
         parts.append("; ".join(_parameter_text(name, sub) for name, sub in params.items()))
-    return ". ".join(p for p in parts if p)
+    return ". ".join(stripped for p in parts if (stripped := p.rstrip(". ")))
 
 
 def _parameter_text(name: str, schema: object) -> str:
     description = schema.get("description") if isinstance(schema, dict) else None
-    return f"{name}: {description}" if isinstance(description, str) and description else name
+    text = description.strip().rstrip(".") if isinstance(description, str) else ""
+    return f"{name}: {text}" if text else name
