@@ -22,10 +22,11 @@ from pathlib import Path
 import numpy as np
 
 from toolsel.embed.model import MODEL_KEY, embedder
-from toolsel.embed.vectors import tool_vectors
+from toolsel.embed.vectors import BATCH_SIZE, tool_vectors
 from toolsel.evaluate import Case, read_cases, score_case
 from toolsel.ranking import load_index, scorers
 from toolsel.ranking.fields import embed_text, tokens
+from toolsel.ranking.semantic import min_max
 from toolsel.registry import load_registry
 from toolsel.registry.model import Registry, Tool
 from toolsel.text import split_name
@@ -65,17 +66,12 @@ def query_vectors(name: str, queries: list[str]) -> dict[str, np.ndarray]:
     todo = [q for q in dict.fromkeys(queries) if q not in cached]
     if todo:
         print(f"  embedding {len(todo)} queries of {name}…", file=sys.stderr, flush=True)
-        for q, v in zip(todo, embedder().embed(todo, batch_size=16), strict=True):
+        for q, v in zip(todo, embedder().embed(todo, batch_size=BATCH_SIZE), strict=True):
             cached[q] = v
         DATA.mkdir(parents=True, exist_ok=True)
         keys = list(cached)
         np.savez(path, queries=np.array(keys), vectors=np.stack([cached[k] for k in keys]))
     return cached
-
-
-def scaled(values: np.ndarray) -> np.ndarray:
-    low, high = float(values.min()), float(values.max())
-    return (values - low) / (high - low) if high > low else np.zeros_like(values)
 
 
 def ndcg(cases: list[Case], names: list[str], scores: list[np.ndarray]) -> float:
@@ -110,14 +106,14 @@ def main() -> int:
         names = [t.name for t in index.tools]
         qv = query_vectors(name, [c.query for c in cases])
         lexical = [
-            scaled(np.asarray(scorers.dense(index, tokens(c.query), "bm25"), dtype=np.float64))
+            min_max(np.asarray(scorers.dense(index, tokens(c.query), "bm25"), dtype=np.float64))
             for c in cases
         ]
         for label in args.recipes:
             recipe = RECIPES[label]
             texts = [recipe(t, registry) for t in registry.tools]
             vectors = tool_vectors(texts, f"tune:{label}")
-            cos = [scaled((vectors @ qv[c.query]).astype(np.float64)) for c in cases]
+            cos = [min_max((vectors @ qv[c.query]).astype(np.float64)) for c in cases]
             row = [ndcg(cases, names, cos)]
             for w in WEIGHTS:
                 row.append(

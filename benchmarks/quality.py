@@ -39,7 +39,7 @@ def _prepare_embeddings(name: str, index: RankIndex, queries: list[str]) -> None
     from toolsel.ranking import semantic
 
     semantic.prepare(index)
-    semantic._memo(index).update(query_vectors(name, queries))
+    semantic.remember_queries(index, query_vectors(name, queries))
 
 
 def main() -> int:

@@ -63,6 +63,11 @@ def prepare_queries(
             memo[query] = vector
 
 
+def remember_queries(index: RankIndex, vectors: dict[str, Any]) -> None:
+    """Give the index prompt vectors computed elsewhere (benchmarks keep their own cache)."""
+    _memo(index).update(vectors)
+
+
 def _memo(index: RankIndex) -> dict[str, Any]:
     memo: dict[str, Any] | None = index.__dict__.get("_query_vectors")
     if memo is None:
@@ -100,12 +105,17 @@ def fusion_parts(index: RankIndex, query: str, terms: list[str]) -> tuple[Any, A
 def _fusion_parts(index: RankIndex, query: str, terms: list[str]) -> tuple[Any, Any]:
     import numpy as np
 
-    def scaled(values: np.ndarray) -> np.ndarray:
-        low, high = float(values.min()), float(values.max())
-        return (values - low) / (high - low) if high > low else np.zeros_like(values)
-
     lexical = np.asarray(scorers.dense(index, terms, "bm25"), dtype=np.float64)
-    return scaled(cosines(index, query).astype(np.float64)), scaled(lexical)
+    return min_max(cosines(index, query).astype(np.float64)), min_max(lexical)
+
+
+def min_max(values: np.ndarray) -> np.ndarray:
+    """Scaled to 0..1 over every tool (all zeros when every tool scores the same)."""
+    import numpy as np
+
+    low, high = float(values.min()), float(values.max())
+    result: np.ndarray = (values - low) / (high - low) if high > low else np.zeros_like(values)
+    return result
 
 
 def fusion(index: RankIndex, query: str, terms: list[str]) -> dict[int, float]:
