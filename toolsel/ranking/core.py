@@ -246,7 +246,7 @@ def _select(
     excluded: list[Dropped] = []
     kept: list[int] = []
     taken: set[str] = set()
-    conflicts = _conflicts(tools)
+    conflicts = _conflicts(index)
     for doc in order:
         tool = tools[doc]
         if wanted_categories and tool.category not in wanted_categories:
@@ -263,9 +263,10 @@ def _select(
         ):
             blocked.append(Dropped(tool.name, "permission", tool.permission, normalised[doc]))
             continue
-        clash = sorted(conflicts.get(tool.name, set()) & taken)
+        rivals = conflicts.get(tool.name)
+        clash = rivals & taken if rivals else None
         if clash:
-            excluded.append(Dropped(tool.name, "conflict", clash[0], normalised[doc]))
+            excluded.append(Dropped(tool.name, "conflict", min(clash), normalised[doc]))
             continue
         kept.append(doc)
         taken.add(tool.name)
@@ -275,11 +276,7 @@ def _select(
     always_matched = [d for d in kept if tools[d].always_include] if pinned else []
     # `cc` reproduces Claude Code's search, which returns matches only
     always_other = (
-        [
-            d
-            for d, t in enumerate(tools)
-            if t.always_include and d not in matched and _allowed(t, options)
-        ]
+        [d for d in _always_include(index) if d not in matched and _allowed(tools[d], options)]
         if pinned
         else []
     )
@@ -334,13 +331,26 @@ def _allowed(tool: ToolMeta, options: RankOptions) -> bool:
     return options.permission is None or options.permission.allows(Permission(tool.permission))
 
 
-def _conflicts(tools: tuple[ToolMeta, ...]) -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {}
-    for tool in tools:
-        for other in tool.conflicts:
-            graph.setdefault(tool.name, set()).add(other)
-            graph.setdefault(other, set()).add(tool.name)
+def _conflicts(index: RankIndex) -> dict[str, set[str]]:
+    """Who conflicts with whom, both ways (built once per index)."""
+    graph: dict[str, set[str]] | None = index.__dict__.get("_conflict_graph")
+    if graph is None:
+        graph = {}
+        for tool in index.tools:
+            for other in tool.conflicts:
+                graph.setdefault(tool.name, set()).add(other)
+                graph.setdefault(other, set()).add(tool.name)
+        index.__dict__["_conflict_graph"] = graph
     return graph
+
+
+def _always_include(index: RankIndex) -> list[int]:
+    """Positions of the always-include tools, in registry order (found once per index)."""
+    found: list[int] | None = index.__dict__.get("_always_include")
+    if found is None:
+        found = [d for d, t in enumerate(index.tools) if t.always_include]
+        index.__dict__["_always_include"] = found
+    return found
 
 
 def _explain(
