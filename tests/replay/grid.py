@@ -153,6 +153,11 @@ def swe_agent() -> str:
     return json.dumps({"history": history, "info": {}}, indent=1) + "\n"
 
 
+def openai_chat_document() -> str:
+    messages = [openai_chat(n, s) for n, s in enumerate(SCENARIO) if s[0] != "garbage"]
+    return json.dumps({"model": "gpt-x", "messages": messages}, indent=1) + "\n"
+
+
 def anthropic_document() -> str:
     messages = [anthropic(n, s) for n, s in enumerate(SCENARIO) if s[0] != "garbage"]
     return json.dumps(messages, indent=1) + "\n"
@@ -164,6 +169,7 @@ FILES: dict[str, Callable[[], str]] = {
     "anthropic-messages.jsonl": lambda: _lines(anthropic),
     "anthropic-messages.json": anthropic_document,
     "openai-chat.jsonl": lambda: _lines(openai_chat),
+    "openai-chat.json": openai_chat_document,
     "openai-responses.jsonl": lambda: _lines(openai_responses),
     "codex-rollout.jsonl": lambda: _lines(codex_rollout),
     "codex-exec.jsonl": lambda: _lines(codex_exec),

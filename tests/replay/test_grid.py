@@ -22,15 +22,21 @@ FORMAT = {
     "anthropic-messages.jsonl": "anthropic",
     "anthropic-messages.json": "anthropic",
     "openai-chat.jsonl": "openai-chat",
+    "openai-chat.json": "openai-chat",
     "openai-responses.jsonl": "openai-responses",
     "codex-rollout.jsonl": "codex-rollout",
     "codex-exec.jsonl": "codex-exec",
     "swe-agent.traj": "openai-chat",
 }
 #: whole JSON documents have no lines to be unreadable
-DOCUMENTS = {"anthropic-messages.json", "swe-agent.traj"}
+DOCUMENTS = {"anthropic-messages.json", "openai-chat.json", "swe-agent.traj"}
 #: OpenAI Chat and Responses results carry no error flag
-NO_ERROR_FLAG = {"openai-chat.jsonl", "openai-responses.jsonl", "swe-agent.traj"}
+NO_ERROR_FLAG = {
+    "openai-chat.jsonl",
+    "openai-chat.json",
+    "openai-responses.jsonl",
+    "swe-agent.traj",
+}
 
 
 def test_the_committed_grid_is_what_the_generator_writes() -> None:
