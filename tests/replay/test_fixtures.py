@@ -351,3 +351,38 @@ def test_progress_reports_bytes_read(write) -> None:
     seen: list[int] = []
     replay_paths([str(path)], progress=seen.append)
     assert len(seen) == 2 and sum(seen) == 4096 * len(line)  # every 2,048 lines
+
+
+def test_resumed_session_copies_across_files_are_counted_once(cli: Cli, tmp_path) -> None:
+    """A resumed Claude Code session copies the earlier messages into a new file: the same
+    ids with the same tools. Each file still reports what it holds; the copies are counted
+    (`copied_calls`), and `toolsel stats` counts those calls once."""
+
+    def line(n: int, kind: str, call_id: str, tool: str = "read_file", error: bool = False) -> str:
+        base = {"uuid": f"u{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:00:0{n}Z"}
+        if kind == "call":
+            block = {"type": "tool_use", "id": call_id, "name": tool, "input": {}}
+            return json.dumps({**base, "type": "assistant", "message": {"id": f"m{n}", "content": [block]}})  # fmt: skip
+        block = {"type": "tool_result", "tool_use_id": call_id, "content": "x", "is_error": error}
+        return json.dumps({**base, "type": "user", "message": {"content": [block]}})
+
+    first = [line(1, "call", "t1"), line(2, "result", "t1", error=True), line(3, "call", "t2", "run_tests"), line(4, "result", "t2")]  # fmt: skip
+    resumed = [*first, line(5, "call", "t3", "write_file"), line(6, "result", "t3")]
+    (tmp_path / "a.jsonl").write_text("\n".join(first) + "\n")
+    (tmp_path / "b.jsonl").write_text("\n".join(resumed) + "\n")
+    a, b = replay_paths([str(tmp_path)]).files
+    assert (a.calls, a.copied_calls) == (2, 0)
+    assert (b.calls, b.copied_calls) == (3, 2) and not b.duplicate_calls
+    report = json.loads(cli("replay", str(tmp_path), "-f", "json").stdout)
+    assert report["summary"]["copied_calls"] == 2 and report["summary"]["calls"] == 5
+    stats = json.loads(cli("stats", str(tmp_path), "-f", "json").stdout)["tools"]
+    assert stats["read_file"] == {**stats["read_file"], "calls": 1, "errors": 1, "transcripts": 1}
+    assert stats["write_file"]["calls"] == 1 and stats["run_tests"]["transcripts"] == 1
+    # the general path (here: a registry check) counts the same copies
+    (a2, b2) = replay_paths(
+        [str(tmp_path)], checker_factory=lambda: None, sink=lambda event: None
+    ).files
+    assert (a2.copied_calls, b2.copied_calls) == (0, 2)
+    # one file alone has nothing to be a copy of
+    (alone,) = replay_paths([str(tmp_path / "b.jsonl")]).files
+    assert alone.copied_calls == 0

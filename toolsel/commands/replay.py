@@ -138,13 +138,16 @@ def stats_payload(result: ReplayResult, registry: Any) -> dict[str, Any]:
     latencies: dict[str, list[float]] = {}
     pairs: dict[tuple[str, str], int] = {}
     for f in result.files:
-        for name, s in f.tools.items():
+        # a tool whose calls in this file are all copies of an earlier file's does not count
+        used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
+        for name, s in used.items():
             entry = tools.setdefault(name, {"calls": 0, "errors": 0, "transcripts": 0})
-            entry["calls"] += s.calls
-            entry["errors"] += s.errors
+            # copies of an earlier file's calls (resumed sessions) are counted once
+            entry["calls"] += s.calls - s.copied
+            entry["errors"] += s.errors - s.copied_errors
             entry["transcripts"] += 1
             latencies.setdefault(name, []).extend(s.latencies)
-        for a, b in combinations(sorted(f.tools), 2):
+        for a, b in combinations(sorted(used), 2):
             pairs[(a, b)] = pairs.get((a, b), 0) + 1
     for name, entry in tools.items():
         entry["error_rate"] = round(entry["errors"] / entry["calls"], 4) if entry["calls"] else 0.0

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from toolsel.registry.model import Registry
 
 REPLAY_SCHEMA = "toolsel.replay/v1"
-COUNTS = ("lines", "calls", "results", "paired", "error_results")
+COUNTS = ("lines", "calls", "results", "paired", "error_results", "copied_calls")
 LISTS = (
     ("unreadable_lines", "unreadable"),
     ("unanswered_calls", "unanswered"),
@@ -132,10 +132,18 @@ def render_replay_human(result: ReplayResult, console: Console) -> None:
     console.print(table)
     for f in result.files:
         findings = _findings(f)
-        if findings:
+        if findings or f.copied_calls:
             console.print(Text(f.path, style="bold underline"))
             for line, text, style in sorted(findings):
                 console.print(Text(f"  {f.path}:{line}: ", style="dim") + Text(text, style=style))
+        if f.copied_calls:
+            console.print(
+                Text(
+                    f"  {f.copied_calls} calls repeat an earlier file's id and tool: copies from a"
+                    " resumed session (counted once by `toolsel stats`)",
+                    style="dim",
+                )
+            )
     trees = [f for f in result.files if f.subagents]
     if trees:
         root = Tree(Text("Sub-agents", style="bold"))

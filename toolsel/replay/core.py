@@ -31,6 +31,7 @@ from toolsel.replay.matcher import (
     MatchState,
     OpenCall,
     close,
+    is_copy,
     on_call,
     on_result,
     on_sidechain_start,
@@ -96,6 +97,8 @@ class ToolStats:
     calls: int = 0
     errors: int = 0
     latencies: list[float] = field(default_factory=list)
+    copied: int = 0  # calls copied from an earlier file of the run (resumed sessions)
+    copied_errors: int = 0
 
     @property
     def median_latency(self) -> float | None:
@@ -112,6 +115,7 @@ class FileReport:
     results: int = 0
     paired: int = 0
     error_results: int = 0
+    copied_calls: int = 0  # calls whose id and tool an earlier file of the run already had
     unreadable: list[Unreadable] = field(default_factory=list)
     unanswered: list[Unanswered] = field(default_factory=list)
     orphans: list[Orphan] = field(default_factory=list)
@@ -303,10 +307,15 @@ def replay_file(
     parent_tools: frozenset[str] = PARENT_TASK_TOOLS,
     input_format: str | None = None,
     progress: Progress | None = None,
+    earlier_calls: dict[str, str] | None = None,
 ) -> FileReport:
-    """Replay one transcript; `input_format` forces a format instead of detecting it per line."""
+    """Replay one transcript; `input_format` forces a format instead of detecting it per line.
+    With `earlier_calls` (call id -> tool of the files replayed before it in the same run),
+    calls copied from those files are counted, and this file's calls are added to it."""
     report = FileReport(path)
     state = MatchState(lambda tool: tool in parent_tools)
+    if earlier_calls is not None:
+        state.earlier_calls, state.started_calls = earlier_calls, {}
     formats: Counter[str] = Counter()
     duplicates: dict[str, tuple[str, list[int]]] = {}
     duplicate_result_lines: dict[str, list[int]] = {}  # only ids that really repeat
@@ -343,6 +352,9 @@ def replay_file(
                     sink,
                 )
     _finish(state, report, duplicates, duplicate_result_lines, children, formats)
+    if earlier_calls is not None and state.started_calls:
+        for call_id, tool in state.started_calls.items():
+            earlier_calls.setdefault(call_id, tool)
     return report
 
 
@@ -413,12 +425,16 @@ def _fast_claude_line(
             ):
                 _handle_call(state, call, number, report, duplicates, children, None, None)
                 continue
-            open_calls[call_id] = OpenCall(call, number, None, None, [number])
+            copied = is_copy(state, call_id, call.tool)
+            open_calls[call_id] = OpenCall(call, number, None, None, [number], copied)
             report.calls += 1
             stats = report.tools.get(call.tool)
             if stats is None:
                 stats = report.tools[call.tool] = ToolStats()
             stats.calls += 1
+            if copied:
+                report.copied_calls += 1
+                stats.copied += 1
         elif block_type.endswith("tool_result"):
             call_id = block.get("tool_use_id")
             if not isinstance(call_id, str):
@@ -442,6 +458,7 @@ def _fast_claude_line(
             if is_error:
                 report.error_results += 1
                 stats.errors += 1
+                stats.copied_errors += opened.copied
             latency = _seconds_between(opened.call.timestamp, timestamp)
             if latency is not None:
                 stats.latencies.append(latency)
@@ -476,6 +493,9 @@ def _handle_call(
     report.calls += 1
     stats = report.tools.setdefault(call.tool, ToolStats())
     stats.calls += 1
+    if opened.copied:
+        report.copied_calls += 1
+        stats.copied += 1
     if pairing.duplicate_kind == "reused":
         _note_duplicate(duplicates, call.id, "reused", [pairing.previous_line or line, line])
     if opened.parent:
@@ -529,6 +549,7 @@ def _paired(
     stats = report.tools.setdefault(tool, ToolStats())
     if result.is_error:
         stats.errors += 1
+        stats.copied_errors += opened.copied
     latency = _seconds_between(start_time, result.timestamp)
     if latency is not None:
         stats.latencies.append(latency)
@@ -619,6 +640,9 @@ def replay_paths(
     progress: Progress | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths`, then link Claude Code sub-agent files to their Task."""
+    inputs = expand_inputs(paths)
+    # several files: remember call ids across them, to recognise resumed-session copies
+    earlier: dict[str, str] | None = {} if len(inputs) > 1 else None
     files = [
         replay_file(
             p,
@@ -627,8 +651,9 @@ def replay_paths(
             parent_tools=parent_tools,
             input_format=input_format,
             progress=progress,
+            earlier_calls=earlier,
         )
-        for p in expand_inputs(paths)
+        for p in inputs
     ]
     _link_agent_files(files)
     return ReplayResult(tuple(files))

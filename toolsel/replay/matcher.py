@@ -32,6 +32,7 @@ class OpenCall:
     parent: str | None
     parent_rule: str | None
     lines: list[int] = field(default_factory=list)  # every line this id was seen on
+    copied: bool = False  # the id and tool were already called in an earlier file of the run
 
 
 @dataclass(slots=True)
@@ -45,6 +46,10 @@ class MatchState:
     sidechain_parent: str | None = None  # 1.0.x: the Task whose sidechain is being read
     task_prompts: dict[str, str] = field(default_factory=dict)  # prompt -> Task call id
     last_result_line: int = 0
+    # several files: call id -> tool from the earlier files of the run (resumed-session copies),
+    # and the calls this file starts, added for the files after it
+    earlier_calls: dict[str, str] | None = None
+    started_calls: dict[str, str] | None = None
 
 
 @dataclass(slots=True)
@@ -70,7 +75,7 @@ def on_call(state: MatchState, call: Call, line: int) -> Pairing:
             _enrich(existing, call)
         return Pairing("duplicate", existing, kind)
     parent, rule = _parent_of(state, call)
-    opened = OpenCall(call, line, parent, rule, [line])
+    opened = OpenCall(call, line, parent, rule, [line], is_copy(state, call.id, call.tool))
     previous = state.answered.pop(call.id, None)
     reused = "reused" if previous is not None else None
     earlier_line = previous >> 32 if previous is not None else None
@@ -87,6 +92,15 @@ def on_call(state: MatchState, call: Call, line: int) -> Pairing:
             del state.waiting_results[call.id]
         return Pairing("pair", close(state, call.id, result_line), reused, result, earlier_line)
     return Pairing("start", opened, reused, None, earlier_line)
+
+
+def is_copy(state: MatchState, call_id: str, tool: str) -> bool:
+    """Whether an earlier file of the run called this id with this tool: a continued or
+    resumed Claude Code session copies the earlier messages into its new file."""
+    if state.started_calls is None or state.earlier_calls is None:
+        return False
+    state.started_calls.setdefault(call_id, tool)
+    return state.earlier_calls.get(call_id) == tool
 
 
 def on_result(state: MatchState, result: Result, line: int) -> Pairing:
