@@ -119,3 +119,15 @@ def test_eval_reruns_embed_no_prompt_again(cli, fake_embedder: FakeEmbedder, wri
     embedded = len(fake_embedder.embedded)
     assert cli(*args).exit_code == 0
     assert len(fake_embedder.embedded) == embedded  # tools and prompts both cached
+
+
+def test_an_unusable_cache_directory_only_costs_time(
+    fake_embedder: FakeEmbedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    monkeypatch.setenv("TOOLSEL_CACHE_DIR", str(blocker))
+    first = vectors.tool_vectors(["alpha", "beta"], "r1")
+    again = vectors.tool_vectors(["alpha", "beta"], "r1")
+    assert np.array_equal(first, again) and len(fake_embedder.embedded) == 4
+    assert vectors.prompt_set_vectors(["p1", "p2"]).shape == (2, 384)
