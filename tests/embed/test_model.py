@@ -32,7 +32,7 @@ def test_missing_reports_an_absent_module(monkeypatch: pytest.MonkeyPatch) -> No
 def test_missing_reports_an_absent_model_package(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         model, "MODEL", model.ModelSpec(
-            "x", model.PinnedFile("no-such-distribution-xyz", "a/model.onnx", 1, "0" * 64),
+            "x", model.PinnedFile("no-such-distribution-xyz", "1", "a/model.onnx", 1, "0" * 64),
             model.MODEL.tokenizer, 384, 256,
         ),
     )  # fmt: skip
@@ -49,14 +49,15 @@ def test_a_file_that_does_not_match_its_pin_is_refused(
     tampered = tmp_path / "model.onnx"
     tampered.write_bytes(b"x" * 10)
     monkeypatch.setattr(model, "_locate", lambda pinned: tampered)
-    pinned = model.PinnedFile("d", "model.onnx", 10, "0" * 64)
-    with pytest.raises(model.EmbeddingUnavailable, match="does not match the pinned sha256"):
+    pinned = model.PinnedFile("d", "1.0", "model.onnx", 10, "0" * 64)
+    with pytest.raises(model.EmbeddingUnavailable, match="does not match the pinned sha256") as bad:
         model.read_verified(pinned)
+    assert "pip install --force-reinstall 'd==1.0'" in str(bad.value)
     import hashlib
 
-    good = model.PinnedFile("d", "model.onnx", 10, hashlib.sha256(b"x" * 10).hexdigest())
+    good = model.PinnedFile("d", "1.0", "model.onnx", 10, hashlib.sha256(b"x" * 10).hexdigest())
     assert model.read_verified(good) == b"x" * 10
-    wrong_size = model.PinnedFile("d", "model.onnx", 11, good.sha256)
+    wrong_size = model.PinnedFile("d", "1.0", "model.onnx", 11, good.sha256)
     with pytest.raises(model.EmbeddingUnavailable):
         model.read_verified(wrong_size)
 
@@ -117,3 +118,15 @@ def test_embedding_never_touches_the_network(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(socket, "create_connection", refuse)
     vector = model.Embedder().embed(["offline please"])
     assert vector.shape == (1, 384)
+
+
+def test_the_pins_match_the_extra_in_pyproject() -> None:
+    import tomllib
+
+    from tests.conftest import ROOT
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]["embed"]
+    for pinned in (model.MODEL.model, model.MODEL.tokenizer):
+        assert f"{pinned.distribution}=={pinned.version}" in extra

