@@ -30,7 +30,6 @@ from toolsel.replay.matcher import (
     PARENT_TASK_TOOLS,
     MatchState,
     OpenCall,
-    close,
     is_copy,
     on_call,
     on_result,
@@ -320,18 +319,15 @@ def replay_file(
     duplicates: dict[str, tuple[str, list[int]]] = {}
     duplicate_result_lines: dict[str, list[int]] = {}  # only ids that really repeat
     children: Counter[tuple[str, str, str]] = Counter()
-    fast = input_format is None and checker is None and sink is None
-    for number, obj in read_objects(path, report, progress):
-        if fast and _fast_claude_line(
-            obj, number, state, report, formats, duplicates, duplicate_result_lines, children
-        ):
-            continue
+
+    def general(number: int, obj: Any) -> None:
+        """Decode one line in its format and feed its calls and results to the matcher."""
         decoded = decode(obj) if input_format is None else decode_as(obj, input_format)
         if decoded.format is None:
             report.unreadable.append(
                 Unreadable(number, f"valid JSON in an unexpected shape ({_shape(obj)})")
             )
-            continue
+            return
         formats[decoded.format] += 1
         if decoded.agent_id and report.agent_id is None:
             report.agent_id = decoded.agent_id
@@ -342,15 +338,17 @@ def replay_file(
                 _handle_call(state, event, number, report, duplicates, children, checker, sink)
             else:
                 _handle_result(
-                    state,
-                    event,
-                    number,
-                    report,
-                    duplicates,
-                    duplicate_result_lines,
-                    checker,
-                    sink,
+                    state, event, number, report, duplicates, duplicate_result_lines, checker, sink
                 )
+
+    objects = read_objects(path, report, progress)
+    if input_format is None and checker is None and sink is None:
+        _claude_hot_loop(
+            objects, general, state, report, formats, duplicates, duplicate_result_lines, children
+        )
+    else:
+        for number, obj in objects:
+            general(number, obj)
     _finish(state, report, duplicates, duplicate_result_lines, children, formats)
     if earlier_calls is not None and state.started_calls:
         for call_id, tool in state.started_calls.items():
@@ -358,111 +356,139 @@ def replay_file(
     return report
 
 
-def _fast_claude_line(
-    obj: Any,
-    number: int,
+def _claude_hot_loop(
+    objects: Iterator[tuple[int, Any]],
+    general: Callable[[int, Any], None],
     state: MatchState,
     report: FileReport,
     formats: Counter[str],
     duplicates: dict[str, tuple[str, list[int]]],
     duplicate_result_lines: dict[str, list[int]],
     children: Counter[tuple[str, str, str]],
-) -> bool:
-    """The hot path: a Claude Code user/assistant line, decoded and matched inline. It makes
-    exactly the moves `decode` + `_handle_call`/`_handle_result` would, and hands every block
-    that is not the common case (a first call with no parent to find, a result for an open
-    call) to those general handlers. Returns False for lines it does not take at all
-    (sidechains, sub-agent results, other formats), which then go the general way."""
-    if type(obj) is not dict:
-        return False
-    kind = obj.get("type")
-    if (
-        (kind != "assistant" and kind != "user")
-        or "uuid" not in obj
-        or "parent_tool_use_id" in obj
-        or obj.get("isSidechain")
-    ):
-        return False
-    structured = obj["toolUseResult"] if "toolUseResult" in obj else obj.get("tool_use_result")
-    if type(structured) is dict and "agentId" in structured:
-        return False
-    formats["claude-code"] += 1
-    agent = obj.get("agentId")
-    if agent and isinstance(agent, str) and report.agent_id is None:
-        report.agent_id = agent
-    message = obj.get("message")
-    if type(message) is not dict:
-        return True
-    content = message.get("content")
-    if type(content) is not list:
-        return True
-    message_id = message.get("id")
-    msg_id = message_id if isinstance(message_id, str) else None
-    timestamp = obj.get("timestamp")
-    if not isinstance(timestamp, str):
-        timestamp = None
+) -> None:
+    """The hot path: Claude Code user/assistant lines, decoded and matched inline, with the
+    loop's invariants in locals. It makes exactly the moves `general` would, and hands every
+    block that is not the common case (a first call with no parent to find, a result for an
+    open call) to the general handlers, and every other line (sidechains, sub-agent results,
+    other formats) to `general`. A property test and the real transcripts check that both
+    paths give the same report."""
     open_calls = state.open_calls
-    for block in content:
-        if type(block) is not dict:
+    answered = state.answered
+    waiting = state.waiting_results
+    active_parents = state.active_parents
+    is_parent_task = state.is_parent_task
+    tools = report.tools
+    track_copies = state.started_calls is not None
+    calls = paired = results = errors = copied_calls = claude_lines = 0
+    for number, obj in objects:
+        if type(obj) is not dict:
+            general(number, obj)
             continue
-        block_type = block.get("type")
-        if not isinstance(block_type, str):
+        kind = obj.get("type")
+        if (
+            (kind != "assistant" and kind != "user")
+            or "uuid" not in obj
+            or "parent_tool_use_id" in obj
+            or obj.get("isSidechain")
+        ):
+            general(number, obj)
             continue
-        if block_type.endswith("tool_use"):
-            call_id = block.get("id")
-            if not isinstance(call_id, str):
+        structured = obj["toolUseResult"] if "toolUseResult" in obj else obj.get("tool_use_result")
+        if type(structured) is dict and "agentId" in structured:
+            general(number, obj)
+            continue
+        claude_lines += 1
+        agent = obj.get("agentId")
+        if agent and isinstance(agent, str) and report.agent_id is None:
+            report.agent_id = agent
+        message = obj.get("message")
+        if type(message) is not dict:
+            continue
+        content = message.get("content")
+        if type(content) is not list:
+            continue
+        message_id = message.get("id")
+        msg_id = message_id if isinstance(message_id, str) else None
+        timestamp = obj.get("timestamp")
+        if not isinstance(timestamp, str):
+            timestamp = None
+        for block in content:
+            if type(block) is not dict:
                 continue
-            call = Call(
-                call_id, str(block.get("name", "")), block.get("input", {}), msg_id,
-                _UNSET, timestamp, False,
-            )  # fmt: skip
-            if (
-                call_id in open_calls
-                or call_id in state.answered
-                or call_id in state.waiting_results
-                or state.active_parents
-                or state.is_parent_task(call.tool)
-            ):
-                _handle_call(state, call, number, report, duplicates, children, None, None)
+            block_type = block.get("type")
+            if not isinstance(block_type, str):
                 continue
-            copied = is_copy(state, call_id, call.tool)
-            open_calls[call_id] = OpenCall(call, number, None, None, [number], copied)
-            report.calls += 1
-            stats = report.tools.get(call.tool)
-            if stats is None:
-                stats = report.tools[call.tool] = ToolStats()
-            stats.calls += 1
-            if copied:
-                report.copied_calls += 1
-                stats.copied += 1
-        elif block_type.endswith("tool_result"):
-            call_id = block.get("tool_use_id")
-            if not isinstance(call_id, str):
-                continue
-            flag = block.get("is_error")
-            is_error = flag if isinstance(flag, bool) else structured_error(structured)
-            opened = open_calls.get(call_id)
-            if opened is None:
-                result = Result(call_id, is_error, _UNSET, timestamp, None)
-                _handle_result(
-                    state, result, number, report, duplicates, duplicate_result_lines, None, None
+            if block_type.endswith("tool_use"):
+                call_id = block.get("id")
+                if not isinstance(call_id, str):
+                    continue
+                call = Call(
+                    call_id, str(block.get("name", "")), block.get("input", {}), msg_id,
+                    _UNSET, timestamp, False,
+                )  # fmt: skip
+                if (
+                    call_id in open_calls
+                    or call_id in answered
+                    or call_id in waiting
+                    or active_parents
+                    or is_parent_task(call.tool)
+                ):
+                    _handle_call(state, call, number, report, duplicates, children, None, None)
+                    continue
+                copied = track_copies and is_copy(state, call_id, call.tool)
+                open_calls[call_id] = OpenCall(call, number, None, None, [number], copied)
+                calls += 1
+                stats = tools.get(call.tool)
+                if stats is None:
+                    stats = tools[call.tool] = ToolStats()
+                stats.calls += 1
+                if copied:
+                    copied_calls += 1
+                    stats.copied += 1
+            elif block_type.endswith("tool_result"):
+                call_id = block.get("tool_use_id")
+                if not isinstance(call_id, str):
+                    continue
+                flag = block.get("is_error")
+                is_error = (
+                    flag
+                    if isinstance(flag, bool)
+                    else structured is not None and structured_error(structured)
                 )
-                continue
-            report.results += 1
-            state.last_result_line = number
-            close(state, call_id, number)
-            report.paired += 1
-            stats = report.tools.get(opened.call.tool)
-            if stats is None:
-                stats = report.tools[opened.call.tool] = ToolStats()
-            if is_error:
-                report.error_results += 1
-                stats.errors += 1
-                stats.copied_errors += opened.copied
-            latency = _seconds_between(opened.call.timestamp, timestamp)
-            if latency is not None:
-                stats.latencies.append(latency)
-    return True
+                opened = open_calls.pop(call_id, None)
+                if opened is None:
+                    result = Result(call_id, is_error, _UNSET, timestamp, None)
+                    _handle_result(
+                        state, result, number, report, duplicates, duplicate_result_lines,
+                        None, None,
+                    )  # fmt: skip
+                    continue
+                # what matcher.close does: the call is answered, and no longer an open parent
+                answered[call_id] = (opened.line << 32) | number
+                if active_parents:
+                    active_parents.pop(call_id, None)
+                results += 1
+                paired += 1
+                state.last_result_line = number
+                stats = tools.get(opened.call.tool)
+                if stats is None:
+                    stats = tools[opened.call.tool] = ToolStats()
+                if is_error:
+                    errors += 1
+                    stats.errors += 1
+                    stats.copied_errors += opened.copied
+                start = opened.call.timestamp
+                if start is not None and timestamp is not None:
+                    latency = _seconds_between(start, timestamp)
+                    if latency is not None:
+                        stats.latencies.append(latency)
+    report.calls += calls
+    report.results += results
+    report.paired += paired
+    report.error_results += errors
+    report.copied_calls += copied_calls
+    if claude_lines:
+        formats["claude-code"] += claude_lines
 
 
 def _handle_call(
