@@ -1,12 +1,18 @@
-"""`toolsel replay` speed and memory on a generated transcript, against floors in the same run.
+"""`toolsel replay` speed and memory on generated transcripts, against floors in the same run.
 
     python benchmarks/replay_bench.py --megabytes 200
-    python benchmarks/replay_bench.py --megabytes 1000 --runs 1
+    python benchmarks/replay_bench.py --megabytes 1000 --runs 1 --formats claude-code
+    python benchmarks/replay_bench.py --megabytes 200 --variants json registry jsonl
 
-  floor json   for line in f: json.loads(line)
+  floor json   for line in f: json.loads(line)     (a fresh process)
   floor orjson for line in f: orjson.loads(line)
   replay       the whole `toolsel replay --format json FILE` process, and its peak RSS
-Targets (issue 4): replay within 1.3x the json.loads floor; peak RSS under 150 MB.
+               (variants: `registry` adds `-r registries/`, `jsonl` is `--format jsonl`)
+
+One row per format: Claude Code sessions, Agent SDK stream-json, Codex rollouts and OpenAI
+Chat JSONL, each shaped like the real files in ../shared/transcripts-external.
+Targets (issue 9): replay within 1.3x the json.loads floor for each format; peak RSS under
+150 MB at 1 GB.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 FLOOR = """
 import sys, time, {module}
 started = time.perf_counter()
@@ -35,81 +44,141 @@ import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
+TOOLS = ["read_file", "run_tests", "search_code", "patch_file", "list_directory", "write_file"]
 
 
-def generate(path: Path, megabytes: int) -> None:
-    """Claude Code-shaped lines: streamed assistant calls, user results, some padding text."""
+def _stamp(n: int, second: int) -> str:
+    return f"2026-01-01T{(n // 3600) % 24:02d}:{(n // 60) % 60:02d}:{second:02d}.000Z"
+
+
+def claude_code(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+    """A streamed assistant call, then the user line carrying its result."""
+    call_id = f"toolu_{n:024d}"
+    yield {"parentUuid": f"u{n - 1}", "isSidechain": False, "type": "assistant", "uuid": f"a{n}", "sessionId": "s",
+           "timestamp": _stamp(n, 0), "message": {"id": f"msg_{n}", "role": "assistant", "content": [
+               {"type": "tool_use", "id": call_id, "name": rng.choice(TOOLS), "input": {"path": f"/src/file_{n}.py"}}]}}  # fmt: skip
+    yield {"parentUuid": f"a{n}", "isSidechain": False, "type": "user", "uuid": f"u{n}", "sessionId": "s",
+           "timestamp": _stamp(n, 1), "message": {"role": "user", "content": [
+               {"type": "tool_result", "tool_use_id": call_id, "content": "x" * rng.randint(200, 2000)}]}}  # fmt: skip
+
+
+def stream_json(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+    """`claude -p --output-format stream-json` messages: explicit parent_tool_use_id."""
+    call_id = f"toolu_{n:024d}"
+    yield {"type": "assistant", "message": {"id": f"msg_{n}", "type": "message", "role": "assistant", "content": [
+               {"type": "tool_use", "id": call_id, "name": rng.choice(TOOLS), "input": {"path": f"/src/file_{n}.py"}}]},
+           "parent_tool_use_id": None, "session_id": "s", "uuid": f"a{n}"}  # fmt: skip
+    yield {"type": "user", "message": {"role": "user", "content": [
+               {"tool_use_id": call_id, "type": "tool_result", "content": "x" * rng.randint(200, 2000)}]},
+           "parent_tool_use_id": None, "session_id": "s", "uuid": f"u{n}",
+           "tool_use_result": {"stdout": "ok", "stderr": "", "interrupted": False}}  # fmt: skip
+
+
+def codex_rollout(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+    """A rollout turn: reasoning, a shell call, its JSON-encoded output, a token count."""
+    call_id = f"call_{n:024d}"
+    output = json.dumps({"output": "x" * rng.randint(200, 2000), "metadata": {"exit_code": rng.choice([0, 0, 0, 1]), "duration_seconds": 0.1}})  # fmt: skip
+    yield {"timestamp": _stamp(n, 0), "type": "response_item", "payload": {"type": "reasoning", "summary": [
+        {"type": "summary_text", "text": "Looking at the file"}], "content": None, "encrypted_content": "gAAAA" + "b" * 200}}  # fmt: skip
+    yield {"timestamp": _stamp(n, 0), "type": "response_item", "payload": {"type": "function_call", "name": "shell",
+           "arguments": json.dumps({"command": ["bash", "-lc", f"cat src/file_{n}.py"], "workdir": "/repo"}), "call_id": call_id}}  # fmt: skip
+    yield {"timestamp": _stamp(n, 1), "type": "response_item", "payload": {"type": "function_call_output", "call_id": call_id, "output": output}}  # fmt: skip
+    yield {"timestamp": _stamp(n, 1), "type": "event_msg", "payload": {"type": "token_count", "info": {
+        "total_token_usage": {"input_tokens": 1000 + n, "output_tokens": 20}}}}  # fmt: skip
+
+
+def openai_chat(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+    """Chat Completions messages: an assistant message with tool_calls, then the tool message."""
+    call_id = f"call_{n:024d}"
+    yield {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {
+        "name": rng.choice(TOOLS), "arguments": json.dumps({"path": f"/src/file_{n}.py"})}}]}  # fmt: skip
+    yield {"role": "tool", "tool_call_id": call_id, "content": "x" * rng.randint(200, 2000)}
+
+
+FORMATS: dict[str, Callable[[int, random.Random], Iterator[dict[str, Any]]]] = {
+    "claude-code": claude_code,
+    "stream-json": stream_json,
+    "codex-rollout": codex_rollout,
+    "openai-chat": openai_chat,
+}
+
+
+def generate(path: Path, fmt: str, megabytes: int) -> None:
     rng = random.Random(3)
-    tools = ["Read", "Bash", "Grep", "Edit", "Glob", "Write"]
     target = megabytes * 1024 * 1024
-    written = 0
-    n = 0
+    written = n = 0
     with path.open("w") as out:
         while written < target:
             n += 1
-            call_id = f"toolu_{n:024d}"
-            call = {"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "timestamp": "2026-01-01T00:00:00.000Z",
-                    "message": {"id": f"msg_{n}", "role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": rng.choice(tools), "input": {"path": f"/src/file_{n}.py"}}]}}  # fmt: skip
-            result = {"type": "user", "uuid": f"u{n}", "sessionId": "s", "timestamp": "2026-01-01T00:00:01.000Z",
-                      "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "x" * rng.randint(200, 2000)}]}}  # fmt: skip
-            for record in (call, result):
+            for record in FORMATS[fmt](n, rng):
                 line = json.dumps(record) + "\n"
                 out.write(line)
                 written += len(line)
 
 
-def floor(module: str, path: Path, runs: int) -> float:
-    """Median seconds of a bare `for line in f: module.loads(line)` pass, in a fresh process."""
+def floor(module: str, path: Path) -> float:
+    """Seconds of a bare `for line in f: module.loads(line)` pass, in a fresh process."""
     script = [sys.executable, "-c", FLOOR.format(module=module), str(path)]
-    return statistics.median(
-        float(subprocess.run(script, capture_output=True, text=True, check=True).stdout)
-        for _ in range(runs)
+    return float(subprocess.run(script, capture_output=True, text=True, check=True).stdout)
+
+
+def measure(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one whole process."""
+    started = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK, *command], capture_output=True, text=True, check=True, env=env
     )
+    return time.perf_counter() - started, int(out.stdout.strip()) / 1024
+
+
+VARIANTS = {
+    "json": ["--format", "json"],
+    "registry": ["--format", "json", "-r", str(ROOT / "registries")],
+    "jsonl": ["--format", "jsonl"],
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--formats", nargs="+", choices=list(FORMATS), default=list(FORMATS))
+    parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=["json"])
     args = parser.parse_args()
-    path = HERE / "data" / f"transcript-{args.megabytes}mb.jsonl"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        generate(path, args.megabytes)
     toolsel = str(Path(sys.executable).with_name("toolsel"))
     # measure what users get: a normal install has bytecode, even where the environment
     # forbids writing it (PYTHONDONTWRITEBYTECODE makes an editable install recompile)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(HERE.parent / "toolsel")],
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "toolsel")],
         env=env, check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    # floors and toolsel take turns, so drifting load on a shared machine hits all three alike
-    json_runs: list[float] = []
-    orjson_runs: list[float] = []
-    runs = []
-    for _ in range(args.runs):
-        json_runs.append(floor("json", path, 1))
-        orjson_runs.append(floor("orjson", path, 1))
-        started = time.perf_counter()
-        out = subprocess.run(
-            [sys.executable, "-c", PEAK, toolsel, "replay", "--format", "json", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=env,
-        )
-        runs.append((time.perf_counter() - started, int(out.stdout.strip()) / 1024))
-    floor_json = statistics.median(json_runs)
-    floor_orjson = statistics.median(orjson_runs)
-    replay = statistics.median(seconds for seconds, _ in runs)
-    peak = max(rss for _, rss in runs)
-    size = path.stat().st_size / 1e6
-    print("| input | json.loads floor | orjson floor | toolsel replay | vs json floor | peak RSS |")
-    print("|---|---:|---:|---:|---:|---:|")
-    print(
-        f"| {size:.0f} MB | {floor_json:.2f} s | {floor_orjson:.2f} s | {replay:.2f} s | {replay / floor_json:.2f}x | {peak:.0f} MB |"
-    )
+    header = "| format | input | json.loads floor | orjson floor |"
+    header += "".join(f" replay {v} | vs json floor | peak RSS |" for v in args.variants)
+    print(header)
+    print("|---|---:|---:|---:|" + "---:|---:|---:|" * len(args.variants))
+    for fmt in args.formats:
+        path = HERE / "data" / f"transcript-{fmt}-{args.megabytes}mb.jsonl"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            generate(path, fmt, args.megabytes)
+        # floors and toolsel take turns, so drifting load on a shared machine hits all alike
+        floors: dict[str, list[float]] = {"json": [], "orjson": []}
+        runs: dict[str, list[tuple[float, float]]] = {v: [] for v in args.variants}
+        for _ in range(args.runs):
+            floors["json"].append(floor("json", path))
+            floors["orjson"].append(floor("orjson", path))
+            for variant in args.variants:
+                runs[variant].append(
+                    measure([toolsel, "replay", *VARIANTS[variant], str(path)], env)
+                )
+        floor_json = statistics.median(floors["json"])
+        row = f"| {fmt} | {path.stat().st_size / 1e6:.0f} MB | {floor_json:.2f} s | {statistics.median(floors['orjson']):.2f} s |"
+        for variant in args.variants:
+            seconds = statistics.median(s for s, _ in runs[variant])
+            peak = max(rss for _, rss in runs[variant])
+            row += f" {seconds:.2f} s | {seconds / floor_json:.2f}x | {peak:.0f} MB |"
+        print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,13 @@ import pytest
 
 from tests.conftest import ROOT, Cli
 from toolsel.errors import UsageError
-from toolsel.ranking.index import ToolMeta
-from toolsel.select import parse_select, resolve_select, tool_result_block
+from toolsel.registry.model import Tool, ToolSource
+from toolsel.select import default_tool_use_id, parse_select, select_tools, tool_result_block
 
 
-def meta(name: str, aliases: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> ToolMeta:
-    return ToolMeta(
-        name, None, "read", False, None, False, True, aliases, (), requires, (), None, None, "d"
-    )
+def meta(name: str, aliases: tuple[str, ...] = (), requires: tuple[str, ...] = ()) -> Tool:
+    source = ToolSource("t.yaml", "toolsel", "/tools/0", {})
+    return Tool(name, "d", source, aliases=aliases, requires=requires)
 
 
 TOOLS = (
@@ -41,7 +40,7 @@ def test_parsing(query: str, names: list[str]) -> None:
 
 
 def test_resolution_kinds() -> None:
-    result = resolve_select(
+    result = select_tools(
         TOOLS, "select:read_file,cat_file,Patch_File,get_x,only_here,raed_file,read_file patch_file"
     )
     hows = {r.requested: (r.tool, r.how) for r in result.resolutions}
@@ -60,7 +59,7 @@ def test_resolution_kinds() -> None:
 
 def test_empty_select_is_a_usage_error() -> None:
     with pytest.raises(UsageError):
-        resolve_select(TOOLS, "select: , ")
+        select_tools(TOOLS, "select: , ")
 
 
 def test_tool_result_blocks() -> None:
@@ -76,7 +75,20 @@ def test_tool_result_blocks() -> None:
     assert tool_result_block([], tool_use_id="t", pending_servers=("a", "b"))["content"] == (
         "No matching deferred tools found. Some MCP servers are still connecting: a, b. Try searching again shortly."
     )
-    assert tool_result_block(["a"])["tool_use_id"].startswith("toolu_")
+
+
+def test_the_default_tool_use_id_is_derived_from_the_query() -> None:
+    first = select_tools(TOOLS, "select:read_file")
+    assert first.tool_use_id == default_tool_use_id("select:read_file")
+    assert first.tool_use_id.startswith("toolu_") and len(first.tool_use_id) == 30
+    assert select_tools(TOOLS, "select:read_file").block() == first.block()
+    assert select_tools(TOOLS, "select:patch_file").tool_use_id != first.tool_use_id
+
+
+def test_with_deps_adds_requirements_in_load_order() -> None:
+    result = select_tools(TOOLS, "select:patch_file", with_deps=True)
+    assert result.with_deps == ("read_file",) and result.selected == ("patch_file", "read_file")
+    assert select_tools(TOOLS, "select:patch_file").with_deps == ()
 
 
 def test_select_cli_json_with_deps(cli: Cli) -> None:
@@ -91,8 +103,11 @@ def test_select_cli_json_with_deps(cli: Cli) -> None:
         "--tool-use-id",
         "x",
     )
-    block = json.loads(run.stdout)
-    assert [c["tool_name"] for c in block["content"]] == [
+    data = json.loads(run.stdout)
+    assert data["schema"] == "toolsel.select/v1"
+    assert data["matches"] == ["create_pull_request"]
+    assert data["with_deps"] == ["git_status", "git_commit"]
+    assert [c["tool_name"] for c in data["tool_result"]["content"]] == [
         "create_pull_request",
         "git_status",
         "git_commit",
@@ -112,9 +127,23 @@ def test_select_cli_missing_name_exit_one(cli: Cli) -> None:
         "x",
     )
     assert run.exit_code == 1
-    assert json.loads(run.stdout)["content"] == [
-        {"type": "tool_reference", "tool_name": "read_file"}
-    ]
+    data = json.loads(run.stdout)
+    assert data["not_found"] == ["nope"] and data["case_only"] == []
+    assert data["tool_result"]["content"] == [{"type": "tool_reference", "tool_name": "read_file"}]
+    bare = cli("rank", "-r", str(ROOT / "registries"), "select:read_file,nope", "-f", "tool-result", "--tool-use-id", "x")  # fmt: skip
+    assert json.loads(bare.stdout) == data["tool_result"] and bare.exit_code == 1
+
+
+def test_select_cli_reports_case_only_matches(cli: Cli) -> None:
+    run = cli("rank", "-r", str(ROOT / "registries"), "select:Read_File", "-f", "json")
+    data = json.loads(run.stdout)
+    assert data["case_only"] == ["Read_File"] and data["matches"] == ["read_file"]
+    assert data["tool_result"]["tool_use_id"] == default_tool_use_id("select:Read_File")
+
+
+def test_tool_result_format_is_only_for_select(cli: Cli) -> None:
+    run = cli("rank", "-r", str(ROOT / "registries"), "read a file", "-f", "tool-result")
+    assert run.exit_code == 2 and "select:" in run.stderr
 
 
 def test_select_cli_emit(cli: Cli) -> None:

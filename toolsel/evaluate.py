@@ -10,14 +10,15 @@ relevant tools. Comp@k is the share of queries with every expected tool in the t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from toolsel.errors import UsageError
 from toolsel.ranking.core import RankOptions, rank_index
-from toolsel.ranking.index import RankIndex
 from toolsel.ranking.options import Method
+from toolsel.ranking.prepared import PreparedIndex
 
 DEFAULT_KS = (1, 5, 10)
 
@@ -105,14 +106,17 @@ def _case(item: object, number: int) -> Case:
 
 
 def evaluate(
-    index: RankIndex,
+    index: PreparedIndex,
     cases: Sequence[Case],
     methods: Iterable[Method],
     ks: Sequence[int] = DEFAULT_KS,
     *,
     source: str = "",
     bad_lines: Sequence[BadLine] = (),
+    query_vectors: Mapping[str, Any] | None = None,
 ) -> EvalReport:
+    """Rank every case with every method; `query_vectors` are the cases' prompt embeddings
+    (`semantic`, `fusion`), computed up front."""
     if not cases:
         raise UsageError(
             f"{source or 'the cases file'}: no readable cases",
@@ -122,12 +126,20 @@ def evaluate(
     depth = max(10, *ks)
     known = {t.name for t in index.tools}
     unknown = sorted({name for case in cases for name in case.expected if name not in known})
-    reports = tuple(_evaluate_method(index, cases, method, ks, depth) for method in methods)
+    vectors = query_vectors or {}
+    reports = tuple(
+        _evaluate_method(index, cases, method, ks, depth, vectors) for method in methods
+    )
     return EvalReport(source, ks, reports, tuple(bad_lines), tuple(unknown))
 
 
 def _evaluate_method(
-    index: RankIndex, cases: Sequence[Case], method: Method, ks: tuple[int, ...], depth: int
+    index: PreparedIndex,
+    cases: Sequence[Case],
+    method: Method,
+    ks: tuple[int, ...],
+    depth: int,
+    vectors: Mapping[str, Any],
 ) -> MethodReport:
     # the ranking itself is measured: pinned always-include tools compete on their score
     options = RankOptions(
@@ -135,7 +147,8 @@ def _evaluate_method(
     )
     outcomes = []
     for case in cases:
-        ranked = [r.name for r in rank_index(index, case.query, options).results]
+        result = rank_index(index, case.query, options, query_vector=vectors.get(case.query))
+        ranked = [r.name for r in result.results]
         outcomes.append(score_case(case, ranked))
     n = len(outcomes)
     recall = {k: sum(_recall(o, k) for o in outcomes) / n for k in ks}

@@ -12,14 +12,15 @@ cases:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolsel.errors import UsageError
 from toolsel.ranking.core import RankOptions, rank_index
-from toolsel.ranking.index import RankIndex
 from toolsel.ranking.options import Method
+from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission
 from toolsel.suggest import did_you_mean
 
@@ -134,12 +135,19 @@ def _names(entry: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def run_cases(index: RankIndex, cases: list[GoldenCase], file: str) -> GoldenReport:
+def run_cases(
+    index: PreparedIndex,
+    cases: list[GoldenCase],
+    file: str,
+    query_vectors: Mapping[str, Any] | None = None,
+) -> GoldenReport:
     known = {t.name for t in index.tools}
+    vectors = query_vectors or {}
     results = []
     for case in cases:
         options = RankOptions(method=case.method, top=case.top_k, permission=case.permission)
-        offered = tuple(r.name for r in rank_index(index, case.prompt, options).results)
+        ranked = rank_index(index, case.prompt, options, query_vector=vectors.get(case.prompt))
+        offered = tuple(r.name for r in ranked.results)
         unknown = tuple(n for n in (*case.expect, *case.forbid) if n not in known)
         missing = tuple(n for n in case.expect if n not in offered and n in known)
         forbidden = tuple(n for n in case.forbid if n in offered)

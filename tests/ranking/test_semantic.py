@@ -31,7 +31,7 @@ def test_semantic_ranks_by_cosine(fake_embedder: FakeEmbedder) -> None:
     index = _index()
     query = "rollback a deployment"
     names = _ranked(index, query, Method.SEMANTIC, top=50)
-    cosines = semantic_module.cosines(index, query)
+    cosines = semantic_module.cosines(index, semantic_module.query_vector(query))
     by_cosine = [index.tools[i].name for i in np.argsort(-cosines, kind="stable")]
     kept = [n for n in by_cosine if n in names]
     assert names == kept  # same order as the raw cosines (deprecated tools dropped)
@@ -42,12 +42,13 @@ def test_fusion_is_the_weighted_sum_of_scaled_parts(fake_embedder: FakeEmbedder)
     index = _index()
     query = "restart the web service"
     terms = __import__("toolsel.ranking.fields", fromlist=["tokens"]).tokens(query)
-    cosine, lexical = semantic_module.fusion_parts(index, query, terms)
+    vector = semantic_module.query_vector(query)
+    cosine, lexical = semantic_module.fusion_parts(index, vector, terms)
     assert cosine.min() >= 0.0 and cosine.max() == 1.0 and lexical.max() == 1.0
     fused = semantic_module.FUSION_WEIGHT * cosine + (1 - semantic_module.FUSION_WEIGHT) * lexical
     result = rank_index(index, query, RankOptions(method=Method.FUSION, pin_always_include=False))
     for tool in result.results:
-        assert abs(tool.raw - fused[index.position(tool.name)]) < 1e-6
+        assert abs(tool.raw - fused[index.positions[tool.name]]) < 1e-6
 
 
 def test_fusion_explain_parts_sum_to_the_raw_score(fake_embedder: FakeEmbedder) -> None:
@@ -56,7 +57,7 @@ def test_fusion_explain_parts_sum_to_the_raw_score(fake_embedder: FakeEmbedder) 
         index, "run the unit tests", RankOptions(method=Method.FUSION, explain=True, top=5)
     )
     for tool in result.results:
-        if tool.why != "match":
+        if tool.match != "match":
             continue
         fields = {c.field for c in tool.contributions}
         assert "semantic" in fields
@@ -181,8 +182,7 @@ def test_real_model_fusion_on_the_bundled_registry(cli: Cli) -> None:
 def test_real_model_cached_vectors_are_not_re_embedded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from toolsel.embed import model
 
-    index = load_index(ROOT / "registries")
-    first = semantic_module.prepare(index)
+    first = load_index(ROOT / "registries").tool_vectors()
     calls: list[int] = []
     real = model.Embedder.embed
 
@@ -191,7 +191,7 @@ def test_real_model_cached_vectors_are_not_re_embedded(monkeypatch) -> None:  # 
         return real(self, texts, **kw)
 
     monkeypatch.setattr(model.Embedder, "embed", counting)
-    again = semantic_module.prepare(load_index(ROOT / "registries"))
+    again = load_index(ROOT / "registries").tool_vectors()
     assert calls == [] and np.array_equal(first, again)
 
 

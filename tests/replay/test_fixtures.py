@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.conftest import ROOT, Cli
-from toolsel.replay.core import replay_paths
+from toolsel.replay.driver import replay_paths
 
 T = ROOT / "transcripts"
 TOP = sorted(str(p) for p in T.iterdir() if p.is_file())  # grid/ has its own test
@@ -99,7 +99,7 @@ def test_broken_lines_are_counted_and_the_rest_is_read() -> None:
 
 def test_empty_file_gives_an_empty_report(write) -> None:
     (r,) = replay_paths([str(write("empty.jsonl", ""))]).files
-    assert (r.lines, r.calls, r.results, r.unreadable) == (0, 0, 0, [])
+    assert (r.lines, r.calls, r.results, r.unreadable) == (0, 0, 0, ())
 
 
 def test_ten_megabyte_line(write) -> None:
@@ -113,14 +113,14 @@ def test_ten_megabyte_line(write) -> None:
         }
     )
     (r,) = replay_paths([str(write("big.jsonl", call + "\n" + big + "\n"))]).files
-    assert r.paired == 1 and r.unreadable == []
+    assert r.paired == 1 and r.unreadable == ()
 
 
 def test_a_line_over_the_limit_is_unreadable_and_the_rest_is_read(write, monkeypatch) -> None:
     """Lines over MAX_LINE_BYTES (64 MB) are refused unparsed; shown here with a 1 kB limit."""
-    from toolsel.replay import core
+    from toolsel.replay import lines
 
-    monkeypatch.setattr(core, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(lines, "MAX_LINE_BYTES", 1000)
     call = json.dumps({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})  # fmt: skip
     huge = json.dumps({"role": "tool", "tool_call_id": "zz", "content": "x" * 5000})
     result = json.dumps({"role": "tool", "tool_call_id": "c1", "content": "ok"})
@@ -180,7 +180,9 @@ def test_cli_jsonl_events(cli: Cli) -> None:
         "parent_tool_use_id",
         "List Directory",
     )
+    assert child["schema"] == "toolsel.replay-event/v1"
     assert set(child) == {
+        "schema",
         "event",
         "id",
         "tool",
@@ -326,8 +328,16 @@ def test_stdin(cli: Cli) -> None:
 def test_stats(cli: Cli) -> None:
     data = json.loads(cli("stats", *TOP, "-r", str(ROOT / "registries"), "-f", "json").stdout)
     assert data["schema"] == "toolsel.stats/v1" and data["transcripts"] == 9
-    assert data["tools"]["read_file"]["calls"] >= 2 and "success_rate" in data["tools"]["read_file"]
-    assert "git_status" in data["never_called"] and data["co_used_pairs"]
+    assert data["tools"]["read_file"] == {
+        "calls": 4,
+        "errors": 1,
+        "error_rate": 0.25,
+        "success_rate": 0.75,
+        "median_latency_s": 1.0,
+        "transcripts": 3,
+    }
+    assert "git_status" in data["never_called"] and len(data["co_used_pairs"]) == 20
+    assert data["co_used_pairs"][0] == {"tools": ["Task", "list_directory"], "transcripts": 2}
 
 
 def test_forced_input_format(cli: Cli) -> None:
@@ -378,11 +388,10 @@ def test_resumed_session_copies_across_files_are_counted_once(cli: Cli, tmp_path
     stats = json.loads(cli("stats", str(tmp_path), "-f", "json").stdout)["tools"]
     assert stats["read_file"] == {**stats["read_file"], "calls": 1, "errors": 1, "transcripts": 1}
     assert stats["write_file"]["calls"] == 1 and stats["run_tests"]["transcripts"] == 1
-    # the general path (here: a registry check) counts the same copies
-    (a2, b2) = replay_paths(
-        [str(tmp_path)], checker_factory=lambda: None, sink=lambda event: None
-    ).files
-    assert (a2.copied_calls, b2.copied_calls) == (0, 2)
+    # listeners (an event sink) see the same calls, and the same copies are counted
+    events: list[object] = []
+    (a2, b2) = replay_paths([str(tmp_path)], on_event=events.append).files
+    assert (a2.copied_calls, b2.copied_calls) == (0, 2) and len(events) == 2 * (4 + 6) // 2
     # one file alone has nothing to be a copy of
     (alone,) = replay_paths([str(tmp_path / "b.jsonl")]).files
     assert alone.copied_calls == 0

@@ -11,8 +11,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.replay.grid import FILES
 from toolsel.registry import load_registry
-from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.core import replay_file
+from toolsel.replay.driver import replay_file
 
 GRID = ROOT / "transcripts" / "grid"
 REGISTRY = load_registry(ROOT / "registries")
@@ -51,7 +50,7 @@ def test_the_committed_grid_is_what_the_generator_writes() -> None:
 
 @pytest.mark.parametrize("name", sorted(FORMAT))
 def test_every_kind_of_finding(name: str) -> None:
-    r = replay_file(str(GRID / name), checker=RegistryChecker(REGISTRY, None))
+    r = replay_file(str(GRID / name), registry=REGISTRY)
     assert r.format == FORMAT[name]
     assert (r.calls, r.results, r.paired) == (10, 11, 9)
     assert [(u.id, u.tool, u.interrupted) for u in r.unanswered] == [

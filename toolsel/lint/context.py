@@ -13,7 +13,7 @@ from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
 
 if TYPE_CHECKING:
-    from toolsel.ranking.index import RankIndex
+    from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.source import escape_token
 
 #: Registries at least this large compute TF-IDF similarity in a worker process.
@@ -181,24 +181,23 @@ class LintContext:
         return pairs
 
     @functools.cached_property
-    def rank_index(self) -> RankIndex:
+    def rank_index(self) -> PreparedIndex:
         from toolsel.ranking.index import build_index
+        from toolsel.ranking.prepared import PreparedIndex
 
-        return build_index(self.registry)
+        return PreparedIndex(build_index(self.registry))
 
     def self_rank(self, position: int, query: str) -> int | None:
-        """Where tool `position` ranks for `query` by BM25+TF-IDF fusion (ties by name), or
-        None when the query has no searchable words."""
-        from toolsel.ranking import scorers
+        """Where tool `position` ranks for `query` by hybrid's lexical score (ties by name),
+        or None when the query has no searchable words."""
+        from toolsel.ranking.core import lexical_fusion
         from toolsel.ranking.fields import tokens
 
         terms = tokens(query)
         if not terms:
             return None
         index = self.rank_index
-        bm25 = scorers.normalise(scorers.bm25(index, terms))
-        tfidf = scorers.normalise(scorers.tfidf(index, terms))
-        scores = {d: bm25.get(d, 0.0) + tfidf.get(d, 0.0) for d in bm25.keys() | tfidf.keys()}
+        scores = lexical_fusion(index, terms)
         own = scores.get(position, 0.0)
         name = index.tools[position].name
         ahead = sum(

@@ -13,6 +13,7 @@ from toolsel.lint.model import Finding, Hit, LintResult, Rule, Severity, fingerp
 from toolsel.lint.suppress import Suppressions
 from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry
+from toolsel.registry.paths import registry_files
 
 SUPPRESSION_RULES = ("TS901", "TS902")
 #: Registries at least this large (about 1,000 tools) get a worker before parsing.
@@ -178,7 +179,7 @@ def lint_paths(
     use_cache: bool = True,
 ) -> LintResult:
     """Load the registry at `paths` (or the default one) leniently and lint it."""
-    from toolsel.config import default_registry_paths, find_config
+    from toolsel.config import find_config
     from toolsel.lint.config import build_config
     from toolsel.registry import load_registry
 
@@ -186,7 +187,7 @@ def lint_paths(
     source = str(project.path) if project.path else "command line"
     rules = all_rules()
     config = build_config(project.lint, rules, source=source, cli=overrides)
-    targets = paths or default_registry_paths()
+    targets = registry_files(paths or None)
     worker = None
     if config.is_enabled(rules["TS209"]) and _total_bytes(targets) >= EARLY_WORKER_BYTES:
         from toolsel.lint.worker import start_worker
@@ -201,9 +202,7 @@ def lint_paths(
 
 
 def _total_bytes(paths: Iterable[str | Path]) -> int:
-    from toolsel.registry import expand_paths
-
     try:
-        return sum(p.stat().st_size for p in expand_paths(paths))
+        return sum(Path(p).stat().st_size for p in paths)
     except (OSError, ToolselError):
         return 0  # the real load reports the problem

@@ -1,4 +1,6 @@
-"""Ranking tools against a prompt. `rank_tools` and `load_index` are the entry points.
+"""Ranking tools against a prompt: the index (`index`, cached by `store`), what is derived
+from it (`prepared`), the scoring methods (`scorers`, `cc`, `semantic`) and the selection
+pipeline (`core`). `rank_tools` and `load_index` are the entry points.
 
 Attributes are imported lazily, so the CLI can import `toolsel.ranking.options` cheaply.
 """
@@ -12,17 +14,20 @@ if TYPE_CHECKING:
     from toolsel.ranking.core import RankedTool, RankOptions, RankResult, rank_index
     from toolsel.ranking.index import RankIndex, build_index
     from toolsel.ranking.options import Method
+    from toolsel.ranking.prepared import PreparedIndex, prepare
     from toolsel.ranking.store import load_index
     from toolsel.registry.model import Registry
 
 __all__ = [
     "Method",
+    "PreparedIndex",
     "RankIndex",
     "RankOptions",
     "RankResult",
     "RankedTool",
     "build_index",
     "load_index",
+    "prepare",
     "rank_index",
     "rank_tools",
 ]
@@ -35,6 +40,8 @@ _LAZY = {
     "RankIndex": "toolsel.ranking.index",
     "build_index": "toolsel.ranking.index",
     "Method": "toolsel.ranking.options",
+    "PreparedIndex": "toolsel.ranking.prepared",
+    "prepare": "toolsel.ranking.prepared",
     "load_index": "toolsel.ranking.store",
 }
 
@@ -46,11 +53,12 @@ def __getattr__(name: str) -> Any:
 
 
 def rank_tools(
-    registry: Registry | RankIndex, query: str, options: RankOptions | None = None
+    registry: Registry | RankIndex | PreparedIndex, query: str, options: RankOptions | None = None
 ) -> RankResult:
-    """Rank a loaded `Registry` (or a prebuilt `RankIndex`) for `query`."""
+    """Rank a loaded `Registry` (or a prebuilt index) for `query`."""
     from toolsel.ranking.core import rank_index
     from toolsel.ranking.index import RankIndex, build_index
+    from toolsel.ranking.prepared import PreparedIndex
 
-    index = registry if isinstance(registry, RankIndex) else build_index(registry)
+    index = registry if isinstance(registry, (RankIndex, PreparedIndex)) else build_index(registry)
     return rank_index(index, query, options)

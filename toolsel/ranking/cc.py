@@ -1,9 +1,10 @@
 """Claude Code's ToolSearch keyword scorer, reproduced rule for rule.
 
-Source: the reference notes (docs/tool-search reference §2.1), read from a public mirror of
-Claude Code's `ToolSearchTool.ts`. Registry authors use `--method cc` to predict what Claude
-Code will return for a query: the name-part weights (10/12, 5/6, 3, 4, 2), `+required`
-terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5 results by default.
+Source: `src/tools/ToolSearchTool/ToolSearchTool.ts` in the public mirror
+github.com/stephanoskomnenos/claude-code-clean. Registry authors use `--method cc` to
+predict what Claude Code will return for a query: the name-part weights (10/12, 5/6, 3, 4,
+2), `+required` terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5
+results by default.
 """
 
 from __future__ import annotations
@@ -43,9 +44,14 @@ class CcMatch:
 
 
 def search(
-    tools: Sequence[ToolMeta], query: str, max_results: int = DEFAULT_MAX_RESULTS
+    tools: Sequence[ToolMeta],
+    query: str,
+    max_results: int = DEFAULT_MAX_RESULTS,
+    *,
+    rows: Sequence[CcRow] | None = None,
 ) -> list[CcMatch]:
-    """The tools Claude Code's ToolSearch would return for `query`, in its order."""
+    """The tools Claude Code's ToolSearch would return for `query`, in its order. `rows`
+    are the tools' `prepare_rows`, when the caller keeps them (a prepared index does)."""
     query_lower = query.lower().strip()
     for index, tool in enumerate(tools):
         if tool.name.lower() == query_lower:
@@ -60,7 +66,7 @@ def search(
     required, scoring = _terms(query_lower)
     patterns = {term: re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII) for term in scoring}
     scored: list[CcMatch] = []
-    for index, (parsed, joined, description, hint) in enumerate(_prepared(tools)):
+    for index, (parsed, joined, description, hint) in enumerate(rows or prepare_rows(tools)):
         if not all(
             _required_matches(term, parsed, description, hint, patterns[term]) for term in required
         ):
@@ -72,29 +78,25 @@ def search(
     return scored[:max_results]
 
 
-Prepared = tuple[ParsedName, str, str, str]
-_PREPARED: dict[int, tuple[Sequence[ToolMeta], list[Prepared]]] = {}
+#: Per tool: the parsed name; its parts joined by a newline, which no term contains (terms
+#: come from `str.split()`), so `term in joined` is `any(term in part for part in parts)`;
+#: the lowercased description and search hint.
+CcRow = tuple[ParsedName, str, str, str]
 
 
-def _prepared(tools: Sequence[ToolMeta]) -> list[Prepared]:
-    """Per tool, computed once per tool list: the parsed name; its parts joined by a newline,
-    which no term contains (terms come from `str.split()`), so `term in joined` is `any(term
-    in part for part in parts)`; the lowercased description and search hint."""
-    cached = _PREPARED.get(id(tools))
-    if cached is None or cached[0] is not tools:
-        rows = []
-        for t in tools:
-            parsed = parse_tool_name(t.name)
-            rows.append(
-                (
-                    parsed,
-                    "\n".join(parsed.parts),
-                    t.description.lower(),
-                    " ".join((t.search_hint or "").split()).lower(),
-                )
+def prepare_rows(tools: Sequence[ToolMeta]) -> list[CcRow]:
+    rows = []
+    for t in tools:
+        parsed = parse_tool_name(t.name)
+        rows.append(
+            (
+                parsed,
+                "\n".join(parsed.parts),
+                t.description.lower(),
+                " ".join((t.search_hint or "").split()).lower(),
             )
-        cached = _PREPARED[id(tools)] = (tools, rows)
-    return cached[1]
+        )
+    return rows
 
 
 def _terms(query_lower: str) -> tuple[list[str], list[str]]:

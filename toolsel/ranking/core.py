@@ -1,4 +1,5 @@
-"""`rank_tools`: score a prompt against a registry, then apply the seeds' selection pipeline.
+"""`rank_index`: score a prompt against a registry's index, then apply the selection
+pipeline.
 
 Pipeline, after scoring: category/tag filters, drop deprecated tools (naming the
 replacement), the permission gate (listing what it blocks), conflict resolution (a
@@ -9,16 +10,22 @@ same output.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import RegistryError, UsageError
 from toolsel.ranking import scorers
 from toolsel.ranking.fields import tokens
 from toolsel.ranking.index import RankIndex, ToolMeta
 from toolsel.ranking.options import Method
+from toolsel.ranking.prepared import PreparedIndex, prepare
 from toolsel.ranking.scorers import Contribution
 from toolsel.registry.model import Permission
 from toolsel.text import fold_name
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
 #: see benchmarks/quality.py and the README's quality table).
@@ -32,8 +39,6 @@ HYBRID_TYPED_MAX_TERMS = 3
 HYBRID_FUZZY_CANDIDATES = 50
 #: On large registries only this many best-scoring tools go through the selection pipeline.
 LARGE_CANDIDATES = 300
-
-
 DEFAULT_TOP = 8
 
 
@@ -53,20 +58,33 @@ class RankOptions:
 @dataclass(frozen=True, slots=True)
 class RankedTool:
     name: str
-    score: float  # 0..1
+    score: float  # 0..1, relative to the best match
     raw: float  # the method's own score (BM25 units, cosine, WRatio, Claude Code points)
     category: str | None
     permission: str
-    why: str  # exact-name | alias | always-include | match
+    match: str  # how it was chosen: exact-name | alias | mcp-prefix | always-include | match
     contributions: tuple[Contribution, ...] = ()
     always_include: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Dropped:
+class Deprecated:
     name: str
-    reason: str  # deprecated | permission | conflict
-    detail: str  # replacement, required permission, or the tool that excluded it
+    replaced_by: str | None
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked:
+    name: str
+    needs: str  # the permission the tool needs, above the caller's
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    name: str
+    conflicts_with: str  # the higher-ranked tool it conflicts with
     score: float
 
 
@@ -75,14 +93,23 @@ class RankResult:
     query: str
     method: str
     results: tuple[RankedTool, ...]
-    blocked: tuple[Dropped, ...] = ()
-    excluded: tuple[Dropped, ...] = ()
-    deprecated: tuple[Dropped, ...] = ()
-    considered: int = 0
+    blocked: tuple[Blocked, ...] = ()
+    excluded: tuple[Excluded, ...] = ()
+    deprecated: tuple[Deprecated, ...] = ()
     terms: tuple[str, ...] = field(default=())
 
 
-def validate(index: RankIndex, query: str, options: RankOptions) -> None:
+@dataclass(slots=True)
+class Scores:
+    """One query's raw scores by tool position, and what explaining them needs."""
+
+    raw: dict[int, float]
+    match: dict[int, str] = field(default_factory=dict)  # exact matches: how they matched
+    cosine: Any = None  # semantic: every tool's cosine
+    fusion: tuple[np.ndarray, np.ndarray] | None = None  # fusion: its two scaled parts
+
+
+def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions) -> None:
     if not query.strip():
         raise UsageError(
             "the prompt is empty", hint='give a prompt, e.g. toolsel rank "read a file"'
@@ -95,282 +122,288 @@ def validate(index: RankIndex, query: str, options: RankOptions) -> None:
         raise RegistryError("the registry has no tools", hint="add entries under `tools:`")
 
 
-def rank_index(index: RankIndex, query: str, options: RankOptions | None = None) -> RankResult:
-    """Rank the tools of `index` for `query` (the query path: no registry, no scikit-learn)."""
+def rank_index(
+    index: RankIndex | PreparedIndex,
+    query: str,
+    options: RankOptions | None = None,
+    *,
+    query_vector: Any = None,
+) -> RankResult:
+    """Rank the tools of `index` for `query` (the query path: no registry, no scikit-learn).
+    Pass a `PreparedIndex` to rank many queries; `query_vector` is the prompt's embedding
+    when it was computed up front (`semantic`, `fusion`)."""
     options = options or RankOptions()
-    validate(index, query, options)
+    prepared = prepare(index)
+    validate(prepared, query, options)
     terms = tokens(query)
-    raw, why = score(index, query, terms, options.method)
-    return _select(index, query, terms, raw, why, options)
-
-
-def score(
-    index: RankIndex, query: str, terms: list[str], method: Method
-) -> tuple[dict[int, float], dict[int, str]]:
-    """Raw scores by tool position, and why each exact match matched."""
-    why: dict[int, str] = {}
-    if method is Method.CC:
-        from toolsel.ranking import cc
-
-        matches = cc.search(index.tools, query, max_results=len(index))
-        # fast paths return unscored names; give them a score so they sort first
-        return {m.index: float(m.score or 1) for m in matches}, {
-            m.index: m.path for m in matches if m.path != "keyword"
-        }
-    if method in (Method.BM25, Method.TFIDF) and scorers.is_large(index):
-        # large registries: score in numpy, turn only the best candidates into Python objects
-        return scorers.top_entries(scorers.dense(index, terms, method.value), LARGE_CANDIDATES), why
-    if method is Method.BM25:
-        return scorers.bm25(index, terms), why
-    if method is Method.TFIDF:
-        return scorers.tfidf(index, terms), why
-    if method is Method.FUZZY:
-        return scorers.fuzzy(index, query), why
-    if method is Method.SEMANTIC:
-        from toolsel.ranking import semantic
-
-        return semantic.semantic(index, query), why
-    if method is Method.FUSION:
-        from toolsel.ranking import semantic
-
-        fused = semantic.fusion(index, query, terms)
-        return _exact_first(index, query, fused)
-    return _hybrid(index, query, terms)
-
-
-def _hybrid(
-    index: RankIndex, query: str, terms: list[str]
-) -> tuple[dict[int, float], dict[int, str]]:
-    """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
-    queries that look typed by hand; exact name or alias matches first."""
-    typed = looks_typed(index, terms)
-    lexical_terms = scorers.correct_terms(index, terms) if typed else terms
-    combined = _lexical_fusion(index, lexical_terms)
-    if typed or not combined:
-        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
-        fuzzy = _fuzzy_over(index, query, candidates) if candidates else scorers.fuzzy(index, query)
-        for doc, value in fuzzy.items():
-            combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
-    return _exact_first(index, query, combined)
-
-
-def _exact_first(
-    index: RankIndex, query: str, scores: dict[int, float]
-) -> tuple[dict[int, float], dict[int, str]]:
-    """An exact name or alias match ranks first."""
-    why: dict[int, str] = {}
-    for doc, kind in exact_matches(index, query).items():
-        scores[doc] = max(scores.values(), default=0.0) + 1.0
-        why[doc] = kind
-    return scores, why
-
-
-def _lexical_fusion(index: RankIndex, terms: list[str]) -> dict[int, float]:
-    """Max-normalised BM25 and TF-IDF, weighted and summed."""
-    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
-    if scorers.is_large(index):
-        b, t = scorers.dense(index, terms, "bm25"), scorers.dense(index, terms, "tfidf")
-        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
-        return scorers.top_entries(fused, LARGE_CANDIDATES)
-    lexical_b = scorers.normalise(scorers.bm25(index, terms))
-    lexical_t = scorers.normalise(scorers.tfidf(index, terms))
-    return {
-        doc: wb * lexical_b.get(doc, 0.0) + wt * lexical_t.get(doc, 0.0)
-        for doc in lexical_b.keys() | lexical_t.keys()
-    }
-
-
-def looks_typed(index: RankIndex, terms: list[str]) -> bool:
-    """A short query (3 terms or fewer) with a term the registry never uses: a typed,
-    possibly misspelt or abbreviated tool name rather than a sentence."""
-    return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
-        t not in index.vocabulary for t in terms
+    scores = score(prepared, query, terms, options.method, query_vector)
+    normalised = scorers.normalise(scores.raw)
+    kept, dropped = _filter(
+        prepared, _order(prepared, normalised, options.method), normalised, options
+    )
+    chosen = _pin(prepared, kept, options)
+    results = _build(prepared, query, terms, chosen, scores, normalised, options)
+    return RankResult(
+        query=query,
+        method=options.method.value,
+        results=results,
+        blocked=tuple(d for d in dropped if isinstance(d, Blocked)),
+        excluded=tuple(d for d in dropped if isinstance(d, Excluded)),
+        deprecated=tuple(d for d in dropped if isinstance(d, Deprecated)),
+        terms=tuple(terms),
     )
 
 
-def _fuzzy_over(index: RankIndex, query: str, candidates: list[int]) -> dict[int, float]:
-    from rapidfuzz import fuzz, utils
+# -- scoring ---------------------------------------------------------------------------
 
-    strings, owners = scorers.fuzzy_strings(index)
-    wanted = set(candidates)
-    scores: dict[int, float] = {}
-    processed = utils.default_process(query)
-    for text, owner in zip(strings, owners, strict=True):
-        if owner in wanted:
-            value = fuzz.WRatio(processed, utils.default_process(text), score_cutoff=60)
-            if value > scores.get(owner, 0.0):
-                scores[owner] = value
+
+def score(
+    prepared: PreparedIndex, query: str, terms: list[str], method: Method, vector: Any = None
+) -> Scores:
+    """The method's raw scores by tool position."""
+    if method is Method.CC:
+        from toolsel.ranking import cc
+
+        matches = cc.search(prepared.tools, query, len(prepared), rows=prepared.cc_rows)
+        # fast paths return unscored names; give them a score so they sort first
+        return Scores(
+            {m.index: float(m.score or 1) for m in matches},
+            {m.index: m.path for m in matches if m.path != "keyword"},
+        )
+    if method in (Method.BM25, Method.TFIDF):
+        if prepared.index.is_large:
+            dense = scorers.dense_scores(prepared, terms, method.value)
+            return Scores(scorers.top_entries(dense, LARGE_CANDIDATES))
+        return Scores(scorers.lexical(prepared, terms, method.value))
+    if method is Method.FUZZY:
+        return Scores(scorers.fuzzy(prepared, query))
+    if method in (Method.SEMANTIC, Method.FUSION):
+        return _embedding_scores(prepared, query, terms, method, vector)
+    return _hybrid(prepared, query, terms)
+
+
+def _embedding_scores(
+    prepared: PreparedIndex, query: str, terms: list[str], method: Method, vector: Any
+) -> Scores:
+    from toolsel.ranking import semantic
+
+    if vector is None:
+        vector = semantic.query_vector(query)
+    if method is Method.SEMANTIC:
+        cosine = semantic.cosines(prepared, vector)
+        return Scores(scorers.top_entries(cosine, semantic.CANDIDATES), cosine=cosine)
+    parts = semantic.fusion_parts(prepared, vector, terms)
+    scores = Scores(semantic.fused(parts), fusion=parts)
+    _exact_first(prepared, query, scores)
     return scores
 
 
-def exact_matches(index: RankIndex, query: str) -> dict[int, str]:
+def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
+    """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
+    queries that look typed by hand; exact name or alias matches first."""
+    typed = looks_typed(prepared, terms)
+    combined = lexical_fusion(prepared, scorers.correct_terms(prepared, terms) if typed else terms)
+    if typed or not combined:
+        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
+        fuzzy = (
+            scorers.fuzzy_over(prepared, query, candidates)
+            if candidates
+            else scorers.fuzzy(prepared, query)
+        )
+        for doc, value in fuzzy.items():
+            combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
+    scores = Scores(combined)
+    _exact_first(prepared, query, scores)
+    return scores
+
+
+def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
+    lexical score (also what lint's TS701 ranks by)."""
+    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
+    if prepared.index.is_large:
+        b = scorers.dense_scores(prepared, terms, "bm25")
+        t = scorers.dense_scores(prepared, terms, "tfidf")
+        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
+        return scorers.top_entries(fused, LARGE_CANDIDATES)
+    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25"))
+    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf"))
+    return {
+        doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
+        for doc in bm25.keys() | tfidf.keys()
+    }
+
+
+def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:
+    """An exact name or alias match ranks first."""
+    for doc, kind in exact_matches(prepared, query).items():
+        scores.raw[doc] = max(scores.raw.values(), default=0.0) + 1.0
+        scores.match[doc] = kind
+
+
+def looks_typed(prepared: PreparedIndex, terms: list[str]) -> bool:
+    """A short query (3 terms or fewer) with a term the registry never uses: a typed,
+    possibly misspelt or abbreviated tool name rather than a sentence."""
+    return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
+        t not in prepared.index.vocabulary for t in terms
+    )
+
+
+def exact_matches(prepared: PreparedIndex, query: str) -> dict[int, str]:
     """Tools whose name or alias equals the query, ignoring case and separators."""
     folded = fold_name(query.strip())
     if not folded:
         return {}
-    return dict(_folded_names(index).get(folded, ()))
+    return dict(prepared.folded_names.get(folded, ()))
 
 
-def _folded_names(index: RankIndex) -> dict[str, list[tuple[int, str]]]:
-    cached = index.__dict__.get("_folded_names")
-    if cached is None:
-        cached = {}
-        for position, tool in enumerate(index.tools):
-            cached.setdefault(fold_name(tool.name), []).append((position, "exact-name"))
-        for position, tool in enumerate(index.tools):
-            for alias in tool.aliases:
-                entries = cached.setdefault(fold_name(alias), [])
-                if all(p != position for p, _ in entries):
-                    entries.append((position, "alias"))
-        index.__dict__["_folded_names"] = cached
-    return cached
+# -- the selection pipeline: order, filter, pin, build --------------------------------------
 
 
-def _select(
-    index: RankIndex,
-    query: str,
-    terms: list[str],
-    raw: dict[int, float],
-    why: dict[int, str],
-    options: RankOptions,
-) -> RankResult:
-    tools = index.tools
-    normalised = scorers.normalise(raw)
-    # ties break by name (deterministic); `cc` keeps registry order, as Claude Code's stable sort does
-    tie = (lambda d: d) if options.method is Method.CC else (lambda d: tools[d].name)
-    order = sorted(normalised, key=lambda d: (-normalised[d], tie(d)))
-    wanted_categories = set(options.categories)
-    wanted_tags = set(options.tags)
-    deprecated: list[Dropped] = []
-    blocked: list[Dropped] = []
-    excluded: list[Dropped] = []
+def _order(prepared: PreparedIndex, normalised: dict[int, float], method: Method) -> list[int]:
+    """Best first; ties by name, except `cc`, which keeps registry order as Claude Code's
+    stable sort does."""
+    tools = prepared.tools
+    if method is Method.CC:
+        return sorted(normalised, key=lambda d: (-normalised[d], d))
+    return sorted(normalised, key=lambda d: (-normalised[d], tools[d].name))
+
+
+Dropped = Deprecated | Blocked | Excluded
+
+
+def _gate(tool: ToolMeta, options: RankOptions) -> str | None:
+    """Why the options keep `tool` out: filtered (category or tag), deprecated, permission;
+    None when they let it in."""
+    if options.categories and tool.category not in options.categories:
+        return "filtered"
+    if options.tags and not set(options.tags) & set(tool.tags):
+        return "filtered"
+    if tool.deprecated and not options.include_deprecated:
+        return "deprecated"
+    if options.permission is not None and not options.permission.allows(
+        Permission(tool.permission)
+    ):
+        return "permission"
+    return None
+
+
+def _filter(
+    prepared: PreparedIndex, order: list[int], normalised: dict[int, float], options: RankOptions
+) -> tuple[list[int], list[Dropped]]:
+    """The scored tools the options let in, best first, and the ones dropped on the way
+    (deprecated, blocked by permission, excluded by a better tool they conflict with)."""
+    tools = prepared.tools
+    conflicts = prepared.conflicts
     kept: list[int] = []
+    dropped: list[Dropped] = []
     taken: set[str] = set()
-    conflicts = _conflicts(index)
     for doc in order:
         tool = tools[doc]
-        if wanted_categories and tool.category not in wanted_categories:
+        gate = _gate(tool, options)
+        if gate == "deprecated":
+            dropped.append(Deprecated(tool.name, tool.deprecated_by, normalised[doc]))
             continue
-        if wanted_tags and not wanted_tags & set(tool.tags):
+        if gate == "permission":
+            dropped.append(Blocked(tool.name, tool.permission, normalised[doc]))
             continue
-        if tool.deprecated and not options.include_deprecated:
-            deprecated.append(
-                Dropped(tool.name, "deprecated", tool.deprecated_by or "", normalised[doc])
-            )
-            continue
-        if options.permission is not None and not options.permission.allows(
-            Permission(tool.permission)
-        ):
-            blocked.append(Dropped(tool.name, "permission", tool.permission, normalised[doc]))
+        if gate is not None:
             continue
         rivals = conflicts.get(tool.name)
         clash = rivals & taken if rivals else None
         if clash:
-            excluded.append(Dropped(tool.name, "conflict", min(clash), normalised[doc]))
+            dropped.append(Excluded(tool.name, min(clash), normalised[doc]))
             continue
         kept.append(doc)
         taken.add(tool.name)
-    # always-include tools come first: the matched ones by score, then the rest in registry order
-    matched = set(kept)
-    pinned = options.pin_always_include and options.method is not Method.CC
-    always_matched = [d for d in kept if tools[d].always_include] if pinned else []
+    return kept, dropped
+
+
+def _pinned(options: RankOptions) -> bool:
     # `cc` reproduces Claude Code's search, which returns matches only
-    always_other = (
-        [d for d in _always_include(index) if d not in matched and _allowed(tools[d], options)]
-        if pinned
-        else []
-    )
-    chosen = always_matched + always_other + [d for d in kept if d not in always_matched]
-    results = []
+    return options.pin_always_include and options.method is not Method.CC
+
+
+def _pin(prepared: PreparedIndex, kept: list[int], options: RankOptions) -> list[int]:
+    """Always-include tools first: the matched ones by score, then the rest in registry
+    order (those the options let in)."""
+    if not _pinned(options):
+        return kept
+    tools = prepared.tools
+    matched = set(kept)
+    always_matched = [d for d in kept if tools[d].always_include]
+    always_other = [
+        d for d in prepared.always_include if d not in matched and _gate(tools[d], options) is None
+    ]
+    return always_matched + always_other + [d for d in kept if d not in always_matched]
+
+
+def _build(
+    prepared: PreparedIndex,
+    query: str,
+    terms: list[str],
+    chosen: list[int],
+    scores: Scores,
+    normalised: dict[int, float],
+    options: RankOptions,
+) -> tuple[RankedTool, ...]:
+    """The offered tools, at most `--top`, above `--min-score` (always-include is exempt)."""
+    tools = prepared.tools
+    pinned = _pinned(options)
+    results: list[RankedTool] = []
     for doc in chosen:
         tool = tools[doc]
         value = normalised.get(doc, 0.0)
         if value < options.min_score and not (pinned and tool.always_include):
             continue
-        kind = why.get(doc) or (
-            "always-include" if tool.always_include and doc not in normalised else "match"
-        )
-        contributions = (
-            tuple(_explain(index, query, terms, doc, options.method))
-            if options.explain and doc in normalised
-            else ()
+        matched = doc in normalised
+        kind = scores.match.get(doc) or (
+            "always-include" if tool.always_include and not matched else "match"
         )
         results.append(
             RankedTool(
-                tool.name,
-                round(value, 6),
-                round(raw.get(doc, 0.0), 6),
-                tool.category,
-                tool.permission,
-                kind,
-                contributions,
-                tool.always_include,
+                name=tool.name,
+                score=round(value, 6),
+                raw=round(scores.raw.get(doc, 0.0), 6),
+                category=tool.category,
+                permission=tool.permission,
+                match=kind,
+                contributions=tuple(_explain(prepared, query, terms, doc, options.method, scores))
+                if options.explain and matched
+                else (),
+                always_include=tool.always_include,
             )
         )
         if len(results) == options.top:
             break
-    return RankResult(
-        query=query,
-        method=options.method.value,
-        results=tuple(results),
-        blocked=tuple(blocked),
-        excluded=tuple(excluded),
-        deprecated=tuple(deprecated),
-        considered=len(order),
-        terms=tuple(terms),
-    )
-
-
-def _allowed(tool: ToolMeta, options: RankOptions) -> bool:
-    if tool.deprecated and not options.include_deprecated:
-        return False
-    if options.categories and tool.category not in options.categories:
-        return False
-    if options.tags and not set(options.tags) & set(tool.tags):
-        return False
-    return options.permission is None or options.permission.allows(Permission(tool.permission))
-
-
-def _conflicts(index: RankIndex) -> dict[str, set[str]]:
-    """Who conflicts with whom, both ways (built once per index)."""
-    graph: dict[str, set[str]] | None = index.__dict__.get("_conflict_graph")
-    if graph is None:
-        graph = {}
-        for tool in index.tools:
-            for other in tool.conflicts:
-                graph.setdefault(tool.name, set()).add(other)
-                graph.setdefault(other, set()).add(tool.name)
-        index.__dict__["_conflict_graph"] = graph
-    return graph
-
-
-def _always_include(index: RankIndex) -> list[int]:
-    """Positions of the always-include tools, in registry order (found once per index)."""
-    found: list[int] | None = index.__dict__.get("_always_include")
-    if found is None:
-        found = [d for d, t in enumerate(index.tools) if t.always_include]
-        index.__dict__["_always_include"] = found
-    return found
+    return tuple(results)
 
 
 def _explain(
-    index: RankIndex, query: str, terms: list[str], doc: int, method: Method
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
 ) -> list[Contribution]:
     if method is Method.FUZZY:
-        return scorers.explain_fuzzy(index, query, doc)
+        return scorers.explain_fuzzy(prepared, query, doc)
     if method is Method.CC:
         return []
-    if method in (Method.SEMANTIC, Method.FUSION):
+    if method is Method.SEMANTIC:
         from toolsel.ranking import semantic
 
-        return semantic.explain(index, query, terms, doc, method is Method.FUSION)
+        return semantic.explain_cosine(float(scores.cosine[doc]))
+    if method is Method.FUSION:
+        from toolsel.ranking import semantic
+
+        assert scores.fusion is not None
+        return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
     if method is Method.HYBRID:
-        typed = looks_typed(index, terms)
+        typed = looks_typed(prepared, terms)
         lexical = scorers.explain_lexical(
-            index, scorers.correct_terms(index, terms) if typed else terms, doc, "bm25"
+            prepared, scorers.correct_terms(prepared, terms) if typed else terms, doc, "bm25"
         )
         # fuzzy matching took part only for typed queries (or when nothing matched lexically)
         return (
-            lexical + scorers.explain_fuzzy(index, query, doc) if typed or not lexical else lexical
+            lexical + scorers.explain_fuzzy(prepared, query, doc)
+            if typed or not lexical
+            else lexical
         )
-    return scorers.explain_lexical(index, terms, doc, method.value)
+    return scorers.explain_lexical(prepared, terms, doc, method.value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from array import array
 from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tool_fields
 from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/2"
+INDEX_FORMAT = "toolsel-rank-index/3"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -78,24 +79,34 @@ class ToolMeta:
         )  # fmt: skip
 
 
-@dataclass(frozen=True)
+#: Indexes with at least this many postings are cached as npz and scored with numpy; smaller
+#: ones are cached as JSON and scored in pure Python, so a small registry never imports numpy.
+LARGE_INDEX_POSTINGS = 50_000
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class RankIndex:
-    """Postings by term. For term t, entries term_ptr[t]..term_ptr[t+1] of the flat arrays
-    give the documents containing t, their per-field counts, and precomputed weights."""
+    """Postings by term, as plain data. For term t, entries term_ptr[t]..term_ptr[t+1] of
+    the flat arrays give the documents containing t, their per-field counts, and weights.
+    Everything derived from it (lookups, numpy views, vectors) lives in `PreparedIndex`."""
 
     tools: tuple[ToolMeta, ...]
     vocabulary: dict[str, int]
-    term_ptr: list[int]
-    doc_ids: list[int]
-    field_tf: list[list[int]]  # one list per field in FIELD_NAMES, aligned with doc_ids
-    bm25: list[float]  # BM25F weight of each posting (idf included)
-    tfidf: list[float]  # l2-normalised sublinear TF-IDF weight of each posting
-    idf: list[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
-    bm25_idf: list[float]
+    term_ptr: array[int]
+    doc_ids: array[int]
+    field_tf: tuple[array[int], ...]  # one array per field in FIELD_NAMES, aligned with doc_ids
+    bm25: array[float]  # BM25F weight of each posting (idf included)
+    tfidf: array[float]  # l2-normalised sublinear TF-IDF weight of each posting
+    idf: array[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
+    bm25_idf: array[float]
     texts: tuple[str, ...] = ()  # each tool's text for embedding (`toolsel[embed]`)
 
     def __len__(self) -> int:
         return len(self.tools)
+
+    @property
+    def is_large(self) -> bool:
+        return len(self.doc_ids) >= LARGE_INDEX_POSTINGS
 
     def postings(self, term: str) -> range:
         position = self.vocabulary.get(term)
@@ -103,44 +114,19 @@ class RankIndex:
             return range(0)
         return range(self.term_ptr[position], self.term_ptr[position + 1])
 
-    def position(self, name: str) -> int | None:
-        return self._positions.get(name)
-
-    @property
-    def _positions(self) -> dict[str, int]:
-        cached = self.__dict__.get("_positions_cache")
-        if cached is None:
-            cached = {meta.name: i for i, meta in enumerate(self.tools)}
-            self.__dict__["_positions_cache"] = cached
-        return cached
-
-    def numpy(self) -> dict[str, Any]:
-        """The posting arrays as numpy arrays (converted once), for large-index scoring."""
-        cached = self.__dict__.get("_numpy")
-        if cached is None:
-            import numpy as np
-
-            cached = {
-                "doc_ids": np.asarray(self.doc_ids, dtype=np.int64),
-                "bm25": np.asarray(self.bm25, dtype=np.float64),
-                "tfidf": np.asarray(self.tfidf, dtype=np.float64),
-            }
-            self.__dict__["_numpy"] = cached
-        return cached
-
     # -- persistence: JSON for small indexes (no numpy import), npz for large ones --------
     def to_json(self) -> dict[str, Any]:
         return {
             "format": INDEX_FORMAT,
             "tools": [t.to_json() for t in self.tools],
             "vocabulary": list(self.vocabulary),
-            "term_ptr": list(self.term_ptr),
-            "doc_ids": list(self.doc_ids),
-            "field_tf": [list(column) for column in self.field_tf],
-            "bm25": list(self.bm25),
-            "tfidf": list(self.tfidf),
-            "idf": list(self.idf),
-            "bm25_idf": list(self.bm25_idf),
+            "term_ptr": self.term_ptr.tolist(),
+            "doc_ids": self.doc_ids.tolist(),
+            "field_tf": [column.tolist() for column in self.field_tf],
+            "bm25": self.bm25.tolist(),
+            "tfidf": self.tfidf.tolist(),
+            "idf": self.idf.tolist(),
+            "bm25_idf": self.bm25_idf.tolist(),
             "texts": list(self.texts),
         }
 
@@ -151,15 +137,15 @@ class RankIndex:
         return cls(
             tools=tuple(ToolMeta.from_json(row) for row in data["tools"]),
             vocabulary={term: i for i, term in enumerate(data["vocabulary"])},
-            term_ptr=data["term_ptr"],
-            doc_ids=data["doc_ids"],
-            field_tf=data["field_tf"],
-            bm25=data["bm25"],
-            tfidf=data["tfidf"],
-            idf=data["idf"],
-            bm25_idf=data["bm25_idf"],
+            term_ptr=array("q", data["term_ptr"]),
+            doc_ids=array("q", data["doc_ids"]),
+            field_tf=tuple(array("q", column) for column in data["field_tf"]),
+            bm25=array("d", data["bm25"]),
+            tfidf=array("d", data["tfidf"]),
+            idf=array("d", data["idf"]),
+            bm25_idf=array("d", data["bm25_idf"]),
             texts=tuple(data["texts"]),
-        )
+        ).checked()
 
     def to_npz(self) -> bytes:
         import numpy as np
@@ -177,44 +163,75 @@ class RankIndex:
         np.savez(
             buffer,
             meta=np.frombuffer(meta, dtype=np.uint8),
-            term_ptr=np.asarray(self.term_ptr, dtype=np.int64),
-            doc_ids=np.asarray(self.doc_ids, dtype=np.int64),
-            field_tf=np.asarray(self.field_tf, dtype=np.float32),
-            bm25=np.asarray(self.bm25, dtype=np.float64),
-            tfidf=np.asarray(self.tfidf, dtype=np.float64),
-            idf=np.asarray(self.idf, dtype=np.float64),
-            bm25_idf=np.asarray(self.bm25_idf, dtype=np.float64),
+            term_ptr=np.frombuffer(self.term_ptr, dtype=np.int64),
+            doc_ids=np.frombuffer(self.doc_ids, dtype=np.int64),
+            field_tf=np.stack([np.frombuffer(c, dtype=np.int64) for c in self.field_tf])
+            if self.doc_ids
+            else np.zeros((len(self.field_tf), 0), dtype=np.int64),
+            bm25=np.frombuffer(self.bm25, dtype=np.float64),
+            tfidf=np.frombuffer(self.tfidf, dtype=np.float64),
+            idf=np.frombuffer(self.idf, dtype=np.float64),
+            bm25_idf=np.frombuffer(self.bm25_idf, dtype=np.float64),
         )
         return buffer.getvalue()
 
     @classmethod
     def from_npz(cls, data: bytes) -> RankIndex:
-        """Load an index saved by `to_npz`; arrays stay numpy (no pickled objects allowed)."""
+        """Load an index saved by `to_npz` (no pickled objects allowed)."""
         import numpy as np
         import orjson
+
+        def ints(values: Any) -> array[int]:
+            return array("q", np.ascontiguousarray(values, dtype=np.int64).tobytes())
+
+        def floats(values: Any) -> array[float]:
+            return array("d", np.ascontiguousarray(values, dtype=np.float64).tobytes())
 
         with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
             meta = orjson.loads(arrays["meta"].tobytes())
             if meta.get("format") != INDEX_FORMAT:
                 raise ValueError("stale index format")
-            index = cls(
+            return cls(
                 tools=tuple(ToolMeta.from_json(row) for row in meta["tools"]),
                 vocabulary={term: i for i, term in enumerate(meta["vocabulary"])},
-                term_ptr=arrays["term_ptr"].tolist(),
-                doc_ids=arrays["doc_ids"],
-                field_tf=arrays["field_tf"],
-                bm25=arrays["bm25"],
-                tfidf=arrays["tfidf"],
-                idf=arrays["idf"].tolist(),
-                bm25_idf=arrays["bm25_idf"].tolist(),
+                term_ptr=ints(arrays["term_ptr"]),
+                doc_ids=ints(arrays["doc_ids"]),
+                field_tf=tuple(ints(row) for row in arrays["field_tf"]),
+                bm25=floats(arrays["bm25"]),
+                tfidf=floats(arrays["tfidf"]),
+                idf=floats(arrays["idf"]),
+                bm25_idf=floats(arrays["bm25_idf"]),
                 texts=tuple(meta["texts"]),
-            )
-        index.__dict__["_numpy"] = {
-            "doc_ids": index.doc_ids,
-            "bm25": index.bm25,
-            "tfidf": index.tfidf,
-        }
-        return index
+            ).checked()
+
+    def checked(self) -> RankIndex:
+        """This index, if its arrays agree with each other (a cache entry that does not is
+        refused with ValueError, and rebuilt)."""
+        postings, terms = len(self.doc_ids), len(self.vocabulary)
+        if not (
+            len(self.term_ptr) == terms + 1
+            and self.term_ptr[0] == 0
+            and self.term_ptr[-1] == postings
+            and len(self.field_tf) == len(FIELD_NAMES)
+            and all(len(column) == postings for column in self.field_tf)
+            and len(self.bm25) == len(self.tfidf) == postings
+            and len(self.idf) == len(self.bm25_idf) == terms
+            and len(self.texts) in (0, len(self.tools))
+        ):
+            raise ValueError("inconsistent index arrays")
+        if self.is_large:
+            import numpy as np
+
+            ptr = np.frombuffer(self.term_ptr, dtype=np.int64)
+            docs = np.frombuffer(self.doc_ids, dtype=np.int64)
+            ordered = bool(np.all(ptr[1:] >= ptr[:-1]))
+            in_range = not postings or (int(docs.min()) >= 0 and int(docs.max()) < len(self.tools))
+        else:
+            ordered = all(a <= b for a, b in zip(self.term_ptr, self.term_ptr[1:], strict=False))
+            in_range = all(0 <= doc < len(self.tools) for doc in self.doc_ids)
+        if not (ordered and in_range):
+            raise ValueError("index postings out of range")
+        return self
 
 
 def build_index(registry: Registry) -> RankIndex:
@@ -252,12 +269,12 @@ def _assemble(
     n = len(tools)
     average = (sum(lengths) / n) if n else 1.0
     weights = [FIELD_WEIGHTS[f] for f in FIELD_NAMES]
-    term_ptr = [0]
-    doc_ids: list[int] = []
-    field_tf: list[list[int]] = [[] for _ in FIELD_NAMES]
-    weighted: list[float] = []
-    bm25: list[float] = []
-    bm25_idf: list[float] = []
+    term_ptr = array("q", [0])
+    doc_ids = array("q")
+    field_tf = tuple(array("q") for _ in FIELD_NAMES)
+    weighted = array("d")
+    bm25 = array("d")
+    bm25_idf = array("d")
     for entries in postings:
         df = len(entries)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
@@ -286,22 +303,29 @@ def _assemble(
 
 
 def _fit_tfidf(
-    n_docs: int, n_terms: int, term_ptr: list[int], doc_ids: list[int], weighted_tf: list[float]
-) -> tuple[list[float], list[float]]:
+    n_docs: int, n_terms: int, term_ptr: array[int], doc_ids: array[int], weighted_tf: array[float]
+) -> tuple[array[float], array[float]]:
     """scikit-learn's TfidfTransformer (sublinear tf, smoothed idf, l2 rows) on the
     field-weighted counts; returns each posting's weight and the idf per term."""
     if n_docs == 0 or n_terms == 0:
-        return [], []
+        return array("d"), array("d")
     import numpy as np
     from scipy.sparse import csc_matrix
     from sklearn.feature_extraction.text import TfidfTransformer
 
     counts = csc_matrix(
-        (np.asarray(weighted_tf, dtype=np.float64), np.asarray(doc_ids), np.asarray(term_ptr)),
+        (
+            np.frombuffer(weighted_tf, dtype=np.float64),
+            np.frombuffer(doc_ids, dtype=np.int64),
+            np.frombuffer(term_ptr, dtype=np.int64),
+        ),
         shape=(n_docs, n_terms),
     )
     transformer = TfidfTransformer(sublinear_tf=True, smooth_idf=True, norm="l2")
     weights = transformer.fit_transform(counts.tocsr()).tocsc()
     weights.sort_indices()
     # the transform keeps the sparsity pattern, so postings stay aligned with doc_ids
-    return weights.data.tolist(), transformer.idf_.tolist()
+    return (
+        array("d", np.ascontiguousarray(weights.data, dtype=np.float64).tobytes()),
+        array("d", np.ascontiguousarray(transformer.idf_, dtype=np.float64).tobytes()),
+    )

@@ -1,19 +1,23 @@
-"""The scoring methods. Each returns {tool position: raw score} for scores above zero, and
-can explain a tool's score as (term, field, contribution) rows."""
+"""The lexical and fuzzy scoring methods. Each returns {tool position: raw score} for
+scores above zero, and can explain a tool's score as (term, field, contribution) rows.
+
+Small indexes are scored in pure Python over their postings; large ones (see
+`LARGE_INDEX_POSTINGS`) with numpy over every tool, keeping only the best candidates.
+"""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS
-from toolsel.ranking.index import RankIndex
+from toolsel.ranking.prepared import PreparedIndex
 
-#: Indexes with at least this many postings are scored with numpy; smaller ones in pure
-#: Python, so ranking a small registry never pays numpy's import.
-NUMPY_MIN_POSTINGS = 50_000  # same threshold as the npz cache (ranking.store)
+#: The lexical weighting schemes an index stores per posting.
+LEXICAL = ("bm25", "tfidf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,118 +27,94 @@ class Contribution:
     value: float
 
 
-def _accumulate(
-    index: RankIndex, terms: Sequence[str], weights: Sequence[float], scale: dict[str, float]
-) -> dict[int, float]:
-    """Sum, over query terms, each posting's weight times the term's query weight."""
-    if len(index.doc_ids) >= NUMPY_MIN_POSTINGS:
-        return _accumulate_numpy(index, terms, weights, scale)
-    scores: dict[int, float] = {}
+def query_weights(prepared: PreparedIndex, terms: Sequence[str], method: str) -> dict[str, float]:
+    """How much each known query term counts: BM25 counts repeats; TF-IDF weighs the
+    query's sublinear tf by idf and l2-normalises it, as the tools' vectors are."""
+    index = prepared.index
+    counts = Counter(t for t in terms if t in index.vocabulary)
+    if method == "bm25":
+        return {t: float(n) for t, n in counts.items()}
+    weights = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
+    norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
+    return {t: v / norm for t, v in weights.items()}
+
+
+def lexical(prepared: PreparedIndex, terms: Sequence[str], method: str) -> dict[int, float]:
+    """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
+    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms."""
+    scale = query_weights(prepared, terms, method)
+    if prepared.index.is_large:
+        return top_entries(dense(prepared, scale, method), len(prepared))
+    index = prepared.index
+    weights = index.bm25 if method == "bm25" else index.tfidf
     doc_ids = index.doc_ids
-    for term in terms:
-        factor = scale[term]
+    scores: dict[int, float] = {}
+    for term, factor in scale.items():
         for p in index.postings(term):
             doc = doc_ids[p]
             scores[doc] = scores.get(doc, 0.0) + factor * weights[p]
     return scores
 
 
-def _accumulate_numpy(
-    index: RankIndex, terms: Sequence[str], weights: Sequence[float], scale: dict[str, float]
-) -> dict[int, float]:
+def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
+    """The method's score for every tool, as one numpy array (large indexes, and fusion)."""
     import numpy as np
 
-    arrays = index.numpy()
-    doc_ids = arrays["doc_ids"]
-    weight_array = arrays["bm25"] if weights is index.bm25 else arrays["tfidf"]
-    totals = np.zeros(len(index), dtype=np.float64)
-    for term in terms:
-        span = index.postings(term)
+    arrays = prepared.arrays
+    doc_ids, weights = arrays["doc_ids"], arrays[method]
+    totals = np.zeros(len(prepared), dtype=np.float64)
+    for term, factor in scale.items():
+        span = prepared.index.postings(term)
         if span:
-            sl = slice(span.start, span.stop)
-            totals[doc_ids[sl]] += weight_array[sl] * scale[term]
-    nonzero = np.nonzero(totals > 0)[0]
-    return dict(zip(nonzero.tolist(), totals[nonzero].tolist(), strict=True))
+            window = slice(span.start, span.stop)
+            totals[doc_ids[window]] += weights[window] * factor
+    return totals
 
 
-def bm25(index: RankIndex, terms: Sequence[str]) -> dict[int, float]:
-    """BM25F: field-weighted term frequencies, one length normalisation, Okapi idf."""
-    counts = Counter(t for t in terms if t in index.vocabulary)
-    return _accumulate(index, list(counts), index.bm25, {t: float(n) for t, n in counts.items()})
+def dense_scores(prepared: PreparedIndex, terms: Sequence[str], method: str) -> Any:
+    return dense(prepared, query_weights(prepared, terms, method), method)
 
 
-def tfidf(index: RankIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Cosine between the query's sublinear TF-IDF vector and each tool's (both l2-normed)."""
-    import math
+def top_entries(scores: Any, limit: int) -> dict[int, float]:
+    """The `limit` highest positive entries of a numpy score array, as a dict."""
+    import numpy as np
 
-    counts = Counter(t for t in terms if t in index.vocabulary)
-    if not counts:
-        return {}
-    query = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
-    norm = math.sqrt(sum(v * v for v in query.values())) or 1.0
-    return _accumulate(index, list(query), index.tfidf, {t: v / norm for t, v in query.items()})
+    positive = np.nonzero(scores > 0)[0]
+    if len(positive) > limit:
+        best = np.argpartition(-scores[positive], limit - 1)[:limit]
+        positive = positive[best]
+    return dict(zip(positive.tolist(), scores[positive].tolist(), strict=True))
 
 
 def explain_lexical(
-    index: RankIndex, terms: Sequence[str], doc: int, method: str
+    prepared: PreparedIndex, terms: Sequence[str], doc: int, method: str
 ) -> list[Contribution]:
     """Split each matching term's contribution to `doc` across the fields it matched in."""
-    import math
-
-    counts = Counter(t for t in terms if t in index.vocabulary)
-    scale: dict[str, float] = {t: float(n) for t, n in counts.items()}
-    weights = index.bm25
-    if method == "tfidf":
-        query = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
-        norm = math.sqrt(sum(v * v for v in query.values())) or 1.0
-        scale = {t: v / norm for t, v in query.items()}
-        weights = index.tfidf
+    index = prepared.index
+    scale = query_weights(prepared, terms, method)
+    weights = index.bm25 if method == "bm25" else index.tfidf
     rows: list[Contribution] = []
-    for term in counts:
+    for term, factor in scale.items():
         for p in index.postings(term):
             if index.doc_ids[p] != doc:
                 continue
-            field_tf = [index.field_tf[f][p] for f in range(len(FIELD_NAMES))]
-            weighted = [FIELD_WEIGHTS[f] * c for f, c in zip(FIELD_NAMES, field_tf, strict=True)]
-            total = sum(weighted) or 1.0
-            value = scale[term] * weights[p]
-            for field, part in zip(FIELD_NAMES, weighted, strict=True):
-                if part:
-                    rows.append(Contribution(term, field, value * part / total))
+            parts = [FIELD_WEIGHTS[f] * index.field_tf[i][p] for i, f in enumerate(FIELD_NAMES)]
+            total = sum(parts) or 1.0
+            value = factor * weights[p]
+            rows.extend(
+                Contribution(term, field, value * part / total)
+                for field, part in zip(FIELD_NAMES, parts, strict=True)
+                if part
+            )
     return rows
 
 
-def fuzzy_strings(index: RankIndex) -> tuple[list[str], list[int]]:
-    """The short strings fuzzy matching looks at (name words, display name, aliases, tags,
-    search hint), each with the position of its tool."""
-    from toolsel.text import split_name
-
-    cached = index.__dict__.get("_fuzzy_strings")
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    strings: list[str] = []
-    owners: list[int] = []
-    for position, tool in enumerate(index.tools):
-        for text in (
-            " ".join(split_name(tool.name)),
-            tool.display_name,
-            *tool.aliases,
-            *tool.tags,
-            tool.search_hint,
-        ):
-            if text:
-                strings.append(text)
-                owners.append(position)
-    index.__dict__["_fuzzy_strings"] = (strings, owners)
-    return strings, owners
-
-
-def fuzzy(index: RankIndex, query: str, *, cutoff: float = 60.0) -> dict[int, float]:
+def fuzzy(prepared: PreparedIndex, query: str, *, cutoff: float = 60.0) -> dict[int, float]:
     """rapidfuzz WRatio of the query against names, aliases, tags and hints; best per tool.
     Catches typos and partial names ("raed fle", "db exec")."""
     from rapidfuzz import fuzz, process, utils
 
-    strings, owners = fuzzy_strings(index)
+    strings, owners = prepared.fuzzy_strings
     scores: dict[int, float] = {}
     for _, score, key in process.extract(
         query,
@@ -150,10 +130,26 @@ def fuzzy(index: RankIndex, query: str, *, cutoff: float = 60.0) -> dict[int, fl
     return scores
 
 
-def explain_fuzzy(index: RankIndex, query: str, doc: int) -> list[Contribution]:
+def fuzzy_over(prepared: PreparedIndex, query: str, candidates: Sequence[int]) -> dict[int, float]:
+    """`fuzzy`, but only for the tools at `candidates` (hybrid looks at a few)."""
     from rapidfuzz import fuzz, utils
 
-    strings, owners = fuzzy_strings(index)
+    strings, owners = prepared.fuzzy_strings
+    wanted = set(candidates)
+    scores: dict[int, float] = {}
+    processed = utils.default_process(query)
+    for text, owner in zip(strings, owners, strict=True):
+        if owner in wanted:
+            value = fuzz.WRatio(processed, utils.default_process(text), score_cutoff=60)
+            if value > scores.get(owner, 0.0):
+                scores[owner] = value
+    return scores
+
+
+def explain_fuzzy(prepared: PreparedIndex, query: str, doc: int) -> list[Contribution]:
+    from rapidfuzz import fuzz, utils
+
+    strings, owners = prepared.fuzzy_strings
     best = max(
         (
             (fuzz.WRatio(query, s, processor=utils.default_process), s)
@@ -165,23 +161,24 @@ def explain_fuzzy(index: RankIndex, query: str, doc: int) -> list[Contribution]:
     return [Contribution(best[1], "fuzzy", best[0])] if best[0] else []
 
 
-def correct_terms(index: RankIndex, terms: Sequence[str]) -> list[str]:
+def correct_terms(prepared: PreparedIndex, terms: Sequence[str]) -> list[str]:
     """Replace query terms the registry never uses by a vocabulary term one typo away
     (Damerau distance 1; 2 for words of 8+ letters): "raed" -> "read". A longer or shorter
     word ("config" vs "configur") is not a typo and is left alone."""
-    if all(t in index.vocabulary for t in terms):
+    vocabulary = prepared.index.vocabulary
+    if all(t in vocabulary for t in terms):
         return list(terms)
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
-    vocabulary = list(index.vocabulary)
+    known = list(vocabulary)
     corrected = []
     for term in terms:
-        if term in index.vocabulary or len(term) < 4:
+        if term in vocabulary or len(term) < 4:
             corrected.append(term)
             continue
         limit = 2 if len(term) >= 8 else 1
-        match = process.extractOne(term, vocabulary, scorer=OSA.distance, score_cutoff=limit)
+        match = process.extractOne(term, known, scorer=OSA.distance, score_cutoff=limit)
         corrected.append(match[0] if match else term)
     return corrected
 
@@ -190,44 +187,3 @@ def normalise(scores: dict[int, float]) -> dict[int, float]:
     """Divide by the best score, so every method's scores land in (0, 1]."""
     best = max(scores.values(), default=0.0)
     return {doc: value / best for doc, value in scores.items()} if best > 0 else {}
-
-
-# -- large indexes: numpy arrays over every tool, then only the best candidates ---------
-
-
-def is_large(index: RankIndex) -> bool:
-    return len(index.doc_ids) >= NUMPY_MIN_POSTINGS
-
-
-def dense(index: RankIndex, terms: Sequence[str], method: str) -> Any:
-    """The method's (`bm25` or `tfidf`) score for every tool, as one numpy array."""
-    import math
-
-    import numpy as np
-
-    counts = Counter(t for t in terms if t in index.vocabulary)
-    if method == "bm25":
-        scale = {t: float(n) for t, n in counts.items()}
-    else:
-        query = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
-        norm = math.sqrt(sum(v * v for v in query.values())) or 1.0
-        scale = {t: v / norm for t, v in query.items()}
-    arrays = index.numpy()
-    totals = np.zeros(len(index), dtype=np.float64)
-    for term, factor in scale.items():
-        span = index.postings(term)
-        if span:
-            sl = slice(span.start, span.stop)
-            totals[arrays["doc_ids"][sl]] += arrays[method][sl] * factor
-    return totals
-
-
-def top_entries(scores: Any, limit: int) -> dict[int, float]:
-    """The `limit` highest positive entries of a numpy score array, as a dict."""
-    import numpy as np
-
-    positive = np.nonzero(scores > 0)[0]
-    if len(positive) > limit:
-        best = np.argpartition(-scores[positive], limit - 1)[:limit]
-        positive = positive[best]
-    return dict(zip(positive.tolist(), scores[positive].tolist(), strict=True))

@@ -1,18 +1,17 @@
 """`semantic` and `fusion` ranking: embedding similarity, alone or fused with BM25.
 
 Needs the optional extra (`pip install 'toolsel[embed]'`); everything else in toolsel works
-without it. Tool vectors are attached to the index once per process (`prepare`), from the
-vector cache where possible; prompt vectors are memoised per index.
+without it. Tool vectors belong to the prepared index (loaded or embedded once); a prompt's
+vector is computed for its call, or passed in when many prompts were embedded up front.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolsel.ranking import scorers
-from toolsel.ranking.fields import EMBED_RECIPE
-from toolsel.ranking.index import RankIndex
+from toolsel.ranking.prepared import PreparedIndex
 from toolsel.ranking.scorers import Contribution
 
 if TYPE_CHECKING:
@@ -27,86 +26,54 @@ FUSION_WEIGHT = 0.7
 CANDIDATES = 300
 
 
-def prepare(
-    index: RankIndex, *, use_cache: bool = True, progress: ProgressFactory | None = None
-) -> np.ndarray:
-    """The index's tool vectors (embedding what the cache lacks), attached to the index."""
-    cached = index.__dict__.get("_vectors")
-    if cached is None:
-        from toolsel.embed.model import embedder, require
-        from toolsel.embed.vectors import tool_vectors
-
-        require()
-        embedder().start_loading()  # verify the model file while the vectors load
-        texts = index.texts or tuple(t.description for t in index.tools)
-        cached = tool_vectors(texts, EMBED_RECIPE, use_cache=use_cache, progress=progress)
-        index.__dict__["_vectors"] = cached
-    return cached
-
-
-def prepare_queries(
-    index: RankIndex,
-    queries: Sequence[str],
+def embed_queries(
+    queries: Iterable[str],
     *,
     use_cache: bool = True,
     progress: ProgressFactory | None = None,
-) -> None:
-    """Embed many prompts in batches up front (eval, --batch, test), memoised on the index
-    and cached as a set, so a rerun embeds no prompt again."""
+) -> dict[str, np.ndarray]:
+    """Vectors for many prompts at once (eval, --batch, test), in batches, cached as a set
+    so a rerun embeds no prompt again."""
     from toolsel.embed.vectors import prompt_set_vectors
 
-    memo = _memo(index)
-    todo = list(dict.fromkeys(q for q in queries if q not in memo))
-    if todo:
-        vectors = prompt_set_vectors(todo, use_cache=use_cache, progress=progress)
-        for query, vector in zip(todo, vectors, strict=True):
-            memo[query] = vector
+    todo = list(dict.fromkeys(queries))
+    if not todo:
+        return {}
+    vectors = prompt_set_vectors(todo, use_cache=use_cache, progress=progress)
+    return dict(zip(todo, vectors, strict=True))
 
 
-def remember_queries(index: RankIndex, vectors: dict[str, Any]) -> None:
-    """Give the index prompt vectors computed elsewhere (benchmarks keep their own cache)."""
-    _memo(index).update(vectors)
+def query_vector(query: str) -> np.ndarray:
+    """One prompt's vector, embedded now."""
+    from toolsel.embed.vectors import query_vectors
+
+    vector: np.ndarray = query_vectors([query])[0]
+    return vector
 
 
-def _memo(index: RankIndex) -> dict[str, Any]:
-    memo: dict[str, Any] | None = index.__dict__.get("_query_vectors")
-    if memo is None:
-        memo = index.__dict__["_query_vectors"] = {}
-    return memo
-
-
-def cosines(index: RankIndex, query: str) -> np.ndarray:
-    """Cosine similarity of the prompt with every tool."""
-    memo = _memo(index)
-    vector = memo.get(query)
-    if vector is None:
-        from toolsel.embed.vectors import query_vectors
-
-        vector = memo[query] = query_vectors([query])[0]
-    result: np.ndarray = prepare(index) @ vector
+def cosines(prepared: PreparedIndex, vector: np.ndarray) -> np.ndarray:
+    """Cosine similarity of the prompt with every tool (both are unit length)."""
+    result: np.ndarray = prepared.tool_vectors() @ vector
     return result
 
 
-def semantic(index: RankIndex, query: str) -> dict[int, float]:
-    return scorers.top_entries(cosines(index, query), CANDIDATES)
+def semantic(prepared: PreparedIndex, vector: np.ndarray) -> dict[int, float]:
+    return scorers.top_entries(cosines(prepared, vector), CANDIDATES)
 
 
-def fusion_parts(index: RankIndex, query: str, terms: list[str]) -> tuple[Any, Any]:
-    """The two min-max scaled parts, each over every tool: cosine and BM25 (memoised for the
-    last prompt, which --explain asks about once per result)."""
-    last = index.__dict__.get("_fusion_parts")
-    if last is not None and last[0] == (query, tuple(terms)):
-        return last[1]  # type: ignore[no-any-return]
-    parts = _fusion_parts(index, query, terms)
-    index.__dict__["_fusion_parts"] = ((query, tuple(terms)), parts)
-    return parts
-
-
-def _fusion_parts(index: RankIndex, query: str, terms: list[str]) -> tuple[Any, Any]:
+def fusion_parts(
+    prepared: PreparedIndex, vector: np.ndarray, terms: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two parts of a fused score, each min-max scaled over every tool: cosine and BM25."""
     import numpy as np
 
-    lexical = np.asarray(scorers.dense(index, terms, "bm25"), dtype=np.float64)
-    return min_max(cosines(index, query).astype(np.float64)), min_max(lexical)
+    lexical = np.asarray(scorers.dense_scores(prepared, terms, "bm25"), dtype=np.float64)
+    return min_max(cosines(prepared, vector).astype(np.float64)), min_max(lexical)
+
+
+def fused(parts: tuple[np.ndarray, np.ndarray]) -> dict[int, float]:
+    cosine, lexical = parts
+    return scorers.top_entries(FUSION_WEIGHT * cosine + (1 - FUSION_WEIGHT) * lexical, CANDIDATES)
 
 
 def min_max(values: np.ndarray) -> np.ndarray:
@@ -118,23 +85,47 @@ def min_max(values: np.ndarray) -> np.ndarray:
     return result
 
 
-def fusion(index: RankIndex, query: str, terms: list[str]) -> dict[int, float]:
-    cosine, lexical = fusion_parts(index, query, terms)
-    return scorers.top_entries(FUSION_WEIGHT * cosine + (1 - FUSION_WEIGHT) * lexical, CANDIDATES)
+def explain_cosine(cosine: float) -> list[Contribution]:
+    return [Contribution("embedding", "cosine", cosine)]
 
 
-def explain(
-    index: RankIndex, query: str, terms: list[str], doc: int, fused: bool
+def explain_fusion(
+    prepared: PreparedIndex, terms: Sequence[str], doc: int, parts: tuple[Any, Any]
 ) -> list[Contribution]:
-    """`semantic`: the cosine. `fusion`: the weighted cosine part, then the weighted lexical
-    part split across the BM25 terms and fields that made it, so the parts sum to the score."""
-    if not fused:
-        return [Contribution("embedding", "cosine", float(cosines(index, query)[doc]))]
-    cosine, lexical = fusion_parts(index, query, terms)
-    parts = [Contribution("embedding", "semantic", FUSION_WEIGHT * float(cosine[doc]))]
+    """The weighted cosine part, then the weighted lexical part split across the BM25 terms
+    and fields that made it, so the parts sum to the score."""
+    cosine, lexical = parts
+    rows = [Contribution("embedding", "semantic", FUSION_WEIGHT * float(cosine[doc]))]
     lexical_part = (1 - FUSION_WEIGHT) * float(lexical[doc])
-    rows = scorers.explain_lexical(index, terms, doc, "bm25")
-    total = sum(r.value for r in rows)
+    terms_rows = scorers.explain_lexical(prepared, terms, doc, "bm25")
+    total = sum(r.value for r in terms_rows)
     if total > 0 and lexical_part > 0:
-        parts += [Contribution(r.term, r.field, r.value * lexical_part / total) for r in rows]
-    return parts
+        rows += [Contribution(r.term, r.field, r.value * lexical_part / total) for r in terms_rows]
+    return rows
+
+
+def prepare_methods(
+    prepared: PreparedIndex,
+    methods: Iterable[Any],
+    queries: Sequence[str] = (),
+    *,
+    use_cache: bool = True,
+    progress: ProgressFactory | None = None,
+    prompt_progress: ProgressFactory | None = None,
+) -> dict[str, np.ndarray]:
+    """Before ranking with `semantic` or `fusion`: check the extra is installed (exit 2 with
+    the install command if not), load or embed the tool vectors (`progress` shows a bar for
+    more than 100 tools), and embed many prompts in batches up front (their vectors are
+    returned, to pass to `rank_index`). Other methods need none of this."""
+    from toolsel.ranking.options import EMBEDDING_METHODS
+
+    wanted = [m for m in methods if m in EMBEDDING_METHODS]
+    if not wanted:
+        return {}
+    from toolsel.embed.model import require
+
+    require(wanted[0].value)
+    prepared.tool_vectors(use_cache=use_cache, progress=progress)
+    if len(queries) > 1:
+        return embed_queries(queries, use_cache=use_cache, progress=prompt_progress)
+    return {}

@@ -7,17 +7,14 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 from __future__ import annotations
 
 import hashlib
-import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
 from toolsel.ranking.index import INDEX_FORMAT, RankIndex, build_index
+from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import cache
-from toolsel.registry.paths import PathLike, expand_paths
-
-#: Indexes with at least this many postings are cached as npz and scored with numpy.
-NPZ_MIN_POSTINGS = 50_000
+from toolsel.registry.paths import PathLike, registry_files
 
 
 def registry_key(files: Sequence[Path]) -> str:
@@ -32,27 +29,21 @@ def registry_key(files: Sequence[Path]) -> str:
 
 
 def load_index(
-    paths: PathLike | Sequence[PathLike] | None = None, *, use_cache: bool = True
-) -> RankIndex:
-    """The index of the registry at `paths` (default: the project's registry)."""
-    if paths is None:
-        from toolsel.config import default_registry_paths
-
-        paths = default_registry_paths()
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    files = expand_paths(paths)
+    paths: PathLike | Iterable[PathLike] | None = None, *, use_cache: bool = True
+) -> PreparedIndex:
+    """The prepared index of the registry at `paths` (default: the project's registry)."""
+    files = registry_files(paths)
     key = registry_key(files) if use_cache and cache.cache_enabled() else None
     if key:
         found = _load_cached(key)
         if found is not None:
-            return found
+            return PreparedIndex(found)
     from toolsel.registry.loader import load_registry
 
     index = build_index(load_registry(files, use_cache=use_cache))
     if key:
         _store(key, index)
-    return index
+    return PreparedIndex(index)
 
 
 def _load_cached(key: str) -> RankIndex | None:
@@ -60,7 +51,7 @@ def _load_cached(key: str) -> RankIndex | None:
     if json_entry is not None:
         try:
             return RankIndex.from_json(json_entry)
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, OverflowError):
             return None
     try:
         data = cache.entry_path(key, ".rank.npz").read_bytes()
@@ -68,12 +59,12 @@ def _load_cached(key: str) -> RankIndex | None:
         return None
     try:
         return RankIndex.from_npz(data)
-    except (ValueError, KeyError, OSError):
+    except (ValueError, KeyError, OSError, TypeError):
         return None
 
 
 def _store(key: str, index: RankIndex) -> None:
-    if len(index.doc_ids) >= NPZ_MIN_POSTINGS:
+    if index.is_large:
         import contextlib
 
         with contextlib.suppress(OSError):

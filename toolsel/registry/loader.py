@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from toolsel.acyclic import gc_paused
 from toolsel.errors import RegistryError
 from toolsel.registry import cache
 from toolsel.registry.formats import (
@@ -30,7 +29,7 @@ from toolsel.registry.model import (
     Tool,
     ToolSource,
 )
-from toolsel.registry.paths import PathLike, expand_paths
+from toolsel.registry.paths import PathLike, registry_files
 from toolsel.registry.source import (
     ParsedDocument,
     SourceMap,
@@ -62,18 +61,12 @@ def load_registry(
     With `strict` (the default) a fatal problem raises `RegistryError` naming its position;
     `toolsel lint` passes `strict=False` to get every problem as data instead.
     """
-    if paths is None:
-        from toolsel.config import default_registry_paths
-
-        paths = default_registry_paths()
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
     files: list[RegistryFile] = []
     tools: list[Tool] = []
     categories: dict[str, Category] = {}
     problems: list[LoadProblem] = []
-    for path in expand_paths(paths):
-        with _gc_paused():
+    for path in registry_files(paths):
+        with gc_paused():
             loaded = _FileLoader(path, use_cache=use_cache).load()
         files.append(loaded.file)
         tools.extend(loaded.tools)
@@ -84,18 +77,6 @@ def load_registry(
     if strict:
         raise_for_fatal(registry)
     return registry
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Loading allocates many small, acyclic objects; collection passes only cost time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def raise_for_fatal(registry: Registry) -> None:

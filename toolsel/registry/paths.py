@@ -13,6 +13,18 @@ REGISTRY_SUFFIXES = (".yaml", ".yml", ".json")
 PathLike = str | os.PathLike[str]
 
 
+def registry_files(paths: PathLike | Iterable[PathLike] | None = None) -> list[Path]:
+    """The registry files `paths` names; without paths, the project's registry (see
+    `toolsel.config.default_registry_paths`)."""
+    if paths is None:
+        from toolsel.config import default_registry_paths
+
+        paths = default_registry_paths()
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return expand_paths(paths)
+
+
 def expand_paths(paths: Iterable[PathLike]) -> list[Path]:
     """Files named directly, plus every *.yaml/*.yml/*.json in named directories (sorted)."""
     files: list[Path] = []

@@ -1,4 +1,5 @@
-"""Consoles for human output: colour and width only on a TTY, plain text everywhere else."""
+"""Consoles for human output (colour and width only on a TTY, plain text everywhere else),
+and the two writers of machine output: indented JSON documents and JSON lines."""
 
 from __future__ import annotations
 
@@ -38,3 +39,10 @@ def dumps_json(data: Any) -> str:
     import orjson
 
     return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"
+
+
+def dumps_line(data: Any) -> str:
+    """One JSON line (JSONL output): compact, sorted keys, newline-terminated."""
+    import orjson
+
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode() + "\n"

@@ -1,5 +1,6 @@
-"""Every `--format` choice, as `str` enums. Kept import-light: the CLI builds its options
-from these at start-up, before any command's heavy modules are loaded."""
+"""Every command's `--format` choices, one `str` enum per command. Kept import-light: the
+CLI builds its options from these at start-up, before any command's heavy modules load.
+Each enum maps member by member to a renderer in that command's `render` module."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class RankFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JSONL = "jsonl"
+    TOOL_RESULT = "tool-result"  # select: only: the bare tool_result block
 
 
 class EmitFormat(StrEnum):
@@ -50,6 +52,11 @@ class GraphFormat(StrEnum):
     MERMAID = "mermaid"
 
 
+class EvalFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+
+
 class TestFormat(StrEnum):
     __test__ = False  # not a pytest test class
 
@@ -58,10 +65,20 @@ class TestFormat(StrEnum):
     JUNIT = "junit"
 
 
+class PromptFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+
+
 class ReplayFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JSONL = "jsonl"
+
+
+class StatsFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
 
 
 class InputFormat(StrEnum):

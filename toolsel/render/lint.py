@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-from xml.sax.saxutils import quoteattr
+from typing import IO
+from xml.sax.saxutils import escape, quoteattr
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
-from toolsel.render.console import dumps_json
+from toolsel.render.console import dumps_json, make_console
 from toolsel.render.formats import LintFormat
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 LINT_SCHEMA = "toolsel.lint/v1"
 HOMEPAGE = "https://github.com/toolsel/toolsel"
@@ -22,9 +19,10 @@ SARIF_SCHEMA = (
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def render_human(result: LintResult, console: Console, *, quiet: bool = False) -> None:
+def render_human(result: LintResult, out: IO[str], *, quiet: bool = False) -> None:
     from rich.text import Text
 
+    console = make_console(out)
     findings = [f for f in result.findings if not (quiet and f.severity is Severity.INFO)]
     current = None
     for finding in findings:
@@ -62,7 +60,7 @@ def summary_line(result: LintResult) -> str:
     return f"{', '.join(parts)} in {files} {noun}."
 
 
-def render_json(result: LintResult) -> str:
+def json_text(result: LintResult) -> str:
     return dumps_json(
         {
             "schema": LINT_SCHEMA,
@@ -97,7 +95,7 @@ def sarif_rule(rule: Rule) -> dict[str, object]:
     }
 
 
-def render_sarif(result: LintResult) -> str:
+def sarif_text(result: LintResult) -> str:
     rules = sorted(result.rules, key=lambda r: r.id)
     index = {rule.id: i for i, rule in enumerate(rules)}
     results = []
@@ -163,7 +161,7 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(result: LintResult) -> str:
+def github_text(result: LintResult) -> str:
     lines: list[str] = []
     current = None
     for finding in result.findings:
@@ -186,7 +184,7 @@ def render_github(result: LintResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_junit(result: LintResult) -> str:
+def junit_text(result: LintResult) -> str:
     by_file: dict[str, list[Finding]] = {file: [] for file in result.files}
     for finding in result.findings:
         by_file.setdefault(finding.file, []).append(finding)
@@ -224,12 +222,10 @@ def render_junit(result: LintResult) -> str:
 
 
 def _xml_text(text: str) -> str:
-    from xml.sax.saxutils import escape
-
     return escape(text)
 
 
-def render_gitlab(result: LintResult) -> str:
+def gitlab_text(result: LintResult) -> str:
     severity = {"error": "major", "warning": "minor", "info": "info"}
     return dumps_json(
         [
@@ -248,19 +244,29 @@ def render_gitlab(result: LintResult) -> str:
     )
 
 
-#: Machine formats: result -> text. `human` renders through Rich instead.
-TEXT_RENDERERS: dict[LintFormat, Callable[[LintResult], str]] = {
-    LintFormat.JSON: render_json,
-    LintFormat.SARIF: render_sarif,
-    LintFormat.GITHUB: render_github,
-    LintFormat.JUNIT: render_junit,
-    LintFormat.GITLAB: render_gitlab,
+#: `lint --format F` (`auto` resolves to human or github first).
+def _writes(text: Callable[[LintResult], str]) -> Callable[..., None]:
+    def render(result: LintResult, out: IO[str], *, quiet: bool = False) -> None:
+        out.write(text(result))
+
+    return render
+
+
+#: `lint --format F` (`auto` resolves to human or github first).
+LINT_RENDERERS: dict[LintFormat, Callable[..., None]] = {
+    LintFormat.HUMAN: render_human,
+    LintFormat.JSON: _writes(json_text),
+    LintFormat.SARIF: _writes(sarif_text),
+    LintFormat.GITHUB: _writes(github_text),
+    LintFormat.JUNIT: _writes(junit_text),
+    LintFormat.GITLAB: _writes(gitlab_text),
 }
 
 
-def render_rule_list(rules: list[Rule], console: Console) -> None:
+def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
     from rich.table import Table
 
+    console = make_console(out)
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("id", "name", "default", "profile", "summary"):
         table.add_column(column)

@@ -1,17 +1,24 @@
-"""Render ranking and `select:` results: Rich for people, versioned JSON/JSONL for programs."""
+"""Render `toolsel rank`: search results and `select:` lookups, for people (Rich) and for
+programs (versioned JSON and JSONL), plus `--batch` output."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import IO, Any
 
+from toolsel.ranking.batch import BatchLine
 from toolsel.ranking.core import RankedTool, RankResult
-from toolsel.render.console import dumps_json
+from toolsel.render.console import dumps_json, dumps_line, make_console
+from toolsel.render.formats import RankFormat
 from toolsel.select import SelectResult
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
 RANK_SCHEMA = "toolsel.rank/v1"
+RANK_LINE_SCHEMA = "toolsel.rank-line/v1"
+RANK_BATCH_SCHEMA = "toolsel.rank-batch/v1"
+SELECT_SCHEMA = "toolsel.select/v1"
+
+
+# -- search -------------------------------------------------------------------------------
 
 
 def _ranked(tool: RankedTool, rank: int, explain: bool) -> dict[str, Any]:
@@ -22,7 +29,7 @@ def _ranked(tool: RankedTool, rank: int, explain: bool) -> dict[str, Any]:
         "raw_score": tool.raw,
         "category": tool.category,
         "permission": tool.permission,
-        "why": tool.why,
+        "why": tool.match,
         "always_include": tool.always_include,
     }
     if explain:
@@ -42,38 +49,40 @@ def rank_payload(result: RankResult, *, explain: bool = False) -> dict[str, Any]
         "terms": list(result.terms),
         "results": [_ranked(r, i, explain) for i, r in enumerate(result.results, start=1)],
         "blocked": [
-            {"name": d.name, "permission": d.detail, "score": round(d.score, 6)}
+            {"name": d.name, "permission": d.needs, "score": round(d.score, 6)}
             for d in result.blocked
         ],
         "excluded": [
-            {"name": d.name, "conflicts_with": d.detail, "score": round(d.score, 6)}
+            {"name": d.name, "conflicts_with": d.conflicts_with, "score": round(d.score, 6)}
             for d in result.excluded
         ],
-        "deprecated": [
-            {"name": d.name, "replaced_by": d.detail or None} for d in result.deprecated
-        ],
+        "deprecated": [{"name": d.name, "replaced_by": d.replaced_by} for d in result.deprecated],
     }
 
 
-def render_rank_json(result: RankResult, *, explain: bool = False) -> str:
-    return dumps_json(rank_payload(result, explain=explain))
-
-
-def render_rank_jsonl(result: RankResult, query_id: str | None = None) -> str:
-    import orjson
-
-    line = {
+def rank_line(result: RankResult, query_id: str | None = None) -> dict[str, Any]:
+    """The compact form of a result, one JSON line (`--format jsonl`, `--batch`)."""
+    return {
+        "schema": RANK_LINE_SCHEMA,
         "id": query_id,
         "query": result.query,
         "results": [{"name": r.name, "score": r.score} for r in result.results],
     }
-    return orjson.dumps(line, option=orjson.OPT_SORT_KEYS).decode() + "\n"
 
 
-def render_rank_human(result: RankResult, console: Console, *, explain: bool = False) -> None:
+def render_rank_json(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
+    out.write(dumps_json(rank_payload(result, explain=explain)))
+
+
+def render_rank_jsonl(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
+    out.write(dumps_line(rank_line(result)))
+
+
+def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    console = make_console(out)
     if result.results:
         table = Table(title=f"Tools for: {result.query}", title_justify="left")
         for column, justify in (
@@ -99,17 +108,17 @@ def render_rank_human(result: RankResult, console: Console, *, explain: bool = F
                 for c in sorted(r.contributions, key=lambda c: -c.value):
                     console.print(f"   {c.term:<16} {c.field:<12} {c.value:8.3f}")
     for d in result.deprecated[:5]:
-        replacement = f"; use {d.detail}" if d.detail else ""
+        replacement = f"; use {d.replaced_by}" if d.replaced_by else ""
         console.print(Text(f"dropped {d.name}: deprecated{replacement}", style="dim"))
-    for d in result.blocked:
-        console.print(Text(f"blocked {d.name}: needs permission {d.detail}", style="yellow"))
-    for d in result.excluded:
-        console.print(Text(f"excluded {d.name}: conflicts with {d.detail}", style="yellow"))
+    for b in result.blocked:
+        console.print(Text(f"blocked {b.name}: needs permission {b.needs}", style="yellow"))
+    for e in result.excluded:
+        console.print(Text(f"excluded {e.name}: conflicts with {e.conflicts_with}", style="yellow"))
 
 
 def _why(tool: RankedTool) -> str:
-    if tool.why != "match":
-        return tool.why
+    if tool.match != "match":
+        return tool.match
     # the embedding's share first, then lexical evidence (strongest first), then what fuzzy
     # matching recognised
     embedding = ("cosine", "semantic")
@@ -121,13 +130,67 @@ def _why(tool: RankedTool) -> str:
     return ", ".join(parts + [f"{term} ({field})" for term, field in best.items()])
 
 
-# -- select: -----------------------------------------------------------------------------
+SearchRenderer = Callable[..., None]
+#: `rank PROMPT --format F`. A search has no tool_result block (that is `select:`'s).
+SEARCH_RENDERERS: dict[RankFormat, SearchRenderer] = {
+    RankFormat.HUMAN: render_rank_human,
+    RankFormat.JSON: render_rank_json,
+    RankFormat.JSONL: render_rank_jsonl,
+}
 
 
-def render_select_human(result: SelectResult, console: Console) -> None:
+# -- batch --------------------------------------------------------------------------------
+
+
+def render_batch_jsonl(lines: Iterable[BatchLine], out: IO[str]) -> None:
+    """One line per ranked query, written as each is ranked."""
+    for item in lines:
+        if item.result is not None:
+            out.write(dumps_line(rank_line(item.result, item.id)))
+
+
+def render_batch_json(lines: Iterable[BatchLine], out: IO[str]) -> None:
+    queries = [
+        {"id": item.id, **rank_payload(item.result)} for item in lines if item.result is not None
+    ]
+    out.write(dumps_json({"schema": RANK_BATCH_SCHEMA, "queries": queries}))
+
+
+#: `rank --batch FILE --format F` (human output of a batch is JSON lines).
+BATCH_RENDERERS: dict[RankFormat, Callable[[Iterable[BatchLine], IO[str]], None]] = {
+    RankFormat.HUMAN: render_batch_jsonl,
+    RankFormat.JSONL: render_batch_jsonl,
+    RankFormat.JSON: render_batch_json,
+}
+
+
+# -- select: ------------------------------------------------------------------------------
+
+
+def select_payload(result: SelectResult) -> dict[str, Any]:
+    """`toolsel.select/v1`: the tool_result block, and how each requested name resolved."""
+    return {
+        "schema": SELECT_SCHEMA,
+        "query": result.query,
+        "requested": list(result.names),
+        "resolutions": [
+            {"requested": r.requested, "tool": r.tool, "how": r.how, "note": r.note or None}
+            for r in result.resolutions
+        ],
+        "matches": list(result.matches),
+        "with_deps": list(result.with_deps),
+        "not_found": [r.requested for r in result.unresolved],
+        "case_only": [r.requested for r in result.resolutions if r.how == "case-insensitive"],
+        "warnings": list(result.warnings),
+        "tool_result": result.block(),
+    }
+
+
+def render_select_human(result: SelectResult, out: IO[str]) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    console = make_console(out)
     table = Table(title=f"Direct selection: {result.query}", title_justify="left")
     for column in ("requested", "tool", "resolved by", "note"):
         table.add_column(column)
@@ -139,3 +202,25 @@ def render_select_human(result: SelectResult, console: Console) -> None:
         console.print(Text("added by --with-deps: " + ", ".join(result.with_deps), style="dim"))
     if not result.matches:
         console.print(Text("No matching deferred tools found", style="yellow"))
+
+
+def render_select_json(result: SelectResult, out: IO[str]) -> None:
+    out.write(dumps_json(select_payload(result)))
+
+
+def render_select_jsonl(result: SelectResult, out: IO[str]) -> None:
+    out.write(dumps_line(select_payload(result)))
+
+
+def render_select_block(result: SelectResult, out: IO[str]) -> None:
+    """The bare tool_result block, to paste into a conversation."""
+    out.write(dumps_json(result.block()))
+
+
+#: `rank select:A,B --format F`.
+SELECT_RENDERERS: dict[RankFormat, Callable[[SelectResult, IO[str]], None]] = {
+    RankFormat.HUMAN: render_select_human,
+    RankFormat.JSON: render_select_json,
+    RankFormat.JSONL: render_select_jsonl,
+    RankFormat.TOOL_RESULT: render_select_block,
+}

@@ -1,18 +1,21 @@
-"""Render replay reports: Rich for people, `toolsel.replay/v1` JSON, streamed JSONL events."""
+"""Render `toolsel replay`: Rich for people, `toolsel.replay/v1` JSON, and JSON lines of
+`toolsel.replay-event/v1` events streamed while the transcripts are read."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.render.console import dumps_json
-from toolsel.replay.core import Event, FileReport, ReplayResult
+from toolsel.render.console import dumps_json, dumps_line, make_console
+from toolsel.render.formats import ReplayFormat
+from toolsel.replay.report import FileReport, ReplayResult, ToolEvent
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from toolsel.registry.model import Registry
 
 REPLAY_SCHEMA = "toolsel.replay/v1"
+EVENT_SCHEMA = "toolsel.replay-event/v1"
 COUNTS = ("lines", "calls", "results", "paired", "error_results", "copied_calls")
 LISTS = (
     ("unreadable_lines", "unreadable"),
@@ -67,22 +70,23 @@ def summary_payload(result: ReplayResult) -> dict[str, Any]:
     return summary
 
 
-def render_replay_json(result: ReplayResult) -> str:
-    return dumps_json(
-        {
-            "schema": REPLAY_SCHEMA,
-            "files": [file_payload(f) for f in result.files],
-            "summary": summary_payload(result),
-        }
-    )
+def replay_payload(result: ReplayResult) -> dict[str, Any]:
+    return {
+        "schema": REPLAY_SCHEMA,
+        "files": [file_payload(f) for f in result.files],
+        "summary": summary_payload(result),
+    }
 
 
-def event_line(event: Event, registry: Registry | None) -> str:
-    import orjson
+def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
+    out.write(dumps_json(replay_payload(result)))
 
+
+def event_payload(event: ToolEvent, registry: Registry | None) -> dict[str, Any]:
     from toolsel.replay.names import display_name
 
-    payload = {
+    return {
+        "schema": EVENT_SCHEMA,
         "event": event.event,
         "id": event.id,
         "tool": event.tool,
@@ -93,28 +97,34 @@ def event_line(event: Event, registry: Registry | None) -> str:
         "file": event.file,
         "line": event.line,
     }
-    return orjson.dumps(payload, option=orjson.OPT_SORT_KEYS).decode() + "\n"
 
 
-def render_replay_human(result: ReplayResult, console: Console) -> None:
+def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent], None]:
+    """A sink that writes each event as a JSON line the moment the matcher makes it."""
+
+    def write(event: ToolEvent) -> None:
+        out.write(dumps_line(event_payload(event, registry)))
+
+    return write
+
+
+def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
+    """Nothing is left to write: every event was streamed by `event_writer` as it came."""
+
+
+def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
     from rich.table import Table
     from rich.text import Text
     from rich.tree import Tree
 
+    from toolsel.render.stats import usage_table
+    from toolsel.replay.stats import usage_stats
+
+    console = make_console(out)
     table = Table(title="Tool calls (open = unanswered at the end)", title_justify="left")
     table.add_column("file", overflow="fold", min_width=24)
     table.add_column("format", overflow="fold")
-    for column in (
-        "calls",
-        "results",
-        "paired",
-        "open",
-        "orphan",
-        "dup call",
-        "dup res",
-        "errors",
-        "unread",
-    ):
+    for column in ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread"):  # fmt: skip
         table.add_column(column, justify="right")
     for f in result.files:
         counts = (
@@ -148,34 +158,16 @@ def render_replay_human(result: ReplayResult, console: Console) -> None:
     if trees:
         root = Tree(Text("Sub-agents", style="bold"))
         for f in trees:
-            branch = root.add(f.path)
+            branch = root.add(Text(f.path))
             for link in f.subagents:
-                branch.add(f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})")
+                branch.add(Text(f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})"))
         console.print(root)
-    stats = Table(title="Per tool", title_justify="left")
-    for column in ("tool", "calls", "errors", "median latency"):
-        stats.add_column(column, justify="left" if column == "tool" else "right")
-    merged: dict[str, list[Any]] = {}
-    for f in result.files:
-        for name, s in f.tools.items():
-            entry = merged.setdefault(name, [0, 0, []])
-            entry[0] += s.calls
-            entry[1] += s.errors
-            entry[2].extend(s.latencies)
-    for name, (calls, errors, latencies) in sorted(
-        merged.items(), key=lambda kv: (-kv[1][0], kv[0])
-    ):
-        import statistics
-
-        median = f"{statistics.median(latencies):.2f} s" if latencies else "-"
-        stats.add_row(name, str(calls), str(errors), median)
-    if merged:
-        console.print(stats)
+    stats = usage_stats(result)
+    if stats.tools:
+        console.print(usage_table(stats, title="Per tool", transcripts=False))
 
 
 def _short(path: str) -> str:
-    import os
-
     try:
         relative = os.path.relpath(path)
     except ValueError:
@@ -211,35 +203,9 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
     return rows
 
 
-def render_stats_human(payload: dict[str, Any], console: Console) -> None:
-    """`toolsel stats`: per-tool usage table, never-called tools, co-used pairs."""
-    from rich.table import Table
-
-    count = payload["transcripts"]
-    table = Table(
-        title=f"Tool usage across {count} transcript{'s' if count != 1 else ''}",
-        title_justify="left",
-    )
-    for column in ("tool", "calls", "transcripts", "success", "median latency"):
-        table.add_column(column, justify="left" if column == "tool" else "right")
-    for name, entry in payload["tools"].items():
-        latency = entry["median_latency_s"]
-        table.add_row(
-            name,
-            str(entry["calls"]),
-            str(entry["transcripts"]),
-            f"{100 * entry['success_rate']:.0f}%",
-            f"{latency:.2f} s" if latency is not None else "-",
-        )
-    console.print(table)
-    never = payload["never_called"]
-    if never is not None:
-        console.print(
-            f"Registry tools never called ({len(never)}): {', '.join(never) or '-'}", markup=False
-        )
-    for pair in payload["co_used_pairs"][:10]:
-        n = pair["transcripts"]
-        console.print(
-            f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair['tools'])}",
-            markup=False,
-        )
+#: `replay --format F`. JSON lines are written while reading (see `event_writer`).
+REPLAY_RENDERERS: dict[ReplayFormat, Callable[[ReplayResult, IO[str]], None]] = {
+    ReplayFormat.HUMAN: render_replay_human,
+    ReplayFormat.JSON: render_replay_json,
+    ReplayFormat.JSONL: render_replay_jsonl,
+}

@@ -1,0 +1,4 @@
+"""Replay agent transcripts: read lines (`lines`), decode each format into events
+(`formats/`), pair calls with results by id (`matcher`), and report (`report`), with
+registry checks (`checks`) and usage statistics (`stats`). `driver.replay_paths` runs it all.
+"""

@@ -11,23 +11,37 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.registry.model import Permission, Registry
-from toolsel.replay.decode import Call
+from toolsel.replay.events import Call, Result
+from toolsel.replay.matcher import OpenCall
+from toolsel.replay.report import Violation
+from toolsel.suggest import did_you_mean
 
 
 class RegistryChecker:
-    """One per transcript: remembers which tools ran, and which succeeded, in this session."""
+    """One per transcript (a matcher listener): remembers which tools ran, and which
+    succeeded, in this session, and collects the violations."""
 
     def __init__(self, registry: Registry, permission: Permission | None = None) -> None:
         self.registry = registry
         self.permission = permission
         self.called: set[str] = set()
         self.succeeded: set[str] = set()
+        self.violations: list[Violation] = []
         self._validators: dict[str, Any] = {}
 
-    def check(self, call: Call, line: int) -> list[Any]:
-        from toolsel.replay.core import Violation
-        from toolsel.suggest import did_you_mean
+    # -- the matcher's listener protocol ----------------------------------------------
+    def started(self, opened: OpenCall, line: int) -> None:
+        self.violations.extend(self.check(opened.call, line))
 
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        pass  # the call was checked when it started
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        if not result.is_error:
+            self.succeeded.add(opened.call.tool)
+
+    # -- the checks ---------------------------------------------------------------------
+    def check(self, call: Call, line: int) -> list[Violation]:
         found: list[Violation] = []
 
         def violation(rule: str, message: str) -> None:
@@ -64,14 +78,11 @@ class RegistryChecker:
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        error = self._invalid_input(tool.name, tool.parameters, call.input)
+        error = self._invalid_input(tool.name, tool.parameters, call.arguments)
         if error:
             violation("invalid-input", error)
         self.called.add(call.tool)
         return found
-
-    def succeeded_call(self, tool: str) -> None:
-        self.succeeded.add(tool)
 
     def _invalid_input(self, name: str, schema: dict[str, Any], value: Any) -> str | None:
         validator = self._validators.get(name)

@@ -1,28 +1,36 @@
-"""Pair tool calls with their results by id, never by position (the seeds' ToolIndex).
+"""Pair tool calls with their results by id, never by position: the one matcher every
+format's events go through.
 
 State is bounded by what is still open: open calls, results waiting for a call that has not
-appeared yet, and the set of ids already answered (to tell a reused id from a duplicate).
+appeared yet, and the ids already answered (to tell a reused id from a duplicate).
 
 - A call id seen again in the same streamed message (same `message.id`) is merged.
 - Seen again in another message while still open: `enriched` (richer input: the call is
-  updated, as the seeds re-emit an enriched tool_start), `conflicting` (another tool name or
-  contradicting input) or `identical`.
+  updated, as streaming agents re-emit an enriched tool_start), `conflicting` (another tool
+  name or contradicting input) or `identical`.
 - Seen again after it was answered: a new call, reported as `reused` (OpenAI models do this).
 - A result pairs with the open call of its id, even when it arrived first. A second result
   for an answered id is a duplicate result; a result whose id never had a call is an orphan.
+
+Sub-agents: a call's parent is the format's explicit parent id (stream-json), the Task whose
+prompt started the sidechain (Claude Code 1.0.x), or the one Task call still running.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
-from toolsel.replay.decode import Call, Result, SidechainStart, has_explicit_parent
+from toolsel.replay.events import UNSET, AgentFile, Call, Event, Result, SidechainStart
 
-# one definition of the default sub-agent tools, shared with the registry model
-PARENT_TASK_TOOLS = DEFAULT_PARENT_TASK_TOOLS
+#: When one id is reported as several kinds of duplicate call, the most severe wins.
+DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
+fromisoformat = datetime.fromisoformat  # 3.11: "Z" is UTC
 
 
 @dataclass(slots=True)
@@ -31,135 +39,249 @@ class OpenCall:
     line: int
     parent: str | None
     parent_rule: str | None
-    lines: list[int] = field(default_factory=list)  # every line this id was seen on
     copied: bool = False  # the id and tool were already called in an earlier file of the run
+    seen_again: list[int] | None = None  # later lines with the same id, while still open
+
+    @property
+    def lines(self) -> list[int]:
+        return [self.line, *(self.seen_again or ())]
 
 
 @dataclass(slots=True)
-class MatchState:
-    is_parent_task: Callable[[str], bool]
-    open_calls: dict[str, OpenCall] = field(default_factory=dict)
-    # id -> (call line << 32) | result line: one int per answered id keeps memory small
-    answered: dict[str, int] = field(default_factory=dict)
-    waiting_results: dict[str, list[tuple[Result, int]]] = field(default_factory=dict)
-    active_parents: dict[str, str] = field(default_factory=dict)  # open parent-task call id -> tool
-    sidechain_parent: str | None = None  # 1.0.x: the Task whose sidechain is being read
-    task_prompts: dict[str, str] = field(default_factory=dict)  # prompt -> Task call id
-    last_result_line: int = 0
-    # several files: call id -> tool from the earlier files of the run (resumed-session copies),
-    # and the calls this file starts, added for the files after it
-    earlier_calls: dict[str, str] | None = None
-    started_calls: dict[str, str] | None = None
+class ToolTally:
+    """Per tool, in one file: what the matcher counted."""
+
+    calls: int = 0
+    errors: int = 0
+    answered: int = 0
+    copied: int = 0  # calls copied from an earlier file of the run (resumed sessions)
+    copied_errors: int = 0
+    latencies: array[float] = field(default_factory=lambda: array("d"))
 
 
-@dataclass(slots=True)
-class Pairing:
-    kind: str  # start | merge | duplicate | pair | duplicate-result | waiting
-    call: OpenCall | None = None
-    duplicate_kind: str | None = None
-    result: Result | None = None
-    previous_line: int | None = (
-        None  # reused: the earlier call's line; duplicate: the first result's
-    )
+class Listener(Protocol):
+    """Told about each call as it starts and as it is answered (registry checks, JSONL events)."""
+
+    def started(self, opened: OpenCall, line: int) -> None: ...
+
+    def enriched(self, opened: OpenCall, line: int) -> None: ...
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None: ...
 
 
-def on_call(state: MatchState, call: Call, line: int) -> Pairing:
-    existing = state.open_calls.get(call.id)
-    if existing is not None:
-        existing.lines.append(line)
+class Matcher:
+    """The pairing state of one transcript file, fed one line's events at a time."""
+
+    def __init__(
+        self,
+        is_parent_task: Callable[[str], bool] = DEFAULT_PARENT_TASK_TOOLS.__contains__,
+        listeners: Sequence[Listener] = (),
+        earlier_calls: dict[str, str] | None = None,
+    ) -> None:
+        self.is_parent_task = is_parent_task
+        self.listeners = tuple(listeners)
+        self.open_calls: dict[str, OpenCall] = {}
+        # id -> (call line << 32) | result line: one int per answered id keeps memory small
+        self.answered: dict[str, int] = {}
+        self.waiting_results: dict[str, list[tuple[Result, int]]] = {}
+        self.active_parents: dict[str, str] = {}  # open parent-task call id -> tool
+        self.sidechain_parent: str | None = None  # 1.0.x: the Task whose sidechain is read
+        self.task_prompts: dict[str, str] = {}  # Task prompt -> Task call id
+        self.last_result_line = 0
+        # several files: call id -> tool of the earlier files of the run, and this file's
+        self.earlier_calls = earlier_calls
+        self.started_calls: dict[str, str] = {}
+        # what the report is built from
+        self.calls = self.results = self.paired = self.error_results = self.copied_calls = 0
+        self.tools: dict[str, ToolTally] = {}
+        self.duplicates: dict[str, tuple[str, list[int]]] = {}
+        self.duplicate_results: dict[str, list[int]] = {}
+        self.children: Counter[tuple[str, str, str]] = Counter()
+        self.task_agents: dict[str, tuple[str, str]] = {}  # agentId -> (Task id, tool)
+        self.agent_id: str | None = None
+
+    def feed(self, events: Iterable[Event], line: int) -> None:
+        for event in events:
+            kind = type(event)
+            if kind is Call:
+                self.call(event, line)  # type: ignore[arg-type]
+            elif kind is Result:
+                self.result(event, line)  # type: ignore[arg-type]
+            elif kind is SidechainStart:
+                self.sidechain_parent = self.task_prompts.get(event.prompt)  # type: ignore[union-attr]
+            elif kind is AgentFile and self.agent_id is None:
+                self.agent_id = event.agent_id  # type: ignore[union-attr]
+
+    # -- calls --------------------------------------------------------------------------
+    def call(self, call: Call, line: int) -> None:
+        call_id, tool = call.id, call.tool
+        open_calls = self.open_calls
+        existing = open_calls.get(call_id)
+        if existing is not None:
+            self._seen_again(existing, call, line)
+            return
+        if call.parent is UNSET and not self.active_parents and not call.sidechain:
+            parent = rule = None  # the common case: nothing to be the child of
+        else:
+            parent, rule = self._parent_of(call)
+        copied = self.earlier_calls is not None and self._is_copy(call_id, tool)
+        opened = open_calls[call_id] = OpenCall(call, line, parent, rule, copied)
+        self.calls += 1
+        tally = self.tools.get(tool)
+        if tally is None:
+            tally = self.tools[tool] = ToolTally()
+        tally.calls += 1
+        if copied:
+            self.copied_calls += 1
+            tally.copied += 1
+        previous = self.answered.pop(call_id, None)
+        if previous is not None:
+            self._note_duplicate(call_id, "reused", [previous >> 32, line])
+        if parent:
+            self.children[(parent, self.active_parents.get(parent, ""), rule or "")] += 1
+        if self.is_parent_task(tool):
+            self._parent_started(call)
+        for listener in self.listeners:
+            listener.started(opened, line)
+        if self.waiting_results:
+            waiting = self.waiting_results.get(call_id)
+            if waiting:
+                result, result_line = waiting.pop(0)
+                if not waiting:
+                    del self.waiting_results[call_id]
+                self._close(opened, result, result_line)
+
+    def _parent_started(self, call: Call) -> None:
+        """A Task call: a parent for the calls that follow, and a prompt a sidechain names."""
+        self.active_parents[call.id] = call.tool
+        arguments = call.arguments
+        prompt = arguments.get("prompt") if type(arguments) is dict else None
+        if type(prompt) is str:
+            self.task_prompts[prompt] = call.id
+
+    def _seen_again(self, existing: OpenCall, call: Call, line: int) -> None:
+        """The id of a call that is still open: merged, enriched, identical or conflicting."""
+        if existing.seen_again is None:
+            existing.seen_again = []
+        existing.seen_again.append(line)
         if call.message_id and call.message_id == existing.call.message_id:
-            _enrich(existing, call)
-            return Pairing("merge", existing)
+            _enrich(existing.call, call)  # the same streamed message, written in parts
+            return
         kind = _duplicate_kind(existing.call, call)
         if kind == "enriched":
-            _enrich(existing, call)
-        return Pairing("duplicate", existing, kind)
-    parent, rule = _parent_of(state, call)
-    opened = OpenCall(call, line, parent, rule, [line], is_copy(state, call.id, call.tool))
-    previous = state.answered.pop(call.id, None)
-    reused = "reused" if previous is not None else None
-    earlier_line = previous >> 32 if previous is not None else None
-    state.open_calls[call.id] = opened
-    if state.is_parent_task(call.tool):
-        state.active_parents[call.id] = call.tool
-        prompt = call.input.get("prompt") if isinstance(call.input, dict) else None
-        if isinstance(prompt, str):
-            state.task_prompts[prompt] = call.id
-    waiting = state.waiting_results.get(call.id)
-    if waiting:
-        result, result_line = waiting.pop(0)
-        if not waiting:
-            del state.waiting_results[call.id]
-        return Pairing("pair", close(state, call.id, result_line), reused, result, earlier_line)
-    return Pairing("start", opened, reused, None, earlier_line)
+            _enrich(existing.call, call)
+            for listener in self.listeners:
+                listener.enriched(existing, line)
+        self._note_duplicate(call.id, kind, existing.lines)
 
+    def _parent_of(self, call: Call) -> tuple[str | None, str | None]:
+        if call.parent is not UNSET:
+            return (call.parent, "parent_tool_use_id") if call.parent else (None, None)
+        if call.sidechain and self.sidechain_parent:
+            return self.sidechain_parent, "sidechain-prompt"
+        candidates = [cid for cid in self.active_parents if cid != call.id]
+        if len(candidates) == 1 and not self.is_parent_task(call.tool):
+            return candidates[0], "single-active-parent"
+        return None, None
 
-def is_copy(state: MatchState, call_id: str, tool: str) -> bool:
-    """Whether an earlier file of the run called this id with this tool: a continued or
-    resumed Claude Code session copies the earlier messages into its new file."""
-    if state.started_calls is None or state.earlier_calls is None:
-        return False
-    state.started_calls.setdefault(call_id, tool)
-    return state.earlier_calls.get(call_id) == tool
+    def _is_copy(self, call_id: str, tool: str) -> bool:
+        """Whether an earlier file of the run called this id with this tool: a continued or
+        resumed Claude Code session copies the earlier messages into its new file."""
+        self.started_calls.setdefault(call_id, tool)
+        return self.earlier_calls is not None and self.earlier_calls.get(call_id) == tool
 
+    # -- results ------------------------------------------------------------------------
+    def result(self, result: Result, line: int) -> None:
+        self.results += 1
+        if result.is_error:
+            self.error_results += 1
+        self.last_result_line = line
+        call_id = result.id
+        opened = self.open_calls.get(call_id)
+        if result.agent_id:
+            self.task_agents[result.agent_id] = (call_id, opened.call.tool if opened else "Task")
+        if opened is not None:
+            self._close(opened, result, line)
+            return
+        previous = self.answered.get(call_id)
+        if previous is not None:
+            lines = self.duplicate_results.get(call_id)
+            if lines is None:
+                lines = self.duplicate_results[call_id] = [previous & 0xFFFFFFFF]
+            lines.append(line)
+            return
+        self.waiting_results.setdefault(call_id, []).append((result, line))
 
-def on_result(state: MatchState, result: Result, line: int) -> Pairing:
-    state.last_result_line = line
-    if result.id in state.open_calls:
-        return Pairing("pair", close(state, result.id, line), None, result)
-    if result.id in state.answered:
-        first_result_line = state.answered[result.id] & 0xFFFFFFFF
-        return Pairing("duplicate-result", None, None, result, first_result_line)
-    state.waiting_results.setdefault(result.id, []).append((result, line))
-    return Pairing("waiting", None, None, result)
+    def _close(self, opened: OpenCall, result: Result, line: int) -> None:
+        call = opened.call
+        call_id = call.id
+        del self.open_calls[call_id]
+        self.answered[call_id] = (opened.line << 32) | line
+        if self.active_parents:
+            self.active_parents.pop(call_id, None)
+        self.paired += 1
+        tally = self.tools[call.tool]
+        tally.answered += 1
+        if result.is_error:
+            tally.errors += 1
+            tally.copied_errors += opened.copied
+        start, end = call.timestamp, result.timestamp
+        if start is not None and end is not None:
+            if start == end:
+                tally.latencies.append(0.0)
+            else:  # what `seconds_between` does, inline: this runs once per answered call
+                try:
+                    seconds = (fromisoformat(end) - fromisoformat(start)).total_seconds()
+                except (ValueError, TypeError):  # TypeError: one has a zone, the other not
+                    pass
+                else:
+                    tally.latencies.append(seconds if seconds > 0.0 else 0.0)
+        for listener in self.listeners:
+            listener.paired(opened, result, line)
 
-
-def on_sidechain_start(state: MatchState, start: SidechainStart) -> None:
-    state.sidechain_parent = state.task_prompts.get(start.prompt)
-
-
-def close(state: MatchState, call_id: str, line: int) -> OpenCall:
-    opened = state.open_calls.pop(call_id)
-    state.answered[call_id] = (opened.line << 32) | line
-    state.active_parents.pop(call_id, None)
-    return opened
-
-
-def _parent_of(state: MatchState, call: Call) -> tuple[str | None, str | None]:
-    if has_explicit_parent(call):
-        return (call.parent, "parent_tool_use_id") if call.parent else (None, None)
-    if call.sidechain and state.sidechain_parent:
-        return state.sidechain_parent, "sidechain-prompt"
-    candidates = [cid for cid in state.active_parents if cid != call.id]
-    if len(candidates) == 1 and not state.is_parent_task(call.tool):
-        return candidates[0], "single-active-parent"
-    return None, None
+    def _note_duplicate(self, call_id: str, kind: str, lines: list[int]) -> None:
+        previous = self.duplicates.get(call_id)
+        if previous is None:
+            self.duplicates[call_id] = (kind, sorted(set(lines)))
+            return
+        if DUPLICATE_SEVERITY[kind] < DUPLICATE_SEVERITY[previous[0]]:
+            kind = previous[0]
+        self.duplicates[call_id] = (kind, sorted(set(previous[1]) | set(lines)))
 
 
 def _duplicate_kind(earlier: Call, later: Call) -> str:
     if earlier.tool != later.tool:
         return "conflicting"
-    if earlier.input == later.input:
+    before, after = earlier.arguments, later.arguments
+    if before == after:
         return "identical"
-    if _is_empty(earlier.input) and not _is_empty(later.input):
+    if _is_empty(before) and not _is_empty(after):
         return "enriched"
-    if isinstance(earlier.input, dict) and isinstance(later.input, dict):
-        shared = earlier.input.keys() & later.input.keys()
-        if all(earlier.input[k] == later.input[k] for k in shared) and len(later.input) > len(
-            earlier.input
-        ):
+    if isinstance(before, dict) and isinstance(after, dict):
+        shared = before.keys() & after.keys()
+        if all(before[k] == after[k] for k in shared) and len(after) > len(before):
             return "enriched"
     return "conflicting"
 
 
-def _enrich(existing: OpenCall, call: Call) -> None:
-    if (_is_empty(existing.call.input) and not _is_empty(call.input)) or (
-        isinstance(existing.call.input, dict)
-        and isinstance(call.input, dict)
-        and len(call.input) > len(existing.call.input)
+def _enrich(existing: Call, call: Call) -> None:
+    before, after = existing.arguments, call.arguments
+    if (_is_empty(before) and not _is_empty(after)) or (
+        isinstance(before, dict) and isinstance(after, dict) and len(after) > len(before)
     ):
-        existing.call.input = call.input
+        existing.input, existing.encoded = call.input, call.encoded
 
 
 def _is_empty(value: Any) -> bool:
-    return value in (None, {}, "", [])
+    return value is None or value == {} or value == "" or value == []
+
+
+def seconds_between(start: str, end: str) -> float | None:
+    """Seconds from one ISO 8601 timestamp to another (never negative), or None."""
+    if start == end:
+        return 0.0
+    try:
+        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)  # 3.11: "Z" is UTC
+    except (ValueError, TypeError):  # TypeError: one has a zone and the other not
+        return None
+    return max(delta.total_seconds(), 0.0)

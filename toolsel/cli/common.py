@@ -1,0 +1,96 @@
+"""What every command shares: the registry and cache options, the one place expected
+failures become a message and an exit code, and where output goes."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from toolsel.errors import ExitCode, ToolselError, UsageError
+
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RegistryOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
+    ),
+]
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")
+]
+
+
+def handle_errors(command: F) -> F:
+    """Turn expected failures into one line on stderr plus the documented exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except ToolselError as error:
+            typer.echo(f"toolsel: error: {error}", err=True)
+            raise typer.Exit(int(error.exit_code)) from None
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader went away (`| head`); nothing left to say
+            raise typer.Exit(int(ExitCode.OK)) from None
+        except KeyboardInterrupt:
+            typer.echo("toolsel: interrupted", err=True)
+            raise typer.Exit(130) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def warn(message: str) -> None:
+    """A one-line note on stderr that does not stop the command."""
+    typer.echo(f"toolsel: {message}", err=True)
+
+
+def load_registry(paths: list[Path] | None, *, no_cache: bool) -> Registry:
+    from toolsel.registry import load_registry as load
+
+    return load(paths or None, use_cache=not no_cache)
+
+
+def split_values(values: list[str] | None) -> list[str]:
+    """Repeatable, comma-separated option values, flattened."""
+    return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
+
+
+@contextlib.contextmanager
+def output(path: Path | None) -> Iterator[IO[str]]:
+    """Standard output, or `path` written atomically: a temporary file in the same folder,
+    renamed over `path` only once everything was written."""
+    if path is None:
+        yield sys.stdout
+        return
+    folder = path.parent if str(path.parent) else Path()
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        Path(temporary).replace(path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,80 @@
+"""`toolsel eval --cases FILE`: selection quality on labelled queries."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, warn
+from toolsel.errors import ExitCode, UsageError
+from toolsel.ranking.options import Method
+from toolsel.render.formats import EvalFormat
+
+
+@handle_errors
+def evaluate(
+    cases: Annotated[
+        Path, typer.Option("--cases", help='JSONL of {"id", "query", "expected": [tools]}.')
+    ],
+    registry: RegistryOption = None,
+    method: Annotated[
+        Method, typer.Option("--method", "-m", help="Scoring method.")
+    ] = Method.HYBRID,
+    compare: Annotated[bool, typer.Option("--compare", help="Every method side by side.")] = False,
+    k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
+    worst: Annotated[int, typer.Option("--worst", help="How many worst queries to list.")] = 5,
+    output_format: Annotated[
+        EvalFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = EvalFormat.HUMAN,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
+    from toolsel.evaluate import evaluate as run_evaluation
+    from toolsel.evaluate import read_cases
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.ranking.store import load_index
+    from toolsel.render.eval import EVAL_RENDERERS
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+
+    ks = _cutoffs(k)
+    found, bad = read_cases(cases)
+    methods = _compared_methods() if compare else [method]
+    index = load_index(registry or None, use_cache=not no_cache)
+    vectors = prepare_methods(
+        index,
+        methods,
+        [c.query for c in found],
+        use_cache=not no_cache,
+        progress=embedding_progress,
+        prompt_progress=embedding_progress_prompts,
+    )
+    report = run_evaluation(
+        index, found, methods, ks, source=str(cases), bad_lines=bad, query_vectors=vectors
+    )
+    EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
+    if bad:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _cutoffs(k: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(part) for part in k.split(",") if part.strip())
+    except ValueError:
+        raise UsageError(f"-k must be comma-separated positive integers, got {k!r}") from None
+    if not ks or min(ks) < 1:
+        raise UsageError(f"-k must be comma-separated positive integers, got {k!r}")
+    return ks
+
+
+def _compared_methods() -> list[Method]:
+    """Every method; `semantic` and `fusion` only where the embedding extra is installed."""
+    from toolsel.embed.model import INSTALL_HINT, missing
+    from toolsel.ranking.options import EMBEDDING_METHODS
+
+    if missing() is None:
+        return list(Method)
+    warn(f"note: semantic and fusion skipped (install them with: {INSTALL_HINT})")
+    return [m for m in Method if m not in EMBEDDING_METHODS]

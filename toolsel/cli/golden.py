@@ -1,0 +1,52 @@
+"""`toolsel test CASES`: golden selection tests for CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, output
+from toolsel.errors import ExitCode
+from toolsel.render.formats import TestFormat
+
+
+@handle_errors
+def test(
+    cases: Annotated[
+        Path,
+        typer.Argument(help="YAML of golden cases: prompt, expect, forbid, top_k, permission."),
+    ],
+    registry: RegistryOption = None,
+    output_format: Annotated[
+        TestFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = TestFormat.HUMAN,
+    output_file: Annotated[
+        Path | None,
+        typer.Option("--output-file", "-o", help="Write the report here (e.g. JUnit for CI)."),
+    ] = None,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
+    from toolsel.golden import read_cases, run_cases
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.ranking.store import load_index
+    from toolsel.render.golden import TEST_RENDERERS
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+
+    golden = read_cases(cases)
+    index = load_index(registry or None, use_cache=not no_cache)
+    vectors = prepare_methods(
+        index,
+        {c.method for c in golden},
+        [c.prompt for c in golden],
+        use_cache=not no_cache,
+        progress=embedding_progress,
+        prompt_progress=embedding_progress_prompts,
+    )
+    report = run_cases(index, golden, str(cases), vectors)
+    with output(output_file) as out:
+        TEST_RENDERERS[output_format](report, out)
+    if report.failed:
+        raise typer.Exit(int(ExitCode.FINDINGS))

@@ -1,0 +1,257 @@
+"""`toolsel rank PROMPT`: search, `select:` lookups, and `--batch`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, warn
+from toolsel.errors import ExitCode, UsageError
+from toolsel.ranking.options import Method
+from toolsel.registry.model import Permission
+from toolsel.render.formats import EmitFormat, RankFormat
+
+if TYPE_CHECKING:
+    from toolsel.ranking.batch import BatchLine
+    from toolsel.ranking.core import RankOptions
+
+
+@handle_errors
+def rank(
+    prompt: Annotated[
+        str | None,
+        typer.Argument(
+            help='What the user asked ("read the config file"), or select:NAME,NAME for a direct lookup.'
+        ),
+    ] = None,
+    registry: RegistryOption = None,
+    method: Annotated[
+        Method, typer.Option("--method", "-m", help="Scoring method.")
+    ] = Method.HYBRID,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top",
+            "-n",
+            help="How many tools to offer (default 8; 5 with --method cc, as Claude Code).",
+            show_default=False,
+        ),
+    ] = None,
+    permission: Annotated[
+        Permission | None,
+        typer.Option("--permission", "-p", help="Block tools that need more than this."),
+    ] = None,
+    category: Annotated[
+        list[str] | None,
+        typer.Option("--category", "-c", help="Only tools in this category (repeatable)."),
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only tools with this tag (repeatable).")
+    ] = None,
+    include_deprecated: Annotated[
+        bool, typer.Option("--include-deprecated", help="Keep deprecated tools.")
+    ] = False,
+    min_score: Annotated[
+        float, typer.Option("--min-score", help="Drop results scoring below this (0-1).")
+    ] = 0.0,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain", help="Show which terms matched which fields, and why tools were dropped."
+        ),
+    ] = False,
+    output_format: Annotated[
+        RankFormat,
+        typer.Option("--format", "-f", help="Output format (tool-result: the bare select: block)."),
+    ] = RankFormat.HUMAN,
+    emit: Annotated[
+        EmitFormat | None,
+        typer.Option("--emit", help="Print the selected tools in this provider's request shape."),
+    ] = None,
+    batch: Annotated[
+        Path | None,
+        typer.Option("--batch", help='Rank every {"id", "query"} line of a JSONL file.'),
+    ] = None,
+    tool_use_id: Annotated[
+        str | None,
+        typer.Option(
+            "--tool-use-id",
+            help="tool_use_id for the select: tool_result block (default: derived from the query).",
+        ),
+    ] = None,
+    pending_server: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pending-server", help="An MCP server still connecting (select: not-found hint)."
+        ),
+    ] = None,
+    with_deps: Annotated[
+        bool, typer.Option("--with-deps", help="select: also add each tool's requires closure.")
+    ] = False,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
+    from toolsel.ranking.core import RankOptions
+    from toolsel.select import is_select
+
+    options = RankOptions(
+        method=method,
+        top=top if top is not None else (5 if method is Method.CC else 8),
+        permission=permission,
+        categories=tuple(category or ()),
+        tags=tuple(tag or ()),
+        include_deprecated=include_deprecated,
+        min_score=min_score,
+        explain=explain or output_format is RankFormat.HUMAN,
+    )
+    if batch is not None:
+        raise typer.Exit(_batch(batch, registry, options, output_format, no_cache=no_cache))
+    if prompt is None:
+        raise UsageError(
+            "give a prompt, or --batch FILE", hint='e.g. toolsel rank "read the config file"'
+        )
+    if is_select(prompt):
+        raise typer.Exit(
+            _select(
+                prompt,
+                registry,
+                output_format,
+                emit,
+                tool_use_id=tool_use_id,
+                pending_servers=tuple(pending_server or ()),
+                with_deps=with_deps,
+                no_cache=no_cache,
+            )
+        )
+    _search(prompt, registry, options, output_format, emit, explain=explain, no_cache=no_cache)
+
+
+def _search(
+    prompt: str,
+    registry: list[Path] | None,
+    options: RankOptions,
+    output_format: RankFormat,
+    emit: EmitFormat | None,
+    *,
+    explain: bool,
+    no_cache: bool,
+) -> None:
+    from toolsel.ranking.core import rank_index, validate
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.ranking.store import load_index
+    from toolsel.render.progress import embedding_progress
+    from toolsel.render.rank import SEARCH_RENDERERS
+
+    renderer = SEARCH_RENDERERS.get(output_format)
+    if renderer is None:
+        raise UsageError(
+            f"--format {output_format} is for select: queries",
+            hint="use human, json or jsonl for a search",
+        )
+    index = load_index(registry or None, use_cache=not no_cache)
+    validate(index, prompt, options)  # refuse bad input before embedding anything
+    prepare_methods(index, [options.method], use_cache=not no_cache, progress=embedding_progress)
+    result = rank_index(index, prompt, options)
+    if emit is not None:
+        _emit([r.name for r in result.results], registry, emit, no_cache=no_cache)
+    else:
+        renderer(result, sys.stdout, explain=explain)
+
+
+def _select(
+    prompt: str,
+    registry: list[Path] | None,
+    output_format: RankFormat,
+    emit: EmitFormat | None,
+    *,
+    tool_use_id: str | None,
+    pending_servers: tuple[str, ...],
+    with_deps: bool,
+    no_cache: bool,
+) -> int:
+    """Exit 0 when every name resolved exactly, 1 when any was missing or ambiguous."""
+    from toolsel.cli.common import load_registry
+    from toolsel.render.rank import SELECT_RENDERERS
+    from toolsel.select import select_tools
+
+    loaded = load_registry(registry, no_cache=no_cache)
+    result = select_tools(
+        loaded.tools,
+        prompt,
+        with_deps=with_deps,
+        tool_use_id=tool_use_id,
+        pending_servers=pending_servers,
+    )
+    if emit is not None:
+        _emit(list(result.selected), registry, emit, no_cache=no_cache)
+    else:
+        SELECT_RENDERERS[output_format](result, sys.stdout)
+    for warning in result.warnings:
+        warn(f"warning: {warning}")
+    return int(ExitCode.FINDINGS) if result.unresolved else int(ExitCode.OK)
+
+
+def _emit(
+    names: list[str], registry: list[Path] | None, emit: EmitFormat, *, no_cache: bool
+) -> None:
+    from toolsel.cli.common import load_registry
+    from toolsel.emit import EMITTERS
+    from toolsel.render.console import dumps_json
+
+    loaded = load_registry(registry, no_cache=no_cache)
+    tools = [tool for name in names if (tool := loaded.get(name)) is not None]
+    sys.stdout.write(dumps_json(EMITTERS[emit](tools)))
+
+
+def _batch(
+    batch: Path,
+    registry: list[Path] | None,
+    options: RankOptions,
+    output_format: RankFormat,
+    *,
+    no_cache: bool,
+) -> int:
+    """Rank every `{"id", "query"}` line. A bad line is reported on stderr with its number
+    and skipped; the exit code is then 1."""
+    from toolsel.ranking.batch import BatchQuery, rank_batch, read_batch
+    from toolsel.ranking.options import EMBEDDING_METHODS
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.ranking.store import load_index
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+    from toolsel.render.rank import BATCH_RENDERERS
+
+    renderer = BATCH_RENDERERS.get(output_format)
+    if renderer is None:
+        raise UsageError(f"--format {output_format} is for select: queries, not --batch")
+    lines: Iterable[BatchQuery | BatchLine] = read_batch(batch)
+    index = load_index(registry or None, use_cache=not no_cache)
+    vectors = {}
+    if options.method in EMBEDDING_METHODS:
+        lines = list(lines)  # every prompt is embedded up front, in batches
+        vectors = prepare_methods(
+            index,
+            [options.method],
+            [item.query for item in lines if isinstance(item, BatchQuery)],
+            use_cache=not no_cache,
+            progress=embedding_progress,
+            prompt_progress=embedding_progress_prompts,
+        )
+    skipped: list[int] = []
+    results = _report_skipped(rank_batch(index, iter(lines), options, vectors), batch, skipped)
+    renderer(results, sys.stdout)
+    return int(ExitCode.FINDINGS) if skipped else int(ExitCode.OK)
+
+
+def _report_skipped(
+    lines: Iterator[BatchLine], batch: Path, skipped: list[int]
+) -> Iterator[BatchLine]:
+    for item in lines:
+        if item.error is not None:
+            skipped.append(item.line)
+            warn(f"{batch}:{item.line}: skipped: {item.error}")
+        else:
+            yield item

@@ -1,0 +1,113 @@
+"""`toolsel replay PATH...`: pair tool calls with their results in agent transcripts."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from toolsel.cli.common import (
+    NoCacheOption,
+    RegistryOption,
+    handle_errors,
+    load_registry,
+    split_values,
+)
+from toolsel.errors import ExitCode, UsageError
+from toolsel.registry.model import Permission
+from toolsel.render.formats import InputFormat, ReplayFormat
+from toolsel.replay.report import DEFAULT_FAIL_ON, FailOn
+
+#: A byte-progress bar is drawn (on a terminal's stderr) for inputs larger than this.
+PROGRESS_MIN_BYTES = 50 * 1024 * 1024
+
+
+@handle_errors
+def replay(
+    paths: Annotated[
+        list[str],
+        typer.Argument(help="Transcript files, directories (recursive), globs, or - for stdin."),
+    ],
+    registry: RegistryOption = None,
+    permission: Annotated[
+        Permission | None,
+        typer.Option("--permission", "-p", help="Report calls needing more than this (with -r)."),
+    ] = None,
+    output_format: Annotated[
+        ReplayFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="human, json (toolsel.replay/v1) or jsonl (tool_start/tool_result events).",
+        ),
+    ] = ReplayFormat.HUMAN,
+    fail_on: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on",
+            help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations; none).",
+        ),
+    ] = None,
+    input_format: Annotated[
+        InputFormat,
+        typer.Option("--input-format", help="Transcript format; auto detects it per line."),
+    ] = InputFormat.AUTO,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
+    from toolsel.render.replay import REPLAY_RENDERERS, event_writer
+    from toolsel.replay.driver import replay_paths
+
+    kinds = parse_fail_on(fail_on)
+    loaded = load_registry(registry, no_cache=no_cache) if registry else None
+    events = event_writer(sys.stdout, loaded) if output_format is ReplayFormat.JSONL else None
+    with _progress_bar(paths) as progress:
+        result = replay_paths(
+            paths,
+            registry=loaded,
+            permission=permission,
+            on_event=events,
+            input_format=None if input_format is InputFormat.AUTO else input_format.value,
+            progress=progress,
+        )
+    REPLAY_RENDERERS[output_format](result, sys.stdout)
+    raise typer.Exit(int(ExitCode.FINDINGS) if result.fails(kinds) else int(ExitCode.OK))
+
+
+def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:
+    chosen = split_values(values)
+    if not chosen:
+        return DEFAULT_FAIL_ON
+    if chosen == ["none"]:
+        return ()
+    kinds = [kind.value for kind in FailOn]
+    for item in chosen:
+        if item not in kinds:
+            from toolsel.suggest import did_you_mean
+
+            raise UsageError(
+                f"--fail-on: unknown finding kind {item!r}{did_you_mean(item, kinds)}",
+                hint=f"kinds: {', '.join(kinds)}, or none",
+            )
+    return tuple(FailOn(item) for item in chosen)
+
+
+@contextlib.contextmanager
+def _progress_bar(paths: list[str]) -> Iterator[Callable[[int], None] | None]:
+    """A byte-progress bar on stderr, only when stderr is a terminal and the input is large."""
+    from toolsel.render.progress import progress_bar, wants_progress
+    from toolsel.replay.lines import expand_inputs
+
+    if not wants_progress():
+        yield None
+        return
+    total = sum(Path(p).stat().st_size for p in expand_inputs(paths) if p != "-")
+    if total < PROGRESS_MIN_BYTES:
+        yield None
+        return
+    with progress_bar("replaying", total, unit="bytes") as advance:
+        yield advance

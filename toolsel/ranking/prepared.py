@@ -1,0 +1,134 @@
+"""`PreparedIndex`: everything derived from a `RankIndex`, built once per index on first use.
+
+The index itself is plain data (and what the cache stores). Lookups by name, the conflict
+graph, the always-include list, fuzzy-matching strings, numpy views of the postings and,
+with `toolsel[embed]`, the tool vectors are derived from it here, each at most once. Nothing
+about a single query is kept: per-query state lives in the ranking call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from toolsel.ranking.index import RankIndex, ToolMeta
+from toolsel.text import fold_name, split_name
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from toolsel.embed.vectors import ProgressFactory
+    from toolsel.ranking.cc import CcRow
+
+
+class PreparedIndex:
+    """A `RankIndex` with the values ranking derives from it, computed lazily and once."""
+
+    def __init__(self, index: RankIndex) -> None:
+        self.index = index
+        self._vectors: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    @property
+    def tools(self) -> tuple[ToolMeta, ...]:
+        return self.index.tools
+
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Tool name -> position (the first, if a name repeats)."""
+        found: dict[str, int] = {}
+        for position, tool in enumerate(self.index.tools):
+            found.setdefault(tool.name, position)
+        return found
+
+    @cached_property
+    def folded_names(self) -> dict[str, tuple[tuple[int, str], ...]]:
+        """Names and aliases folded (case and separators ignored) -> (position, exact-name |
+        alias) of each tool they name."""
+        found: dict[str, list[tuple[int, str]]] = {}
+        for position, tool in enumerate(self.index.tools):
+            found.setdefault(fold_name(tool.name), []).append((position, "exact-name"))
+        for position, tool in enumerate(self.index.tools):
+            for alias in tool.aliases:
+                entries = found.setdefault(fold_name(alias), [])
+                if all(p != position for p, _ in entries):
+                    entries.append((position, "alias"))
+        return {name: tuple(entries) for name, entries in found.items()}
+
+    @cached_property
+    def conflicts(self) -> dict[str, frozenset[str]]:
+        """Who conflicts with whom, both ways (a conflict declared on either side counts)."""
+        graph: dict[str, set[str]] = {}
+        for tool in self.index.tools:
+            for other in tool.conflicts:
+                graph.setdefault(tool.name, set()).add(other)
+                graph.setdefault(other, set()).add(tool.name)
+        return {name: frozenset(others) for name, others in graph.items()}
+
+    @cached_property
+    def always_include(self) -> tuple[int, ...]:
+        """Positions of the always-include tools, in registry order."""
+        return tuple(d for d, t in enumerate(self.index.tools) if t.always_include)
+
+    @cached_property
+    def fuzzy_strings(self) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The short strings fuzzy matching looks at (name words, display name, aliases,
+        tags, search hint), and the position of each string's tool."""
+        strings: list[str] = []
+        owners: list[int] = []
+        for position, tool in enumerate(self.index.tools):
+            for text in (
+                " ".join(split_name(tool.name)),
+                tool.display_name,
+                *tool.aliases,
+                *tool.tags,
+                tool.search_hint,
+            ):
+                if text:
+                    strings.append(text)
+                    owners.append(position)
+        return tuple(strings), tuple(owners)
+
+    @cached_property
+    def cc_rows(self) -> list[CcRow]:
+        """What Claude Code's scorer reads of each tool, parsed once (see `ranking.cc`)."""
+        from toolsel.ranking.cc import prepare_rows
+
+        return prepare_rows(self.index.tools)
+
+    @cached_property
+    def arrays(self) -> dict[str, Any]:
+        """The posting arrays as numpy views (no copy), for scoring large indexes."""
+        import numpy as np
+
+        return {
+            "doc_ids": np.frombuffer(self.index.doc_ids, dtype=np.int64),
+            "bm25": np.frombuffer(self.index.bm25, dtype=np.float64),
+            "tfidf": np.frombuffer(self.index.tfidf, dtype=np.float64),
+        }
+
+    # -- embeddings (`toolsel[embed]`) -----------------------------------------------------
+    def tool_vectors(
+        self, *, use_cache: bool = True, progress: ProgressFactory | None = None
+    ) -> np.ndarray:
+        """The tools' embedding vectors, loaded from the vector cache or embedded once."""
+        if self._vectors is None:
+            from toolsel.embed.model import embedder, require
+            from toolsel.embed.vectors import tool_vectors
+            from toolsel.ranking.fields import EMBED_RECIPE
+
+            require()
+            embedder().start_loading()  # verify the model file while the vectors load
+            texts: Sequence[str] = self.index.texts or tuple(t.description for t in self.tools)
+            self._vectors = tool_vectors(
+                texts, EMBED_RECIPE, use_cache=use_cache, progress=progress
+            )
+        return self._vectors
+
+
+def prepare(index: RankIndex | PreparedIndex) -> PreparedIndex:
+    """The prepared form of `index` (a `PreparedIndex` is returned as it is)."""
+    return index if isinstance(index, PreparedIndex) else PreparedIndex(index)

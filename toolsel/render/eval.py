@@ -1,0 +1,92 @@
+"""Render `toolsel eval`: the quality table, the worst queries, and `toolsel.eval/v1` JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import IO, Any
+
+from toolsel.evaluate import EvalReport
+from toolsel.render.console import dumps_json, make_console
+from toolsel.render.formats import EvalFormat
+
+EVAL_SCHEMA = "toolsel.eval/v1"
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}"
+
+
+def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    console = make_console(out)
+    table = Table(title=f"Selection quality: {report.source}", title_justify="left")
+    columns = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
+    for column in columns:
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for m in report.methods:
+        table.add_row(
+            m.method,
+            str(m.cases),
+            *(_pct(m.recall[k]) for k in report.ks),
+            _pct(m.mrr10),
+            _pct(m.ndcg10),
+        )
+    console.print(table)
+    if len(report.methods) == 1 and worst:
+        method = report.methods[0]
+        console.print(f"Worst queries ({method.method}):")
+        for o in method.worst(worst):
+            ranks = ", ".join(
+                f"{name} #{rank}" if rank else f"{name} not in top"
+                for name, rank in o.ranks.items()
+            )
+            console.print(
+                Text(f"  {o.case.id}: NDCG@10 {_pct(o.ndcg10)}  {o.case.query[:70]!r}  ({ranks})")
+            )
+    for name in report.unknown_tools[:10]:
+        console.print(Text(f"expected tool {name!r} is not in the registry", style="yellow"))
+    for bad in report.bad_lines:
+        console.print(Text(f"line {bad.line} skipped: {bad.error}", style="yellow"))
+
+
+def eval_payload(report: EvalReport) -> dict[str, Any]:
+    return {
+        "schema": EVAL_SCHEMA,
+        "cases_file": report.source,
+        "k": list(report.ks),
+        "methods": [
+            {
+                "method": m.method,
+                "cases": m.cases,
+                "recall": {str(k): round(v, 6) for k, v in m.recall.items()},
+                "complete": {str(k): round(v, 6) for k, v in m.complete.items()},
+                "mrr@10": round(m.mrr10, 6),
+                "ndcg@10": round(m.ndcg10, 6),
+                "queries": [
+                    {
+                        "id": o.case.id,
+                        "query": o.case.query,
+                        "ranks": o.ranks,
+                        "ndcg@10": round(o.ndcg10, 6),
+                    }
+                    for o in m.outcomes
+                ],
+            }
+            for m in report.methods
+        ],
+        "unreadable_lines": [{"line": b.line, "error": b.error} for b in report.bad_lines],
+        "unknown_tools": list(report.unknown_tools),
+    }
+
+
+def render_eval_json(report: EvalReport, out: IO[str], *, worst: int = 5) -> None:
+    out.write(dumps_json(eval_payload(report)))
+
+
+#: `eval --format F`.
+EVAL_RENDERERS: dict[EvalFormat, Callable[..., None]] = {
+    EvalFormat.HUMAN: render_eval_human,
+    EvalFormat.JSON: render_eval_json,
+}

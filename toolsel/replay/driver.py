@@ -1,0 +1,148 @@
+"""Run the decoders over transcript files and pair what they find: `replay_paths` is the
+entry point. Files stream line by line; memory grows with the number of open calls and
+distinct ids, not with file size."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+
+from toolsel.acyclic import gc_paused
+from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
+from toolsel.replay.checks import RegistryChecker
+from toolsel.replay.events import Call, Result
+from toolsel.replay.formats import DECODERS, detect
+from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
+from toolsel.replay.matcher import Listener, Matcher, OpenCall
+from toolsel.replay.report import FileReport, ReplayResult, Subagent, ToolEvent, build_report
+
+EventSink = Callable[[ToolEvent], None]
+
+
+def replay_paths(
+    paths: list[str],
+    *,
+    registry: Registry | None = None,
+    permission: Permission | None = None,
+    on_event: EventSink | None = None,
+    input_format: str | None = None,
+    progress: Progress | None = None,
+) -> ReplayResult:
+    """Replay every transcript under `paths` (checking calls against `registry` when given),
+    then link Claude Code sub-agent files to the Task call that launched them."""
+    inputs = expand_inputs(paths)
+    # several files: remember call ids across them, to recognise resumed-session copies
+    earlier: dict[str, str] | None = {} if len(inputs) > 1 else None
+    files = [
+        replay_file(
+            path,
+            registry=registry,
+            permission=permission,
+            on_event=on_event,
+            input_format=input_format,
+            progress=progress,
+            earlier_calls=earlier,
+        )
+        for path in inputs
+    ]
+    return ReplayResult(_link_agent_files(files))
+
+
+def replay_file(
+    path: str,
+    *,
+    registry: Registry | None = None,
+    permission: Permission | None = None,
+    on_event: EventSink | None = None,
+    input_format: str | None = None,
+    progress: Progress | None = None,
+    earlier_calls: dict[str, str] | None = None,
+) -> FileReport:
+    """Replay one transcript; `input_format` forces a decoder instead of detecting one per
+    line. With `earlier_calls` (call id -> tool of the files replayed before it in the same
+    run), calls copied from those files are counted, and this file's calls are added."""
+    checker = RegistryChecker(registry, permission) if registry is not None else None
+    listeners: list[Listener] = [] if checker is None else [checker]
+    if on_event is not None:
+        listeners.append(_EventStream(path, on_event))
+    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, earlier_calls)
+    reading = Reading()
+    formats: Counter[str] = Counter()
+    decode = detect if input_format is None else DECODERS[input_format]
+    on_call, on_result, feed = matcher.call, matcher.result, matcher.feed
+    with gc_paused():
+        for number, obj in read_objects(path, reading, progress):
+            decoded = decode(obj)
+            if decoded is None:
+                reading.unreadable.append(
+                    Unreadable(number, f"valid JSON in an unexpected shape ({shape(obj)})")
+                )
+                continue
+            name, events = decoded
+            formats[name] += 1
+            for event in events:
+                kind = type(event)
+                if kind is Call:
+                    on_call(event, number)  # type: ignore[arg-type]
+                elif kind is Result:
+                    on_result(event, number)  # type: ignore[arg-type]
+                else:
+                    feed((event,), number)
+    if earlier_calls is not None:
+        for call_id, tool in matcher.started_calls.items():
+            earlier_calls.setdefault(call_id, tool)
+    return build_report(
+        path, reading, matcher, formats, checker.violations if checker is not None else ()
+    )
+
+
+def parent_task_tools(registry: Registry | None) -> frozenset[str]:
+    """Tools that launch a sub-agent: Task, Agent, SubAgent, and any the registry marks."""
+    if registry is None:
+        return DEFAULT_PARENT_TASK_TOOLS
+    return DEFAULT_PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.launches_subagent}
+
+
+class _EventStream:
+    """A listener that turns the matcher's moves into `tool_start`/`tool_result` events."""
+
+    def __init__(self, path: str, sink: EventSink) -> None:
+        self.path = path
+        self.sink = sink
+
+    def _emit(self, kind: str, opened: OpenCall, line: int) -> None:
+        call = opened.call
+        self.sink(
+            ToolEvent(
+                kind, call.id, call.tool, opened.parent, opened.parent_rule, call.message_id,
+                self.path, line,
+            )
+        )  # fmt: skip
+
+    def started(self, opened: OpenCall, line: int) -> None:
+        self._emit("tool_start", opened, line)
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        self._emit("tool_start", opened, line)  # an enriched call is announced again
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        self._emit("tool_result", opened, line)
+
+
+def _link_agent_files(files: list[FileReport]) -> tuple[FileReport, ...]:
+    """Claude Code 2.x: a sub-agent file's agentId names the Task result that launched it."""
+    owners = {
+        agent: (i, task) for i, f in enumerate(files) for agent, task in f.task_agents.items()
+    }
+    links: dict[int, list[Subagent]] = {}
+    for report in files:
+        if report.agent_id and report.agent_id in owners:
+            owner, (task_id, task_tool) = owners[report.agent_id]
+            links.setdefault(owner, []).append(
+                Subagent(task_id, task_tool, report.calls, "agent-file")
+            )
+    return tuple(
+        replace(f, subagents=f.subagents + tuple(links[i])) if i in links else f
+        for i, f in enumerate(files)
+    )

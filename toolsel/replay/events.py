@@ -1,0 +1,76 @@
+"""What a decoder turns one transcript line into, and what the matcher consumes.
+
+A line yields a short sequence of events: a tool call, a tool result, or a sub-agent link
+(a sidechain's first prompt, or the agent a sub-agent file belongs to). A line that a
+format knows but that carries none of these (a summary, a token count) yields nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+
+class _Unset:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: The format does not say who the parent is (as opposed to `None`: it says there is none).
+UNSET: Final[Any] = _Unset()
+
+
+@dataclass(slots=True)
+class Call:
+    id: str
+    tool: str
+    input: Any
+    message_id: str | None = None
+    parent: str | None = UNSET  # explicit parent call id when the format says
+    timestamp: str | None = None
+    sidechain: bool = False
+    encoded: bool = False  # `input` is a JSON-encoded string (OpenAI arguments), decoded on use
+
+    @property
+    def arguments(self) -> Any:
+        """The call's input, with JSON-encoded arguments decoded (text that is not JSON stays)."""
+        if not self.encoded:
+            return self.input
+        try:
+            return orjson.loads(self.input)
+        except orjson.JSONDecodeError:
+            return self.input
+
+
+@dataclass(slots=True)
+class Result:
+    id: str
+    is_error: bool
+    parent: str | None = UNSET
+    timestamp: str | None = None
+    agent_id: str | None = None  # Claude Code: the sub-agent a Task result launched
+
+
+@dataclass(slots=True)
+class SidechainStart:
+    """A Claude Code 1.0.x sidechain root: its prompt text names the Task that started it."""
+
+    prompt: str
+
+
+@dataclass(slots=True)
+class AgentFile:
+    """The line belongs to a Claude Code sub-agent file (2.x writes one file per agent)."""
+
+    agent_id: str
+
+
+Event = Call | Result | SidechainStart | AgentFile
+
+#: (format name, events) for a line of a known shape; None for valid JSON of no known shape.
+Decoded = tuple[str, "tuple[Event, ...] | list[Event]"]
+NOTHING: tuple[Event, ...] = ()

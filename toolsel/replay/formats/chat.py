@@ -1,0 +1,75 @@
+"""Chat-style message lists: the Anthropic Messages API (`tool_use`/`tool_result` content
+blocks) and OpenAI Chat Completions (`tool_calls` on assistant messages, `role: tool`
+results), one message per line or as one JSON document (SWE-agent and tau-bench logs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Result
+from toolsel.replay.formats.claude import add_blocks
+
+ANTHROPIC = "anthropic"
+OPENAI_CHAT = "openai-chat"
+
+
+def anthropic(obj: Any) -> Decoded | None:
+    """`--input-format anthropic`: any message with a role."""
+    return _forced(obj, ANTHROPIC)
+
+
+def openai_chat(obj: Any) -> Decoded | None:
+    """`--input-format openai-chat`: any message with a role."""
+    return _forced(obj, OPENAI_CHAT)
+
+
+def _forced(obj: Any, name: str) -> Decoded | None:
+    if type(obj) is not dict or "role" not in obj:
+        return None
+    return name, message(obj)[1]
+
+
+def message(obj: dict[str, Any]) -> Decoded:
+    """A message of either API, told apart by its tool-calling keys."""
+    role = obj.get("role")
+    if type(obj.get("tool_calls")) is list or role == "tool" or role == "function":
+        return OPENAI_CHAT, _openai_events(obj, role)
+    content = obj.get("content")
+    if type(content) is list and any(
+        type(b) is dict and str(b.get("type", "")).endswith(("tool_use", "tool_result"))
+        for b in content
+    ):
+        events: list[Event] = []
+        add_blocks(events, content, obj.get("id"), UNSET, None, False, None)
+        return ANTHROPIC, events
+    return (OPENAI_CHAT if type(content) is str or content is None else ANTHROPIC), NOTHING
+
+
+def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
+    events: list[Event] = []
+    calls = obj.get("tool_calls")
+    if type(calls) is list:
+        for call in calls:
+            if type(call) is dict and type(call.get("id")) is str:
+                function = call.get("function")
+                if type(function) is not dict:
+                    function = {}
+                events.append(
+                    arguments_call(
+                        call["id"], str(function.get("name", "")), function.get("arguments")
+                    )
+                )
+    if role == "tool":
+        listed = obj.get("tool_call_ids")
+        for call_id in listed if type(listed) is list else (obj.get("tool_call_id"),):
+            if type(call_id) is str:
+                events.append(Result(call_id, False))
+    return events
+
+
+def arguments_call(call_id: str, tool: str, raw: Any, timestamp: str | None = None) -> Call:
+    """A call whose arguments may be a JSON-encoded string: kept encoded, decoded on use."""
+    if type(raw) is str:
+        return Call(call_id, tool, raw, None, UNSET, timestamp, False, True)
+    return Call(call_id, tool, raw if raw is not None else {}, None, UNSET, timestamp)

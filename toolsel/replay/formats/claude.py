@@ -1,0 +1,156 @@
+"""Claude Code session files (`~/.claude/projects/*/*.jsonl`) and the Agent SDK's
+stream-json output (`claude -p --output-format stream-json`).
+
+Both carry Anthropic message content blocks: `tool_use` blocks are calls, `tool_result`
+blocks are results. Claude Code lines say who their sub-agent is through sidechains
+(1.0.x) or an `agentId` (2.x); stream-json lines name their parent call in
+`parent_tool_use_id`. `progress` lines are copies of sub-agent messages and never count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import (
+    NOTHING,
+    UNSET,
+    AgentFile,
+    Call,
+    Decoded,
+    Event,
+    Result,
+    SidechainStart,
+)
+
+CLAUDE_CODE = "claude-code"
+STREAM_JSON = "stream-json"
+CLAUDE_LINE_TYPES = frozenset(
+    {"user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation",
+     "last-prompt", "custom-title", "ai-title", "permission-mode", "attachment", "pr-link", "worktree-state", "mode"}
+)  # fmt: skip
+
+
+def claude_code(obj: Any) -> Decoded | None:
+    """Any Claude Code session line (`--input-format claude-code`)."""
+    if type(obj) is not dict:
+        return None
+    kind = obj.get("type")
+    if type(kind) is not str or kind not in CLAUDE_LINE_TYPES:
+        return None
+    if kind == "user" or kind == "assistant":
+        return claude_message(obj, kind)
+    agent = obj.get("agentId")
+    return CLAUDE_CODE, ([AgentFile(agent)] if agent and type(agent) is str else NOTHING)
+
+
+def claude_message(obj: dict[str, Any], kind: str) -> Decoded:
+    """A Claude Code `user` or `assistant` line: the hot path of every session file."""
+    events: list[Event] = []
+    agent = obj.get("agentId")
+    if agent and type(agent) is str:
+        events.append(AgentFile(agent))
+    message = obj.get("message")
+    if type(message) is not dict:
+        return CLAUDE_CODE, events
+    content = message.get("content")
+    sidechain = bool(obj.get("isSidechain"))
+    if type(content) is list:
+        timestamp = obj.get("timestamp")
+        add_blocks(
+            events,
+            content,
+            message.get("id"),
+            UNSET,
+            timestamp if type(timestamp) is str else None,
+            sidechain,
+            obj["toolUseResult"] if "toolUseResult" in obj else obj.get("tool_use_result"),
+        )
+    elif sidechain and kind == "user" and type(content) is str and obj.get("parentUuid") is None:
+        events.append(SidechainStart(content))
+    return CLAUDE_CODE, events
+
+
+def stream_json(obj: Any) -> Decoded | None:
+    """An Agent SDK message (`--input-format stream-json`): its parent is always explicit."""
+    if type(obj) is not dict or (
+        type(obj.get("type")) is not str and "parent_tool_use_id" not in obj
+    ):
+        return None
+    return stream_message(obj)
+
+
+def stream_message(obj: dict[str, Any]) -> Decoded:
+    message = obj.get("message")
+    if type(message) is not dict or type(message.get("content")) is not list:
+        return STREAM_JSON, NOTHING
+    parent = obj.get("parent_tool_use_id")
+    timestamp = obj.get("timestamp")
+    events: list[Event] = []
+    add_blocks(
+        events,
+        message["content"],
+        message.get("id"),
+        parent if type(parent) is str else None,
+        timestamp if type(timestamp) is str else None,
+        bool(obj.get("isSidechain")),
+        obj["toolUseResult"] if "toolUseResult" in obj else obj.get("tool_use_result"),
+    )
+    return STREAM_JSON, events
+
+
+def add_blocks(
+    events: list[Event],
+    content: list[Any],
+    message_id: Any,
+    parent: Any,
+    timestamp: str | None,
+    sidechain: bool,
+    structured: Any,
+) -> None:
+    """Append the calls and results among Anthropic content blocks (`tool_use`,
+    `server_tool_use`, `mcp_tool_use`; `tool_result` and its server variants)."""
+    msg_id = message_id if type(message_id) is str else None
+    for block in content:
+        if type(block) is not dict:
+            continue
+        kind = block.get("type")
+        if kind == "tool_use" or (type(kind) is str and kind.endswith("tool_use")):
+            call_id = block.get("id")
+            if type(call_id) is str:
+                name = block.get("name", "")
+                events.append(
+                    Call(
+                        call_id,
+                        name if type(name) is str else str(name),
+                        block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
+                        msg_id,
+                        parent,
+                        timestamp,
+                        sidechain,
+                    )
+                )
+        elif kind == "tool_result" or (type(kind) is str and kind.endswith("tool_result")):
+            call_id = block.get("tool_use_id")
+            if type(call_id) is str:
+                flag = block.get("is_error")
+                events.append(
+                    Result(
+                        call_id,
+                        flag if type(flag) is bool else structured_error(structured),
+                        parent,
+                        timestamp,
+                        _agent_id(structured) if structured is not None else None,
+                    )
+                )
+
+
+def structured_error(structured: Any) -> bool:
+    """Claude Code's `toolUseResult` as a string says an error when the block does not."""
+    return type(structured) is str and structured.startswith(("Error", "User rejected"))
+
+
+def _agent_id(structured: Any) -> str | None:
+    if type(structured) is not dict:
+        return None
+    agent = structured.get("agentId")
+    return agent if type(agent) is str else None
