@@ -34,4 +34,9 @@ class ConfigError(ToolselError):
 
 
 class RegistryError(ToolselError):
-    """A registry that cannot be loaded: missing path, unparsable file, invalid tool."""
+    """A registry that cannot be loaded: missing path, unparsable file, invalid tool.
+    `problem` is the loader's problem (a `LoadProblem`) when one caused it."""
+
+    def __init__(self, message: str, *, hint: str | None = None, problem: object = None) -> None:
+        super().__init__(message, hint=hint)
+        self.problem = problem

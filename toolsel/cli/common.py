@@ -42,7 +42,7 @@ def handle_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except ToolselError as error:
-            typer.echo(f"toolsel: error: {error}", err=True)
+            typer.echo(f"toolsel: error: {describe(error)}", err=True)
             raise typer.Exit(int(error.exit_code)) from None
         except BrokenPipeError:
             sys.stderr.close()  # the reader went away (`| head`); nothing left to say
@@ -52,6 +52,20 @@ def handle_errors(command: F) -> F:
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def describe(error: ToolselError) -> str:
+    """The error's one line; a registry problem also names the lint rule that explains it."""
+    from toolsel.errors import RegistryError
+    from toolsel.registry.model import LoadProblem
+
+    problem = error.problem if isinstance(error, RegistryError) else None
+    if not isinstance(problem, LoadProblem):
+        return str(error)
+    from toolsel.lint import rule_for_problem
+
+    where = f"{problem.file}:{problem.line}:{problem.column}: "
+    return str(error).replace(where, f"{where}{rule_for_problem(problem.kind).id} ", 1)
 
 
 def warn(message: str) -> None:

@@ -1,4 +1,5 @@
-"""Lint: the rule table lives here; each rule family is a small module under `rules/`.
+"""Lint: the rule table lives here; each rule family is a small module under `rules/`;
+`engine` runs them, `context` is what they see, `config` and `suppress` decide what counts.
 
 The table is the single source for `--list-rules`, `--explain`, SARIF rule metadata,
 configuration validation and the README's rule list.
@@ -10,12 +11,14 @@ import functools
 import importlib
 
 from toolsel.lint.model import Rule
+from toolsel.registry.model import ProblemKind
 
 RULE_MODULES = (
     "structure",
     "names",
     "descriptions",
     "schema",
+    "parameters",
     "openai",
     "anthropic",
     "gemini",
@@ -34,9 +37,14 @@ def all_rules() -> dict[str, Rule]:
     for module_name in RULE_MODULES:
         module = importlib.import_module(f"toolsel.lint.rules.{module_name}")
         for value in vars(module).values():
-            found = getattr(value, "rule", None)
+            found = value if isinstance(value, Rule) else getattr(value, "rule", None)
             if isinstance(found, Rule):
                 if found.id in rules:
                     raise RuntimeError(f"rule id {found.id} is defined twice")
                 rules[found.id] = found
     return dict(sorted(rules.items()))
+
+
+def rule_for_problem(kind: ProblemKind) -> Rule:
+    """The rule that reports the loader's problems of `kind`."""
+    return next(rule for rule in all_rules().values() if rule.problem is kind)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from toolsel.lint.config import LintConfig
 from toolsel.lint.model import Hit, Severity
 from toolsel.lint.schema import SchemaNode, walk_schema
+from toolsel.lint.suppress import Suppressions
 from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
 
@@ -18,6 +19,10 @@ from toolsel.registry.source import escape_token
 
 #: Registries at least this large compute TF-IDF similarity in a worker process.
 BACKGROUND_MIN_TOOLS = 2000
+#: A shared resource rules can declare in `uses`: similar description pairs (TF-IDF).
+DESCRIPTION_PAIRS = "description-pairs"
+#: Resources a worker process can compute while the other rules run.
+BACKGROUND_RESOURCES = frozenset({DESCRIPTION_PAIRS})
 
 # Profile rules apply when their target is selected; strict profiles also apply to any
 # tool marked `strict: true` when the matching base target is selected.
@@ -42,6 +47,8 @@ class LintContext:
         self._strings: dict[int, tuple[tuple[str, str], ...]] = {}
         self._worker: SimilarityWorker | None = None
         self._own_worker: SimilarityWorker | None = None
+        #: suppression comments by file, set by the engine (after-rules read how they were used)
+        self.suppressions: dict[str, Suppressions] = {}
 
     @property
     def tools(self) -> tuple[Tool, ...]:
@@ -111,16 +118,25 @@ class LintContext:
             found = self._strings[key] = tuple(_strings(tool.raw, tool.source.pointer))
         return found
 
+    @functools.cached_property
+    def tool_ignores(self) -> dict[tuple[str, str | None], tuple[str, ...]]:
+        """(file, tool) -> the rule ids the tool's `x-toolsel-ignore` lists."""
+        ignores: dict[tuple[str, str | None], tuple[str, ...]] = {}
+        for tool in self.tools:
+            ids = tool.raw.get("x-toolsel-ignore")
+            if isinstance(ids, list):
+                ignores[(tool.source.file, tool.name)] = tuple(str(i) for i in ids)
+        return ignores
+
     # -- shared expensive work --------------------------------------------------------
-    def start_background_work(
-        self, rule_ids: set[str], worker: SimilarityWorker | None = None
-    ) -> None:
-        """Begin TS209's TF-IDF scan in a worker process, so the other rules overlap it.
+    def prefetch(self, resources: set[str], worker: SimilarityWorker | None = None) -> None:
+        """Start computing the background resources active rules use, so the other rules
+        overlap them: the description-pairs TF-IDF scan in a worker process.
 
         Uses `worker` when the caller forked one early; otherwise forks one itself, but only
         for large registries. Nothing starts when the result is already cached.
         """
-        if "TS209" not in rule_ids or self._cached_pairs() is not None:
+        if DESCRIPTION_PAIRS not in resources or self._cached_pairs() is not None:
             return
         if worker is None and len(self.tools) >= BACKGROUND_MIN_TOOLS:
             from toolsel.lint.worker import start_worker

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from toolsel.errors import ToolselError
 from toolsel.lint import all_rules
 from toolsel.lint.config import LintConfig
-from toolsel.lint.context import LintContext
-from toolsel.lint.model import Finding, Hit, LintResult, Rule, Severity, fingerprint
+from toolsel.lint.context import BACKGROUND_RESOURCES, LintContext
+from toolsel.lint.model import Finding, Hit, LintResult, Rule, fingerprint
 from toolsel.lint.suppress import Suppressions
 from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry
 from toolsel.registry.paths import registry_files
 
-SUPPRESSION_RULES = ("TS901", "TS902")
 #: Registries at least this large (about 1,000 tools) get a worker before parsing.
 EARLY_WORKER_BYTES = 1_000_000
-BACKGROUND_RULES = frozenset({"TS209"})
 
 
 def lint_registry(
@@ -30,26 +28,39 @@ def lint_registry(
 ) -> LintResult:
     """Every finding in `registry` under `config`, sorted by file, line, column and rule.
 
-    `worker`, a process started early by `toolsel.lint.worker.start_worker`, takes TS209.
-    `use_cache=False` neither reads nor writes cached TS209 results.
+    `worker`, a process started early by `toolsel.lint.worker.start_worker`, computes the
+    shared resources rules declare they use. `use_cache=False` neither reads nor writes
+    cached resources.
     """
     config = config or LintConfig()
-    rules = all_rules()
     context = LintContext(registry, config, use_cache=use_cache)
     active = [
         rule
-        for rule in rules.values()
+        for rule in all_rules().values()
         if config.is_enabled(rule)
         and (rule.profile is None or context.profile_active(rule.profile))
     ]
-    suppressions = {f.path: Suppressions.from_file(f.path, f.source) for f in registry.files}
-    tool_ignores = _tool_ignores(registry)
-    context.start_background_work({rule.id for rule in active}, worker)
+    context.suppressions = {
+        f.path: Suppressions.from_file(f.path, f.source) for f in registry.files
+    }
+    context.prefetch({name for rule in active for name in rule.uses}, worker)
     try:
-        findings = _run_rules(active, context, config, suppressions, tool_ignores)
+        # rules that use background resources go last, so the other rules overlap them
+        ordered = sorted((r for r in active if not r.after), key=lambda r: bool(r.uses))
+        findings = [
+            f for rule in ordered for f in _findings(context, rule) if not _silenced(context, f)
+        ]
+        # rules about the suppressions themselves: configuration can turn them off, a
+        # comment cannot
+        findings += [
+            f
+            for rule in active
+            if rule.after
+            for f in _findings(context, rule)
+            if not context.config.ignored_in_file(f.rule, f.file)
+        ]
     finally:
         context.close()
-    findings.extend(_suppression_findings(suppressions, rules, active, config))
     order = {f.path: index for index, f in enumerate(registry.files)}
     findings.sort(
         key=lambda f: (order.get(f.file, len(order)), f.file, f.line, f.column, f.rule, f.message)
@@ -59,31 +70,32 @@ def lint_registry(
     )
 
 
-def _run_rules(
-    active: list[Rule],
-    context: LintContext,
-    config: LintConfig,
-    suppressions: dict[str, Suppressions],
-    tool_ignores: dict[tuple[str, str | None], tuple[str, ...]],
-) -> list[Finding]:
-    findings: list[Finding] = []
-    # rules whose work may run in the background go last, so the other rules overlap it
-    for rule in sorted(active, key=lambda r: r.id in BACKGROUND_RULES):
-        if rule.id in SUPPRESSION_RULES:
-            continue
-        for hit in rule.check(context):
-            finding = _locate(context.registry, rule, hit, config)
-            if config.ignored_in_file(rule.id, finding.file):
-                continue
-            if rule.id in tool_ignores.get((finding.file, finding.tool), ()):
-                continue
-            file_suppressions = suppressions.get(finding.file)
-            if file_suppressions and file_suppressions.suppresses(
-                rule.id, finding.line, finding.pointer
-            ):
-                continue
-            findings.append(finding)
-    return findings
+def _findings(context: LintContext, rule: Rule) -> Iterator[Finding]:
+    """The rule's hits, located: its check's, or the loader's problems of its kind."""
+    if rule.problem is not None:
+        hits: Iterable[Hit] = (
+            Hit(p.message, p.file, p.pointer, p.tool, line=p.line, column=p.column)
+            for p in context.registry.problems
+            if p.kind is rule.problem
+        )
+    else:
+        assert rule.check is not None
+        hits = rule.check(context)
+    for hit in hits:
+        yield _locate(context.registry, rule, hit, context.config)
+
+
+def _silenced(context: LintContext, finding: Finding) -> bool:
+    """Ignored for this file by configuration, by the tool's `x-toolsel-ignore`, or by a
+    suppression comment (which is then marked used)."""
+    if context.config.ignored_in_file(finding.rule, finding.file):
+        return True
+    if finding.rule in context.tool_ignores.get((finding.file, finding.tool), ()):
+        return True
+    file_suppressions = context.suppressions.get(finding.file)
+    return file_suppressions is not None and file_suppressions.suppresses(
+        finding.rule, finding.line, finding.pointer
+    )
 
 
 def _locate(registry: Registry, rule: Rule, hit: Hit, config: LintConfig) -> Finding:
@@ -105,72 +117,6 @@ def _locate(registry: Registry, rule: Rule, hit: Hit, config: LintConfig) -> Fin
     )
 
 
-def _tool_ignores(registry: Registry) -> dict[tuple[str, str | None], tuple[str, ...]]:
-    ignores: dict[tuple[str, str | None], tuple[str, ...]] = {}
-    for tool in registry.tools:
-        ids = tool.raw.get("x-toolsel-ignore")
-        if isinstance(ids, list):
-            ignores[(tool.source.file, tool.name)] = tuple(str(i) for i in ids)
-    return ignores
-
-
-def _suppression_findings(
-    suppressions: dict[str, Suppressions],
-    rules: dict[str, Rule],
-    active: Iterable[Rule],
-    config: LintConfig,
-) -> list[Finding]:
-    enabled = {rule.id: rule for rule in active}
-    found: list[Finding] = []
-    for file, file_suppressions in suppressions.items():
-        for directive in file_suppressions.directives:
-            pointer = f"#L{directive.line}"
-            unknown = [i for i in directive.ids if i not in rules]
-            if "TS902" in enabled and unknown:
-                rule = enabled["TS902"]
-                message = f"suppression names unknown rule {', '.join(unknown)}"
-                found.append(
-                    _directive_finding(
-                        rule, config, message, file, directive.line, directive.column, pointer
-                    )
-                )
-            if (
-                "TS901" in enabled
-                and directive.kind != "enable"
-                and not directive.used
-                and not unknown
-            ):
-                rule = enabled["TS901"]
-                message = f"`toolsel: {directive.kind}` suppressed nothing; remove it"
-                found.append(
-                    _directive_finding(
-                        rule, config, message, file, directive.line, directive.column, pointer
-                    )
-                )
-    return found
-
-
-def _directive_finding(
-    rule: Rule, config: LintConfig, message: str, file: str, line: int, column: int, pointer: str
-) -> Finding:
-    severity = (
-        config.severity_for(rule, None)
-        if rule.severity or rule.id in config.severity
-        else Severity.WARNING
-    )
-    return Finding(
-        rule.id,
-        severity,
-        message,
-        file,
-        line,
-        column,
-        None,
-        pointer,
-        fingerprint(rule.id, file, None, pointer + message),
-    )
-
-
 def lint_paths(
     paths: list[str] | None,
     *,
@@ -189,7 +135,10 @@ def lint_paths(
     config = build_config(project.lint, rules, source=source, cli=overrides)
     targets = registry_files(paths or None)
     worker = None
-    if config.is_enabled(rules["TS209"]) and _total_bytes(targets) >= EARLY_WORKER_BYTES:
+    uses_worker = any(
+        config.is_enabled(rule) and set(rule.uses) & BACKGROUND_RESOURCES for rule in rules.values()
+    )
+    if uses_worker and _total_bytes(targets) >= EARLY_WORKER_BYTES:
         from toolsel.lint.worker import start_worker
 
         worker = start_worker()  # imports scikit-learn while the main process parses

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from toolsel.registry.model import ProblemKind
+
 if TYPE_CHECKING:
     from toolsel.lint.context import LintContext
 
@@ -54,19 +56,30 @@ CheckFunction = Callable[["LintContext"], Iterator[Hit]]
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A rule's contract: an id, a default severity, a summary, examples that fail and pass,
+    and where its findings come from: a `check` function over the registry, or the loader's
+    problems of one kind (`problem`). An `after` rule runs once the others are done and
+    suppressions applied (it checks the suppressions). `uses` names shared resources the
+    context builds lazily, started early where that saves time."""
+
     id: str
     name: str
     severity: Severity | None  # None: off unless selected
     summary: str
-    check: CheckFunction = field(repr=False, compare=False)
+    check: CheckFunction | None = field(default=None, repr=False, compare=False)
     profile: str | None = None
     bad: str = ""
     good: str = ""
     targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
+    problem: ProblemKind | None = None
+    after: bool = False
+    uses: tuple[str, ...] = ()
+    explanation: str = ""
 
     @property
     def doc(self) -> str:
-        return inspect.cleandoc(self.check.__doc__ or self.summary)
+        text = self.explanation or (self.check.__doc__ if self.check else None) or self.summary
+        return inspect.cleandoc(text)
 
     @property
     def default_level(self) -> str:
@@ -83,16 +96,52 @@ def rule(
     good: str,
     profile: str | None = None,
     targets: tuple[str, ...] = (),
+    after: bool = False,
+    uses: tuple[str, ...] = (),
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function as a rule; the docstring is its `--explain` text."""
 
     def decorate(check: CheckFunction) -> CheckFunction:
         check.rule = Rule(  # type: ignore[attr-defined]
-            rule_id, name, severity, summary, check, profile, bad, good, targets
+            rule_id,
+            name,
+            severity,
+            summary,
+            check,
+            profile,
+            bad,
+            good,
+            targets,
+            after=after,
+            uses=uses,
         )
         return check
 
     return decorate
+
+
+def loader_rule(
+    rule_id: str,
+    name: str,
+    severity: Severity | None,
+    summary: str,
+    *,
+    problem: ProblemKind,
+    explanation: str,
+    bad: str,
+    good: str,
+) -> Rule:
+    """A rule whose findings are the registry loader's problems of one kind."""
+    return Rule(
+        rule_id,
+        name,
+        severity,
+        summary,
+        problem=problem,
+        explanation=explanation,
+        bad=bad,
+        good=good,
+    )
 
 
 @dataclass(frozen=True, slots=True)

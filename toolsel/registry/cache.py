@@ -21,7 +21,7 @@ import orjson
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-CACHE_FORMAT = "toolsel-load/2"
+CACHE_FORMAT = "toolsel-load/3"
 #: Files smaller than this load faster than a cache round-trip, so they are not cached.
 MIN_CACHED_BYTES = 64 * 1024
 

@@ -100,11 +100,22 @@ class Category:
     file: str
 
 
+class ProblemKind(StrEnum):
+    """What kind of problem the loader found. `toolsel lint` maps each kind to its rule."""
+
+    UNREADABLE = "unreadable"  # not UTF-8 text, does not parse, too large, or hostile
+    DUPLICATE_KEY = "duplicate-key"
+    SHAPE = "shape"  # a wrong type or structure, or an empty file
+    MISSING_FIELD = "missing-field"  # a tool without a name or a description
+    UNKNOWN_KEY = "unknown-key"
+    UNKNOWN_PERMISSION = "unknown-permission"
+
+
 @dataclass(frozen=True, slots=True)
 class LoadProblem:
-    """Something wrong in a registry file, found while loading it (rule ids TS001-TS006)."""
+    """Something wrong in a registry file, found while loading it."""
 
-    rule: str
+    kind: ProblemKind
     message: str
     file: str
     pointer: str

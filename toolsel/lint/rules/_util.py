@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity
+from toolsel.lint.schema import SchemaNode
 from toolsel.registry.model import Tool
 from toolsel.registry.source import split_pointer
 
 _MISSING: Any = object()
-
-
-def load_problems(context: LintContext, rule_id: str) -> Iterator[Hit]:
-    """Problems the loader found (parse errors, types, unknown keys) as hits of `rule_id`."""
-    for problem in context.registry.problems:
-        if problem.rule == rule_id:
-            yield Hit(
-                problem.message,
-                problem.file,
-                problem.pointer,
-                problem.tool,
-                line=problem.line,
-                column=problem.column,
-            )
 
 
 def raw_field(tool: Tool, field: str) -> Any:
@@ -63,3 +51,42 @@ def tool_count_hits(
             f"{count} tools; {provider} {wording[1]} {context.option(soft)}",
             severity=Severity.WARNING,
         )
+
+
+def unsupported_keywords(
+    context: LintContext, profile: str, keywords: tuple[str, ...], reason: str
+) -> Iterator[Hit]:
+    """Each use of a schema keyword the profile's provider rejects, at the keyword."""
+    for tool in context.profile_tools(profile):
+        for node in context.schema_nodes(tool):
+            for keyword in keywords:
+                if keyword in node.schema:
+                    yield context.schema_hit(
+                        tool, f"{node.pointer}/{keyword}", f"`{keyword}` {reason}", key=True
+                    )
+
+
+def lacking_phrase(
+    context: LintContext,
+    phrase: re.Pattern[str],
+    message: str,
+    applies: Callable[[Tool], bool] = lambda tool: True,
+) -> Iterator[Hit]:
+    """Tools whose non-empty description has no match for `phrase`."""
+    for tool in context.tools:
+        if tool.description.strip() and applies(tool) and not phrase.search(tool.description):
+            yield context.hit(tool, "description", message=message)
+
+
+def schema_nodes(context: LintContext) -> Iterator[tuple[Tool, SchemaNode]]:
+    """Every subschema of every tool's parameters."""
+    for tool in context.tools:
+        for node in context.schema_nodes(tool):
+            yield tool, node
+
+
+def property_nodes(context: LintContext) -> Iterator[tuple[Tool, SchemaNode]]:
+    """Every subschema that is the value of a `properties` entry (a parameter)."""
+    for tool, node in schema_nodes(context):
+        if node.property_name is not None:
+            yield tool, node

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import registry_hit
+from toolsel.lint.rules._util import registry_hit, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 
 NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -66,17 +66,12 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
     """Strict tool use answers 400 to numeric bounds, string lengths, `maxItems`,
     `uniqueItems`, `minItems` above 1, objects without `additionalProperties: false`,
     enums of non-primitive values, external references and `allOf` with `$ref`."""
+    yield from unsupported_keywords(
+        context, "anthropic-strict", UNSUPPORTED, "is not supported by Anthropic strict tool use"
+    )
     for tool in context.profile_tools("anthropic-strict"):
         for node in context.schema_nodes(tool):
             schema = node.schema
-            for keyword in UNSUPPORTED:
-                if keyword in schema:
-                    yield context.schema_hit(
-                        tool,
-                        f"{node.pointer}/{keyword}",
-                        f"`{keyword}` is not supported by Anthropic strict tool use",
-                        key=True,
-                    )
             if isinstance(schema.get("minItems"), int) and schema["minItems"] > 1:
                 yield context.schema_hit(
                     tool,

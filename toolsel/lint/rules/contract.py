@@ -7,9 +7,8 @@ from collections import Counter
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import load_problems
-from toolsel.registry.model import Permission
+from toolsel.lint.model import Hit, Severity, loader_rule, rule
+from toolsel.registry.model import Permission, ProblemKind
 from toolsel.suggest import did_you_mean
 
 SIDE_EFFECTS = re.compile(
@@ -26,17 +25,16 @@ SEMVER = re.compile(
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
-@rule(
+UNKNOWN_PERMISSION = loader_rule(
     "TS501",
     "unknown-permission",
     Severity.ERROR,
     "`permission` is read, write, admin or dangerous",
     bad="- name: a\n  description: d\n  permission: superuser\n",
     good="- name: a\n  description: d\n  permission: admin\n",
+    problem=ProblemKind.UNKNOWN_PERMISSION,
+    explanation="""An unreadable permission cannot be gated; toolsel treats it as `dangerous`.""",
 )
-def unknown_permission(context: LintContext) -> Iterator[Hit]:
-    """An unreadable permission cannot be gated; toolsel treats it as `dangerous`."""
-    yield from load_problems(context, "TS501")
 
 
 @rule(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolsel.lint.context import LintContext
+from toolsel.lint.context import DESCRIPTION_PAIRS, LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import has_field
+from toolsel.lint.rules._util import has_field, lacking_phrase
 from toolsel.registry.model import Permission
 from toolsel.text import content_words, sentence_count, split_name
 
@@ -158,13 +158,9 @@ def restates_name(context: LintContext) -> Iterator[Hit]:
 def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
     """ "Use this when …" is the single most useful sentence for selection; 89% of MCP tools
     lack usage guidance."""
-    for tool in context.tools:
-        if tool.description.strip() and not USAGE.search(tool.description):
-            yield context.hit(
-                tool,
-                "description",
-                message='description does not say when to use the tool ("Use this when ...")',
-            )
+    yield from lacking_phrase(
+        context, USAGE, 'description does not say when to use the tool ("Use this when ...")'
+    )
 
 
 @rule(
@@ -178,13 +174,9 @@ def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
 def no_limitations(context: LintContext) -> Iterator[Hit]:
     """Saying what a tool does *not* do ("does not delete", "only reads") is what separates
     it from its neighbours; 90% of MCP tools leave limitations unstated."""
-    for tool in context.tools:
-        if tool.description.strip() and not LIMITS.search(tool.description):
-            yield context.hit(
-                tool,
-                "description",
-                message='description states no limitation ("does not ...", "only ...")',
-            )
+    yield from lacking_phrase(
+        context, LIMITS, 'description states no limitation ("does not ...", "only ...")'
+    )
 
 
 @rule(
@@ -197,17 +189,12 @@ def no_limitations(context: LintContext) -> Iterator[Hit]:
 )
 def no_output(context: LintContext) -> Iterator[Hit]:
     """The model needs to know what comes back to plan its next step."""
-    for tool in context.tools:
-        if (
-            tool.permission is Permission.READ
-            and tool.description.strip()
-            and not OUTPUT.search(tool.description)
-        ):
-            yield context.hit(
-                tool,
-                "description",
-                message='description does not say what the tool returns ("Returns ...")',
-            )
+    yield from lacking_phrase(
+        context,
+        OUTPUT,
+        'description does not say what the tool returns ("Returns ...")',
+        lambda tool: tool.permission is Permission.READ,
+    )
 
 
 @rule(
@@ -215,6 +202,7 @@ def no_output(context: LintContext) -> Iterator[Hit]:
     "confusable-tools",
     Severity.WARNING,
     "No two descriptions are near-duplicates",
+    uses=(DESCRIPTION_PAIRS,),
     bad=(
         "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
         "- name: delete_record\n  description: Deletes a record from the system.\n"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import tool_count_hits
+from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 UNSUPPORTED = (
@@ -62,16 +62,9 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Gemini answers 400 `Unknown name "$schema"` (and likewise for `oneOf`, `allOf`, `not`,
     `const`, `exclusive*`, `uniqueItems`, `patternProperties`, `if`/`then`/`else`) when a
     schema is sent as `parameters`."""
-    for tool in context.profile_tools("gemini"):
-        for node in context.schema_nodes(tool):
-            for keyword in UNSUPPORTED:
-                if keyword in node.schema:
-                    yield context.schema_hit(
-                        tool,
-                        f"{node.pointer}/{keyword}",
-                        f"`{keyword}` is not in Gemini's schema subset",
-                        key=True,
-                    )
+    yield from unsupported_keywords(
+        context, "gemini", UNSUPPORTED, "is not in Gemini's schema subset"
+    )
 
 
 @rule(

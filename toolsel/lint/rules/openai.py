@@ -7,7 +7,7 @@ from typing import Any
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import tool_count_hits
+from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 from toolsel.registry.source import escape_token
 
@@ -83,16 +83,11 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Strict mode rejects `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
     `dependentSchemas`, and formats outside date-time, time, date, duration, email,
     hostname, ipv4, ipv6 and uuid."""
+    yield from unsupported_keywords(
+        context, "openai-strict", UNSUPPORTED, "is not supported by OpenAI strict mode"
+    )
     for tool in context.profile_tools("openai-strict"):
         for node in context.schema_nodes(tool):
-            for keyword in UNSUPPORTED:
-                if keyword in node.schema:
-                    yield context.schema_hit(
-                        tool,
-                        f"{node.pointer}/{keyword}",
-                        f"`{keyword}` is not supported by OpenAI strict mode",
-                        key=True,
-                    )
             fmt = node.schema.get("format")
             if isinstance(fmt, str) and fmt not in FORMATS:
                 yield context.schema_hit(

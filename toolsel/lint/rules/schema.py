@@ -1,9 +1,8 @@
-"""TS3xx: parameter schemas that are valid, self-contained and explain themselves."""
+"""TS3xx, validity: parameter schemas that are valid JSON Schema and self-contained."""
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,42 +10,10 @@ import orjson
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import has_field
-from toolsel.lint.schema import SchemaNode, properties_of, walk_schema
-from toolsel.registry.model import Permission, Tool
+from toolsel.lint.rules._util import has_field, schema_nodes
+from toolsel.lint.schema import SchemaNode, walk_schema
+from toolsel.registry.model import Tool
 from toolsel.registry.source import escape_token
-
-AMBIGUOUS_PARAMS = frozenset(
-    {"id", "user", "data", "value", "input", "q", "obj", "item", "args", "params"}
-)
-PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-ALTERNATIVES = re.compile(
-    r"\bone of\b|\beither\b.+\bor\b|\b\w+\|\w+\|\w+\b|\b[a-z]+/[a-z]+/[a-z]+\b", re.IGNORECASE
-)
-TYPED_KEYWORDS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
-TOGGLE_PAIRS = (
-    ("on", "off"),
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("show", "hide"),
-    ("include", "exclude"),
-    ("allow", "deny"),
-)
-RISKY_PARAM = re.compile(
-    r"(^|_)(path|file|filename|url|uri|cmd|command|sql|query|script|shell|expr|expression|code)($|_)"
-)
-
-
-def _nodes(context: LintContext) -> Iterator[tuple[Tool, SchemaNode]]:
-    for tool in context.tools:
-        for node in context.schema_nodes(tool):
-            yield tool, node
-
-
-def _property_nodes(context: LintContext) -> Iterator[tuple[Tool, SchemaNode]]:
-    for tool, node in _nodes(context):
-        if node.property_name is not None:
-            yield tool, node
 
 
 @rule(
@@ -185,7 +152,7 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
 )
 def required_missing(context: LintContext) -> Iterator[Hit]:
     """A required key that is not a property is a contract nobody can satisfy."""
-    for tool, node in _nodes(context):
+    for tool, node in schema_nodes(context):
         required = node.schema.get("required")
         props = node.schema.get("properties")
         if isinstance(required, list) and isinstance(props, dict):
@@ -201,144 +168,6 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS304",
-    "property-without-description",
-    Severity.WARNING,
-    "Every property has a description",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string, description: Workspace-relative path.}}}\n",
-)
-def property_description(context: LintContext) -> Iterator[Hit]:
-    """ "Describe each parameter and its format": 84% of MCP tools have opaque parameters."""
-    for tool, node in _property_nodes(context):
-        text = node.schema.get("description")
-        if not (isinstance(text, str) and text.strip()) and "$ref" not in node.schema:
-            yield context.schema_hit(
-                tool, node.pointer, f"parameter {node.property_name!r} has no description", key=True
-            )
-
-
-@rule(
-    "TS305",
-    "property-without-type",
-    Severity.WARNING,
-    "Every property has a type",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {description: count}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, description: count}}}\n",
-)
-def property_type(context: LintContext) -> Iterator[Hit]:
-    """Gemini needs a type on every property; without one the model guesses."""
-    for tool, node in _property_nodes(context):
-        if not any(k in node.schema for k in TYPED_KEYWORDS):
-            yield context.schema_hit(
-                tool,
-                node.pointer,
-                f"parameter {node.property_name!r} has no `type` (or enum/const/$ref/anyOf)",
-                key=True,
-            )
-
-
-@rule(
-    "TS306",
-    "ambiguous-parameter-name",
-    Severity.WARNING,
-    "Parameter names say what they hold",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {user_id: {type: string}}}\n",
-)
-def ambiguous_name(context: LintContext) -> Iterator[Hit]:
-    """`id`, `user` or `data` leave the model guessing; `user_id` does not."""
-    for tool, node in _property_nodes(context):
-        if node.property_name in AMBIGUOUS_PARAMS:
-            yield context.schema_hit(
-                tool,
-                node.pointer,
-                f"parameter name {node.property_name!r} is ambiguous; name what it holds (e.g. 'user_id')",
-                key=True,
-            )
-
-
-@rule(
-    "TS307",
-    "parameter-name-chars",
-    Severity.WARNING,
-    "Parameter names match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {file-path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {file_path: {type: string}}}\n",
-)
-def parameter_chars(context: LintContext) -> Iterator[Hit]:
-    """Gemini only accepts letters, digits and underscores in parameter names (an error when
-    `gemini` is a target)."""
-    severity = Severity.ERROR if "gemini" in context.targets else None
-    for tool, node in _property_nodes(context):
-        if not PARAM_NAME.fullmatch(str(node.property_name)):
-            yield context.schema_hit(
-                tool,
-                node.pointer,
-                f"parameter name {node.property_name!r} has characters Gemini rejects; use letters, digits and '_'",
-                severity=severity,
-                key=True,
-            )
-
-
-@rule(
-    "TS308",
-    "alternatives-without-enum",
-    Severity.INFO,
-    "Listed choices are an `enum`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, description: 'One of celsius, fahrenheit'}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, enum: [celsius, fahrenheit]}}}\n",
-)
-def alternatives_enum(context: LintContext) -> Iterator[Hit]:
-    """ "Use an enum" makes invalid values unrepresentable instead of merely discouraged."""
-    for tool, node in _property_nodes(context):
-        text = node.schema.get("description")
-        if (
-            node.schema.get("type") == "string"
-            and "enum" not in node.schema
-            and isinstance(text, str)
-            and ALTERNATIVES.search(text)
-        ):
-            yield context.schema_hit(
-                tool,
-                node.pointer,
-                f"parameter {node.property_name!r} lists its allowed values in prose; declare them as `enum`",
-                key=True,
-            )
-
-
-@rule(
-    "TS309",
-    "toggle-pair",
-    Severity.INFO,
-    "No pair of mutually exclusive booleans",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {on: {type: boolean}, off: {type: boolean}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {state: {type: string, enum: ['on', 'off']}}}\n",
-)
-def toggle_pair(context: LintContext) -> Iterator[Hit]:
-    """OpenAI's `toggle_light(on, off)` anti-example: two booleans that must never both be
-    true belong in one enum."""
-    for tool, node in _nodes(context):
-        props = properties_of(node.schema)
-        booleans = {
-            name
-            for name, sub in props.items()
-            if isinstance(sub, dict) and sub.get("type") == "boolean"
-        }
-        for a, b in TOGGLE_PAIRS:
-            for name in booleans:
-                if name == a or name.startswith(a + "_"):
-                    partner = b + name[len(a) :]
-                    if partner in booleans:
-                        yield context.schema_hit(
-                            tool,
-                            f"{node.pointer}/properties/{escape_token(partner)}",
-                            f"booleans {name!r} and {partner!r} exclude each other; use one enum parameter",
-                            key=True,
-                        )
-
-
-@rule(
     "TS310",
     "bad-enum",
     Severity.ERROR,
@@ -349,7 +178,7 @@ def toggle_pair(context: LintContext) -> Iterator[Hit]:
 def bad_enum(context: LintContext) -> Iterator[Hit]:
     """An empty enum leaves the model nothing to choose; duplicates are noise. Values that
     differ only by case are a warning: Anthropic's strict mode may return the wrong case."""
-    for tool, node in _nodes(context):
+    for tool, node in schema_nodes(context):
         values = node.schema.get("enum")
         if not isinstance(values, list):
             continue
@@ -390,7 +219,7 @@ def bad_default(context: LintContext) -> Iterator[Hit]:
     """A default the schema itself rejects (wrong type, not in the enum) is a contradiction."""
     from jsonschema import Draft202012Validator
 
-    for tool, node in _nodes(context):
+    for tool, node in schema_nodes(context):
         if "default" not in node.schema:
             continue
         schema = {k: v for k, v in node.schema.items() if k not in ("default", "$ref")}
@@ -407,53 +236,6 @@ def bad_default(context: LintContext) -> Iterator[Hit]:
 
 
 @rule(
-    "TS312",
-    "too-many-parameters",
-    Severity.WARNING,
-    "At most `max-params` (20) top-level parameters",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {"
-    + ", ".join(f"p{i}: {{type: string}}" for i in range(21))
-    + "}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
-)
-def too_many_params(context: LintContext) -> Iterator[Hit]:
-    """OpenAI calls fewer than ~20 arguments per tool "in distribution"; split larger tools."""
-    maximum = context.option("max-params")
-    for tool in context.tools:
-        count = len(properties_of(tool.parameters))
-        if count > maximum:
-            yield context.schema_hit(
-                tool,
-                "/properties",
-                f"{count} top-level parameters (max {maximum}); split the tool",
-                key=True,
-            )
-
-
-@rule(
-    "TS313",
-    "schema-too-deep",
-    Severity.WARNING,
-    "Nesting depth at most `max-depth` (5)",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: object, properties: {b: {type: object, properties: {c: {type: object, properties: {d: {type: object, properties: {e: {type: object, properties: {f: {type: string}}}}}}}}}}}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: string}}}\n",
-)
-def too_deep(context: LintContext) -> Iterator[Hit]:
-    """Deep schemas are hard for models to fill; OpenAI strict mode caps nesting at 10
-    levels (5 in older limits). Reported once per tool, at the first node too deep."""
-    maximum = context.option("max-depth")
-    for tool in context.tools:
-        for node in context.schema_nodes(tool):
-            if node.depth > maximum:
-                yield context.schema_hit(
-                    tool,
-                    node.pointer,
-                    f"schema nests {node.depth} levels deep (max {maximum}); flatten it",
-                )
-                break
-
-
-@rule(
     "TS314",
     "draft3-required",
     Severity.ERROR,
@@ -464,7 +246,7 @@ def too_deep(context: LintContext) -> Iterator[Hit]:
 def draft3_required(context: LintContext) -> Iterator[Hit]:
     """`required: true` on a property is draft-3 syntax; 2020-12 ignores it silently, so the
     parameter is optional. List it in the parent's `required` array instead."""
-    for tool, node in _nodes(context):
+    for tool, node in schema_nodes(context):
         if isinstance(node.schema.get("required"), bool):
             yield context.schema_hit(
                 tool,
@@ -529,54 +311,3 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
                     f"`$ref: {ref}` refers to an enclosing schema (recursion)",
                     severity=severity,
                 )
-
-
-@rule(
-    "TS317",
-    "no-args-not-closed",
-    Severity.INFO,
-    "A tool without arguments sets `additionalProperties: false`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
-)
-def no_args_open(context: LintContext) -> Iterator[Hit]:
-    """MCP recommends `{type: object, additionalProperties: false}` for a no-argument tool,
-    so a model cannot invent arguments."""
-    for tool in context.tools:
-        if not has_field(tool, "parameters"):
-            continue  # TS005 already asks for the whole schema
-        if (
-            not properties_of(tool.parameters)
-            and tool.parameters.get("additionalProperties") is not False
-        ):
-            yield context.schema_hit(
-                tool, "", "tool takes no arguments; add `additionalProperties: false`"
-            )
-
-
-@rule(
-    "TS318",
-    "unbounded-risky-parameter",
-    Severity.INFO,
-    "Risky free-text parameters of write tools are constrained",
-    bad="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string, pattern: '^[a-z/]+$'}}}\n",
-)
-def risky_parameter(context: LintContext) -> Iterator[Hit]:
-    """A path, URL, command or SQL string with no `pattern`, `format`, `enum` or `maxLength`
-    on a tool that writes is a traversal or injection surface."""
-    bounds = ("pattern", "format", "enum", "maxLength", "const")
-    for tool, node in _property_nodes(context):
-        if tool.permission is Permission.READ:
-            continue
-        if (
-            node.schema.get("type") == "string"
-            and RISKY_PARAM.search(str(node.property_name))
-            and not any(b in node.schema for b in bounds)
-        ):
-            yield context.schema_hit(
-                tool,
-                node.pointer,
-                f"parameter {node.property_name!r} of a {tool.permission} tool is unconstrained; add a pattern, format, enum or maxLength",
-                key=True,
-            )

@@ -5,67 +5,63 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import has_field, load_problems
+from toolsel.lint.model import Hit, Severity, loader_rule, rule
+from toolsel.lint.rules._util import has_field
+from toolsel.registry.model import ProblemKind
 from toolsel.text import fold_name
 
-
-@rule(
+PARSE_ERROR = loader_rule(
     "TS001",
     "parse-error",
     Severity.ERROR,
     "File parses as YAML or JSON",
     bad="- name: a\n  description: [unclosed\n",
     good="- name: a\n  description: closed\n",
-)
-def parse_error(context: LintContext) -> Iterator[Hit]:
-    """The file must be readable UTF-8 text that parses as YAML or JSON. Nothing else can be
+    problem=ProblemKind.UNREADABLE,
+    explanation="""The file must be readable UTF-8 text that parses as YAML or JSON. Nothing else can be
     checked in a file that does not parse, so the other files are still linted and this one
     is reported at the scanner's line and column. Binary files, non-UTF-8 bytes, alias bombs
-    and files over the size limit are reported here too."""
-    yield from load_problems(context, "TS001")
+    and files over the size limit are reported here too.""",
+)
 
 
-@rule(
+DUPLICATE_KEY = loader_rule(
     "TS002",
     "duplicate-key",
     Severity.ERROR,
     "No mapping key appears twice",
     bad="- name: a\n  description: first\n  description: second\n",
     good="- name: a\n  description: only once\n",
+    problem=ProblemKind.DUPLICATE_KEY,
+    explanation="""YAML loaders silently keep the last of two equal keys, so the first value is lost.""",
 )
-def duplicate_key(context: LintContext) -> Iterator[Hit]:
-    """YAML loaders silently keep the last of two equal keys, so the first value is lost."""
-    yield from load_problems(context, "TS002")
 
 
-@rule(
+REGISTRY_SHAPE = loader_rule(
     "TS003",
     "registry-shape",
     Severity.ERROR,
     "The document has the registry's shape and types",
     bad="- name: a\n  description: ok\n  tags: not-a-list\n",
     good="- name: a\n  description: ok\n  tags: [fine]\n",
-)
-def registry_shape(context: LintContext) -> Iterator[Hit]:
-    """`tools` is a list of mappings; names, descriptions and categories are strings;
+    problem=ProblemKind.SHAPE,
+    explanation="""`tools` is a list of mappings; names, descriptions and categories are strings;
     `tags`, `requires`, `conflicts` and `aliases` are lists of strings; flags are booleans;
-    `parameters` is a mapping. An empty file is reported here."""
-    yield from load_problems(context, "TS003")
+    `parameters` is a mapping. An empty file is reported here.""",
+)
 
 
-@rule(
+MISSING_REQUIRED = loader_rule(
     "TS004",
     "missing-name-or-description",
     Severity.ERROR,
     "Every tool has a name and a description",
     bad="- name: a\n",
     good="- name: a\n  description: Reads a file.\n",
+    problem=ProblemKind.MISSING_FIELD,
+    explanation="""Without a description the model has nothing to select the tool by; without a name
+    the tool cannot be called.""",
 )
-def missing_required(context: LintContext) -> Iterator[Hit]:
-    """Without a description the model has nothing to select the tool by; without a name
-    the tool cannot be called."""
-    yield from load_problems(context, "TS004")
 
 
 @rule(
@@ -89,18 +85,17 @@ def missing_parameters(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
+UNKNOWN_KEY = loader_rule(
     "TS006",
     "unknown-key",
     Severity.WARNING,
     "No unknown keys (typos silently drop data)",
     bad="- name: a\n  descripton: typo\n",
     good="- name: a\n  description: spelled right\n",
+    problem=ProblemKind.UNKNOWN_KEY,
+    explanation="""An unknown key is usually a typo (`descripton`, `require`), and its value is ignored.
+    Keys starting with `x-` are extensions and always allowed.""",
 )
-def unknown_key(context: LintContext) -> Iterator[Hit]:
-    """An unknown key is usually a typo (`descripton`, `require`), and its value is ignored.
-    Keys starting with `x-` are extensions and always allowed."""
-    yield from load_problems(context, "TS006")
 
 
 @rule(
