@@ -86,7 +86,10 @@ def tools_document(snippet: str) -> str:
 def requires_shared(*parts: str) -> Path:
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} is not available (../shared is optional)")
+        pytest.skip(
+            f"needs {path}, which is not beside this checkout (../shared: CI has it; "
+            "a clone alone does not)"
+        )
     return path
 
 

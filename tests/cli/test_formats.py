@@ -177,11 +177,13 @@ def test_every_format_of_every_command(cli: Cli, command: str, member: Enum) -> 
 @pytest.mark.parametrize("graph", list(GraphFormat))
 def test_every_graph_format(cli: Cli, graph: GraphFormat) -> None:
     text = cli("deps", "-r", REG, "--all", "--graph", graph.value).stdout
-    assert text.startswith({GraphFormat.DOT: "digraph requires {", GraphFormat.MERMAID: "graph LR"}[graph])
+    assert text.startswith(
+        {GraphFormat.DOT: "digraph requires {", GraphFormat.MERMAID: "graph LR"}[graph]
+    )
 
 
 def test_every_output_has_a_checked_schema() -> None:
-    assert CHECKED == set(Output)
+    assert set(Output) == CHECKED
 
 
 @pytest.mark.parametrize("output", list(Output))

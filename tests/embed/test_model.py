@@ -19,14 +19,16 @@ def test_require_without_the_extra_names_the_install_command(no_extra: object) -
     assert "onnxruntime" in text
 
 
-def test_missing_reports_an_absent_module(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("absent", ["numpy", "onnxruntime", "tokenizers"])
+def test_missing_reports_an_absent_module(monkeypatch: pytest.MonkeyPatch, absent: str) -> None:
+    """Whether or not the extra is installed here: the first absent module is named."""
     import importlib.util
 
-    real = importlib.util.find_spec
+    present = {"numpy", "onnxruntime", "tokenizers"} - {absent}
     monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name: None if name == "tokenizers" else real(name)
+        importlib.util, "find_spec", lambda name: object() if name in present else None
     )
-    assert model.missing() == "the Python package 'tokenizers' is not installed"
+    assert model.missing() == f"the Python package {absent!r} is not installed"
 
 
 def test_missing_reports_an_absent_model_package(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -214,7 +214,9 @@ def test_unknown_key_suggests(write: Write) -> None:
         write("u.yaml", "tools:\n- name: a\n  descripton: d\n  description: d\n"), strict=False
     )
     (problem,) = registry.problems
-    assert problem.kind is ProblemKind.UNKNOWN_KEY and "did you mean 'description'" in problem.message
+    assert (
+        problem.kind is ProblemKind.UNKNOWN_KEY and "did you mean 'description'" in problem.message
+    )
     assert not problem.fatal  # an unknown key alone does not stop `rank`
 
 
@@ -311,7 +313,9 @@ def test_fifty_megabyte_file_loads(write: Write) -> None:
 
 def test_strict_loading_reports_first_fatal_problem_and_count(write: Write) -> None:
     path = write("two.yaml", "tools:\n- name: 1\n  description: d\n- name: b\n")
-    with pytest.raises(RegistryError, match=r"two.yaml:2:9: `name` must be .*1 more problem") as raised:
+    with pytest.raises(
+        RegistryError, match=r"two.yaml:2:9: `name` must be .*1 more problem"
+    ) as raised:
         load_registry(path)
     assert raised.value.problem.kind is ProblemKind.SHAPE
 

@@ -23,6 +23,29 @@ def test_a_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     err = Terminal()
     monkeypatch.setattr("sys.stderr", err)
     with progress.embedding_progress(150) as advance:
-        for _ in range(3):
+        for done in (50, 100, 150):
             advance(50)
+            assert f"{done}/150" in err.getvalue()  # the bar is drawn as it advances
     assert "embedding 150 tools" in err.getvalue()
+
+
+def test_replay_draws_a_byte_bar_for_large_input(monkeypatch: pytest.MonkeyPatch, write) -> None:  # type: ignore[no-untyped-def]
+    from toolsel.cli.replay import _progress_bar
+    from toolsel.replay.driver import replay_paths
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("toolsel.cli.replay.PROGRESS_MIN_BYTES", 1000)
+    line = '{"role": "tool", "tool_call_id": "x", "content": "ok"}\n'
+    path = write("t.jsonl", line * 5000)
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    with _progress_bar([str(path)]) as advance:
+        assert advance is not None
+        replay_paths([str(path)], progress=advance)
+    assert "replaying" in err.getvalue()
+    drawn = err.getvalue()
+    assert "0.0/275.0 kB" in drawn and "225.3/275.0 kB" in drawn  # drawn as it advances
+    assert "275.0/275.0 kB" in drawn  # and the last lines count too

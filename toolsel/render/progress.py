@@ -31,9 +31,18 @@ def progress_bar(
 
     count = DownloadColumn() if unit == "bytes" else MofNCompleteColumn()
     columns = (description, BarColumn(), count, TimeRemainingColumn())
-    with Progress(*columns, console=make_console(stderr=True), transient=True) as bar:
+    # drawn on each advance (callers advance every few thousand lines or every 32 texts),
+    # not by a timer thread, so what is shown is what was done
+    with Progress(
+        *columns, console=make_console(stderr=True), transient=True, auto_refresh=False
+    ) as bar:
         task = bar.add_task(description, total=total)
-        yield lambda n: bar.advance(task, n)
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            bar.refresh()
+
+        yield advance
 
 
 def embedding_progress(total: int) -> contextlib.AbstractContextManager[Callable[[int], None]]:

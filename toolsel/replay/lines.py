@@ -145,6 +145,8 @@ def _jsonl(
                     continue
             yield number, parsed
         reading.lines = number
+        if progress is not None and consumed:
+            progress(consumed)
     finally:
         if handle is not None and handle is not sys.stdin.buffer:
             handle.close()

@@ -1,0 +1,220 @@
+"""`toolsel replay` through the CLI: the JSON and JSONL contracts, --fail-on, registry
+checks, stdin and forced input formats."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import ROOT, Cli
+
+T = ROOT / "transcripts"
+TOP = sorted(str(p) for p in T.iterdir() if p.is_file())
+
+
+def test_cli_json_contract_and_default_exit(cli: Cli) -> None:
+    run = cli("replay", str(T / "claude-code-session.jsonl"), "-f", "json")
+    data = json.loads(run.stdout)
+    assert data["schema"] == "toolsel.replay/v1" and run.exit_code == 1  # orphan + conflicting
+    (f,) = data["files"]
+    assert {
+        "path",
+        "format",
+        "lines",
+        "calls",
+        "results",
+        "paired",
+        "unreadable_lines",
+        "unanswered_calls",
+        "orphan_results",
+        "duplicate_calls",
+        "duplicate_results",
+        "subagents",
+        "violations",
+        "tools",
+    } <= set(f)
+    assert data["summary"]["calls"] == 9 and data["summary"]["orphan_results"] == 1
+
+
+def test_cli_fail_on(cli: Cli) -> None:
+    chat = str(T / "openai-chat.jsonl")
+    assert cli("replay", chat).exit_code == 0  # unanswered and reused are not failures by default
+    assert cli("replay", chat, "--fail-on", "unanswered").exit_code == 1
+    assert cli("replay", str(T / "claude-code-session.jsonl"), "--fail-on", "none").exit_code == 0
+    run = cli("replay", chat, "--fail-on", "orphan")
+    assert run.exit_code == 2 and "did you mean 'orphans'" in run.stderr
+
+
+def test_cli_jsonl_events(cli: Cli) -> None:
+    lines = [
+        json.loads(line)
+        for line in cli(
+            "replay", str(T / "stream-json-task.jsonl"), "-f", "jsonl"
+        ).stdout.splitlines()
+    ]
+    assert {line["event"] for line in lines} == {"tool_start", "tool_result"}
+    child = next(
+        line for line in lines if line["id"] == "toolu_c1" and line["event"] == "tool_start"
+    )
+    assert (child["parent"], child["parent_rule"], child["display_name"]) == (
+        "toolu_T",
+        "parent_tool_use_id",
+        "List Directory",
+    )
+    assert child["schema"] == "toolsel.replay-event/v1"
+    assert set(child) == {
+        "schema",
+        "event",
+        "id",
+        "tool",
+        "display_name",
+        "parent",
+        "parent_rule",
+        "turn_id",
+        "file",
+        "line",
+    }
+
+
+def test_cli_registry_violations(cli: Cli) -> None:
+    run = cli(
+        "replay",
+        str(T / "openai-chat.jsonl"),
+        "-r",
+        str(ROOT / "registries"),
+        "--permission",
+        "write",
+        "-f",
+        "json",
+    )
+    violations = json.loads(run.stdout)["files"][0]["violations"]
+    rules = {(v["tool"], v["rule"]) for v in violations}
+    assert ("deploy_service", "permission") in rules
+    # run_tests and check_health (its requires) both succeeded earlier in this transcript
+    assert ("deploy_service", "requires") not in rules
+    assert run.exit_code == 1
+
+
+def test_cli_invalid_input_and_unknown_tool(cli: Cli, write) -> None:
+    path = write(
+        "t.jsonl",
+        "\n".join(
+            [
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "a",
+                                "type": "function",
+                                "function": {
+                                    "name": "read_file",
+                                    "arguments": json.dumps({"path": 3}),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "b",
+                                "type": "function",
+                                "function": {"name": "raed_file", "arguments": "{}"},
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "c",
+                                "type": "function",
+                                "function": {
+                                    "name": "patch_file",
+                                    "arguments": json.dumps(
+                                        {"path": "a", "old_text": "x", "new_text": "y"}
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "d",
+                                "type": "function",
+                                "function": {
+                                    "name": "rollback_deployment",
+                                    "arguments": json.dumps(
+                                        {"service": "api", "environment": "staging"}
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+                json.dumps(
+                    {
+                        "role": "assistant",
+                        "tool_calls": [
+                            {
+                                "id": "e",
+                                "type": "function",
+                                "function": {
+                                    "name": "deploy_service",
+                                    "arguments": json.dumps(
+                                        {
+                                            "service": "api",
+                                            "environment": "staging",
+                                            "image_tag": "1",
+                                        }
+                                    ),
+                                },
+                            }
+                        ],
+                    }
+                ),
+            ]
+        )
+        + "\n",
+    )
+    data = json.loads(cli("replay", str(path), "-r", str(ROOT / "registries"), "-f", "json").stdout)
+    found = {(v["tool"], v["rule"]): v["message"] for v in data["files"][0]["violations"]}
+    assert "input at /path is invalid" in found[("read_file", "invalid-input")]
+    assert "did you mean 'read_file'" in found[("raed_file", "unknown-tool")]
+    # read_file never succeeded (no result), so patch_file's requires is unmet
+    assert "requires read_file" in found[("patch_file", "requires")]
+    assert "conflicts with 'rollback_deployment'" in found[("deploy_service", "conflict")]
+
+
+def test_cli_missing_input(cli: Cli, tmp_path) -> None:
+    run = cli("replay", str(tmp_path / "nope.jsonl"))
+    assert run.exit_code == 2 and "no such file" in run.stderr
+
+
+def test_stdin(cli: Cli) -> None:
+    text = (T / "openai-chat.jsonl").read_text()
+    data = json.loads(cli("replay", "-", "-f", "json", input=text).stdout)
+    assert data["files"][0]["calls"] == 3
+
+
+def test_forced_input_format(cli: Cli) -> None:
+    chat = str(T / "openai-chat.jsonl")
+    wrong = json.loads(
+        cli(
+            "replay", chat, "--input-format", "claude-code", "-f", "json", "--fail-on", "none"
+        ).stdout
+    )["files"][0]
+    assert wrong["calls"] == 0 and len(wrong["unreadable_lines"]) == 7
+    right = json.loads(cli("replay", chat, "--input-format", "openai-chat", "-f", "json").stdout)[
+        "files"
+    ][0]
+    assert right["calls"] == 3 and right["unreadable_lines"] == []
+    assert cli("replay", chat, "--input-format", "gemini").exit_code == 2

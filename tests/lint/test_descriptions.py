@@ -1,0 +1,39 @@
+"""TS2xx (lint/rules/descriptions.py): descriptions the model can select by."""
+
+from __future__ import annotations
+
+from tests.lint.helpers import assert_findings
+
+
+def test_empty_short_and_long_descriptions() -> None:
+    assert_findings(
+        "- {name: a, description: '  '}\n", ["TS201 /tools/0/description"], rule="TS201"
+    )
+    assert_findings(
+        "- {name: a, description: Reads.}\n", ["TS202 /tools/0/description"], rule="TS202"
+    )
+    long = "- {name: a, description: '" + "word " * 210 + "'}\n"
+    assert_findings(long, ["TS204 /tools/0/description"], rule="TS204")
+
+
+def test_the_phrase_rules_share_one_check() -> None:
+    text = "- {name: get_weather, description: Looks up the weather for a city.}\n"
+    for rule in ("TS206", "TS207", "TS208"):
+        assert_findings(text, [f"{rule} /tools/0/description"], rule=rule)
+    told = "- {name: get_weather, description: 'Looks up the weather. Use this when asked. Does not forecast. Returns Celsius.'}\n"
+    for rule in ("TS206", "TS207", "TS208"):
+        assert_findings(told, [], rule=rule)
+    # TS208 asks only read tools what they return
+    write = "- {name: set_weather, permission: write, description: 'Use this when asked. Does not forecast.'}\n"
+    assert_findings(write, [], rule="TS208")
+
+
+def test_placeholders_and_examples() -> None:
+    assert_findings(
+        "- {name: a, description: TODO write this}\n", ["TS210 /tools/0/description"], rule="TS210"
+    )
+    assert_findings(
+        "- {name: a, description: \"Runs. e.g. run(cmd='ls -la /tmp && echo done && cat f | grep foo')\"}\n",
+        ["TS211 /tools/0/description"],
+        rule="TS211",
+    )

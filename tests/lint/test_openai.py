@@ -1,0 +1,42 @@
+"""TS40x (lint/rules/openai.py): OpenAI function calling and strict mode."""
+
+from __future__ import annotations
+
+from tests.lint.helpers import assert_findings
+
+STRICT = ("openai-strict",)
+
+
+def test_strict_mode_needs_closed_objects_and_every_property_required() -> None:
+    text = (
+        "- {name: a, description: d, parameters: {type: object, properties: {p: {type: string}}}}\n"
+    )
+    assert_findings(text, ["TS401 /tools/0/parameters"], rule="TS401", targets=STRICT)
+    assert_findings(text, ["TS402 /tools/0/parameters/properties/p"], rule="TS402", targets=STRICT)
+    assert_findings(text, [], rule="TS40")  # only under an OpenAI target
+
+
+def test_unsupported_keywords_and_formats() -> None:
+    text = (
+        "- {name: a, description: d, parameters: {type: object, additionalProperties: false, required: [p, q],"
+        " properties: {p: {allOf: [{type: string}]}, q: {type: string, format: ipv5}}}}\n"
+    )
+    assert_findings(
+        text,
+        [
+            "TS403 /tools/0/parameters/properties/p/allOf",
+            "TS403 /tools/0/parameters/properties/q/format",
+        ],
+        rule="TS403",
+        targets=STRICT,
+    )
+
+
+def test_strict_is_also_checked_on_strict_tools_under_the_base_target() -> None:
+    text = "- {name: a, description: d, strict: true, parameters: {type: object, properties: {}}}\n"
+    assert_findings(text, ["TS401 /tools/0/parameters"], rule="TS401", targets=("openai",))
+
+
+def test_tool_count() -> None:
+    text = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(21))
+    assert_findings(text, ["TS406 /tools"], rule="TS406", targets=("openai",))

@@ -1,0 +1,64 @@
+"""TS3xx clarity (lint/rules/parameters.py): parameters that explain themselves."""
+
+from __future__ import annotations
+
+from tests.lint.helpers import assert_findings
+
+P = "- {{name: a, description: d, permission: {permission}, parameters: {{type: object, properties: {{{props}}}}}}}\n"
+
+
+def params(props: str, permission: str = "read") -> str:
+    return P.format(props=props, permission=permission)
+
+
+def test_each_parameter_has_a_description_and_a_type() -> None:
+    assert_findings(
+        params("path: {type: string}"), ["TS304 /tools/0/parameters/properties/path"], rule="TS304"
+    )
+    assert_findings(
+        params("n: {description: count}"), ["TS305 /tools/0/parameters/properties/n"], rule="TS305"
+    )
+
+
+def test_names_say_what_they_hold() -> None:
+    assert_findings(
+        params("id: {type: string}"), ["TS306 /tools/0/parameters/properties/id"], rule="TS306"
+    )
+    assert_findings(
+        params("file-path: {type: string}"),
+        ["TS307 /tools/0/parameters/properties/file-path"],
+        rule="TS307",
+    )
+
+
+def test_choices_toggles_and_bounds() -> None:
+    assert_findings(
+        params("unit: {type: string, description: 'One of celsius, fahrenheit'}"),
+        ["TS308 /tools/0/parameters/properties/unit"],
+        rule="TS308",
+    )
+    assert_findings(
+        params("on: {type: boolean}, off: {type: boolean}"),
+        ["TS309 /tools/0/parameters/properties/off"],
+        rule="TS309",
+    )
+    assert_findings(
+        params("path: {type: string}", permission="write"),
+        ["TS318 /tools/0/parameters/properties/path"],
+        rule="TS318",
+    )
+    assert_findings(params("path: {type: string}", permission="read"), [], rule="TS318")
+
+
+def test_size_depth_and_closed_no_argument_tools() -> None:
+    many = ", ".join(f"p{i}: {{type: string}}" for i in range(21))
+    assert_findings(params(many), ["TS312 /tools/0/parameters/properties"], rule="TS312")
+    deep = "a: {type: object, properties: {b: {type: object, properties: {c: {type: object, properties: {d: {type: object, properties: {e: {type: object, properties: {f: {type: string}}}}}}}}}}}"
+    assert_findings(
+        params(deep),
+        [
+            "TS313 /tools/0/parameters/properties/a/properties/b/properties/c/properties/d/properties/e/properties/f"
+        ],
+        rule="TS313",
+    )
+    assert_findings(params(""), ["TS317 /tools/0/parameters"], rule="TS317")
