@@ -6,7 +6,7 @@ import pytest
 
 from tests.lint.helpers import lint_text
 
-SEED_STORY = """\
+MIX_UP = """\
 - name: delete_file
   description: Permanently removes an item from storage when the user asks to remove it.
 - name: delete_record
@@ -16,14 +16,14 @@ SEED_STORY = """\
 """
 
 
-def test_seed_story_names_both_tools() -> None:
-    (finding,) = [f for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+def test_the_delete_file_mix_up_names_both_tools() -> None:
+    (finding,) = [f for f in lint_text(MIX_UP) if f.rule == "TS209"]
     assert "'delete_file'" in finding.message and "'delete_record'" in finding.message
     assert finding.tool == "delete_record" and finding.pointer == "/tools/1/description"
 
 
 def test_mentioning_the_other_tool_disambiguates() -> None:
-    text = SEED_STORY.replace(
+    text = MIX_UP.replace(
         "asks to remove it.\n- name: get",
         "asks to remove it; for files use delete_file.\n- name: get",
     )
@@ -32,14 +32,14 @@ def test_mentioning_the_other_tool_disambiguates() -> None:
 
 def test_threshold_is_configurable() -> None:
     assert [
-        f for f in lint_text(SEED_STORY, options={"overlap-threshold": 0.99}) if f.rule == "TS209"
+        f for f in lint_text(MIX_UP, options={"overlap-threshold": 0.99}) if f.rule == "TS209"
     ] == []
 
 
 def test_background_worker_gives_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
-    inline = [(f.tool, f.message) for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+    inline = [(f.tool, f.message) for f in lint_text(MIX_UP) if f.rule == "TS209"]
     monkeypatch.setattr("toolsel.lint.context.BACKGROUND_MIN_TOOLS", 2)
-    background = [(f.tool, f.message) for f in lint_text(SEED_STORY) if f.rule == "TS209"]
+    background = [(f.tool, f.message) for f in lint_text(MIX_UP) if f.rule == "TS209"]
     assert background == inline and inline
 
 
@@ -48,7 +48,7 @@ def test_result_is_cached_by_content(monkeypatch: pytest.MonkeyPatch, tmp_path) 
     from toolsel.registry import load_registry
 
     path = tmp_path / "r.yaml"
-    path.write_text("tools:\n" + "\n".join("  " + line for line in SEED_STORY.splitlines()) + "\n")
+    path.write_text("tools:\n" + "\n".join("  " + line for line in MIX_UP.splitlines()) + "\n")
     registry = load_registry(path)
     first = [f.message for f in lint_registry(registry).findings if f.rule == "TS209"]
 
@@ -66,7 +66,7 @@ def test_early_worker_from_the_cli(cli, write, monkeypatch: pytest.MonkeyPatch) 
 
     path = str(
         write(
-            "r.yaml", "tools:\n" + "\n".join("  " + line for line in SEED_STORY.splitlines()) + "\n"
+            "r.yaml", "tools:\n" + "\n".join("  " + line for line in MIX_UP.splitlines()) + "\n"
         )
     )
     inline = json.loads(cli("lint", "--no-cache", "-f", "json", path).stdout)["findings"]

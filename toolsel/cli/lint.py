@@ -16,65 +16,77 @@ if TYPE_CHECKING:
     from toolsel.lint.model import Rule
 
 
+PathsArgument = Annotated[
+    list[Path] | None,
+    typer.Argument(help="Registry files or directories. Default: the project's registry."),
+]
+OutputFormatOption = Annotated[
+    LintFormat,
+    typer.Option(
+        "--format", "-f", help="Output format; auto = github under GitHub Actions, else human."
+    ),
+]
+OutputFileOption = Annotated[
+    Path | None,
+    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+]
+FailOnOption = Annotated[
+    str | None,
+    typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never."),
+]
+StrictOption = Annotated[
+    bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")
+]
+ExitZeroOption = Annotated[
+    bool, typer.Option("--exit-zero", help="Always exit 0 unless toolsel itself fails.")
+]
+SelectOption = Annotated[
+    list[str] | None,
+    typer.Option("--select", help="Only these rule ids or prefixes (repeatable, comma-separated)."),
+]
+ExtendSelectOption = Annotated[
+    list[str] | None,
+    typer.Option("--extend-select", help="Add rules, including off-by-default ones."),
+]
+IgnoreOption = Annotated[
+    list[str] | None, typer.Option("--ignore", help="Skip these rule ids or prefixes.")
+]
+TargetOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--target",
+        "-t",
+        help="Provider profile: portable, openai, openai-strict, anthropic, anthropic-strict, gemini, mcp.",
+    ),
+]
+ConfigOption = Annotated[
+    Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")
+]
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")
+]
+ListRulesOption = Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")]
+ExplainOption = Annotated[
+    str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")
+]
+
+
 @handle_errors
 def lint(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(help="Registry files or directories. Default: the project's registry."),
-    ] = None,
-    output_format: Annotated[
-        LintFormat,
-        typer.Option(
-            "--format", "-f", help="Output format; auto = github under GitHub Actions, else human."
-        ),
-    ] = LintFormat.HUMAN,
-    output_file: Annotated[
-        Path | None,
-        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
-    ] = None,
-    fail_on: Annotated[
-        str | None,
-        typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never."),
-    ] = None,
-    strict: Annotated[
-        bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")
-    ] = False,
-    exit_zero: Annotated[
-        bool, typer.Option("--exit-zero", help="Always exit 0 unless toolsel itself fails.")
-    ] = False,
-    select: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--select", help="Only these rule ids or prefixes (repeatable, comma-separated)."
-        ),
-    ] = None,
-    extend_select: Annotated[
-        list[str] | None,
-        typer.Option("--extend-select", help="Add rules, including off-by-default ones."),
-    ] = None,
-    ignore: Annotated[
-        list[str] | None, typer.Option("--ignore", help="Skip these rule ids or prefixes.")
-    ] = None,
-    target: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--target",
-            "-t",
-            help="Provider profile: portable, openai, openai-strict, anthropic, anthropic-strict, gemini, mcp.",
-        ),
-    ] = None,
-    config: Annotated[
-        Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")
-    ] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")
-    ] = False,
-    list_rules: Annotated[
-        bool, typer.Option("--list-rules", help="List every rule and exit.")
-    ] = False,
-    explain: Annotated[
-        str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")
-    ] = None,
+    paths: PathsArgument = None,
+    output_format: OutputFormatOption = LintFormat.HUMAN,
+    output_file: OutputFileOption = None,
+    fail_on: FailOnOption = None,
+    strict: StrictOption = False,
+    exit_zero: ExitZeroOption = False,
+    select: SelectOption = None,
+    extend_select: ExtendSelectOption = None,
+    ignore: IgnoreOption = None,
+    target: TargetOption = None,
+    config: ConfigOption = None,
+    quiet: QuietOption = False,
+    list_rules: ListRulesOption = False,
+    explain: ExplainOption = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Check registry files for problems that break providers or confuse agents."""

@@ -20,78 +20,93 @@ if TYPE_CHECKING:
     from toolsel.ranking.core import RankOptions
 
 
+PromptArgument = Annotated[
+    str | None,
+    typer.Argument(
+        help='What the user asked ("read the config file"), or select:NAME,NAME for a direct lookup.'
+    ),
+]
+MethodOption = Annotated[Method, typer.Option("--method", "-m", help="Scoring method.")]
+TopOption = Annotated[
+    int | None,
+    typer.Option(
+        "--top",
+        "-n",
+        help="How many tools to offer (default 8; 5 with --method cc, as Claude Code).",
+        show_default=False,
+    ),
+]
+PermissionOption = Annotated[
+    Permission | None,
+    typer.Option("--permission", "-p", help="Block tools that need more than this."),
+]
+CategoryOption = Annotated[
+    list[str] | None,
+    typer.Option("--category", "-c", help="Only tools in this category (repeatable)."),
+]
+TagOption = Annotated[
+    list[str] | None, typer.Option("--tag", help="Only tools with this tag (repeatable).")
+]
+IncludeDeprecatedOption = Annotated[
+    bool, typer.Option("--include-deprecated", help="Keep deprecated tools.")
+]
+MinScoreOption = Annotated[
+    float, typer.Option("--min-score", help="Drop results scoring below this (0-1).")
+]
+ExplainOption = Annotated[
+    bool,
+    typer.Option(
+        "--explain", help="Show which terms matched which fields, and why tools were dropped."
+    ),
+]
+OutputFormatOption = Annotated[
+    RankFormat,
+    typer.Option("--format", "-f", help="Output format (tool-result: the bare select: block)."),
+]
+EmitOption = Annotated[
+    EmitFormat | None,
+    typer.Option("--emit", help="Print the selected tools in this provider's request shape."),
+]
+BatchOption = Annotated[
+    Path | None,
+    typer.Option("--batch", help='Rank every {"id", "query"} line of a JSONL file.'),
+]
+ToolUseIdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tool-use-id",
+        help="tool_use_id for the select: tool_result block (default: derived from the query).",
+    ),
+]
+PendingServerOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--pending-server", help="An MCP server still connecting (select: not-found hint)."
+    ),
+]
+WithDepsOption = Annotated[
+    bool, typer.Option("--with-deps", help="select: also add each tool's requires closure.")
+]
+
+
 @handle_errors
 def rank(
-    prompt: Annotated[
-        str | None,
-        typer.Argument(
-            help='What the user asked ("read the config file"), or select:NAME,NAME for a direct lookup.'
-        ),
-    ] = None,
+    prompt: PromptArgument = None,
     registry: RegistryOption = None,
-    method: Annotated[
-        Method, typer.Option("--method", "-m", help="Scoring method.")
-    ] = Method.HYBRID,
-    top: Annotated[
-        int | None,
-        typer.Option(
-            "--top",
-            "-n",
-            help="How many tools to offer (default 8; 5 with --method cc, as Claude Code).",
-            show_default=False,
-        ),
-    ] = None,
-    permission: Annotated[
-        Permission | None,
-        typer.Option("--permission", "-p", help="Block tools that need more than this."),
-    ] = None,
-    category: Annotated[
-        list[str] | None,
-        typer.Option("--category", "-c", help="Only tools in this category (repeatable)."),
-    ] = None,
-    tag: Annotated[
-        list[str] | None, typer.Option("--tag", help="Only tools with this tag (repeatable).")
-    ] = None,
-    include_deprecated: Annotated[
-        bool, typer.Option("--include-deprecated", help="Keep deprecated tools.")
-    ] = False,
-    min_score: Annotated[
-        float, typer.Option("--min-score", help="Drop results scoring below this (0-1).")
-    ] = 0.0,
-    explain: Annotated[
-        bool,
-        typer.Option(
-            "--explain", help="Show which terms matched which fields, and why tools were dropped."
-        ),
-    ] = False,
-    output_format: Annotated[
-        RankFormat,
-        typer.Option("--format", "-f", help="Output format (tool-result: the bare select: block)."),
-    ] = RankFormat.HUMAN,
-    emit: Annotated[
-        EmitFormat | None,
-        typer.Option("--emit", help="Print the selected tools in this provider's request shape."),
-    ] = None,
-    batch: Annotated[
-        Path | None,
-        typer.Option("--batch", help='Rank every {"id", "query"} line of a JSONL file.'),
-    ] = None,
-    tool_use_id: Annotated[
-        str | None,
-        typer.Option(
-            "--tool-use-id",
-            help="tool_use_id for the select: tool_result block (default: derived from the query).",
-        ),
-    ] = None,
-    pending_server: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--pending-server", help="An MCP server still connecting (select: not-found hint)."
-        ),
-    ] = None,
-    with_deps: Annotated[
-        bool, typer.Option("--with-deps", help="select: also add each tool's requires closure.")
-    ] = False,
+    method: MethodOption = Method.HYBRID,
+    top: TopOption = None,
+    permission: PermissionOption = None,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    include_deprecated: IncludeDeprecatedOption = False,
+    min_score: MinScoreOption = 0.0,
+    explain: ExplainOption = False,
+    output_format: OutputFormatOption = RankFormat.HUMAN,
+    emit: EmitOption = None,
+    batch: BatchOption = None,
+    tool_use_id: ToolUseIdOption = None,
+    pending_server: PendingServerOption = None,
+    with_deps: WithDepsOption = False,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""

@@ -1,4 +1,6 @@
-"""Registry model and loading. `load_registry` is the entry point.
+"""The registry: the frozen model (`model`), the tool-list shapes it reads (`formats`),
+parsing with positions (`source`), reading files (`loader`) and their entries (`entries`),
+the parse cache (`cache`). `load_registry` is the entry point.
 
 Attributes are imported lazily, so importing the model (e.g. `Permission`) stays cheap.
 """

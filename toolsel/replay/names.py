@@ -1,5 +1,6 @@
-"""Display names, as the seeds give them: the registry's `display_name`, then a mapping of
-well-known agent tools, then the name turned into Title Case."""
+"""Display names, as Craft Agents OSS shows tool calls (its `tool-matching.ts`): the
+registry's `display_name`, then a mapping of well-known agent tools, then the name turned
+into Title Case."""
 
 from __future__ import annotations
 

@@ -214,8 +214,8 @@ def no_output(context: LintContext) -> Iterator[Hit]:
 )
 def confusable_tools(context: LintContext) -> Iterator[Hit]:
     """Two tools whose descriptions are similar (TF-IDF cosine at or above
-    `overlap-threshold`, 0.6), when neither names the other, are the seed's story: an agent
-    called `delete_file` when the user asked to remove a database record. Say in each
+    `overlap-threshold`, 0.6), when neither names the other, are how an agent comes to
+    call `delete_file` when the user asked to remove a database record. Say in each
     description how it differs from the other. Uses sparse nearest neighbours, so 50k-tool
     registries lint in bounded memory."""
     tools = context.described_tools

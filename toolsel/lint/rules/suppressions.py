@@ -7,11 +7,23 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.suppress import Directive
 
 
-def _directive_hit(file: str, line: int, column: int, message: str) -> Hit:
+def _directives(context: LintContext) -> Iterator[tuple[str, Directive, list[str]]]:
+    """Every suppression comment: its file, itself, and the rule ids it names that do not
+    exist."""
+    from toolsel.lint import all_rules
+
+    known = all_rules()
+    for file, suppressions in context.suppressions.items():
+        for directive in suppressions.directives:
+            yield file, directive, [i for i in directive.ids if i not in known]
+
+
+def _hit(file: str, directive: Directive, message: str) -> Hit:
     # a suppression comment has no JSON pointer; `#L<line>` names it in fingerprints
-    return Hit(message, file, f"#L{line}", line=line, column=column)
+    return Hit(message, file, f"#L{directive.line}", line=directive.line, column=directive.column)
 
 
 @rule(
@@ -25,20 +37,11 @@ def _directive_hit(file: str, line: int, column: int, message: str) -> Hit:
 )
 def unused_suppression(context: LintContext) -> Iterator[Hit]:
     """A suppression that no longer matches a finding hides future regressions."""
-    from toolsel.lint import all_rules
-
-    known = all_rules()
-    for file, suppressions in context.suppressions.items():
-        for directive in suppressions.directives:
-            if directive.kind == "enable" or directive.used:
-                continue
-            if any(i not in known for i in directive.ids):
-                continue  # TS902 reports it
-            yield _directive_hit(
-                file,
-                directive.line,
-                directive.column,
-                f"`toolsel: {directive.kind}` suppressed nothing; remove it",
+    for file, directive, unknown in _directives(context):
+        # an `enable` suppresses nothing by design; unknown ids are TS902's
+        if directive.kind != "enable" and not directive.used and not unknown:
+            yield _hit(
+                file, directive, f"`toolsel: {directive.kind}` suppressed nothing; remove it"
             )
 
 
@@ -53,16 +56,6 @@ def unused_suppression(context: LintContext) -> Iterator[Hit]:
 )
 def unknown_suppressed_rule(context: LintContext) -> Iterator[Hit]:
     """A typo in a suppression suppresses nothing."""
-    from toolsel.lint import all_rules
-
-    known = all_rules()
-    for file, suppressions in context.suppressions.items():
-        for directive in suppressions.directives:
-            unknown = [i for i in directive.ids if i not in known]
-            if unknown:
-                yield _directive_hit(
-                    file,
-                    directive.line,
-                    directive.column,
-                    f"suppression names unknown rule {', '.join(unknown)}",
-                )
+    for file, directive, unknown in _directives(context):
+        if unknown:
+            yield _hit(file, directive, f"suppression names unknown rule {', '.join(unknown)}")
