@@ -102,11 +102,11 @@ def main() -> int:
         if args.sample and args.sample < len(cases):
             cases = random.Random(args.seed).sample(cases, args.sample)
         registry = load_registry(BENCH / name / "registry.yaml")
-        index = load_index(BENCH / name / "registry.yaml")
+        index = load_index(BENCH / name / "registry.yaml", bulk=True)
         names = [t.name for t in index.tools]
         qv = query_vectors(name, [c.query for c in cases])
         lexical = [
-            min_max(np.asarray(scorers.dense(index, tokens(c.query), "bm25"), dtype=np.float64))
+            min_max(np.asarray(scorers.dense_scores(index, tokens(c.query), "bm25"), dtype=np.float64))
             for c in cases
         ]
         for label in args.recipes:

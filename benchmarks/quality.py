@@ -15,11 +15,12 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from toolsel.evaluate import evaluate, read_cases
 from toolsel.ranking import load_index
-from toolsel.ranking.index import RankIndex
 from toolsel.ranking.options import EMBEDDING_METHODS, Method
+from toolsel.ranking.prepared import PreparedIndex
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 BENCHMARKS = ("metatool", "toollens", "livemcpbench")
@@ -31,15 +32,13 @@ BASELINES = {
 }
 
 
-def _prepare_embeddings(name: str, index: RankIndex, queries: list[str]) -> None:
+def _prepare_embeddings(name: str, index: PreparedIndex, queries: list[str]) -> dict[str, Any]:
     """Tool vectors from the toolsel cache; query vectors from benchmarks/data (shared with
     embed_tune.py), so a rerun embeds nothing."""
     from embed_tune import query_vectors
 
-    from toolsel.ranking import semantic
-
-    semantic.prepare(index)
-    semantic.remember_queries(index, query_vectors(name, queries))
+    index.tool_vectors()
+    return query_vectors(name, queries)
 
 
 def main() -> int:
@@ -65,12 +64,15 @@ def main() -> int:
         cases, bad = read_cases(BENCH / name / "queries.dev.jsonl")
         if args.sample and args.sample < len(cases):
             cases = random.Random(args.seed).sample(cases, args.sample)
-        index = load_index(BENCH / name / "registry.yaml")
+        index = load_index(BENCH / name / "registry.yaml", bulk=True)
+        vectors = {}
         if EMBEDDING_METHODS & {Method(m) for m in args.methods}:
-            _prepare_embeddings(name, index, [c.query for c in cases])
+            vectors = _prepare_embeddings(name, index, [c.query for c in cases])
         for method in args.methods:
             started = time.perf_counter()
-            report = evaluate(index, cases, [Method(method)], (1, 5, 10), bad_lines=bad).methods[0]
+            report = evaluate(
+                index, cases, [Method(method)], (1, 5, 10), bad_lines=bad, query_vectors=vectors
+            ).methods[0]
             seconds = time.perf_counter() - started
             base = BASELINES[name]
             print(

@@ -45,17 +45,18 @@ def timed(args: list[str], env: dict[str, str], runs: int) -> float:
 def batch_seconds(path: Path, count: int) -> tuple[float, float]:
     from toolsel.ranking import load_index, rank_index
     from toolsel.ranking.core import RankOptions
-    from toolsel.render.rank import render_rank_jsonl
+    from toolsel.render.console import dumps_line
+    from toolsel.render.rank import rank_line
 
     started = time.perf_counter()
-    index = load_index(path)
+    index = load_index(path, bulk=True)
     loaded = time.perf_counter() - started
     words = [w for t in index.tools[:2000] for w in t.description.lower().split()[:12]]
     rng = random.Random(5)
     queries = [" ".join(rng.sample(words, 6)) for _ in range(count)]
     started = time.perf_counter()
     for query in queries:
-        render_rank_jsonl(rank_index(index, query, RankOptions()))
+        dumps_line(rank_line(rank_index(index, query, RankOptions())))
     return loaded, time.perf_counter() - started
 
 

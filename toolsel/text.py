@@ -24,8 +24,13 @@ def split_name(name: str) -> list[str]:
     return words
 
 
+_SEPARATORS_GONE = str.maketrans("", "", "_-. \t\n\r\f\v\x1c\x1d\x1e\x1f")
+
+
 def fold_name(name: str) -> str:
     """Case-folded with separators removed: `getUser`, `get_user` and `get-user` fold equal."""
+    if name.isascii():  # what the pattern below does, an order of magnitude faster
+        return name.translate(_SEPARATORS_GONE).casefold()
     return re.sub(r"[_\-.\s]", "", name).casefold()
 
 

@@ -183,11 +183,17 @@ def test_index_is_cached_and_reused(write, monkeypatch: pytest.MonkeyPatch) -> N
         load_index(path)  # edited: the cache key changed
 
 
-def test_large_index_round_trips_through_npz() -> None:
-    from toolsel.ranking.index import RankIndex
+def test_the_index_round_trips_through_its_cache_format() -> None:
+    from toolsel.ranking import persist
 
-    again = RankIndex.from_npz(INDEX.index.to_npz())
-    assert again.tools == INDEX.tools
+    again = persist.loads(persist.dumps(INDEX.index))
+    assert again.tools == INDEX.tools and list(again.texts) == list(INDEX.index.texts)
+    assert again.texts[-1] == INDEX.index.texts[-1] and len(again.texts) == len(INDEX)
+    assert again.vocabulary == INDEX.index.vocabulary and again.bm25 == INDEX.index.bm25
+    data = persist.dumps(INDEX.index)
+    for broken in (data[:-1], data[:100], b"x" + data[1:], data + b"\0", b""):
+        with pytest.raises(ValueError):
+            persist.loads(broken)
     for query in ("deploy service", "read a file", "delete record"):
         assert rank_index(again, query) == rank_index(INDEX, query)
 
@@ -316,6 +322,7 @@ def test_numpy_path_ranks_like_the_python_path(
     small = rank_index(INDEX, query, RankOptions(method=method, top=10))
     assert not INDEX.index.is_large
     monkeypatch.setattr("toolsel.ranking.index.LARGE_INDEX_POSTINGS", 0)
+    monkeypatch.setattr("toolsel.ranking.scorers.NUMPY_MIN_POSTINGS", 0)
     monkeypatch.setattr("toolsel.ranking.core.LARGE_CANDIDATES", 12)
     large = rank_index(INDEX.index, query, RankOptions(method=method, top=10))
     assert [r.name for r in large.results] == [r.name for r in small.results]

@@ -42,7 +42,7 @@ def evaluate(
     ks = _cutoffs(k)
     found, bad = read_cases(cases)
     methods = _compared_methods() if compare else [method]
-    index = load_index(registry or None, use_cache=not no_cache)
+    index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = prepare_methods(
         index,
         methods,

@@ -36,7 +36,7 @@ def test(
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     golden = read_cases(cases)
-    index = load_index(registry or None, use_cache=not no_cache)
+    index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = prepare_methods(
         index,
         {c.method for c in golden},

@@ -12,7 +12,7 @@ import typer
 from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, warn
 from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.options import Method
-from toolsel.registry.model import Permission
+from toolsel.registry.permission import Permission
 from toolsel.render.formats import EmitFormat, RankFormat
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ def _batch(
     if renderer is None:
         raise UsageError(f"--format {output_format} is for select: queries, not --batch")
     lines: Iterable[BatchQuery | BatchLine] = read_batch(batch)
-    index = load_index(registry or None, use_cache=not no_cache)
+    index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = {}
     if options.method in EMBEDDING_METHODS:
         lines = list(lines)  # every prompt is embedded up front, in batches

@@ -6,7 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,9 +18,11 @@ from toolsel.cli.common import (
     split_values,
 )
 from toolsel.errors import ExitCode, UsageError
-from toolsel.registry.model import Permission
+from toolsel.registry.permission import Permission
 from toolsel.render.formats import InputFormat, ReplayFormat
-from toolsel.replay.report import DEFAULT_FAIL_ON, FailOn
+
+if TYPE_CHECKING:
+    from toolsel.replay.report import FailOn
 
 #: A byte-progress bar is drawn (on a terminal's stderr) for inputs larger than this.
 PROGRESS_MIN_BYTES = 50 * 1024 * 1024
@@ -79,6 +81,8 @@ def replay(
 
 
 def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:
+    from toolsel.replay.report import DEFAULT_FAIL_ON, FailOn
+
     chosen = split_values(values)
     if not chosen:
         return DEFAULT_FAIL_ON

@@ -201,7 +201,7 @@ class LintContext:
         from toolsel.ranking.index import build_index
         from toolsel.ranking.prepared import PreparedIndex
 
-        return PreparedIndex(build_index(self.registry))
+        return PreparedIndex(build_index(self.registry), bulk=True)
 
     def self_rank(self, position: int, query: str) -> int | None:
         """Where tool `position` ranks for `query` by hybrid's lexical score (ties by name),

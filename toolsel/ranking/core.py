@@ -21,7 +21,7 @@ from toolsel.ranking.index import RankIndex, ToolMeta
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex, prepare
 from toolsel.ranking.scorers import Contribution
-from toolsel.registry.model import Permission
+from toolsel.registry.permission import Permission
 from toolsel.text import fold_name
 
 if TYPE_CHECKING:
@@ -171,10 +171,7 @@ def score(
             {m.index: m.path for m in matches if m.path != "keyword"},
         )
     if method in (Method.BM25, Method.TFIDF):
-        if prepared.index.is_large:
-            dense = scorers.dense_scores(prepared, terms, method.value)
-            return Scores(scorers.top_entries(dense, LARGE_CANDIDATES))
-        return Scores(scorers.lexical(prepared, terms, method.value))
+        return Scores(scorers.lexical(prepared, terms, method.value, limit=_limit(prepared)))
     if method is Method.FUZZY:
         return Scores(scorers.fuzzy(prepared, query))
     if method in (Method.SEMANTIC, Method.FUSION):
@@ -221,17 +218,24 @@ def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, f
     """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
     lexical score (also what lint's TS701 ranks by)."""
     wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
-    if prepared.index.is_large:
+    limit = _limit(prepared)
+    if scorers.numpy_suits(prepared, terms):
         b = scorers.dense_scores(prepared, terms, "bm25")
         t = scorers.dense_scores(prepared, terms, "tfidf")
         fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
-        return scorers.top_entries(fused, LARGE_CANDIDATES)
+        return scorers.top_entries(fused, limit or len(prepared))
     bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25"))
     tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf"))
-    return {
+    combined = {
         doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
         for doc in bm25.keys() | tfidf.keys()
     }
+    return scorers.best(combined, limit) if limit else combined
+
+
+def _limit(prepared: PreparedIndex) -> int | None:
+    """On a large registry, only the best-scoring tools go on to the selection pipeline."""
+    return LARGE_CANDIDATES if prepared.index.is_large else None
 
 
 def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:

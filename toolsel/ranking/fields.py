@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
 
-from toolsel.registry.model import Registry, Tool
 from toolsel.text import STOPWORDS, split_name
+
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry, Tool
 
 #: Field weights, chosen on a 1,500-query tuning sample of each benchmark's dev split
 #: (benchmarks/quality.py): parameters at 1.0 (not 0.5) was worth +2 NDCG@10 on ToolLens;
@@ -15,8 +19,10 @@ FIELD_NAMES = tuple(FIELD_WEIGHTS)
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match `files`/`file` and `deploying`/`deploy`."""
+    """A light suffix stripper: enough to match `files`/`file` and `deploying`/`deploy`.
+    (Cached: a registry repeats its words, and building a 10k-tool index stems 500k.)"""
     if len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:
@@ -34,7 +40,10 @@ def stem(word: str) -> str:
 def tokens(text: str) -> list[str]:
     words: list[str] = []
     for chunk in text.split():
-        words.extend(split_name(chunk))
+        if chunk.isalnum() and chunk.islower():
+            words.append(chunk)  # what split_name gives such a word, without its regexes
+        else:
+            words.extend(split_name(chunk))
     return [stem(w) for w in _TOKEN.findall(" ".join(words)) if w not in STOPWORDS]
 
 

@@ -1,30 +1,32 @@
 """The ranking index: per-term postings with field-weighted term frequencies.
 
 Built once per registry content (fitting TF-IDF with scikit-learn), then stored in the cache
-as npz arrays plus JSON metadata, so the query path never imports scikit-learn and never
-re-parses YAML. Small indexes are scored in pure Python, large ones with numpy.
+(`persist`), so the query path never imports scikit-learn and never re-parses YAML.
 """
 
 from __future__ import annotations
 
-import io
 import math
+import operator
 from array import array
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
 
 from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tool_fields
-from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/3"
+if TYPE_CHECKING:  # the query path never loads the registry model
+    from toolsel.registry.model import Registry, Tool
+
+INDEX_FORMAT = "toolsel-rank-index/4"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
 
-@dataclass(frozen=True, slots=True)
-class ToolMeta:
-    """What ranking and its output need of a tool, without the registry document."""
+class ToolMeta(NamedTuple):
+    """What ranking and its output need of a tool, without the registry document (a named
+    tuple: a cached 10k-tool index builds 10k of these per process)."""
 
     name: str
     category: str | None
@@ -60,27 +62,9 @@ class ToolMeta:
             tool.description,
         )
 
-    def to_json(self) -> list[Any]:
-        return [
-            self.name, self.category, self.permission, self.deprecated, self.deprecated_by,
-            self.always_include, self.defer_loading, list(self.aliases), list(self.tags),
-            list(self.requires), list(self.conflicts), self.display_name, self.search_hint,
-            self.description,
-        ]  # fmt: skip
 
-    @classmethod
-    def from_json(cls, row: list[Any]) -> ToolMeta:
-        (name, category, permission, deprecated, deprecated_by, always, deferred, aliases, tags,
-         requires, conflicts, display, hint, description) = row  # fmt: skip
-        return cls(
-            name, category, permission, deprecated, deprecated_by, always, deferred,
-            tuple(aliases), tuple(tags), tuple(requires), tuple(conflicts), display, hint,
-            description,
-        )  # fmt: skip
-
-
-#: Indexes with at least this many postings are cached as npz and scored with numpy; smaller
-#: ones are cached as JSON and scored in pure Python, so a small registry never imports numpy.
+#: Indexes with at least this many postings pass only their best-scoring tools on to the
+#: selection pipeline (see `ranking.core.LARGE_CANDIDATES`).
 LARGE_INDEX_POSTINGS = 50_000
 
 
@@ -93,13 +77,13 @@ class RankIndex:
     tools: tuple[ToolMeta, ...]
     vocabulary: dict[str, int]
     term_ptr: array[int]
-    doc_ids: array[int]
+    doc_ids: array[int]  # unsigned ("I")
     field_tf: tuple[array[int], ...]  # one array per field in FIELD_NAMES, aligned with doc_ids
     bm25: array[float]  # BM25F weight of each posting (idf included)
     tfidf: array[float]  # l2-normalised sublinear TF-IDF weight of each posting
     idf: array[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
     bm25_idf: array[float]
-    texts: tuple[str, ...] = ()  # each tool's text for embedding (`toolsel[embed]`)
+    texts: Sequence[str] = ()  # each tool's text for embedding (`toolsel[embed]`)
 
     def __len__(self) -> int:
         return len(self.tools)
@@ -113,96 +97,6 @@ class RankIndex:
         if position is None:
             return range(0)
         return range(self.term_ptr[position], self.term_ptr[position + 1])
-
-    # -- persistence: JSON for small indexes (no numpy import), npz for large ones --------
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": INDEX_FORMAT,
-            "tools": [t.to_json() for t in self.tools],
-            "vocabulary": list(self.vocabulary),
-            "term_ptr": self.term_ptr.tolist(),
-            "doc_ids": self.doc_ids.tolist(),
-            "field_tf": [column.tolist() for column in self.field_tf],
-            "bm25": self.bm25.tolist(),
-            "tfidf": self.tfidf.tolist(),
-            "idf": self.idf.tolist(),
-            "bm25_idf": self.bm25_idf.tolist(),
-            "texts": list(self.texts),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RankIndex:
-        if data.get("format") != INDEX_FORMAT:
-            raise ValueError("stale index format")
-        return cls(
-            tools=tuple(ToolMeta.from_json(row) for row in data["tools"]),
-            vocabulary={term: i for i, term in enumerate(data["vocabulary"])},
-            term_ptr=array("q", data["term_ptr"]),
-            doc_ids=array("q", data["doc_ids"]),
-            field_tf=tuple(array("q", column) for column in data["field_tf"]),
-            bm25=array("d", data["bm25"]),
-            tfidf=array("d", data["tfidf"]),
-            idf=array("d", data["idf"]),
-            bm25_idf=array("d", data["bm25_idf"]),
-            texts=tuple(data["texts"]),
-        ).checked()
-
-    def to_npz(self) -> bytes:
-        import numpy as np
-        import orjson
-
-        meta = orjson.dumps(
-            {
-                "format": INDEX_FORMAT,
-                "tools": [t.to_json() for t in self.tools],
-                "vocabulary": list(self.vocabulary),
-                "texts": list(self.texts),
-            }
-        )
-        buffer = io.BytesIO()
-        np.savez(
-            buffer,
-            meta=np.frombuffer(meta, dtype=np.uint8),
-            term_ptr=np.frombuffer(self.term_ptr, dtype=np.int64),
-            doc_ids=np.frombuffer(self.doc_ids, dtype=np.int64),
-            field_tf=np.stack([np.frombuffer(c, dtype=np.int64) for c in self.field_tf])
-            if self.doc_ids
-            else np.zeros((len(self.field_tf), 0), dtype=np.int64),
-            bm25=np.frombuffer(self.bm25, dtype=np.float64),
-            tfidf=np.frombuffer(self.tfidf, dtype=np.float64),
-            idf=np.frombuffer(self.idf, dtype=np.float64),
-            bm25_idf=np.frombuffer(self.bm25_idf, dtype=np.float64),
-        )
-        return buffer.getvalue()
-
-    @classmethod
-    def from_npz(cls, data: bytes) -> RankIndex:
-        """Load an index saved by `to_npz` (no pickled objects allowed)."""
-        import numpy as np
-        import orjson
-
-        def ints(values: Any) -> array[int]:
-            return array("q", np.ascontiguousarray(values, dtype=np.int64).tobytes())
-
-        def floats(values: Any) -> array[float]:
-            return array("d", np.ascontiguousarray(values, dtype=np.float64).tobytes())
-
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            meta = orjson.loads(arrays["meta"].tobytes())
-            if meta.get("format") != INDEX_FORMAT:
-                raise ValueError("stale index format")
-            return cls(
-                tools=tuple(ToolMeta.from_json(row) for row in meta["tools"]),
-                vocabulary={term: i for i, term in enumerate(meta["vocabulary"])},
-                term_ptr=ints(arrays["term_ptr"]),
-                doc_ids=ints(arrays["doc_ids"]),
-                field_tf=tuple(ints(row) for row in arrays["field_tf"]),
-                bm25=floats(arrays["bm25"]),
-                tfidf=floats(arrays["tfidf"]),
-                idf=floats(arrays["idf"]),
-                bm25_idf=floats(arrays["bm25_idf"]),
-                texts=tuple(meta["texts"]),
-            ).checked()
 
     def checked(self) -> RankIndex:
         """This index, if its arrays agree with each other (a cache entry that does not is
@@ -219,16 +113,9 @@ class RankIndex:
             and len(self.texts) in (0, len(self.tools))
         ):
             raise ValueError("inconsistent index arrays")
-        if self.is_large:
-            import numpy as np
-
-            ptr = np.frombuffer(self.term_ptr, dtype=np.int64)
-            docs = np.frombuffer(self.doc_ids, dtype=np.int64)
-            ordered = bool(np.all(ptr[1:] >= ptr[:-1]))
-            in_range = not postings or (int(docs.min()) >= 0 and int(docs.max()) < len(self.tools))
-        else:
-            ordered = all(a <= b for a, b in zip(self.term_ptr, self.term_ptr[1:], strict=False))
-            in_range = all(0 <= doc < len(self.tools) for doc in self.doc_ids)
+        ordered = all(a <= b for a, b in zip(self.term_ptr, self.term_ptr[1:], strict=False))
+        # unsigned ids: the largest must name a tool
+        in_range = self.doc_ids.typecode == "I" and max(self.doc_ids, default=0) < len(self.tools)
         if not (ordered and in_range):
             raise ValueError("index postings out of range")
         return self
@@ -269,36 +156,38 @@ def _assemble(
     n = len(tools)
     average = (sum(lengths) / n) if n else 1.0
     weights = [FIELD_WEIGHTS[f] for f in FIELD_NAMES]
-    term_ptr = array("q", [0])
-    doc_ids = array("q")
-    field_tf = tuple(array("q") for _ in FIELD_NAMES)
-    weighted = array("d")
-    bm25 = array("d")
-    bm25_idf = array("d")
+    # lists while building (appending to a list is faster), arrays once built
+    term_ptr: list[int] = [0]
+    doc_ids: list[int] = []
+    field_rows: list[list[int]] = []  # per posting; transposed into columns at the end
+    weighted: list[float] = []
+    bm25: list[float] = []
+    bm25_idf: list[float] = []
+    norms = [BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0)) for length in lengths]
     for entries in postings:
         df = len(entries)
         idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
         bm25_idf.append(idf)
         for doc, field_counts in entries:
-            wtf = sum(w * c for w, c in zip(weights, field_counts, strict=True))
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc] / (average or 1.0))
+            wtf = sum(map(operator.mul, weights, field_counts))
             doc_ids.append(doc)
-            for column, count in zip(field_tf, field_counts, strict=True):
-                column.append(count)
+            field_rows.append(field_counts)
             weighted.append(wtf)
-            bm25.append(idf * wtf * (BM25_K1 + 1) / (wtf + norm))
+            bm25.append(idf * wtf * (BM25_K1 + 1) / (wtf + norms[doc]))
         term_ptr.append(len(doc_ids))
-    tfidf, idf_values = _fit_tfidf(n, len(vocabulary), term_ptr, doc_ids, weighted)
+    field_tf = list(zip(*field_rows, strict=True)) if field_rows else [() for _ in FIELD_NAMES]
+    pointers, ids = array("q", term_ptr), array("I", doc_ids)
+    tfidf, idf_values = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", weighted))
     return RankIndex(
         tools=tuple(ToolMeta.of(t) for t in tools),
         vocabulary=vocabulary,
-        term_ptr=term_ptr,
-        doc_ids=doc_ids,
-        field_tf=field_tf,
-        bm25=bm25,
+        term_ptr=pointers,
+        doc_ids=ids,
+        field_tf=tuple(array("I", column) for column in field_tf),
+        bm25=array("d", bm25),
         tfidf=tfidf,
         idf=idf_values,
-        bm25_idf=bm25_idf,
+        bm25_idf=array("d", bm25_idf),
     )
 
 
@@ -316,8 +205,8 @@ def _fit_tfidf(
     counts = csc_matrix(
         (
             np.frombuffer(weighted_tf, dtype=np.float64),
-            np.frombuffer(doc_ids, dtype=np.int64),
-            np.frombuffer(term_ptr, dtype=np.int64),
+            np.frombuffer(doc_ids, dtype=doc_ids.typecode),
+            np.frombuffer(term_ptr, dtype=term_ptr.typecode),
         ),
         shape=(n_docs, n_terms),
     )

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 class PreparedIndex:
     """A `RankIndex` with the values ranking derives from it, computed lazily and once."""
 
-    def __init__(self, index: RankIndex) -> None:
+    def __init__(self, index: RankIndex, *, bulk: bool = False) -> None:
         self.index = index
+        #: many queries will be ranked (a batch, an evaluation, lint, a server): on a large
+        #: index, scoring with numpy pays for its import
+        self.bulk = bulk
         self._vectors: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -104,10 +107,14 @@ class PreparedIndex:
         """The posting arrays as numpy views (no copy), for scoring large indexes."""
         import numpy as np
 
+        index = self.index
         return {
-            "doc_ids": np.frombuffer(self.index.doc_ids, dtype=np.int64),
-            "bm25": np.frombuffer(self.index.bm25, dtype=np.float64),
-            "tfidf": np.frombuffer(self.index.tfidf, dtype=np.float64),
+            name: np.frombuffer(values, dtype=values.typecode)
+            for name, values in (
+                ("doc_ids", index.doc_ids),
+                ("bm25", index.bm25),
+                ("tfidf", index.tfidf),
+            )
         }
 
     # -- embeddings (`toolsel[embed]`) -----------------------------------------------------
@@ -132,3 +139,11 @@ class PreparedIndex:
 def prepare(index: RankIndex | PreparedIndex) -> PreparedIndex:
     """The prepared form of `index` (a `PreparedIndex` is returned as it is)."""
     return index if isinstance(index, PreparedIndex) else PreparedIndex(index)
+
+
+def wants_numpy(prepared: PreparedIndex, postings: int) -> bool:
+    """Whether to score a query with numpy: when its terms have many postings, or when many
+    queries are ranked over a large index (numpy's 0.1 s import is then paid once)."""
+    from toolsel.ranking.scorers import NUMPY_MIN_POSTINGS
+
+    return postings >= NUMPY_MIN_POSTINGS or (prepared.bulk and prepared.index.is_large)

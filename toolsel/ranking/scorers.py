@@ -1,8 +1,9 @@
 """The lexical and fuzzy scoring methods. Each returns {tool position: raw score} for
 scores above zero, and can explain a tool's score as (term, field, contribution) rows.
 
-Small indexes are scored in pure Python over their postings; large ones (see
-`LARGE_INDEX_POSTINGS`) with numpy over every tool, keeping only the best candidates.
+A query is scored in pure Python over the postings of its terms; only a query whose terms
+have many postings is scored with numpy over every tool, so a single prompt never pays
+numpy's import (0.1 s) and a batch over a large registry gets its speed.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS
-from toolsel.ranking.prepared import PreparedIndex
+from toolsel.ranking.prepared import PreparedIndex, wants_numpy
 
 #: The lexical weighting schemes an index stores per posting.
 LEXICAL = ("bm25", "tfidf")
+#: A query whose terms have at least this many postings in all is scored with numpy.
+NUMPY_MIN_POSTINGS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,21 +42,29 @@ def query_weights(prepared: PreparedIndex, terms: Sequence[str], method: str) ->
     return {t: v / norm for t, v in weights.items()}
 
 
-def lexical(prepared: PreparedIndex, terms: Sequence[str], method: str) -> dict[int, float]:
+def lexical(
+    prepared: PreparedIndex, terms: Sequence[str], method: str, *, limit: int | None = None
+) -> dict[int, float]:
     """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
-    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms."""
-    scale = query_weights(prepared, terms, method)
-    if prepared.index.is_large:
-        return top_entries(dense(prepared, scale, method), len(prepared))
+    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms;
+    only the `limit` best when given."""
+    if numpy_suits(prepared, terms):
+        return top_entries(dense_scores(prepared, terms, method), limit or len(prepared))
     index = prepared.index
     weights = index.bm25 if method == "bm25" else index.tfidf
     doc_ids = index.doc_ids
     scores: dict[int, float] = {}
-    for term, factor in scale.items():
+    for term, factor in query_weights(prepared, terms, method).items():
         for p in index.postings(term):
             doc = doc_ids[p]
             scores[doc] = scores.get(doc, 0.0) + factor * weights[p]
-    return scores
+    return best(scores, limit) if limit else scores
+
+
+def numpy_suits(prepared: PreparedIndex, terms: Sequence[str]) -> bool:
+    """Whether this query is better scored with numpy over every tool (see `wants_numpy`)."""
+    index = prepared.index
+    return wants_numpy(prepared, sum(len(index.postings(term)) for term in set(terms)))
 
 
 def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
@@ -73,6 +84,15 @@ def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
 
 def dense_scores(prepared: PreparedIndex, terms: Sequence[str], method: str) -> Any:
     return dense(prepared, query_weights(prepared, terms, method), method)
+
+
+def best(scores: dict[int, float], limit: int) -> dict[int, float]:
+    """The `limit` highest scores (all of them when there are no more)."""
+    if len(scores) <= limit:
+        return scores
+    import heapq
+
+    return dict(heapq.nlargest(limit, scores.items(), key=lambda item: item[1]))
 
 
 def top_entries(scores: Any, limit: int) -> dict[int, float]:

@@ -6,7 +6,6 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -16,9 +15,11 @@ from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import cache
 from toolsel.registry.paths import PathLike, registry_files
 
+INDEX_SUFFIX = ".rank.bin"
+
 
 def registry_key(files: Sequence[Path]) -> str:
-    digest = hashlib.blake2b(
+    digest = cache.blake2b(
         f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}".encode(), digest_size=32
     )
     for path in files:
@@ -29,45 +30,45 @@ def registry_key(files: Sequence[Path]) -> str:
 
 
 def load_index(
-    paths: PathLike | Iterable[PathLike] | None = None, *, use_cache: bool = True
+    paths: PathLike | Iterable[PathLike] | None = None,
+    *,
+    use_cache: bool = True,
+    bulk: bool = False,
 ) -> PreparedIndex:
-    """The prepared index of the registry at `paths` (default: the project's registry)."""
+    """The prepared index of the registry at `paths` (default: the project's registry);
+    `bulk` when many queries will be ranked (see `PreparedIndex.bulk`)."""
     files = registry_files(paths)
     key = registry_key(files) if use_cache and cache.cache_enabled() else None
     if key:
         found = _load_cached(key)
         if found is not None:
-            return PreparedIndex(found)
+            return PreparedIndex(found, bulk=bulk)
     from toolsel.registry.loader import load_registry
 
     index = build_index(load_registry(files, use_cache=use_cache))
     if key:
         _store(key, index)
-    return PreparedIndex(index)
+    return PreparedIndex(index, bulk=bulk)
 
 
 def _load_cached(key: str) -> RankIndex | None:
-    json_entry = cache.load_json(key, ".rank.json")
-    if json_entry is not None:
-        try:
-            return RankIndex.from_json(json_entry)
-        except (ValueError, KeyError, TypeError, OverflowError):
-            return None
+    """The cached index, or None when there is none or it cannot be trusted (rebuilt)."""
+    from toolsel.ranking import persist
+
     try:
-        data = cache.entry_path(key, ".rank.npz").read_bytes()
+        data = cache.entry_path(key, INDEX_SUFFIX).read_bytes()
     except OSError:
         return None
     try:
-        return RankIndex.from_npz(data)
-    except (ValueError, KeyError, OSError, TypeError):
+        return persist.loads(data)
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError):
         return None
 
 
 def _store(key: str, index: RankIndex) -> None:
-    if index.is_large:
-        import contextlib
+    import contextlib
 
-        with contextlib.suppress(OSError):
-            cache.write_atomic(cache.entry_path(key, ".rank.npz"), index.to_npz())
-    else:
-        cache.store_json(key, ".rank.json", index.to_json())
+    from toolsel.ranking import persist
+
+    with contextlib.suppress(OSError):
+        cache.write_atomic(cache.entry_path(key, INDEX_SUFFIX), persist.dumps(index))

@@ -6,28 +6,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from toolsel.registry.permission import Permission as Permission  # re-exported
 from toolsel.registry.pointer import join_pointer
 
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-
-class Permission(StrEnum):
-    READ = "read"
-    WRITE = "write"
-    ADMIN = "admin"
-    DANGEROUS = "dangerous"
-
-    @property
-    def level(self) -> int:
-        return _PERMISSION_ORDER.index(self)
-
-    def allows(self, other: Permission) -> bool:
-        """True when a caller cleared for `self` may use a tool that needs `other`."""
-        return other.level <= self.level
-
-
-_PERMISSION_ORDER = [Permission.READ, Permission.WRITE, Permission.ADMIN, Permission.DANGEROUS]
 
 #: Tools that launch a sub-agent even when the registry does not say `parent_task: true`.
 DEFAULT_PARENT_TASK_TOOLS = frozenset({"Task", "Agent", "SubAgent"})
