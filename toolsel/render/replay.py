@@ -82,15 +82,13 @@ def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
     out.write(dumps_json(replay_payload(result)))
 
 
-def event_payload(event: ToolEvent, registry: Registry | None) -> dict[str, Any]:
-    from toolsel.replay.names import display_name
-
+def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
     return {
         "schema": EVENT_SCHEMA,
         "event": event.event,
         "id": event.id,
         "tool": event.tool,
-        "display_name": display_name(event.tool or "", registry) if event.tool else None,
+        "display_name": display,
         "parent": event.parent,
         "parent_rule": event.parent_rule,
         "turn_id": event.turn_id,
@@ -101,9 +99,18 @@ def event_payload(event: ToolEvent, registry: Registry | None) -> dict[str, Any]
 
 def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent], None]:
     """A sink that writes each event as a JSON line the moment the matcher makes it."""
+    from toolsel.replay.names import display_name
+
+    names: dict[str, str] = {}  # a tool's display name, worked out once
 
     def write(event: ToolEvent) -> None:
-        out.write(dumps_line(event_payload(event, registry)))
+        tool = event.tool
+        display = None
+        if tool:
+            display = names.get(tool)
+            if display is None:
+                display = names[tool] = display_name(tool, registry)
+        out.write(dumps_line(event_payload(event, display)))
 
     return write
 

@@ -28,6 +28,7 @@ class RegistryChecker:
         self.succeeded: set[str] = set()
         self.violations: list[Violation] = []
         self._validators: dict[str, Any] = {}
+        self._suggestions: dict[str, str] = {}  # unknown tool -> " (did you mean ...)"
 
     # -- the matcher's listener protocol ----------------------------------------------
     def started(self, opened: OpenCall, line: int) -> None:
@@ -49,10 +50,12 @@ class RegistryChecker:
 
         tool = self.registry.get(call.tool)
         if tool is None:
-            violation(
-                "unknown-tool",
-                f"{call.tool!r} is not in the registry{did_you_mean(call.tool, self.registry.names)}",
-            )
+            suggestion = self._suggestions.get(call.tool)
+            if suggestion is None:
+                suggestion = self._suggestions[call.tool] = did_you_mean(
+                    call.tool, self.registry.names
+                )
+            violation("unknown-tool", f"{call.tool!r} is not in the registry{suggestion}")
             self.called.add(call.tool)
             return found
         if tool.deprecated:
