@@ -106,7 +106,9 @@ def main() -> int:
         names = [t.name for t in index.tools]
         qv = query_vectors(name, [c.query for c in cases])
         lexical = [
-            min_max(np.asarray(scorers.dense_scores(index, tokens(c.query), "bm25"), dtype=np.float64))
+            min_max(
+                np.asarray(scorers.dense_scores(index, tokens(c.query), "bm25"), dtype=np.float64)
+            )
             for c in cases
         ]
         for label in args.recipes:

@@ -65,9 +65,7 @@ def test_early_worker_from_the_cli(cli, write, monkeypatch: pytest.MonkeyPatch) 
     import json
 
     path = str(
-        write(
-            "r.yaml", "tools:\n" + "\n".join("  " + line for line in MIX_UP.splitlines()) + "\n"
-        )
+        write("r.yaml", "tools:\n" + "\n".join("  " + line for line in MIX_UP.splitlines()) + "\n")
     )
     inline = json.loads(cli("lint", "--no-cache", "-f", "json", path).stdout)["findings"]
     monkeypatch.setattr("toolsel.lint.engine.EARLY_WORKER_BYTES", 1)
