@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lint.helpers import assert_findings
+from tests.lint.helpers import assert_findings, lint_text
 
 
 def test_root_must_be_an_object_without_a_union() -> None:
@@ -59,4 +59,27 @@ def test_references_stay_local_and_finite() -> None:
         "- {name: a, description: d, parameters: {type: object, properties: {c: {$ref: '#'}}}}\n",
         ["TS316 /tools/0/parameters/properties/c/$ref"],
         rule="TS316",
+    )
+
+
+def test_catastrophic_patterns_and_patterns_re2_cannot_run() -> None:
+    text = (
+        "- {name: a, description: d, parameters: {type: object, properties: {"
+        "p: {type: string, pattern: '^(a+)+$'}, q: {type: string, pattern: '^[a-z]+$'},"
+        " r: {type: string, pattern: '(?=x)x'}}, patternProperties: {'^(x|xy)*$': {}}}}\n"
+    )
+    findings = lint_text(text)
+    got = [(f.rule, f.pointer, f.severity.value) for f in findings if f.rule == "TS319"]
+    assert got == [
+        ("TS319", "/tools/0/parameters/properties/p/pattern", "error"),
+        ("TS319", "/tools/0/parameters/properties/r/pattern", "warning"),
+        ("TS319", "/tools/0/parameters/patternProperties/^(x|xy)*$", "error"),
+    ]
+
+
+def test_dynamic_refs_outside_the_schema_are_external_too() -> None:
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: {p: {$dynamicRef: 'https://x/s'}}}}\n",
+        ["TS315 /tools/0/parameters/properties/p/$dynamicRef"],
+        rule="TS315",
     )

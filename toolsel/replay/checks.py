@@ -3,7 +3,8 @@
 Per call: an unknown tool (did you mean?), a deprecated tool (use X instead), a permission
 above `--permission`, `requires` not satisfied (each required tool must have succeeded
 earlier in the same transcript), a conflicting tool already used, and input that is not
-valid against the tool's `parameters` (jsonschema, naming the failing path).
+valid against the tool's `parameters` (naming the failing path; checked safely, see
+`toolsel.validate`: a schema that refers outside itself, or is too deep, is reported).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from toolsel.replay.events import Call, Result
 from toolsel.replay.matcher import OpenCall
 from toolsel.replay.report import Violation
 from toolsel.suggest import did_you_mean
+from toolsel.validate import InputValidator
 
 
 class RegistryChecker:
@@ -27,7 +29,7 @@ class RegistryChecker:
         self.called: set[str] = set()
         self.succeeded: set[str] = set()
         self.violations: list[Violation] = []
-        self._validators: dict[str, Any] = {}
+        self._validators: dict[str, InputValidator] = {}
         self._suggestions: dict[str, str] = {}  # unknown tool -> " (did you mean ...)"
 
     # -- the matcher's listener protocol ----------------------------------------------
@@ -81,25 +83,14 @@ class RegistryChecker:
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        error = self._invalid_input(tool.name, tool.parameters, call.arguments)
-        if error:
-            violation("invalid-input", error)
+        problem = self._validator(tool.name, tool.parameters).check(call.arguments)
+        if problem is not None:
+            violation(problem.rule, problem.message)
         self.called.add(call.tool)
         return found
 
-    def _invalid_input(self, name: str, schema: dict[str, Any], value: Any) -> str | None:
+    def _validator(self, name: str, schema: dict[str, Any]) -> InputValidator:
         validator = self._validators.get(name)
         if validator is None:
-            from jsonschema import validators
-
-            cls = validators.validator_for(schema, default=validators.Draft202012Validator)
-            try:
-                cls.check_schema(schema)
-            except Exception:
-                return None
-            validator = self._validators[name] = cls(schema)
-        error = next(iter(validator.iter_errors(value)), None)
-        if error is None:
-            return None
-        path = "/" + "/".join(str(p) for p in error.absolute_path)
-        return f"input at {path} is invalid: {error.message}"
+            validator = self._validators[name] = InputValidator(schema)
+        return validator

@@ -217,21 +217,19 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
 )
 def bad_default(context: LintContext) -> Iterator[Hit]:
     """A default the schema itself rejects (wrong type, not in the enum) is a contradiction."""
-    from jsonschema import Draft202012Validator
+    from toolsel.validate import InputValidator
 
     for tool, node in schema_nodes(context):
         if "default" not in node.schema:
             continue
         schema = {k: v for k, v in node.schema.items() if k not in ("default", "$ref")}
-        try:
-            errors = list(Draft202012Validator(schema).iter_errors(node.schema["default"]))
-        except Exception:
-            continue
-        if errors:
+        problem = InputValidator(schema).check(node.schema["default"])
+        if problem is not None and problem.rule == "invalid-input":
+            message = problem.message.split(" is invalid: ", 1)[-1]
             yield context.schema_hit(
                 tool,
                 f"{node.pointer}/default",
-                f"default {node.schema['default']!r} is invalid: {errors[0].message}",
+                f"default {node.schema['default']!r} is invalid: {message}",
             )
 
 
@@ -256,11 +254,12 @@ def draft3_required(context: LintContext) -> Iterator[Hit]:
             )
 
 
-def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str]]:
+def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str, str]]:
     for node in context.schema_nodes(tool):
-        ref = node.schema.get("$ref")
-        if isinstance(ref, str):
-            yield node, ref
+        for keyword in ("$ref", "$dynamicRef"):
+            ref = node.schema.get(keyword)
+            if isinstance(ref, str):
+                yield node, keyword, ref
 
 
 @rule(
@@ -272,14 +271,16 @@ def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str]]:
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: string}}}\n",
 )
 def external_ref(context: LintContext) -> Iterator[Hit]:
-    """Registries must be self-contained; Anthropic and OpenAI reject remote references."""
+    """Registries must be self-contained; Anthropic and OpenAI reject remote references.
+    toolsel never follows one (not over the network, not to a file): `replay -r` reports the
+    calls of such a tool as not checked."""
     for tool in context.tools:
-        for node, ref in _refs(context, tool):
+        for node, keyword, ref in _refs(context, tool):
             if not ref.startswith("#"):
                 yield context.schema_hit(
                     tool,
-                    f"{node.pointer}/$ref",
-                    f"`$ref: {ref}` is not local; inline it under `$defs`",
+                    f"{node.pointer}/{keyword}",
+                    f"`{keyword}: {ref}` is not local; inline it under `$defs`",
                 )
 
 
@@ -303,11 +304,56 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
     either is a target)."""
     severity = Severity.ERROR if context.targets_any("anthropic-strict", "gemini") else None
     for tool in context.tools:
-        for node, ref in _refs(context, tool):
-            if _is_recursive(node, ref, tool.parameters):
+        for node, keyword, ref in _refs(context, tool):
+            if keyword == "$ref" and _is_recursive(node, ref, tool.parameters):
                 yield context.schema_hit(
                     tool,
                     f"{node.pointer}/$ref",
                     f"`$ref: {ref}` refers to an enclosing schema (recursion)",
                     severity=severity,
+                )
+
+
+@rule(
+    "TS319",
+    "catastrophic-pattern",
+    Severity.ERROR,
+    "`pattern` cannot take exponential time (ReDoS)",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a+)+$'}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^a+$'}}}\n",
+)
+def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
+    """A pattern that repeats a repetition (`(a+)+`) or overlapping alternatives (`(a|ab)*`)
+    makes a backtracking regex engine, which is what most validators use, take exponential
+    time on a crafted input of a few dozen characters: a denial of service for whoever
+    validates calls. Rewrite it without nested repetition. A pattern RE2 cannot run
+    (lookaround, backreferences) is a warning: toolsel does not check inputs against it."""
+    from toolsel.regex import UnsafePattern, catastrophic, compile_safe
+
+    for tool, node in schema_nodes(context):
+        patterns = [("pattern", node.schema.get("pattern"))]
+        table = node.schema.get("patternProperties")
+        if isinstance(table, dict):
+            patterns += [(f"patternProperties/{escape_token(str(k))}", k) for k in table]
+        for where, pattern in patterns:
+            if not isinstance(pattern, str):
+                continue
+            reason = catastrophic(pattern)
+            if reason is not None:
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/{where}",
+                    f"pattern {pattern!r} can take exponential time on a crafted input: {reason}",
+                    key=where != "pattern",
+                )
+                continue
+            try:
+                compile_safe(pattern)
+            except UnsafePattern as unsafe:
+                yield context.schema_hit(
+                    tool,
+                    f"{node.pointer}/{where}",
+                    f"{unsafe}; toolsel does not check inputs against it",
+                    severity=Severity.WARNING,
+                    key=where != "pattern",
                 )
