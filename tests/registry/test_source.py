@@ -78,11 +78,26 @@ def test_alias_bomb_is_refused_quickly() -> None:
     assert time.perf_counter() - started < 1.0
 
 
+@pytest.mark.parametrize(
+    ("anchor_bytes", "aliases"),
+    [(100_000, 200), (10_000, 27_000)],
+    ids=["a 100 kB string aliased 200 times", "27k aliases of 10 kB"],
+)
+def test_amplification_by_bytes_is_refused(anchor_bytes: int, aliases: int) -> None:
+    text = f"big: &big {'x' * anchor_bytes}\nitems:\n" + "  - *big\n" * aliases
+    with pytest.raises(SourceSyntaxError, match=r"alias bomb") as caught:
+        parse_text(text)
+    assert "bytes" in caught.value.message
+
+
 def test_modest_alias_reuse_is_allowed() -> None:
     text = "shared: &s {type: string, description: shared}\nitems:\n" + "".join(
         "  - *s\n" for _ in range(100)
     )
     assert len(parse_text(text).value["items"]) == 100
+    # sharing one large block a few times is what anchors are for
+    shared = f"big: &big {'x' * 100_000}\nitems:\n" + "  - *big\n" * 5
+    assert len(parse_text(shared).value["items"]) == 5
 
 
 def test_recursive_alias_is_refused() -> None:

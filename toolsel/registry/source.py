@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -35,8 +35,12 @@ __all__ = [
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-#: Refuse a document whose aliases expand it past this many nodes *and* 10x its own size.
+#: Refuse a document whose aliases expand it past this many nodes *and* 10x its own node
+#: count, or past this many bytes of scalars *and* 10x its own text: aliases are for
+#: sharing a block, not for multiplying a file.
 MAX_EXPANDED_NODES = 1_000_000
+MAX_EXPANDED_BYTES = 10 * 1024 * 1024
+MAX_EXPANSION = 10
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 # JSON writes characters outside the BMP as escaped surrogate pairs, which libyaml rejects.
@@ -174,7 +178,7 @@ def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
         if root is None:
             return ParsedDocument(None, SourceMap({}, {}), ())
         if "&" in text:
-            _check_alias_expansion(root)
+            _check_alias_expansion(root, len(text))
         return _Walker(is_json=is_json).walk(root)
     finally:
         if gc_was_enabled:
@@ -206,9 +210,10 @@ def _compose(text: str) -> Node | None:
     return node  # type: ignore[no-any-return]
 
 
-def _check_alias_expansion(root: Node) -> None:
-    """Refuse documents whose aliases would expand to an unreasonable size, or recurse."""
-    sizes: dict[int, int] = {}
+def _check_alias_expansion(root: Node, text_length: int) -> None:
+    """Refuse documents whose aliases would expand to an unreasonable size, or recurse.
+    Sizes are counted over the node graph (each shared node once), never by expanding it."""
+    sizes: dict[int, tuple[int, int]] = {}  # node -> (nodes, scalar bytes) once expanded
     on_path: set[int] = set()
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
@@ -216,37 +221,47 @@ def _check_alias_expansion(root: Node) -> None:
         node_id = id(node)
         if children_done:
             on_path.discard(node_id)
-            total = 1 + sum(sizes[id(child)] for child in _children(node))
-            sizes[node_id] = total
+            nodes, size = 1, len(node.value) if isinstance(node, ScalarNode) else 0
+            for child in _children(node):
+                child_nodes, child_size = sizes[id(child)]
+                nodes += child_nodes
+                size += child_size
+            sizes[node_id] = (nodes, size)
             continue
         if node_id in sizes:
             continue
         if node_id in on_path:
-            mark = node.start_mark
-            raise SourceSyntaxError(
-                "recursive YAML alias (an anchor refers to itself)", mark.line + 1, mark.column + 1
-            )
+            _recursive(node)
         on_path.add(node_id)
         stack.append((node, True))
         for child in _children(node):
             if id(child) in on_path:
-                mark = child.start_mark
-                raise SourceSyntaxError(
-                    "recursive YAML alias (an anchor refers to itself)",
-                    mark.line + 1,
-                    mark.column + 1,
-                )
+                _recursive(child)
             if id(child) not in sizes:
                 stack.append((child, False))
-    expanded = sizes[id(root)]
+    expanded, expanded_bytes = sizes[id(root)]
     unique = len(sizes)
-    if expanded > MAX_EXPANDED_NODES and expanded > 10 * unique:
+    too_many = expanded > MAX_EXPANDED_NODES and expanded > MAX_EXPANSION * unique
+    too_big = expanded_bytes > MAX_EXPANDED_BYTES and expanded_bytes > MAX_EXPANSION * text_length
+    if too_many or too_big:
+        amount = (
+            f"{_human_count(expanded_bytes)} bytes"
+            if too_big
+            else f"{_human_count(expanded)} nodes"
+        )
         raise SourceSyntaxError(
-            f"YAML aliases expand {unique} nodes into {_human_count(expanded)} "
+            f"YAML aliases expand this {_human_count(text_length)}-character file into {amount} "
             "(an alias bomb?); refusing to expand; inline the repeated blocks instead",
             root.start_mark.line + 1,
             root.start_mark.column + 1,
         )
+
+
+def _recursive(node: Node) -> NoReturn:
+    mark = node.start_mark
+    raise SourceSyntaxError(
+        "recursive YAML alias (an anchor refers to itself)", mark.line + 1, mark.column + 1
+    )
 
 
 def _human_count(n: int) -> str:
