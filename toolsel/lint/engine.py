@@ -41,14 +41,17 @@ def lint_registry(
         and (rule.profile is None or context.profile_active(rule.profile))
     ]
     context.suppressions = {
-        f.path: Suppressions.from_file(f.path, f.source) for f in registry.files
+        f.path: Suppressions.from_comments(f.comments, f.source) for f in registry.files
     }
     context.prefetch({name for rule in active for name in rule.uses}, worker)
     try:
         # rules that use background resources go last, so the other rules overlap them
         ordered = sorted((r for r in active if not r.after), key=lambda r: bool(r.uses))
         findings = [
-            f for rule in ordered for f in _findings(context, rule) if not _silenced(context, f)
+            f
+            for rule in ordered
+            for f in _findings(context, rule)
+            if not _silenced(context, rule, f)
         ]
         # rules about the suppressions themselves: configuration can turn them off, a
         # comment cannot
@@ -85,11 +88,14 @@ def _findings(context: LintContext, rule: Rule) -> Iterator[Finding]:
         yield _locate(context.registry, rule, hit, context.config)
 
 
-def _silenced(context: LintContext, finding: Finding) -> bool:
+def _silenced(context: LintContext, rule: Rule, finding: Finding) -> bool:
     """Ignored for this file by configuration, by the tool's `x-toolsel-ignore`, or by a
-    suppression comment (which is then marked used)."""
+    suppression comment (which is then marked used). A config-only rule (the security
+    family) answers to configuration alone: a registry cannot silence what flags it."""
     if context.config.ignored_in_file(finding.rule, finding.file):
         return True
+    if rule.config_only:
+        return False
     if finding.rule in context.tool_ignores.get((finding.file, finding.tool), ()):
         return True
     file_suppressions = context.suppressions.get(finding.file)

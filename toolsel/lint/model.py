@@ -75,6 +75,11 @@ class Rule:
     after: bool = False
     uses: tuple[str, ...] = ()
     explanation: str = ""
+    config_only: bool = False  # only configuration can turn it off, not a comment or the tool
+
+    @property
+    def suppressible_inline(self) -> bool:
+        return not self.config_only
 
     @property
     def doc(self) -> str:
@@ -98,6 +103,7 @@ def rule(
     targets: tuple[str, ...] = (),
     after: bool = False,
     uses: tuple[str, ...] = (),
+    config_only: bool = False,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function as a rule; the docstring is its `--explain` text."""
 
@@ -114,6 +120,7 @@ def rule(
             targets,
             after=after,
             uses=uses,
+            config_only=config_only,
         )
         return check
 

@@ -1,23 +1,30 @@
-"""Inline suppressions written as YAML comments.
+"""Inline suppressions, written as YAML comments (never in JSON, never inside a string):
 
 key: value  # toolsel: disable-line TS202
 # toolsel: disable-next-line TS202      (covers the whole node on the next line)
 # toolsel: disable TS202 ... # toolsel: enable TS202
 # toolsel: disable-file [TS202 ...]      (no ids: every rule)
+
+The comments come from the parser (`RegistryFile.comments`): only a `#` that YAML itself
+reads as a comment can suppress anything. A comment that looks like a directive but is not
+one (`Toolsel:`, `disable-lines`, `ts202`) is kept as malformed, and reported.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from toolsel.registry.source import SourceMap
+from toolsel.registry.source import Comment, SourceMap
 
+KINDS = ("disable-next-line", "disable-line", "disable-file", "disable", "enable")
 _DIRECTIVE = re.compile(
-    r"#\s*toolsel:\s*(disable-next-line|disable-line|disable-file|disable|enable)\b([^#\n]*)"
+    r"#\s*toolsel:\s*(disable-next-line|disable-line|disable-file|disable|enable)(?=\s|$)([^#]*)"
 )
+_LOOKS_LIKE = re.compile(r"#\s*toolsel\s*:", re.IGNORECASE)
 _ID_SPLIT = re.compile(r"[\s,]+")
+_RULE_ID = re.compile(r"TS\d{3}")
 
 
 @dataclass(slots=True)
@@ -32,46 +39,58 @@ class Directive:
     used: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A comment that looks like a suppression but is not one, and what is wrong with it."""
+
+    line: int
+    column: int
+    problem: str
+
+
 @dataclass(slots=True)
 class Suppressions:
     directives: list[Directive] = field(default_factory=list)
+    malformed: list[Malformed] = field(default_factory=list)
 
     @classmethod
-    def from_file(cls, path: str, source: SourceMap) -> Suppressions:
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
-        except OSError:
-            return cls()
-        if "toolsel:" not in text:
-            return cls()
-        return cls.from_text(text, source)
-
-    @classmethod
-    def from_text(cls, text: str, source: SourceMap) -> Suppressions:
-        lines = text.splitlines()
+    def from_comments(cls, comments: Sequence[Comment], source: SourceMap) -> Suppressions:
         directives: list[Directive] = []
+        malformed: list[Malformed] = []
         open_ranges: list[Directive] = []
-        for number, line in enumerate(lines, start=1):
-            match = _DIRECTIVE.search(line)
-            if not match:
+        for comment in comments:
+            match = _DIRECTIVE.match(comment.text)
+            if match is None:
+                if _LOOKS_LIKE.match(comment.text):
+                    malformed.append(_malformed(comment))
                 continue
             kind = match.group(1)
             ids = tuple(i for i in _ID_SPLIT.split(match.group(2).strip()) if i)
-            directive = Directive(kind, ids, number, match.start() + 1)
+            wrong = [i for i in ids if not _RULE_ID.fullmatch(i) and _RULE_ID.fullmatch(i.upper())]
+            if wrong:
+                malformed.append(
+                    Malformed(
+                        comment.line,
+                        comment.column,
+                        f"rule ids are upper case: write {', '.join(i.upper() for i in wrong)}",
+                    )
+                )
+                continue
+            directive = Directive(kind, ids, comment.line, comment.column)
             if kind == "enable":
                 for opened in open_ranges:
                     if opened.end_line is None and (not ids or set(opened.ids) & set(ids)):
-                        opened.end_line = number
+                        opened.end_line = comment.line
                 open_ranges = [d for d in open_ranges if d.end_line is None]
             elif kind == "disable":
                 open_ranges.append(directive)
             elif kind == "disable-next-line":
-                target = _next_content_line(lines, number)
+                target = source.next_line_with_node(comment.line)
                 directive.target_line = target
                 if target is not None:
                     directive.pointers = tuple(set(source.pointers_at_line(target)))
             directives.append(directive)
-        return cls(directives)
+        return cls(directives, malformed)
 
     def suppresses(self, rule_id: str, line: int, pointer: str) -> bool:
         hit = False
@@ -82,6 +101,21 @@ class Suppressions:
                 directive.used = True
                 hit = True
         return hit
+
+
+def _malformed(comment: Comment) -> Malformed:
+    body = comment.text.lstrip("#").strip()
+    keyword, _, rest = body.partition(":")
+    if keyword != "toolsel":
+        return Malformed(
+            comment.line, comment.column, f"write `toolsel:` in lower case, not `{keyword}:`"
+        )
+    verb = rest.strip().split(" ")[0] if rest.strip() else ""
+    return Malformed(
+        comment.line,
+        comment.column,
+        f"unknown suppression `{verb}`; use one of {', '.join(KINDS)}",
+    )
 
 
 def _covers(directive: Directive, line: int, pointer: str) -> bool:
@@ -97,11 +131,3 @@ def _covers(directive: Directive, line: int, pointer: str) -> bool:
             return True
         return any(pointer == p or pointer.startswith(p + "/") for p in directive.pointers if p)
     return False
-
-
-def _next_content_line(lines: list[str], after: int) -> int | None:
-    for number in range(after + 1, len(lines) + 1):
-        stripped = lines[number - 1].strip()
-        if stripped and not stripped.startswith("#"):
-            return number
-    return None

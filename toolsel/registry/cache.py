@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - a Python without the builtin module
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-CACHE_FORMAT = "toolsel-load/3"
+CACHE_FORMAT = "toolsel-load/4"
 #: Files smaller than this load faster than a cache round-trip, so they are not cached.
 MIN_CACHED_BYTES = 64 * 1024
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,6 +22,7 @@ from toolsel.registry.model import (
 )
 from toolsel.registry.paths import PathLike, registry_files
 from toolsel.registry.source import (
+    Comment,
     ParsedDocument,
     SourceMap,
     SourceSyntaxError,
@@ -28,6 +30,7 @@ from toolsel.registry.source import (
 )
 
 DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
+log = logging.getLogger("toolsel")
 
 
 def max_file_bytes() -> int:
@@ -95,6 +98,7 @@ class _FileLoader:
         self.use_cache = use_cache
         self.problems: list[LoadProblem] = []
         self.source = SourceMap({}, {})
+        self.comments: tuple[Comment, ...] = ()
 
     def load(self) -> _LoadedFile:
         data = self._read_bytes()
@@ -102,13 +106,17 @@ class _FileLoader:
         key = cache.content_key(data) if wanted and data is not None else None
         entry = cache.load_entry(key) if key else None
         if entry is not None:
-            return self._from_cache(entry)
+            try:
+                return self._from_cache(entry)
+            except (KeyError, TypeError, ValueError):
+                self.problems, self.source, self.comments = [], SourceMap({}, {}), ()
+                log.info("%s: discarded a cache entry that does not add up", self.display)
         parsed = self._parse(data) if data is not None else None
         if parsed is None:
             loaded = _LoadedFile(RegistryFile(self.display, "unknown", None, self.source, 0))
             loaded.problems = list(self.problems)
             return loaded
-        self.source = parsed.source
+        self.source, self.comments = parsed.source, parsed.comments
         for dup in parsed.duplicate_keys:
             self._problem(
                 ProblemKind.DUPLICATE_KEY,
@@ -127,7 +135,9 @@ class _FileLoader:
         reader = DocumentReader(self.display, self._problem)
         fmt_name = reader.read(document, validate=validate)
         loaded = _LoadedFile(
-            RegistryFile(self.display, fmt_name, document, self.source, len(reader.tools))
+            RegistryFile(
+                self.display, fmt_name, document, self.source, len(reader.tools), self.comments
+            )
         )
         loaded.tools, loaded.categories = reader.tools, reader.categories
         loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
@@ -135,6 +145,7 @@ class _FileLoader:
 
     def _from_cache(self, entry: dict[str, Any]) -> _LoadedFile:
         self.source = entry["source"]
+        self.comments = tuple(Comment(int(a), int(b), str(c)) for a, b, c in entry["comments"])
         cached = [
             LoadProblem(
                 ProblemKind(kind), message, self.display, pointer, line, column, tool, fatal
@@ -222,4 +233,5 @@ def _cache_payload(loaded: _LoadedFile) -> dict[str, Any]:
         [p.kind.value, p.message, p.pointer, p.line, p.column, p.tool, p.fatal]
         for p in loaded.problems
     ]
-    return {"document": loaded.file.document, "problems": problems}
+    comments = [[c.line, c.column, c.text] for c in loaded.file.comments]
+    return {"document": loaded.file.document, "problems": problems, "comments": comments}

@@ -10,7 +10,7 @@ from toolsel.registry.permission import Permission as Permission  # re-exported
 from toolsel.registry.pointer import join_pointer
 
 if TYPE_CHECKING:
-    from toolsel.registry.source import SourceMap
+    from toolsel.registry.source import Comment, SourceMap
 
 
 #: Tools that launch a sub-agent even when the registry does not say `parent_task: true`.
@@ -116,6 +116,7 @@ class RegistryFile:
     document: Any
     source: SourceMap
     tool_count: int
+    comments: tuple[Comment, ...] = ()  # YAML comments that mention toolsel (suppressions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from toolsel.registry.pointer import escape_token, join_pointer, split_pointer, unescape_token
 
 __all__ = [
+    "Comment",
     "DuplicateKey",
     "ParsedDocument",
     "SourceMap",
@@ -126,6 +127,12 @@ class SourceMap:
                 return (1, 1)
             current = current.rsplit("/", 1)[0]
 
+    def next_line_with_node(self, after: int) -> int | None:
+        """The first line after `after` where a key or a value starts."""
+        lines = [line for line, _ in self.keys.values() if line > after]
+        lines += [line for line, _ in self.values.values() if line > after]
+        return min(lines, default=None)
+
     def pointers_at_line(self, line: int) -> Iterator[str]:
         for pointer, (key_line, _) in self.keys.items():
             if key_line == line:
@@ -159,10 +166,20 @@ class SourceMap:
 
 
 @dataclass(frozen=True, slots=True)
+class Comment:
+    """A real YAML comment (never text inside a string), 1-based line and column of `#`."""
+
+    line: int
+    column: int
+    text: str  # from `#` to the end of the line
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedDocument:
     value: Any
     source: SourceMap
     duplicate_keys: tuple[DuplicateKey, ...]
+    comments: tuple[Comment, ...] = ()  # only those that mention toolsel (suppressions)
 
 
 def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
@@ -176,13 +193,57 @@ def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
     try:
         root = _compose(text)
         if root is None:
-            return ParsedDocument(None, SourceMap({}, {}), ())
+            return ParsedDocument(None, SourceMap({}, {}), (), _comments(text, None, is_json))
         if "&" in text:
             _check_alias_expansion(root, len(text))
-        return _Walker(is_json=is_json).walk(root)
+        parsed = _Walker(is_json=is_json).walk(root)
+        comments = _comments(text, root, is_json)
+        return ParsedDocument(parsed.value, parsed.source, parsed.duplicate_keys, comments)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _comments(text: str, root: Node | None, is_json: bool) -> tuple[Comment, ...]:
+    """The comments that mention toolsel (any case), found where YAML would see a comment:
+    a `#` at the start of a line or after whitespace, outside every scalar. JSON has no
+    comments at all, so nothing in a JSON file is one."""
+    if is_json or "toolsel" not in text.lower():
+        return ()
+    spans = sorted(_scalar_spans(root)) if root is not None else []
+    found: list[Comment] = []
+    offset = 0
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        column = line.find("#")
+        while column != -1:
+            if column == 0 or line[column - 1] in " \t":
+                position = offset + column
+                if not any(start <= position < end for start, end in spans):
+                    comment = line[column:].rstrip("\r\n")
+                    if "toolsel" in comment.lower():
+                        found.append(Comment(number, column + 1, comment))
+                    break  # the rest of the line is this comment
+            column = line.find("#", column + 1)
+        offset += len(line)
+    return tuple(found)
+
+
+def _scalar_spans(root: Node) -> list[tuple[int, int]]:
+    """Where each scalar holding a `#` sits in the text (character offsets)."""
+    spans: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            if "#" in node.value:
+                spans.append((node.start_mark.index, node.end_mark.index))
+        else:
+            stack.extend(_children(node))
+    return spans
 
 
 def _compose(text: str) -> Node | None:

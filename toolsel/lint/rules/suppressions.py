@@ -59,3 +59,34 @@ def unknown_suppressed_rule(context: LintContext) -> Iterator[Hit]:
     for file, directive, unknown in _directives(context):
         if unknown:
             yield _hit(file, directive, f"suppression names unknown rule {', '.join(unknown)}")
+
+
+@rule(
+    "TS903",
+    "ineffective-suppression",
+    Severity.WARNING,
+    "Suppression comments are well formed and can suppress what they name",
+    bad="- name: a\n  description: Short.  # Toolsel: disable-line TS202\n",
+    good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
+    after=True,
+)
+def ineffective_suppression(context: LintContext) -> Iterator[Hit]:
+    """A comment that looks like a suppression but is not one (`Toolsel:`, an unknown verb,
+    lower-case rule ids) suppresses nothing; neither does one that names a rule only
+    configuration can turn off (the security rules TS601 and TS602)."""
+    from toolsel.lint import all_rules
+
+    rules = all_rules()
+    for file, suppressions in context.suppressions.items():
+        for bad in suppressions.malformed:
+            message = f"this comment suppresses nothing: {bad.problem}"
+            yield Hit(message, file, f"#L{bad.line}", line=bad.line, column=bad.column)
+    for file, directive, _ in _directives(context):
+        for rule_id in directive.ids:
+            if rule_id in rules and rules[rule_id].config_only:
+                yield _hit(
+                    file,
+                    directive,
+                    f"{rule_id} can be turned off only in configuration (ignore, "
+                    "per-file-ignores or severity), not by a comment",
+                )
