@@ -42,7 +42,9 @@ def handle_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except ToolselError as error:
-            typer.echo(f"toolsel: error: {describe(error)}", err=True)
+            from toolsel.render.escape import visible
+
+            typer.echo(f"toolsel: error: {visible(describe(error))}", err=True)
             raise typer.Exit(int(error.exit_code)) from None
         except BrokenPipeError:
             sys.stderr.close()  # the reader went away (`| head`); nothing left to say
@@ -70,7 +72,9 @@ def describe(error: ToolselError) -> str:
 
 def warn(message: str) -> None:
     """A one-line note on stderr that does not stop the command."""
-    typer.echo(f"toolsel: {message}", err=True)
+    from toolsel.render.escape import visible
+
+    typer.echo(f"toolsel: {visible(message)}", err=True)
 
 
 def load_registry(paths: list[Path] | None, *, no_cache: bool) -> Registry:

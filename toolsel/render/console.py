@@ -27,6 +27,8 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
         "highlight": False,
         "soft_wrap": not is_tty,
         "emoji": False,
+        # text from inputs is shown as written: "[bold]x[/]" in a tool name is not markup
+        "markup": False,
     }
     if not is_tty:
         # piped output must not depend on the terminal: fixed width, no colour

@@ -3,11 +3,12 @@ Graphviz dot or Mermaid."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import IO
 
 from toolsel.graph import Closure
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import DepsFormat, GraphFormat
 
 DEPS_SCHEMA = "toolsel.deps/v1"
@@ -29,42 +30,72 @@ def render_deps_json(closure: Closure, out: IO[str]) -> None:
     )
 
 
-def render_deps_human(closure: Closure, out: IO[str]) -> None:
-    from rich.text import Text
-    from rich.tree import Tree
-
-    console = make_console(out)
+def tree_lines(closure: Closure) -> Iterator[tuple[str, str, str]]:
+    """The closure as tree lines `(guide, tool, mark)`, as `cargo tree` prints them: a tool
+    whose requirements were already shown is marked "(*)" and not expanded again, and a
+    requirement that closes a cycle is marked "(cycle)". Each tool is expanded once, so the
+    output grows with the edges, never with the number of paths."""
     children: dict[str, list[str]] = {}
     for a, b in closure.edges:
         children.setdefault(a, []).append(b)
+    members = set(closure.order)
+    expanded: set[str] = set()
+    on_path: set[str] = set()
     for root in closure.roots:
-        if root not in closure.order:
+        if root not in members:
             continue
-        tree = Tree(Text(root, style="bold"))
-        stack = [(tree, root, frozenset({root}))]
+        # (node, guide for this line, guide for its children) or (None, node) on the way out
+        stack: list[tuple[str | None, str, str]] = [(root, "", "")]
         while stack:
-            branch, node, path = stack.pop()
-            pending = []
-            for child in children.get(node, []):
-                if child in path:
-                    branch.add(Text(f"{child} (cycle)", style="red"))
-                else:
-                    pending.append((branch.add(child), child, path | {child}))
-            stack.extend(reversed(pending))
-        console.print(tree)
-    console.print(Text("Load order: ", style="bold") + Text(" -> ".join(closure.order)))
+            node, guide, below = stack.pop()
+            if node is None:
+                on_path.discard(guide)
+                continue
+            kids = children.get(node, [])
+            if node in on_path:
+                yield guide, node, "(cycle)"
+                continue
+            if node in expanded and kids:
+                yield guide, node, "(*)"
+                continue
+            yield guide, node, ""
+            expanded.add(node)
+            if not kids:
+                continue
+            on_path.add(node)
+            stack.append((None, node, ""))
+            for i in range(len(kids) - 1, -1, -1):
+                last = i == len(kids) - 1
+                stack.append(
+                    (
+                        kids[i],
+                        below + ("└── " if last else "├── "),
+                        below + ("    " if last else "│   "),
+                    )
+                )
+
+
+def render_deps_human(closure: Closure, out: IO[str]) -> None:
+    from rich.text import Text
+
+    console = make_console(out)
+    for guide, tool, mark in tree_lines(closure):
+        line = Text(guide) + Text(visible(tool), style="bold" if not guide else "")
+        if mark:
+            line += Text(f" {mark}", style="red" if mark == "(cycle)" else "dim")
+        console.print(line, overflow="ignore", crop=False, no_wrap=True)
+    console.print(Text("Load order: ", style="bold") + Text(visible(" -> ".join(closure.order))))
     for tool, missing in closure.missing:
-        console.print(Text(f"! {tool} requires unknown tool {missing!r}", style="red"))
+        console.print(Text(visible(f"! {tool} requires unknown tool {missing!r}"), style="red"))
     for a, b in closure.conflicts:
-        console.print(
-            Text(f"! conflict: {a} and {b} are both in this closure but conflict", style="yellow")
-        )
+        note = f"! conflict: {a} and {b} are both in this closure but conflict"
+        console.print(Text(visible(note), style="yellow"))
     for cycle in closure.cycles:
-        console.print(Text("! cycle: " + " -> ".join(cycle), style="red"))
+        console.print(Text(visible("! cycle: " + " -> ".join(cycle)), style="red"))
 
 
 def _dot_id(name: str) -> str:
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + visible(name).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def render_dot(closure: Closure, out: IO[str], conflicts: list[tuple[str, str]]) -> None:
@@ -88,7 +119,7 @@ def render_mermaid(closure: Closure, out: IO[str], conflicts: list[tuple[str, st
 
 
 def _mermaid_label(name: str) -> str:
-    return name.replace('"', "#quot;")
+    return visible(name).replace('"', "#quot;")
 
 
 #: `deps --format F`.

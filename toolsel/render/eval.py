@@ -7,6 +7,7 @@ from typing import IO, Any
 
 from toolsel.evaluate import EvalReport
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
 
 EVAL_SCHEMA = "toolsel.eval/v1"
@@ -21,7 +22,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
     from rich.text import Text
 
     console = make_console(out)
-    table = Table(title=f"Selection quality: {report.source}", title_justify="left")
+    table = Table(title=f"Selection quality: {visible(report.source)}", title_justify="left")
     columns = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
     for column in columns:
         table.add_column(column, justify="left" if column == "method" else "right")
@@ -42,13 +43,14 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
                 f"{name} #{rank}" if rank else f"{name} not in top"
                 for name, rank in o.ranks.items()
             )
-            console.print(
-                Text(f"  {o.case.id}: NDCG@10 {_pct(o.ndcg10)}  {o.case.query[:70]!r}  ({ranks})")
-            )
+            line = f"  {o.case.id}: NDCG@10 {_pct(o.ndcg10)}  {o.case.query[:70]!r}  ({ranks})"
+            console.print(Text(visible(line)))
     for name in report.unknown_tools[:10]:
-        console.print(Text(f"expected tool {name!r} is not in the registry", style="yellow"))
+        console.print(
+            Text(visible(f"expected tool {name!r} is not in the registry"), style="yellow")
+        )
     for bad in report.bad_lines:
-        console.print(Text(f"line {bad.line} skipped: {bad.error}", style="yellow"))
+        console.print(Text(visible(f"line {bad.line} skipped: {bad.error}"), style="yellow"))
 
 
 def eval_payload(report: EvalReport) -> dict[str, Any]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import IO, Any
-from xml.sax.saxutils import escape, quoteattr
 
 from toolsel.golden import GoldenReport
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import TestFormat
 
 TEST_SCHEMA = "toolsel.test/v1"
@@ -19,14 +19,21 @@ def render_test_human(report: GoldenReport, out: IO[str]) -> None:
     console = make_console(out)
     for result in report.results:
         if result.passed:
-            console.print(Text("PASS ", style="green") + Text(result.case.name))
+            console.print(Text("PASS ", style="green") + Text(visible(result.case.name)))
         else:
             console.print(
                 Text("FAIL ", style="bold red")
-                + Text(f"{result.case.name} ({report.file}:{result.case.line}): {result.message()}")
+                + Text(
+                    visible(
+                        f"{result.case.name} ({report.file}:{result.case.line}): {result.message()}"
+                    )
+                )
             )
             console.print(
-                Text(f"     offered: {', '.join(result.offered) or '(nothing)'}", style="dim")
+                Text(
+                    visible(f"     offered: {', '.join(result.offered) or '(nothing)'}"),
+                    style="dim",
+                )
             )
     total, failed = len(report.results), report.failed
     console.print(
@@ -67,15 +74,15 @@ def render_test_junit(report: GoldenReport, out: IO[str]) -> None:
     total, failed = len(report.results), report.failed
     lines.append(f'<testsuites name="toolsel" tests="{total}" failures="{failed}" errors="0">')
     lines.append(
-        f'  <testsuite name={quoteattr(report.file)} tests="{total}" failures="{failed}" errors="0">'
+        f'  <testsuite name={xml_attr(report.file)} tests="{total}" failures="{failed}" errors="0">'
     )
     for r in report.results:
         lines.append(
-            f'    <testcase name={quoteattr(r.case.name)} classname={quoteattr(report.file)} line="{r.case.line}">'
+            f'    <testcase name={xml_attr(r.case.name)} classname={xml_attr(report.file)} line="{r.case.line}">'
         )
         if not r.passed:
             lines.append(
-                f"      <failure message={quoteattr(r.message())}>{escape('offered: ' + ', '.join(r.offered))}</failure>"
+                f"      <failure message={xml_attr(r.message())}>{xml_text('offered: ' + ', '.join(r.offered))}</failure>"
             )
         lines.append("    </testcase>")
     lines += ["  </testsuite>", "</testsuites>"]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import IO
-from xml.sax.saxutils import escape, quoteattr
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import LintFormat
 
 LINT_SCHEMA = "toolsel.lint/v1"
@@ -29,16 +29,16 @@ def render_human(result: LintResult, out: IO[str], *, quiet: bool = False) -> No
         if finding.file != current:
             if current is not None:
                 console.print()
-            console.print(Text(finding.file, style="bold underline"))
+            console.print(Text(visible(finding.file), style="bold underline"))
             current = finding.file
         line = Text()
-        line.append(f"{finding.file}:{finding.line}:{finding.column}: ", style="dim")
+        line.append(f"{visible(finding.file)}:{finding.line}:{finding.column}: ", style="dim")
         line.append(finding.rule, style="bold")
         line.append(" ")
         line.append(finding.severity.value, style=_SEVERITY_STYLE[finding.severity])
-        line.append(f" {finding.message}")
+        line.append(f" {visible(finding.message)}")
         if finding.tool:
-            line.append(f" [tool: {finding.tool}]", style="dim")
+            line.append(f" [tool: {visible(finding.tool)}]", style="dim")
         console.print(line)
     if findings:
         console.print()
@@ -154,7 +154,10 @@ def _uri(path: str) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # controls made visible first: a GitHub log shows ANSI sequences as colours
+    return (
+        visible(text, newlines=True).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    )
 
 
 def _escape_property(text: str) -> str:
@@ -202,27 +205,23 @@ def junit_text(result: LintResult) -> str:
         if not findings:
             continue
         out.append(
-            f'  <testsuite name={quoteattr(file)} tests="{len(findings)}" failures="{len(findings)}" '
+            f'  <testsuite name={xml_attr(file)} tests="{len(findings)}" failures="{len(findings)}" '
             'errors="0" package="toolsel">'
         )
         for f in findings:
             body = f"line {f.line}, col {f.column}, {f.severity.value}: {f.message}"
             out.append(
-                f"    <testcase name={quoteattr('toolsel.' + f.rule)} classname={quoteattr(file)} "
+                f"    <testcase name={xml_attr('toolsel.' + f.rule)} classname={xml_attr(file)} "
                 f'line="{f.line}" column="{f.column}">'
             )
             out.append(
-                f"      <failure message={quoteattr(f.message)} type={quoteattr(f.rule)}>"
-                f"{_xml_text(body)}</failure>"
+                f"      <failure message={xml_attr(f.message)} type={xml_attr(f.rule)}>"
+                f"{xml_text(body)}</failure>"
             )
             out.append("    </testcase>")
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
-
-
-def _xml_text(text: str) -> str:
-    return escape(text)
 
 
 def gitlab_text(result: LintResult) -> str:

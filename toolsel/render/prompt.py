@@ -7,6 +7,7 @@ from typing import IO, Any
 
 from toolsel.listing import Listing
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import PromptFormat
 
 PROMPT_SCHEMA = "toolsel.prompt/v1"
@@ -16,12 +17,12 @@ def render_prompt_human(listing: Listing, out: IO[str]) -> None:
     from rich.table import Table
 
     console = make_console(out)
-    console.print(listing.block(), markup=False)
+    console.print(visible(listing.block(), newlines=True))
     table = Table(title="Always loaded", title_justify="left")
     table.add_column("tool")
     table.add_column("tokens (est.)", justify="right")
     for name, tokens in listing.loaded:
-        table.add_row(name, str(tokens))
+        table.add_row(visible(name), str(tokens))
     table.add_row("total", str(listing.loaded_tokens), style="bold")
     console.print(table)
 

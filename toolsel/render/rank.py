@@ -9,6 +9,7 @@ from typing import IO, Any
 from toolsel.ranking.batch import BatchLine
 from toolsel.ranking.core import RankedTool, RankResult
 from toolsel.render.console import dumps_json, dumps_line, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
 from toolsel.select import SelectResult
 
@@ -84,7 +85,7 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
 
     console = make_console(out)
     if result.results:
-        table = Table(title=f"Tools for: {result.query}", title_justify="left")
+        table = Table(title=f"Tools for: {visible(result.query)}", title_justify="left")
         for column, justify in (
             ("#", "right"),
             ("tool", "left"),
@@ -95,25 +96,39 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
         ):
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
         for i, r in enumerate(result.results, start=1):
-            table.add_row(str(i), r.name, f"{r.score:.3f}", r.category or "", r.permission, _why(r))
+            table.add_row(
+                str(i),
+                visible(r.name),
+                f"{r.score:.3f}",
+                visible(r.category or ""),
+                r.permission,
+                visible(_why(r)),
+            )
         console.print(table)
     else:
         console.print(
-            Text(f"No tool matches {result.query!r} (method {result.method}).", style="yellow")
+            Text(
+                f"No tool matches {visible(repr(result.query))} (method {result.method}).",
+                style="yellow",
+            )
         )
     if explain:
         for i, r in enumerate(result.results, start=1):
             if r.contributions:
-                console.print(Text(f"{i}. {r.name}", style="bold"))
+                console.print(Text(f"{i}. {visible(r.name)}", style="bold"))
                 for c in sorted(r.contributions, key=lambda c: -c.value):
-                    console.print(f"   {c.term:<16} {c.field:<12} {c.value:8.3f}")
+                    console.print(f"   {visible(c.term):<16} {c.field:<12} {c.value:8.3f}")
     for d in result.deprecated[:5]:
         replacement = f"; use {d.replaced_by}" if d.replaced_by else ""
-        console.print(Text(f"dropped {d.name}: deprecated{replacement}", style="dim"))
+        console.print(Text(visible(f"dropped {d.name}: deprecated{replacement}"), style="dim"))
     for b in result.blocked:
-        console.print(Text(f"blocked {b.name}: needs permission {b.needs}", style="yellow"))
+        console.print(
+            Text(visible(f"blocked {b.name}: needs permission {b.needs}"), style="yellow")
+        )
     for e in result.excluded:
-        console.print(Text(f"excluded {e.name}: conflicts with {e.conflicts_with}", style="yellow"))
+        console.print(
+            Text(visible(f"excluded {e.name}: conflicts with {e.conflicts_with}"), style="yellow")
+        )
 
 
 def _why(tool: RankedTool) -> str:
@@ -191,15 +206,19 @@ def render_select_human(result: SelectResult, out: IO[str]) -> None:
     from rich.text import Text
 
     console = make_console(out)
-    table = Table(title=f"Direct selection: {result.query}", title_justify="left")
+    table = Table(title=f"Direct selection: {visible(result.query)}", title_justify="left")
     for column in ("requested", "tool", "resolved by", "note"):
         table.add_column(column)
     for r in result.resolutions:
         style = "red" if r.tool is None else ("yellow" if r.how == "case-insensitive" else "")
-        table.add_row(r.requested, r.tool or "-", r.how, r.note, style=style)
+        table.add_row(
+            visible(r.requested), visible(r.tool or "-"), r.how, visible(r.note), style=style
+        )
     console.print(table)
     if result.with_deps:
-        console.print(Text("added by --with-deps: " + ", ".join(result.with_deps), style="dim"))
+        console.print(
+            Text(visible("added by --with-deps: " + ", ".join(result.with_deps)), style="dim")
+        )
     if not result.matches:
         console.print(Text("No matching deferred tools found", style="yellow"))
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.render.console import dumps_json, dumps_line, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import ReplayFormat
 from toolsel.replay.report import FileReport, ReplayResult, ToolEvent
 
@@ -145,14 +146,17 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
             f.error_results,
             len(f.unreadable),
         )
-        table.add_row(_short(f.path), f.format, *(str(n) for n in counts))
+        table.add_row(visible(_short(f.path)), f.format, *(str(n) for n in counts))
     console.print(table)
     for f in result.files:
         findings = _findings(f)
         if findings or f.copied_calls:
-            console.print(Text(f.path, style="bold underline"))
+            path = visible(f.path)
+            console.print(Text(path, style="bold underline"))
             for line, text, style in sorted(findings):
-                console.print(Text(f"  {f.path}:{line}: ", style="dim") + Text(text, style=style))
+                console.print(
+                    Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
+                )
         if f.copied_calls:
             console.print(
                 Text(
@@ -165,9 +169,10 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
     if trees:
         root = Tree(Text("Sub-agents", style="bold"))
         for f in trees:
-            branch = root.add(Text(f.path))
+            branch = root.add(Text(visible(f.path)))
             for link in f.subagents:
-                branch.add(Text(f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})"))
+                label = f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})"
+                branch.add(Text(visible(label)))
         console.print(root)
     stats = usage_stats(result)
     if stats.tools:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.replay.stats import UsageStats
 
@@ -54,7 +55,7 @@ def usage_table(stats: UsageStats, *, title: str, transcripts: bool = True) -> T
         middle = (
             [str(t.transcripts), f"{100 * t.success_rate:.0f}%"] if transcripts else [str(t.errors)]
         )
-        table.add_row(t.name, str(t.calls), *middle, latency)
+        table.add_row(visible(t.name), str(t.calls), *middle, latency)
     return table
 
 
@@ -66,13 +67,12 @@ def render_stats_human(stats: UsageStats, out: IO[str]) -> None:
     if stats.never_called is not None:
         never = stats.never_called
         console.print(
-            f"Registry tools never called ({len(never)}): {', '.join(never) or '-'}", markup=False
+            visible(f"Registry tools never called ({len(never)}): {', '.join(never) or '-'}")
         )
     for pair in stats.co_used_pairs[:10]:
         n = pair.transcripts
         console.print(
-            f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair.tools)}",
-            markup=False,
+            visible(f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair.tools)}")
         )
 
 
