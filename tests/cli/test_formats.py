@@ -24,7 +24,7 @@ from toolsel.render.formats import (
     StatsFormat,
     TestFormat,
 )
-from toolsel.schemas import Output, schema_text
+from toolsel.schemas import Output, schema_name, schema_text
 
 REG = str(ROOT / "registries")
 TRANSCRIPT = str(ROOT / "transcripts" / "claude-code-session.jsonl")
@@ -43,7 +43,7 @@ def validates(output: Output) -> Callable[[str], None]:
 
     def check(text: str) -> None:
         document = json.loads(text)
-        assert document["schema"] == f"toolsel.{output.value}/v1"
+        assert document["schema"] == schema_name(output)
         Draft202012Validator(json.loads(schema_text(output.value))).validate(document)
 
     return check
@@ -190,5 +190,5 @@ def test_every_output_has_a_checked_schema() -> None:
 def test_schema_command_prints_each_schema(cli: Cli, output: Output) -> None:
     schema = json.loads(cli("schema", "--output", output.value).stdout)
     Draft202012Validator.check_schema(schema)
-    assert schema["properties"]["schema"] == {"const": f"toolsel.{output.value}/v1"}
+    assert schema["properties"]["schema"] == {"const": schema_name(output)}
     assert json.loads(cli("schema").stdout)["title"]  # without --output: the registry format

@@ -12,9 +12,11 @@ TOP = sorted(str(p) for p in T.iterdir() if p.is_file())
 
 def test_stats(cli: Cli) -> None:
     data = json.loads(cli("stats", *TOP, "-r", str(ROOT / "registries"), "-f", "json").stdout)
-    assert data["schema"] == "toolsel.stats/v1" and data["transcripts"] == 9
+    assert data["schema"] == "toolsel.stats/v2" and data["transcripts"] == 9
     assert data["tools"]["read_file"] == {
         "calls": 4,
+        "answered": 4,
+        "unanswered": 0,
         "errors": 1,
         "error_rate": 0.25,
         "success_rate": 0.75,
@@ -23,3 +25,63 @@ def test_stats(cli: Cli) -> None:
     }
     assert "git_status" in data["never_called"] and len(data["co_used_pairs"]) == 20
     assert data["co_used_pairs"][0] == {"tools": ["Task", "list_directory"], "transcripts": 2}
+    # broken.jsonl has five lines that cannot be read: counted, named, not lost
+    assert data["unreadable_lines"]["count"] == 5
+    assert data["unreadable_lines"]["files"] == [
+        {"path": str(T / "broken.jsonl"), "lines": 5, "first_line": 2}
+    ]
+
+
+def _call(call_id: str, tool: str) -> str:
+    call = {"id": call_id, "type": "function", "function": {"name": tool, "arguments": "{}"}}
+    return json.dumps({"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def _result(call_id: str, text: str = "ok") -> str:
+    return json.dumps({"role": "tool", "tool_call_id": call_id, "content": text})
+
+
+def test_a_call_without_a_result_is_not_a_success(cli: Cli, write) -> None:
+    path = write(
+        "t.jsonl",
+        "\n".join([_call("a", "deploy"), _call("b", "deploy"), _result("a"), _call("c", "wait")])
+        + "\n",
+    )
+    data = json.loads(cli("stats", str(path), "-f", "json").stdout)
+    deploy, wait = data["tools"]["deploy"], data["tools"]["wait"]
+    assert (deploy["calls"], deploy["answered"], deploy["unanswered"]) == (2, 1, 1)
+    assert deploy["success_rate"] == 1.0  # one answered call, no error
+    assert wait["success_rate"] is None and wait["error_rate"] is None and wait["unanswered"] == 1
+    human = cli("stats", str(path)).stdout
+    assert "open: calls that never got a result" in human
+    wait_row = next(line for line in human.splitlines() if "wait" in line)
+    assert wait_row.split("│")[5].strip() == "-"  # no success rate without an answer
+
+
+def test_unreadable_lines_are_reported(cli: Cli, write) -> None:
+    path = write("t.jsonl", _call("a", "f") + '\nnot json\n{"cut": \n' + _result("a") + "\n")
+    data = json.loads(cli("stats", str(path), "-f", "json").stdout)
+    assert data["unreadable_lines"] == {
+        "count": 2,
+        "files": [{"path": str(path), "lines": 2, "first_line": 2}],
+    }
+    human = cli("stats", str(path)).stdout
+    assert "2 unreadable lines not counted" in human and "from line 2" in human
+
+
+def test_co_used_pairs_are_bounded_per_transcript() -> None:
+    """3,000 distinct tools in one transcript: pairs are counted among its 50 most-called
+    tools, not all 4.5 million pairs."""
+    from toolsel.replay.report import FileReport, ReplayResult, ToolStats
+    from toolsel.replay.stats import PAIR_TOOLS, _count_pairs, usage_stats
+
+    tools = {f"t{i:04d}": ToolStats(calls=1 + (i < 3), answered=1) for i in range(3000)}
+    result = ReplayResult((FileReport("a", tools=tools), FileReport("b", tools=tools)))
+    stats = usage_stats(result)
+    assert PAIR_TOOLS == 50 and len(stats.tools) == 3000
+    # the three most-called tools pair first, each seen in both transcripts
+    assert stats.co_used_pairs[0].tools == ("t0000", "t0001")
+    assert all(p.transcripts == 2 for p in stats.co_used_pairs)
+    pairs: dict[tuple[str, str], int] = {}
+    _count_pairs(pairs, tools)
+    assert len(pairs) == PAIR_TOOLS * (PAIR_TOOLS - 1) // 2

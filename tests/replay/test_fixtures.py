@@ -160,6 +160,9 @@ def test_resumed_session_copies_across_files_are_counted_once(cli: Cli, tmp_path
     a, b = replay_paths([str(tmp_path)]).files
     assert (a.calls, a.copied_calls) == (2, 0)
     assert (b.calls, b.copied_calls) == (3, 2) and not b.duplicate_calls
+    # a copy's latency was counted in the file it came from
+    assert a.tools["read_file"].latencies == (1.0,) and b.tools["read_file"].latencies == ()
+    assert b.tools["write_file"].latencies == (1.0,)
     report = json.loads(cli("replay", str(tmp_path), "-f", "json").stdout)
     assert report["summary"]["copied_calls"] == 2 and report["summary"]["calls"] == 5
     stats = json.loads(cli("stats", str(tmp_path), "-f", "json").stdout)["tools"]

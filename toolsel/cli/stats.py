@@ -18,6 +18,10 @@ def stats(
     output_format: Annotated[
         StatsFormat, typer.Option("--format", "-f", help="Output format.")
     ] = StatsFormat.HUMAN,
+    top: Annotated[
+        int,
+        typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool)."),
+    ] = 50,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
@@ -26,4 +30,4 @@ def stats(
     from toolsel.replay.stats import usage_stats
 
     loaded = load_registry(registry, no_cache=no_cache) if registry else None
-    STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout)
+    STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout, top=top)

@@ -11,8 +11,16 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-#: Width of human output written to a pipe or file (tables wrap to it; log lines do not).
+#: Width of human output written to a pipe or file (tables wrap to it; log lines do not),
+#: unless COLUMNS says otherwise.
 PIPED_WIDTH = 120
+#: Narrowest width human output is laid out for; every table stays whole down to it.
+MIN_WIDTH = 80
+
+
+def piped_width() -> int:
+    columns = os.environ.get("COLUMNS", "")
+    return max(int(columns), 40) if columns.isdigit() else PIPED_WIDTH
 
 
 def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Console:
@@ -32,7 +40,7 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
     }
     if not is_tty:
         # piped output must not depend on the terminal: fixed width, no colour
-        kwargs.update(force_terminal=False, color_system=None, width=PIPED_WIDTH)
+        kwargs.update(force_terminal=False, color_system=None, width=piped_width())
     return Console(**kwargs)
 
 

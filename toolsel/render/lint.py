@@ -268,7 +268,7 @@ def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
     console = make_console(out)
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("id", "name", "default", "profile", "summary"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for rule in rules:
         table.add_row(rule.id, rule.name, rule.default_level, rule.profile or "", rule.summary)
     console.print(table)

@@ -86,15 +86,12 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
     console = make_console(out)
     if result.results:
         table = Table(title=f"Tools for: {visible(result.query)}", title_justify="left")
-        for column, justify in (
-            ("#", "right"),
-            ("tool", "left"),
-            ("score", "right"),
-            ("category", "left"),
-            ("permission", "left"),
-            ("why", "left"),
-        ):
-            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        table.add_column("#", justify="right")
+        table.add_column("tool", overflow="fold", min_width=10)
+        table.add_column("score", justify="right")
+        table.add_column("category", overflow="fold")
+        table.add_column("permission", overflow="fold")
+        table.add_column("why", overflow="fold", min_width=12)
         for i, r in enumerate(result.results, start=1):
             table.add_row(
                 str(i),
@@ -208,7 +205,7 @@ def render_select_human(result: SelectResult, out: IO[str]) -> None:
     console = make_console(out)
     table = Table(title=f"Direct selection: {visible(result.query)}", title_justify="left")
     for column in ("requested", "tool", "resolved by", "note"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for r in result.resolutions:
         style = "red" if r.tool is None else ("yellow" if r.how == "case-insensitive" else "")
         table.add_row(

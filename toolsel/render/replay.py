@@ -129,25 +129,22 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
     from toolsel.replay.stats import usage_stats
 
     console = make_console(out)
-    table = Table(title="Tool calls (open = unanswered at the end)", title_justify="left")
-    table.add_column("file", overflow="fold", min_width=24)
-    table.add_column("format", overflow="fold")
-    for column in ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread"):  # fmt: skip
-        table.add_column(column, justify="right")
-    for f in result.files:
-        counts = (
-            f.calls,
-            f.results,
-            f.paired,
-            len(f.unanswered),
-            len(f.orphans),
-            len(f.duplicate_calls),
-            len(f.duplicate_results),
-            f.error_results,
-            len(f.unreadable),
-        )
-        table.add_row(visible(_short(f.path)), f.format, *(str(n) for n in counts))
-    console.print(table)
+    if console.width >= WIDE:
+        table = Table(title="Tool calls (open = unanswered at the end)", title_justify="left")
+        table.add_column("file", overflow="fold", min_width=24)
+        table.add_column("format", overflow="fold")
+        for column in SUMMARY_COLUMNS:
+            table.add_column(column, justify="right")
+        for f in result.files:
+            table.add_row(visible(_short(f.path)), f.format, *(str(n) for n in _counts(f)))
+        console.print(table)
+    else:  # stacked: one block per file, so nothing is cut at 80 columns
+        console.print(Text("Tool calls (open = unanswered at the end)"))
+        for f in result.files:
+            console.print(Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
+            counts = [f"{n} {name}" for name, n in zip(STACKED_NAMES, _counts(f), strict=True)]
+            console.print(Text("  " + ", ".join(counts[:5])))
+            console.print(Text("  " + ", ".join(counts[5:])))
     for f in result.files:
         findings = _findings(f)
         if findings or f.copied_calls:
@@ -176,7 +173,30 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
         console.print(root)
     stats = usage_stats(result)
     if stats.tools:
-        console.print(usage_table(stats, title="Per tool", transcripts=False))
+        table = usage_table(
+            stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
+        )
+        console.print(table)
+
+
+#: The summary is a table at this width and more, stacked per file below it.
+WIDE = 110
+SUMMARY_COLUMNS = ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread")  # fmt: skip
+STACKED_NAMES = ("calls", "results", "paired", "open", "orphans", "duplicate calls", "duplicate results", "errors", "unreadable")  # fmt: skip
+
+
+def _counts(f: FileReport) -> tuple[int, ...]:
+    return (
+        f.calls,
+        f.results,
+        f.paired,
+        len(f.unanswered),
+        len(f.orphans),
+        len(f.duplicate_calls),
+        len(f.duplicate_results),
+        f.error_results,
+        len(f.unreadable),
+    )
 
 
 def _short(path: str) -> str:

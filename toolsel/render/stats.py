@@ -13,7 +13,7 @@ from toolsel.replay.stats import UsageStats
 if TYPE_CHECKING:
     from rich.table import Table
 
-STATS_SCHEMA = "toolsel.stats/v1"
+STATS_SCHEMA = "toolsel.stats/v2"
 
 
 def stats_payload(stats: UsageStats) -> dict[str, Any]:
@@ -23,6 +23,8 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "tools": {
             t.name: {
                 "calls": t.calls,
+                "answered": t.answered,
+                "unanswered": t.unanswered,
                 "errors": t.errors,
                 "transcripts": t.transcripts,
                 "error_rate": t.error_rate,
@@ -35,35 +37,67 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "co_used_pairs": [
             {"tools": list(p.tools), "transcripts": p.transcripts} for p in stats.co_used_pairs
         ],
+        "unreadable_lines": {
+            "count": stats.unreadable_lines,
+            "files": [
+                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
+                for u in stats.unreadable
+            ],
+        },
+        "notes": list(stats.notes),
     }
 
 
-def render_stats_json(stats: UsageStats, out: IO[str]) -> None:
+def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
     out.write(dumps_json(stats_payload(stats)))
 
 
-def usage_table(stats: UsageStats, *, title: str, transcripts: bool = True) -> Table:
-    """Per tool: calls, (transcripts,) success and median latency; used by replay too."""
+#: Rows of a human per-tool table unless `--top` says otherwise (JSON always has every tool).
+TOP_TOOLS = 50
+
+
+def usage_table(
+    stats: UsageStats,
+    *,
+    title: str,
+    transcripts: bool = True,
+    top: int = TOP_TOOLS,
+    show_all: str = "--top 0",
+) -> Table:
+    """Per tool: calls, (unanswered, transcripts, success over answered calls,) errors and
+    median latency; used by replay too."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
-    columns = ["tool", "calls"] + (["transcripts", "success"] if transcripts else ["errors"])
+    table.add_column("tool", overflow="fold", min_width=12)
+    columns = ["calls", "open", "files", "success"] if transcripts else ["calls", "errors"]
     for column in [*columns, "median latency"]:
-        table.add_column(column, justify="left" if column == "tool" else "right")
-    for t in stats.tools:
+        table.add_column(column, justify="right")
+    shown = stats.tools[:top] if top > 0 else stats.tools
+    hidden = len(stats.tools) - len(shown)
+    if hidden:
+        table.caption = f"{hidden} less-called tools not shown ({show_all} shows all)"
+        table.caption_justify = "left"
+    for t in shown:
         latency = f"{t.median_latency_s:.2f} s" if t.median_latency_s is not None else "-"
-        middle = (
-            [str(t.transcripts), f"{100 * t.success_rate:.0f}%"] if transcripts else [str(t.errors)]
-        )
-        table.add_row(visible(t.name), str(t.calls), *middle, latency)
+        if transcripts:
+            success = f"{100 * t.success_rate:.0f}%" if t.success_rate is not None else "-"
+            cells = [str(t.calls), str(t.unanswered), str(t.transcripts), success]
+        else:
+            cells = [str(t.calls), str(t.errors)]
+        table.add_row(visible(t.name), *cells, latency)
     return table
 
 
-def render_stats_human(stats: UsageStats, out: IO[str]) -> None:
+def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS) -> None:
     console = make_console(out)
     count = stats.transcripts
     title = f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
-    console.print(usage_table(stats, title=title))
+    console.print(usage_table(stats, title=title, top=top))
+    if any(t.unanswered for t in stats.tools):
+        console.print(
+            "open: calls that never got a result; success counts answered calls only", style="dim"
+        )
     if stats.never_called is not None:
         never = stats.never_called
         console.print(
@@ -74,10 +108,23 @@ def render_stats_human(stats: UsageStats, out: IO[str]) -> None:
         console.print(
             visible(f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair.tools)}")
         )
+    if stats.unreadable:
+        shown = [f"{u.path}: {u.lines} from line {u.first_line}" for u in stats.unreadable[:3]]
+        more = len(stats.unreadable) - len(shown)
+        files = ", ".join(shown) + (f", and {more} more files" if more > 0 else "")
+        console.print(
+            visible(
+                f"{stats.unreadable_lines} unreadable lines not counted ({files}); "
+                "`toolsel replay FILE` lists them"
+            ),
+            style="yellow",
+        )
+    for note in dict.fromkeys(stats.notes):
+        console.print(visible(note), style="yellow")
 
 
 #: `stats --format F`.
-STATS_RENDERERS: dict[StatsFormat, Callable[[UsageStats, IO[str]], None]] = {
+STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.HUMAN: render_stats_human,
     StatsFormat.JSON: render_stats_json,
 }

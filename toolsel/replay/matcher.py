@@ -56,6 +56,9 @@ class ToolTally:
     answered: int = 0
     copied: int = 0  # calls copied from an earlier file of the run (resumed sessions)
     copied_errors: int = 0
+    copied_answered: int = 0
+    # seconds from call to result, of the calls that are not copies (a copy's time was
+    # already counted in the file it was copied from)
     latencies: array[float] = field(default_factory=lambda: array("d"))
 
 
@@ -226,7 +229,9 @@ class Matcher:
             tally.errors += 1
             tally.copied_errors += opened.copied
         start, end = call.timestamp, result.timestamp
-        if start is not None and end is not None:
+        if opened.copied:
+            tally.copied_answered += 1
+        elif start is not None and end is not None:
             if start == end:
                 tally.latencies.append(0.0)
             else:  # what `seconds_between` does, inline: this runs once per answered call

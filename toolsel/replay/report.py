@@ -78,7 +78,10 @@ class ToolStats:
     answered: int = 0  # calls that got a result
     copied: int = 0  # calls copied from an earlier file of the run (resumed sessions)
     copied_errors: int = 0
-    latencies: tuple[float, ...] = ()  # seconds from call to result, where both have a time
+    copied_answered: int = 0
+    #: seconds from call to result, where both have a time (copies excluded: counted once,
+    #: in the file they were copied from)
+    latencies: tuple[float, ...] = ()
 
     @property
     def median_latency(self) -> float | None:
@@ -121,6 +124,8 @@ class FileReport:
     violations: tuple[Violation, ...] = ()
     tools: Mapping[str, ToolStats] = field(default_factory=dict)
     agent_id: str | None = None  # set for Claude Code sub-agent files
+    #: what the reader could not count, said once (e.g. a format with no tool calls)
+    notes: tuple[str, ...] = ()
     task_agents: Mapping[str, tuple[str, str]] = field(
         default_factory=dict
     )  # agentId -> (Task id, tool)
@@ -216,7 +221,13 @@ def build_report(
         violations=tuple(violations),
         tools={
             name: ToolStats(
-                t.calls, t.errors, t.answered, t.copied, t.copied_errors, tuple(t.latencies)
+                t.calls,
+                t.errors,
+                t.answered,
+                t.copied,
+                t.copied_errors,
+                t.copied_answered,
+                tuple(t.latencies),
             )
             for name, t in matcher.tools.items()
         },

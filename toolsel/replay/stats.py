@@ -8,10 +8,16 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from toolsel.registry.model import Registry
-from toolsel.replay.report import ReplayResult
+from toolsel.replay.report import ReplayResult, ToolStats
 
 #: How many co-used pairs the statistics keep (the most frequent).
 TOP_PAIRS = 20
+#: Pairs are counted among each transcript's most-called tools only, so one transcript
+#: with thousands of distinct tools costs at most PAIR_TOOLS * (PAIR_TOOLS - 1) / 2 pairs.
+PAIR_TOOLS = 50
+#: Beyond this many distinct pairs, the rarest are dropped (their counts could no longer
+#: reach the top); memory stays bounded however many transcripts are read.
+MAX_PAIRS = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +27,21 @@ class ToolUsage:
     errors: int
     transcripts: int  # how many transcripts called it
     median_latency_s: float | None
+    answered: int = 0  # calls that got a result
 
     @property
-    def error_rate(self) -> float:
-        return round(self.errors / self.calls, 4) if self.calls else 0.0
+    def unanswered(self) -> int:
+        return self.calls - self.answered
 
     @property
-    def success_rate(self) -> float:
-        return round(1 - self.error_rate, 4)
+    def error_rate(self) -> float | None:
+        """Errors among the answered calls; None when no call was answered."""
+        return round(self.errors / self.answered, 4) if self.answered else None
+
+    @property
+    def success_rate(self) -> float | None:
+        """Answered calls that were not errors; a call with no result is not a success."""
+        return round(1 - self.errors / self.answered, 4) if self.answered else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,16 +51,33 @@ class CoUsedPair:
 
 
 @dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A transcript with lines that could not be read (`toolsel replay FILE` lists them)."""
+
+    path: str
+    lines: int
+    first_line: int
+
+
+@dataclass(frozen=True, slots=True)
 class UsageStats:
     transcripts: int
     tools: tuple[ToolUsage, ...]  # most called first, then by name
     never_called: tuple[str, ...] | None  # registry tools with no call; None without a registry
     co_used_pairs: tuple[CoUsedPair, ...]
+    unreadable: tuple[Unreadable, ...] = ()
+    notes: tuple[str, ...] = ()  # e.g. a format that records no tool calls
+
+    @property
+    def unreadable_lines(self) -> int:
+        return sum(u.lines for u in self.unreadable)
 
 
 def usage_stats(result: ReplayResult, registry: Registry | None = None) -> UsageStats:
-    """Calls copied from an earlier file of the run (resumed sessions) are counted once."""
+    """Calls copied from an earlier file of the run (resumed sessions) are counted once,
+    with their results, errors and latencies."""
     calls: dict[str, int] = {}
+    answered: dict[str, int] = {}
     errors: dict[str, int] = {}
     transcripts: dict[str, int] = {}
     latencies: dict[str, list[float]] = {}
@@ -57,11 +87,11 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
         used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
         for name, s in used.items():
             calls[name] = calls.get(name, 0) + s.calls - s.copied
+            answered[name] = answered.get(name, 0) + s.answered - s.copied_answered
             errors[name] = errors.get(name, 0) + s.errors - s.copied_errors
             transcripts[name] = transcripts.get(name, 0) + 1
             latencies.setdefault(name, []).extend(s.latencies)
-        for pair in combinations(sorted(used), 2):
-            pairs[pair] = pairs.get(pair, 0) + 1
+        _count_pairs(pairs, used)
     tools = tuple(
         ToolUsage(
             name,
@@ -69,6 +99,7 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
             errors[name],
             transcripts[name],
             statistics.median(latencies[name]) if latencies[name] else None,
+            answered[name],
         )
         for name in sorted(calls, key=lambda n: (-calls[n], n))
     )
@@ -83,4 +114,22 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
         tools=tools,
         never_called=never,
         co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
+        unreadable=tuple(
+            Unreadable(f.path, len(f.unreadable), f.unreadable[0].line)
+            for f in result.files
+            if f.unreadable
+        ),
+        notes=tuple(note for f in result.files for note in f.notes),
     )
+
+
+def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) -> None:
+    names = sorted(used)
+    if len(names) > PAIR_TOOLS:
+        names = sorted(sorted(used, key=lambda n: (-used[n].calls, n))[:PAIR_TOOLS])
+    for pair in combinations(names, 2):
+        pairs[pair] = pairs.get(pair, 0) + 1
+    if len(pairs) > MAX_PAIRS:
+        keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
+        pairs.clear()
+        pairs.update(keep)

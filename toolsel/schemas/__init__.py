@@ -1,5 +1,5 @@
 """The JSON Schemas toolsel publishes: the registry format (`registry.schema.json`) and each
-machine output (`<name>.schema.json`, whose documents say `"schema": "toolsel.<name>/v1"`).
+machine output (`<name>.schema.json`, whose documents say `"schema": "toolsel.<name>/vN"`).
 `toolsel schema` prints them."""
 
 from __future__ import annotations
@@ -23,6 +23,15 @@ class Output(StrEnum):
     PROMPT = "prompt"
     DEPS = "deps"
     LINT = "lint"
+
+
+#: Outputs past their first version (a field changed meaning or type); the rest are v1.
+VERSIONS = {Output.STATS: 2}
+
+
+def schema_name(output: Output) -> str:
+    """What the `schema` field of `output`'s documents says, e.g. "toolsel.stats/v2"."""
+    return f"toolsel.{output.value}/v{VERSIONS.get(output, 1)}"
 
 
 def schema_text(name: str) -> str:
