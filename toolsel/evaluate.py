@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsel.errors import UsageError
+from toolsel.inputs import BadLine
 from toolsel.ranking.core import RankOptions, rank_index
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
@@ -28,12 +29,6 @@ class Case:
     id: str
     query: str
     expected: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BadLine:
-    line: int
-    error: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,24 +64,22 @@ class EvalReport:
 
 def read_cases(path: Path) -> tuple[list[Case], list[BadLine]]:
     """Every readable case; unreadable lines are returned with their number, never dropped silently."""
-    import orjson
+    from toolsel.inputs import InputProblem, jsonl_values
 
-    try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     cases: list[Case] = []
     bad: list[BadLine] = []
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
+    try:
+        for item in jsonl_values(path):
+            if isinstance(item, BadLine):
+                bad.append(item)
                 continue
+            number, value = item
             try:
-                cases.append(_case(orjson.loads(raw), number))
-            except orjson.JSONDecodeError as exc:
-                bad.append(BadLine(number, f"not JSON ({str(exc).splitlines()[0]})"))
+                cases.append(_case(value, number))
             except ValueError as exc:
                 bad.append(BadLine(number, str(exc)))
+    except InputProblem as problem:
+        raise UsageError(f"{path}: cannot read: {problem}") from None
     return cases, bad
 
 
@@ -118,8 +111,9 @@ def evaluate(
     """Rank every case with every method; `query_vectors` are the cases' prompt embeddings
     (`semantic`, `fusion`), computed up front."""
     if not cases:
+        first = f" (line {bad_lines[0].line}: {bad_lines[0].error})" if bad_lines else ""
         raise UsageError(
-            f"{source or 'the cases file'}: no readable cases",
+            f"{source or 'the cases file'}: no readable cases{first}",
             hint='each line: {"id": "q1", "query": "...", "expected": ["tool"]}',
         )
     ks = tuple(sorted(set(ks)))

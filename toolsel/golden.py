@@ -72,14 +72,29 @@ class GoldenReport:
         return sum(1 for r in self.results if not r.passed)
 
 
+#: Largest cases file `toolsel test` reads (thousands of cases fit in far less).
+MAX_CASES_BYTES = 16 * 1024 * 1024
+
+
 def read_cases(path: Path) -> list[GoldenCase]:
     """Parse and validate a cases file; every problem names its line, with a did-you-mean."""
+    from toolsel.inputs import InputProblem, read_bounded
     from toolsel.registry.source import SourceSyntaxError, parse_text
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        data = read_bounded(path, MAX_CASES_BYTES)
+        text = data.decode("utf-8-sig")
+    except InputProblem as problem:
+        raise UsageError(f"{path}: cannot read: {problem}") from None
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise UsageError(
+            f"{path}:{line}:{column}: not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+            "save the file as UTF-8"
+        ) from None
+    if not text.strip():
+        raise UsageError(f"{path}: the file is empty; expected `cases:` with a list of test cases")
     try:
         parsed = parse_text(text, is_json=path.suffix.lower() == ".json")
     except SourceSyntaxError as exc:

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from toolsel.errors import UsageError
 from toolsel.ranking.core import RankOptions, RankResult, rank_index
 from toolsel.ranking.prepared import PreparedIndex
@@ -37,23 +35,20 @@ class BatchLine:
 
 def read_batch(path: Path) -> Iterator[BatchQuery | BatchLine]:
     """Each non-blank line as a query, or as a skipped line with its reason."""
+    from toolsel.inputs import BadLine, InputProblem, jsonl_values
+
     try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
+        for item in jsonl_values(path):
+            if isinstance(item, BadLine):
+                yield BatchLine(item.line, None, error=item.error)
                 continue
+            number, value = item
             try:
-                item = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                yield BatchLine(number, None, error=f"not JSON ({str(exc).splitlines()[0]})")
-                continue
-            try:
-                yield _query(item, number)
+                yield _query(value, number)
             except ValueError as exc:
                 yield BatchLine(number, None, error=str(exc))
+    except InputProblem as problem:
+        raise UsageError(f"{path}: cannot read: {problem}") from None
 
 
 def _query(item: Any, number: int) -> BatchQuery:

@@ -6,7 +6,7 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
@@ -18,15 +18,28 @@ from toolsel.registry.paths import PathLike, registry_files
 INDEX_SUFFIX = ".rank.bin"
 
 
-def registry_key(files: Sequence[Path]) -> str:
+def registry_key(files: Sequence[Path], contents: Mapping[Path, bytes]) -> str:
     digest = cache.blake2b(
         f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}".encode(), digest_size=32
     )
     for path in files:
-        digest.update(str(path).encode() + b"\0")
-        digest.update(path.read_bytes())
+        digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(contents[path])
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def read_contents(files: Sequence[Path]) -> dict[Path, bytes] | None:
+    """Every file's bytes, read once: the key is their hash and the index is built from the
+    same bytes, so an edit between the two cannot store new content under an old key. None
+    when a file cannot be read (the loader then reports why)."""
+    from toolsel.inputs import InputProblem
+    from toolsel.registry.paths import read_registry_bytes
+
+    try:
+        return {path: read_registry_bytes(path) for path in files}
+    except InputProblem:
+        return None
 
 
 def load_index(
@@ -38,14 +51,15 @@ def load_index(
     """The prepared index of the registry at `paths` (default: the project's registry);
     `bulk` when many queries will be ranked (see `PreparedIndex.bulk`)."""
     files = registry_files(paths)
-    key = registry_key(files) if use_cache and cache.cache_enabled() else None
+    contents = read_contents(files) if use_cache and cache.cache_enabled() else None
+    key = registry_key(files, contents) if contents is not None else None
     if key:
         found = _load_cached(key)
         if found is not None:
             return PreparedIndex(found, bulk=bulk)
     from toolsel.registry.loader import load_registry
 
-    index = build_index(load_registry(files, use_cache=use_cache))
+    index = build_index(load_registry(files, use_cache=use_cache, contents=contents))
     if key:
         _store(key, index)
     return PreparedIndex(index, bulk=bulk)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from toolsel.acyclic import gc_paused
 from toolsel.errors import RegistryError
+from toolsel.inputs import Binary, InputProblem, TooLarge
 from toolsel.registry import cache
 from toolsel.registry.entries import DocumentReader
 from toolsel.registry.model import (
@@ -20,7 +20,7 @@ from toolsel.registry.model import (
     RegistryFile,
     Tool,
 )
-from toolsel.registry.paths import PathLike, registry_files
+from toolsel.registry.paths import PathLike, read_registry_bytes, registry_files
 from toolsel.registry.source import (
     Comment,
     ParsedDocument,
@@ -29,13 +29,15 @@ from toolsel.registry.source import (
     parse_text,
 )
 
-DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
 log = logging.getLogger("toolsel")
 
 
-def max_file_bytes() -> int:
-    value = os.environ.get("TOOLSEL_MAX_FILE_BYTES", "")
-    return int(value) if value.isdigit() else DEFAULT_MAX_FILE_BYTES
+def describe_input_problem(problem: InputProblem) -> str:
+    if isinstance(problem, TooLarge):
+        return f"{problem}; split the registry or raise TOOLSEL_MAX_FILE_BYTES"
+    if isinstance(problem, Binary):
+        return f"{problem}; a registry must be YAML or JSON text"
+    return f"cannot read: {problem}"
 
 
 def load_registry(
@@ -43,11 +45,14 @@ def load_registry(
     *,
     use_cache: bool = True,
     strict: bool = True,
+    contents: Mapping[Path, bytes] | None = None,
 ) -> Registry:
     """Load one or more registry files or directories into one `Registry`.
 
     With `strict` (the default) a fatal problem raises `RegistryError` naming its position;
-    `toolsel lint` passes `strict=False` to get every problem as data instead.
+    `toolsel lint` passes `strict=False` to get every problem as data instead. `contents`
+    are files' bytes already read (by a caller that hashed them), so what is parsed is
+    exactly what was hashed.
     """
     files: list[RegistryFile] = []
     tools: list[Tool] = []
@@ -55,7 +60,8 @@ def load_registry(
     problems: list[LoadProblem] = []
     for path in registry_files(paths):
         with gc_paused():
-            loaded = _FileLoader(path, use_cache=use_cache).load()
+            data = contents.get(path) if contents is not None else None
+            loaded = _FileLoader(path, use_cache=use_cache, data=data).load()
         files.append(loaded.file)
         tools.extend(loaded.tools)
         for category in loaded.categories:
@@ -92,8 +98,9 @@ class _LoadedFile:
 class _FileLoader:
     """Reads one file; every problem becomes a LoadProblem, never an exception."""
 
-    def __init__(self, path: Path, *, use_cache: bool) -> None:
+    def __init__(self, path: Path, *, use_cache: bool, data: bytes | None = None) -> None:
         self.path = path
+        self.data = data
         self.display = str(path)
         self.use_cache = use_cache
         self.problems: list[LoadProblem] = []
@@ -159,28 +166,17 @@ class _FileLoader:
 
     # -- reading and parsing -------------------------------------------------------------
     def _read_bytes(self) -> bytes | None:
+        """The file's bytes, read once (the cache key and the parse use the same bytes);
+        None, with a problem, when it cannot be read."""
+        if self.data is not None:
+            return self.data
         try:
-            size = self.path.stat().st_size
-            if size > max_file_bytes():
-                self._problem(
-                    ProblemKind.UNREADABLE,
-                    f"file is {size:,} bytes, over the {max_file_bytes():,}-byte limit; "
-                    "split the registry or raise TOOLSEL_MAX_FILE_BYTES",
-                    "",
-                )
-                return None
-            return self.path.read_bytes()
-        except OSError as exc:
-            raise RegistryError(f"{self.display}: cannot read: {exc.strerror or exc}") from None
+            return read_registry_bytes(self.path)
+        except InputProblem as problem:
+            self._problem(ProblemKind.UNREADABLE, describe_input_problem(problem), "")
+            return None
 
     def _parse(self, data: bytes) -> ParsedDocument | None:
-        if b"\0" in data[:8192]:
-            self._problem(
-                ProblemKind.UNREADABLE,
-                "binary file (NUL bytes); a registry must be YAML or JSON text",
-                "",
-            )
-            return None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

@@ -17,6 +17,7 @@ from typing import IO, Any
 import orjson
 
 from toolsel.errors import UsageError
+from toolsel.inputs import BadLine
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
@@ -29,10 +30,8 @@ DOCUMENT_LISTS = ("history", "messages", "traj")
 Progress = Callable[[int], None]
 
 
-@dataclass(frozen=True, slots=True)
-class Unreadable:
-    line: int
-    error: str
+#: A line replay could not read: its number and the reason (one type for every reader).
+Unreadable = BadLine
 
 
 @dataclass(slots=True)
@@ -45,30 +44,35 @@ class Reading:
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
-    """Files, directories (recursively: *.jsonl, *.json, *.traj, *.ndjson) and globs; '-' is stdin."""
+    """Files, pipes, directories (recursively: *.jsonl, *.json, *.traj, *.ndjson) and globs;
+    '-' is stdin. A path that cannot be read says why (a symlink loop, a dangling symlink)."""
+    from toolsel.inputs import InputProblem, check_path
+
     found: list[str] = []
     for raw in paths:
         if raw == "-":
             found.append(raw)
             continue
-        path = Path(raw)
-        if path.is_dir():
+        try:
+            kind = check_path(raw)
+        except InputProblem as problem:
+            if any(ch in raw for ch in "*?[") and not Path(raw).exists():
+                matches = sorted(glob.glob(raw, recursive=True))  # noqa: PTH207 - user patterns may be absolute
+                if not matches:
+                    raise UsageError(f"{raw}: no file matches this pattern") from None
+                found.extend(matches)
+                continue
+            raise UsageError(f"{raw}: {problem}") from None
+        if kind.is_dir:
             found.extend(
                 sorted(
                     str(p)
-                    for p in path.rglob("*")
-                    if p.is_file() and p.suffix in TRANSCRIPT_SUFFIXES
+                    for p in Path(raw).rglob("*")
+                    if p.suffix in TRANSCRIPT_SUFFIXES and not p.is_dir()
                 )
             )
-        elif path.is_file():
-            found.append(raw)
-        elif any(ch in raw for ch in "*?["):
-            matches = sorted(glob.glob(raw, recursive=True))  # noqa: PTH207 - user patterns may be absolute
-            if not matches:
-                raise UsageError(f"{raw}: no file matches this pattern")
-            found.extend(matches)
         else:
-            raise UsageError(f"{raw}: no such file or directory")
+            found.append(raw)
     if not found:
         raise UsageError("no transcript files found", hint="pass files, directories or globs")
     return found
@@ -77,26 +81,41 @@ def expand_inputs(paths: list[str]) -> list[str]:
 def read_objects(
     path: str, reading: Reading, progress: Progress | None = None
 ) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed JSON) for every readable line; the rest goes into `reading`."""
+    """(line number, parsed JSON) for every readable line; the rest goes into `reading`.
+    A whole-document file (.json, .traj) up to MAX_LINE_BYTES is parsed whole; anything
+    else, and a larger document, is read line by line with the line limit applied."""
+    from toolsel.inputs import InputProblem, read_bounded
+
+    if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
+        try:
+            data = read_bounded(path, MAX_LINE_BYTES)
+        except InputProblem:
+            pass  # too large, binary or unreadable: the line reader says which, per line
+        else:
+            document = _whole_document(data)
+            if document is not None:
+                reading.lines = 1
+                return enumerate(document, start=1)
+            return _jsonl(_split(data), reading, progress, None)
     handle = _open(path)
-    if path == "-" or Path(path).suffix not in WHOLE_DOCUMENT_SUFFIXES:
-        return _jsonl(handle, reading, progress, handle)
-    with handle:
-        data = handle.read()
-    document = _whole_document(data)
-    if document is None:  # not one JSON document: read it line by line after all
-        return _jsonl(iter(data.splitlines(keepends=True)), reading, progress, None)
-    reading.lines = 1
-    return enumerate(document, start=1)
+    from toolsel.inputs import bounded_lines
+
+    return _jsonl(bounded_lines(handle, MAX_LINE_BYTES), reading, progress, handle)
+
+
+def _split(data: bytes) -> Iterator[bytes]:
+    return iter(data.splitlines(keepends=True))
 
 
 def _open(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer
+    from toolsel.inputs import os_reason
+
     try:
         return Path(path).open("rb")
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise UsageError(f"{path}: cannot read: {os_reason(exc)}") from None
 
 
 def _whole_document(data: bytes) -> list[Any] | None:
@@ -115,28 +134,26 @@ def _whole_document(data: bytes) -> list[Any] | None:
 
 
 def _jsonl(
-    lines: Iterable[bytes], reading: Reading, progress: Progress | None, handle: IO[bytes] | None
+    lines: Iterable[Any], reading: Reading, progress: Progress | None, handle: IO[bytes] | None
 ) -> Iterator[tuple[int, Any]]:
     """orjson first (JSON allows the trailing newline, CR and spaces); only a line that fails
-    is looked at again: a BOM, a blank line, or an unreadable one with its reason. Closes
-    `handle` (unless it is stdin) when done."""
+    is looked at again: a BOM, a blank line, or an unreadable one with its reason. A line
+    over the limit arrives as `LongLine` and binary data as `BinaryData` (see
+    `toolsel.inputs.bounded_lines`). Closes `handle` (unless it is stdin) when done."""
     loads = orjson.loads
     decode_error = orjson.JSONDecodeError
-    limit = MAX_LINE_BYTES
     number = consumed = 0
     try:
         for number, raw in enumerate(lines, start=1):
+            if raw.__class__ is not bytes:
+                if _special(raw, number, reading):
+                    break
+                continue
             if progress is not None:
                 consumed += len(raw)
                 if number % 2048 == 0:
                     progress(consumed)
                     consumed = 0
-            if len(raw) > limit and len(raw.rstrip(b"\r\n")) > limit:
-                size = len(raw.rstrip(b"\r\n"))
-                reading.unreadable.append(
-                    Unreadable(number, f"line is {size:,} bytes, over the {limit:,}-byte limit")
-                )
-                continue
             try:
                 parsed = loads(raw)
             except decode_error as error:
@@ -147,9 +164,30 @@ def _jsonl(
         reading.lines = number
         if progress is not None and consumed:
             progress(consumed)
+    except OSError as error:  # a read that fails half-way (a device, a network file system)
+        from toolsel.inputs import os_reason
+
+        reading.lines = number
+        reading.unreadable.append(Unreadable(number or 1, f"read failed: {os_reason(error)}"))
     finally:
         if handle is not None and handle is not sys.stdin.buffer:
             handle.close()
+
+
+def _special(item: Any, number: int, reading: Reading) -> bool:
+    """Record an over-long line or binary data; True when reading must stop."""
+    from toolsel.inputs import BinaryData
+
+    if isinstance(item, BinaryData):
+        reading.unreadable.append(
+            Unreadable(number, f"{item.reason}; the rest of the file was not read")
+        )
+        return True
+    limit = MAX_LINE_BYTES
+    reading.unreadable.append(
+        Unreadable(number, f"line is {item.size:,} bytes, over the {limit:,}-byte limit")
+    )
+    return False
 
 
 _UNREADABLE: Any = object()
@@ -173,6 +211,8 @@ def _second_look(raw: bytes, number: int, error: Exception, reading: Reading) ->
 
 
 def _reason(line: bytes, exc: Exception, ends_with_newline: bool) -> str:
+    if b"\0" in line:
+        return "binary data (NUL bytes), not text"
     try:
         line.decode("utf-8")
     except UnicodeDecodeError as bad:

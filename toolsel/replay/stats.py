@@ -51,7 +51,7 @@ class CoUsedPair:
 
 
 @dataclass(frozen=True, slots=True)
-class Unreadable:
+class UnreadableFile:
     """A transcript with lines that could not be read (`toolsel replay FILE` lists them)."""
 
     path: str
@@ -65,7 +65,7 @@ class UsageStats:
     tools: tuple[ToolUsage, ...]  # most called first, then by name
     never_called: tuple[str, ...] | None  # registry tools with no call; None without a registry
     co_used_pairs: tuple[CoUsedPair, ...]
-    unreadable: tuple[Unreadable, ...] = ()
+    unreadable: tuple[UnreadableFile, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. a format that records no tool calls
 
     @property
@@ -115,7 +115,7 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
         never_called=never,
         co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
         unreadable=tuple(
-            Unreadable(f.path, len(f.unreadable), f.unreadable[0].line)
+            UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line)
             for f in result.files
             if f.unreadable
         ),

@@ -167,6 +167,23 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
                     )
 
 
+def json_key(value: Any) -> Any:
+    """A hashable key equal for values JSON Schema calls equal (1 and 1.0, objects in any key
+    order) and different for those it does not (true and 1): duplicates are found in one
+    pass, however long the enum."""
+    if isinstance(value, bool) or value is None:
+        return ("b", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)  # 1 == 1.0 and hash(1) == hash(1.0)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("d", frozenset((key, json_key(item)) for key, item in value.items()))
+    return ("r", repr(value))
+
+
 @rule(
     "TS310",
     "bad-enum",
@@ -188,14 +205,18 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
                 tool, where, "enum is empty; the model cannot choose any value"
             )
             continue
-        seen: list[Any] = []
+        seen: set[Any] = set()
         folded: dict[str, str] = {}
         for index, value in enumerate(values):
-            if value in seen:
+            try:
+                key = json_key(value)
+            except RecursionError:  # a value nested too deep to compare: taken as unique
+                key = ("id", id(value))
+            if key in seen:
                 yield context.schema_hit(
                     tool, f"{where}/{index}", f"enum value {value!r} appears twice"
                 )
-            seen.append(value)
+            seen.add(key)
             if isinstance(value, str):
                 other = folded.setdefault(value.casefold(), value)
                 if other != value:

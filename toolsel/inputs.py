@@ -1,0 +1,246 @@
+"""Reading input files safely, for every command.
+
+- `check_path` says what a path is, with the accurate reason when it cannot be read (a
+  symlink loop, a permission, a directory), never a bare "no such file".
+- `read_bounded` reads a whole file with a byte limit that is checked before reading a
+  regular file (`stat`) and while reading anything else (a pipe, `/dev/zero`), and refuses
+  binary data after its first chunk.
+- `bounded_lines` yields the lines of a stream with a per-line limit applied while reading:
+  a line over the limit is skipped in chunks (reported with its size), and NUL bytes stop
+  the read (binary data), so no input, however long its lines, is ever held whole.
+
+FIFOs and character devices are inputs like any other (`-r <(curl …)`, `/dev/stdin`):
+`/dev/null` is an empty input.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+#: How much is read at once while skipping an over-long line or reading a non-regular file.
+CHUNK = 1024 * 1024
+#: Bytes sniffed for NULs (binary data) at the start of a whole-file read.
+SNIFF = 8192
+
+
+class InputProblem(Exception):
+    """A file that cannot be used as input; `str()` is the reason, without the file name.
+    `missing`: the path names nothing at all (not even a dangling symlink)."""
+
+    def __init__(self, reason: str, *, missing: bool = False) -> None:
+        super().__init__(reason)
+        self.missing = missing
+
+
+class TooLarge(InputProblem):
+    def __init__(self, size: int | None, limit: int) -> None:
+        self.size, self.limit = size, limit
+        what = f"is {size:,} bytes" if size is not None else "is larger than that"
+        super().__init__(f"file {what}, over the {limit:,}-byte limit")
+
+
+class Binary(InputProblem):
+    pass
+
+
+def binary_reason(data: bytes) -> str | None:
+    """Why `data` (the start of a file) is not text, or None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text (byte-order mark); save the file as UTF-8"
+    if b"\0" in data[:SNIFF]:
+        return "binary data (NUL bytes), not text"
+    return None
+
+
+def _problem(path: str | os.PathLike[str], error: OSError) -> InputProblem:
+    if error.errno == errno.ENOENT:
+        if Path(path).is_symlink():
+            return InputProblem("a symlink to a file that does not exist")
+        return InputProblem("no such file or directory", missing=True)
+    return InputProblem(os_reason(error))
+
+
+def os_reason(error: OSError) -> str:
+    """An OSError as a short reason: "permission denied", "too many levels of symbolic links"."""
+    if error.errno == errno.ELOOP:
+        return "too many levels of symbolic links (a symlink loop)"
+    if error.errno == errno.ENOENT and error.filename is not None:
+        return "no such file or directory"
+    return (error.strerror or str(error)).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class PathKind:
+    """What `check_path` found: a directory, a regular file, or a stream (FIFO, device)."""
+
+    is_dir: bool = False
+    is_file: bool = False
+    is_stream: bool = False
+
+
+def check_path(path: str | os.PathLike[str]) -> PathKind:
+    """What `path` is. Raises InputProblem with the accurate reason when it cannot be an
+    input: missing (and whether a symlink dangles), a symlink loop, no permission, a socket."""
+    try:
+        info = Path(path).stat()
+    except OSError as error:
+        raise _problem(path, error) from None
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        return PathKind(is_dir=True)
+    if stat.S_ISREG(mode):
+        return PathKind(is_file=True)
+    if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        return PathKind(is_stream=True)
+    raise InputProblem("not a file, a pipe or a directory (a socket or a block device)")
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The whole file, at most `limit` bytes; raises InputProblem (TooLarge, Binary, or an
+    OS reason). A regular file's size is checked before anything is read."""
+    try:
+        handle = Path(path).open("rb", buffering=0)  # noqa: SIM115 - the with below closes it
+    except OSError as error:
+        raise _problem(path, error) from None
+    with handle:
+        try:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise InputProblem("is a directory")
+            if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+                raise TooLarge(info.st_size, limit)
+            chunks: list[bytes] = []
+            total = 0
+            while True:
+                chunk = handle.read(min(CHUNK, limit + 1 - total))
+                if not chunk:
+                    break
+                if not chunks:
+                    reason = binary_reason(chunk)
+                    if reason:
+                        raise Binary(reason)
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise TooLarge(None, limit)
+        except OSError as error:
+            raise InputProblem(os_reason(error)) from None
+    return b"".join(chunks)
+
+
+@dataclass(frozen=True, slots=True)
+class LongLine:
+    """A line over the limit, skipped: its size in bytes (without the line break)."""
+
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryData:
+    """NUL bytes where a line of text was expected; nothing after it is read."""
+
+    reason: str
+
+
+def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | LongLine | BinaryData]:
+    """Each line (with its line break) as bytes, never more than `limit` bytes held; a longer
+    line is read past in chunks and yielded as `LongLine`. Binary data (a NUL byte in an
+    over-long line, or UTF-16 at the start) yields one `BinaryData` and ends the lines.
+
+    A NUL inside a short line is left to the caller's parser, which refuses it anyway; this
+    keeps the common path to one C-level `readline` per line."""
+    readline = handle.readline
+    first = True
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        if first:
+            first = False
+            if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+                yield BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8")
+                return
+        if len(raw) <= limit or raw.endswith(b"\n"):
+            yield raw
+            continue
+        # over the limit: skip to the end of the line without holding it
+        if b"\0" in raw:
+            yield BinaryData("binary data (NUL bytes), not text")
+            return
+        size = len(raw)
+        while True:
+            chunk = readline(CHUNK)
+            if not chunk:
+                break
+            if b"\0" in chunk:
+                yield BinaryData("binary data (NUL bytes), not text")
+                return
+            size += len(chunk)
+            if chunk.endswith(b"\n"):
+                size -= 1 + chunk.endswith(b"\r\n")
+                break
+        yield LongLine(size)
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line that could not be read, with its 1-based number and the reason."""
+
+    line: int
+    error: str
+
+
+#: Longest line of a query or case file (a prompt and a few names; far above any real one).
+QUERY_LINE_BYTES = 1024 * 1024
+
+
+def jsonl_values(
+    path: str | os.PathLike[str], limit: int = QUERY_LINE_BYTES
+) -> Iterator[tuple[int, object] | BadLine]:
+    """(line number, parsed JSON) for each non-blank line of a JSON-lines file, and a
+    BadLine for each line that is not JSON, too long, or binary (which ends the file).
+    Raises InputProblem when the file cannot be opened."""
+    import orjson
+
+    try:
+        handle = Path(path).open("rb")  # noqa: SIM115 - the with below closes it
+    except OSError as error:
+        raise _problem(path, error) from None
+    with handle:
+        try:
+            for number, raw in enumerate(bounded_lines(handle, limit), start=1):
+                if isinstance(raw, LongLine):
+                    yield BadLine(
+                        number, f"line is {raw.size:,} bytes, over the {limit:,}-byte limit"
+                    )
+                    continue
+                if isinstance(raw, BinaryData):
+                    yield BadLine(number, f"{raw.reason}; the rest of the file was not read")
+                    return
+                if number == 1:
+                    raw = raw.removeprefix(b"\xef\xbb\xbf")
+                if not raw.strip():
+                    continue
+                try:
+                    yield number, orjson.loads(raw)
+                except orjson.JSONDecodeError as error:
+                    yield BadLine(number, json_reason(raw, error))
+        except OSError as error:
+            raise InputProblem(os_reason(error)) from None
+
+
+def json_reason(raw: bytes, error: Exception) -> str:
+    """Why a line is not JSON, in a few words."""
+    if b"\0" in raw:
+        return "binary data (NUL bytes), not text"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at column {bad.start + 1})"
+    return f"not JSON ({str(error).splitlines()[0].split(':')[0]})"
