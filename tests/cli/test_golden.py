@@ -54,3 +54,19 @@ def test_golden_bad_case_files(cli: Cli, write) -> None:
     ):
         run = cli("test", "-r", REG, str(write("bad.yaml", text)))
         assert run.exit_code == 2 and message in run.stderr and "Traceback" not in run.stderr
+
+
+def test_top_k_counts_ranked_tools_and_always_include_tools_are_offered(cli: Cli, write) -> None:
+    cases = write(
+        "g.yaml",
+        """\
+        cases:
+          - prompt: raed fle
+            expect: [read_file, ask_user]
+            top_k: 1
+        """,
+    )
+    run = cli("test", "-r", REG, str(cases), "-f", "json")
+    (case,) = json.loads(run.stdout)["cases"]
+    assert run.exit_code == 0 and case["passed"]
+    assert case["offered"][-1] == "read_file" and "ask_user" in case["offered"]

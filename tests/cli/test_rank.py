@@ -16,7 +16,7 @@ Write = Callable[..., Path]
 def test_rank_on_the_bundled_registry(cli: Cli) -> None:
     run = cli("rank", "-r", str(ROOT / "registries"), "read the config file", "--format", "json")
     data = json.loads(run.stdout)
-    assert data["schema"] == "toolsel.rank/v1" and data["mode"] == "search"
+    assert data["schema"] == "toolsel.rank/v2" and data["mode"] == "search"
     matched = [r for r in data["results"] if not r["always_include"]]
     assert matched[0]["name"] == "read_file"
     assert all(0 <= r["score"] <= 1 for r in data["results"])

@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
-from tests.lint.helpers import assert_findings
+import json
+
+from tests.conftest import Cli
+from tests.lint.helpers import assert_findings, lint_text
 
 CROWDED = (
-    "- name: get_item\n  description: Returns one inventory entry by its key, with stock level, price and supplier details.\n"
+    "- name: fs_read\n  display_name: Read a file\n  description: Returns the bytes of a path on the local disk.\n"
     + "".join(
-        f"- name: get_item_{s}\n  description: Get item {s}. Gets the item {s} for an item; get item data.\n"
-        for s in ("price", "stock", "history")
+        f"- name: read_file_{s}\n  description: Read a file {s}. Reads the {s} of a file; read file {s}.\n"
+        for s in ("head", "tail", "lines")
     )
 )
 
 
-def test_a_tool_its_own_name_does_not_find_is_reported() -> None:
-    assert_findings(CROWDED, ["TS701 /tools/0/name"], rule="TS701", select=("TS701",))
+def test_a_tool_rank_does_not_offer_for_its_display_name_is_reported() -> None:
+    assert_findings(CROWDED, ["TS701 /tools/0/display_name"], rule="TS701", select=("TS701",))
+
+
+def test_off_by_default() -> None:
+    assert not [f for f in lint_text(CROWDED) if f.rule == "TS701"]
+
+
+def test_lint_and_rank_agree(cli: Cli, write) -> None:
+    """TS701 ranks exactly as `toolsel rank` does: what it reports, rank shows."""
+    from tests.conftest import tools_document
+
+    path = write("crowded.yaml", tools_document(CROWDED))
+    findings = json.loads(cli("lint", str(path), "--extend-select", "TS701", "-f", "json").stdout)[
+        "findings"
+    ]
+    (finding,) = [f for f in findings if f["rule"] == "TS701"]
+    ranked = json.loads(cli("rank", "Read a file", "-r", str(path), "-n", "3", "-f", "json").stdout)
+    offered = [r["name"] for r in ranked["results"]]
+    assert "fs_read" not in offered
+    assert f"({', '.join(offered)} come first)" in finding["message"]
+    # a name written as words is an exact match for rank, so it is never reported
+    assert not any(f["pointer"].endswith("/name") for f in findings if f["rule"] == "TS701")

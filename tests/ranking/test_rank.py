@@ -24,12 +24,8 @@ def names(query: str, **options: object) -> list[str]:
 
 
 def ranked(query: str, **options: object) -> list[str]:
-    """Names without the always-include tools, which lead every result."""
-    return [
-        n
-        for n in names(query, **options)
-        if n not in ("ask_user", "get_current_time", "search_documents")
-    ]
+    """The ranked names (always-include tools are listed apart: `RankResult.always`)."""
+    return names(query, **options)
 
 
 @pytest.mark.parametrize("method", LEXICAL)
@@ -37,14 +33,43 @@ def test_every_method_finds_the_obvious_tool(method: Method) -> None:
     assert "deploy_service" in names("deploy service production", method=method)
 
 
-def test_always_include_tools_come_first() -> None:
-    assert set(names("deploy the billing service")[:3]) == {
-        "ask_user",
-        "get_current_time",
-        "search_documents",
-    }
+ALWAYS = {"ask_user", "get_current_time", "search_documents"}
+
+
+def test_always_include_tools_are_offered_apart_and_not_counted_in_top() -> None:
+    result = rank_index(INDEX, "deploy the billing service", RankOptions(top=3))
+    assert {t.name for t in result.always} == ALWAYS
+    assert len(result.results) == 3 and not ALWAYS & {t.name for t in result.results}
+    assert result.results[0].name == "deploy_service"  # ranked tools are numbered from 1
+    assert result.offered[:3] == tuple(t.name for t in result.always)
+    # a typed name is found first, not fourth behind the always-include tools
+    assert names("raed fle")[0] == "read_file"
     # Claude Code's search returns matches only: no always-include tools are added
-    assert names("rollback", method=Method.CC) == ["rollback_deployment"]
+    result = rank_index(INDEX, "rollback", RankOptions(method=Method.CC))
+    assert [t.name for t in result.results] == ["rollback_deployment"] and not result.always
+
+
+def test_strength_is_absolute_and_flags_weak_best_matches() -> None:
+    """Scores are relative (the best is always 1.0); strength says how well it matches."""
+    strong = rank_index(INDEX, "open a pull request with my committed changes")
+    assert strong.results[0].name == "create_pull_request" and strong.strong
+    nonsense = rank_index(INDEX, "purple elephant dances")
+    assert nonsense.results[0].score == 1.0 and not nonsense.strong
+    assert rank_index(INDEX, "patch_file").results[0].strength == 1.0  # an exact name
+    typed = rank_index(INDEX, "raed fle").results[0]
+    assert typed.name == "read_file" and typed.strength > 0.8  # a name typed with typos
+    cut = rank_index(INDEX, "purple elephant dances", RankOptions(min_strength=0.5))
+    assert cut.results == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz _-", min_size=1, max_size=40))
+def test_strength_stays_in_range(query: str) -> None:
+    if not query.strip():
+        return
+    result = rank_index(INDEX, query)
+    for tool in (*result.results, *result.always):
+        assert 0.0 <= tool.strength <= 1.0
 
 
 def test_exact_name_or_alias_ranks_first() -> None:
@@ -206,7 +231,7 @@ def test_rank_json_envelope(cli: Cli) -> None:
         cli("rank", "-r", str(ROOT / "registries"), "read a file", "-f", "json").stdout
     )
     assert (
-        data["schema"] == "toolsel.rank/v1"
+        data["schema"] == "toolsel.rank/v2"
         and data["mode"] == "search"
         and data["method"] == "hybrid"
     )
@@ -275,8 +300,11 @@ def test_batch_jsonl_and_bad_lines(cli: Cli, write) -> None:
     run = cli("rank", "-r", str(ROOT / "registries"), "--batch", str(queries), "-f", "jsonl")
     lines = [json.loads(line) for line in run.stdout.splitlines()]
     assert [line["id"] for line in lines] == ["a", "c"]
-    assert all(set(line) == {"schema", "id", "query", "results"} for line in lines)
-    assert {line["schema"] for line in lines} == {"toolsel.rank-line/v1"}
+    assert all(
+        set(line) == {"schema", "id", "query", "results", "strong_match", "always_included"}
+        for line in lines
+    )
+    assert {line["schema"] for line in lines} == {"toolsel.rank-line/v2"}
     assert run.exit_code == 1
     assert (
         "q.jsonl:2: skipped: not JSON" in run.stderr

@@ -51,7 +51,20 @@ IncludeDeprecatedOption = Annotated[
     bool, typer.Option("--include-deprecated", help="Keep deprecated tools.")
 ]
 MinScoreOption = Annotated[
-    float, typer.Option("--min-score", help="Drop results scoring below this (0-1).")
+    float,
+    typer.Option(
+        "--min-score",
+        metavar="X",
+        help="Drop tools scoring below X (0-1) of the best match: a relative cut.",
+    ),
+]
+MinStrengthOption = Annotated[
+    float,
+    typer.Option(
+        "--min-strength",
+        metavar="X",
+        help="Drop tools matching less than X (0-1) of the prompt: an absolute cut.",
+    ),
 ]
 ExplainOption = Annotated[
     bool,
@@ -100,6 +113,7 @@ def rank(
     tag: TagOption = None,
     include_deprecated: IncludeDeprecatedOption = False,
     min_score: MinScoreOption = 0.0,
+    min_strength: MinStrengthOption = 0.0,
     explain: ExplainOption = False,
     output_format: OutputFormatOption = RankFormat.HUMAN,
     emit: EmitOption = None,
@@ -121,6 +135,7 @@ def rank(
         tags=tuple(tag or ()),
         include_deprecated=include_deprecated,
         min_score=min_score,
+        min_strength=min_strength,
         explain=explain or output_format is RankFormat.HUMAN,
     )
     if batch is not None:
@@ -172,7 +187,7 @@ def _search(
     prepare_methods(index, [options.method], use_cache=not no_cache, progress=embedding_progress)
     result = rank_index(index, prompt, options)
     if emit is not None:
-        _emit([r.name for r in result.results], registry, emit, no_cache=no_cache)
+        _emit(list(result.offered), registry, emit, no_cache=no_cache)
     else:
         renderer(result, sys.stdout, explain=explain)
 

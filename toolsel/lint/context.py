@@ -14,6 +14,7 @@ from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
 
 if TYPE_CHECKING:
+    from toolsel.ranking.core import RankResult
     from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.source import escape_token
 
@@ -203,25 +204,15 @@ class LintContext:
 
         return PreparedIndex(build_index(self.registry), bulk=True)
 
-    def self_rank(self, position: int, query: str) -> int | None:
-        """Where tool `position` ranks for `query` by hybrid's lexical score (ties by name),
-        or None when the query has no searchable words."""
-        from toolsel.ranking.core import lexical_fusion
+    def ranked_for(self, query: str, top: int) -> RankResult | None:
+        """What `toolsel rank QUERY --top TOP` offers, by exactly rank's default method and
+        pipeline; None when the query has no searchable words."""
+        from toolsel.ranking.core import RankOptions, rank_index
         from toolsel.ranking.fields import tokens
 
-        terms = tokens(query)
-        if not terms:
+        if not tokens(query) and not query.strip():
             return None
-        index = self.rank_index
-        scores = lexical_fusion(index, terms)
-        own = scores.get(position, 0.0)
-        name = index.tools[position].name
-        ahead = sum(
-            1
-            for d, v in scores.items()
-            if v > own or (v == own and d != position and index.tools[d].name < name)
-        )
-        return ahead + 1
+        return rank_index(self.rank_index, query, RankOptions(top=top))
 
     @functools.cached_property
     def names(self) -> set[str]:

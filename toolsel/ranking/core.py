@@ -3,13 +3,16 @@ pipeline.
 
 Pipeline, after scoring: category/tag filters, drop deprecated tools (naming the
 replacement), the permission gate (listing what it blocks), conflict resolution (a
-higher-ranked tool excludes the tools it conflicts with), always-include tools first,
-then `--top` and `--min-score`. Ties are broken by name, so the same input always gives the
-same output.
+higher-ranked tool excludes the tools it conflicts with), always-include tools set apart,
+then `--top`, `--min-score` and `--min-strength` on the ranked tools. Ties are broken by
+name, so the same input always gives the same output.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,7 +25,7 @@ from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex, prepare
 from toolsel.ranking.scorers import Contribution
 from toolsel.registry.permission import Permission
-from toolsel.text import fold_name
+from toolsel.text import fold_name, split_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,6 +54,7 @@ class RankOptions:
     tags: tuple[str, ...] = ()
     include_deprecated: bool = False
     min_score: float = 0.0
+    min_strength: float = 0.0
     explain: bool = False
     pin_always_include: bool = True  # False: always-include tools compete on score (eval)
 
@@ -65,6 +69,9 @@ class RankedTool:
     match: str  # how it was chosen: exact-name | alias | mcp-prefix | always-include | match
     contributions: tuple[Contribution, ...] = ()
     always_include: bool = False
+    #: 0..1, absolute: how much of the prompt this tool matches (see `strength`), so a weak
+    #: best match is told apart from a strong one although both score 1.0
+    strength: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +95,32 @@ class Excluded:
     score: float
 
 
+#: A best match at or above this strength is a strong match; below it, output says that
+#: nothing matches the prompt well.
+STRONG_MATCH = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class RankResult:
     query: str
     method: str
-    results: tuple[RankedTool, ...]
+    results: tuple[RankedTool, ...]  # the ranked tools, best first, at most `--top`
     blocked: tuple[Blocked, ...] = ()
     excluded: tuple[Excluded, ...] = ()
     deprecated: tuple[Deprecated, ...] = ()
     terms: tuple[str, ...] = field(default=())
+    #: `always_include` tools, offered whatever the prompt and not counted in `--top`
+    always: tuple[RankedTool, ...] = ()
+
+    @property
+    def strong(self) -> bool:
+        """Whether the best ranked tool matches the prompt well (an absolute signal)."""
+        return bool(self.results) and self.results[0].strength >= STRONG_MATCH
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """Every tool an agent is offered: the always-include tools, then the ranked ones."""
+        return tuple(t.name for t in (*self.always, *self.results))
 
 
 @dataclass(slots=True)
@@ -118,6 +142,8 @@ def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions)
         raise UsageError(f"--top must be at least 1, got {options.top}")
     if not 0.0 <= options.min_score <= 1.0:
         raise UsageError(f"--min-score must be between 0 and 1, got {options.min_score}")
+    if not 0.0 <= options.min_strength <= 1.0:
+        raise UsageError(f"--min-strength must be between 0 and 1, got {options.min_strength}")
     if not len(index):
         raise RegistryError("the registry has no tools", hint="add entries under `tools:`")
 
@@ -141,12 +167,13 @@ def rank_index(
     kept, dropped = _filter(
         prepared, _order(prepared, normalised, options.method), normalised, options
     )
-    chosen = _pin(prepared, kept, options)
-    results = _build(prepared, query, terms, chosen, scores, normalised, options)
+    always, ranked = _split_always(prepared, kept, options)
+    build = functools.partial(_build, prepared, query, terms, scores, normalised, options)
     return RankResult(
         query=query,
         method=options.method.value,
-        results=results,
+        results=build(ranked, always=False),
+        always=build(always, always=True),
         blocked=tuple(d for d in dropped if isinstance(d, Blocked)),
         excluded=tuple(d for d in dropped if isinstance(d, Excluded)),
         deprecated=tuple(d for d in dropped if isinstance(d, Deprecated)),
@@ -216,7 +243,7 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
 
 def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
     """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
-    lexical score (also what lint's TS701 ranks by)."""
+    lexical score."""
     wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
     limit = _limit(prepared)
     if scorers.numpy_suits(prepared, terms):
@@ -328,42 +355,48 @@ def _pinned(options: RankOptions) -> bool:
     return options.pin_always_include and options.method is not Method.CC
 
 
-def _pin(prepared: PreparedIndex, kept: list[int], options: RankOptions) -> list[int]:
-    """Always-include tools first: the matched ones by score, then the rest in registry
-    order (those the options let in)."""
+def _split_always(
+    prepared: PreparedIndex, kept: list[int], options: RankOptions
+) -> tuple[list[int], list[int]]:
+    """(always-include tools, ranked tools). Always-include tools are offered apart: the
+    matched ones by score, then the rest in registry order (those the options let in)."""
     if not _pinned(options):
-        return kept
+        return [], kept
     tools = prepared.tools
-    matched = set(kept)
-    always_matched = [d for d in kept if tools[d].always_include]
-    always_other = [
+    always = [d for d in kept if tools[d].always_include]
+    matched = set(always)
+    always += [
         d for d in prepared.always_include if d not in matched and _gate(tools[d], options) is None
     ]
-    return always_matched + always_other + [d for d in kept if d not in always_matched]
+    return always, [d for d in kept if not tools[d].always_include]
 
 
 def _build(
     prepared: PreparedIndex,
     query: str,
     terms: list[str],
-    chosen: list[int],
     scores: Scores,
     normalised: dict[int, float],
     options: RankOptions,
+    chosen: list[int],
+    *,
+    always: bool,
 ) -> tuple[RankedTool, ...]:
-    """The offered tools, at most `--top`, above `--min-score` (always-include is exempt)."""
+    """Ranked tools: at most `--top`, at or above `--min-score` and `--min-strength`.
+    Always-include tools: all of them, exempt from the limits."""
     tools = prepared.tools
-    pinned = _pinned(options)
+    matching = _strength_terms(prepared, query, terms, options.method)
     results: list[RankedTool] = []
     for doc in chosen:
         tool = tools[doc]
         value = normalised.get(doc, 0.0)
-        if value < options.min_score and not (pinned and tool.always_include):
+        if not always and value < options.min_score:
+            continue
+        strength = _strength(prepared, doc, scores, matching)
+        if not always and strength < options.min_strength:
             continue
         matched = doc in normalised
-        kind = scores.match.get(doc) or (
-            "always-include" if tool.always_include and not matched else "match"
-        )
+        kind = scores.match.get(doc) or ("always-include" if always and not matched else "match")
         results.append(
             RankedTool(
                 name=tool.name,
@@ -376,11 +409,89 @@ def _build(
                 if options.explain and matched
                 else (),
                 always_include=tool.always_include,
+                strength=round(strength, 6),
             )
         )
-        if len(results) == options.top:
+        if not always and len(results) == options.top:
             break
     return tuple(results)
+
+
+# -- strength: an absolute signal beside the relative score --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Matching:
+    """The prompt's searchable terms as (term, weight, credit): the weight is the term's
+    BM25 idf (a word the registry never uses weighs as much as the rarest word can); the
+    credit is 1, or 1/2 for a typo correction, which is a guess."""
+
+    query: str
+    terms: tuple[tuple[str, float, float], ...]
+    total: float
+
+
+#: Below this, a prompt and a name are not alike at all ("purple elephant" and
+#: send_chat_message are 0.41 alike by edit distance).
+NAME_LIKENESS_FLOOR = 0.6
+#: Prompts of more words than this are sentences, not names typed by hand.
+NAME_LIKENESS_MAX_WORDS = 4
+#: What a term corrected for a typo ("raed" -> "read") counts for when found.
+CORRECTED_CREDIT = 0.5
+
+
+def _strength_terms(
+    prepared: PreparedIndex, query: str, terms: list[str], method: Method
+) -> _Matching:
+    index = prepared.index
+    corrected = terms
+    if method is Method.HYBRID and looks_typed(prepared, terms):
+        corrected = scorers.correct_terms(prepared, terms)
+    unseen = math.log(1 + (len(index) + 0.5) / 0.5)
+    weighted: dict[str, tuple[float, float]] = {}
+    for original, term in zip(terms, corrected, strict=True):
+        position = index.vocabulary.get(term)
+        weight = index.bm25_idf[position] if position is not None else unseen
+        weighted.setdefault(term, (weight, 1.0 if term == original else CORRECTED_CREDIT))
+    return _Matching(
+        query.strip().lower(),
+        tuple((term, w, c) for term, (w, c) in weighted.items()),
+        sum(w for w, _ in weighted.values()),
+    )
+
+
+def _strength(prepared: PreparedIndex, doc: int, scores: Scores, matching: _Matching) -> float:
+    """How much of the prompt tool `doc` matches, 0..1, whatever the other tools score: 1 for
+    an exact name or alias; the cosine for `semantic`; otherwise the larger of the
+    idf-weighted share of the prompt's words found in the tool's indexed text, and how
+    alike the prompt and the tool's name are (a typed name: "raed fle")."""
+    if doc in scores.match:
+        return 1.0
+    if scores.cosine is not None and scores.fusion is None:
+        return max(0.0, min(1.0, float(scores.cosine[doc])))
+    index = prepared.index
+    doc_ids = index.doc_ids
+    found = 0.0
+    for term, weight, credit in matching.terms:
+        span = index.postings(term)
+        if span:
+            at = bisect.bisect_left(doc_ids, doc, span.start, span.stop)
+            if at < span.stop and doc_ids[at] == doc:
+                found += weight * credit
+    share = found / matching.total if matching.total else 0.0
+    if share >= STRONG_MATCH or len(matching.query.split()) > NAME_LIKENESS_MAX_WORDS:
+        return share  # a sentence is not a name typed by hand (and rapidfuzz stays unloaded)
+    return max(share, _name_likeness(prepared.tools[doc], matching.query))
+
+
+def _name_likeness(tool: ToolMeta, query: str) -> float:
+    """The best plain edit-distance ratio between the prompt and the tool's name (as words),
+    display name or aliases: "raed fle" and read_file are 0.82 alike."""
+    from rapidfuzz import fuzz
+
+    names = [tool.name, *tool.aliases] + ([tool.display_name] if tool.display_name else [])
+    best = max(fuzz.ratio(query, " ".join(split_name(name))) for name in names) / 100.0
+    return best if best >= NAME_LIKENESS_FLOOR else 0.0
 
 
 def _explain(

@@ -13,21 +13,22 @@ from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
 from toolsel.select import SelectResult
 
-RANK_SCHEMA = "toolsel.rank/v1"
-RANK_LINE_SCHEMA = "toolsel.rank-line/v1"
-RANK_BATCH_SCHEMA = "toolsel.rank-batch/v1"
+RANK_SCHEMA = "toolsel.rank/v2"
+RANK_LINE_SCHEMA = "toolsel.rank-line/v2"
+RANK_BATCH_SCHEMA = "toolsel.rank-batch/v2"
 SELECT_SCHEMA = "toolsel.select/v1"
 
 
 # -- search -------------------------------------------------------------------------------
 
 
-def _ranked(tool: RankedTool, rank: int, explain: bool) -> dict[str, Any]:
+def _ranked(tool: RankedTool, rank: int | None, explain: bool) -> dict[str, Any]:
     item: dict[str, Any] = {
         "rank": rank,
         "name": tool.name,
         "score": tool.score,
         "raw_score": tool.raw,
+        "strength": tool.strength,
         "category": tool.category,
         "permission": tool.permission,
         "why": tool.match,
@@ -48,7 +49,9 @@ def rank_payload(result: RankResult, *, explain: bool = False) -> dict[str, Any]
         "method": result.method,
         "mode": "search",
         "terms": list(result.terms),
+        "strong_match": result.strong,
         "results": [_ranked(r, i, explain) for i, r in enumerate(result.results, start=1)],
+        "always_included": [_ranked(r, None, explain) for r in result.always],
         "blocked": [
             {"name": d.name, "permission": d.needs, "score": round(d.score, 6)}
             for d in result.blocked
@@ -67,7 +70,11 @@ def rank_line(result: RankResult, query_id: str | None = None) -> dict[str, Any]
         "schema": RANK_LINE_SCHEMA,
         "id": query_id,
         "query": result.query,
-        "results": [{"name": r.name, "score": r.score} for r in result.results],
+        "strong_match": result.strong,
+        "results": [
+            {"name": r.name, "score": r.score, "strength": r.strength} for r in result.results
+        ],
+        "always_included": [r.name for r in result.always],
     }
 
 
@@ -102,6 +109,15 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
                 visible(_why(r)),
             )
         console.print(table)
+        if not result.strong:
+            best = result.results[0]
+            console.print(
+                Text(
+                    f"No strong match: the best tool matches {best.strength:.0%} of the prompt "
+                    f"(scores are relative to the best match; --min-strength cuts on this).",
+                    style="yellow",
+                )
+            )
     else:
         console.print(
             Text(
@@ -109,6 +125,9 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
                 style="yellow",
             )
         )
+    if result.always:
+        names = ", ".join(visible(r.name) for r in result.always)
+        console.print(Text(f"Always included: {names}", style="dim"))
     if explain:
         for i, r in enumerate(result.results, start=1):
             if r.contributions:

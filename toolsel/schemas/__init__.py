@@ -26,7 +26,7 @@ class Output(StrEnum):
 
 
 #: Outputs past their first version (a field changed meaning or type); the rest are v1.
-VERSIONS = {Output.STATS: 2}
+VERSIONS = {Output.STATS: 2, Output.RANK: 2, Output.RANK_LINE: 2, Output.RANK_BATCH: 2}
 
 
 def schema_name(output: Output) -> str:

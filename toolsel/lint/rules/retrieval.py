@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, rule
 from toolsel.text import split_name
 
 TOP = 3
@@ -14,37 +14,51 @@ TOP = 3
 @rule(
     "TS701",
     "not-self-retrievable",
-    Severity.WARNING,
-    "Each tool ranks in the top 3 for its own name and display name",
+    None,
+    "Each tool is in `toolsel rank`'s top 3 for its own name, display name and search hint",
     bad=(
-        "- name: get_item\n  description: Returns one inventory entry by its key, with stock level, price and supplier details.\n"
+        "- name: fs_read\n  display_name: Read a file\n  description: Returns the bytes of a path on the local disk.\n"
         + "".join(
-            f"- name: get_item_{s}\n  description: Get item {s}. Gets the item {s} for an item; get item data.\n"
-            for s in ("price", "stock", "history")
+            f"- name: read_file_{s}\n  description: Read a file {s}. Reads the {s} of a file; read file {s}.\n"
+            for s in ("head", "tail", "lines")
         )
     ),
-    good="- name: get_item\n  description: Gets one inventory item by key.\n- name: get_item_price\n  description: Returns the price history of an inventory item.\n",
+    good="- name: fs_read\n  display_name: Read a file\n  description: Read a file from the local disk and return its bytes.\n- name: read_file_head\n  description: Returns the first lines of a text file.\n",
 )
 def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
-    """A tool that does not come up in the top 3 when searched for by its own name written as
-    words (`read_file` -> "read file"), or by its display name, will not be found by an agent
-    that searches for it. Ranked lexically (BM25 and TF-IDF, as `rank --method hybrid` ranks
-    sentences), without hybrid's exact-name shortcut, which would make the check trivial.
-    Usually other tools' names or descriptions repeat this tool's words: make the names
-    distinct, or say in the description what sets the tool apart.
+    """A tool that `toolsel rank` does not put in its top 3 when searched for by its own
+    name written as words (`read_file` -> "read file"), its display name or its search hint
+    will not be found by an agent that searches for it. The check ranks exactly as `toolsel
+    rank` does by default (hybrid, with its exact-name and alias matches, typo handling and
+    selection pipeline), so `toolsel rank "QUERY"` shows the same order. A name written as
+    words matches its own tool exactly, so in practice this flags display names and search
+    hints that other tools' words crowd out: make them distinct, or say in the description
+    what sets the tool apart. Deprecated and always-include tools are not checked (rank
+    drops the one and offers the other whatever the prompt).
 
-    Off by default because it ranks every tool twice: about 1 s per 1,000 tools. Turn it on
-    with `--extend-select TS701` or `extend-select = ["TS701"]`; reported as a warning."""
-    for position, tool in enumerate(context.tools):
+    Off by default, because it ranks every tool up to three times: about 1.5 s per 1,000
+    tools. Turn it on with `--extend-select TS701` or `extend-select = ["TS701"]`; it then
+    reports a warning."""
+    for tool in context.tools:
+        if tool.deprecated or tool.always_include:
+            continue
         queries = [("name", " ".join(split_name(tool.name)))]
         if tool.display_name:
-            queries.append(("display name", tool.display_name))
-        for label, query in queries:
-            rank = context.self_rank(position, query)
-            if rank is not None and rank > TOP:
-                field = "name" if label == "name" else "display_name"
+            queries.append(("display_name", tool.display_name))
+        if tool.search_hint:
+            queries.append(("search_hint", tool.search_hint))
+        for field, query in queries:
+            result = context.ranked_for(query, TOP)
+            if result is None:
+                continue
+            offered = [r.name for r in result.results]
+            if tool.name not in offered:
                 yield context.hit(
                     tool,
                     field,
-                    message=f"searching for its {label} {query!r} ranks {tool.name!r} #{rank} (want top {TOP}); other tools repeat these words",
+                    message=(
+                        f"`toolsel rank {query!r}` does not offer {tool.name!r} in its top {TOP} "
+                        f"({', '.join(offered) or 'nothing'} come first); other tools repeat "
+                        "these words"
+                    ),
                 )
