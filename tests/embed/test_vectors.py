@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -55,9 +56,32 @@ def test_a_corrupt_vector_file_is_ignored(fake_embedder: FakeEmbedder) -> None:
 def test_vectors_are_stored_as_npz_without_pickle(fake_embedder: FakeEmbedder) -> None:
     vectors.tool_vectors(["alpha"], "r1")
     (path,) = list(vectors.vector_dir().iterdir())
-    with np.load(path, allow_pickle=False) as arrays:
+    from toolsel.registry.cache import read_sealed
+
+    payload = read_sealed(path, path.stem)  # a sealed npz: the header, then the archive
+    assert payload is not None
+    with np.load(io.BytesIO(payload), allow_pickle=False) as arrays:
         assert set(arrays.files) == {"hashes", "vectors"}
         assert arrays["vectors"].dtype == np.float32
+
+
+@pytest.mark.parametrize("damage", ["empty", "truncated", "flipped", "swapped"])
+def test_a_damaged_vector_file_is_rebuilt(fake_embedder: FakeEmbedder, damage: str) -> None:
+    first = vectors.tool_vectors(["alpha", "beta"], "r1")
+    (path,) = list(vectors.vector_dir().iterdir())
+    data = path.read_bytes()
+    if damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "flipped":
+        path.write_bytes(data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:])
+    else:  # a valid file of other texts, copied under this name
+        vectors.tool_vectors(["gamma"], "r1")
+        other = next(p for p in vectors.vector_dir().iterdir() if p != path)
+        path.write_bytes(other.read_bytes())
+    again = vectors.tool_vectors(["alpha", "beta"], "r1")
+    assert np.array_equal(first, again)
 
 
 def test_progress_is_reported_only_for_more_than_100_tools(fake_embedder: FakeEmbedder) -> None:

@@ -30,12 +30,39 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _verbose(value: bool) -> None:
+    """`-v`: the "toolsel" logger's notes go to stderr (whatever stderr is at the time), each
+    as one escaped line."""
+    import logging
+
+    from toolsel.cli.common import warn
+
+    class NoteHandler(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            warn(f"note: {record.getMessage()}")
+
+    logger = logging.getLogger("toolsel")
+    if not any(type(h).__name__ == "NoteHandler" for h in logger.handlers):
+        logger.addHandler(NoteHandler())
+        logger.propagate = False
+    logger.setLevel(logging.INFO if value else logging.WARNING)
+
+
 @app.callback()
 def main_callback(
     version: Annotated[
         bool,
         typer.Option(
             "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            callback=_verbose,
+            help="Print notes on stderr: cache entries discarded and rebuilt, and the like.",
         ),
     ] = False,
 ) -> None:

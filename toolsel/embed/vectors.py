@@ -124,12 +124,21 @@ def _embed_into(
 def _read(path: Path) -> tuple[np.ndarray, np.ndarray] | None:
     import numpy as np
 
-    try:
-        data = path.read_bytes()
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            return arrays["hashes"], arrays["vectors"]
-    except (OSError, ValueError, KeyError):
+    from toolsel.registry.cache import log, read_sealed
+
+    data = read_sealed(path, path.stem)
+    if data is None:
         return None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            hashes, vectors = arrays["hashes"], arrays["vectors"]
+    except Exception:  # numpy and zipfile raise many kinds; any means "rebuild"
+        log.info("discarded vectors that numpy cannot read (%s); they will be rebuilt", path.name)
+        return None
+    if vectors.ndim != 2 or len(hashes) != len(vectors):
+        log.info("discarded vectors whose arrays do not agree (%s)", path.name)
+        return None
+    return hashes, vectors
 
 
 def _recent(directory: Path) -> list[Path]:
@@ -164,7 +173,7 @@ def _reuse(hashes: list[bytes], vectors: np.ndarray, path: Path) -> list[int]:
 def _write(path: Path, hashes: list[bytes], vectors: np.ndarray) -> None:
     import numpy as np
 
-    from toolsel.registry.cache import write_atomic
+    from toolsel.registry.cache import write_sealed
 
     buffer = io.BytesIO()
     np.savez(
@@ -173,6 +182,6 @@ def _write(path: Path, hashes: list[bytes], vectors: np.ndarray) -> None:
         vectors=vectors,
     )
     with contextlib.suppress(OSError):
-        write_atomic(path, buffer.getvalue())
+        write_sealed(path, path.stem, buffer.getvalue())
         for old in _recent(path.parent)[KEEP_FILES:]:
             old.unlink(missing_ok=True)

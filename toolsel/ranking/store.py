@@ -69,13 +69,13 @@ def _load_cached(key: str) -> RankIndex | None:
     """The cached index, or None when there is none or it cannot be trusted (rebuilt)."""
     from toolsel.ranking import persist
 
-    try:
-        data = cache.entry_path(key, INDEX_SUFFIX).read_bytes()
-    except OSError:
+    data = cache.read_sealed(cache.entry_path(key, INDEX_SUFFIX), key)
+    if data is None:
         return None
     try:
         return persist.loads(data)
-    except (ValueError, KeyError, TypeError, IndexError, OverflowError):
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, EOFError):
+        cache.log.info("discarded a ranking index that does not add up; it will be rebuilt")
         return None
 
 
@@ -85,4 +85,4 @@ def _store(key: str, index: RankIndex) -> None:
     from toolsel.ranking import persist
 
     with contextlib.suppress(OSError):
-        cache.write_atomic(cache.entry_path(key, INDEX_SUFFIX), persist.dumps(index))
+        cache.write_sealed(cache.entry_path(key, INDEX_SUFFIX), key, persist.dumps(index))

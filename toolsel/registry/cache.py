@@ -3,13 +3,19 @@
 The key is the BLAKE2b hash of the file's bytes plus the cache format version, so an edited file
 is never served stale and nothing needs invalidating. Each entry is two files: the load
 result (document, format, problems) and the position map, which is read only when a
-command needs a position. Failures to read or write the cache are silent: the cache only
-ever saves time.
+command needs a position.
+
+Every cache file is sealed (`seal`): a header names the key it was written for and the
+BLAKE2b digest of its payload. A file that is truncated, empty, altered, or copied under
+another key fails the check and is discarded and rebuilt, with a note at `-v`; cache files
+are written to a temporary file, fsynced, then renamed. Failures to read or write the cache
+are otherwise silent: the cache only ever saves time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +30,11 @@ except ImportError:  # pragma: no cover - a Python without the builtin module
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-CACHE_FORMAT = "toolsel-load/4"
+CACHE_FORMAT = "toolsel-load/5"
+#: The first bytes of every sealed cache file; then the BLAKE2b-256 digests of the key and
+#: of the payload (32 bytes each), and the payload.
+SEAL = b"toolsel-cache/1\n"
+log = logging.getLogger("toolsel")
 #: Files smaller than this load faster than a cache round-trip, so they are not cached.
 MIN_CACHED_BYTES = 64 * 1024
 
@@ -57,11 +67,52 @@ def wants_cache(data: bytes, use_cache: bool) -> bool:
     return use_cache and len(data) >= MIN_CACHED_BYTES and cache_enabled()
 
 
+def _key_digest(key: str) -> bytes:
+    return blake2b(key.encode("utf-8", "surrogateescape"), digest_size=32).digest()
+
+
+def seal(key: str, payload: bytes) -> bytes:
+    """`payload` with the header that lets `unseal` prove it is whole and meant for `key`."""
+    return SEAL + _key_digest(key) + blake2b(payload, digest_size=32).digest() + payload
+
+
+def unseal(key: str, data: bytes, *, what: str = "cache entry") -> bytes | None:
+    """The payload of a sealed file written for `key`, or None (with a note at `-v`) when
+    the file is truncated, altered, of another format, or was written for another key."""
+    start = len(SEAL) + 64
+    if len(data) < start or not data.startswith(SEAL):
+        reason = "empty" if not data else "truncated or not a toolsel cache file"
+    elif data[len(SEAL) : len(SEAL) + 32] != _key_digest(key):
+        reason = "written for other content"
+    elif blake2b(data[start:], digest_size=32).digest() != data[start - 32 : start]:
+        reason = "its content does not match its digest"
+    else:
+        return data[start:]
+    log.info("discarded a %s (%s); it will be rebuilt", what, reason)
+    return None
+
+
+def read_sealed(path: Path, key: str) -> bytes | None:
+    """A sealed cache file's payload, or None when it is missing or cannot be trusted."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return unseal(key, data, what=f"cache file {path.name}")
+
+
+def write_sealed(path: Path, key: str, payload: bytes) -> None:
+    write_atomic(path, seal(key, payload))
+
+
 def load_entry(key: str) -> dict[str, Any] | None:
     """The cached load result for `key`, with a lazily loaded `source` map, or None."""
+    data = read_sealed(entry_path(key, ".load.json"), key)
+    if data is None:
+        return None
     try:
-        payload = orjson.loads(entry_path(key, ".load.json").read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        payload = orjson.loads(data)
+    except orjson.JSONDecodeError:
         return None
     if not isinstance(payload, dict) or payload.get("format_version") != CACHE_FORMAT:
         return None
@@ -74,17 +125,21 @@ def load_entry(key: str) -> dict[str, Any] | None:
 def _load_source(key: str) -> SourceMap:
     from toolsel.registry.source import SourceMap
 
+    data = read_sealed(entry_path(key, ".source.json"), key)
     try:
-        return SourceMap.from_json(orjson.loads(entry_path(key, ".source.json").read_bytes()))
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return SourceMap.from_json(orjson.loads(data)) if data is not None else SourceMap({}, {})
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        log.info("discarded a position map that does not add up")
         return SourceMap({}, {})
 
 
 def store_entry(key: str, payload: dict[str, Any], source: SourceMap) -> None:
     with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
-        write_atomic(entry_path(key, ".source.json"), orjson.dumps(source.to_json()))
-        write_atomic(
-            entry_path(key, ".load.json"), orjson.dumps({**payload, "format_version": CACHE_FORMAT})
+        write_sealed(entry_path(key, ".source.json"), key, orjson.dumps(source.to_json()))
+        write_sealed(
+            entry_path(key, ".load.json"),
+            key,
+            orjson.dumps({**payload, "format_version": CACHE_FORMAT}),
         )
 
 
@@ -92,16 +147,17 @@ def load_json(key: str, suffix: str) -> Any:
     """Any cached JSON value, or None."""
     if not cache_enabled():
         return None
+    data = read_sealed(entry_path(key, suffix), key)
     try:
-        return orjson.loads(entry_path(key, suffix).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        return orjson.loads(data) if data is not None else None
+    except orjson.JSONDecodeError:
         return None
 
 
 def store_json(key: str, suffix: str, value: Any) -> None:
     if cache_enabled():
         with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
-            write_atomic(entry_path(key, suffix), orjson.dumps(value))
+            write_sealed(entry_path(key, suffix), key, orjson.dumps(value))
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -112,6 +168,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())  # on disk before the rename makes it visible
         Path(tmp).replace(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
