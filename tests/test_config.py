@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Cli
 
 Write = Callable[..., Path]
@@ -44,3 +46,26 @@ def test_unknown_key_in_tool_toolsel_is_a_config_error(cli: Cli, in_tmp: Path) -
     (in_tmp / "pyproject.toml").write_text('[tool.toolsel]\nregistri = "x"\n')
     run = cli("rank", "x")
     assert run.exit_code == 2 and "did you mean 'registry'" in run.stderr
+
+
+BAD_LINT_CONFIG = {
+    "a list of mixed values": (
+        "allowed-categories = [1, {a = 1}]",
+        "must be a list of strings, got 1",
+    ),
+    "a string for a number": ('max-description-chars = "x"', "must be like 1024, got 'x'"),
+    "a negative number": ("max-tools = -3", "must not be negative"),
+    "a boolean for a number": ("max-tools = true", "must be like 30, got True"),
+    "an unknown option": ("max-toolz = 3", "did you mean 'max-tools'"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_LINT_CONFIG))
+def test_bad_lint_options_are_one_line_errors(cli: Cli, in_tmp: Path, case: str) -> None:
+    setting, message = BAD_LINT_CONFIG[case]
+    (in_tmp / "pyproject.toml").write_text(f"[tool.toolsel.lint.options]\n{setting}\n")
+    (in_tmp / "r.yaml").write_text("tools:\n- {name: a_tool, description: does a thing}\n")
+    run = cli("lint", "r.yaml")
+    assert run.exit_code == 2 and run.stdout == "" and run.stderr.count("\n") == 1
+    assert "pyproject.toml: option" in run.stderr or "unknown lint option" in run.stderr
+    assert message in run.stderr and "Traceback" not in run.stderr

@@ -244,3 +244,23 @@ def json_reason(raw: bytes, error: Exception) -> str:
     except UnicodeDecodeError as bad:
         return f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at column {bad.start + 1})"
     return f"not JSON ({str(error).splitlines()[0].split(':')[0]})"
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A file name as results carry it: bytes that are not UTF-8 (held as surrogates by
+    Python) written as ``\\xNN``, as the human output shows them, so every output (JSON
+    included, which cannot carry them) names the file the same way."""
+    text = os.fspath(path)
+    if text.isascii() or not any(0xDC80 <= ord(ch) <= 0xDCFF for ch in text):
+        return text
+    return "".join(
+        f"\\x{ord(ch) - 0xDC00:02x}" if 0xDC80 <= ord(ch) <= 0xDCFF else ch for ch in text
+    )
+
+
+def undecodable_byte(text: str) -> int | None:
+    """The first byte of `text` that was not UTF-8 (a command-line argument), or None."""
+    for ch in text:
+        if 0xDC80 <= ord(ch) <= 0xDCFF:
+            return ord(ch) - 0xDC00
+    return None

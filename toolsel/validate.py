@@ -113,11 +113,12 @@ class InputValidator:
         if error is None:
             return None
         path = "/" + "/".join(str(p) for p in error.absolute_path)
-        return InputProblem("invalid-input", f"input at {path} is invalid: {error.message}")
+        return InputProblem("invalid-input", f"input at {path} is invalid: {_brief(error)}")
 
 
 def _brief(failure: Exception) -> str:
-    text = " ".join(str(failure).split())
+    """A one-line reason of at most 200 characters (a message may quote a huge input)."""
+    text = " ".join(str(getattr(failure, "message", None) or failure).split())
     return text[:200] + ("…" if len(text) > 200 else "")
 
 

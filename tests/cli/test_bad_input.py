@@ -89,3 +89,93 @@ def test_unreadable_output_file_is_exit_two(cli: Cli, write: Write, tmp_path: Pa
         str(write("g.yaml", GOOD)),
     )
     assert run.exit_code == 2 and "cannot write" in run.stderr
+
+
+def test_a_prompt_that_is_not_utf8_is_one_line(cli: Cli) -> None:
+    for fmt in ("json", "jsonl", "human"):
+        run = cli("rank", "read \udcff file", "-f", fmt)  # argv byte 0xff, as Python holds it
+        assert run.exit_code == 2 and run.stdout == "" and run.stderr.count("\n") == 1
+        assert "prompt: not valid UTF-8 (byte 0xff)" in run.stderr
+    run = cli("deps", "read_fil\udce9")
+    assert run.exit_code == 2 and "tools: not valid UTF-8 (byte 0xe9)" in run.stderr
+
+
+def test_file_names_that_are_not_utf8_are_escaped_the_same_everywhere(
+    cli: Cli, tmp_path: Path
+) -> None:
+    bad = tmp_path / "caf\udce9.yaml"  # the file name's byte 0xe9 is not UTF-8
+    bad.write_text("tools:\n  - name: Bad Name\n    description: d\n")
+    shown = str(tmp_path / "caf\\xe9.yaml")
+    lint = cli("lint", str(bad), "-f", "json")
+    assert lint.exit_code == 1 and {f["file"] for f in json.loads(lint.stdout)["findings"]} == {
+        shown
+    }
+    sarif = cli("lint", str(bad), "-f", "sarif")
+    assert sarif.exit_code == 1 and "caf%E9.yaml" in sarif.stdout  # the real byte
+    human = cli("lint", str(bad))
+    assert f"{shown}:2:" in human.stdout
+    rank = cli("rank", "x", "-r", str(bad), "-f", "json")
+    assert rank.exit_code == 0
+    transcript = tmp_path / "t\udce9.jsonl"
+    transcript.write_text('{"role": "tool", "tool_call_id": "x", "content": "ok"}\n')
+    replay = cli("replay", str(transcript), "-f", "json")
+    assert json.loads(replay.stdout)["files"][0]["path"] == str(tmp_path / "t\\xe9.jsonl")
+    events = cli("replay", str(transcript), "-f", "jsonl")
+    assert events.exit_code == 1 and "Traceback" not in events.stderr
+
+
+def _deep(open_: str, close: str, levels: int, inner: str) -> str:
+    return open_ * levels + inner + close * levels
+
+
+def test_lint_on_a_schema_nested_490_levels_is_a_finding(cli: Cli, write: Write) -> None:
+    schema = _deep('{"type": "object", "properties": {"x": ', "}}", 490, '{"type": "string"}')
+    path = write(
+        "deep.json", '{"tools": [{"name": "a", "description": "d", "parameters": ' + schema + "}]}"
+    )
+    run = cli("lint", str(path), "-f", "json")
+    assert run.exit_code == 1 and "Traceback" not in run.stderr
+    (finding,) = [f for f in json.loads(run.stdout)["findings"] if f["rule"] == "TS001"]
+    assert "more than 128 levels deep" in finding["message"] and finding["line"] == 1
+    assert "more than 128 levels" in cli("rank", "x", "-r", str(path)).stderr
+
+
+def test_replay_reports_what_it_could_not_validate(cli: Cli, write: Write) -> None:
+    def tool(name: str, properties: dict, **extra: object) -> dict:
+        schema = {"type": "object", "properties": properties, **extra}
+        return {"name": name, "description": "d", "parameters": schema}
+
+    node = {
+        "type": "object",
+        "properties": {"next": {"$ref": "#/$defs/node"}},
+        "additionalProperties": False,
+    }
+    tools = [
+        tool("rec", {"n": {"$ref": "#/$defs/node"}}, **{"$defs": {"node": node}}),
+        tool("dangle", {"n": {"$ref": "#/$defs/missing"}}),
+        tool("num", {"s": {"type": "integer"}}),
+    ]
+    registry = write("r.json", json.dumps({"tools": tools}))
+    calls = [
+        ("c1", "rec", '{"n": ' + _deep('{"next": ', "}", 3000, "{}") + "}"),
+        ("c2", "rec", '{"n": ' + _deep('{"next": ', "}", 300, "{}") + "}"),
+        ("c3", "dangle", '{"n": 1}'),
+        ("c4", "num", json.dumps({"s": "x" * 100_000})),
+    ]
+    lines = []
+    for call_id, name, arguments in calls:
+        call = {
+            "id": call_id,
+            "type": "function",
+            "function": {"name": name, "arguments": arguments},
+        }
+        lines.append(json.dumps({"role": "assistant", "content": None, "tool_calls": [call]}))
+        lines.append(json.dumps({"role": "tool", "tool_call_id": call_id, "content": "ok"}))
+    transcript = write("t.jsonl", "\n".join(lines) + "\n")
+    run = cli("replay", str(transcript), "-r", str(registry), "-f", "json")
+    assert run.exit_code == 1 and "Traceback" not in run.stderr
+    violations = {v["id"]: (v["rule"], v["message"]) for v in json.loads(run.stdout)["files"][0]["violations"]}  # fmt: skip
+    assert violations["c1"] == ("invalid-input", "the call's arguments are nested too deep to read (over 1,024 levels); not checked")  # fmt: skip
+    assert violations["c2"] == ("not-checked", "input too deep to validate (302 levels, max 100)")
+    assert violations["c3"][0] == "not-checked" and "'/$defs/missing' points at nothing" in violations["c3"][1]  # fmt: skip
+    assert violations["c4"][0] == "invalid-input" and len(violations["c4"][1]) < 260  # bounded

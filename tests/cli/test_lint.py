@@ -215,3 +215,50 @@ def test_bundled_registries_are_lint_clean(cli: Cli) -> None:
 
     run = cli("lint", "--strict", str(ROOT / "registries"))
     assert run.exit_code == 0, run.stdout
+
+
+def test_output_file_never_overwrites_an_input(cli: Cli, tmp_path) -> None:
+    registry = tmp_path / "r.yaml"
+    registry.write_text("tools:\n  - name: a_tool\n    description: does a thing\n")
+    before = registry.read_text()
+    for args in (
+        ("lint", str(registry), "-o", str(registry)),
+        ("lint", str(tmp_path), "-o", str(registry)),
+    ):
+        run = cli(*args)
+        assert run.exit_code == 2 and "refusing to overwrite an input" in run.stderr
+    assert registry.read_text() == before
+
+
+def test_a_failed_write_keeps_the_previous_report_and_exits_two(
+    cli: Cli, tmp_path, monkeypatch
+) -> None:
+    import errno
+
+    from toolsel.render import formats, lint
+
+    registry = tmp_path / "r.yaml"
+    registry.write_text("tools:\n  - name: a_tool\n    description: does a thing\n")
+    report = tmp_path / "report.txt"
+    report.write_text("the previous report\n")
+
+    def disk_full(result, out, **view) -> None:
+        out.write("half a rep")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setitem(lint.LINT_RENDERERS, formats.LintFormat.HUMAN, disk_full)
+    run = cli("lint", str(registry), "-o", str(report))
+    assert run.exit_code == 2  # not 1, the exit code of findings
+    assert "cannot write: no space left on device" in run.stderr
+    assert report.read_text() == "the previous report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.yaml", "report.txt"]  # no temp file
+
+
+def test_output_to_a_device_is_written_in_place(cli: Cli, tmp_path) -> None:
+    registry = tmp_path / "r.yaml"
+    registry.write_text("tools:\n  - name: a_tool\n    description: does a thing\n")
+    run = cli("lint", str(registry), "-f", "json", "-o", "/dev/full")
+    assert run.exit_code == 2 and "no space left on device" in run.stderr
+    from pathlib import Path
+
+    assert Path("/dev/full").is_char_device()  # written to, never replaced by a file

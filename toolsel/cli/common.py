@@ -8,7 +8,7 @@ import functools
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -40,6 +40,7 @@ def handle_errors(command: F) -> F:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            _require_utf8(kwargs)
             return command(*args, **kwargs)
         except ToolselError as error:
             from toolsel.render.escape import visible
@@ -54,6 +55,27 @@ def handle_errors(command: F) -> F:
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+#: Text parameters that name files: a file name may hold any bytes (shown as \xNN).
+PATH_PARAMETERS = frozenset({"paths"})
+
+
+def _require_utf8(params: dict[str, Any]) -> None:
+    """A text argument (a prompt, a tool name, an option value) with bytes that are not
+    UTF-8 is refused up front, instead of failing deep inside as a traceback."""
+    from toolsel.inputs import undecodable_byte
+
+    for name, value in params.items():
+        if name in PATH_PARAMETERS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and (byte := undecodable_byte(item)) is not None:
+                what = name.replace("_", "-")
+                raise UsageError(
+                    f"{what}: not valid UTF-8 (byte 0x{byte:02x})",
+                    hint="pass UTF-8 text; check the terminal's or the script's encoding",
+                )
 
 
 def describe(error: ToolselError) -> str:
@@ -89,17 +111,27 @@ def split_values(values: list[str] | None) -> list[str]:
 
 
 @contextlib.contextmanager
-def output(path: Path | None) -> Iterator[IO[str]]:
+def output(path: Path | None, *, inputs: Iterable[str | Path] = ()) -> Iterator[IO[str]]:
     """Standard output, or `path` written atomically: a temporary file in the same folder,
-    renamed over `path` only once everything was written."""
+    fsynced and renamed over `path` only once everything was written, so a full disk or an
+    interrupt leaves the previous report whole. A FIFO or a device (`/dev/stdout`) is
+    written in place, never replaced. Refuses to overwrite one of the command's `inputs`.
+    Any failure to write is exit 2, never the exit code of the findings."""
     if path is None:
         yield sys.stdout
+        return
+    from toolsel.inputs import display_path
+
+    shown = display_path(path)
+    check_output(path, inputs)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        yield from _write_in_place(path, shown)
         return
     folder = path.parent if str(path.parent) else Path()
     try:
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             yield handle
@@ -108,7 +140,36 @@ def output(path: Path | None) -> Iterator[IO[str]]:
         Path(temporary).replace(path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_output(path: Path | None, inputs: Iterable[str | Path]) -> None:
+    """Refuse an --output-file that is one of the inputs (before any work is done)."""
+    if path is None or not path.exists():
+        return
+    from toolsel.inputs import display_path
+
+    for item in inputs:
+        with contextlib.suppress(OSError):
+            if Path(item).exists() and path.samefile(item):
+                raise UsageError(
+                    f"{display_path(path)}: refusing to overwrite an input with the report",
+                    hint="pass another --output-file",
+                )
+
+
+def _write_in_place(path: Path, shown: str) -> Iterator[IO[str]]:
+    try:
+        with path.open("w", encoding="utf-8") as handle:
+            yield handle
+    except OSError as exc:
+        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
+
+
+def _reason(error: OSError) -> str:
+    from toolsel.inputs import os_reason
+
+    return os_reason(error)

@@ -34,6 +34,7 @@ def evaluate(
     """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
     from toolsel.evaluate import evaluate as run_evaluation
     from toolsel.evaluate import read_cases
+    from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
     from toolsel.render.eval import EVAL_RENDERERS
@@ -52,7 +53,7 @@ def evaluate(
         prompt_progress=embedding_progress_prompts,
     )
     report = run_evaluation(
-        index, found, methods, ks, source=str(cases), bad_lines=bad, query_vectors=vectors
+        index, found, methods, ks, source=display_path(cases), bad_lines=bad, query_vectors=vectors
     )
     EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
     if bad:

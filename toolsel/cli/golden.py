@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, output
+from toolsel.cli.common import NoCacheOption, RegistryOption, check_output, handle_errors, output
 from toolsel.errors import ExitCode
 from toolsel.render.formats import TestFormat
 
@@ -30,11 +30,15 @@ def test(
 ) -> None:
     """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
     from toolsel.golden import read_cases, run_cases
+    from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
+    from toolsel.registry.paths import registry_files
     from toolsel.render.golden import TEST_RENDERERS
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
+    inputs = [cases, *registry_files(registry or None)]
+    check_output(output_file, inputs)
     golden = read_cases(cases)
     index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = prepare_methods(
@@ -45,8 +49,8 @@ def test(
         progress=embedding_progress,
         prompt_progress=embedding_progress_prompts,
     )
-    report = run_cases(index, golden, str(cases), vectors)
-    with output(output_file) as out:
+    report = run_cases(index, golden, display_path(cases), vectors)
+    with output(output_file, inputs=inputs) as out:
         TEST_RENDERERS[output_format](report, out)
     if report.failed:
         raise typer.Exit(int(ExitCode.FINDINGS))

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, handle_errors, output, split_values
+from toolsel.cli.common import NoCacheOption, check_output, handle_errors, output, split_values
 from toolsel.errors import ExitCode, UsageError
 from toolsel.render.formats import LintFormat
 
@@ -100,8 +100,13 @@ def lint(
     if explain is not None:
         sys.stdout.write(rule_explanation(find_rule(explain)))
         return
+    from toolsel.registry.paths import registry_files
+
+    targets = [str(p) for p in paths or []] or None
+    inputs = [*registry_files(targets), *([config] if config else [])]
+    check_output(output_file, inputs)
     result = lint_paths(
-        [str(p) for p in paths or []] or None,
+        targets,
         config_file=str(config) if config else None,
         overrides={
             "select": split_values(select),
@@ -112,7 +117,7 @@ def lint(
         },
         use_cache=not no_cache,
     )
-    with output(output_file) as out:
+    with output(output_file, inputs=inputs) as out:
         LINT_RENDERERS[output_format.resolve()](result, out, quiet=quiet)
     if result.failed and not exit_zero:
         raise typer.Exit(int(ExitCode.FINDINGS))

@@ -212,6 +212,14 @@ def _options(value: Any, source: str) -> dict[str, Any]:
         )
         if not isinstance(setting, expected) or isinstance(setting, bool):
             raise ConfigError(f"{source}: option {key!r} must be like {default!r}, got {setting!r}")
+        if isinstance(setting, list) and not all(isinstance(item, str) for item in setting):
+            bad = next(item for item in setting if not isinstance(item, str))
+            raise ConfigError(
+                f"{source}: option {key!r} must be a list of strings, got {bad!r} in it",
+                hint=f'e.g. {key} = ["files", "web"]',
+            )
+        if isinstance(setting, (int, float)) and setting < 0:
+            raise ConfigError(f"{source}: option {key!r} must not be negative, got {setting!r}")
         options[name] = setting
     return options
 

@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - a Python without the builtin module
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-CACHE_FORMAT = "toolsel-load/5"
+CACHE_FORMAT = "toolsel-load/6"
 #: The first bytes of every sealed cache file; then the BLAKE2b-256 digests of the key and
 #: of the payload (32 bytes each), and the payload.
 SEAL = b"toolsel-cache/1\n"

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolsel.acyclic import gc_paused
 from toolsel.errors import RegistryError
-from toolsel.inputs import Binary, InputProblem, TooLarge
+from toolsel.inputs import Binary, InputProblem, TooLarge, display_path
 from toolsel.registry import cache
 from toolsel.registry.entries import DocumentReader
 from toolsel.registry.model import (
@@ -101,7 +101,7 @@ class _FileLoader:
     def __init__(self, path: Path, *, use_cache: bool, data: bytes | None = None) -> None:
         self.path = path
         self.data = data
-        self.display = str(path)
+        self.display = display_path(path)
         self.use_cache = use_cache
         self.problems: list[LoadProblem] = []
         self.source = SourceMap({}, {})

@@ -271,6 +271,11 @@ def _compose(text: str) -> Node | None:
     return node  # type: ignore[no-any-return]
 
 
+#: Deepest nesting of mappings and lists a registry may have. Every check walks schemas
+#: without recursing too deep for Python, and no real tool schema comes close.
+MAX_NESTING = 128
+
+
 def _check_alias_expansion(root: Node, text_length: int) -> None:
     """Refuse documents whose aliases would expand to an unreasonable size, or recurse.
     Sizes are counted over the node graph (each shared node once), never by expanding it."""
@@ -349,18 +354,26 @@ class _Walker:
 
     def walk(self, root: Node) -> ParsedDocument:
         result = self._start(root, "")
-        stack: list[tuple[Node, Any, str]] = []
+        stack: list[tuple[Node, Any, str, int]] = []
         if isinstance(root, (MappingNode, SequenceNode)):
-            stack.append((root, result, ""))
+            stack.append((root, result, "", 1))
         while stack:
-            node, container, pointer = stack.pop()
+            node, container, pointer, depth = stack.pop()
+            if depth > MAX_NESTING:
+                mark = node.start_mark
+                raise SourceSyntaxError(
+                    f"nesting is more than {MAX_NESTING} levels deep; toolsel reads at most "
+                    f"{MAX_NESTING} (real tool schemas stay far below)",
+                    mark.line + 1,
+                    mark.column + 1,
+                )
             if isinstance(node, SequenceNode):
                 for index, child in enumerate(node.value):
                     child_pointer = f"{pointer}/{index}"
                     value = self._start(child, child_pointer)
                     container.append(value)
                     if isinstance(child, (MappingNode, SequenceNode)):
-                        stack.append((child, value, child_pointer))
+                        stack.append((child, value, child_pointer, depth + 1))
             else:
                 assert isinstance(node, MappingNode)
                 for key, key_node, child in self._members(node, pointer):
@@ -380,7 +393,7 @@ class _Walker:
                     value = self._start(child, child_pointer)
                     container[key] = value
                     if isinstance(child, (MappingNode, SequenceNode)):
-                        stack.append((child, value, child_pointer))
+                        stack.append((child, value, child_pointer, depth + 1))
         return ParsedDocument(result, SourceMap(self.values, self.keys), tuple(self.duplicates))
 
     def _start(self, node: Node, pointer: str) -> Any:

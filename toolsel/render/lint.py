@@ -145,12 +145,22 @@ def sarif_text(result: LintResult) -> str:
 
 
 def _uri(path: str) -> str:
+    """A relative URI reference: percent-encoded UTF-8, and a file name's byte that is not
+    UTF-8 (shown as \\xNN) as that very byte, %NN."""
+    import re
     from urllib.parse import quote
 
-    normalized = path.replace("\\", "/")
+    parts = re.split(r"\\x([0-9a-f]{2})", path)  # text, byte, text, byte, ...
+    pieces = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            pieces.append(f"%{part.upper()}")
+        else:
+            pieces.append(quote(part.replace("\\", "/")))
+    normalized = "".join(pieces)
     while normalized.startswith("./"):
         normalized = normalized[2:]
-    return quote(normalized)
+    return normalized
 
 
 def _escape_data(text: str) -> str:

@@ -83,9 +83,13 @@ class RegistryChecker:
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        problem = self._validator(tool.name, tool.parameters).check(call.arguments)
-        if problem is not None:
-            violation(problem.rule, problem.message)
+        unreadable = call.arguments_problem()
+        if unreadable is not None:
+            violation("invalid-input", f"the call's arguments are {unreadable}; not checked")
+        else:
+            problem = self._validator(tool.name, tool.parameters).check(call.arguments)
+            if problem is not None:
+                violation(problem.rule, problem.message)
         self.called.add(call.tool)
         return found
 

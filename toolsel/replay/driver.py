@@ -62,10 +62,13 @@ def replay_file(
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `earlier_calls` (call id -> tool of the files replayed before it in the same
     run), calls copied from those files are counted, and this file's calls are added."""
+    from toolsel.inputs import display_path
+
+    shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
     checker = RegistryChecker(registry, permission) if registry is not None else None
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
-        listeners.append(_EventStream(path, on_event))
+        listeners.append(_EventStream(shown, on_event))
     matcher = Matcher(parent_task_tools(registry).__contains__, listeners, earlier_calls)
     reading = Reading()
     formats: Counter[str] = Counter()
@@ -93,7 +96,7 @@ def replay_file(
         for call_id, tool in matcher.started_calls.items():
             earlier_calls.setdefault(call_id, tool)
     return build_report(
-        path, reading, matcher, formats, checker.violations if checker is not None else ()
+        shown, reading, matcher, formats, checker.violations if checker is not None else ()
     )
 
 

@@ -45,6 +45,19 @@ class Call:
         except orjson.JSONDecodeError:
             return self.input
 
+    def arguments_problem(self) -> str | None:
+        """Why JSON-encoded arguments cannot be read ("not JSON", "nested too deep"), or None."""
+        if not self.encoded:
+            return None
+        try:
+            orjson.loads(self.input)
+        except orjson.JSONDecodeError as error:
+            reason = str(error).split(":")[0]
+            if "recursion" in reason.lower() or "depth" in reason.lower():
+                return "nested too deep to read (over 1,024 levels)"
+            return f"not JSON ({reason})"
+        return None
+
 
 @dataclass(slots=True)
 class Result:
