@@ -110,13 +110,19 @@ def test_nesting_ten_thousand_deep_is_a_clear_error() -> None:
         parse_text("a: " + "[" * 10_000 + "]" * 10_000)
 
 
-def test_deep_but_allowed_nesting_walks_without_recursion() -> None:
-    depth = 900
+def test_nesting_up_to_the_limit_is_read_and_deeper_is_refused_where_it_starts() -> None:
+    from toolsel.registry.source import MAX_NESTING
+
+    depth = MAX_NESTING - 1  # plus the top-level mapping
     parsed = parse_text("a: " + "[" * depth + "]" * depth)
     node = parsed.value["a"]
     for _ in range(depth - 1):
         node = node[0]
     assert node == []
+    with pytest.raises(SourceSyntaxError) as refused:
+        parse_text("a: " + "[" * (depth + 1) + "]" * (depth + 1))
+    assert "more than 128 levels deep" in refused.value.message
+    assert (refused.value.line, refused.value.column) == (1, 4 + depth)
 
 
 def test_json_with_tabs_keeps_columns() -> None:
