@@ -175,3 +175,112 @@ def test_resumed_session_copies_across_files_are_counted_once(cli: Cli, tmp_path
     # one file alone has nothing to be a copy of
     (alone,) = replay_paths([str(tmp_path / "b.jsonl")]).files
     assert alone.copied_calls == 0
+
+
+def test_claude_web_export_loglines_are_read(tmp_path) -> None:
+    lines = [
+        {
+            "type": "assistant",
+            "uuid": "a",
+            "sessionId": "s",
+            "message": {
+                "id": "m1",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}],
+            },
+        },
+        {
+            "type": "user",
+            "uuid": "b",
+            "sessionId": "s",
+            "message": {
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}]
+            },
+        },
+    ]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"loglines": lines, "title": "a session"}))
+    (report,) = replay_paths([str(path)]).files
+    assert (report.format, report.calls, report.paired) == ("claude-code", 1, 1)
+
+
+def test_an_old_swe_agent_trajectory_says_it_has_no_tool_calls(cli: Cli, tmp_path) -> None:
+    traj = {
+        "trajectory": [
+            {"action": "ls -la", "observation": "a.py", "response": "Let me look."},
+            {"action": "open a.py", "observation": "...", "response": "Opening."},
+        ],
+        "history": [
+            {"role": "system", "content": "You are an agent."},
+            {"role": "assistant", "content": "ls -la"},
+        ],
+        "info": {"exit_status": "submitted"},
+    }
+    path = tmp_path / "old.traj"
+    path.write_text(json.dumps(traj))
+    (report,) = replay_paths([str(path)]).files
+    assert report.calls == 0 and "no tool calls in this format" in report.notes[0]
+    assert "2 trajectory steps" in report.notes[0]
+    human = cli("replay", str(path)).stdout
+    assert "note: no tool calls in this format" in human
+    data = json.loads(cli("replay", str(path), "-f", "json").stdout)
+    assert data["files"][0]["notes"] == list(report.notes)
+    stats = json.loads(cli("stats", str(path), "-f", "json").stdout)
+    assert stats["notes"] == list(report.notes)
+
+
+STREAM = [
+    {"type": "system", "subtype": "init", "session_id": "s1", "tools": []},
+    {
+        "type": "assistant",
+        "message": {
+            "id": "m1",
+            "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}
+            ],
+        },
+        "session_id": "s1",
+    },
+    {
+        "type": "user",
+        "message": {"content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a"}]},
+        "session_id": "s1",
+    },
+    {"type": "result", "subtype": "success", "session_id": "s1"},
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("lines.jsonl", "\n".join(json.dumps(m) for m in STREAM) + "\n"),  # no uuid, no parent
+        ("output.json", json.dumps(STREAM, indent=2)),  # claude-code-action's array
+        ("output.jsonl", json.dumps(STREAM, indent=2)),  # the same array, named .jsonl
+    ],
+)
+def test_stream_json_is_detected_without_input_format(tmp_path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    (report,) = replay_paths([str(path)]).files
+    assert (report.format, report.calls, report.paired, report.unreadable) == (
+        "stream-json",
+        1,
+        1,
+        (),
+    )
+
+
+def test_a_json_array_on_stdin_is_read_whole(cli: Cli) -> None:
+    run = cli("replay", "-", "-f", "json", input=json.dumps(STREAM, indent=2))
+    (f,) = json.loads(run.stdout)["files"]
+    assert (f["format"], f["calls"], f["paired"]) == ("stream-json", 1, 1)
+
+
+def test_an_array_larger_than_the_limit_is_read_line_by_line(tmp_path, monkeypatch) -> None:
+    from toolsel.replay import lines
+
+    monkeypatch.setattr(lines, "MAX_LINE_BYTES", 200)
+    path = tmp_path / "big.jsonl"
+    path.write_text("[\n" + ",\n".join(json.dumps(m) for m in STREAM) + "\n]\n")
+    (report,) = replay_paths([str(path)]).files
+    assert report.lines == len(STREAM) + 2  # nothing lost: every line counted
+    assert report.unreadable  # `[`, `]` and trailing commas are not JSON lines

@@ -59,6 +59,7 @@ def file_payload(report: FileReport) -> dict[str, Any]:
             name: {"calls": s.calls, "errors": s.errors, "median_latency_s": s.median_latency}
             for name, s in sorted(report.tools.items())
         },
+        "notes": list(report.notes),
     }
 
 
@@ -147,13 +148,15 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
             console.print(Text("  " + ", ".join(counts[5:])))
     for f in result.files:
         findings = _findings(f)
-        if findings or f.copied_calls:
+        if findings or f.copied_calls or f.notes:
             path = visible(f.path)
             console.print(Text(path, style="bold underline"))
             for line, text, style in sorted(findings):
                 console.print(
                     Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
                 )
+        for note in f.notes:
+            console.print(Text(f"  note: {visible(note)}", style="yellow"))
         if f.copied_calls:
             console.print(
                 Text(

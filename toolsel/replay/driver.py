@@ -14,7 +14,7 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import Call, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
-from toolsel.replay.matcher import Listener, Matcher, OpenCall
+from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory
 from toolsel.replay.report import FileReport, ReplayResult, Subagent, ToolEvent, build_report
 
 EventSink = Callable[[ToolEvent], None]
@@ -32,8 +32,8 @@ def replay_paths(
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them."""
     inputs = expand_inputs(paths)
-    # several files: remember call ids across them, to recognise resumed-session copies
-    earlier: dict[str, str] | None = {} if len(inputs) > 1 else None
+    # several files: remember call ids and sessions across them, to recognise copies
+    memory = RunMemory() if len(inputs) > 1 else None
     files = [
         replay_file(
             path,
@@ -42,7 +42,7 @@ def replay_paths(
             on_event=on_event,
             input_format=input_format,
             progress=progress,
-            earlier_calls=earlier,
+            memory=memory,
         )
         for path in inputs
     ]
@@ -57,11 +57,11 @@ def replay_file(
     on_event: EventSink | None = None,
     input_format: str | None = None,
     progress: Progress | None = None,
-    earlier_calls: dict[str, str] | None = None,
+    memory: RunMemory | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
-    line. With `earlier_calls` (call id -> tool of the files replayed before it in the same
-    run), calls copied from those files are counted, and this file's calls are added."""
+    line. With `memory` (what the files replayed before it in the same run left), calls
+    copied from those files are counted, and this file's calls and sessions are added."""
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
@@ -69,7 +69,7 @@ def replay_file(
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
         listeners.append(_EventStream(shown, on_event))
-    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, earlier_calls)
+    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory)
     reading = Reading()
     formats: Counter[str] = Counter()
     decode = detect if input_format is None else DECODERS[input_format]
@@ -92,9 +92,8 @@ def replay_file(
                     on_result(event, number)  # type: ignore[arg-type]
                 else:
                     feed((event,), number)
-    if earlier_calls is not None:
-        for call_id, tool in matcher.started_calls.items():
-            earlier_calls.setdefault(call_id, tool)
+    if memory is not None:
+        memory.remember(matcher)
     return build_report(
         shown, reading, matcher, formats, checker.violations if checker is not None else ()
     )

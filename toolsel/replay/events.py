@@ -34,6 +34,9 @@ class Call:
     timestamp: str | None = None
     sidechain: bool = False
     encoded: bool = False  # `input` is a JSON-encoded string (OpenAI arguments), decoded on use
+    #: the format reports the call only with its outcome (`codex exec` items that appear
+    #: only as `item.completed`): a call when its id is new, nothing when it was started
+    implicit: bool = False
 
     @property
     def arguments(self) -> Any:
@@ -76,13 +79,21 @@ class SidechainStart:
 
 
 @dataclass(slots=True)
+class Session:
+    """The session or thread a file belongs to (a Codex rollout's `session_meta.id`, a
+    `codex exec` thread, a stream-json session): files that share one are one lineage."""
+
+    id: str
+
+
+@dataclass(slots=True)
 class AgentFile:
     """The line belongs to a Claude Code sub-agent file (2.x writes one file per agent)."""
 
     agent_id: str
 
 
-Event = Call | Result | SidechainStart | AgentFile
+Event = Call | Result | SidechainStart | AgentFile | Session
 
 #: (format name, events) for a line of a known shape; None for valid JSON of no known shape.
 Decoded = tuple[str, "tuple[Event, ...] | list[Event]"]

@@ -23,8 +23,8 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".traj", ".ndjson")
 #: Keys under which a whole JSON document keeps its messages (SWE-agent .traj, chat logs,
-#: tau-bench runs).
-DOCUMENT_LISTS = ("history", "messages", "traj")
+#: tau-bench runs, the Claude Code web export's `loglines`).
+DOCUMENT_LISTS = ("history", "messages", "traj", "loglines")
 
 #: Called with the number of bytes read since the last call.
 Progress = Callable[[int], None]
@@ -41,6 +41,9 @@ class Reading:
     lines: int = 0
     blank: int = 0
     unreadable: list[Unreadable] = field(default_factory=list)
+    #: steps of an agent trajectory whose actions are text (old SWE-agent .traj): if no
+    #: call is found, the report says the format has none rather than showing a silent 0
+    text_actions: int = 0
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
@@ -92,7 +95,7 @@ def read_objects(
         except InputProblem:
             pass  # too large, binary or unreadable: the line reader says which, per line
         else:
-            document = _whole_document(data)
+            document = _whole_document(data, reading)
             if document is not None:
                 reading.lines = 1
                 return enumerate(document, start=1)
@@ -100,7 +103,63 @@ def read_objects(
     handle = _open(path)
     from toolsel.inputs import bounded_lines
 
-    return _jsonl(bounded_lines(handle, MAX_LINE_BYTES), reading, progress, handle)
+    stream = handle if hasattr(handle, "peek") else _buffered(b"", handle)
+    if _starts_an_array(stream):
+        # a JSON array of messages (claude-code-action's output), whatever the file's name
+        data = stream.read(MAX_LINE_BYTES + 1)
+        if len(data) <= MAX_LINE_BYTES:
+            if handle is not sys.stdin.buffer:
+                handle.close()
+            document = _whole_document(data, reading)
+            if document is not None:
+                reading.lines = 1
+                return enumerate(document, start=1)
+            return _jsonl(_split(data), reading, progress, None)
+        stream = _buffered(data, stream)
+    return _jsonl(bounded_lines(stream, MAX_LINE_BYTES), reading, progress, handle)
+
+
+def _buffered(first: bytes, rest: IO[bytes]) -> IO[bytes]:
+    """`first`, then the rest of `rest`, as one buffered stream (which can peek)."""
+    import io
+
+    return io.BufferedReader(_Chain(first, rest))  # type: ignore[type-var]
+
+
+def _starts_an_array(handle: IO[bytes]) -> bool:
+    """Whether the input's first non-blank byte opens a JSON array (peeked, not consumed)."""
+    peek = getattr(handle, "peek", None)
+    if peek is None:
+        return False
+    try:
+        head: bytes = peek(256)[:256]
+    except OSError:
+        return False
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"[")
+
+
+class _Chain:
+    """Bytes already read, then the rest of a stream, as one raw stream."""
+
+    def __init__(self, first: bytes, rest: IO[bytes]) -> None:
+        self.first, self.rest = memoryview(first), rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:
+        if self.first:
+            n = min(len(buffer), len(self.first))
+            buffer[:n] = self.first[:n]
+            self.first = self.first[n:]
+            return n
+        data = self.rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    @property
+    def closed(self) -> bool:
+        return False
 
 
 def _split(data: bytes) -> Iterator[bytes]:
@@ -118,7 +177,7 @@ def _open(path: str) -> IO[bytes]:
         raise UsageError(f"{path}: cannot read: {os_reason(exc)}") from None
 
 
-def _whole_document(data: bytes) -> list[Any] | None:
+def _whole_document(data: bytes, reading: Reading) -> list[Any] | None:
     try:
         document = orjson.loads(data.removeprefix(b"\xef\xbb\xbf"))
     except orjson.JSONDecodeError:
@@ -126,6 +185,13 @@ def _whole_document(data: bytes) -> list[Any] | None:
     if isinstance(document, list):
         return document
     if isinstance(document, dict):
+        steps = document.get("trajectory")
+        if isinstance(steps, list):
+            reading.text_actions = sum(
+                1
+                for step in steps
+                if isinstance(step, dict) and isinstance(step.get("action"), str)
+            )
         for key in DOCUMENT_LISTS:
             if isinstance(document.get(key), list):
                 return list(document[key])

@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
-from toolsel.replay.events import UNSET, AgentFile, Call, Event, Result, SidechainStart
+from toolsel.replay.events import UNSET, AgentFile, Call, Event, Result, Session, SidechainStart
 
 #: When one id is reported as several kinds of duplicate call, the most severe wins.
 DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
@@ -62,6 +62,24 @@ class ToolTally:
     latencies: array[float] = field(default_factory=lambda: array("d"))
 
 
+@dataclass(slots=True)
+class RunMemory:
+    """What the files replayed so far in one run left behind, to recognise copies: each
+    call id's (tool, message id, file number), and each session's files."""
+
+    calls: dict[str, tuple[str, str | None, int]] = field(default_factory=dict)
+    sessions: dict[str, set[int]] = field(default_factory=dict)
+    files: int = 0
+
+    def remember(self, matcher: Matcher) -> None:
+        number = self.files
+        self.files += 1
+        for call_id, (tool, message_id) in matcher.started_calls.items():
+            self.calls.setdefault(call_id, (tool, message_id, number))
+        for session in matcher.sessions:
+            self.sessions.setdefault(session, set()).add(number)
+
+
 class Listener(Protocol):
     """Told about each call as it starts and as it is answered (registry checks, JSONL events)."""
 
@@ -79,7 +97,7 @@ class Matcher:
         self,
         is_parent_task: Callable[[str], bool] = DEFAULT_PARENT_TASK_TOOLS.__contains__,
         listeners: Sequence[Listener] = (),
-        earlier_calls: dict[str, str] | None = None,
+        memory: RunMemory | None = None,
     ) -> None:
         self.is_parent_task = is_parent_task
         self.listeners = tuple(listeners)
@@ -92,8 +110,10 @@ class Matcher:
         self.task_prompts: dict[str, str] = {}  # Task prompt -> Task call id
         self.last_result_line = 0
         # several files: call id -> tool of the earlier files of the run, and this file's
-        self.earlier_calls = earlier_calls
-        self.started_calls: dict[str, str] = {}
+        self.memory = memory
+        self.started_calls: dict[str, tuple[str, str | None]] = {}  # id -> (tool, message id)
+        self.sessions: set[str] = set()
+        self.linked_files: set[int] = set()  # earlier files of the run in this file's lineage
         # what the report is built from
         self.calls = self.results = self.paired = self.error_results = self.copied_calls = 0
         self.tools: dict[str, ToolTally] = {}
@@ -114,12 +134,16 @@ class Matcher:
                 self.sidechain_parent = self.task_prompts.get(event.prompt)  # type: ignore[union-attr]
             elif kind is AgentFile and self.agent_id is None:
                 self.agent_id = event.agent_id  # type: ignore[union-attr]
+            elif kind is Session:
+                self.session(event.id)  # type: ignore[union-attr]
 
     # -- calls --------------------------------------------------------------------------
     def call(self, call: Call, line: int) -> None:
         call_id, tool = call.id, call.tool
         open_calls = self.open_calls
         existing = open_calls.get(call_id)
+        if call.implicit and (existing is not None or call_id in self.answered):
+            return  # the item was started (or already completed): its result follows
         if existing is not None:
             self._seen_again(existing, call, line)
             return
@@ -127,7 +151,7 @@ class Matcher:
             parent = rule = None  # the common case: nothing to be the child of
         else:
             parent, rule = self._parent_of(call)
-        copied = self.earlier_calls is not None and self._is_copy(call_id, tool)
+        copied = self.memory is not None and self._is_copy(call)
         opened = open_calls[call_id] = OpenCall(call, line, parent, rule, copied)
         self.calls += 1
         tally = self.tools.get(tool)
@@ -187,11 +211,27 @@ class Matcher:
             return candidates[0], "single-active-parent"
         return None, None
 
-    def _is_copy(self, call_id: str, tool: str) -> bool:
-        """Whether an earlier file of the run called this id with this tool: a continued or
-        resumed Claude Code session copies the earlier messages into its new file."""
-        self.started_calls.setdefault(call_id, tool)
-        return self.earlier_calls is not None and self.earlier_calls.get(call_id) == tool
+    def _is_copy(self, call: Call) -> bool:
+        """Whether this call copies one of an earlier file of the run: the same id and tool,
+        in a file of the same lineage. A resumed Claude Code session copies the earlier
+        messages, message ids included; Codex files share a session or thread id. Ids that
+        restart in every run (`codex exec`'s item_0) are never copies across lineages."""
+        self.started_calls.setdefault(call.id, (call.tool, call.message_id))
+        assert self.memory is not None
+        earlier = self.memory.calls.get(call.id)
+        if earlier is None or earlier[0] != call.tool:
+            return False
+        if call.message_id is not None and earlier[1] == call.message_id:
+            return True
+        return earlier[2] in self.linked_files
+
+    def session(self, session_id: str) -> None:
+        """This file belongs to `session_id`: earlier files of that session are its lineage."""
+        if session_id in self.sessions:
+            return
+        self.sessions.add(session_id)
+        if self.memory is not None:
+            self.linked_files |= self.memory.sessions.get(session_id, set())
 
     # -- results ------------------------------------------------------------------------
     def result(self, result: Result, line: int) -> None:

@@ -195,6 +195,7 @@ def build_report(
         error_results=matcher.error_results,
         copied_calls=matcher.copied_calls,
         unreadable=tuple(reading.unreadable),
+        notes=_notes(reading, matcher),
         unanswered=tuple(
             Unanswered(
                 call_id, opened.call.tool, opened.line, opened.line > matcher.last_result_line
@@ -234,3 +235,13 @@ def build_report(
         agent_id=matcher.agent_id,
         task_agents=dict(matcher.task_agents),
     )
+
+
+def _notes(reading: Reading, matcher: Matcher) -> tuple[str, ...]:
+    if matcher.calls == 0 and reading.text_actions:
+        return (
+            f"no tool calls in this format: its {reading.text_actions} trajectory steps are "
+            "text actions (an older SWE-agent .traj), not tool_calls, so there is nothing to "
+            "pair",
+        )
+    return ()

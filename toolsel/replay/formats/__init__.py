@@ -64,4 +64,7 @@ def detect(obj: Any) -> Decoded | None:
         return codex.responses(obj)
     if "role" in obj:
         return chat.message(obj)
+    if (kind == "assistant" or kind == "user") and type(obj.get("message")) is dict:
+        # stream-json without parent_tool_use_id or uuid (claude-code-action, older SDKs)
+        return claude.stream_message(obj)
     return None

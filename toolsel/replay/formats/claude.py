@@ -19,6 +19,7 @@ from toolsel.replay.events import (
     Decoded,
     Event,
     Result,
+    Session,
     SidechainStart,
 )
 
@@ -82,6 +83,9 @@ def stream_json(obj: Any) -> Decoded | None:
 def stream_message(obj: dict[str, Any]) -> Decoded:
     message = obj.get("message")
     if type(message) is not dict or type(message.get("content")) is not list:
+        session = obj.get("session_id")
+        if obj.get("type") == "system" and type(session) is str:
+            return STREAM_JSON, [Session(session)]  # the init line names the session
         return STREAM_JSON, NOTHING
     parent = obj.get("parent_tool_use_id")
     timestamp = obj.get("timestamp")

@@ -8,11 +8,12 @@ Codex outputs carry no error flag: a failed command shows only in its output (se
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result, Session
 from toolsel.replay.formats.chat import arguments_call
 
 RESPONSES = "openai-responses"
@@ -26,6 +27,9 @@ RESPONSES_OTHER = frozenset({"message", "reasoning"})
 CODEX_TOOL_ITEMS = frozenset(
     {"command_execution", "mcp_tool_call", "file_change", "web_search", "local_shell_call"}
 )
+#: Items `codex exec --json` reports only with `item.completed` (codex-rs exec's JSONL event
+#: processor turns PatchApplyEnd and WebSearchEnd into completed items, with no start).
+COMPLETION_ONLY = frozenset({"file_change", "web_search"})
 #: What an `item.started` call records of a built-in Codex tool item as its input.
 EXEC_INPUT_KEYS = ("command", "server", "tool", "arguments", "changes", "query")
 
@@ -55,18 +59,36 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     return [Result(call_id, output_failed(item.get("output")), timestamp=timestamp)]
 
 
+#: Plain-text outputs with which Codex reports a call that did not succeed (codex-rs
+#: `core`: a sandbox refusal, an execution error, a patch the user rejected).
+FAILURE_PREFIXES = ("failed in sandbox", "execution error", "patch rejected", "aborted")
+#: The exit-code line of text outputs: "Exit code: N" (shell, 0.5x+), "Process exited
+#: with code N" (exec_command), and "exit code: N" inside a sandbox failure.
+EXIT_CODE = re.compile(r"(?:^|\n|, )(?:exit code:?|process exited with code) (-?\d+)", re.I)
+
+
 def output_failed(output: Any) -> bool:
-    """A Codex output is JSON text (`{"output": ..., "metadata": {"exit_code": N}}`) whose
-    exit code says whether the command failed."""
-    if type(output) is not str or not output.startswith("{"):
+    """Codex outputs carry no error flag. A failure shows as JSON text whose
+    `metadata.exit_code` is not 0 (0.40: `{"output": ..., "metadata": {"exit_code": N}}`),
+    as a text output whose exit-code line is not 0, or as a failure message ("failed in
+    sandbox ... with execution error: ...", "execution error: ...", "patch rejected by
+    user")."""
+    if type(output) is not str:
         return False
-    try:
-        parsed = orjson.loads(output)
-    except orjson.JSONDecodeError:
-        return False
-    metadata = parsed.get("metadata") if type(parsed) is dict else None
-    code = metadata.get("exit_code") if type(metadata) is dict else None
-    return type(code) is int and code != 0
+    head = output[:400]
+    if head.startswith("{"):
+        try:
+            parsed = orjson.loads(output)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if type(parsed) is dict:
+            metadata = parsed.get("metadata")
+            code = metadata.get("exit_code") if type(metadata) is dict else None
+            return type(code) is int and code != 0
+    if head.lstrip().lower().startswith(FAILURE_PREFIXES):
+        return True
+    match = EXIT_CODE.search(head)
+    return match is not None and int(match.group(1)) != 0
 
 
 def rollout(obj: Any) -> Decoded | None:
@@ -76,11 +98,14 @@ def rollout(obj: Any) -> Decoded | None:
     payload = obj.get("payload")
     if type(payload) is not dict:
         return None
-    if obj.get("type") == "response_item":
+    line_type = obj.get("type")
+    if line_type == "response_item":
         kind = payload.get("type")
         if type(kind) is str and (kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS):
             timestamp = obj.get("timestamp")
             return ROLLOUT, item_events(payload, timestamp if type(timestamp) is str else None)
+    elif line_type == "session_meta" and type(payload.get("id")) is str:
+        return ROLLOUT, [Session(payload["id"])]
     return ROLLOUT, NOTHING
 
 
@@ -92,6 +117,8 @@ def exec_event(obj: Any) -> Decoded | None:
     if type(kind) is not str:
         return None
     item = obj.get("item")
+    if kind == "thread.started" and type(obj.get("thread_id")) is str:
+        return EXEC, [Session(obj["thread_id"])]
     if (
         type(item) is not dict
         or type(item.get("type")) is not str
@@ -104,7 +131,13 @@ def exec_event(obj: Any) -> Decoded | None:
     if kind == "item.completed":
         code = item.get("exit_code")
         failed = item.get("status") == "failed" or (type(code) is int and code != 0)
-        return EXEC, [Result(item["id"], failed)]
+        result = Result(item["id"], failed)
+        if item["type"] in COMPLETION_ONLY:
+            # reported only when done: the completion is the call and its result at once
+            call = _exec_call(item)
+            call.implicit = True
+            return EXEC, [call, result]
+        return EXEC, [result]
     return EXEC, NOTHING
 
 
