@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from toolsel.registry.formats import MCP_PERMISSION_META
 from toolsel.registry.model import Tool
 
 
@@ -51,11 +52,15 @@ def _mcp(tools: Sequence[Tool]) -> dict[str, Any]:
         }
         if tool.display_name:
             entry["title"] = tool.display_name
+        # the spec's defaults are readOnlyHint false and destructiveHint true, so both are
+        # written out: a `write` tool must say it is not destructive. `admin` has no hint of
+        # its own; toolsel's permission travels in `_meta` and is read back from there
         entry["annotations"] = {
+            **(tool.annotations or {}),
             "readOnlyHint": tool.permission.value == "read",
             "destructiveHint": tool.permission.value == "dangerous",
-            **(tool.annotations or {}),
         }
+        entry["_meta"] = {MCP_PERMISSION_META: tool.permission.value}
         if tool.output_schema:
             entry["outputSchema"] = tool.output_schema
         out.append(entry)
@@ -63,11 +68,23 @@ def _mcp(tools: Sequence[Tool]) -> dict[str, Any]:
 
 
 def _gemini(tools: Sequence[Tool]) -> dict[str, Any]:
-    """generateContent REST: {"tools": [{"functionDeclarations": [{name, description, parameters}]}]}."""
-    declarations = [
-        {"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools
-    ]
+    """generateContent REST: {"tools": [{"functionDeclarations": [{name, description,
+    parameters}]}]}. `parameters` takes the OpenAPI 3.0 subset, so the root `$schema` (which
+    Gemini answers with 'Unknown name "$schema"') is dropped; a schema that needs more than
+    the subset (oneOf, const, ...) goes in `parametersJsonSchema`, which takes JSON Schema."""
+    declarations = []
+    for tool in tools:
+        schema = {k: v for k, v in tool.parameters.items() if k != "$schema"}
+        key = "parametersJsonSchema" if _beyond_gemini_subset(schema) else "parameters"
+        declarations.append({"name": tool.name, "description": tool.description, key: schema})
     return {"tools": [{"functionDeclarations": declarations}]}
+
+
+def _beyond_gemini_subset(schema: dict[str, Any]) -> bool:
+    from toolsel.lint.schema import walk_schema
+    from toolsel.registry.formats import GEMINI_UNSUPPORTED
+
+    return any(k in node.schema for node in walk_schema(schema) for k in GEMINI_UNSUPPORTED)
 
 
 EMITTERS: dict[str, Callable[[Sequence[Tool]], dict[str, Any]]] = {

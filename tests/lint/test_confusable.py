@@ -71,3 +71,27 @@ def test_early_worker_from_the_cli(cli, write, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr("toolsel.lint.engine.EARLY_WORKER_BYTES", 1)
     early = json.loads(cli("lint", "--no-cache", "-f", "json", path).stdout)["findings"]
     assert early == inline and any(f["rule"] == "TS209" for f in early)
+
+
+def test_a_preamble_many_tools_share_does_not_make_them_confusable() -> None:
+    """A family of 12 of 42 tools repeats one preamble: its words are too rare to be
+    dropped as common, yet they would make all 66 pairs of the family look alike."""
+    from tests.lint.helpers import lint_text
+    from toolsel.lint.similarity import similar_pairs
+
+    preamble = (
+        "This connector belongs to the Acme billing suite and needs a signed billing token. "
+        "Requests are throttled per workspace, retried with exponential backoff, and logged "
+        "for auditors under the compliance retention policy. Responses arrive as paginated "
+        "JSON envelopes carrying cursor metadata, currency codes and locale hints. "
+    )
+    texts = [(preamble if i < 12 else "") + f"Alpha{i} beta{i}." for i in range(40)]
+    texts.append(preamble + "It purges the edge cache for one zone immediately.")
+    texts.append(preamble + "It purges the edge cache for one zone right now.")
+    names = [f"tool_{i}" for i in range(40)] + ["purge_cache", "flush_cache"]
+    registry = "".join(
+        f"- name: {n}\n  description: {t!r}\n" for n, t in zip(names, texts, strict=True)
+    )
+    findings = [f for f in lint_text(registry) if f.rule == "TS209"]
+    assert [f.tool for f in findings] == ["flush_cache"]  # one real pair, not 66 false ones
+    assert {(i, j) for i, j, _ in similar_pairs(texts, 0.6)} == {(40, 41)}

@@ -37,3 +37,27 @@ def test_placeholders_and_examples() -> None:
         ["TS211 /tools/0/description"],
         rule="TS211",
     )
+
+
+def test_placeholders_are_real_placeholder_forms_only() -> None:
+    from tests.lint.helpers import lint_text
+
+    flagged = {
+        "TODO write this",
+        "Reads a file. TODO: mention limits.",
+        "todo: describe",
+        "FIXME",
+        "tbd",
+        "Lorem ipsum dolor sit amet.",
+        "XXX",
+    }
+    fine = {
+        "Adds an item to the user's todo list.",
+        "Marks a to-do as done.",
+        "Lists todos, newest first.",
+        "Returns the Todo entries of a project.",
+    }
+    for text in flagged | fine:
+        findings = lint_text(f"- name: a_tool\n  description: {text!r}\n")
+        hit = any(f.rule == "TS210" for f in findings)
+        assert hit is (text in flagged), text

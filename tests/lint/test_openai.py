@@ -40,3 +40,17 @@ def test_strict_is_also_checked_on_strict_tools_under_the_base_target() -> None:
 def test_tool_count() -> None:
     text = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(21))
     assert_findings(text, ["TS406 /tools"], rule="TS406", targets=("openai",))
+
+
+def test_strict_mode_refuses_one_of_and_default() -> None:
+    from tests.lint.helpers import assert_findings
+
+    assert_findings(
+        "- name: a\n  description: d\n  parameters: {type: object, additionalProperties: false, required: [p, q], properties: {p: {oneOf: [{type: string}, {type: integer}]}, q: {type: string, default: x}}}\n",
+        [
+            "TS403 /tools/0/parameters/properties/p/oneOf",
+            "TS403 /tools/0/parameters/properties/q/default",
+        ],
+        rule="TS403",
+        targets=("openai-strict",),
+    )

@@ -125,8 +125,13 @@ def test_anthropic_format(write: Write) -> None:
     [
         ({"readOnlyHint": True}, "read"),
         ({"destructiveHint": True}, "dangerous"),
-        ({}, "write"),
-        (None, "write"),
+        ({"readOnlyHint": False, "destructiveHint": False}, "write"),
+        ({"destructiveHint": False}, "write"),
+        # the spec's defaults: readOnlyHint false, destructiveHint true
+        ({}, "dangerous"),
+        (None, "dangerous"),
+        ({"readOnlyHint": False}, "dangerous"),
+        ({"title": "Read a file"}, "dangerous"),
     ],
 )
 def test_mcp_format_maps_annotations(

@@ -160,7 +160,7 @@ class LintContext:
         from toolsel.registry.cache import content_key
 
         texts, threshold = self._similarity_inputs()
-        return content_key("\0".join(texts).encode(), kind=f"toolsel-ts209/1|{threshold}")
+        return content_key("\0".join(texts).encode(), kind=f"toolsel-ts209/2|{threshold}")
 
     def _cached_pairs(self) -> list[tuple[int, int, float]] | None:
         if not self.use_cache:

@@ -2,16 +2,45 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 
 #: Rows multiplied at once; bounds memory at roughly CHUNK x (matching documents).
 CHUNK_ROWS = 512
 
 
+#: A sentence found word for word in at least this share of the descriptions (and in at
+#: least SHARED_MIN of them) is boilerplate: it says nothing about which tool is meant.
+SHARED_SHARE = 0.2
+SHARED_MIN = 3
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def without_shared_sentences(texts: Sequence[str]) -> list[str]:
+    """Each text without the sentences many texts share (a preamble every tool of a
+    registry repeats), so that only what sets a tool apart is compared."""
+    if len(texts) < SHARED_MIN:
+        return list(texts)
+    split = [[" ".join(part.lower().split()) for part in _SENTENCE.split(t)] for t in texts]
+    counts: dict[str, int] = {}
+    for sentences in split:
+        for sentence in set(sentences):
+            if sentence:
+                counts[sentence] = counts.get(sentence, 0) + 1
+    floor = max(SHARED_MIN, math.ceil(SHARED_SHARE * len(texts)))
+    shared = {s for s, n in counts.items() if n >= floor and len(s.split()) >= 3}
+    if not shared:
+        return list(texts)
+    return [" ".join(s for s in sentences if s not in shared) for sentences in split]
+
+
 def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int, float]]:
-    """Pairs (i, j, cosine) with i < j and cosine >= threshold, sorted by i then j."""
+    """Pairs (i, j, cosine) with i < j and cosine >= threshold, sorted by i then j; text
+    most descriptions share (`without_shared_sentences`) is left out of the comparison."""
     if len(texts) < 2:
         return []
+    texts = without_shared_sentences(texts)
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     vectorizer = TfidfVectorizer(

@@ -14,7 +14,7 @@ from toolsel.registry.formats import (
     EntryFormat,
     detect_entry_format,
     locate_entries,
-    mcp_permission,
+    mcp_entry_permission,
 )
 from toolsel.registry.model import (
     DEFAULT_PARAMETERS,
@@ -56,6 +56,7 @@ class DocumentReader:
         self._problem = report
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
+        self.gemini = False  # the entries are Gemini function declarations
 
     def read(self, document: Any, *, validate: bool) -> str:
         """Read the tool entries (and categories) of `document`; returns its format."""
@@ -70,17 +71,21 @@ class DocumentReader:
         if located is None:
             self._shape_problem(document)
             return "unknown"
-        list_pointer, entries = located
-        formats = [detect_entry_format(e) for e in entries if isinstance(e, dict)]
-        file_format = formats[0].name if formats else TOOLSEL.name
+        items, gemini = located
+        self.gemini = gemini
+        formats = [self._format(e) for _, e in items if isinstance(e, dict)]
+        file_format = "gemini" if gemini else formats[0].name if formats else TOOLSEL.name
         if isinstance(document, dict) and file_format == TOOLSEL.name:
             self._check_top_level(document)
         build = self._build_tool if validate else self._build_valid_tool
-        for index, entry in enumerate(entries):
-            tool = build(entry, f"{list_pointer}/{index}")
+        for pointer, entry in items:
+            tool = build(entry, pointer)
             if tool is not None:
                 self.tools.append(tool)
         return file_format
+
+    def _format(self, entry: dict[str, Any]) -> EntryFormat:
+        return detect_entry_format(entry, gemini=self.gemini)
 
     def _shape_problem(self, document: Any) -> None:
         if isinstance(document, dict) and "tools" in document:
@@ -155,7 +160,7 @@ class DocumentReader:
                 pointer,
             )
             return None
-        fmt = detect_entry_format(entry)
+        fmt = self._format(entry)
         self._check_keys(entry, fmt, pointer)
         name = fmt.value(entry, "name")
         if name is None:
@@ -194,13 +199,13 @@ class DocumentReader:
 
     def _build_valid_tool(self, entry: dict[str, Any], pointer: str) -> Tool:
         """Fast path for an entry already known to be valid (its file loaded cleanly before)."""
-        fmt = detect_entry_format(entry)
+        fmt = self._format(entry)
         # native entries already use canonical keys; other shapes are mapped field by field
         values = (
             entry if fmt is TOOLSEL else {field: fmt.value(entry, field) for field in fmt.fields}
         )
         if fmt.name == "mcp":
-            permission = _PERMISSIONS[mcp_permission(entry.get("annotations"))]
+            permission = _PERMISSIONS[mcp_entry_permission(entry)]
         else:
             permission = _PERMISSIONS[values.get("permission") or "read"]
         return self._tool(values["name"], values, permission, fmt, pointer, entry)
@@ -302,7 +307,7 @@ class DocumentReader:
         name: str,
     ) -> Permission:
         if fmt.name == "mcp":
-            return Permission(mcp_permission(entry.get("annotations")))
+            return Permission(mcp_entry_permission(entry))
         raw = values.get("permission")
         if raw is None:
             return Permission.READ

@@ -147,7 +147,53 @@ MCP = EntryFormat(
     },
 )
 
-ENTRY_FORMATS = {f.name: f for f in (TOOLSEL, OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, MCP)}
+_GEMINI_KEYS = frozenset(
+    {
+        "name",
+        "description",
+        "parameters",
+        "parametersJsonSchema",
+        "response",
+        "responseJsonSchema",
+        "behavior",
+    }
+)
+GEMINI = EntryFormat(
+    "gemini",
+    "Gemini function declarations",
+    {"name": "/name", "description": "/description", "parameters": "/parameters"},
+    {"": _GEMINI_KEYS},
+)
+#: A declaration with `parametersJsonSchema` (full JSON Schema, not the OpenAPI subset).
+GEMINI_JSON_SCHEMA = EntryFormat(
+    "gemini-json-schema",
+    "Gemini function declarations (parametersJsonSchema)",
+    {"name": "/name", "description": "/description", "parameters": "/parametersJsonSchema"},
+    {"": _GEMINI_KEYS},
+)
+#: Keywords outside the OpenAPI 3.0 `Schema` subset Gemini's `parameters` accepts (its API
+#: answers 'Unknown name "$schema"'); such schemas go in `parametersJsonSchema` instead.
+GEMINI_UNSUPPORTED = (
+    "$schema",
+    "oneOf",
+    "allOf",
+    "not",
+    "const",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "uniqueItems",
+    "patternProperties",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+)
+
+ENTRY_FORMATS = {
+    f.name: f
+    for f in (TOOLSEL, OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, MCP, GEMINI, GEMINI_JSON_SCHEMA)
+}
 # field pointers split once (none of them needs ~ escaping)
 _PATHS = {
     f.name: {field: tuple(pointer[1:].split("/")) for field, pointer in f.fields.items()}
@@ -155,7 +201,13 @@ _PATHS = {
 }
 
 
-def detect_entry_format(entry: dict[str, Any]) -> EntryFormat:
+def detect_entry_format(entry: dict[str, Any], *, gemini: bool = False) -> EntryFormat:
+    """The shape of one entry, from its keys; `gemini` when it sits in a
+    `functionDeclarations` list."""
+    if "parametersJsonSchema" in entry:
+        return GEMINI_JSON_SCHEMA
+    if gemini or "responseJsonSchema" in entry or "response" in entry:
+        return GEMINI
     if entry.get("type") == "function":
         if isinstance(entry.get("function"), dict):
             return OPENAI_CHAT
@@ -167,26 +219,66 @@ def detect_entry_format(entry: dict[str, Any]) -> EntryFormat:
     return TOOLSEL
 
 
-def locate_entries(document: Any) -> tuple[str, list[Any]] | None:
-    """Find the list of tool entries in a document: (pointer of the list, entries)."""
+DECLARATIONS = ("functionDeclarations", "function_declarations")
+
+
+def locate_entries(document: Any) -> tuple[list[tuple[str, Any]], bool] | None:
+    """The tool entries of a document as (pointer, entry) pairs, and whether they are Gemini
+    function declarations; None when the document holds no list of tools. Gemini's request
+    shape nests them: `{"tools": [{"functionDeclarations": [...]}]}`, or
+    `{"functionDeclarations": [...]}` alone."""
     if isinstance(document, list):
-        return "", document
-    if isinstance(document, dict):
-        tools = document.get("tools")
-        if isinstance(tools, list):
-            return "/tools", tools
-        result = document.get("result")
-        if isinstance(result, dict) and isinstance(result.get("tools"), list):
-            return "/result/tools", result["tools"]
+        return [(f"/{i}", e) for i, e in enumerate(document)], False
+    if not isinstance(document, dict):
+        return None
+    for key in DECLARATIONS:
+        if isinstance(document.get(key), list):
+            return [(f"/{key}/{i}", e) for i, e in enumerate(document[key])], True
+    tools = document.get("tools")
+    if isinstance(tools, list):
+        groups = [
+            (i, key, t[key])
+            for i, t in enumerate(tools)
+            if isinstance(t, dict)
+            for key in DECLARATIONS
+            if isinstance(t.get(key), list)
+        ]
+        if groups and len(groups) == len(tools):
+            return [
+                (f"/tools/{i}/{key}/{j}", e)
+                for i, key, entries in groups
+                for j, e in enumerate(entries)
+            ], True
+        return [(f"/tools/{i}", e) for i, e in enumerate(tools)], False
+    result = document.get("result")
+    if isinstance(result, dict) and isinstance(result.get("tools"), list):
+        return [(f"/result/tools/{i}", e) for i, e in enumerate(result["tools"])], False
     return None
 
 
+#: Where `--emit mcp` keeps toolsel's own permission, which MCP's two hints cannot express
+#: (`admin`), in the tool's `_meta` (reverse-DNS prefix, as the spec asks).
+MCP_PERMISSION_META = "io.github.toolsel/permission"
+_PERMISSION_NAMES = ("read", "write", "admin", "dangerous")
+
+
+def mcp_entry_permission(entry: dict[str, Any]) -> str:
+    """An MCP tool's permission: toolsel's own in `_meta` when present, else its hints."""
+    meta = entry.get("_meta")
+    if isinstance(meta, dict) and meta.get(MCP_PERMISSION_META) in _PERMISSION_NAMES:
+        return str(meta[MCP_PERMISSION_META])
+    return mcp_permission(entry.get("annotations"))
+
+
 def mcp_permission(annotations: Any) -> str:
-    """MCP annotations -> permission: readOnlyHint -> read, destructiveHint -> dangerous."""
+    """MCP annotations -> permission, with the spec's defaults for hints that are absent:
+    `readOnlyHint` false and `destructiveHint` true. So a read-only tool is `read`; any
+    other is `dangerous` unless it says `destructiveHint: false` (then `write`). A tool with
+    no annotations at all may do anything, and is `dangerous`."""
     if not isinstance(annotations, dict):
-        return "write"
+        return "dangerous"
     if annotations.get("readOnlyHint") is True:
         return "read"
-    if annotations.get("destructiveHint") is True:
-        return "dangerous"
-    return "write"
+    if annotations.get("destructiveHint", True) is False:
+        return "write"
+    return "dangerous"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
@@ -54,10 +54,14 @@ def tool_count_hits(
 
 
 def unsupported_keywords(
-    context: LintContext, profile: str, keywords: tuple[str, ...], reason: str
+    context: LintContext,
+    profile: str,
+    keywords: tuple[str, ...],
+    reason: str,
+    tools: Iterable[Tool] | None = None,
 ) -> Iterator[Hit]:
     """Each use of a schema keyword the profile's provider rejects, at the keyword."""
-    for tool in context.profile_tools(profile):
+    for tool in tools if tools is not None else context.profile_tools(profile):
         for node in context.schema_nodes(tool):
             for keyword in keywords:
                 if keyword in node.schema:

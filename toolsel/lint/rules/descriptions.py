@@ -26,7 +26,12 @@ OUTPUT = re.compile(
     r"shows?|lists?|answers?)\b",
     re.IGNORECASE,
 )
-PLACEHOLDER = re.compile(r"\b(TODO|TBD|FIXME|XXX|lorem ipsum|lorem)\b", re.IGNORECASE)
+#: Placeholder forms: the markers in capitals (as code comments write them), any case when
+#: followed by a colon ("todo: write this"), and lorem ipsum. The English word "todo" or
+#: "to-do" in a sentence ("adds an item to the todo list") is not a placeholder.
+PLACEHOLDER = re.compile(
+    r"\b(?:TODO|TBD|FIXME|XXX)\b|\b(?i:todo|tbd|fixme)\s*:|(?i:\blorem ipsum\b)"
+)
 PLACEHOLDER_WHOLE = frozenset(
     {"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"}
 )
@@ -216,8 +221,10 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
     """Two tools whose descriptions are similar (TF-IDF cosine at or above
     `overlap-threshold`, 0.6), when neither names the other, are how an agent comes to
     call `delete_file` when the user asked to remove a database record. Say in each
-    description how it differs from the other. Uses sparse nearest neighbours, so 50k-tool
-    registries lint in bounded memory."""
+    description how it differs from the other. Sentences that many descriptions repeat word
+    for word (a preamble shared by at least 20% of the tools, and at least 3) are left out
+    of the comparison: they do not tell tools apart, and they would make every pair look
+    alike. Uses sparse nearest neighbours, so 50k-tool registries lint in bounded memory."""
     tools = context.described_tools
     for i, j, score in context.description_pairs():
         first, second = tools[i], tools[j]
@@ -241,7 +248,9 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
     good="- name: a\n  description: Reads a file.\n",
 )
 def placeholder(context: LintContext) -> Iterator[Hit]:
-    """TODO, TBD, FIXME, lorem ipsum or a description that is just "description"."""
+    """A placeholder left in place of a description: TODO, TBD, FIXME or XXX in capitals,
+    "todo:" in any case, lorem ipsum, or a description that is just "description", "n/a"
+    or "todo". A to-do list tool that says "todo" in a sentence is not flagged."""
     for tool in context.tools:
         text = tool.description.strip()
         if text.lower().rstrip(".") in PLACEHOLDER_WHOLE or PLACEHOLDER.search(text):

@@ -8,25 +8,20 @@ from collections.abc import Iterator
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
+from toolsel.registry.formats import GEMINI_UNSUPPORTED
+from toolsel.registry.model import Tool
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
-UNSUPPORTED = (
-    "$schema",
-    "oneOf",
-    "allOf",
-    "not",
-    "const",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "uniqueItems",
-    "patternProperties",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-)
+UNSUPPORTED = GEMINI_UNSUPPORTED
 TARGET = ("gemini",)
+
+
+def subset_tools(context: LintContext) -> Iterator[Tool]:
+    """Gemini-bound tools whose schema goes in `parameters` (the OpenAPI subset); a
+    declaration read from `parametersJsonSchema` takes full JSON Schema."""
+    for tool in context.profile_tools("gemini"):
+        if tool.source.format != "gemini-json-schema":
+            yield tool
 
 
 @rule(
@@ -44,7 +39,9 @@ def gemini_name(context: LintContext) -> Iterator[Hit]:
     for tool in context.profile_tools("gemini"):
         if not NAME.fullmatch(tool.name):
             yield context.hit(
-                tool, "name", message=f"name {tool.name!r} is not a valid Gemini function name"
+                tool,
+                "name",
+                message=f"name {tool.name!r} does not match ^[A-Za-z_][A-Za-z0-9_.:-]{{0,127}}$ (Gemini: a letter or '_' first; dots, colons and dashes allowed)",
             )
 
 
@@ -63,7 +60,11 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     `const`, `exclusive*`, `uniqueItems`, `patternProperties`, `if`/`then`/`else`) when a
     schema is sent as `parameters`."""
     yield from unsupported_keywords(
-        context, "gemini", UNSUPPORTED, "is not in Gemini's schema subset"
+        context,
+        "gemini",
+        UNSUPPORTED,
+        "is not in Gemini's schema subset (or use parametersJsonSchema)",
+        subset_tools(context),
     )
 
 
@@ -79,7 +80,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
 )
 def enum_strings(context: LintContext) -> Iterator[Hit]:
     """`Schema.enum` is `list[str]` in Gemini."""
-    for tool in context.profile_tools("gemini"):
+    for tool in subset_tools(context):
         for node in context.schema_nodes(tool):
             values = node.schema.get("enum")
             if isinstance(values, list) and any(not isinstance(v, str) for v in values):
@@ -100,7 +101,7 @@ def enum_strings(context: LintContext) -> Iterator[Hit]:
 )
 def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
     """Observed 400: "properties: only allowed for OBJECT type"."""
-    for tool in context.profile_tools("gemini"):
+    for tool in subset_tools(context):
         for node in context.schema_nodes(tool):
             kind = node.schema.get("type")
             if kind is None or kind == "object" or (isinstance(kind, list) and "object" in kind):
@@ -128,7 +129,7 @@ def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
 def ref_rules(context: LintContext) -> Iterator[Hit]:
     """ "If a schema node has $ref set, then only description and default can be set
     alongside it", and `$defs` is only allowed at the root."""
-    for tool in context.profile_tools("gemini"):
+    for tool in subset_tools(context):
         for node in context.schema_nodes(tool):
             if "$ref" in node.schema:
                 extra = sorted(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
@@ -61,35 +62,95 @@ def _style(name: str) -> str | None:
     return None  # one lowercase word fits every style
 
 
+@dataclass(frozen=True, slots=True)
+class NameRule:
+    """A provider's documented tool-name rule: the pattern it states, the characters it
+    allows, what the first one must be, and the longest name."""
+
+    provider: str
+    pattern: str
+    chars: str  # a regex character class body
+    first: str | None  # a character class body the first character must match, or None
+    max_length: int
+
+    def allows(self, ch: str) -> bool:
+        return re.fullmatch(f"[{self.chars}]", ch) is not None
+
+
+#: The name rules of the model APIs (provider-constraints.md 1.1): Anthropic's docs and
+#: OpenAI's error messages, and python-genai's FunctionDeclaration (2026-08).
+NAME_RULES = {
+    "openai": NameRule("OpenAI", "^[a-zA-Z0-9_-]{1,64}$", "a-zA-Z0-9_-", None, 64),
+    "anthropic": NameRule("Anthropic", "^[a-zA-Z0-9_-]{1,64}$", "a-zA-Z0-9_-", None, 64),
+    "gemini": NameRule(
+        "Gemini", "^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$", "A-Za-z0-9_.:-", "A-Za-z_", 128
+    ),
+}
+#: The model APIs each target sends tools to (`portable`: all of them; `mcp`: none, TS461).
+TARGET_PROVIDERS = {
+    "portable": ("openai", "anthropic", "gemini"),
+    "openai": ("openai",),
+    "openai-strict": ("openai",),
+    "anthropic": ("anthropic",),
+    "anthropic-strict": ("anthropic",),
+    "gemini": ("gemini",),
+    "mcp": (),
+}
+
+
+#: Providers with a name rule of their own in their profile (TS421, TS441): when that
+#: profile is a target, its rule reports the name and the TS10x rules leave it out.
+PROFILE_NAME_RULES = ("anthropic", "gemini")
+
+
+def name_rules(context: LintContext) -> list[NameRule]:
+    """The name rules of the providers the chosen targets send tools to, in a fixed order."""
+    wanted = {p for target in context.targets for p in TARGET_PROVIDERS.get(target, ())}
+    wanted -= {p for p in PROFILE_NAME_RULES if context.profile_active(p)}
+    return [rule for key, rule in NAME_RULES.items() if key in wanted]
+
+
+def _who(rules: list[NameRule]) -> str:
+    """ "OpenAI (^...$) and Gemini (^...$)": each provider with the pattern it documents."""
+    parts = [f"{r.provider} ({r.pattern})" for r in rules]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 @rule(
     "TS101",
     "portable-name",
     Severity.ERROR,
-    "Name uses only characters every provider accepts",
+    "Name uses only characters the targeted providers accept",
     bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
 )
 def portable_name(context: LintContext) -> Iterator[Hit]:
-    """Portable names match `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`, the intersection of what
-    Anthropic, OpenAI and Gemini accept. Dots and slashes (TS103) and length (TS102) have
-    rules of their own. Under an MCP-only target, TS461 applies instead."""
-    if context.mcp_only:
-        return
+    """Each targeted model API documents its own name rule: OpenAI and Anthropic
+    `^[a-zA-Z0-9_-]{1,64}$` (a leading digit is fine), Gemini
+    `^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$` (a letter or `_` first; dots and colons allowed). The
+    default `portable` target checks all three, so names match their intersection,
+    `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`. Each finding names the providers that reject the name
+    and the patterns they document. Dots and slashes (TS103) and length (TS102) have rules
+    of their own; under an MCP-only target, TS461 applies instead."""
+    rules = name_rules(context)
     for tool in context.tools:
         name = tool.name
-        if not name or not PORTABLE_CHARS.fullmatch(name):
-            bad = sorted({c for c in name if not re.match(r"[A-Za-z0-9_\-./]", c)})
-            reason = (
-                "is empty"
-                if not name
-                else f"starts with {name[0]!r}"
-                if not re.match(r"[A-Za-z_]", name[0])
-                else f"contains {', '.join(repr(c) for c in bad)}"
-            )
+        problems: dict[str, list[NameRule]] = {}
+        for name_rule in rules:
+            if not name:
+                problems.setdefault("is empty", []).append(name_rule)
+                continue
+            bad = sorted({c for c in name if c not in "./" and not name_rule.allows(c)})
+            if bad:
+                what = f"contains {', '.join(repr(c) for c in bad)}"
+                problems.setdefault(what, []).append(name_rule)
+            if name_rule.first and not re.fullmatch(f"[{name_rule.first}]", name[0]):
+                problems.setdefault(f"starts with {name[0]!r}", []).append(name_rule)
+        for what, rejecting in problems.items():
             yield context.hit(
                 tool,
                 "name",
-                message=f"name {name!r} {reason}; use letters, digits, '_' and '-', starting with a letter or '_'",
+                message=f"name {name!r} {what}, which {_who(rejecting)} reject{'s' if len(rejecting) == 1 else ''}",
             )
 
 
@@ -97,21 +158,33 @@ def portable_name(context: LintContext) -> Iterator[Hit]:
     "TS102",
     "name-too-long",
     Severity.ERROR,
-    "Name is at most 64 characters",
+    "Name is no longer than the targeted providers allow",
     bad="- name: " + "a" * 65 + "\n  description: d\n",
     good="- name: read_file\n  description: d\n",
 )
 def name_too_long(context: LintContext) -> Iterator[Hit]:
-    """OpenAI and Anthropic's documentation cap names at 64 characters; MCP clients that
-    prefix `server__` often push names over it. Info only under an MCP-only target."""
-    severity = Severity.INFO if context.mcp_only else None
+    """OpenAI and Anthropic's documentation cap names at 64 characters, Gemini at 128; MCP
+    clients that prefix `server__` often push names over it. Info only under an MCP-only
+    target (checked against 64)."""
+    rules = name_rules(context)
+    if context.mcp_only:
+        for tool in context.tools:
+            if len(tool.name) > 64:
+                yield context.hit(
+                    tool,
+                    "name",
+                    message=f"name is {len(tool.name)} characters; clients that send it to OpenAI or Anthropic allow 64",
+                    severity=Severity.INFO,
+                )
+        return
     for tool in context.tools:
-        if len(tool.name) > 64:
+        over = [r for r in rules if len(tool.name) > r.max_length]
+        if over:
+            limit = min(r.max_length for r in over)
             yield context.hit(
                 tool,
                 "name",
-                message=f"name is {len(tool.name)} characters (max 64)",
-                severity=severity,
+                message=f"name is {len(tool.name)} characters, over the {limit} that {_who(over)} allow{'s' if len(over) == 1 else ''}",
             )
 
 
@@ -119,23 +192,26 @@ def name_too_long(context: LintContext) -> Iterator[Hit]:
     "TS103",
     "dot-or-slash-in-name",
     Severity.ERROR,
-    "Name has no `.` or `/`",
+    "Name has no `.` or `/` where the targeted providers reject them",
     bad="- name: files.read\n  description: d\n",
     good="- name: files_read\n  description: d\n",
 )
 def dot_or_slash(context: LintContext) -> Iterator[Hit]:
-    """MCP allows `.` (and once `/`) in names; OpenAI and Anthropic reject both with a 400.
-    This is the most common real failure when MCP tools are passed to a model API."""
-    if context.mcp_only:
-        return
+    """MCP allows `.` (and once `/`) in names; OpenAI and Anthropic reject both with a 400,
+    Gemini accepts `.` but not `/`. This is the most common real failure when MCP tools are
+    passed to a model API."""
+    rules = name_rules(context)
     for tool in context.tools:
-        found = [c for c in "./" if c in tool.name]
-        if found:
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {tool.name!r} contains {' and '.join(repr(c) for c in found)}, which OpenAI and Anthropic reject; use '_'",
-            )
+        for ch in "./":
+            if ch not in tool.name:
+                continue
+            rejecting = [r for r in rules if not r.allows(ch)]
+            if rejecting:
+                yield context.hit(
+                    tool,
+                    "name",
+                    message=f"name {tool.name!r} contains {ch!r}, which {_who(rejecting)} reject{'s' if len(rejecting) == 1 else ''}; use '_'",
+                )
 
 
 @rule(
@@ -174,8 +250,10 @@ def mixed_styles(context: LintContext) -> Iterator[Hit]:
     good="- name: read_file\n  description: d\n",
 )
 def gemini_style(context: LintContext) -> Iterator[Hit]:
-    """Gemini's best practice asks for names without spaces, periods or dashes.
-    Info by default; a warning when `gemini` is a target."""
+    """Gemini's best practice asks for names without spaces, periods or dashes. Info under
+    `portable`; a warning when `gemini` is a target; silent when no target sends to Gemini."""
+    if not context.targets_any("portable", "gemini"):
+        return
     severity = Severity.WARNING if "gemini" in context.targets else None
     for tool in context.tools:
         if "-" in tool.name or "." in tool.name:

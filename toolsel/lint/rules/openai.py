@@ -11,7 +11,21 @@ from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 from toolsel.registry.source import escape_token
 
-UNSUPPORTED = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas")
+#: Keywords strict mode refuses: those its documentation lists as unsupported (`allOf`,
+#: `not`, `if`/`then`/`else`, `dependentRequired`, `dependentSchemas`), and those outside its
+#: documented subset that the API is seen to refuse ("'oneOf' is not permitted", "'default'
+#: is not permitted"; docker/docker-agent#4155, issue reports quoted in the reference notes).
+UNSUPPORTED = (
+    "allOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "default",
+)
 FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
@@ -80,9 +94,10 @@ def all_required(context: LintContext) -> Iterator[Hit]:
     targets=STRICT,
 )
 def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
-    """Strict mode rejects `allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
-    `dependentSchemas`, and formats outside date-time, time, date, duration, email,
-    hostname, ipv4, ipv6 and uuid."""
+    """Strict mode rejects `allOf`, `oneOf` (use `anyOf`), `not`, `if`/`then`/`else`,
+    `dependentRequired`, `dependentSchemas` and `default` with a 400 ("'oneOf' is not
+    permitted"), and formats outside date-time, time, date, duration, email, hostname,
+    ipv4, ipv6 and uuid."""
     yield from unsupported_keywords(
         context, "openai-strict", UNSUPPORTED, "is not supported by OpenAI strict mode"
     )
