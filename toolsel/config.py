@@ -87,6 +87,16 @@ def bundled_registry() -> Path:
     raise ConfigError("no bundled example registry found; pass -r/--registry PATH")
 
 
+def project_registry_paths(start: Path | None = None) -> list[Path] | None:
+    """The project's own registry: `[tool.toolsel] registry`, else ./registries/; None when
+    the project has neither (the bundled example is never a project's registry)."""
+    config = find_config(start)
+    if config.registry:
+        return list(config.registry)
+    local = (start or Path.cwd()) / "registries"
+    return [local] if local.is_dir() else None
+
+
 def default_registry_paths(start: Path | None = None) -> list[Path]:
     """The configured registry, else ./registries/, else the bundled example registry."""
     config = find_config(start)

@@ -48,7 +48,7 @@ def test_cli_jsonl_events(cli: Cli) -> None:
     lines = [
         json.loads(line)
         for line in cli(
-            "replay", str(T / "stream-json-task.jsonl"), "-f", "jsonl"
+            "replay", str(T / "stream-json-task.jsonl"), "-f", "jsonl", "--no-registry"
         ).stdout.splitlines()
     ]
     assert {line["event"] for line in lines} == {"tool_start", "tool_result"}
@@ -218,3 +218,24 @@ def test_forced_input_format(cli: Cli) -> None:
     ][0]
     assert right["calls"] == 3 and right["unreadable_lines"] == []
     assert cli("replay", chat, "--input-format", "gemini").exit_code == 2
+
+
+def test_replay_uses_the_project_registry_by_default(cli: Cli, in_tmp) -> None:
+    """`-r` defaults to the project's registry ([tool.toolsel] or ./registries/), as the help
+    says, and to none when the project has none (never the bundled example)."""
+    import shutil
+
+    transcript = str(T / "openai-chat.jsonl")
+    alone = json.loads(cli("replay", transcript, "-f", "json").stdout)
+    assert alone["summary"]["violations"] == 0  # no project registry: nothing to check
+    (in_tmp / "registries").mkdir()
+    (in_tmp / "registries" / "r.yaml").write_text(
+        "tools:\n  - {name: read_file, description: Reads a file.}\n"
+    )
+    checked = json.loads(cli("replay", transcript, "-f", "json").stdout)
+    assert checked["summary"]["violations"] > 0  # deploy_service is not in the project's registry
+    skipped = json.loads(cli("replay", transcript, "-f", "json", "--no-registry").stdout)
+    assert skipped["summary"]["violations"] == 0
+    both = cli("replay", transcript, "-r", "registries", "--no-registry")
+    assert both.exit_code == 2 and "not both" in both.stderr
+    shutil.rmtree(in_tmp / "registries")

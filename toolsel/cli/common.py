@@ -18,6 +18,7 @@ from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
+    from toolsel.registry.paths import FileList
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,6 +28,25 @@ RegistryOption = Annotated[
         "--registry",
         "-r",
         help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
+    ),
+]
+CheckRegistryOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        metavar="PATH",
+        help="Check calls against this registry (repeatable). Default: the project's ([tool.toolsel] registry, or ./registries/ when it exists); none otherwise.",
+    ),
+]
+NoRegistryOption = Annotated[
+    bool, typer.Option("--no-registry", help="Do not check calls against any registry.")
+]
+NamespaceOption = Annotated[
+    bool,
+    typer.Option(
+        "--namespace",
+        help="Name each file's tools as Claude Code names MCP tools: mcp__<file name>__<tool> (-r SERVER=PATH names the server).",
     ),
 ]
 NoCacheOption = Annotated[
@@ -99,10 +119,35 @@ def warn(message: str) -> None:
     typer.echo(f"toolsel: {visible(message)}", err=True)
 
 
-def load_registry(paths: list[Path] | None, *, no_cache: bool) -> Registry:
+def load_registry(paths: list[Path] | None, *, no_cache: bool, namespace: bool = False) -> Registry:
     from toolsel.registry import load_registry as load
 
-    return load(paths or None, use_cache=not no_cache)
+    return load(registry_paths(paths, namespace=namespace), use_cache=not no_cache)
+
+
+def check_registry(
+    paths: list[Path] | None, *, no_registry: bool, namespace: bool, no_cache: bool
+) -> Registry | None:
+    """The registry `replay` and `stats` check calls against: `-r`, else the project's own
+    registry when it has one, else none."""
+    if no_registry:
+        if paths:
+            raise UsageError("give -r/--registry or --no-registry, not both")
+        return None
+    if not paths:
+        from toolsel.config import project_registry_paths
+
+        paths = project_registry_paths()
+        if paths is None:
+            return None
+    return load_registry(paths, no_cache=no_cache, namespace=namespace)
+
+
+def registry_paths(paths: list[Path] | None, *, namespace: bool = False) -> FileList:
+    """The registry files of `-r` (or the project's), namespaced with `--namespace`."""
+    from toolsel.registry.paths import registry_files
+
+    return registry_files(paths or None, namespace=namespace)
 
 
 def split_values(values: list[str] | None) -> list[str]:

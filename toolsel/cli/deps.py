@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, load_registry
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    RegistryOption,
+    handle_errors,
+    load_registry,
+    registry_paths,
+)
 from toolsel.errors import ExitCode, UsageError
 from toolsel.render.formats import DepsFormat, GraphFormat
 
@@ -18,6 +25,7 @@ def deps(
         list[str] | None, typer.Argument(help="Tools whose requirements to resolve.")
     ] = None,
     registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
     all_tools: Annotated[bool, typer.Option("--all", help="The whole requires graph.")] = False,
     graph: Annotated[
         GraphFormat | None, typer.Option("--graph", help="Export as Graphviz dot or Mermaid.")
@@ -28,6 +36,7 @@ def deps(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Show the transitive `requires` of tools in load order, with conflicts and cycles."""
+    registry = registry_paths(registry, namespace=namespace)
     from toolsel.graph import closure, conflicting_pairs
     from toolsel.render.deps import DEPS_RENDERERS, GRAPH_RENDERERS
     from toolsel.suggest import did_you_mean

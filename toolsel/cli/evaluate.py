@@ -8,7 +8,14 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, warn
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    RegistryOption,
+    handle_errors,
+    registry_paths,
+    warn,
+)
 from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.options import Method
 from toolsel.render.formats import EvalFormat
@@ -20,6 +27,7 @@ def evaluate(
         Path, typer.Option("--cases", help='JSONL of {"id", "query", "expected": [tools]}.')
     ],
     registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
     method: Annotated[
         Method, typer.Option("--method", "-m", help="Scoring method.")
     ] = Method.HYBRID,
@@ -32,6 +40,7 @@ def evaluate(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
+    registry = registry_paths(registry, namespace=namespace)
     from toolsel.evaluate import evaluate as run_evaluation
     from toolsel.evaluate import read_cases
     from toolsel.inputs import display_path

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, check_output, handle_errors, output
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    RegistryOption,
+    check_output,
+    handle_errors,
+    output,
+    registry_paths,
+)
 from toolsel.errors import ExitCode
 from toolsel.render.formats import TestFormat
 
@@ -19,6 +27,7 @@ def test(
         typer.Argument(help="YAML of golden cases: prompt, expect, forbid, top_k, permission."),
     ],
     registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
     output_format: Annotated[
         TestFormat, typer.Option("--format", "-f", help="Output format.")
     ] = TestFormat.HUMAN,
@@ -29,6 +38,7 @@ def test(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
+    registry = registry_paths(registry, namespace=namespace)
     from toolsel.golden import read_cases, run_cases
     from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods

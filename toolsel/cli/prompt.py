@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, load_registry, warn
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    RegistryOption,
+    handle_errors,
+    load_registry,
+    registry_paths,
+    warn,
+)
 from toolsel.errors import ExitCode
 from toolsel.render.formats import PromptFormat
 
@@ -15,6 +23,7 @@ from toolsel.render.formats import PromptFormat
 @handle_errors
 def prompt(
     registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
     budget: Annotated[
         int | None,
         typer.Option(
@@ -27,6 +36,7 @@ def prompt(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Print the deferred-tool listing an agent would see, and the always-loaded tools' cost."""
+    registry = registry_paths(registry, namespace=namespace)
     from toolsel.listing import build_listing
     from toolsel.render.prompt import PROMPT_RENDERERS
 

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, warn
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    RegistryOption,
+    handle_errors,
+    registry_paths,
+    warn,
+)
 from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.options import Method
 from toolsel.registry.permission import Permission
@@ -106,6 +113,7 @@ WithDepsOption = Annotated[
 def rank(
     prompt: PromptArgument = None,
     registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
     method: MethodOption = Method.HYBRID,
     top: TopOption = None,
     permission: PermissionOption = None,
@@ -124,6 +132,7 @@ def rank(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
+    registry = registry_paths(registry, namespace=namespace)
     from toolsel.ranking.core import RankOptions
     from toolsel.select import is_select
 

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolsel.cli.common import (
+    CheckRegistryOption,
+    NamespaceOption,
     NoCacheOption,
-    RegistryOption,
+    NoRegistryOption,
+    check_registry,
     handle_errors,
-    load_registry,
     split_values,
 )
 from toolsel.errors import ExitCode, UsageError
@@ -34,7 +36,9 @@ def replay(
         list[str],
         typer.Argument(help="Transcript files, directories (recursive), globs, or - for stdin."),
     ],
-    registry: RegistryOption = None,
+    registry: CheckRegistryOption = None,
+    no_registry: NoRegistryOption = False,
+    namespace: NamespaceOption = False,
     permission: Annotated[
         Permission | None,
         typer.Option("--permission", "-p", help="Report calls needing more than this (with -r)."),
@@ -65,7 +69,9 @@ def replay(
     from toolsel.replay.driver import replay_paths
 
     kinds = parse_fail_on(fail_on)
-    loaded = load_registry(registry, no_cache=no_cache) if registry else None
+    loaded = check_registry(
+        registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
+    )
     events = event_writer(sys.stdout, loaded) if output_format is ReplayFormat.JSONL else None
     with _progress_bar(paths) as progress:
         result = replay_paths(

@@ -7,14 +7,23 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, RegistryOption, handle_errors, load_registry
+from toolsel.cli.common import (
+    CheckRegistryOption,
+    NamespaceOption,
+    NoCacheOption,
+    NoRegistryOption,
+    check_registry,
+    handle_errors,
+)
 from toolsel.render.formats import StatsFormat
 
 
 @handle_errors
 def stats(
     paths: Annotated[list[str], typer.Argument(help="Transcript files, directories or globs.")],
-    registry: RegistryOption = None,
+    registry: CheckRegistryOption = None,
+    no_registry: NoRegistryOption = False,
+    namespace: NamespaceOption = False,
     output_format: Annotated[
         StatsFormat, typer.Option("--format", "-f", help="Output format.")
     ] = StatsFormat.HUMAN,
@@ -29,5 +38,7 @@ def stats(
     from toolsel.replay.driver import replay_paths
     from toolsel.replay.stats import usage_stats
 
-    loaded = load_registry(registry, no_cache=no_cache) if registry else None
+    loaded = check_registry(
+        registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
+    )
     STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout, top=top)

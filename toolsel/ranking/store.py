@@ -22,8 +22,10 @@ def registry_key(files: Sequence[Path], contents: Mapping[Path, bytes]) -> str:
     digest = cache.blake2b(
         f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}".encode(), digest_size=32
     )
+    namespaces = getattr(files, "namespaces", {})
     for path in files:
         digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(namespaces.get(path, "").encode() + b"\0")
         digest.update(contents[path])
         digest.update(b"\0")
     return digest.hexdigest()

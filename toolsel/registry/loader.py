@@ -58,19 +58,67 @@ def load_registry(
     tools: list[Tool] = []
     categories: dict[str, Category] = {}
     problems: list[LoadProblem] = []
-    for path in registry_files(paths):
+    expanded = registry_files(paths)
+    for path in expanded:
         with gc_paused():
             data = contents.get(path) if contents is not None else None
             loaded = _FileLoader(path, use_cache=use_cache, data=data).load()
         files.append(loaded.file)
-        tools.extend(loaded.tools)
+        server = expanded.namespaces.get(path)
+        tools.extend(namespace(loaded.tools, server) if server else loaded.tools)
         for category in loaded.categories:
             categories.setdefault(category.name, category)
         problems.extend(loaded.problems)
     registry = Registry(tuple(files), tuple(tools), categories, tuple(problems))
     if strict:
         raise_for_fatal(registry)
+        raise_for_duplicates(registry)
+        if not registry.tools:
+            raise RegistryError(
+                f"{registry.files[0].path}: the registry has no tools"
+                if registry.files
+                else "the registry has no tools",
+                hint="add entries under `tools:`; lint reports this as TS009",
+            )
     return registry
+
+
+def namespace(tools: list[Tool], server: str) -> list[Tool]:
+    """Tools renamed as Claude Code names an MCP server's tools, `mcp__<server>__<tool>`;
+    their `requires` and `conflicts` on one another follow."""
+    from dataclasses import replace
+
+    prefix = f"mcp__{server}__"
+    own = {t.name for t in tools}
+
+    def renamed(names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(prefix + n if n in own else n for n in names)
+
+    return [
+        replace(
+            t,
+            name=t.name if t.name.startswith(prefix) else prefix + t.name,
+            requires=renamed(t.requires),
+            conflicts=renamed(t.conflicts),
+        )
+        for t in tools
+    ]
+
+
+def raise_for_duplicates(registry: Registry) -> None:
+    """Two tools of one name (in two files, or twice in one) would be ranked, counted and
+    listed twice: refused, with both locations, as lint's TS007 reports them."""
+    first: dict[str, Tool] = {}
+    for tool in registry.tools:
+        earlier = first.setdefault(tool.name, tool)
+        if earlier is not tool:
+            here = registry.locate_field(tool, "name")
+            there = registry.locate_field(earlier, "name")
+            raise RegistryError(
+                f"{here}: duplicate tool name {tool.name!r} (first defined at {there})",
+                hint="rename one; for tools of several MCP servers, namespace them with "
+                "--namespace or -r SERVER=PATH (mcp__SERVER__TOOL)",
+            )
 
 
 def raise_for_fatal(registry: Registry) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,24 +17,50 @@ PathLike = str | os.PathLike[str]
 
 class FileList(list[Path]):
     """Registry files already expanded by `registry_files` (expanding again is a no-op, so
-    a directory's bad entry is reported by the loader, not re-read as a path)."""
+    a directory's bad entry is reported by the loader, not re-read as a path).
+    `namespaces`: the MCP server whose tools a file holds, when they are to be named as
+    Claude Code names them, `mcp__<server>__<tool>`."""
+
+    namespaces: dict[Path, str]
+
+    def __init__(self, files: Iterable[Path] = (), namespaces: dict[Path, str] | None = None):
+        super().__init__(files)
+        self.namespaces = dict(namespaces or {})
+
+    def namespaced(self) -> FileList:
+        """Every file's tools namespaced by its server: the one `-r server=PATH` gave, or
+        the file's name (`github.json` -> `mcp__github__...`)."""
+        return FileList(self, {p: self.namespaces.get(p) or server_name(p.stem) for p in self})
 
 
-def registry_files(paths: PathLike | Iterable[PathLike] | None = None) -> list[Path]:
+SERVER = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def server_name(text: str) -> str:
+    """A file stem as an MCP server name: characters Claude Code would not keep become '_'."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text) or "server"
+
+
+def registry_files(
+    paths: PathLike | Iterable[PathLike] | None = None, *, namespace: bool = False
+) -> FileList:
     """The registry files `paths` names; without paths, the project's registry (see
-    `toolsel.config.default_registry_paths`)."""
+    `toolsel.config.default_registry_paths`). A path written `server=PATH` (and not an
+    existing file of that name) holds the tools of MCP server `server`; with `namespace`,
+    every file's tools are namespaced by their file's name."""
     if isinstance(paths, FileList):
-        return paths
+        return paths.namespaced() if namespace else paths
     if paths is None:
         from toolsel.config import default_registry_paths
 
         paths = default_registry_paths()
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    return expand_paths(paths)
+    files = expand_paths(paths)
+    return files.namespaced() if namespace else files
 
 
-def expand_paths(paths: Iterable[PathLike]) -> list[Path]:
+def expand_paths(paths: Iterable[PathLike]) -> FileList:
     """Files (or pipes) named directly, plus every *.yaml/*.yml/*.json entry of named
     directories (sorted; hidden entries skipped). An entry that cannot be read (a dangling
     symlink, a directory named x.yaml, no permission) is kept, so the loader reports it
@@ -41,8 +68,18 @@ def expand_paths(paths: Iterable[PathLike]) -> list[Path]:
     from toolsel.inputs import InputProblem, check_path
 
     files: list[Path] = []
+    namespaces: dict[Path, str] = {}
     for raw in paths:
         path = Path(raw)
+        server, _, rest = os.fspath(raw).partition("=")
+        if rest and SERVER.fullmatch(server) and not path.exists():
+            path = Path(rest)  # -r github=tools/github.json
+            namespaces[path] = server
+            if path.is_dir():
+                raise RegistryError(
+                    f"{raw}: a server's tools come from one file, not a directory",
+                    hint="write -r server=FILE for each server",
+                )
         try:
             kind = check_path(path)
         except InputProblem as problem:
@@ -66,7 +103,7 @@ def expand_paths(paths: Iterable[PathLike]) -> list[Path]:
         files.extend(found)
     if not files:
         raise RegistryError("no registry given", hint="pass -r/--registry PATH")
-    return FileList(files)
+    return FileList(files, namespaces)
 
 
 def max_file_bytes() -> int:

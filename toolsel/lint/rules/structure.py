@@ -142,3 +142,23 @@ def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
                 "name",
                 message=f"name {tool.name!r} differs from {other!r} only by case or separators",
             )
+
+
+@rule(
+    "TS009",
+    "no-tools",
+    Severity.ERROR,
+    "The registry declares at least one tool",
+    bad="tools: []\n",
+    good="- name: read_file\n  description: Reads a file.\n",
+)
+def no_tools(context: LintContext) -> Iterator[Hit]:
+    """A registry without a single tool offers an agent nothing: `rank`, `deps` and `prompt`
+    refuse it ("the registry has no tools"), so lint reports it too, at the first file.
+    One empty file among files that declare tools is fine. Not reported when a file could
+    not be read at all (TS001 and TS003 say why)."""
+    if context.tools or context.registry.problems or not context.registry.files:
+        return
+    first = context.registry.files[0]
+    pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
+    yield Hit("the registry has no tools; add entries under `tools:`", first.path, pointer)
