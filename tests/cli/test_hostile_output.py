@@ -121,7 +121,6 @@ def _commands(h: dict[str, Path]) -> list[list[str]]:
         ["stats", str(h["transcript"]), "-r", reg],
         ["eval", "--cases", str(h["cases"]), "-r", reg],
         ["test", str(h["golden"]), "-r", reg],
-        ["rank", "x", "--category", f"no{CLEAR}", "-r", reg],
     ]
 
 
@@ -137,6 +136,9 @@ def test_every_human_output_shows_controls_escaped(cli: Cli, hostile) -> None:
         run = cli(*args)
         assert run.exit_code == 2 and "gone\\x1b]0;pwned\\x07" in run.stderr
         assert_safe(run.stdout + run.stderr)
+    run = cli("rank", "x", "--category", f"no{CLEAR}", "-r", str(hostile["registry"]))
+    assert run.exit_code == 2 and "no\\x1b[2J" in run.stderr and "fs\\x1b[2J" in run.stderr
+    assert_safe(run.stdout + run.stderr)
 
 
 def test_names_are_shown_with_visible_escapes(cli: Cli, hostile) -> None:

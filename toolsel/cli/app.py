@@ -2,13 +2,83 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from toolsel import __version__
 
+
+class OneLineErrors(TyperGroup):
+    """Usage errors as one line on stderr, like every other error (`toolsel: error: ...`),
+    instead of click's usage block; exit code 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        import sys
+
+        for command in self.commands.values():
+            _plain_metavars(command)
+
+        from typer import _click
+        from typer.exceptions import Abort
+
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except _click.exceptions.ClickException as error:
+            from toolsel.cli.common import warn
+
+            if type(error).__name__ == "NoArgsIsHelpError":  # `toolsel` alone: the help
+                sys.stdout.write(error.format_message() + "\n")
+                if not standalone_mode:
+                    return error.exit_code
+                sys.exit(error.exit_code)
+
+            where = error.ctx.command_path if getattr(error, "ctx", None) else "toolsel"
+            hint = f" (see '{where} -h')" if isinstance(error, _click.exceptions.UsageError) else ""
+            warn(f"error: {error.format_message()}{hint}")
+            code = error.exit_code
+        except Abort:
+            from toolsel.cli.common import warn
+
+            warn("interrupted")
+            code = 130
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+#: Metavars by parameter type, as Unix tools write them (not `<path>` or `<list[Path]>`).
+_METAVARS = {
+    "path": "PATH",
+    "int": "N",
+    "integer": "N",
+    "float": "X",
+    "str": "TEXT",
+    "text": "TEXT",
+}
+
+
+def _plain_metavars(command: Any) -> None:
+    """Give every value option and argument an upper-case metavar (PATH, N, X, TEXT; an
+    argument is named, PROMPT, PATH...) unless it has its own; choices keep their list."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "metavar", None) or getattr(param, "is_flag", False):
+            continue
+        if param.param_type_name == "argument":
+            many = param.nargs == -1
+            name = param.name.upper()
+            param.metavar = (name[:-1] if many and name.endswith("S") else name) + (
+                "..." if many else ""
+            )
+            continue
+        kind = getattr(param.type, "name", "")
+        if kind in _METAVARS:
+            param.metavar = _METAVARS[kind]
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     name="toolsel",
     help="Inspect, lint and test LLM tool registries.",
     no_args_is_help=True,

@@ -33,7 +33,9 @@ def evaluate(
     ] = Method.HYBRID,
     compare: Annotated[bool, typer.Option("--compare", help="Every method side by side.")] = False,
     k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
-    worst: Annotated[int, typer.Option("--worst", help="How many worst queries to list.")] = 5,
+    worst: Annotated[
+        int, typer.Option("--worst", min=0, help="How many worst queries to list.")
+    ] = 5,
     output_format: Annotated[
         EvalFormat, typer.Option("--format", "-f", help="Output format.")
     ] = EvalFormat.HUMAN,

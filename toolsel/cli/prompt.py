@@ -27,7 +27,9 @@ def prompt(
     budget: Annotated[
         int | None,
         typer.Option(
-            "--budget", help="Warn (exit 1) when always-loaded definitions exceed N tokens."
+            "--budget",
+            min=0,
+            help="Warn (exit 1) when always-loaded definitions exceed N tokens.",
         ),
     ] = None,
     output_format: Annotated[

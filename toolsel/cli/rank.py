@@ -148,6 +148,11 @@ def rank(
         explain=explain or output_format is RankFormat.HUMAN,
     )
     if batch is not None:
+        if prompt is not None:
+            raise UsageError(
+                "give a prompt or --batch FILE, not both",
+                hint="a batch file holds its prompts, one per line",
+            )
         raise typer.Exit(_batch(batch, registry, options, output_format, no_cache=no_cache))
     if prompt is None:
         raise UsageError(

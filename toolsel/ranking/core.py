@@ -146,6 +146,23 @@ def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions)
         raise UsageError(f"--min-strength must be between 0 and 1, got {options.min_strength}")
     if not len(index):
         raise RegistryError("the registry has no tools", hint="add entries under `tools:`")
+    if options.categories or options.tags:
+        prepared = prepare(index)
+        _known("--category", options.categories, prepared.category_names)
+        _known("--tag", options.tags, prepared.tag_names)
+
+
+def _known(option: str, given: Sequence[str], known: frozenset[str]) -> None:
+    """A filter naming a category or tag no tool has would silently select nothing."""
+    for value in given:
+        if value not in known:
+            from toolsel.suggest import did_you_mean
+
+            choices = ", ".join(sorted(known)[:12]) or "none"
+            raise UsageError(
+                f"{option} {value!r}: no tool has it{did_you_mean(value, sorted(known))}",
+                hint=f"known: {choices}",
+            )
 
 
 def rank_index(

@@ -72,6 +72,14 @@ class PreparedIndex:
         return {name: frozenset(others) for name, others in graph.items()}
 
     @cached_property
+    def category_names(self) -> frozenset[str]:
+        return frozenset(t.category for t in self.index.tools if t.category)
+
+    @cached_property
+    def tag_names(self) -> frozenset[str]:
+        return frozenset(tag for t in self.index.tools for tag in t.tags)
+
+    @cached_property
     def always_include(self) -> tuple[int, ...]:
         """Positions of the always-include tools, in registry order."""
         return tuple(d for d, t in enumerate(self.index.tools) if t.always_include)
