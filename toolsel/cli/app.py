@@ -24,7 +24,7 @@ class OneLineErrors(TyperGroup):
         from typer.exceptions import Abort
 
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[misc]
         except _click.exceptions.ClickException as error:
             from toolsel.cli.common import warn
 
@@ -34,7 +34,8 @@ class OneLineErrors(TyperGroup):
                     return error.exit_code
                 sys.exit(error.exit_code)
 
-            where = error.ctx.command_path if getattr(error, "ctx", None) else "toolsel"
+            context = getattr(error, "ctx", None)
+            where = context.command_path if context is not None else "toolsel"
             hint = f" (see '{where} -h')" if isinstance(error, _click.exceptions.UsageError) else ""
             warn(f"error: {error.format_message()}{hint}")
             code = error.exit_code
