@@ -157,7 +157,12 @@ def lint_paths(
 
 
 def _total_bytes(paths: Iterable[str | Path]) -> int:
+    """The bytes the load will parse: a file over the size limit is refused unread, so it
+    does not count (nor start a worker for a registry that will not load)."""
+    from toolsel.registry.paths import max_file_bytes
+
+    limit = max_file_bytes()
     try:
-        return sum(Path(p).stat().st_size for p in paths)
+        return sum(size for p in paths if (size := Path(p).stat().st_size) <= limit)
     except (OSError, ToolselError):
         return 0  # the real load reports the problem

@@ -1,0 +1,188 @@
+"""Hostile inputs, each as a whole `toolsel` process: peak memory and time must stay bounded.
+
+    python benchmarks/hostile.py            # every case, a Markdown table
+    python benchmarks/hostile.py --only deps-dag
+
+Targets (issue 10): every case under 500 MB peak RSS and 5 s, exit code 0, 1 or 2 (never a
+crash), and no traceback on stderr. Inputs are generated in a temporary folder; nothing is
+fetched. Reports the figures; exits 1 when a case misses a target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+LIMIT_MB = 500
+LIMIT_S = 5.0
+PEAK = """
+import resource, subprocess, sys, time
+started = time.perf_counter()
+done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+elapsed = time.perf_counter() - started
+print(done.returncode, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, int(b"Traceback" in done.stderr))
+"""
+
+
+def _tool(name: str, description: str = "does a thing", **extra: object) -> dict[str, object]:
+    return {"name": name, "description": description, **extra}
+
+
+def _registry(folder: Path, name: str, tools: list[dict[str, object]]) -> str:
+    path = folder / name
+    path.write_text(json.dumps({"tools": tools}))
+    return str(path)
+
+
+def cases(folder: Path) -> dict[str, list[str]]:
+    """name -> argv (after `toolsel`)."""
+    made: dict[str, list[str]] = {}
+    # a DAG with shared subtrees: each of 60 tools requires the next two (2^59 paths)
+    dag = [_tool(f"t{i}", requires=[f"t{j}" for j in (i + 1, i + 2) if j < 60]) for i in range(60)]
+    made["deps-dag"] = ["deps", "t0", "-r", _registry(folder, "dag.json", dag), "--no-cache"]
+    ring = [_tool(f"c{i}", requires=[f"c{(i + 1) % 1000}"]) for i in range(1000)]
+    made["deps-all-ring"] = [
+        "deps",
+        "--all",
+        "-r",
+        _registry(folder, "ring.json", ring),
+        "--no-cache",
+    ]
+    # a 40k-value enum (TS310 once compared each value with every other)
+    enum = _tool(
+        "pick",
+        parameters={
+            "type": "object",
+            "properties": {"v": {"type": "string", "enum": [f"v{i}" for i in range(40_000)]}},
+        },
+    )
+    made["lint-enum-40k"] = [
+        "lint",
+        _registry(folder, "enum.json", [enum]),
+        "--no-cache",
+        "-f",
+        "json",
+    ]
+    # alias amplification: one 100 KB string aliased 90 times, and 27k aliases
+    big = "x" * 100_000
+    text = (
+        "a: &a "
+        + json.dumps(big)
+        + "\ntools:\n"
+        + "".join(f"  - {{name: t{i}, description: *a}}\n" for i in range(90))
+    )
+    (folder / "alias90.yaml").write_text(text)
+    made["lint-alias-90x100k"] = ["lint", str(folder / "alias90.yaml"), "--no-cache"]
+    lines = ["base: &b [" + ", ".join(["x"] * 10) + "]"]
+    lines += [
+        f"l{i}: &l{i} [*{'b' if i == 0 else f'l{i - 1}'}, *{'b' if i == 0 else f'l{i - 1}'}]"
+        for i in range(27)
+    ]
+    (folder / "alias27k.yaml").write_text("\n".join(lines) + "\ntools: []\n")
+    made["lint-alias-27k"] = ["lint", str(folder / "alias27k.yaml"), "--no-cache"]
+    # a schema nested 490 levels
+    deep = '{"type": "object", "properties": {"x": ' * 490 + '{"type": "string"}' + "}}" * 490
+    (folder / "deep.json").write_text(
+        '{"tools": [{"name": "a", "description": "d", "parameters": ' + deep + "}]}"
+    )
+    made["lint-deep-490"] = ["lint", str(folder / "deep.json"), "--no-cache"]
+    # stats on one transcript with 6,000 distinct tools (co-used pairs once quadratic)
+    calls = [
+        json.dumps(
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": f"c{i}",
+                        "type": "function",
+                        "function": {"name": f"tool_{i}", "arguments": "{}"},
+                    }
+                ],
+            }
+        )
+        for i in range(6000)
+    ]
+    (folder / "many.jsonl").write_text("\n".join(calls) + "\n")
+    made["stats-6000-tools"] = ["stats", str(folder / "many.jsonl"), "--no-registry"]
+    # endless input with no newline
+    made["replay-dev-zero"] = ["replay", "/dev/zero", "--no-registry"]
+    made["batch-dev-zero"] = ["rank", "--batch", "/dev/zero"]
+    made["eval-dev-zero"] = ["eval", "--cases", "/dev/zero"]
+    made["test-dev-zero"] = ["test", "/dev/zero"]
+    made["rank-registry-dev-zero"] = ["rank", "x", "-r", "/dev/zero"]
+    # ReDoS: ^(a+)+$ against 40 a's and a b, validated by replay -r
+    redos = _tool(
+        "match",
+        parameters={
+            "type": "object",
+            "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}},
+        },
+    )
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "match", "arguments": json.dumps({"s": "a" * 40 + "b"})},
+            }
+        ],
+    }
+    (folder / "redos.jsonl").write_text(json.dumps(call) + "\n")
+    made["replay-redos"] = [
+        "replay",
+        str(folder / "redos.jsonl"),
+        "-r",
+        _registry(folder, "redos.json", [redos]),
+    ]
+    # a huge registry refused from its size (sparse: 2 GB, no blocks)
+    with (folder / "huge.yaml").open("wb") as handle:
+        handle.truncate(2 * 1024**3)
+    made["lint-huge-2gb"] = ["lint", str(folder / "huge.yaml"), "--no-cache"]
+    return made
+
+
+def measure(argv: list[str]) -> tuple[int, float, float, bool]:
+    toolsel = str(Path(sys.executable).with_name("toolsel"))
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK, toolsel, *argv], capture_output=True, text=True, check=True
+    ).stdout.split()
+    code, seconds, peak_kb, traceback = int(out[0]), float(out[1]), int(out[2]), out[3] == "1"
+    return code, seconds, peak_kb / 1024, traceback
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", help="run one case")
+    args = parser.parse_args()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["TOOLSEL_CACHE_DIR"] = str(Path(tmp) / "cache")
+        all_cases = cases(Path(tmp))
+        print("| case | exit | seconds | peak RSS (MB) | within targets |")
+        print("|---|---:|---:|---:|---|")
+        for name, argv in all_cases.items():
+            if args.only and name != args.only:
+                continue
+            code, seconds, mb, traceback = measure(argv)
+            ok = code in (0, 1, 2) and seconds < LIMIT_S and mb < LIMIT_MB and not traceback
+            failed |= not ok
+            print(f"| {name} | {code} | {seconds:.2f} | {mb:.0f} | {'yes' if ok else 'NO'} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    started = time.perf_counter()
+    status = main()
+    print(f"\n{time.perf_counter() - started:.1f} s in all", file=sys.stderr)
+    sys.exit(status)
