@@ -36,7 +36,7 @@ def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
     what sets the tool apart. Deprecated and always-include tools are not checked (rank
     drops the one and offers the other whatever the prompt).
 
-    Off by default, because it ranks every tool up to three times: about 1.5 s per 1,000
+    Off by default, because it ranks every tool up to three times: about 1 s per 1,000
     tools. Turn it on with `--extend-select TS701` or `extend-select = ["TS701"]`; it then
     reports a warning."""
     for tool in context.tools:
