@@ -49,3 +49,40 @@ def test_codex_exec_runs_match_the_ground_truth(cli: Cli) -> None:
         "command_execution": 2,
         "file_change": 1,
     }
+
+
+def test_bfcl_function_docs_as_json_lines(cli: Cli) -> None:
+    path = REAL / "bfcl" / "math_api.json"
+    registry = load_registry(path, use_cache=False, strict=False)
+    assert len(registry.tools) == 17 and registry.tools[0].name == "absolute_value"
+    findings = json.loads(cli("lint", str(path), "-f", "json").stdout)["findings"]
+    counts = {
+        rule: sum(f["rule"] == rule for f in findings) for rule in ("TS301", "TS302", "TS209")
+    }
+    assert counts == {"TS301": 17, "TS302": 41, "TS209": 0}
+    # positions point at the line each function doc is on
+    first = next(f for f in findings if f["rule"] == "TS301" and f["pointer"].startswith("/16/"))
+    assert first["line"] == 17
+    ranked = json.loads(cli("rank", "square root of 2", "-r", str(path), "-f", "json").stdout)
+    assert ranked["results"][0]["name"] == "square_root"
+
+
+def test_codex_rollout_excerpt(cli: Cli) -> None:
+    summary = json.loads(
+        cli("replay", str(REAL / "codex-rollout"), "--no-registry", "-f", "json").stdout
+    )["summary"]
+    assert (summary["calls"], summary["paired"], summary["error_results"]) == (4, 4, 0)
+
+
+def test_claude_code_excerpt(cli: Cli) -> None:
+    data = json.loads(
+        cli("replay", str(REAL / "claude-code"), "--no-registry", "-f", "json").stdout
+    )
+    (f,) = data["files"]
+    assert (f["format"], f["calls"], f["paired"], f["error_results"]) == ("claude-code", 3, 3, 0)
+    assert f["tools"]["mcp__happy__change_title"] == {
+        "calls": 2,
+        "errors": 0,
+        "median_latency_s": 2.2,
+    }
+    assert f["tools"]["TodoWrite"]["median_latency_s"] == 0.323

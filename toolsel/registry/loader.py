@@ -242,7 +242,7 @@ class _FileLoader:
             self._problem(ProblemKind.SHAPE, "file is empty; a registry needs a `tools:` list", "")
             return None
         try:
-            return parse_text(text, is_json=self.path.suffix.lower() == ".json")
+            return parse_text(text, is_json=self.path.suffix.lower() in (".json", ".jsonl"))
         except SourceSyntaxError as exc:
             self._problem(
                 ProblemKind.UNREADABLE,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from toolsel.errors import RegistryError
 
-REGISTRY_SUFFIXES = (".yaml", ".yml", ".json")
+REGISTRY_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
 DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024
 
 PathLike = str | os.PathLike[str]

@@ -183,7 +183,42 @@ class ParsedDocument:
 
 
 def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
-    """Parse one YAML/JSON document. Raises SourceSyntaxError with a 1-based mark."""
+    """Parse one YAML/JSON document. Raises SourceSyntaxError with a 1-based mark.
+
+    JSON lines (one JSON object per line, as the Berkeley Function Calling Leaderboard
+    keeps its function docs) read as a list of those objects, with every position on the
+    line it came from."""
+    try:
+        return _parse_document(text, is_json=is_json)
+    except SourceSyntaxError:
+        if not is_json or not _looks_like_json_lines(text):
+            raise
+    # each line becomes one list item; positions are shifted back by the "[" line
+    lines = text.splitlines()
+    last = max(i for i, line in enumerate(lines) if line.strip())
+    wrapped = (
+        "[\n"
+        + "\n".join(
+            line + ("," if line.strip() and i < last else "") for i, line in enumerate(lines)
+        )
+        + "\n]\n"
+    )
+    parsed = _parse_document(wrapped, is_json=True)
+    shift = {k: (line - 1, column) for k, (line, column) in parsed.source.values.items()}
+    keys = {k: (line - 1, column) for k, (line, column) in parsed.source.keys.items()}
+    duplicates = tuple(
+        DuplicateKey(d.pointer, d.key, d.line - 1, d.column, d.first_line - 1)
+        for d in parsed.duplicate_keys
+    )
+    return ParsedDocument(parsed.value, SourceMap(shift, keys), duplicates, ())
+
+
+def _looks_like_json_lines(text: str) -> bool:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return len(lines) > 1 and all(line.startswith("{") and line.endswith("}") for line in lines)
+
+
+def _parse_document(text: str, *, is_json: bool) -> ParsedDocument:
     if is_json:
         # Tabs are whitespace between JSON tokens and invalid inside JSON strings, so swapping
         # them for spaces changes no value and no column, and lets the YAML scanner read it.
