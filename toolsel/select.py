@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolsel.errors import UsageError
+from toolsel.registry.cache import blake2b
 from toolsel.registry.model import Tool
 
 SELECT_PREFIX = re.compile(r"^select:", re.IGNORECASE)
@@ -57,6 +57,8 @@ class SelectResult:
 
 
 def is_select(query: str) -> bool:
+    """Whether `query` is a `select:` lookup (any case); also `toolsel.text.is_select`,
+    which the query path uses without importing this module and the registry model."""
     return bool(SELECT_PREFIX.match(query))
 
 
@@ -69,10 +71,7 @@ def parse_select(query: str) -> list[str]:
 
 def default_tool_use_id(query: str) -> str:
     """A `tool_use_id` derived from the query, so the same lookup gives the same block."""
-    return (
-        "toolu_"
-        + hashlib.blake2b(query.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
-    )
+    return "toolu_" + blake2b(query.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
 
 
 def select_tools(

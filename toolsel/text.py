@@ -56,3 +56,8 @@ def sentence_count(text: str) -> int:
 def estimate_tokens(text: str) -> int:
     """Rough token estimate (about four characters a token), as providers' guides suggest."""
     return max(1, (len(text) + 3) // 4)
+
+
+def is_select(query: str) -> bool:
+    """Whether a prompt is a `select:` lookup (any case), without importing `toolsel.select`."""
+    return query[:7].lower() == "select:"

@@ -134,7 +134,7 @@ def rank(
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
     registry = registry_paths(registry, namespace=namespace)
     from toolsel.ranking.core import RankOptions
-    from toolsel.select import is_select
+    from toolsel.text import is_select
 
     options = RankOptions(
         method=method,

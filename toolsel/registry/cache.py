@@ -31,9 +31,11 @@ if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
 CACHE_FORMAT = "toolsel-load/6"
-#: The first bytes of every sealed cache file; then the BLAKE2b-256 digests of the key and
-#: of the payload (32 bytes each), and the payload.
-SEAL = b"toolsel-cache/1\n"
+#: The first bytes of every sealed cache file; then the BLAKE2b-256 digest of the key (32
+#: bytes), the payload's length (8 bytes) and CRC-32 (4 bytes), and the payload. A CRC is
+#: enough to catch a damaged file, and checks a 20 MB ranking index in 9 ms (BLAKE2b: 30).
+SEAL = b"toolsel-cache/2\n"
+_HEADER = len(SEAL) + 32 + 8 + 4
 log = logging.getLogger("toolsel")
 #: Files smaller than this load faster than a cache round-trip, so they are not cached.
 MIN_CACHED_BYTES = 64 * 1024
@@ -73,19 +75,26 @@ def _key_digest(key: str) -> bytes:
 
 def seal(key: str, payload: bytes) -> bytes:
     """`payload` with the header that lets `unseal` prove it is whole and meant for `key`."""
-    return SEAL + _key_digest(key) + blake2b(payload, digest_size=32).digest() + payload
+    import zlib
+
+    check = len(payload).to_bytes(8, "big") + zlib.crc32(payload).to_bytes(4, "big")
+    return SEAL + _key_digest(key) + check + payload
 
 
 def unseal(key: str, data: bytes, *, what: str = "cache entry") -> bytes | None:
     """The payload of a sealed file written for `key`, or None (with a note at `-v`) when
     the file is truncated, altered, of another format, or was written for another key."""
-    start = len(SEAL) + 64
+    import zlib
+
+    start = _HEADER
     if len(data) < start or not data.startswith(SEAL):
         reason = "empty" if not data else "truncated or not a toolsel cache file"
     elif data[len(SEAL) : len(SEAL) + 32] != _key_digest(key):
         reason = "written for other content"
-    elif blake2b(data[start:], digest_size=32).digest() != data[start - 32 : start]:
-        reason = "its content does not match its digest"
+    elif int.from_bytes(data[start - 12 : start - 4], "big") != len(data) - start:
+        reason = "truncated or extended"
+    elif zlib.crc32(memoryview(data)[start:]) != int.from_bytes(data[start - 4 : start], "big"):
+        reason = "its content does not match its checksum"
     else:
         return data[start:]
     log.info("discarded a %s (%s); it will be rebuilt", what, reason)

@@ -4,14 +4,16 @@ programs (versioned JSON and JSONL), plus `--batch` output."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.ranking.batch import BatchLine
 from toolsel.ranking.core import RankedTool, RankResult
 from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
-from toolsel.select import SelectResult
+
+if TYPE_CHECKING:
+    from toolsel.ranking.batch import BatchLine
+    from toolsel.select import SelectResult
 
 RANK_SCHEMA = "toolsel.rank/v2"
 RANK_LINE_SCHEMA = "toolsel.rank-line/v2"
