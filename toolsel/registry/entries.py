@@ -9,16 +9,19 @@ from typing import Any, Protocol
 
 from toolsel.registry.formats import (
     FIELD_TYPES,
+    OVERLAY_KEYS,
     TOOLSEL,
     TOP_LEVEL_KEYS,
     EntryFormat,
     detect_entry_format,
+    is_overlay,
     locate_entries,
     mcp_entry_permission,
 )
 from toolsel.registry.model import (
     DEFAULT_PARAMETERS,
     Category,
+    OverlayExample,
     Permission,
     ProblemKind,
     Tool,
@@ -57,6 +60,7 @@ class DocumentReader:
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
         self.gemini = False  # the entries are Gemini function declarations
+        self.overlay: list[OverlayExample] = []  # an examples overlay's examples
 
     def read(self, document: Any, *, validate: bool) -> str:
         """Read the tool entries (and categories) of `document`; returns its format."""
@@ -67,6 +71,9 @@ class DocumentReader:
                 "",
             )
             return "unknown"
+        if is_overlay(document):
+            self._read_overlay(document)
+            return "overlay"
         located = locate_entries(document)
         if located is None:
             self._shape_problem(document)
@@ -83,6 +90,44 @@ class DocumentReader:
             if tool is not None:
                 self.tools.append(tool)
         return file_format
+
+    def _read_overlay(self, document: dict[str, Any]) -> None:
+        """An examples overlay: `examples: {tool: [prompt, ...]}`. It gives tools defined
+        elsewhere more example prompts, and defines no tool. Every wrong value is a
+        problem at its position; nothing is dropped silently."""
+        for key in document:
+            if key not in OVERLAY_KEYS and not key.startswith("x-"):
+                self._unknown_key(key, "/" + escape_token(key), OVERLAY_KEYS, None)
+        examples = document["examples"]
+        if not isinstance(examples, dict):
+            self._problem(
+                ProblemKind.SHAPE,
+                f"`examples` must map tool names to lists of prompts, got {_json_type(examples)}",
+                "/examples",
+            )
+            return
+        for name, prompts in examples.items():
+            pointer = "/examples/" + escape_token(str(name))
+            if not isinstance(prompts, list):
+                self._problem(
+                    ProblemKind.SHAPE,
+                    f"examples of {name!r} must be a list of prompts, got {_json_type(prompts)}",
+                    pointer,
+                    tool=str(name),
+                )
+                continue
+            for index, prompt in enumerate(prompts):
+                if not isinstance(prompt, str) or not prompt.strip():
+                    self._problem(
+                        ProblemKind.SHAPE,
+                        f"example {index + 1} of {name!r} must be a non-empty string, got {_json_type(prompt)}",
+                        f"{pointer}/{index}",
+                        tool=str(name),
+                    )
+                    continue
+                self.overlay.append(
+                    OverlayExample(str(name), prompt, self.display, f"{pointer}/{index}")
+                )
 
     def _format(self, entry: dict[str, Any]) -> EntryFormat:
         return detect_entry_format(entry, gemini=self.gemini)
@@ -251,6 +296,7 @@ class DocumentReader:
             get("annotations"),
             get("output_schema"),
             entry,
+            tuple(get("examples") or ()),
         )
 
     def _field(

@@ -32,6 +32,7 @@ FIELD_TYPES: dict[str, str] = {
     "strict": "boolean",
     "annotations": "object",
     "output_schema": "object",
+    "examples": "list",
     "x-toolsel-ignore": "list",
 }
 
@@ -220,6 +221,18 @@ def detect_entry_format(entry: dict[str, Any], *, gemini: bool = False) -> Entry
 
 
 DECLARATIONS = ("functionDeclarations", "function_declarations")
+#: Top-level keys an examples overlay may have.
+OVERLAY_KEYS = ("examples", "version", "$schema")
+
+
+def is_overlay(document: Any) -> bool:
+    """An examples overlay: a mapping with `examples` and no list of tools."""
+    return (
+        isinstance(document, dict)
+        and "examples" in document
+        and "tools" not in document
+        and not any(key in document for key in DECLARATIONS)
+    )
 
 
 def locate_entries(document: Any) -> tuple[list[tuple[str, Any]], bool] | None:

@@ -15,6 +15,7 @@ from toolsel.registry.entries import DocumentReader
 from toolsel.registry.model import (
     Category,
     LoadProblem,
+    OverlayExample,
     ProblemKind,
     Registry,
     RegistryFile,
@@ -58,6 +59,7 @@ def load_registry(
     tools: list[Tool] = []
     categories: dict[str, Category] = {}
     problems: list[LoadProblem] = []
+    overlays: list[OverlayExample] = []
     expanded = registry_files(paths)
     for path in expanded:
         with gc_paused():
@@ -66,10 +68,13 @@ def load_registry(
         files.append(loaded.file)
         server = expanded.namespaces.get(path)
         tools.extend(namespace(loaded.tools, server) if server else loaded.tools)
+        overlays.extend(
+            [_prefixed(e, server) for e in loaded.overlay] if server else loaded.overlay
+        )
         for category in loaded.categories:
             categories.setdefault(category.name, category)
         problems.extend(loaded.problems)
-    registry = Registry(tuple(files), tuple(tools), categories, tuple(problems))
+    registry = Registry(tuple(files), tuple(tools), categories, tuple(problems), tuple(overlays))
     if strict:
         raise_for_fatal(registry)
         raise_for_duplicates(registry)
@@ -103,6 +108,14 @@ def namespace(tools: list[Tool], server: str) -> list[Tool]:
         )
         for t in tools
     ]
+
+
+def _prefixed(example: OverlayExample, server: str) -> OverlayExample:
+    from dataclasses import replace
+
+    prefix = f"mcp__{server}__"
+    name = example.tool if example.tool.startswith(prefix) else prefix + example.tool
+    return replace(example, tool=name)
 
 
 def raise_for_duplicates(registry: Registry) -> None:
@@ -141,6 +154,7 @@ class _LoadedFile:
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
         self.problems: list[LoadProblem] = []
+        self.overlay: list[OverlayExample] = []
 
 
 class _FileLoader:
@@ -195,6 +209,7 @@ class _FileLoader:
             )
         )
         loaded.tools, loaded.categories = reader.tools, reader.categories
+        loaded.overlay = reader.overlay
         loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
         return loaded
 

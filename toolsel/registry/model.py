@@ -70,6 +70,9 @@ class Tool:
     annotations: dict[str, Any] | None = None
     output_schema: dict[str, Any] | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: prompts that should select this tool, from its own entry (overlays add more:
+    #: `Registry.examples_for`)
+    examples: tuple[str, ...] = ()
 
     @property
     def launches_subagent(self) -> bool:
@@ -110,6 +113,16 @@ class LoadProblem:
 
 
 @dataclass(frozen=True, slots=True)
+class OverlayExample:
+    """One example prompt an overlay file gives a tool defined elsewhere."""
+
+    tool: str
+    text: str
+    file: str
+    pointer: str  # /examples/<tool>/<index>
+
+
+@dataclass(frozen=True, slots=True)
 class RegistryFile:
     path: str
     format: str
@@ -125,6 +138,7 @@ class Registry:
     tools: tuple[Tool, ...]
     categories: dict[str, Category]
     problems: tuple[LoadProblem, ...] = ()
+    overlay_examples: tuple[OverlayExample, ...] = ()
     _by_name: dict[str, Tool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -135,6 +149,17 @@ class Registry:
 
     def get(self, name: str) -> Tool | None:
         return self._by_name.get(name)
+
+    def examples_for(self, name: str) -> tuple[str, ...]:
+        """A tool's example prompts: its own, then the overlays', each once, in order."""
+        tool = self._by_name.get(name)
+        own = tool.examples if tool is not None else ()
+        extra = [e.text for e in self.overlay_examples if e.tool == name]
+        return tuple(dict.fromkeys([*own, *extra])) if extra else own
+
+    @property
+    def has_examples(self) -> bool:
+        return bool(self.overlay_examples) or any(t.examples for t in self.tools)
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
