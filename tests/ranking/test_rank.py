@@ -171,7 +171,9 @@ def test_tfidf_matches_scikit_learn() -> None:
         sum(
             w * c
             for w, c in zip(
-                tuple(FIELD_WEIGHTS.values()), (index.field_tf[f][p] for f in range(5)), strict=True
+                tuple(FIELD_WEIGHTS.values()),
+                (index.field_tf[f][p] for f in range(len(FIELD_WEIGHTS))),
+                strict=True,
             )
         )
         for p in range(len(index.doc_ids))
@@ -200,7 +202,7 @@ def test_index_is_cached_and_reused(write, monkeypatch: pytest.MonkeyPatch) -> N
     path = write("r.yaml", "tools:\n- {name: read_file, description: Reads a file.}\n")
     first = load_index(path)
     monkeypatch.setattr(
-        "toolsel.ranking.store.build_index", lambda registry: pytest.fail("rebuilt")
+        "toolsel.ranking.store.build_index", lambda registry, **_: pytest.fail("rebuilt")
     )
     assert load_index(path).tools == first.tools
     path.write_text("tools:\n- {name: write_file, description: Writes a file.}\n")

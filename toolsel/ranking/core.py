@@ -131,6 +131,8 @@ class Scores:
     match: dict[int, str] = field(default_factory=dict)  # exact matches: how they matched
     cosine: Any = None  # semantic: every tool's cosine
     fusion: tuple[np.ndarray, np.ndarray] | None = None  # fusion: its two scaled parts
+    votes: dict[int, float] = field(default_factory=dict)  # nearest-example votes, scaled
+    nearest: dict[int, int] = field(default_factory=dict)  # tool -> its nearest example
 
 
 def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions) -> None:
@@ -215,12 +217,33 @@ def score(
             {m.index: m.path for m in matches if m.path != "keyword"},
         )
     if method in (Method.BM25, Method.TFIDF):
-        return Scores(scorers.lexical(prepared, terms, method.value, limit=_limit(prepared)))
+        lexical = scorers.lexical(prepared, terms, method.value, limit=_limit(prepared))
+        return _with_votes(prepared, terms, Scores(lexical))
     if method is Method.FUZZY:
         return Scores(scorers.fuzzy(prepared, query))
     if method in (Method.SEMANTIC, Method.FUSION):
         return _embedding_scores(prepared, query, terms, method, vector)
     return _hybrid(prepared, query, terms)
+
+
+def _with_votes(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
+    """Add the nearest examples' votes (`scorers.example_votes`), both max-normalised, in
+    proportion to `PreparedIndex.vote_weight`; remembers each tool's nearest example."""
+    weight = prepared.vote_weight
+    if not weight or not terms:
+        return scores
+    votes, nearest = scorers.example_votes(prepared, terms)
+    if not votes:
+        return scores
+    own = scorers.normalise(scores.raw)
+    top = max(votes.values())
+    combined = dict(own)
+    for doc, value in votes.items():
+        combined[doc] = combined.get(doc, 0.0) + weight * value / top
+    scores.raw = combined
+    scores.votes = {doc: weight * value / top for doc, value in votes.items()}
+    scores.nearest = nearest
+    return scores
 
 
 def _embedding_scores(
@@ -243,7 +266,9 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
     """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
     queries that look typed by hand; exact name or alias matches first."""
     typed = looks_typed(prepared, terms)
-    combined = lexical_fusion(prepared, scorers.correct_terms(prepared, terms) if typed else terms)
+    lexical_terms = scorers.correct_terms(prepared, terms) if typed else terms
+    voted = _with_votes(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
+    combined = voted.raw
     if typed or not combined:
         candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
         fuzzy = (
@@ -253,7 +278,7 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
         )
         for doc, value in fuzzy.items():
             combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
-    scores = Scores(combined)
+    scores = Scores(combined, votes=voted.votes, nearest=voted.nearest)
     _exact_first(prepared, query, scores)
     return scores
 
@@ -512,6 +537,16 @@ def _name_likeness(tool: ToolMeta, query: str) -> float:
 
 
 def _explain(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
+) -> list[Contribution]:
+    found = _explain_method(prepared, query, terms, doc, method, scores)
+    if doc in scores.votes:  # matched through an example: quote the nearest one
+        text = prepared.index.example_texts[scores.nearest[doc]]
+        found.append(Contribution(f'"{text}"', "example", scores.votes[doc]))
+    return found
+
+
+def _explain_method(
     prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
 ) -> list[Contribution]:
     if method is Method.FUZZY:

@@ -14,7 +14,16 @@ if TYPE_CHECKING:
 #: Field weights, chosen on a 1,500-query tuning sample of each benchmark's dev split
 #: (benchmarks/quality.py): parameters at 1.0 (not 0.5) was worth +2 NDCG@10 on ToolLens;
 #: name above 2 and category above 0.5 gained nothing anywhere.
-FIELD_WEIGHTS = {"name": 2.0, "hints": 2.0, "category": 0.5, "description": 1.0, "parameters": 1.0}
+#: Example prompts (`examples`, and overlays) weigh 2: chosen on the 80/20 dev splits
+#: (benchmarks/quality.py), where 2 beat 0.5 and 1 with many examples per tool.
+FIELD_WEIGHTS = {
+    "name": 2.0,
+    "hints": 2.0,
+    "category": 0.5,
+    "description": 1.0,
+    "parameters": 1.0,
+    "examples": 2.0,
+}
 FIELD_NAMES = tuple(FIELD_WEIGHTS)
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -47,7 +56,7 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in _TOKEN.findall(" ".join(words)) if w not in STOPWORDS]
 
 
-def tool_fields(tool: Tool, registry: Registry) -> dict[str, list[str]]:
+def tool_fields(tool: Tool, registry: Registry, *, examples: bool = True) -> dict[str, list[str]]:
     category = registry.categories.get(tool.category or "")
     params = tool.parameters.get("properties", {})
     param_text = " ".join(
@@ -62,6 +71,9 @@ def tool_fields(tool: Tool, registry: Registry) -> dict[str, list[str]]:
         "category": tokens(f"{tool.category or ''} {category.description if category else ''}"),
         "description": tokens(tool.description),
         "parameters": tokens(param_text),
+        "examples": [w for e in registry.examples_for(tool.name) for w in tokens(e)]
+        if examples
+        else [],
     }
 
 

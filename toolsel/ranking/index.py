@@ -11,15 +11,15 @@ import operator
 from array import array
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tool_fields
+from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tokens, tool_fields
 
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/4"
+INDEX_FORMAT = "toolsel-rank-index/5"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -84,6 +84,23 @@ class RankIndex:
     idf: array[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
     bm25_idf: array[float]
     texts: Sequence[str] = ()  # each tool's text for embedding (`toolsel[embed]`)
+    #: example prompts, each its own small document (nearest-example votes): for term t,
+    #: entries ex_ptr[t]..ex_ptr[t+1] of ex_ids/ex_bm25 are the examples holding t
+    ex_ptr: array[int] = field(default_factory=lambda: array("q"))
+    ex_ids: array[int] = field(default_factory=lambda: array("I"))
+    ex_bm25: array[float] = field(default_factory=lambda: array("d"))
+    ex_owner: array[int] = field(default_factory=lambda: array("I"))  # each example's tool
+    example_texts: Sequence[str] = ()
+
+    @property
+    def example_count(self) -> int:
+        return len(self.ex_owner)
+
+    def example_postings(self, term: str) -> range:
+        position = self.vocabulary.get(term)
+        if position is None or not self.ex_owner:
+            return range(0)
+        return range(self.ex_ptr[position], self.ex_ptr[position + 1])
 
     def __len__(self) -> int:
         return len(self.tools)
@@ -111,6 +128,10 @@ class RankIndex:
             and len(self.bm25) == len(self.tfidf) == postings
             and len(self.idf) == len(self.bm25_idf) == terms
             and len(self.texts) in (0, len(self.tools))
+            and len(self.example_texts) == len(self.ex_owner)
+            and len(self.ex_ids) == len(self.ex_bm25)
+            and (not self.ex_owner or len(self.ex_ptr) == terms + 1)
+            and all(owner < len(self.tools) for owner in self.ex_owner)
         ):
             raise ValueError("inconsistent index arrays")
         ordered = all(a <= b for a, b in zip(self.term_ptr, self.term_ptr[1:], strict=False))
@@ -121,8 +142,9 @@ class RankIndex:
         return self
 
 
-def build_index(registry: Registry) -> RankIndex:
-    """Tokenise every tool by field and fit the weights (TF-IDF with scikit-learn)."""
+def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
+    """Tokenise every tool by field and fit the weights (TF-IDF with scikit-learn); with
+    `examples`, example prompts are a field of their tool and documents of their own."""
     tools = list(registry.tools)
     per_doc: list[dict[str, list[int]]] = []
     vocabulary: dict[str, int] = {}
@@ -130,8 +152,9 @@ def build_index(registry: Registry) -> RankIndex:
     for tool in tools:
         counts: dict[str, list[int]] = {}
         length = 0.0
-        for field_index, (field, words) in enumerate(tool_fields(tool, registry).items()):
-            weight = FIELD_WEIGHTS[field]
+        fields = tool_fields(tool, registry, examples=examples)
+        for field_index, (field_name, words) in enumerate(fields.items()):
+            weight = FIELD_WEIGHTS[field_name]
             for word, n in Counter(words).items():
                 counts.setdefault(word, [0] * len(FIELD_NAMES))[field_index] += n
                 length += weight * n
@@ -140,7 +163,47 @@ def build_index(registry: Registry) -> RankIndex:
         per_doc.append(counts)
         lengths.append(length)
     index = _assemble(tools, per_doc, vocabulary, lengths)
-    return replace(index, texts=tuple(embed_text(tool) for tool in tools))
+    index = replace(index, texts=tuple(embed_text(tool) for tool in tools))
+    if examples and registry.has_examples:
+        index = replace(index, **_example_postings(registry, tools, vocabulary))
+    return index
+
+
+def _example_postings(
+    registry: Registry, tools: list[Tool], vocabulary: dict[str, int]
+) -> dict[str, Any]:
+    """Each example prompt as a BM25 document of its own (k1 1.2, b 0.75), for the
+    nearest-example vote; terms are the tool index's (every example word is in it)."""
+    texts: list[str] = []
+    owners: list[int] = []
+    docs: list[Counter[str]] = []
+    for position, tool in enumerate(tools):
+        for text in registry.examples_for(tool.name):
+            texts.append(text)
+            owners.append(position)
+            docs.append(Counter(tokens(text)))
+    n = len(docs)
+    lengths = [sum(doc.values()) for doc in docs]
+    average = (sum(lengths) / n) if n else 1.0
+    postings: list[list[tuple[int, int]]] = [[] for _ in vocabulary]
+    for doc_id, doc in enumerate(docs):
+        for term, count in doc.items():
+            postings[vocabulary[term]].append((doc_id, count))
+    ptr, ids, weights = [0], [], []
+    for entries in postings:
+        idf = math.log(1 + (n - len(entries) + 0.5) / (len(entries) + 0.5))
+        for doc_id, count in entries:
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc_id] / (average or 1.0))
+            ids.append(doc_id)
+            weights.append(idf * count * (BM25_K1 + 1) / (count + norm))
+        ptr.append(len(ids))
+    return {
+        "ex_ptr": array("q", ptr),
+        "ex_ids": array("I", ids),
+        "ex_bm25": array("d", weights),
+        "ex_owner": array("I", owners),
+        "example_texts": tuple(texts),
+    }
 
 
 def _assemble(

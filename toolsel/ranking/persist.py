@@ -30,7 +30,7 @@ COLUMNS = (
     "defer_loading", "aliases", "tags", "requires", "conflicts", "display_name", "search_hint",
 )  # fmt: skip
 TUPLE_COLUMNS = frozenset({"aliases", "tags", "requires", "conflicts"})
-ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf")
+ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf", "ex_ptr", "ex_ids", "ex_bm25", "ex_owner")  # fmt: skip
 
 
 def dumps(index: RankIndex) -> bytes:
@@ -46,6 +46,7 @@ def dumps(index: RankIndex) -> bytes:
     ]
     sections += _strings("descriptions", [t.description for t in index.tools])
     sections += _strings("texts", list(index.texts))
+    sections += _strings("examples", list(index.example_texts))
     header = orjson.dumps(
         {
             "format": INDEX_FORMAT,
@@ -100,6 +101,11 @@ def loads(data: bytes) -> RankIndex:
         idf=sections["idf"],  # type: ignore[arg-type]
         bm25_idf=sections["bm25_idf"],  # type: ignore[arg-type]
         texts=Strings(sections, "texts"),  # decoded when embedding asks for them
+        ex_ptr=sections["ex_ptr"],  # type: ignore[arg-type]
+        ex_ids=sections["ex_ids"],  # type: ignore[arg-type]
+        ex_bm25=sections["ex_bm25"],  # type: ignore[arg-type]
+        ex_owner=sections["ex_owner"],  # type: ignore[arg-type]
+        example_texts=Strings(sections, "examples"),
     ).checked()
 
 

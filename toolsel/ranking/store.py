@@ -18,10 +18,14 @@ from toolsel.registry.paths import PathLike, registry_files
 INDEX_SUFFIX = ".rank.bin"
 
 
-def registry_key(files: Sequence[Path], contents: Mapping[Path, bytes]) -> str:
-    digest = cache.blake2b(
-        f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}".encode(), digest_size=32
-    )
+def registry_key(
+    files: Sequence[Path], contents: Mapping[Path, bytes], *, examples: bool = True
+) -> str:
+    """The index's cache key: the format, weights and embedding recipe, each file's path and
+    bytes (overlays included, so editing one rebuilds the index), and whether examples
+    are used."""
+    recipe = f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}|examples={examples}"
+    digest = cache.blake2b(recipe.encode(), digest_size=32)
     namespaces = getattr(files, "namespaces", {})
     for path in files:
         digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
@@ -49,19 +53,23 @@ def load_index(
     *,
     use_cache: bool = True,
     bulk: bool = False,
+    examples: bool = True,
 ) -> PreparedIndex:
     """The prepared index of the registry at `paths` (default: the project's registry);
-    `bulk` when many queries will be ranked (see `PreparedIndex.bulk`)."""
+    `bulk` when many queries will be ranked (see `PreparedIndex.bulk`); `examples=False`
+    ranks without example prompts (`--no-examples`)."""
     files = registry_files(paths)
     contents = read_contents(files) if use_cache and cache.cache_enabled() else None
-    key = registry_key(files, contents) if contents is not None else None
+    key = registry_key(files, contents, examples=examples) if contents is not None else None
     if key:
         found = _load_cached(key)
         if found is not None:
             return PreparedIndex(found, bulk=bulk)
     from toolsel.registry.loader import load_registry
 
-    index = build_index(load_registry(files, use_cache=use_cache, contents=contents))
+    index = build_index(
+        load_registry(files, use_cache=use_cache, contents=contents), examples=examples
+    )
     if key:
         _store(key, index)
     return PreparedIndex(index, bulk=bulk)
