@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, Protocol
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
@@ -28,9 +29,11 @@ def replay_paths(
     on_event: EventSink | None = None,
     input_format: str | None = None,
     progress: Progress | None = None,
+    prompts: PromptSink | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
-    then link Claude Code sub-agent files to the Task call that launched them."""
+    then link Claude Code sub-agent files to the Task call that launched them. `prompts`
+    (`toolsel learn`) is told of each human message and each call and its outcome."""
     inputs = expand_inputs(paths)
     # several files: remember call ids and sessions across them, to recognise copies
     memory = RunMemory() if len(inputs) > 1 else None
@@ -58,6 +61,7 @@ def replay_file(
     input_format: str | None = None,
     progress: Progress | None = None,
     memory: RunMemory | None = None,
+    prompts: PromptSink | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
@@ -69,7 +73,12 @@ def replay_file(
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
         listeners.append(_EventStream(shown, on_event))
+    if prompts is not None:
+        prompts.start_file(shown)
+        listeners.append(_PromptListener(prompts))
     matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory)
+    if prompts is not None:
+        matcher.on_human = prompts.human
     reading = Reading()
     formats: Counter[str] = Counter()
     decode = detect if input_format is None else DECODERS[input_format]
@@ -104,6 +113,35 @@ def parent_task_tools(registry: Registry | None) -> frozenset[str]:
     if registry is None:
         return DEFAULT_PARENT_TASK_TOOLS
     return DEFAULT_PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.launches_subagent}
+
+
+class PromptSink(Protocol):
+    """What `toolsel learn` is told while transcripts are replayed."""
+
+    def start_file(self, path: str) -> None: ...
+
+    def human(self, text: str, line: int) -> None: ...
+
+    def started(self, call_id: str, tool: str, arguments: Any, parent: str | None) -> None: ...
+
+    def answered(self, call_id: str, tool: str, failed: bool, line: int) -> None: ...
+
+
+class _PromptListener:
+    """Relays the matcher's calls and results to a PromptSink."""
+
+    def __init__(self, sink: PromptSink) -> None:
+        self.sink = sink
+
+    def started(self, opened: OpenCall, line: int) -> None:
+        call = opened.call
+        self.sink.started(call.id, call.tool, call.arguments, opened.parent)
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        pass
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        self.sink.answered(opened.call.id, opened.call.tool, result.is_error, line)
 
 
 class _EventStream:

@@ -79,6 +79,52 @@ class SidechainStart:
 
 
 @dataclass(slots=True)
+class Human:
+    """A person's message (not a tool result, not system text): the request the next
+    calls answer. Read only by `toolsel learn`, which mines example prompts."""
+
+    text: str
+
+
+def human_text(content: Any) -> str | None:
+    """The text of a user message's content, when a person wrote it: a string, or text
+    blocks with no tool results among them; None for tool results, and for the text
+    Claude Code and Codex insert themselves (command output, environment context)."""
+    if type(content) is str:
+        text = content
+    elif type(content) is list:
+        parts = []
+        for block in content:
+            if type(block) is not dict:
+                continue
+            kind = block.get("type")
+            if type(kind) is str and kind.endswith("tool_result"):
+                return None
+            if kind in ("text", "input_text") and type(block.get("text")) is str:
+                parts.append(block["text"])
+        text = "\n".join(parts)
+    else:
+        return None
+    stripped = text.strip()
+    if not stripped or stripped.startswith(INSERTED):
+        return None
+    marker = stripped.find(CODEX_REQUEST)
+    if marker != -1:  # Codex's IDE context: the request follows its marker
+        stripped = stripped[marker + len(CODEX_REQUEST) :].strip()
+    return stripped or None
+
+
+#: Openings of text a client inserts in the user's turn: Claude Code's command tags and
+#: caveats, Codex's environment and instructions blocks.
+INSERTED = (
+    "<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>",
+    "Caveat:", "<environment_context>", "<user_instructions>", "<system-reminder>",
+    "[Request interrupted",
+)  # fmt: skip
+CODEX_REQUEST = "## My request for Codex:"
+
+
+@dataclass(slots=True)
 class Session:
     """The session or thread a file belongs to (a Codex rollout's `session_meta.id`, a
     `codex exec` thread, a stream-json session): files that share one are one lineage."""
@@ -93,7 +139,7 @@ class AgentFile:
     agent_id: str
 
 
-Event = Call | Result | SidechainStart | AgentFile | Session
+Event = Call | Result | SidechainStart | AgentFile | Session | Human
 
 #: (format name, events) for a line of a known shape; None for valid JSON of no known shape.
 Decoded = tuple[str, "tuple[Event, ...] | list[Event]"]

@@ -26,7 +26,16 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
-from toolsel.replay.events import UNSET, AgentFile, Call, Event, Result, Session, SidechainStart
+from toolsel.replay.events import (
+    UNSET,
+    AgentFile,
+    Call,
+    Event,
+    Human,
+    Result,
+    Session,
+    SidechainStart,
+)
 
 #: When one id is reported as several kinds of duplicate call, the most severe wins.
 DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
@@ -111,6 +120,7 @@ class Matcher:
         self.last_result_line = 0
         # several files: call id -> tool of the earlier files of the run, and this file's
         self.memory = memory
+        self.on_human: Callable[[str, int], None] | None = None  # `toolsel learn` listens
         self.started_calls: dict[str, tuple[str, str | None]] = {}  # id -> (tool, message id)
         self.sessions: set[str] = set()
         self.linked_files: set[int] = set()  # earlier files of the run in this file's lineage
@@ -136,6 +146,8 @@ class Matcher:
                 self.agent_id = event.agent_id  # type: ignore[union-attr]
             elif kind is Session:
                 self.session(event.id)  # type: ignore[union-attr]
+            elif kind is Human and self.on_human is not None:
+                self.on_human(event.text, line)  # type: ignore[union-attr]
 
     # -- calls --------------------------------------------------------------------------
     def call(self, call: Call, line: int) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Result
+from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.claude import add_blocks
 
 ANTHROPIC = "anthropic"
@@ -43,7 +43,12 @@ def message(obj: dict[str, Any]) -> Decoded:
         events: list[Event] = []
         add_blocks(events, content, obj.get("id"), UNSET, None, False, None)
         return ANTHROPIC, events
-    return (OPENAI_CHAT if type(content) is str or content is None else ANTHROPIC), NOTHING
+    name = OPENAI_CHAT if type(content) is str or content is None else ANTHROPIC
+    if role == "user":
+        text = human_text(content)
+        if text is not None:
+            return name, [Human(text)]
+    return name, NOTHING
 
 
 def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:

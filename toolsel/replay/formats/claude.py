@@ -18,9 +18,11 @@ from toolsel.replay.events import (
     Call,
     Decoded,
     Event,
+    Human,
     Result,
     Session,
     SidechainStart,
+    human_text,
 )
 
 CLAUDE_CODE = "claude-code"
@@ -68,6 +70,10 @@ def claude_message(obj: dict[str, Any], kind: str) -> Decoded:
         )
     elif sidechain and kind == "user" and type(content) is str and obj.get("parentUuid") is None:
         events.append(SidechainStart(content))
+    if kind == "user" and not sidechain and not obj.get("isMeta"):
+        text = human_text(content)
+        if text is not None:
+            events.append(Human(text))
     return CLAUDE_CODE, events
 
 
@@ -90,6 +96,10 @@ def stream_message(obj: dict[str, Any]) -> Decoded:
     parent = obj.get("parent_tool_use_id")
     timestamp = obj.get("timestamp")
     events: list[Event] = []
+    if obj.get("type") == "user" and parent is None:
+        text = human_text(message["content"])
+        if text is not None:
+            events.append(Human(text))
     add_blocks(
         events,
         message["content"],

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result, Session
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, Session, human_text
 from toolsel.replay.formats.chat import arguments_call
 
 RESPONSES = "openai-responses"
@@ -43,9 +43,16 @@ def responses(obj: Any) -> Decoded | None:
         return None
     if kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS:
         return RESPONSES, item_events(obj, None)
+    if kind == "message" and obj.get("role") == "user":
+        return RESPONSES, _human(obj)
     if kind in RESPONSES_OTHER:
         return RESPONSES, NOTHING
     return None
+
+
+def _human(item: dict[str, Any]) -> list[Event]:
+    text = human_text(item.get("content"))
+    return [Human(text)] if text is not None else []
 
 
 def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
@@ -104,6 +111,8 @@ def rollout(obj: Any) -> Decoded | None:
         if type(kind) is str and (kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS):
             timestamp = obj.get("timestamp")
             return ROLLOUT, item_events(payload, timestamp if type(timestamp) is str else None)
+        if kind == "message" and payload.get("role") == "user":
+            return ROLLOUT, _human(payload)
     elif line_type == "session_meta" and type(payload.get("id")) is str:
         return ROLLOUT, [Session(payload["id"])]
     return ROLLOUT, NOTHING
