@@ -2,6 +2,12 @@
 
     python benchmarks/quality.py                      # every method, all three dev splits
     python benchmarks/quality.py --sample 3000 --methods hybrid bm25
+    python benchmarks/quality.py --learn --methods hybrid bm25 tfidf  # ranking that learns
+
+`--learn` measures learning honestly: each dev split is cut 80/20 by a stable hash of the
+query id (sha256 of "toolsel-split:" + id); examples are learned (`toolsel.learn`, as
+`toolsel learn --cases` does) from the 80% only, and every method is measured on the 20%,
+without examples and with them at --max-per-tool 1, 3 and unlimited.
 
 Reads ../shared/bench/<name>/registry.yaml and queries.dev.jsonl (never copied into this
 repository), ranks each query with every method, and prints NDCG@10, MRR@10 and Recall@k
@@ -41,6 +47,66 @@ def _prepare_embeddings(name: str, index: PreparedIndex, queries: list[str]) -> 
     return query_vectors(name, queries)
 
 
+def split(cases: list[Any]) -> tuple[list[Any], list[Any]]:
+    """(learn from, measure on): 80/20 by a stable hash of the query id."""
+    import hashlib
+
+    learn, measure = [], []
+    for case in cases:
+        digest = hashlib.sha256(f"toolsel-split:{case.id}".encode()).hexdigest()
+        (measure if int(digest[:8], 16) % 100 < 20 else learn).append(case)
+    return learn, measure
+
+
+def learned_overlay(cases: list[Any], max_per_tool: int, folder: Path) -> Path:
+    from toolsel.learn import Example, learn, overlay_text
+
+    examples = [Example(tool, c.query, c.id) for c in cases for tool in c.expected]
+    learned = learn(examples, max_per_tool=max_per_tool)
+    path = folder / f"overlay-{max_per_tool}.yaml"
+    path.write_text(overlay_text(learned), encoding="utf-8")
+    return path
+
+
+def main_learn(args: argparse.Namespace) -> int:
+    import tempfile
+
+    print(
+        "| benchmark | measured on | examples per tool | method | NDCG@10 | R@1 | R@5 | learn (s) | index (s) |"
+    )
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|")
+    for name in args.bench:
+        cases, _bad = read_cases(BENCH / name / "queries.dev.jsonl")
+        learn_from, measure_on = split(cases)
+        registry = BENCH / name / "registry.yaml"
+        with tempfile.TemporaryDirectory() as tmp:
+            settings: list[tuple[str, list[Path], bool]] = [("none", [registry], False)]
+            for cap in args.max_per_tool:
+                settings.append((str(cap or "all"), [registry], True))
+            for label, paths, with_examples in settings:
+                started = time.perf_counter()
+                if with_examples:
+                    cap = 0 if label == "all" else int(label)
+                    paths = [registry, learned_overlay(learn_from, cap, Path(tmp))]
+                learned_at = time.perf_counter()
+                index = load_index(paths, bulk=True, use_cache=False, examples=with_examples)
+                indexed_at = time.perf_counter()
+                vectors = {}
+                if EMBEDDING_METHODS & {Method(m) for m in args.methods}:
+                    vectors = _prepare_embeddings(name, index, [c.query for c in measure_on])
+                for method in args.methods:
+                    report = evaluate(
+                        index, measure_on, [Method(method)], (1, 5, 10), query_vectors=vectors
+                    ).methods[0]
+                    print(
+                        f"| {name} | {report.cases} | {label} | {method} | {100 * report.ndcg10:.1f} "
+                        f"| {100 * report.recall[1]:.1f} | {100 * report.recall[5]:.1f} "
+                        f"| {learned_at - started:.2f} | {indexed_at - learned_at:.2f} |",
+                        flush=True,
+                    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", nargs="+", default=list(BENCHMARKS))
@@ -52,10 +118,16 @@ def main() -> int:
         "--sample", type=int, default=0, help="random dev queries per benchmark (0 = all)"
     )
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--learn", action="store_true", help="measure ranking that learns")
+    parser.add_argument(
+        "--max-per-tool", type=int, nargs="+", default=[1, 3, 0], help="0 = unlimited"
+    )
     args = parser.parse_args()
     if not BENCH.is_dir():
         print(f"{BENCH} not found: the benchmarks live in ../shared/bench", file=sys.stderr)
         return 2
+    if args.learn:
+        return main_learn(args)
     print(
         "| benchmark | queries | method | NDCG@10 | MRR@10 | R@1 | R@5 | R@10 | baseline BM25 / TF-IDF NDCG@10 | seconds |"
     )

@@ -1,0 +1,294 @@
+"""`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
+written as an examples overlay (a registry file that adds examples and defines no tool).
+
+- From cases: each expected tool of an `eval` case or a `test` golden case gets its query.
+- From transcripts: each successful call gets the user's request that led to it (the last
+  human message before the assistant turn that made the call); a sub-agent's calls get the
+  prompt of the Task that launched them. Tool results and system text are never examples.
+- Prompts that look like secrets or personal data are dropped, never written, and counted.
+- `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
+
+Everything here returns data; `toolsel.cli.learn` writes the overlay.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsel.errors import UsageError
+from toolsel.secrets import looks_secret
+
+OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    tool: str
+    text: str
+    source: str  # file:line it came from
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """What learning found: examples by tool (sorted), and what it left out and why."""
+
+    examples: dict[str, tuple[Example, ...]]
+    redacted: int = 0  # prompts that looked like secrets or personal data
+    unknown_tools: tuple[str, ...] = ()  # tools the registry does not have (dropped)
+    below_min_count: tuple[str, ...] = ()  # tools seen fewer than --min-count times
+    calls_seen: int = 0  # transcripts: successful calls looked at
+    calls_without_prompt: int = 0  # transcripts: calls no human prompt preceded
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def count(self) -> int:
+        return sum(len(v) for v in self.examples.values())
+
+
+def normalise(text: str) -> str:
+    """One example's text as stored: whitespace collapsed, ends trimmed."""
+    return " ".join(text.split())
+
+
+# -- from cases -------------------------------------------------------------------------
+
+
+def from_cases(paths: Sequence[Path]) -> list[Example]:
+    """Examples from `eval` case files (JSON lines `{"query", "expected"}`) and `test` golden
+    files (YAML or JSON `cases:` with `prompt` and `expect`)."""
+    found: list[Example] = []
+    for path in paths:
+        if path.suffix.lower() in (".yaml", ".yml") or _is_golden(path):
+            from toolsel.golden import read_cases as read_golden
+
+            for golden in read_golden(path):
+                found += [Example(t, golden.prompt, f"{path}:{golden.line}") for t in golden.expect]
+        else:
+            from toolsel.evaluate import read_cases
+
+            cases, bad = read_cases(path)
+            if bad and not cases:
+                raise UsageError(f"{path}:{bad[0].line}: {bad[0].error}")
+            lines = _case_lines(path)
+            for case in cases:
+                source = f"{path}:{lines.get(case.id, 0)}"
+                found += [Example(t, case.query, source) for t in case.expected]
+    return found
+
+
+def _is_golden(path: Path) -> bool:
+    try:
+        head = path.open("rb").read(4096).lstrip()
+    except OSError:
+        return False
+    return head.startswith(b"{") and b'"cases"' in head and b"\n{" not in head
+
+
+def _case_lines(path: Path) -> dict[str, int]:
+    """Case id -> its line number, for provenance comments."""
+    from toolsel.inputs import BadLine, jsonl_values
+
+    lines: dict[str, int] = {}
+    for item in jsonl_values(path):
+        if not isinstance(item, BadLine):
+            number, value = item
+            if isinstance(value, dict):
+                lines.setdefault(str(value.get("id", f"line-{number}")), number)
+    return lines
+
+
+# -- from transcripts ---------------------------------------------------------------------
+
+
+def from_transcripts(paths: list[str]) -> tuple[list[Example], int, int]:
+    """(examples, successful calls seen, calls with no human prompt before them), mined
+    with the replay readers in every format they read."""
+    from toolsel.replay.driver import replay_paths
+
+    miner = _Miner()
+    replay_paths(paths, prompts=miner)
+    return miner.examples, miner.calls, miner.without_prompt
+
+
+class _Miner:
+    """A replay listener that remembers, per file, the last human prompt, each call's
+    prompt (a sub-agent call: its Task's prompt), and keeps those of successful calls."""
+
+    def __init__(self) -> None:
+        self.examples: list[Example] = []
+        self.calls = 0
+        self.without_prompt = 0
+        self.prompt: tuple[str, int] | None = None
+        self.file = ""
+        self.pending: dict[str, tuple[str, int] | None] = {}  # call id -> its prompt
+        self.task_prompts: dict[str, tuple[str, int]] = {}  # Task call id -> its prompt
+
+    def start_file(self, path: str) -> None:
+        self.file, self.prompt = path, None
+        self.pending.clear()
+        self.task_prompts.clear()
+
+    def human(self, text: str, line: int) -> None:
+        if text.strip():
+            self.prompt = (text, line)
+
+    def started(self, call_id: str, tool: str, arguments: Any, parent: str | None) -> None:
+        prompt = self.task_prompts.get(parent) if parent else self.prompt
+        self.pending[call_id] = prompt
+        task = arguments.get("prompt") if isinstance(arguments, dict) else None
+        if isinstance(task, str) and task.strip():
+            self.task_prompts[call_id] = (task, 0)
+
+    def answered(self, call_id: str, tool: str, failed: bool, line: int) -> None:
+        prompt = self.pending.pop(call_id, None)
+        if failed:
+            return
+        self.calls += 1
+        if prompt is None:
+            self.without_prompt += 1
+            return
+        text, at = prompt
+        self.examples.append(Example(tool, text, f"{self.file}:{at or line}"))
+
+
+# -- choosing and cleaning -------------------------------------------------------------------
+
+
+def learn(
+    examples: Iterable[Example],
+    *,
+    known_tools: Iterable[str] | None = None,
+    max_per_tool: int = 0,
+    min_count: int = 1,
+    redact: Sequence[re.Pattern[str]] = (),
+) -> Learned:
+    """Group, clean and choose: secrets dropped and counted, unknown tools dropped and
+    named, tools seen fewer than `min_count` times dropped, duplicates merged, at most
+    `max_per_tool` diverse examples each; sorted by tool and text."""
+    known = set(known_tools) if known_tools is not None else None
+    by_tool: dict[str, dict[str, Example]] = {}
+    seen: dict[str, int] = {}
+    redacted = 0
+    unknown: set[str] = set()
+    for example in examples:
+        text = normalise(example.text)
+        if not text:
+            continue
+        if looks_secret(text) or any(p.search(text) for p in redact):
+            redacted += 1
+            continue
+        if known is not None and example.tool not in known:
+            unknown.add(example.tool)
+            continue
+        seen[example.tool] = seen.get(example.tool, 0) + 1
+        by_tool.setdefault(example.tool, {}).setdefault(
+            text.casefold(), Example(example.tool, text, example.source)
+        )
+    few = sorted(t for t, n in seen.items() if n < min_count)
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for tool in sorted(by_tool):
+        if tool in few:
+            continue
+        items = list(by_tool[tool].values())
+        if max_per_tool and len(items) > max_per_tool:
+            items = diverse(items, max_per_tool, RELEVANCE)
+        chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
+    return Learned(chosen, redacted, tuple(sorted(unknown)), tuple(few))
+
+
+#: Maximal marginal relevance weight: how much a chosen example must represent the others
+#: (mean similarity) against how much it must differ from those already chosen.
+RELEVANCE = 0.7
+
+
+def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -> list[Example]:
+    """`n` examples that represent the rest and differ from one another, by maximal
+    marginal relevance over TF-IDF cosine: each pick maximises 0.7 x its mean similarity
+    to all the tool's examples (how typical a request it is) minus 0.3 x its similarity to
+    the closest example already picked (how much it repeats one). The first pick is the
+    most typical request; ties go to the text that sorts first. So the N kept cover the
+    common ways people asked, instead of the first N, which are often rephrasings."""
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from toolsel.ranking.fields import tokens
+
+    texts = [e.text for e in examples]
+    try:
+        vectors = TfidfVectorizer(
+            tokenizer=tokens, lowercase=False, token_pattern=None, sublinear_tf=True
+        ).fit_transform(texts)
+    except ValueError:  # no words at all: keep the first n in text order
+        return sorted(examples, key=lambda e: e.text)[:n]
+    similarity = (vectors @ vectors.T).toarray()
+    typical = similarity.mean(axis=1)
+    rank = {i: r for r, i in enumerate(sorted(range(len(texts)), key=lambda i: texts[i]))}
+    chosen: list[int] = []
+    closest = np.zeros(len(texts))
+    available = np.ones(len(texts), dtype=bool)
+    for _ in range(n):
+        value = relevance * typical - (1 - relevance) * closest
+        value[~available] = -np.inf
+        best = value.max()
+        pick = min((int(i) for i in np.flatnonzero(value == best)), key=rank.__getitem__)
+        chosen.append(pick)
+        available[pick] = False
+        closest = np.maximum(closest, similarity[pick])
+    return [examples[i] for i in chosen]
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+def overlay_text(learned: Learned) -> str:
+    """The overlay as YAML: tools sorted, examples sorted, each with where it came from in
+    a comment, so a learned overlay diffs cleanly in review."""
+    import json
+
+    lines = [OVERLAY_HEADER.rstrip("\n"), "examples:"]
+    for tool, examples in learned.examples.items():
+        lines.append(f"  {json.dumps(tool)}:")
+        for example in examples:
+            lines.append(
+                f"    - {json.dumps(example.text, ensure_ascii=False)}  # {example.source}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def read_overlay(path: Path) -> list[Example]:
+    """The examples of an existing overlay (for `--merge`); refuses anything else."""
+    from toolsel.inputs import InputProblem, read_bounded
+    from toolsel.registry.formats import is_overlay
+    from toolsel.registry.source import SourceSyntaxError, parse_text
+
+    try:
+        data = read_bounded(path, 100 * 1024 * 1024).decode("utf-8")
+        document = parse_text(data, is_json=path.suffix.lower() == ".json").value
+    except (InputProblem, UnicodeDecodeError, SourceSyntaxError) as problem:
+        raise UsageError(f"{path}: cannot read it as an overlay: {problem}") from None
+    if not is_overlay(document) or not isinstance(document.get("examples"), dict):
+        raise UsageError(
+            f"{path}: not an examples overlay (no top-level `examples:` mapping)",
+            hint="learn writes and merges overlays only; pass another -o",
+        )
+    found: list[Example] = []
+    for tool, prompts in document["examples"].items():
+        for prompt in prompts if isinstance(prompts, list) else []:
+            if isinstance(prompt, str):
+                found.append(Example(str(tool), prompt, str(path)))
+    return found
+
+
+def is_overlay_file(path: Path) -> bool:
+    """Whether `path` holds an overlay (or nothing): the only files `learn -o` overwrites."""
+    try:
+        if path.stat().st_size == 0:
+            return True
+        read_overlay(path)
+    except (OSError, UsageError):
+        return False
+    return True

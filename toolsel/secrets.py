@@ -1,0 +1,36 @@
+"""Text that looks like a secret or personal data: API keys and tokens, private keys,
+passwords in the clear, e-mail addresses and long digit runs (card, phone and account
+numbers). Used by lint (TS704, an example prompt that leaks one) and by `toolsel learn`,
+which drops such prompts instead of writing them."""
+
+from __future__ import annotations
+
+import re
+
+#: (what it is, pattern). Specific token formats first; the generic ones last.
+DETECTORS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a private key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
+    ("an OpenAI or Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}")),
+    ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a JSON Web Token", re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}")),
+    ("a bearer token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{20,}=*")),
+    ("a password", re.compile(r"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|token)\s*[:=]\s*\S{6,}")),
+    ("an e-mail address", re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")),
+    ("a long run of digits", re.compile(r"\b\d(?:[ -]?\d){8,}\b")),
+    ("a long random-looking token", re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{32,}\b")),
+)  # fmt: skip
+
+
+def secret_kind(text: str) -> str | None:
+    """What `text` seems to leak ("an e-mail address"), or None."""
+    for kind, pattern in DETECTORS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def looks_secret(text: str) -> bool:
+    return secret_kind(text) is not None
