@@ -131,8 +131,7 @@ class Scores:
     match: dict[int, str] = field(default_factory=dict)  # exact matches: how they matched
     cosine: Any = None  # semantic: every tool's cosine
     fusion: tuple[np.ndarray, np.ndarray] | None = None  # fusion: its two scaled parts
-    votes: dict[int, float] = field(default_factory=dict)  # nearest-example votes, scaled
-    nearest: dict[int, int] = field(default_factory=dict)  # tool -> its nearest example
+    votes: dict[int, float] = field(default_factory=dict)  # what examples added, by tool
 
 
 def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions) -> None:
@@ -218,7 +217,7 @@ def score(
         )
     if method in (Method.BM25, Method.TFIDF):
         lexical = scorers.lexical(prepared, terms, method.value, limit=_limit(prepared))
-        return _with_votes(prepared, terms, Scores(lexical))
+        return _with_examples(prepared, terms, Scores(lexical))
     if method is Method.FUZZY:
         return Scores(scorers.fuzzy(prepared, query))
     if method in (Method.SEMANTIC, Method.FUSION):
@@ -226,23 +225,29 @@ def score(
     return _hybrid(prepared, query, terms)
 
 
-def _with_votes(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
-    """Add the nearest examples' votes (`scorers.example_votes`), both max-normalised, in
-    proportion to `PreparedIndex.vote_weight`; remembers each tool's nearest example."""
-    weight = prepared.vote_weight
-    if not weight or not terms:
+def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
+    """Add what the examples say to the method's own max-normalised scores: the learned
+    weights' scores (`scorers.learned`, times `PreparedIndex.learned_weight`), or, where
+    nothing was learned (a registry over `learned.BUDGET`), the nearest examples' votes
+    (`scorers.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
+    index = prepared.index
+    if not index.example_count or not terms:
         return scores
-    votes, nearest = scorers.example_votes(prepared, terms)
-    if not votes:
+    extra: dict[int, float] = {}
+    if index.learned:
+        weight = prepared.learned_weight
+        extra = {doc: weight * value for doc, value in scorers.learned(prepared, terms).items()}
+    elif prepared.vote_weight:
+        votes = scorers.example_votes(prepared, terms)
+        top = max(votes.values(), default=0.0)
+        extra = {doc: prepared.vote_weight * value / top for doc, value in votes.items()}
+    if not extra:
         return scores
-    own = scorers.normalise(scores.raw)
-    top = max(votes.values())
-    combined = dict(own)
-    for doc, value in votes.items():
-        combined[doc] = combined.get(doc, 0.0) + weight * value / top
+    combined = scorers.normalise(scores.raw)
+    for doc, value in extra.items():
+        combined[doc] = combined.get(doc, 0.0) + value
     scores.raw = combined
-    scores.votes = {doc: weight * value / top for doc, value in votes.items()}
-    scores.nearest = nearest
+    scores.votes = extra
     return scores
 
 
@@ -267,7 +272,7 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
     queries that look typed by hand; exact name or alias matches first."""
     typed = looks_typed(prepared, terms)
     lexical_terms = scorers.correct_terms(prepared, terms) if typed else terms
-    voted = _with_votes(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
+    voted = _with_examples(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
     combined = voted.raw
     if typed or not combined:
         candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
@@ -278,7 +283,7 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
         )
         for doc, value in fuzzy.items():
             combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
-    scores = Scores(combined, votes=voted.votes, nearest=voted.nearest)
+    scores = Scores(combined, votes=voted.votes)
     _exact_first(prepared, query, scores)
     return scores
 
@@ -540,9 +545,14 @@ def _explain(
     prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
 ) -> list[Contribution]:
     found = _explain_method(prepared, query, terms, doc, method, scores)
-    if doc in scores.votes:  # matched through an example: quote the nearest one
-        text = prepared.index.example_texts[scores.nearest[doc]]
-        found.append(Contribution(f'"{text}"', "example", scores.votes[doc]))
+    if doc in scores.votes:  # matched through examples: quote the nearest one
+        nearest = scorers.nearest_example(prepared, terms, doc)
+        label = (
+            f'"{prepared.index.example_texts[nearest]}"'
+            if nearest is not None
+            else "(weights learned from examples)"
+        )
+        found.append(Contribution(label, "example", scores.votes[doc]))
     return found
 
 

@@ -19,7 +19,7 @@ from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, token
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/5"
+INDEX_FORMAT = "toolsel-rank-index/6"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -91,6 +91,20 @@ class RankIndex:
     ex_bm25: array[float] = field(default_factory=lambda: array("d"))
     ex_owner: array[int] = field(default_factory=lambda: array("I"))  # each example's tool
     example_texts: Sequence[str] = ()
+    #: learned weights (`ranking.learned`), by feature (lw_terms: words and word pairs):
+    #: for feature f, entries lw_ptr[f]..lw_ptr[f+1] of lw_tools/lw_weights; lw_idf per
+    #: feature and lw_bias per tool (all empty if nothing was learned)
+    lw_terms: Sequence[str] = ()
+    lw_ptr: array[int] = field(default_factory=lambda: array("q"))
+    lw_tools: array[int] = field(default_factory=lambda: array("I"))
+    lw_weights: array[float] = field(default_factory=lambda: array("d"))
+    lw_idf: array[float] = field(default_factory=lambda: array("d"))
+    lw_bias: array[float] = field(default_factory=lambda: array("d"))
+
+    @property
+    def learned(self) -> bool:
+        """Whether term weights were learned from the examples."""
+        return bool(self.lw_bias)
 
     @property
     def example_count(self) -> int:
@@ -132,6 +146,7 @@ class RankIndex:
             and len(self.ex_ids) == len(self.ex_bm25)
             and (not self.ex_owner or len(self.ex_ptr) == terms + 1)
             and all(owner < len(self.tools) for owner in self.ex_owner)
+            and self._learned_consistent()
         ):
             raise ValueError("inconsistent index arrays")
         ordered = all(a <= b for a, b in zip(self.term_ptr, self.term_ptr[1:], strict=False))
@@ -140,6 +155,18 @@ class RankIndex:
         if not (ordered and in_range):
             raise ValueError("index postings out of range")
         return self
+
+    def _learned_consistent(self) -> bool:
+        if not self.lw_bias:
+            return not (self.lw_terms or self.lw_ptr or self.lw_tools or self.lw_idf)
+        return (
+            len(self.lw_bias) == len(self.tools)
+            and len(self.lw_ptr) == len(self.lw_idf) + 1 == len(self.lw_terms) + 1
+            and self.lw_ptr[0] == 0
+            and self.lw_ptr[-1] == len(self.lw_tools) == len(self.lw_weights)
+            and all(a <= b for a, b in zip(self.lw_ptr, self.lw_ptr[1:], strict=False))
+            and max(self.lw_tools, default=0) < len(self.tools)
+        )
 
 
 def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
@@ -166,6 +193,14 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
     index = replace(index, texts=tuple(embed_text(tool) for tool in tools))
     if examples and registry.has_examples:
         index = replace(index, **_example_postings(registry, tools, vocabulary))
+        from toolsel.ranking import learned
+
+        weights = learned.fit(
+            [f"{tool.name} {tool.description}" for tool in tools],
+            list(zip(index.ex_owner, index.example_texts, strict=True)),
+        )
+        if weights is not None:
+            index = replace(index, **weights)
     return index
 
 

@@ -30,7 +30,7 @@ COLUMNS = (
     "defer_loading", "aliases", "tags", "requires", "conflicts", "display_name", "search_hint",
 )  # fmt: skip
 TUPLE_COLUMNS = frozenset({"aliases", "tags", "requires", "conflicts"})
-ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf", "ex_ptr", "ex_ids", "ex_bm25", "ex_owner")  # fmt: skip
+ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf", "ex_ptr", "ex_ids", "ex_bm25", "ex_owner", "lw_ptr", "lw_tools", "lw_weights", "lw_idf", "lw_bias")  # fmt: skip
 
 
 def dumps(index: RankIndex) -> bytes:
@@ -47,6 +47,7 @@ def dumps(index: RankIndex) -> bytes:
     sections += _strings("descriptions", [t.description for t in index.tools])
     sections += _strings("texts", list(index.texts))
     sections += _strings("examples", list(index.example_texts))
+    sections.append(("lw_terms", "\n".join(index.lw_terms).encode("utf-8")))
     header = orjson.dumps(
         {
             "format": INDEX_FORMAT,
@@ -106,7 +107,16 @@ def loads(data: bytes) -> RankIndex:
         ex_bm25=sections["ex_bm25"],  # type: ignore[arg-type]
         ex_owner=sections["ex_owner"],  # type: ignore[arg-type]
         example_texts=Strings(sections, "examples"),
+        lw_terms=_lines(sections["lw_terms"]),
+        **{name: sections[name] for name in ARRAYS if name.startswith("lw_")},  # type: ignore[arg-type]
     ).checked()
+
+
+def _lines(blob: array[Any] | bytes) -> tuple[str, ...]:
+    """Learned features, stored one per line (a feature is words joined by spaces)."""
+    if not isinstance(blob, bytes):
+        raise ValueError("index section lw_terms is not text")
+    return tuple(blob.decode("utf-8").split("\n")) if blob else ()
 
 
 def _column(values: list[Any]) -> Any:

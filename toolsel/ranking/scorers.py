@@ -215,11 +215,8 @@ def normalise(scores: dict[int, float]) -> dict[int, float]:
 VOTING_EXAMPLES = 20
 
 
-def example_votes(
-    prepared: PreparedIndex, terms: Sequence[str]
-) -> tuple[dict[int, float], dict[int, int]]:
-    """(tool -> summed BM25 score of its examples among the query's VOTING_EXAMPLES nearest,
-    tool -> its nearest example), from the index's example postings."""
+def _example_scores(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """Example -> its BM25 score for the query, from the index's example postings."""
     index = prepared.index
     ex_ids, ex_bm25 = index.ex_ids, index.ex_bm25
     scores: dict[int, float] = {}
@@ -227,15 +224,54 @@ def example_votes(
         for p in index.example_postings(term):
             doc = ex_ids[p]
             scores[doc] = scores.get(doc, 0.0) + ex_bm25[p]
+    return scores
+
+
+def example_votes(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """Tool -> summed BM25 score of its examples among the query's VOTING_EXAMPLES nearest."""
     import heapq
 
+    owner = prepared.index.ex_owner
     votes: dict[int, float] = {}
-    nearest: dict[int, int] = {}
-    owner = index.ex_owner
+    scores = _example_scores(prepared, terms)
     for doc, value in heapq.nlargest(
         VOTING_EXAMPLES, scores.items(), key=lambda kv: (kv[1], -kv[0])
     ):
-        tool = owner[doc]
-        votes[tool] = votes.get(tool, 0.0) + value
-        nearest.setdefault(tool, doc)
-    return votes, nearest
+        votes[owner[doc]] = votes.get(owner[doc], 0.0) + value
+    return votes
+
+
+def nearest_example(prepared: PreparedIndex, terms: Sequence[str], tool: int) -> int | None:
+    """The tool's example closest to the query by BM25 (the first of equals), or None."""
+    owner = prepared.index.ex_owner
+    scores = _example_scores(prepared, terms)
+    mine = [(value, -doc) for doc, value in scores.items() if owner[doc] == tool]
+    return -max(mine)[1] if mine else None
+
+
+#: Tools whose learned decision value is this far below the best's get no learned score
+#: (their exp(-distance) would be under 5 %).
+LEARNED_CUTOFF = 3.0
+
+
+def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """Tool -> exp(decision - best decision) from the learned weights (`ranking.learned`),
+    in (0, 1], for the tools within LEARNED_CUTOFF of the best."""
+    index = prepared.index
+    if not index.learned:
+        return {}
+    from toolsel.ranking.learned import query_weights, with_pairs
+
+    lookup = prepared.learned_features
+    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
+    decision = list(index.lw_bias)
+    lw_ptr, lw_tools, lw_weights = index.lw_ptr, index.lw_tools, index.lw_weights
+    for position, q in query_weights(index.lw_idf, positions).items():
+        for p in range(lw_ptr[position], lw_ptr[position + 1]):
+            decision[lw_tools[p]] += q * lw_weights[p]
+    top = max(decision)
+    return {
+        tool: math.exp(value - top)
+        for tool, value in enumerate(decision)
+        if value >= top - LEARNED_CUTOFF
+    }
