@@ -46,6 +46,7 @@ def replay_paths(
             input_format=input_format,
             progress=progress,
             memory=memory,
+            prompts=prompts,
         )
         for path in inputs
     ]

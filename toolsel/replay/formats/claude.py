@@ -88,6 +88,11 @@ def stream_json(obj: Any) -> Decoded | None:
 
 def stream_message(obj: dict[str, Any]) -> Decoded:
     message = obj.get("message")
+    if type(message) is dict and type(message.get("content")) is str:
+        # a prompt sent as plain text (`--input-format stream-json` input lines)
+        text = human_text(message["content"]) if obj.get("type") == "user" else None
+        parent = obj.get("parent_tool_use_id")
+        return STREAM_JSON, [Human(text)] if text is not None and parent is None else NOTHING
     if type(message) is not dict or type(message.get("content")) is not list:
         session = obj.get("session_id")
         if obj.get("type") == "system" and type(session) is str:
