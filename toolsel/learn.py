@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,9 @@ class Learned:
     below_min_count: tuple[str, ...] = ()  # tools seen fewer than --min-count times
     calls_seen: int = 0  # transcripts: successful calls looked at
     calls_without_prompt: int = 0  # transcripts: calls no human prompt preceded
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    problems: tuple[str, ...] = field(default_factory=tuple)  # case lines it could not read
+    kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
+    read: int = 0  # examples read from cases and transcripts, before cleaning
 
     @property
     def count(self) -> int:
@@ -57,10 +59,12 @@ def normalise(text: str) -> str:
 # -- from cases -------------------------------------------------------------------------
 
 
-def from_cases(paths: Sequence[Path]) -> list[Example]:
-    """Examples from `eval` case files (JSON lines `{"query", "expected"}`) and `test` golden
-    files (YAML or JSON `cases:` with `prompt` and `expect`)."""
+def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str]]:
+    """(examples, problems) from `eval` case files (JSON lines `{"query", "expected"}`) and
+    `test` golden files (YAML or JSON `cases:` with `prompt` and `expect`). Each line that
+    could not be read is one problem (`file:line: what`); the others are still used."""
     found: list[Example] = []
+    problems: list[str] = []
     for path in paths:
         if path.suffix.lower() in (".yaml", ".yml") or _is_golden(path):
             from toolsel.golden import read_cases as read_golden
@@ -71,18 +75,18 @@ def from_cases(paths: Sequence[Path]) -> list[Example]:
             from toolsel.evaluate import read_cases
 
             cases, bad = read_cases(path)
-            if bad and not cases:
-                raise UsageError(f"{path}:{bad[0].line}: {bad[0].error}")
+            problems += [f"{path}:{b.line}: {b.error}" for b in bad]
             lines = _case_lines(path)
             for case in cases:
                 source = f"{path}:{lines.get(case.id, 0)}"
                 found += [Example(t, case.query, source) for t in case.expected]
-    return found
+    return found, problems
 
 
 def _is_golden(path: Path) -> bool:
     try:
-        head = path.open("rb").read(4096).lstrip()
+        with path.open("rb") as handle:
+            head = handle.read(4096).lstrip()
     except OSError:
         return False
     return head.startswith(b"{") and b'"cases"' in head and b"\n{" not in head
@@ -155,6 +159,53 @@ class _Miner:
         self.examples.append(Example(tool, text, f"{self.file}:{at or line}"))
 
 
+# -- the whole job ----------------------------------------------------------------------------
+
+
+def learn_examples(
+    *,
+    cases: Sequence[Path] = (),
+    transcripts: Sequence[str] = (),
+    known_tools: Iterable[str] | None = None,
+    merge: Path | None = None,
+    max_per_tool: int = 0,
+    min_count: int = 1,
+    redact: Sequence[str] = (),
+) -> Learned:
+    """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
+    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`."""
+    patterns = []
+    for pattern in redact:
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as error:
+            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
+    found, problems = from_cases(cases) if cases else ([], [])
+    calls = without_prompt = 0
+    if transcripts:
+        mined, calls, without_prompt = from_transcripts(list(transcripts))
+        found += mined
+    kept: list[Example] = []
+    if merge is not None and merge.exists() and merge.stat().st_size:
+        kept = read_overlay(merge)
+    learned = learn(
+        [*kept, *found],
+        known_tools=known_tools,
+        max_per_tool=max_per_tool,
+        min_count=min_count,
+        redact=patterns,
+        keep=len(kept),
+    )
+    return replace(
+        learned,
+        calls_seen=calls,
+        calls_without_prompt=without_prompt,
+        read=len(found),
+        problems=tuple(problems),
+        kept_from_overlay=len(kept),
+    )
+
+
 # -- choosing and cleaning -------------------------------------------------------------------
 
 
@@ -165,18 +216,29 @@ def learn(
     max_per_tool: int = 0,
     min_count: int = 1,
     redact: Sequence[re.Pattern[str]] = (),
+    keep: int = 0,
 ) -> Learned:
     """Group, clean and choose: secrets dropped and counted, unknown tools dropped and
     named, tools seen fewer than `min_count` times dropped, duplicates merged, at most
-    `max_per_tool` diverse examples each; sorted by tool and text."""
+    `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
+    examples (an overlay being merged into) are kept as they are, and new ones are added
+    to them up to `max_per_tool` new examples per tool."""
     known = set(known_tools) if known_tools is not None else None
     by_tool: dict[str, dict[str, Example]] = {}
+    kept: dict[str, dict[str, Example]] = {}
     seen: dict[str, int] = {}
     redacted = 0
     unknown: set[str] = set()
-    for example in examples:
+    for number, example in enumerate(examples):
         text = normalise(example.text)
         if not text:
+            continue
+        if number < keep:
+            kept.setdefault(example.tool, {}).setdefault(
+                text.casefold(), Example(example.tool, text, example.source)
+            )
+            continue
+        if text.casefold() in kept.get(example.tool, {}):
             continue
         if looks_secret(text) or any(p.search(text) for p in redact):
             redacted += 1
@@ -190,13 +252,13 @@ def learn(
         )
     few = sorted(t for t, n in seen.items() if n < min_count)
     chosen: dict[str, tuple[Example, ...]] = {}
-    for tool in sorted(by_tool):
-        if tool in few:
-            continue
-        items = list(by_tool[tool].values())
+    for tool in sorted(set(by_tool) | set(kept)):
+        items = [] if tool in few else list(by_tool.get(tool, {}).values())
         if max_per_tool and len(items) > max_per_tool:
             items = diverse(items, max_per_tool, RELEVANCE)
-        chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
+        items += kept.get(tool, {}).values()
+        if items:
+            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
     return Learned(chosen, redacted, tuple(sorted(unknown)), tuple(few))
 
 
@@ -275,12 +337,32 @@ def read_overlay(path: Path) -> list[Example]:
             f"{path}: not an examples overlay (no top-level `examples:` mapping)",
             hint="learn writes and merges overlays only; pass another -o",
         )
+    sources = _comment_sources(data)
     found: list[Example] = []
     for tool, prompts in document["examples"].items():
         for prompt in prompts if isinstance(prompts, list) else []:
             if isinstance(prompt, str):
-                found.append(Example(str(tool), prompt, str(path)))
+                found.append(Example(str(tool), prompt, sources.get(prompt, str(path))))
     return found
+
+
+_SOURCE_COMMENT = re.compile(r'^\s*-\s*("(?:[^"\\]|\\.)*")\s+#\s*(\S.*?)\s*$')
+
+
+def _comment_sources(text: str) -> dict[str, str]:
+    """Example text -> the provenance comment `learn` wrote after it, so that `--merge`
+    keeps where each kept example came from."""
+    import json
+
+    sources: dict[str, str] = {}
+    for line in text.splitlines():
+        match = _SOURCE_COMMENT.match(line)
+        if match:
+            try:
+                sources.setdefault(json.loads(match.group(1)), match.group(2))
+            except ValueError:
+                continue
+    return sources
 
 
 def is_overlay_file(path: Path) -> bool:

@@ -9,7 +9,7 @@ commands, so `toolsel --help` starts fast.
 
 from __future__ import annotations
 
-from toolsel.cli import deps, evaluate, golden, lint, prompt, rank, replay, schema, stats
+from toolsel.cli import deps, evaluate, golden, learn, lint, prompt, rank, replay, schema, stats
 from toolsel.cli.app import app
 
 #: (command name, function), in the order `toolsel --help` lists them.
@@ -22,6 +22,7 @@ COMMANDS = (
     ("prompt", prompt.prompt),
     ("replay", replay.replay),
     ("stats", stats.stats),
+    ("learn", learn.learn),
     ("schema", schema.schema),
 )
 for _name, _function in COMMANDS:

@@ -1,0 +1,193 @@
+"""`toolsel learn` through the CLI: from cases, from transcripts, and what it refuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import ROOT, Cli
+
+REG = str(ROOT / "registries")
+CASES = str(ROOT / "tests" / "selection" / "registries.eval.jsonl")
+GOLDEN = str(ROOT / "tests" / "selection" / "registries.yaml")
+
+
+def _examples(path: Path) -> dict[str, list[str]]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["examples"]
+
+
+def test_learn_from_cases_writes_a_sorted_overlay_with_sources(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "learned.yaml"
+    run = cli("learn", "--cases", CASES, "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    examples = _examples(out)
+    assert list(examples) == sorted(examples)
+    assert "deploy the billing service to production" in examples["deploy_service"]
+    # every expected tool of a case gets its query
+    assert "the site is down, check what is wrong" in examples["check_health"]
+    assert "the site is down, check what is wrong" in examples["get_service_logs"]
+    text = out.read_text(encoding="utf-8")
+    assert "registries.eval.jsonl:1" in text  # provenance comment
+    assert "learned" in run.stderr and "examples for" in run.stderr
+    # the overlay loads as a registry file and ranks with its examples
+    again = cli(
+        "rank", "-r", REG, "-r", str(out), "deploy the billing service to production", "-f", "json"
+    )
+    assert json.loads(again.stdout)["results"][0]["name"] == "deploy_service"
+
+
+def test_learn_is_deterministic(cli: Cli, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    cli("learn", "--cases", CASES, "--cases", GOLDEN, "-o", str(a))
+    cli("learn", "--cases", GOLDEN, "--cases", CASES, "-o", str(b))
+    assert _examples(a) == _examples(b)
+
+
+def test_learn_with_registry_drops_and_reports_unknown_tools(cli: Cli, write) -> None:
+    cases = write(
+        "c.jsonl",
+        '{"id": "a", "query": "ship it", "expected": ["deploy_service"]}\n'
+        '{"id": "b", "query": "frobnicate", "expected": ["ghost_tool"]}\n',
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
+    assert run.exit_code == 0
+    assert list(_examples(out)) == ["deploy_service"]
+    assert "1 tools not in the registry dropped (ghost_tool)" in run.stderr
+
+
+def test_learn_drops_secret_looking_prompts_and_redact_patterns(cli: Cli, write) -> None:
+    cases = write(
+        "c.jsonl",
+        '{"id": "a", "query": "email bob@example.com the report", "expected": ["send_email"]}\n'
+        '{"id": "b", "query": "use key sk-ant-abcdefghijklmnopqrstuvwxyz", "expected": ["http_request"]}\n'
+        '{"id": "c", "query": "email the report to finance", "expected": ["send_email"]}\n'
+        '{"id": "d", "query": "deploy project-x to prod", "expected": ["deploy_service"]}\n'
+        '{"id": "e", "query": "deploy the api", "expected": ["deploy_service"]}\n',
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "--redact", "project-x", "-o", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert "bob@example.com" not in text and "sk-ant" not in text and "project-x" not in text
+    assert _examples(out) == {
+        "deploy_service": ["deploy the api"],
+        "send_email": ["email the report to finance"],
+    }
+    assert "3 prompts dropped as secret-looking" in run.stderr
+
+
+def test_learn_max_per_tool_and_min_count(cli: Cli, write) -> None:
+    lines = [
+        {"id": f"q{i}", "query": q, "expected": ["read_file"]}
+        for i, q in enumerate(
+            ["read the config", "read the config file", "show me the readme", "open main.py"]
+        )
+    ] + [{"id": "x", "query": "deploy", "expected": ["deploy_service"]}]
+    cases = write("c.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    out = cases.parent / "o.yaml"
+    cli("learn", "--cases", str(cases), "--max-per-tool", "2", "--min-count", "2", "-o", str(out))
+    examples = _examples(out)
+    assert list(examples) == ["read_file"]  # deploy_service was seen once
+    assert len(examples["read_file"]) == 2
+    # diverse, not two rephrasings of one request
+    assert not {"read the config", "read the config file"} <= set(examples["read_file"])
+
+
+def test_learn_merge_adds_without_duplicates_and_keeps_sources(cli: Cli, write) -> None:
+    first = write("a.jsonl", '{"id": "a", "query": "ship it", "expected": ["deploy_service"]}\n')
+    second = write(
+        "b.jsonl",
+        '{"id": "a", "query": "ship it", "expected": ["deploy_service"]}\n'
+        '{"id": "b", "query": "release now", "expected": ["deploy_service"]}\n',
+    )
+    out = first.parent / "o.yaml"
+    cli("learn", "--cases", str(first), "-o", str(out))
+    run = cli("learn", "--cases", str(second), "-o", str(out), "--merge")
+    assert run.exit_code == 0
+    assert _examples(out) == {"deploy_service": ["release now", "ship it"]}
+    assert "a.jsonl:1" in out.read_text(encoding="utf-8")  # the kept example's source
+    again = cli("learn", "--cases", str(second), "-o", str(out), "--merge")
+    assert again.exit_code == 0 and "already has every example" in again.stderr
+
+
+def test_learn_never_overwrites_a_file_that_is_not_an_overlay(cli: Cli, write) -> None:
+    registry = write("tools.yaml", "tools:\n  - name: a\n    description: d\n")
+    before = registry.read_bytes()
+    run = cli("learn", "--cases", CASES, "-o", str(registry))
+    assert run.exit_code == 2 and "not an examples overlay" in run.stderr
+    assert registry.read_bytes() == before
+    assert cli("learn", "-o", str(registry)).exit_code == 2  # nothing to learn from
+    assert cli("learn", "--cases", CASES, "--merge").exit_code == 2  # --merge needs -o
+
+
+def test_learn_from_transcripts(cli: Cli, write) -> None:
+    session = write(
+        "s.jsonl",
+        "\n".join(
+            json.dumps(line)
+            for line in [
+                {"type": "user", "message": {"role": "user", "content": "list the src folder"}},
+                {
+                    "type": "assistant",
+                    "message": {
+                        "role": "assistant",
+                        "content": [
+                            {"type": "tool_use", "id": "t1", "name": "list_directory", "input": {}},
+                            {"type": "tool_use", "id": "t2", "name": "read_file", "input": {}},
+                        ],
+                    },
+                },
+                {
+                    "type": "user",
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {"type": "tool_result", "tool_use_id": "t1", "content": "a.py"},
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": "t2",
+                                "content": "no",
+                                "is_error": True,
+                            },
+                        ],
+                    },
+                },
+            ]
+        )
+        + "\n",
+    )
+    out = session.parent / "o.yaml"
+    run = cli("learn", "--transcripts", str(session), "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    # the failed call teaches nothing; the tool result is never an example
+    assert _examples(out) == {"list_directory": ["list the src folder"]}
+    assert "s.jsonl:1" in out.read_text(encoding="utf-8")
+
+
+def test_learn_on_transcripts_without_human_prompts_writes_nothing(cli: Cli, write) -> None:
+    transcript = write(
+        "t.jsonl",
+        json.dumps(
+            {
+                "type": "assistant",
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "hi"}]},
+            }
+        )
+        + "\n",
+    )
+    out = transcript.parent / "o.yaml"
+    run = cli("learn", "--transcripts", str(transcript), "-o", str(out))
+    assert run.exit_code == 1 and "no human prompts" in run.stderr
+    assert not out.exists()
+
+
+def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> None:
+    cases = write(
+        "c.jsonl", '{"id": "a", "query": "ship it", "expected": ["deploy_service"]}\nnot json\n'
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-o", str(out))
+    assert run.exit_code == 1 and "c.jsonl:2" in run.stderr
+    assert _examples(out) == {"deploy_service": ["ship it"]}
