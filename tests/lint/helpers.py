@@ -21,13 +21,20 @@ def lint_text(
     select: tuple[str, ...] = (),
 ) -> list[Finding]:
     with tempfile.TemporaryDirectory() as folder:
+        # a rule example may hold more files, each after a `# file: NAME` line (overlays)
+        first, *others = text.split("# file: ")
         path = Path(folder) / "registry.yaml"
-        path.write_text(tools_document(text), encoding="utf-8")
+        path.write_text(tools_document(first), encoding="utf-8")
+        paths = [path]
+        for other in others:
+            name, _, body = other.partition("\n")
+            paths.append(Path(folder) / name.strip())
+            paths[-1].write_text(body, encoding="utf-8")
         table: dict[str, object] = {"targets": list(targets), "options": options or {}}
         if select:
             table["extend-select"] = list(select)
         config = build_config(table, all_rules(), source="test")
-        registry = load_registry([path], use_cache=False, strict=False)
+        registry = load_registry(paths, use_cache=False, strict=False)
         return list(lint_registry(registry, config).findings)
 
 

@@ -26,6 +26,7 @@ RULE_MODULES = (
     "contract",
     "security",
     "retrieval",
+    "examples",
     "suppressions",
 )
 

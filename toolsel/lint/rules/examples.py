@@ -1,0 +1,221 @@
+"""TS702-TS707: example prompts (`examples:` and examples overlays) that help search."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from toolsel.lint.context import LintContext
+from toolsel.lint.model import Hit, Severity, rule
+from toolsel.registry.model import OverlayExample
+
+OVERLAY = "# file: examples.yaml\n"
+
+
+@dataclass(frozen=True, slots=True)
+class _Example:
+    tool: str
+    text: str
+    file: str
+    pointer: str
+    own: bool  # from the tool's own entry, else from an overlay
+
+
+def _examples(context: LintContext) -> Iterator[_Example]:
+    """Every example prompt of every tool, own first, with where it is written."""
+    for tool in context.tools:
+        for index, text in enumerate(tool.examples):
+            pointer = tool.source.field_pointer("examples", index)
+            yield _Example(tool.name, text, tool.source.file, pointer, True)
+    for example in context.registry.overlay_examples:
+        yield _Example(example.tool, example.text, example.file, example.pointer, False)
+
+
+def _hit(example: _Example, message: str, *, key: bool = False) -> Hit:
+    return Hit(message, example.file, example.pointer, example.tool, key=key)
+
+
+@rule(
+    "TS702",
+    "example-collision",
+    Severity.WARNING,
+    "An example prompt ranks its own tool first",
+    bad=(
+        "- name: read_file\n  description: Read a file from disk.\n"
+        "  examples: [open config.yaml, read the settings file]\n"
+        "- name: search_files\n  description: Find files by name.\n"
+        "  examples: [read the file config.yaml from disk]\n"
+    ),
+    good=(
+        "- name: read_file\n  description: Read a file from disk.\n"
+        "  examples: [open config.yaml, read the settings file]\n"
+        "- name: search_files\n  description: Find files by name.\n"
+        "  examples: [where is the file named config.yaml]\n"
+    ),
+)
+def example_collision(context: LintContext) -> Iterator[Hit]:
+    """An example says "this prompt should select this tool". When `toolsel rank` (hybrid,
+    with every example learned) puts another tool first for it, the example teaches the
+    opposite of what the rest of the registry says: the two tools overlap, the example
+    belongs to the other tool, or it is too vague to be an example. Give it to the right
+    tool, make it specific, or tell the two tools apart in their descriptions. The finding
+    names the tool that came first and the rank the example's own tool got."""
+    for example in _examples(context):
+        if example.tool not in context.names:
+            continue  # TS706 reports it
+        result = context.ranked_for(example.text, 10)
+        if result is None or not result.results:
+            continue
+        names = [r.name for r in result.results]
+        if names[0] == example.tool:
+            continue
+        place = (
+            f"#{names.index(example.tool) + 1}" if example.tool in names else "not in the top 10"
+        )
+        yield _hit(
+            example,
+            f"example {example.text!r} ranks {names[0]!r} first; {example.tool!r} is {place}",
+        )
+
+
+@rule(
+    "TS703",
+    "duplicate-example",
+    Severity.WARNING,
+    "The same example prompt is given for two tools",
+    bad="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [List my files]\n",
+    good="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [show my calendar]\n",
+)
+def duplicate_example(context: LintContext) -> Iterator[Hit]:
+    """One prompt cannot teach search to select two different tools: each copy pulls the
+    other tool's way, and `eval` cannot pass for both. Keep it for the tool it belongs to
+    (case and spacing are ignored when comparing), or, if the prompt really needs both
+    tools, say so with `requires` instead."""
+    first: dict[str, _Example] = {}
+    for example in _examples(context):
+        key = " ".join(example.text.casefold().split())
+        seen = first.setdefault(key, example)
+        if seen.tool != example.tool:
+            yield _hit(
+                example,
+                f"example {example.text!r} is also an example of {seen.tool!r} "
+                f"({seen.file}); keep it for one tool",
+            )
+
+
+@rule(
+    "TS704",
+    "example-secret",
+    Severity.ERROR,
+    "An example prompt looks like it holds a secret or personal data",
+    bad="- name: a\n  description: d\n  examples: ['email the report to jane.doe@example.com']\n",
+    good="- name: a\n  description: d\n  examples: ['email the report to the finance team']\n",
+)
+def example_secret(context: LintContext) -> Iterator[Hit]:
+    """Examples are often mined from real transcripts, and they end up in the repository,
+    in the rank index cache and in prompts. One that holds an API key, a token, a password,
+    an e-mail address or a long run of digits (a card, phone or account number) leaks it.
+    The detectors are those `toolsel learn` uses to drop such prompts. Rewrite the example
+    without the value."""
+    from toolsel.secrets import secret_kind
+
+    for example in _examples(context):
+        kind = secret_kind(example.text)
+        if kind is not None:
+            yield _hit(example, f"example looks like it holds {kind}; rewrite it without the value")
+
+
+@rule(
+    "TS705",
+    "missing-examples",
+    None,
+    "Each tool has example prompts (opt-in)",
+    bad="- name: a\n  description: Read a file.\n",
+    good="- name: a\n  description: Read a file.\n  examples: [show me what config.yaml says]\n",
+)
+def missing_examples(context: LintContext) -> Iterator[Hit]:
+    """Example prompts say how people ask for a tool, which descriptions rarely do; with
+    them, `rank` learns (see the README's "Ranking that learns"). Off by default: turn it on
+    with `--extend-select TS705` when every tool should have examples, in its entry or in an
+    examples overlay (`toolsel learn` writes one from eval cases or transcripts).
+    Deprecated tools are not checked."""
+    with_examples = {t.name for t in context.tools if t.examples}
+    with_examples |= {e.tool for e in context.registry.overlay_examples}
+    for tool in context.tools:
+        if not tool.deprecated and tool.name not in with_examples:
+            yield context.hit(
+                tool,
+                "name",
+                message=f"{tool.name!r} has no example prompts; add `examples:` or an overlay",
+            )
+
+
+@rule(
+    "TS706",
+    "overlay-unknown-tool",
+    Severity.WARNING,
+    "An examples overlay names a tool the registry does not define",
+    bad="- name: read_file\n  description: Read a file.\n"
+    + OVERLAY
+    + "examples:\n  read_fle: [show me config.yaml]\n",
+    good="- name: read_file\n  description: Read a file.\n"
+    + OVERLAY
+    + "examples:\n  read_file: [show me config.yaml]\n",
+)
+def overlay_unknown_tool(context: LintContext) -> Iterator[Hit]:
+    """An overlay adds examples to tools defined elsewhere. Examples for a name that no
+    registry file defines are not used: the tool was renamed or removed, the name is
+    misspelt, or the registry file that defines it was not passed with `-r`. The finding
+    suggests the closest known name."""
+    from toolsel.suggest import did_you_mean
+
+    for example in _overlay_entries(context):
+        if example.tool not in context.names:
+            yield _entry_hit(
+                example,
+                f"overlay gives examples to {example.tool!r}, which no registry file defines"
+                + did_you_mean(example.tool, sorted(context.names)),
+            )
+
+
+@rule(
+    "TS707",
+    "examples-merged",
+    Severity.INFO,
+    "A tool has examples both in its entry and in an overlay (they are merged)",
+    bad="- name: read_file\n  description: Read a file.\n  examples: [open config.yaml]\n"
+    + OVERLAY
+    + "examples:\n  read_file: [show me config.yaml]\n",
+    good="- name: read_file\n  description: Read a file.\n"
+    + OVERLAY
+    + "examples:\n  read_file: [show me config.yaml]\n",
+)
+def examples_merged(context: LintContext) -> Iterator[Hit]:
+    """A tool's examples are its entry's, then each overlay's, once each. Having both is
+    allowed, but a reviewer reading one file does not see the other: this note says where
+    the rest are. Keep hand-written examples in the entry and learned ones in the overlay,
+    or move them into one place."""
+    own = {t.name: t for t in context.tools if t.examples}
+    for example in _overlay_entries(context):
+        tool = own.get(example.tool)
+        if tool is not None:
+            yield _entry_hit(
+                example,
+                f"{example.tool!r} also has {len(tool.examples)} examples in its entry "
+                f"({tool.source.file}); the two are merged",
+            )
+
+
+def _overlay_entries(context: LintContext) -> Iterator[OverlayExample]:
+    """The first example of each (overlay file, tool) entry."""
+    seen: set[tuple[str, str]] = set()
+    for example in context.registry.overlay_examples:
+        if (example.file, example.tool) not in seen:
+            seen.add((example.file, example.tool))
+            yield example
+
+
+def _entry_hit(example: OverlayExample, message: str) -> Hit:
+    """A finding on an overlay entry's key (the tool name)."""
+    pointer = example.pointer.rsplit("/", 1)[0]
+    return Hit(message, example.file, pointer, example.tool, key=True)
