@@ -44,6 +44,7 @@ def _prepare_embeddings(name: str, index: PreparedIndex, queries: list[str]) -> 
     from embed_tune import query_vectors
 
     index.tool_vectors()
+    index.example_vectors()
     return query_vectors(name, queries)
 
 

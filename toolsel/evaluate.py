@@ -22,6 +22,11 @@ from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
 
 DEFAULT_KS = (1, 5, 10)
+#: The methods that rank with example prompts (`cc` emulates Claude Code, which has none;
+#: `fuzzy` matches names)
+EXAMPLE_METHODS = frozenset(
+    {Method.BM25, Method.TFIDF, Method.HYBRID, Method.SEMANTIC, Method.FUSION}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,15 @@ class MethodReport:
     mrr10: float
     ndcg10: float
     outcomes: tuple[Outcome, ...] = field(repr=False)
+    examples: bool = False  # whether the index ranked with example prompts
+    #: expected tools missing from the top 10, by why: "conflict" (excluded by a conflict
+    #: with a higher-ranked tool), "permission" (above the permission ceiling) or
+    #: "not_retrieved" (ranked too low, or not matched at all)
+    missed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.method}+examples" if self.examples else self.method
 
     def worst(self, n: int = 10) -> list[Outcome]:
         return sorted(self.outcomes, key=lambda o: (o.ndcg10, o.reciprocal_rank, o.case.id))[:n]
@@ -107,9 +121,12 @@ def evaluate(
     source: str = "",
     bad_lines: Sequence[BadLine] = (),
     query_vectors: Mapping[str, Any] | None = None,
+    without_examples: PreparedIndex | None = None,
 ) -> EvalReport:
     """Rank every case with every method; `query_vectors` are the cases' prompt embeddings
-    (`semantic`, `fusion`), computed up front."""
+    (`semantic`, `fusion`), computed up front. With `without_examples` (the same registry
+    indexed without its example prompts), each method that uses examples is measured on
+    both, so the two can be compared (`eval --compare`)."""
     if not cases:
         first = f" (line {bad_lines[0].line}: {bad_lines[0].error})" if bad_lines else ""
         raise UsageError(
@@ -121,8 +138,16 @@ def evaluate(
     known = {t.name for t in index.tools}
     unknown = sorted({name for case in cases for name in case.expected if name not in known})
     vectors = query_vectors or {}
+    examples = index.index.example_count > 0
+    runs: list[tuple[PreparedIndex, Method, bool]] = []
+    for method in methods:
+        uses = examples and method in EXAMPLE_METHODS
+        if without_examples is not None and uses:
+            runs.append((without_examples, method, False))
+        runs.append((index, method, uses))
     reports = tuple(
-        _evaluate_method(index, cases, method, ks, depth, vectors) for method in methods
+        _evaluate_method(ix, cases, method, ks, depth, vectors, with_examples)
+        for ix, method, with_examples in runs
     )
     return EvalReport(source, ks, reports, tuple(bad_lines), tuple(unknown))
 
@@ -134,16 +159,32 @@ def _evaluate_method(
     ks: tuple[int, ...],
     depth: int,
     vectors: Mapping[str, Any],
+    with_examples: bool = False,
 ) -> MethodReport:
     # the ranking itself is measured: pinned always-include tools compete on their score
     options = RankOptions(
         method=method, top=depth, include_deprecated=True, pin_always_include=False
     )
     outcomes = []
+    missed = dict.fromkeys(("conflict", "permission", "not_retrieved"), 0)
     for case in cases:
         result = rank_index(index, case.query, options, query_vector=vectors.get(case.query))
         ranked = [r.name for r in result.results]
-        outcomes.append(score_case(case, ranked))
+        outcome = score_case(case, ranked)
+        outcomes.append(outcome)
+        excluded = {e.name for e in result.excluded}
+        blocked = {b.name for b in result.blocked}
+        for name, rank in outcome.ranks.items():
+            if rank is not None and rank <= 10:
+                continue
+            why = (
+                "conflict"
+                if name in excluded
+                else "permission"
+                if name in blocked
+                else "not_retrieved"
+            )
+            missed[why] += 1
     n = len(outcomes)
     recall = {k: sum(_recall(o, k) for o in outcomes) / n for k in ks}
     complete = {k: sum(_recall(o, k) == 1.0 for o in outcomes) / n for k in ks}
@@ -155,6 +196,8 @@ def _evaluate_method(
         mrr10=sum(o.reciprocal_rank for o in outcomes) / n,
         ndcg10=sum(o.ndcg10 for o in outcomes) / n,
         outcomes=tuple(outcomes),
+        examples=with_examples,
+        missed=missed,
     )
 
 

@@ -16,23 +16,69 @@ def test_eval_compare_json(cli: Cli, fake_embedder: object) -> None:
         cli("eval", "-r", REG, "--cases", CASES, "--compare", "-f", "json", "-k", "1,3").stdout
     )
     assert data["schema"] == "toolsel.eval/v1" and data["k"] == [1, 3]
-    assert [m["method"] for m in data["methods"]] == [
-        "hybrid",
-        "tfidf",
-        "bm25",
-        "fuzzy",
-        "cc",
-        "semantic",
-        "fusion",
+    # the bundled registry has example prompts: each method that uses them runs without
+    # and with them; fuzzy and cc do not use them
+    assert [(m["method"], m["examples"]) for m in data["methods"]] == [
+        ("hybrid", False),
+        ("hybrid", True),
+        ("tfidf", False),
+        ("tfidf", True),
+        ("bm25", False),
+        ("bm25", True),
+        ("fuzzy", False),
+        ("cc", False),
+        ("semantic", False),
+        ("semantic", True),
+        ("fusion", False),
+        ("fusion", True),
     ]
     hybrid = data["methods"][0]
     assert 0 <= hybrid["ndcg@10"] <= 1 and set(hybrid["recall"]) == {"1", "3"}
     assert hybrid["queries"][0]["ranks"] == {"deploy_service": 1}
+    assert set(hybrid["missed"]) == {"conflict", "permission", "not_retrieved"}
+
+
+def test_eval_counts_conflict_exclusions_apart_from_misses(cli: Cli, write) -> None:
+    registry = write(
+        "r.yaml",
+        """
+        tools:
+          - name: deploy_service
+            description: Deploy a service to production.
+            conflicts: [rollback_deployment]
+          - name: rollback_deployment
+            description: Roll back a deployment of a service.
+          - name: read_file
+            description: Read a file.
+          - name: admin_reset
+            description: Reset the service deployment state.
+            permission: admin
+        """,
+    )
+    cases = write(
+        "c.jsonl",
+        '{"id": "a", "query": "deploy the service", "expected": ["rollback_deployment"]}\n'
+        '{"id": "b", "query": "deploy the service", "expected": ["read_file"]}\n',
+    )
+    data = json.loads(cli("eval", "-r", str(registry), "--cases", str(cases), "-f", "json").stdout)
+    assert data["methods"][0]["missed"] == {"conflict": 1, "permission": 0, "not_retrieved": 1}
+    human = cli("eval", "-r", str(registry), "--cases", str(cases)).stdout
+    assert "1 excluded by a conflict, 0 blocked by permission, 1 not retrieved" in human
+
+
+def test_eval_no_examples(cli: Cli) -> None:
+    data = json.loads(
+        cli("eval", "-r", REG, "--cases", CASES, "--no-examples", "-f", "json").stdout
+    )
+    assert [(m["method"], m["examples"]) for m in data["methods"]] == [("hybrid", False)]
+    data = json.loads(cli("eval", "-r", REG, "--cases", CASES, "-f", "json").stdout)
+    assert [(m["method"], m["examples"]) for m in data["methods"]] == [("hybrid", True)]
 
 
 def test_eval_human_lists_worst_queries(cli: Cli) -> None:
     run = cli("eval", "-r", REG, "--cases", CASES)
-    assert "NDCG@10" in run.stdout and "Worst queries (hybrid)" in run.stdout and run.exit_code == 0
+    assert "NDCG@10" in run.stdout and "Worst queries (hybrid+examples)" in run.stdout
+    assert run.exit_code == 0
 
 
 def test_eval_reports_bad_lines_and_goes_on(cli: Cli, write) -> None:

@@ -42,6 +42,11 @@ def test_always_include_tools_are_offered_apart_and_not_counted_in_top() -> None
     assert len(result.results) == 3 and not ALWAYS & {t.name for t in result.results}
     assert result.results[0].name == "deploy_service"  # ranked tools are numbered from 1
     assert result.offered[:3] == tuple(t.name for t in result.always)
+    # one that the prompt selects is shown at its rank, and not again apart
+    timed = rank_index(INDEX, "what time is it in Tokyo right now", RankOptions(top=5))
+    assert timed.results[0].name == "get_current_time" and timed.results[0].always_include
+    assert "get_current_time" not in {t.name for t in timed.always}
+    assert len(timed.offered) == len(set(timed.offered))
     # a typed name is found first, not fourth behind the always-include tools
     assert names("raed fle")[0] == "read_file"
     # Claude Code's search returns matches only: no always-include tools are added
@@ -171,7 +176,7 @@ def test_tfidf_matches_scikit_learn() -> None:
         sum(
             w * c
             for w, c in zip(
-                tuple(FIELD_WEIGHTS.values()),
+                index.field_weights,
                 (index.field_tf[f][p] for f in range(len(FIELD_WEIGHTS))),
                 strict=True,
             )

@@ -18,8 +18,10 @@ from toolsel.registry.model import Permission
 REG = str(ROOT / "registries")
 
 
-def _index():  # type: ignore[no-untyped-def]
-    return load_index(ROOT / "registries", use_cache=False)
+def _index(examples: bool = False):  # type: ignore[no-untyped-def]
+    """The bundled registry; without its example prompts unless asked (tests of the
+    formulas), since examples add to the scores."""
+    return load_index(ROOT / "registries", use_cache=False, examples=examples)
 
 
 def _ranked(index, query: str, method: Method, **options: object) -> list[str]:  # type: ignore[no-untyped-def]
@@ -136,7 +138,13 @@ def test_cli_batch_eval_and_test_with_fusion(cli: Cli, fake_embedder: FakeEmbedd
     data = json.loads(
         cli("eval", "-r", REG, "--cases", str(cases), "--compare", "-f", "json").stdout
     )
-    assert [m["method"] for m in data["methods"]][-2:] == ["semantic", "fusion"]
+    # the bundled registry has examples: each method that uses them, without and with
+    assert [(m["method"], m["examples"]) for m in data["methods"]][-4:] == [
+        ("semantic", False),
+        ("semantic", True),
+        ("fusion", False),
+        ("fusion", True),
+    ]
     golden = write(
         "g.yaml",
         """

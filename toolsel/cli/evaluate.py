@@ -31,7 +31,15 @@ def evaluate(
     method: Annotated[
         Method, typer.Option("--method", "-m", help="Scoring method.")
     ] = Method.HYBRID,
-    compare: Annotated[bool, typer.Option("--compare", help="Every method side by side.")] = False,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare", help="Every method side by side, each with and without examples."
+        ),
+    ] = False,
+    no_examples: Annotated[
+        bool, typer.Option("--no-examples", help="Rank without the tools' example prompts.")
+    ] = False,
     k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
     worst: Annotated[
         int, typer.Option("--worst", min=0, help="How many worst queries to list.")
@@ -54,7 +62,14 @@ def evaluate(
     ks = _cutoffs(k)
     found, bad = read_cases(cases)
     methods = _compared_methods() if compare else [method]
-    index = load_index(registry or None, use_cache=not no_cache, bulk=True)
+    index = load_index(
+        registry or None, use_cache=not no_cache, bulk=True, examples=not no_examples
+    )
+    plain = None
+    if compare and not no_examples and index.index.example_count:
+        plain = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=False)
+    if plain is not None:  # the same vectors serve both (tool texts hold no examples)
+        prepare_methods(plain, methods, use_cache=not no_cache, progress=embedding_progress)
     vectors = prepare_methods(
         index,
         methods,
@@ -64,7 +79,14 @@ def evaluate(
         prompt_progress=embedding_progress_prompts,
     )
     report = run_evaluation(
-        index, found, methods, ks, source=display_path(cases), bad_lines=bad, query_vectors=vectors
+        index,
+        found,
+        methods,
+        ks,
+        source=display_path(cases),
+        bad_lines=bad,
+        query_vectors=vectors,
+        without_examples=plain,
     )
     EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
     if bad:

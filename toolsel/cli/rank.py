@@ -104,6 +104,12 @@ PendingServerOption = Annotated[
         "--pending-server", help="An MCP server still connecting (select: not-found hint)."
     ),
 ]
+NoExamplesOption = Annotated[
+    bool,
+    typer.Option(
+        "--no-examples", help="Rank without the tools' example prompts (to compare the two)."
+    ),
+]
 WithDepsOption = Annotated[
     bool, typer.Option("--with-deps", help="select: also add each tool's requires closure.")
 ]
@@ -129,6 +135,7 @@ def rank(
     tool_use_id: ToolUseIdOption = None,
     pending_server: PendingServerOption = None,
     with_deps: WithDepsOption = False,
+    no_examples: NoExamplesOption = False,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
@@ -153,7 +160,16 @@ def rank(
                 "give a prompt or --batch FILE, not both",
                 hint="a batch file holds its prompts, one per line",
             )
-        raise typer.Exit(_batch(batch, registry, options, output_format, no_cache=no_cache))
+        raise typer.Exit(
+            _batch(
+                batch,
+                registry,
+                options,
+                output_format,
+                no_cache=no_cache,
+                examples=not no_examples,
+            )
+        )
     if prompt is None:
         raise UsageError(
             "give a prompt, or --batch FILE", hint='e.g. toolsel rank "read the config file"'
@@ -171,7 +187,16 @@ def rank(
                 no_cache=no_cache,
             )
         )
-    _search(prompt, registry, options, output_format, emit, explain=explain, no_cache=no_cache)
+    _search(
+        prompt,
+        registry,
+        options,
+        output_format,
+        emit,
+        explain=explain,
+        no_cache=no_cache,
+        examples=not no_examples,
+    )
 
 
 def _search(
@@ -183,6 +208,7 @@ def _search(
     *,
     explain: bool,
     no_cache: bool,
+    examples: bool = True,
 ) -> None:
     from toolsel.ranking.core import rank_index, validate
     from toolsel.ranking.semantic import prepare_methods
@@ -196,7 +222,7 @@ def _search(
             f"--format {output_format} is for select: queries",
             hint="use human, json or jsonl for a search",
         )
-    index = load_index(registry or None, use_cache=not no_cache)
+    index = load_index(registry or None, use_cache=not no_cache, examples=examples)
     validate(index, prompt, options)  # refuse bad input before embedding anything
     prepare_methods(index, [options.method], use_cache=not no_cache, progress=embedding_progress)
     result = rank_index(index, prompt, options)
@@ -258,6 +284,7 @@ def _batch(
     output_format: RankFormat,
     *,
     no_cache: bool,
+    examples: bool = True,
 ) -> int:
     """Rank every `{"id", "query"}` line. A bad line is reported on stderr with its number
     and skipped; the exit code is then 1."""
@@ -272,7 +299,7 @@ def _batch(
     if renderer is None:
         raise UsageError(f"--format {output_format} is for select: queries, not --batch")
     lines: Iterable[BatchQuery | BatchLine] = read_batch(batch)
-    index = load_index(registry or None, use_cache=not no_cache, bulk=True)
+    index = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=examples)
     vectors = {}
     if options.method in EMBEDDING_METHODS:
         lines = list(lines)  # every prompt is embedded up front, in batches

@@ -109,7 +109,8 @@ class RankResult:
     excluded: tuple[Excluded, ...] = ()
     deprecated: tuple[Deprecated, ...] = ()
     terms: tuple[str, ...] = field(default=())
-    #: `always_include` tools, offered whatever the prompt and not counted in `--top`
+    #: `always_include` tools not in `results`: offered whatever the prompt, not counted in
+    #: `--top` (one that ranks in the top is in `results`, at its rank)
     always: tuple[RankedTool, ...] = ()
 
     @property
@@ -185,13 +186,15 @@ def rank_index(
     kept, dropped = _filter(
         prepared, _order(prepared, normalised, options.method), normalised, options
     )
-    always, ranked = _split_always(prepared, kept, options)
+    always = _always(prepared, kept, options)
     build = functools.partial(_build, prepared, query, terms, scores, normalised, options)
+    results = build(kept, always=False)
+    shown = {r.name for r in results}
     return RankResult(
         query=query,
         method=options.method.value,
-        results=build(ranked, always=False),
-        always=build(always, always=True),
+        results=results,
+        always=build([d for d in always if prepared.tools[d].name not in shown], always=True),
         blocked=tuple(d for d in dropped if isinstance(d, Blocked)),
         excluded=tuple(d for d in dropped if isinstance(d, Excluded)),
         deprecated=tuple(d for d in dropped if isinstance(d, Deprecated)),
@@ -262,7 +265,7 @@ def _embedding_scores(
         cosine = semantic.cosines(prepared, vector)
         return Scores(scorers.top_entries(cosine, semantic.CANDIDATES), cosine=cosine)
     parts = semantic.fusion_parts(prepared, vector, terms)
-    scores = Scores(semantic.fused(parts), fusion=parts)
+    scores = _with_examples(prepared, terms, Scores(semantic.fused(parts), fusion=parts))
     _exact_first(prepared, query, scores)
     return scores
 
@@ -402,20 +405,19 @@ def _pinned(options: RankOptions) -> bool:
     return options.pin_always_include and options.method is not Method.CC
 
 
-def _split_always(
-    prepared: PreparedIndex, kept: list[int], options: RankOptions
-) -> tuple[list[int], list[int]]:
-    """(always-include tools, ranked tools). Always-include tools are offered apart: the
-    matched ones by score, then the rest in registry order (those the options let in)."""
+def _always(prepared: PreparedIndex, kept: list[int], options: RankOptions) -> list[int]:
+    """The always-include tools, offered whatever the prompt: the matched ones by score,
+    then the rest in registry order (those the options let in). One that ranks in the top
+    is shown there, at its rank, and not again among the always-included."""
     if not _pinned(options):
-        return [], kept
+        return []
     tools = prepared.tools
     always = [d for d in kept if tools[d].always_include]
     matched = set(always)
     always += [
         d for d in prepared.always_include if d not in matched and _gate(tools[d], options) is None
     ]
-    return always, [d for d in kept if not tools[d].always_include]
+    return always
 
 
 def _build(
@@ -550,7 +552,7 @@ def _explain(
         label = (
             f'"{prepared.index.example_texts[nearest]}"'
             if nearest is not None
-            else "(weights learned from examples)"
+            else "learned weights"
         )
         found.append(Contribution(label, "example", scores.votes[doc]))
     return found

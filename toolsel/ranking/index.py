@@ -19,7 +19,7 @@ from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, token
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/6"
+INDEX_FORMAT = "toolsel-rank-index/7"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -100,6 +100,9 @@ class RankIndex:
     lw_weights: array[float] = field(default_factory=lambda: array("d"))
     lw_idf: array[float] = field(default_factory=lambda: array("d"))
     lw_bias: array[float] = field(default_factory=lambda: array("d"))
+    #: each field's BM25F weight, in FIELD_NAMES order (`examples` ramps with how many
+    #: examples tools have: see `examples_field_weight`)
+    field_weights: tuple[float, ...] = tuple(FIELD_WEIGHTS.values())
 
     @property
     def learned(self) -> bool:
@@ -169,6 +172,23 @@ class RankIndex:
         )
 
 
+#: Tools need this many examples each (on average, over the tools that have any) before
+#: the examples field gets its full weight; below, it is scaled down in proportion, since a
+#: few examples' words match prompts by chance (two per tool made "read the config file"
+#: rank a tool whose example edits config.py above read_file).
+EXAMPLES_FULL_WEIGHT_AT = 3.0
+
+
+def examples_field_weight(registry: Registry) -> float:
+    """The share (0..1] of the examples field's weight this registry's examples earn."""
+    owners = [len(registry.examples_for(t.name)) for t in registry.tools]
+    with_examples = [n for n in owners if n]
+    if not with_examples:
+        return 1.0
+    mean = sum(with_examples) / len(with_examples)
+    return min(1.0, mean / EXAMPLES_FULL_WEIGHT_AT)
+
+
 def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
     """Tokenise every tool by field and fit the weights (TF-IDF with scikit-learn); with
     `examples`, example prompts are a field of their tool and documents of their own."""
@@ -176,12 +196,15 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
     per_doc: list[dict[str, list[int]]] = []
     vocabulary: dict[str, int] = {}
     lengths: list[float] = []
+    weights = dict(FIELD_WEIGHTS)
+    if examples and registry.has_examples:
+        weights["examples"] *= examples_field_weight(registry)
     for tool in tools:
         counts: dict[str, list[int]] = {}
         length = 0.0
         fields = tool_fields(tool, registry, examples=examples)
         for field_index, (field_name, words) in enumerate(fields.items()):
-            weight = FIELD_WEIGHTS[field_name]
+            weight = weights[field_name]
             for word, n in Counter(words).items():
                 counts.setdefault(word, [0] * len(FIELD_NAMES))[field_index] += n
                 length += weight * n
@@ -189,18 +212,18 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
                 vocabulary.setdefault(word, len(vocabulary))
         per_doc.append(counts)
         lengths.append(length)
-    index = _assemble(tools, per_doc, vocabulary, lengths)
+    index = _assemble(tools, per_doc, vocabulary, lengths, tuple(weights[f] for f in FIELD_NAMES))
     index = replace(index, texts=tuple(embed_text(tool) for tool in tools))
     if examples and registry.has_examples:
         index = replace(index, **_example_postings(registry, tools, vocabulary))
         from toolsel.ranking import learned
 
-        weights = learned.fit(
+        fitted = learned.fit(
             [f"{tool.name} {tool.description}" for tool in tools],
             list(zip(index.ex_owner, index.example_texts, strict=True)),
         )
-        if weights is not None:
-            index = replace(index, **weights)
+        if fitted is not None:
+            index = replace(index, **fitted)
     return index
 
 
@@ -246,6 +269,7 @@ def _assemble(
     per_doc: list[dict[str, list[int]]],
     vocabulary: dict[str, int],
     lengths: list[float],
+    field_weights: tuple[float, ...] = tuple(FIELD_WEIGHTS.values()),
 ) -> RankIndex:
     postings: list[list[tuple[int, list[int]]]] = [[] for _ in vocabulary]
     for doc, counts in enumerate(per_doc):
@@ -253,7 +277,7 @@ def _assemble(
             postings[vocabulary[word]].append((doc, field_counts))
     n = len(tools)
     average = (sum(lengths) / n) if n else 1.0
-    weights = [FIELD_WEIGHTS[f] for f in FIELD_NAMES]
+    weights = list(field_weights)
     # lists while building (appending to a list is faster), arrays once built
     term_ptr: list[int] = [0]
     doc_ids: list[int] = []
@@ -286,6 +310,7 @@ def _assemble(
         tfidf=tfidf,
         idf=idf_values,
         bm25_idf=array("d", bm25_idf),
+        field_weights=tuple(field_weights),
     )
 
 

@@ -74,6 +74,8 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     for term, count in sorted(df.items()):
         if count >= MIN_DF:
             vocabulary[term] = len(vocabulary)
+    if not vocabulary:  # no word is in two texts: nothing generalises
+        return None
     rows: list[int] = []
     columns: list[int] = []
     counts: list[int] = []

@@ -53,6 +53,7 @@ def dumps(index: RankIndex) -> bytes:
             "format": INDEX_FORMAT,
             "byteorder": sys.byteorder,
             "vocabulary": list(index.vocabulary),
+            "field_weights": list(index.field_weights),
             "columns": columns,
             "sections": [
                 [name, value.typecode if isinstance(value, array) else "", len(bytes(value))]
@@ -108,8 +109,19 @@ def loads(data: bytes) -> RankIndex:
         ex_owner=sections["ex_owner"],  # type: ignore[arg-type]
         example_texts=Strings(sections, "examples"),
         lw_terms=_lines(sections["lw_terms"]),
+        field_weights=_weights(header.get("field_weights")),
         **{name: sections[name] for name in ARRAYS if name.startswith("lw_")},  # type: ignore[arg-type]
     ).checked()
+
+
+def _weights(values: Any) -> tuple[float, ...]:
+    if (
+        not isinstance(values, list)
+        or len(values) != len(FIELD_NAMES)
+        or not all(isinstance(v, (int, float)) and v >= 0 for v in values)
+    ):
+        raise ValueError("index field weights do not add up")
+    return tuple(float(v) for v in values)
 
 
 def _lines(blob: array[Any] | bytes) -> tuple[str, ...]:

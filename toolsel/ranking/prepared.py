@@ -31,6 +31,7 @@ class PreparedIndex:
         #: index, scoring with numpy pays for its import
         self.bulk = bulk
         self._vectors: np.ndarray | None = None
+        self._example_vectors: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.index)
@@ -172,6 +173,30 @@ class PreparedIndex:
                 texts, EMBED_RECIPE, use_cache=use_cache, progress=progress
             )
         return self._vectors
+
+    def example_vectors(
+        self, *, use_cache: bool = True, progress: ProgressFactory | None = None
+    ) -> np.ndarray | None:
+        """The example prompts' embedding vectors (None without examples), cached like the
+        tool vectors: editing an overlay embeds only the examples that changed."""
+        if not self.index.example_count:
+            return None
+        if self._example_vectors is None:
+            from toolsel.embed.model import require
+            from toolsel.embed.vectors import tool_vectors
+
+            require()
+            self._example_vectors = tool_vectors(
+                self.index.example_texts, "examples", use_cache=use_cache, progress=progress
+            )
+        return self._example_vectors
+
+    @cached_property
+    def example_owners(self) -> np.ndarray:
+        """Each example's tool position, as a numpy array."""
+        import numpy as np
+
+        return np.frombuffer(self.index.ex_owner, dtype=np.uint32).astype(np.intp)
 
 
 #: The weight of learned scores once tools have 10 examples or more.

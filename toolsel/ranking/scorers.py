@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS
+from toolsel.ranking.fields import FIELD_NAMES
 from toolsel.ranking.prepared import PreparedIndex, wants_numpy
 
 #: The lexical weighting schemes an index stores per posting.
@@ -118,7 +118,7 @@ def explain_lexical(
         for p in index.postings(term):
             if index.doc_ids[p] != doc:
                 continue
-            parts = [FIELD_WEIGHTS[f] * index.field_tf[i][p] for i, f in enumerate(FIELD_NAMES)]
+            parts = [w * index.field_tf[i][p] for i, w in enumerate(index.field_weights)]
             total = sum(parts) or 1.0
             value = factor * weights[p]
             rows.extend(

@@ -52,9 +52,34 @@ def query_vector(query: str) -> np.ndarray:
 
 
 def cosines(prepared: PreparedIndex, vector: np.ndarray) -> np.ndarray:
-    """Cosine similarity of the prompt with every tool (both are unit length)."""
+    """Cosine similarity of the prompt with every tool (both are unit length); for a tool
+    with example prompts, blended with its nearest example's (`nearest_examples`)."""
     result: np.ndarray = prepared.tool_vectors() @ vector
+    near = nearest_examples(prepared, vector)
+    if near is not None:
+        import numpy as np
+
+        has = near > -1.0
+        blend = EXAMPLE_COSINE_WEIGHT * near + (1 - EXAMPLE_COSINE_WEIGHT) * result
+        result = np.where(has, np.maximum(result, blend), result)
     return result
+
+
+#: A tool with examples scores max(own cosine, w x nearest example's + (1 - w) x own).
+EXAMPLE_COSINE_WEIGHT = 0.5
+
+
+def nearest_examples(prepared: PreparedIndex, vector: np.ndarray) -> np.ndarray | None:
+    """Per tool, the cosine of the prompt with the tool's most similar example prompt (-1
+    for a tool without examples); None when the index has no examples."""
+    examples = prepared.example_vectors()
+    if examples is None:
+        return None
+    import numpy as np
+
+    near = np.full(len(prepared), -1.0, dtype=np.float32)
+    np.maximum.at(near, prepared.example_owners, examples @ vector)
+    return near
 
 
 def semantic(prepared: PreparedIndex, vector: np.ndarray) -> dict[int, float]:
@@ -126,6 +151,7 @@ def prepare_methods(
 
     require(wanted[0].value)
     prepared.tool_vectors(use_cache=use_cache, progress=progress)
+    prepared.example_vectors(use_cache=use_cache, progress=progress)
     if len(queries) > 1:
         return embed_queries(queries, use_cache=use_cache, progress=prompt_progress)
     return {}

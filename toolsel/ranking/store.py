@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
-from toolsel.ranking.index import INDEX_FORMAT, RankIndex, build_index
+from toolsel.ranking.index import EXAMPLES_FULL_WEIGHT_AT, INDEX_FORMAT, RankIndex, build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import cache
 from toolsel.registry.paths import PathLike, registry_files
@@ -24,7 +24,10 @@ def registry_key(
     """The index's cache key: the format, weights and embedding recipe, each file's path and
     bytes (overlays included, so editing one rebuilds the index), and whether examples
     are used."""
-    recipe = f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EMBED_RECIPE}|examples={examples}"
+    recipe = (
+        f"{INDEX_FORMAT}|{sorted(FIELD_WEIGHTS.items())}|{EXAMPLES_FULL_WEIGHT_AT}|{EMBED_RECIPE}"
+        f"|examples={examples}"
+    )
     digest = cache.blake2b(recipe.encode(), digest_size=32)
     namespaces = getattr(files, "namespaces", {})
     for path in files:

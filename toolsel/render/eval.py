@@ -28,16 +28,24 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
         table.add_column(column, justify="left" if column == "method" else "right")
     for m in report.methods:
         table.add_row(
-            m.method,
+            m.label,
             str(m.cases),
             *(_pct(m.recall[k]) for k in report.ks),
             _pct(m.mrr10),
             _pct(m.ndcg10),
         )
     console.print(table)
+    for m in report.methods:
+        if sum(m.missed.values()):
+            console.print(
+                f"{m.label}: expected tools outside the top 10: "
+                f"{m.missed.get('conflict', 0)} excluded by a conflict, "
+                f"{m.missed.get('permission', 0)} blocked by permission, "
+                f"{m.missed.get('not_retrieved', 0)} not retrieved"
+            )
     if len(report.methods) == 1 and worst:
         method = report.methods[0]
-        console.print(f"Worst queries ({method.method}):")
+        console.print(f"Worst queries ({method.label}):")
         for o in method.worst(worst):
             ranks = ", ".join(
                 f"{name} #{rank}" if rank else f"{name} not in top"
@@ -61,11 +69,13 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
         "methods": [
             {
                 "method": m.method,
+                "examples": m.examples,
                 "cases": m.cases,
                 "recall": {str(k): round(v, 6) for k, v in m.recall.items()},
                 "complete": {str(k): round(v, 6) for k, v in m.complete.items()},
                 "mrr@10": round(m.mrr10, 6),
                 "ndcg@10": round(m.ndcg10, 6),
+                "missed": dict(m.missed),
                 "queries": [
                     {
                         "id": o.case.id,
