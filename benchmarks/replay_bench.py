@@ -2,12 +2,13 @@
 
     python benchmarks/replay_bench.py --megabytes 200
     python benchmarks/replay_bench.py --megabytes 1000 --runs 1 --formats claude-code
-    python benchmarks/replay_bench.py --megabytes 200 --variants json registry jsonl
+    python benchmarks/replay_bench.py --megabytes 200 --variants json registry jsonl learn
 
   floor json   for line in f: json.loads(line)     (a fresh process)
   floor orjson for line in f: orjson.loads(line)
   replay       the whole `toolsel replay --format json FILE` process, and its peak RSS
-               (variants: `registry` adds `-r registries/`, `jsonl` is `--format jsonl`)
+               (variants: `registry` adds `-r registries/`, `jsonl` is `--format jsonl`,
+               `learn` is `toolsel learn --transcripts FILE`, mining example prompts)
 
 One row per format: Claude Code sessions, Agent SDK stream-json, Codex rollouts and OpenAI
 Chat JSONL, each shaped like the real files in ../shared/transcripts-external.
@@ -45,6 +46,12 @@ subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNUL
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 TOOLS = ["read_file", "run_tests", "search_code", "patch_file", "list_directory", "write_file"]
+#: Every PROMPT_EVERY-th call follows a human request (what `toolsel learn` mines).
+PROMPT_EVERY = 8
+
+
+def _asks(n: int) -> str | None:
+    return f"please look at file_{n}.py and fix the failing test" if n % PROMPT_EVERY == 1 else None
 
 
 def _stamp(n: int, second: int) -> str:
@@ -54,6 +61,9 @@ def _stamp(n: int, second: int) -> str:
 def claude_code(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A streamed assistant call, then the user line carrying its result."""
     call_id = f"toolu_{n:024d}"
+    if ask := _asks(n):
+        yield {"parentUuid": f"u{n - 1}", "isSidechain": False, "type": "user", "uuid": f"h{n}", "sessionId": "s",
+               "timestamp": _stamp(n, 0), "message": {"role": "user", "content": ask}}  # fmt: skip
     yield {"parentUuid": f"u{n - 1}", "isSidechain": False, "type": "assistant", "uuid": f"a{n}", "sessionId": "s",
            "timestamp": _stamp(n, 0), "message": {"id": f"msg_{n}", "role": "assistant", "content": [
                {"type": "tool_use", "id": call_id, "name": rng.choice(TOOLS), "input": {"path": f"/src/file_{n}.py"}}]}}  # fmt: skip
@@ -65,6 +75,9 @@ def claude_code(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
 def stream_json(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     """`claude -p --output-format stream-json` messages: explicit parent_tool_use_id."""
     call_id = f"toolu_{n:024d}"
+    if ask := _asks(n):
+        yield {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": ask}]},
+               "parent_tool_use_id": None, "session_id": "s", "uuid": f"h{n}"}  # fmt: skip
     yield {"type": "assistant", "message": {"id": f"msg_{n}", "type": "message", "role": "assistant", "content": [
                {"type": "tool_use", "id": call_id, "name": rng.choice(TOOLS), "input": {"path": f"/src/file_{n}.py"}}]},
            "parent_tool_use_id": None, "session_id": "s", "uuid": f"a{n}"}  # fmt: skip
@@ -78,6 +91,9 @@ def codex_rollout(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     """A rollout turn: reasoning, a shell call, its JSON-encoded output, a token count."""
     call_id = f"call_{n:024d}"
     output = json.dumps({"output": "x" * rng.randint(200, 2000), "metadata": {"exit_code": rng.choice([0, 0, 0, 1]), "duration_seconds": 0.1}})  # fmt: skip
+    if ask := _asks(n):
+        yield {"timestamp": _stamp(n, 0), "type": "response_item", "payload": {"type": "message", "role": "user",
+               "content": [{"type": "input_text", "text": ask}]}}  # fmt: skip
     yield {"timestamp": _stamp(n, 0), "type": "response_item", "payload": {"type": "reasoning", "summary": [
         {"type": "summary_text", "text": "Looking at the file"}], "content": None, "encrypted_content": "gAAAA" + "b" * 200}}  # fmt: skip
     yield {"timestamp": _stamp(n, 0), "type": "response_item", "payload": {"type": "function_call", "name": "shell",
@@ -90,6 +106,8 @@ def codex_rollout(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
 def openai_chat(n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
     """Chat Completions messages: an assistant message with tool_calls, then the tool message."""
     call_id = f"call_{n:024d}"
+    if ask := _asks(n):
+        yield {"role": "user", "content": ask}
     yield {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function", "function": {
         "name": rng.choice(TOOLS), "arguments": json.dumps({"path": f"/src/file_{n}.py"})}}]}  # fmt: skip
     yield {"role": "tool", "tool_call_id": call_id, "content": "x" * rng.randint(200, 2000)}
@@ -132,9 +150,12 @@ def measure(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 VARIANTS = {
-    "json": ["--format", "json"],
-    "registry": ["--format", "json", "-r", str(ROOT / "registries")],
-    "jsonl": ["--format", "jsonl"],
+    # --no-registry: run from a checkout, replay would check calls against ./registries/
+    "json": ["replay", "--format", "json", "--no-registry"],
+    "registry": ["replay", "--format", "json", "-r", str(ROOT / "registries")],
+    "jsonl": ["replay", "--format", "jsonl", "--no-registry"],
+    # mining examples (issue 11: at replay speed); the overlay goes to a scratch file
+    "learn": ["learn", "-o", os.devnull, "--transcripts"],
 }
 
 
@@ -158,7 +179,7 @@ def main() -> None:
     print(header)
     print("|---|---:|---:|---:|" + "---:|---:|---:|" * len(args.variants))
     for fmt in args.formats:
-        path = HERE / "data" / f"transcript-{fmt}-{args.megabytes}mb.jsonl"
+        path = HERE / "data" / f"transcript-{fmt}-{args.megabytes}mb-v2.jsonl"
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
             generate(path, fmt, args.megabytes)
@@ -169,9 +190,7 @@ def main() -> None:
             floors["json"].append(floor("json", path))
             floors["orjson"].append(floor("orjson", path))
             for variant in args.variants:
-                runs[variant].append(
-                    measure([toolsel, "replay", *VARIANTS[variant], str(path)], env)
-                )
+                runs[variant].append(measure([toolsel, *VARIANTS[variant], str(path)], env))
         floor_json = statistics.median(floors["json"])
         row = f"| {fmt} | {path.stat().st_size / 1e6:.0f} MB | {floor_json:.2f} s | {statistics.median(floors['orjson']):.2f} s |"
         for variant in args.variants:

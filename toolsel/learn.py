@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsel.errors import UsageError
+from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
 from toolsel.secrets import looks_secret
 
 OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
@@ -29,7 +30,8 @@ OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit f
 class Example:
     tool: str
     text: str
-    source: str  # file:line it came from
+    source: str  # file:line it came from (the first, if it was seen several times)
+    count: int = 1  # how many calls it led to (transcripts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,10 @@ def from_transcripts(paths: list[str]) -> tuple[list[Example], int, int]:
 
     miner = _Miner()
     replay_paths(paths, prompts=miner)
-    return miner.examples, miner.calls, miner.without_prompt
+    examples = [
+        Example(tool, text, source, count) for (tool, text), (source, count) in miner.found.items()
+    ]
+    return examples, miner.calls, miner.without_prompt
 
 
 class _Miner:
@@ -123,7 +128,9 @@ class _Miner:
     prompt (a sub-agent call: its Task's prompt), and keeps those of successful calls."""
 
     def __init__(self) -> None:
-        self.examples: list[Example] = []
+        #: (tool, prompt) -> [where it was first seen, how many calls it led to]: memory
+        #: grows with distinct prompts, not with calls
+        self.found: dict[tuple[str, str], list[Any]] = {}
         self.calls = 0
         self.without_prompt = 0
         self.prompt: tuple[str, int] | None = None
@@ -143,6 +150,8 @@ class _Miner:
     def started(self, call_id: str, tool: str, arguments: Any, parent: str | None) -> None:
         prompt = self.task_prompts.get(parent) if parent else self.prompt
         self.pending[call_id] = prompt
+        if tool not in DEFAULT_PARENT_TASK_TOOLS:
+            return  # only a sub-agent launch carries a prompt (and arguments decode lazily)
         task = arguments.get("prompt") if isinstance(arguments, dict) else None
         if isinstance(task, str) and task.strip():
             self.task_prompts[call_id] = (task, 0)
@@ -156,7 +165,11 @@ class _Miner:
             self.without_prompt += 1
             return
         text, at = prompt
-        self.examples.append(Example(tool, text, f"{self.file}:{at or line}"))
+        seen = self.found.get((tool, text))
+        if seen is None:
+            self.found[tool, text] = [f"{self.file}:{at or line}", 1]
+        else:
+            seen[1] += 1
 
 
 # -- the whole job ----------------------------------------------------------------------------
@@ -229,27 +242,34 @@ def learn(
     seen: dict[str, int] = {}
     redacted = 0
     unknown: set[str] = set()
+    # a prompt repeats for each call it led to: clean and check each text once
+    cleaned: dict[str, tuple[str, str, bool]] = {}  # raw -> (text, its key, dropped)
     for number, example in enumerate(examples):
-        text = normalise(example.text)
+        found = cleaned.get(example.text)
+        if found is None:
+            text = normalise(example.text)
+            drop = bool(text) and (looks_secret(text) or any(p.search(text) for p in redact))
+            found = cleaned[example.text] = (text, text.casefold(), drop)
+        text, key, dropped = found
         if not text:
             continue
         if number < keep:
             kept.setdefault(example.tool, {}).setdefault(
-                text.casefold(), Example(example.tool, text, example.source)
+                key, Example(example.tool, text, example.source)
             )
             continue
-        if text.casefold() in kept.get(example.tool, {}):
+        if key in kept.get(example.tool, {}):
             continue
-        if looks_secret(text) or any(p.search(text) for p in redact):
+        if dropped:
             redacted += 1
             continue
         if known is not None and example.tool not in known:
             unknown.add(example.tool)
             continue
-        seen[example.tool] = seen.get(example.tool, 0) + 1
-        by_tool.setdefault(example.tool, {}).setdefault(
-            text.casefold(), Example(example.tool, text, example.source)
-        )
+        seen[example.tool] = seen.get(example.tool, 0) + example.count
+        group = by_tool.setdefault(example.tool, {})
+        if key not in group:
+            group[key] = Example(example.tool, text, example.source)
     few = sorted(t for t, n in seen.items() if n < min_count)
     chosen: dict[str, tuple[Example, ...]] = {}
     for tool in sorted(set(by_tool) | set(kept)):
@@ -286,8 +306,9 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
         ).fit_transform(texts)
     except ValueError:  # no words at all: keep the first n in text order
         return sorted(examples, key=lambda e: e.text)[:n]
-    similarity = (vectors @ vectors.T).toarray()
-    typical = similarity.mean(axis=1)
+    # mean similarity to every example, from the centroid: no n x n matrix, so a tool with
+    # 100k mined prompts costs linear memory
+    typical = np.asarray(vectors @ vectors.mean(axis=0).T).ravel()
     rank = {i: r for r, i in enumerate(sorted(range(len(texts)), key=lambda i: texts[i]))}
     chosen: list[int] = []
     closest = np.zeros(len(texts))
@@ -299,7 +320,7 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
         pick = min((int(i) for i in np.flatnonzero(value == best)), key=rank.__getitem__)
         chosen.append(pick)
         available[pick] = False
-        closest = np.maximum(closest, similarity[pick])
+        closest = np.maximum(closest, (vectors @ vectors[pick].T).toarray().ravel())
     return [examples[i] for i in chosen]
 
 
