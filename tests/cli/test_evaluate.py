@@ -97,3 +97,14 @@ def test_eval_bad_k_and_empty_file(cli: Cli, write) -> None:
     assert cli("eval", "-r", REG, "--cases", CASES, "-k", "x").exit_code == 2
     run = cli("eval", "-r", REG, "--cases", str(write("e.jsonl", "\n")))
     assert run.exit_code == 2 and "no readable cases" in run.stderr
+
+
+def test_conversational_prompts_examples_lift_recall(cli: Cli) -> None:
+    """The hand-written conversational set: the bundled examples lift hybrid's Recall@5,
+    and hybrid is not behind plain BM25 (the gap the always-include fix closed)."""
+    cases = str(ROOT / "tests" / "selection" / "conversational.eval.jsonl")
+    data = json.loads(cli("eval", "-r", REG, "--cases", cases, "--compare", "-f", "json").stdout)
+    r5 = {(m["method"], m["examples"]): m["recall"]["5"] for m in data["methods"]}
+    assert data["methods"][0]["cases"] >= 60
+    assert r5["hybrid", True] > r5["hybrid", False] >= r5["bm25", False]
+    assert r5["hybrid", True] >= 0.8
