@@ -174,7 +174,15 @@ def test_rank_no_examples_flag(cli, tmp_path: Path) -> None:  # type: ignore[no-
     assert '"do I need an umbrella in Oslo today"' in human
 
 
-@pytest.mark.parametrize("bad", ["examples: [a, b]\n", "examples:\n  get_weather: [1]\n"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "examples: [a, b]\n",  # not a mapping
+        "examples:\n  get_weather: [1]\n",  # not a string
+        "examples:\n  get_weather: [a b]\n  get_weather: [c d]\n",  # a tool twice
+        "examples:\n  get_weather: [a b\n",  # malformed YAML
+    ],
+)
 def test_malformed_overlays_are_findings_with_positions(cli, tmp_path: Path, bad: str) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "tools.yaml").write_text(TOOLS, encoding="utf-8")
     (tmp_path / "examples.yaml").write_text(bad, encoding="utf-8")

@@ -85,7 +85,7 @@ def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
 
 
 def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
-    return {
+    payload: dict[str, Any] = {
         "schema": EVENT_SCHEMA,
         "event": event.event,
         "id": event.id,
@@ -97,6 +97,10 @@ def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
         "file": event.file,
         "line": event.line,
     }
+    if event.event == "tool_result":  # what `toolsel serve`'s /v1/usage records
+        payload["is_error"] = event.is_error
+        payload["latency_ms"] = event.latency_ms
+    return payload
 
 
 def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent], None]:

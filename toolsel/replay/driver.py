@@ -15,7 +15,7 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import Call, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
-from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory
+from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory, seconds_between
 from toolsel.replay.report import FileReport, ReplayResult, Subagent, ToolEvent, build_report
 
 EventSink = Callable[[ToolEvent], None]
@@ -152,12 +152,16 @@ class _EventStream:
         self.path = path
         self.sink = sink
 
-    def _emit(self, kind: str, opened: OpenCall, line: int) -> None:
+    def _emit(self, kind: str, opened: OpenCall, line: int, result: Result | None = None) -> None:
         call = opened.call
+        latency = None
+        if result is not None and call.timestamp and result.timestamp:
+            seconds = seconds_between(call.timestamp, result.timestamp)
+            latency = round(seconds * 1000, 3) if seconds is not None else None
         self.sink(
             ToolEvent(
                 kind, call.id, call.tool, opened.parent, opened.parent_rule, call.message_id,
-                self.path, line,
+                self.path, line, None if result is None else result.is_error, latency,
             )
         )  # fmt: skip
 
@@ -168,7 +172,7 @@ class _EventStream:
         self._emit("tool_start", opened, line)  # an enriched call is announced again
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
-        self._emit("tool_result", opened, line)
+        self._emit("tool_result", opened, line, result)
 
 
 def _link_agent_files(files: list[FileReport]) -> tuple[FileReport, ...]:

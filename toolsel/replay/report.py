@@ -102,6 +102,8 @@ class ToolEvent:
     turn_id: str | None
     file: str
     line: int
+    is_error: bool | None = None  # tool_result only: whether the result was an error
+    latency_ms: float | None = None  # tool_result only, when both ends carry a timestamp
 
 
 @dataclass(frozen=True, slots=True)
