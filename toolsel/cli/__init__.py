@@ -9,7 +9,19 @@ commands, so `toolsel --help` starts fast.
 
 from __future__ import annotations
 
-from toolsel.cli import deps, evaluate, golden, learn, lint, prompt, rank, replay, schema, stats
+from toolsel.cli import (
+    deps,
+    evaluate,
+    golden,
+    learn,
+    lint,
+    prompt,
+    rank,
+    replay,
+    schema,
+    serve,
+    stats,
+)
 from toolsel.cli.app import app
 
 #: (command name, function), in the order `toolsel --help` lists them.
@@ -23,6 +35,8 @@ COMMANDS = (
     ("replay", replay.replay),
     ("stats", stats.stats),
     ("learn", learn.learn),
+    ("serve", serve.serve),
+    ("mcp", serve.mcp),
     ("schema", schema.schema),
 )
 for _name, _function in COMMANDS:

@@ -15,12 +15,15 @@ from toolsel.cli.common import (
     check_registry,
     handle_errors,
 )
+from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
 
 
 @handle_errors
 def stats(
-    paths: Annotated[list[str], typer.Argument(help="Transcript files, directories or globs.")],
+    paths: Annotated[
+        list[str] | None, typer.Argument(help="Transcript files, directories or globs.")
+    ] = None,
     registry: CheckRegistryOption = None,
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
@@ -32,13 +35,53 @@ def stats(
         typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool)."),
     ] = 50,
     no_cache: NoCacheOption = False,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="Read a usage store (toolsel serve's: sqlite:///PATH or postgresql://...) "
+            "instead of transcripts.",
+        ),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="TIME", help="--db: records at or after.")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", metavar="TIME", help="--db: records before.")
+    ] = None,
+    session: Annotated[
+        str | None, typer.Option("--session", help="--db: one session's records.")
+    ] = None,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     from toolsel.render.stats import STATS_RENDERERS
-    from toolsel.replay.driver import replay_paths
-    from toolsel.replay.stats import usage_stats
+    from toolsel.replay.stats import records_stats, usage_stats
 
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
+    if db is not None:
+        if paths:
+            raise UsageError("give transcripts or --db URL, not both")
+        from toolsel.serve.service import RequestError, _timestamp
+        from toolsel.serve.store import Window, open_store
+
+        try:
+            window = Window(_timestamp(since, "since"), _timestamp(until, "until"), session)
+        except RequestError as error:
+            raise UsageError(str(error).replace("`", "--", 1).replace("`", "", 1)) from None
+        store = open_store(db)
+        try:
+            result = records_stats(store.rows(window), loaded)
+        finally:
+            store.close()
+        STATS_RENDERERS[output_format](result, sys.stdout, top=top)
+        return
+    if not paths:
+        raise UsageError("give transcript files, directories or globs, or --db URL")
+    if since or until or session:
+        raise UsageError("--since, --until and --session read a usage store: add --db URL")
+    from toolsel.replay.driver import replay_paths
+
     STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout, top=top)

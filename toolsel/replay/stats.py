@@ -4,6 +4,7 @@ and latency, registry tools never called, and tools used in the same transcript.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -133,3 +134,57 @@ def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) 
         keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
         pairs.clear()
         pairs.update(keep)
+
+
+def records_stats(
+    rows: Iterable[tuple[str, bool, float | None, str | None]], registry: Registry | None = None
+) -> UsageStats:
+    """The same statistics from a usage store's records (`toolsel serve`, `stats --db`):
+    (tool, ok, latency in ms, session), ordered by session. A session plays the part of a
+    transcript; records without one count as one session."""
+    calls: dict[str, int] = {}
+    errors: dict[str, int] = {}
+    sessions: dict[str, int] = {}
+    latencies: dict[str, list[float]] = {}
+    pairs: dict[tuple[str, str], int] = {}
+    session_count = 0
+    current: object = object()
+    used: dict[str, ToolStats] = {}
+    for tool, ok, latency, session in rows:
+        if session != current:
+            _count_pairs(pairs, used)
+            used = {}
+            current = session
+            session_count += 1
+        calls[tool] = calls.get(tool, 0) + 1
+        if not ok:
+            errors[tool] = errors.get(tool, 0) + 1
+        if latency is not None:
+            latencies.setdefault(tool, []).append(latency / 1000.0)
+        if tool not in used:
+            used[tool] = ToolStats(calls=1)
+            sessions[tool] = sessions.get(tool, 0) + 1
+    _count_pairs(pairs, used)
+    tools = tuple(
+        ToolUsage(
+            name,
+            calls[name],
+            errors.get(name, 0),
+            sessions[name],
+            statistics.median(latencies[name]) if latencies.get(name) else None,
+            calls[name],  # a recorded call always has its outcome
+        )
+        for name in sorted(calls, key=lambda n: (-calls[n], n))
+    )
+    never = (
+        tuple(sorted(t.name for t in registry.tools if t.name not in calls))
+        if registry is not None
+        else None
+    )
+    top = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PAIRS]
+    return UsageStats(
+        transcripts=session_count,
+        tools=tools,
+        never_called=never,
+        co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
+    )

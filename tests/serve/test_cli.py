@@ -1,0 +1,87 @@
+"""`toolsel serve` as a process: it binds, answers, drains on SIGTERM and keeps what it
+acknowledged; and the refusals that come before it binds."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Cli
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _request(url: str, body: object | None = None) -> object:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - loopback
+        return json.loads(response.read())
+
+
+def test_serve_answers_drains_on_sigterm_and_keeps_records(tmp_path: Path, cli: Cli) -> None:
+    port = _free_port()
+    db = f"sqlite:///{tmp_path / 'usage.sqlite3'}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolsel", "serve", "-r", str(ROOT / "registries"),
+         "--port", str(port), "--db", db, "--log-format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "TOOLSEL_CACHE_DIR": str(tmp_path / "cache")},
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                _request(base + "/healthz")
+                break
+            except OSError:
+                time.sleep(0.05)
+        ranked = _request(base + "/v1/rank", {"query": "roll back the release"})
+        assert ranked["results"][0]["name"] == "rollback_deployment"  # type: ignore[index]
+        stored = _request(base + "/v1/usage", [{"tool": "run_tests", "ok": True, "id": str(i)} for i in range(50)])
+        assert stored["stored"] == 50  # type: ignore[index]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+    requests = [entry for entry in lines if entry.get("event") == "request"]
+    assert {"method", "path", "status", "duration_ms"} <= set(requests[-1])
+    assert "Traceback" not in stderr
+    summary = json.loads(cli("stats", "--db", db, "--no-registry", "-f", "json").stdout)
+    assert summary["tools"]["run_tests"]["calls"] == 50
+
+
+def test_serve_refuses_a_public_address_without_a_token(cli: Cli) -> None:
+    run = cli("serve", "--host", "0.0.0.0", "--port", "1")
+    assert run.exit_code == 2 and "needs a token" in run.stderr
+
+
+def test_serve_without_the_extra_says_how_to_install_it(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a)
+    )
+    for command in ("serve", "mcp"):
+        run = cli(command)
+        assert run.exit_code == 2 and "pip install 'toolsel[serve]'" in run.stderr
+
+
+def test_stats_db_errors(cli: Cli, tmp_path: Path) -> None:
+    assert cli("stats", "--db", "mysql://x").exit_code == 2
+    assert cli("stats", "x.jsonl", "--db", f"sqlite:///{tmp_path / 'u.db'}").exit_code == 2
+    run = cli("stats", "--since", "2026-01-01", str(ROOT / "transcripts" / "claude-code-session.jsonl"))
+    assert run.exit_code == 2 and "--db" in run.stderr

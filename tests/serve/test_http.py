@@ -1,0 +1,202 @@
+"""The HTTP API through FastAPI's test client: every route, its errors, auth and limits."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.conftest import ROOT
+from toolsel.serve.http import create_app
+from toolsel.serve.service import Service
+from toolsel.serve.store import open_store
+
+
+@pytest.fixture
+def service(store_url: str) -> Iterator[Service]:
+    running = Service([ROOT / "registries"], open_store(store_url))
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def client(service: Service) -> TestClient:
+    return TestClient(create_app(service), raise_server_exceptions=False)
+
+
+def test_rank_returns_the_cli_json_document(client: TestClient, cli) -> None:  # type: ignore[no-untyped-def]
+    query = "deploy the billing service to production"
+    served = client.post("/v1/rank", json={"query": query, "top": 3}).json()
+    printed = json.loads(cli("rank", "-r", str(ROOT / "registries"), query, "-n", "3", "-f", "json").stdout)
+    assert served == printed
+    chosen = client.post("/v1/rank", json={"query": "select:read_file,nope"}).json()
+    assert chosen["schema"] == "toolsel.select/v1" and chosen["not_found"] == ["nope"]
+    limited = client.post(
+        "/v1/rank", json={"query": "delete the customer record", "permission": "read"}
+    ).json()
+    assert all(r["permission"] == "read" for r in limited["results"]) and limited["blocked"]
+
+
+def test_select_validate_usage_and_analytics(client: TestClient) -> None:
+    selected = client.post("/v1/select", json={"names": ["Read_File", "ghost"]}).json()
+    assert selected["matches"] == ["read_file"] and selected["not_found"] == ["ghost"]
+    assert selected["tool_result"]["type"] == "tool_result"
+    bad = client.post("/v1/validate", json={"tool": "deploy_service", "input": {}, "session": "s"})
+    rules = {v["rule"] for v in bad.json()["violations"]}
+    assert bad.status_code == 200 and not bad.json()["ok"] and {"requires", "invalid-input"} <= rules
+    unknown = client.post("/v1/validate", json={"tool": "deploy_servce", "input": {}}).json()
+    assert "did you mean 'deploy_service'" in unknown["violations"][0]["message"]
+    recorded = client.post(
+        "/v1/usage",
+        json={
+            "records": [
+                {"tool": "run_tests", "ok": True, "session": "s", "latency_ms": 40, "id": "1"},
+                {"tool": "check_health", "ok": True, "session": "s", "id": "2"},
+                {"tool": "check_health", "ok": True, "session": "s", "id": "2"},
+            ]
+        },
+    ).json()
+    assert recorded == {"schema": "toolsel.usage/v1", "received": 3, "stored": 2}
+    # the session's successes now satisfy `requires`
+    good = client.post(
+        "/v1/validate",
+        json={
+            "tool": "deploy_service",
+            "session": "s",
+            "input": {"service": "billing", "environment": "staging", "image_tag": "v1.2.3"},
+        },
+    ).json()
+    assert good["ok"], good
+    stats = client.get("/v1/analytics").json()
+    assert stats["schema"] == "toolsel.stats/v2" and stats["tools"]["check_health"]["calls"] == 1
+    assert "deploy_service" in stats["never_called"]
+    assert client.get("/v1/analytics", params={"session": "other"}).json()["tools"] == {}
+    assert client.get("/v1/analytics", params={"since": "soon"}).status_code == 422
+
+
+def test_usage_accepts_replay_jsonl_events(client: TestClient, cli) -> None:  # type: ignore[no-untyped-def]
+    transcript = str(ROOT / "transcripts" / "claude-code-session.jsonl")
+    events = [
+        json.loads(line)
+        for line in cli("replay", "--no-registry", "-f", "jsonl", transcript).stdout.splitlines()
+    ]
+    results = [e for e in events if e["event"] == "tool_result"]
+    first = client.post("/v1/usage", json=results).json()
+    again = client.post("/v1/usage", json=results).json()  # loading a replay twice counts once
+    assert first["stored"] == len(results) and again["stored"] == 0
+    assert client.post("/v1/usage", json=events[:1]).status_code == 422  # a tool_start
+
+
+def test_tools_in_every_provider_shape(client: TestClient) -> None:
+    listed = client.get("/v1/tools").json()
+    assert listed["schema"] == "toolsel.tools/v1" and len(listed["tools"]) >= 40
+    one = client.get("/v1/tools/patch_file").json()
+    assert one["name"] == "patch_file" and one["examples"]
+    for emit, key in (("openai", "tools"), ("anthropic", "tools"), ("mcp", "tools")):
+        assert client.get("/v1/tools/read_file", params={"emit": emit}).json()[key]
+    missing = client.get("/v1/tools/raed_file")
+    assert missing.status_code == 404 and "read_file" in missing.json()["error"]
+    assert client.get("/v1/tools", params={"emit": "cobol"}).status_code == 422
+
+
+def test_bad_requests_get_a_clear_4xx_never_a_traceback(client: TestClient) -> None:
+    cases = [
+        (b"{not json", 400, "not JSON"),
+        (b"", 400, "empty request body"),
+        (b"[1, 2]", 422, "JSON object"),
+        (b'{"query": 7}', 422, "`query` must be a non-empty string"),
+        (b'{"query": "x", "top": "many"}', 422, "`top` must be an integer"),
+        (b'{"query": "x", "method": "magic"}', 422, "`method` must be one of"),
+        (b'{"query": "x", "permission": "root"}', 422, "`permission` must be one of"),
+        (b"\xff\xfe garbage", 400, "not JSON"),
+    ]
+    for body, status, message in cases:
+        response = client.post("/v1/rank", content=body)
+        assert response.status_code == status, (body, response.text)
+        assert message in response.json()["error"] and "Traceback" not in response.text
+    assert client.post("/v1/usage", json={"tool": "x", "ok": "yes"}).status_code == 422
+    assert client.post("/v1/usage", json=[]).status_code == 400
+    assert client.post("/v1/validate", json={"tool": "read_file"}).status_code == 400
+
+
+def test_bodies_are_capped(service: Service) -> None:
+    client = TestClient(create_app(service, max_body=1000), raise_server_exceptions=False)
+    big = json.dumps({"query": "x" * 2000})
+    assert client.post("/v1/rank", content=big).status_code == 413
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: capped while it streams
+        yield b'{"query": "'
+        for _ in range(100):
+            yield b"x" * 100
+        yield b'"}'
+
+    response = client.post("/v1/rank", content=chunks())
+    assert response.status_code == 413 and "over 1000 bytes" in response.json()["error"]
+
+
+def test_token_guards_every_route_but_healthz(service: Service) -> None:
+    client = TestClient(create_app(service, token="s3cret"), raise_server_exceptions=False)
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/readyz").status_code == 401
+    assert client.post("/v1/rank", json={"query": "x"}).status_code == 401
+    wrong = {"Authorization": "Bearer nope"}
+    assert client.get("/v1/tools", headers=wrong).status_code == 401
+    right = {"Authorization": "Bearer s3cret"}
+    assert client.get("/v1/tools", headers=right).status_code == 200
+
+
+def test_health_readiness_and_docs(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"ok": True}
+    ready = client.get("/readyz").json()
+    assert ready["ready"] and ready["tools"] >= 40 and ready["last_reload_error"] is None
+    spec = client.get("/openapi.json").json()
+    assert {"/v1/rank", "/v1/usage", "/agent/select-tools"} <= set(spec["paths"])
+    assert spec["paths"]["/v1/rank"]["post"]["requestBody"]["content"]["application/json"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_the_reference_design_paths(client: TestClient) -> None:
+    chosen = client.post(
+        "/agent/select-tools", json={"message": "Show me all users who signed up last month", "maxTools": 5}
+    ).json()
+    assert set(chosen) == {"tools", "method", "scores"} and len(chosen["tools"]) <= 5
+    assert all(t["type"] == "function" for t in chosen["tools"])
+    assert [t["function"]["name"] for t in chosen["tools"]] == [s["name"] for s in chosen["scores"]]
+    denied = client.post("/agent/validate", json={"tool": "db_execute", "toolCallHistory": []})
+    assert denied.status_code == 403 and denied.json()["allowed"] is False
+    blocked = client.post("/agent/validate", json={"tool": "git_commit", "toolCallHistory": []})
+    assert blocked.status_code == 400 and blocked.json() == {
+        "valid": False,
+        "reason": "Tool 'git_commit' requires 'git_status' to succeed first",
+    }
+    failed = [{"name": "git_status", "success": False}]
+    assert client.post("/agent/validate", json={"tool": "git_commit", "toolCallHistory": failed}).status_code == 400
+    ok = client.post(
+        "/agent/validate",
+        json={"tool": "git_commit", "toolCallHistory": [{"name": "git_status", "success": True}]},
+    )
+    assert ok.json() == {"valid": True}
+    assert client.post("/agent/record-usage", json={"tool": "db_query", "success": True, "latencyMs": 45}).json() == {"recorded": True}
+    client.post("/agent/record-usage", json={"tool": "db_query", "success": False})
+    report = client.get("/agent/analytics").json()
+    assert report[0]["tool"] == "db_query" and report[0]["calls"] == 2
+    assert report[0]["errorRate"] == "50%" and report[0]["lastUsed"]
+
+
+def test_registry_text_is_served_as_json_data(tmp_path: Path, store_url: str) -> None:
+    hostile = tmp_path / "tools.yaml"
+    hostile.write_text(
+        'tools:\n  - name: evil\n    description: "<script>alert(1)</script> \\u001b[2J [bold]x[/bold]"\n',
+        encoding="utf-8",
+    )
+    running = Service([hostile], open_store(store_url))
+    try:
+        client = TestClient(create_app(running))
+        response = client.get("/v1/tools/evil")
+        assert response.headers["content-type"].startswith("application/json")
+        assert response.json()["description"].startswith("<script>")
+    finally:
+        running.close()

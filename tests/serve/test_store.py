@@ -1,0 +1,108 @@
+"""The usage store, on SQLite and on PostgreSQL: one schema, migrations, idempotent ids."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolsel.errors import UsageError
+from toolsel.replay.stats import records_stats
+from toolsel.serve.store import SCHEMA_VERSION, UsageRecord, UsageStore, Window, open_store
+
+
+def _record(i: int, **fields: object) -> UsageRecord:
+    values: dict[str, object] = {"tool": "read_file", "ok": True, "at": f"2026-01-01T00:00:{i % 60:02d}.000Z"}
+    values.update(fields)
+    return UsageRecord(**values)  # type: ignore[arg-type]
+
+
+def test_records_are_stored_once_per_id_and_survive_reopening(store_url: str) -> None:
+    store = open_store(store_url)
+    assert store.record([_record(1, id="a"), _record(2, id="b"), _record(3)]) == 3
+    assert store.record([_record(1, id="a"), _record(4, id="c")]) == 1  # "a" again: ignored
+    store.close()
+    again = open_store(store_url)  # migrations do not run twice
+    assert again.count() == 4
+    again.close()
+
+
+def test_windows_sessions_and_statistics(store: UsageStore) -> None:
+    store.record(
+        [
+            _record(1, session="s1", tool="run_tests", latency_ms=100.0),
+            _record(2, session="s1", tool="deploy_service", ok=False, error="boom"),
+            _record(3, session="s2", tool="run_tests", latency_ms=300.0),
+            UsageRecord("run_tests", True, "2026-02-01T00:00:00.000Z", session="s3"),
+        ]
+    )
+    stats = records_stats(store.rows(Window()))
+    assert stats.transcripts == 3
+    tools = {t.name: t for t in stats.tools}
+    assert tools["run_tests"].calls == 3 and tools["run_tests"].transcripts == 3
+    assert tools["run_tests"].median_latency_s == 0.2
+    assert tools["deploy_service"].errors == 1 and tools["deploy_service"].success_rate == 0.0
+    assert [p.tools for p in stats.co_used_pairs] == [("deploy_service", "run_tests")]
+    january = records_stats(store.rows(Window(until="2026-02-01T00:00:00.000Z")))
+    assert sum(t.calls for t in january.tools) == 3
+    one = records_stats(store.rows(Window(session="s1")))
+    assert {t.name for t in one.tools} == {"run_tests", "deploy_service"}
+    assert store.session_tools("s1") == ({"run_tests", "deploy_service"}, {"run_tests"})
+    assert {row[0]: row[1] for row in store.summary()} == {"run_tests": 3, "deploy_service": 1}
+
+
+def test_concurrent_writers_lose_nothing(store: UsageStore) -> None:
+    def write(worker: int) -> int:
+        return sum(
+            store.record([_record(i, id=f"{worker}-{i}-{j}") for j in range(10)])
+            for i in range(20)
+        )
+
+    with ThreadPoolExecutor(8) as pool:
+        stored = sum(pool.map(write, range(8)))
+    assert stored == 8 * 20 * 10 == store.count()
+
+
+def test_a_newer_schema_is_refused(store_url: str) -> None:
+    store = open_store(store_url)
+    store.close()
+    if store_url.startswith("sqlite"):
+        import sqlite3
+
+        db = sqlite3.connect(store_url.removeprefix("sqlite:///"))
+        db.execute("INSERT INTO toolsel_schema VALUES (?)", (SCHEMA_VERSION + 1,))
+        db.commit()
+        db.close()
+    else:
+        import psycopg
+
+        with psycopg.connect(store_url, autocommit=True) as db:
+            db.execute("INSERT INTO toolsel_schema VALUES (%s)", (SCHEMA_VERSION + 1,))
+    with pytest.raises(UsageError, match="newer than this toolsel"):
+        open_store(store_url)
+
+
+def test_bad_urls_are_usage_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(UsageError, match="not a database URL"):
+        open_store("mysql://x")
+    (tmp_path / "dir.sqlite3").mkdir()
+    with pytest.raises(UsageError, match="cannot open"):
+        open_store(f"sqlite:///{tmp_path / 'dir.sqlite3'}")
+    with pytest.raises(UsageError, match="cannot connect"):
+        open_store("postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c"]), st.booleans(), st.sampled_from(["s1", "s2", None])),
+        max_size=30,
+    )
+)
+def test_statistics_conserve_counts(rows: list[tuple[str, bool, str | None]]) -> None:
+    ordered = sorted(rows, key=lambda r: (r[2] is None, r[2] or ""))
+    stats = records_stats((tool, ok, None, session) for tool, ok, session in ordered)
+    assert sum(t.calls for t in stats.tools) == len(rows)
+    assert sum(t.errors for t in stats.tools) == sum(1 for _, ok, _ in rows if not ok)

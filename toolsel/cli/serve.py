@@ -1,0 +1,177 @@
+"""`toolsel serve` (HTTP API, optionally MCP over streamable HTTP) and `toolsel mcp` (stdio)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolsel.cli.common import NamespaceOption, RegistryOption, handle_errors, registry_paths
+from toolsel.errors import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from toolsel.serve.service import Service
+
+SERVE_INSTALL = "pip install 'toolsel[serve]'"
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Usage store: sqlite:///PATH or postgresql://... (default: SQLite in the user "
+        "data directory).",
+    ),
+]
+
+
+def _require_serve() -> None:
+    """Exit 2 with the install line when the serve extra is missing."""
+    import importlib.util
+
+    missing = [m for m in ("fastapi", "uvicorn", "mcp") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(
+            f"toolsel serve needs {', '.join(missing)}, which are not installed",
+            hint=f"install them with: {SERVE_INSTALL}",
+        )
+
+
+@handle_errors
+def serve(
+    registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
+    host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8765,
+    db: DbOption = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            envvar="TOOLSEL_TOKEN",
+            help="Bearer token required on every route but /healthz (required off loopback).",
+        ),
+    ] = None,
+    mcp: Annotated[
+        bool, typer.Option("--mcp", help="Also serve MCP over streamable HTTP at /mcp.")
+    ] = False,
+    max_body: Annotated[
+        int, typer.Option("--max-body", min=1, metavar="BYTES", help="Largest request body.")
+    ] = 1024 * 1024,
+    log_format: Annotated[
+        str, typer.Option("--log-format", help="text or json: one line per request.")
+    ] = "text",
+    reload: Annotated[
+        bool,
+        typer.Option("--reload/--no-reload", help="Reload the registry when its files change."),
+    ] = True,
+) -> None:
+    """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
+    _require_serve()
+    if log_format not in ("text", "json"):
+        raise UsageError(f"--log-format must be text or json, got {log_format!r}")
+    if host not in LOOPBACK and not token:
+        raise UsageError(
+            f"--host {host}: binding beyond loopback needs a token",
+            hint="pass --token or set TOOLSEL_TOKEN; clients send Authorization: Bearer TOKEN",
+        )
+    import uvicorn
+
+    from toolsel.serve.http import create_app
+
+    _Server = _server_class()
+    from toolsel.serve.logs import configure_logging
+
+    configure_logging(log_format)
+    service = _service(registry, namespace, db)
+    if reload:
+        service.watch()
+    mcp_server = None
+    if mcp:
+        from toolsel.serve.mcp import create_mcp
+
+        mcp_server = create_mcp(service)
+    app = create_app(service, token=token, max_body=max_body, mcp_server=mcp_server, host=host)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=30,
+        lifespan="on",
+    )
+    try:
+        _Server(config).run()  # SIGTERM/SIGINT: stop accepting, drain, return
+    finally:
+        service.close()
+
+
+@handle_errors
+def mcp(
+    registry: RegistryOption = None,
+    namespace: NamespaceOption = False,
+    db: DbOption = None,
+) -> None:
+    """Serve the registry to MCP clients over stdio: search_tools, select_tools, validate_call."""
+    _require_serve()
+    import anyio
+
+    from toolsel.serve.logs import configure_logging
+    from toolsel.serve.mcp import create_mcp
+
+    configure_logging("text")
+    service = _service(registry, namespace, db, use_store=db is not None)
+    service.watch()
+    try:
+        anyio.run(create_mcp(service).run_stdio_async)
+    finally:
+        service.close()
+
+
+def _server_class() -> type:
+    import contextlib
+    import signal
+    from collections.abc import Iterator
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, except that SIGTERM and SIGINT end it normally: in-flight
+        requests are drained, the store is closed, and the process exits 0 (uvicorn itself
+        re-raises the signal once drained, which would skip the store's close)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            signals = (signal.SIGINT, signal.SIGTERM)
+            previous = {sig: signal.signal(sig, self.handle_exit) for sig in signals}
+            try:
+                yield
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+def _service(
+    registry: list[Path] | None, namespace: bool, db: str | None, *, use_store: bool = True
+) -> Service:
+    from toolsel.embed.model import missing
+    from toolsel.serve.service import Service
+    from toolsel.serve.store import open_store
+
+    paths = registry_paths(registry, namespace=namespace)
+    store = open_store(db or os.environ.get("TOOLSEL_DB")) if use_store else None
+    try:
+        return Service(paths, store, warm_embeddings=missing() is None)
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+
+
+__all__ = ["ExitCode", "mcp", "serve"]

@@ -1,0 +1,96 @@
+"""The reference design's four endpoints (`/agent/select-tools`, `/agent/validate`,
+`/agent/record-usage`, `/agent/analytics`), with its request and response shapes, served by
+toolsel's own selection, checks and store, so a client written for it works unchanged.
+
+| reference | toolsel |
+|---|---|
+| `select-tools {message, maxTools=8, permissionLevel="write"}` | `/v1/rank` (hybrid), tools as OpenAI function schemas |
+| `validate {tool, toolCallHistory, userId}` | the permission (gate: write) and `requires` checks of `/v1/validate` |
+| `record-usage {tool, success, latencyMs}` | `/v1/usage` |
+| `analytics` | per-tool calls, error rate, mean latency, last use from the store |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.registry.model import Permission
+from toolsel.serve.service import RequestError, Service, _integer, _text
+
+#: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
+REFERENCE_GATE = Permission.WRITE
+
+
+def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
+    from toolsel.emit import EMITTERS
+    from toolsel.ranking.core import RankOptions, rank_index
+
+    message = _text(body, "message")
+    top = _integer(body, "maxTools", 8, low=1, high=1000)
+    level = body.get("permissionLevel", "write")
+    try:
+        permission = Permission(level)
+    except ValueError:
+        raise RequestError(
+            "`permissionLevel` must be read, write, admin or dangerous", 422
+        ) from None
+    snap = service.snapshot
+    result = rank_index(snap.index, message, RankOptions(top=top, permission=permission))
+    # the ranked tools first; always-include tools fill what is left of maxTools
+    names = [r.name for r in result.results] + [r.name for r in result.always]
+    tools = [t for name in names if (t := snap.registry.get(name)) is not None][:top]
+    return {
+        "tools": EMITTERS["openai"](tools)["tools"],
+        "method": result.method,
+        "scores": [{"name": r.name, "score": r.score} for r in result.results],
+    }
+
+
+def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    tool_name = _text(body, "tool")
+    history = body.get("toolCallHistory") or []
+    if not isinstance(history, list):
+        raise RequestError("`toolCallHistory` must be a list of {name, success}", 422)
+    registry = service.snapshot.registry
+    tool = registry.get(tool_name)
+    if tool is None:
+        return 403, {"allowed": False, "reason": f"Unknown tool: {tool_name}"}
+    if not REFERENCE_GATE.allows(tool.permission):
+        return 403, {
+            "allowed": False,
+            "reason": f"Tool '{tool_name}' requires '{tool.permission}' permission",
+        }
+    succeeded = {h.get("name") for h in history if isinstance(h, dict) and h.get("success") is True}
+    for required in tool.requires:
+        if required not in succeeded:
+            return 400, {
+                "valid": False,
+                "reason": f"Tool '{tool_name}' requires '{required}' to succeed first",
+            }
+    return 200, {"valid": True}
+
+
+def record_usage(service: Service, body: dict[str, Any]) -> dict[str, Any]:
+    success = body.get("success")
+    if not isinstance(success, bool):
+        raise RequestError("`success` must be true or false", 422)
+    latency = body.get("latencyMs", 0)
+    service.usage({"tool": _text(body, "tool"), "ok": success, "latency_ms": latency or 0})
+    return {"recorded": True}
+
+
+def analytics(service: Service) -> list[dict[str, Any]]:
+    if service.store is None:
+        raise RequestError("this server records no usage (no store)", 503)
+    report = [
+        {
+            "tool": tool,
+            "calls": calls,
+            "errorRate": f"{round(failures / calls * 100) if calls else 0}%",
+            "avgLatencyMs": round(latency, 3) if latency is not None else 0,
+            "lastUsed": last,
+        }
+        for tool, calls, failures, latency, last in service.store.summary()
+    ]
+    report.sort(key=lambda r: (-int(r["calls"]), str(r["tool"])))
+    return report

@@ -1,0 +1,52 @@
+"""The service's log: one line per request (method, path, status, duration) and the
+reloader's notes, on stderr, as text or as JSON lines (`--log-format json`)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+
+FIELDS = ("method", "path", "status", "duration_ms")
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        if record.getMessage() == "request":
+            values = [str(getattr(record, f, "")) for f in FIELDS]
+            return f"{stamp}Z {values[0]} {values[1]} {values[2]} {values[3]}ms"
+        text = f"{stamp}Z {record.levelname.lower()} {record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created)),
+            "level": record.levelname.lower(),
+            "event": record.getMessage(),
+        }
+        for name in FIELDS:
+            if hasattr(record, name):
+                entry[name] = getattr(record, name)
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(log_format: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
+    for name in ("toolsel.serve", "toolsel.serve.access", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    sdk = logging.getLogger("mcp")  # the MCP SDK's own notes: warnings and errors only
+    sdk.handlers = [handler]
+    sdk.setLevel(logging.WARNING)
+    sdk.propagate = False

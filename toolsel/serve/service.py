@@ -1,0 +1,461 @@
+"""What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot
+that is reloaded in the background, and one function per operation, each taking plain data
+(a request body) and returning the same JSON payload as the matching CLI output.
+
+Nothing here prints. A request's input that is wrong raises `RequestError` (a 4xx), never
+anything else the caller would have to guess about.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsel.errors import ToolselError
+from toolsel.ranking.prepared import PreparedIndex
+from toolsel.registry.model import Permission, Registry
+from toolsel.serve.store import UsageRecord, UsageStore, Window, now
+
+log = logging.getLogger("toolsel.serve")
+
+#: How often the registry files are checked for changes (seconds).
+POLL_SECONDS = 0.25
+#: Most records one /v1/usage request may carry.
+MAX_BATCH = 10_000
+
+
+class RequestError(Exception):
+    """A request that cannot be served as sent: the message says what is wrong (HTTP 4xx)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One complete registry and everything derived from it. Requests read the current
+    snapshot once and use only it, so none ever sees a half-loaded registry."""
+
+    registry: Registry
+    index: PreparedIndex
+    stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
+    version: int
+    loaded_at: float = field(default_factory=time.time)
+
+
+class Service:
+    """The warm state: the current snapshot, the store, and the reloader."""
+
+    def __init__(
+        self,
+        registry_paths: Sequence[Path] | None,
+        store: UsageStore | None,
+        *,
+        warm_embeddings: bool = False,
+    ) -> None:
+        self.paths = list(registry_paths or [])
+        self.store = store
+        self.warm_embeddings = warm_embeddings
+        self.last_error: str | None = None
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self.snapshot = self._load(version=1)  # raises on a bad registry at start
+
+    # -- loading ------------------------------------------------------------------------
+    def _stamp(self) -> tuple[tuple[str, int, int], ...]:
+        from toolsel.registry.paths import registry_files
+
+        found = []
+        for path in registry_files(self.paths or None):
+            try:
+                info = path.stat()
+            except OSError:
+                found.append((str(path), -1, -1))
+            else:
+                found.append((str(path), info.st_mtime_ns, info.st_size))
+        return tuple(found)
+
+    def _load(self, version: int) -> Snapshot:
+        from toolsel.graph import find_cycles, requires_graph
+        from toolsel.ranking.store import load_index
+        from toolsel.registry.loader import load_registry
+        from toolsel.registry.paths import registry_files
+
+        stamp = self._stamp()
+        files = registry_files(self.paths or None)
+        registry = load_registry(files)
+        cycles = find_cycles(requires_graph(registry))
+        if cycles:
+            tool = registry.get(cycles[0][0])
+            where = ""
+            if tool is not None:
+                where = f"{registry.locate_field(tool, 'requires')}: "
+            raise RequestError(f"{where}requires cycle: {' -> '.join((*cycles[0], cycles[0][0]))}")
+        index = load_index(files, bulk=True)
+        if self.warm_embeddings:
+            index.tool_vectors()
+            index.example_vectors()
+            from toolsel.embed.model import embedder
+
+            embedder().start_loading()
+        return Snapshot(registry, index, stamp, version)
+
+    def reload_if_changed(self) -> bool:
+        """Load the registry again if a file changed; keep the last good one if the new one
+        is bad (the error is logged and kept for /readyz). True when a new one is live."""
+        stamp = self._stamp()
+        if stamp == self.snapshot.stamp:
+            return False
+        try:
+            fresh = self._load(self.snapshot.version + 1)
+        except (ToolselError, RequestError) as error:
+            message = str(error)
+            if message != self.last_error:
+                log.error("registry reload failed; still serving version %s: %s",
+                          self.snapshot.version, message)  # fmt: skip
+            self.last_error = message
+            # remember the bad content, so it is not reloaded until it changes again
+            self.snapshot = _with_stamp(self.snapshot, stamp)
+            return False
+        self.snapshot = fresh  # one reference swap: requests see the old or the new
+        self.last_error = None
+        log.info(
+            "registry reloaded: version %s, %s tools", fresh.version, len(fresh.registry.tools)
+        )
+        return True
+
+    def watch(self) -> None:
+        """Poll the registry files in a background thread until `close`."""
+
+        def loop() -> None:
+            while not self._stop.wait(POLL_SECONDS):
+                try:
+                    self.reload_if_changed()
+                except Exception:
+                    log.exception("registry watcher")
+
+        self._watcher = threading.Thread(target=loop, name="toolsel-reload", daemon=True)
+        self._watcher.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
+        if self.store is not None:
+            self.store.close()
+
+    # -- operations -----------------------------------------------------------------------
+    def ready(self) -> tuple[bool, dict[str, Any]]:
+        snap = self.snapshot
+        body = {
+            "ready": True,
+            "registry_version": snap.version,
+            "tools": len(snap.registry.tools),
+            "last_reload_error": self.last_error,
+        }
+        return True, body
+
+    def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """POST /v1/rank: the `toolsel.rank/v2` document (or `toolsel.select/v1` for a
+        `select:` query), exactly as `toolsel rank --format json` prints it."""
+        from toolsel.ranking.core import RankOptions, rank_index
+        from toolsel.ranking.options import EMBEDDING_METHODS, Method
+        from toolsel.render.rank import rank_payload
+        from toolsel.text import is_select
+
+        query = _text(body, "query")
+        snap = self.snapshot
+        if is_select(query):
+            return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
+        method = _choice(body, "method", Method, Method.HYBRID)
+        explain = _flag(body, "explain")
+        options = RankOptions(
+            method=method,
+            top=_integer(body, "top", 5 if method is Method.CC else 8, low=1, high=1000),
+            permission=_choice(body, "permission", Permission, None),
+            categories=_strings(body, "categories"),
+            tags=_strings(body, "tags"),
+            include_deprecated=_flag(body, "include_deprecated"),
+            min_score=_number(body, "min_score", 0.0),
+            min_strength=_number(body, "min_strength", 0.0),
+            explain=explain,
+        )
+        vector = None
+        if method in EMBEDDING_METHODS:
+            from toolsel.embed.model import missing
+
+            reason = missing()
+            if reason is not None:
+                raise RequestError(f"method {method.value} needs toolsel[embed]: {reason}", 422)
+            snap.index.tool_vectors()
+            snap.index.example_vectors()
+        try:
+            result = rank_index(snap.index, query, options, query_vector=vector)
+        except ToolselError as error:
+            raise RequestError(str(error), 422) from None
+        return rank_payload(result, explain=explain)
+
+    def select(self, body: Mapping[str, Any], snap: Snapshot | None = None) -> dict[str, Any]:
+        """POST /v1/select: the tool_reference tool_result block and the diagnostics."""
+        from toolsel.render.rank import select_payload
+        from toolsel.select import select_tools
+        from toolsel.text import is_select
+
+        snap = snap or self.snapshot
+        if "query" in body:
+            query = _text(body, "query")
+        else:
+            names = _strings(body, "names", required=True)
+            query = "select:" + ",".join(names)
+        if not is_select(query):
+            raise RequestError("`query` must start with select:, or give `names`")
+        try:
+            result = select_tools(
+                snap.registry.tools,
+                query,
+                with_deps=_flag(body, "with_deps"),
+                tool_use_id=_optional_text(body, "tool_use_id"),
+                pending_servers=_strings(body, "pending_servers"),
+            )
+        except ToolselError as error:
+            raise RequestError(str(error), 422) from None
+        return select_payload(result)
+
+    def validate(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """POST /v1/validate: the checks replay runs on a call, before it is made."""
+        from toolsel.replay.checks import RegistryChecker
+        from toolsel.replay.events import Call
+
+        tool = _text(body, "tool")
+        if "input" not in body:
+            raise RequestError("missing `input` (the call's arguments, an object)")
+        permission = _choice(body, "permission", Permission, None)
+        session = _optional_text(body, "session")
+        checker = RegistryChecker(self.snapshot.registry, permission)
+        if session is not None and self.store is not None:
+            checker.called, checker.succeeded = self.store.session_tools(session)
+        violations = checker.check(Call("validate", tool, body["input"]), 0)
+        return {
+            "schema": VALIDATE_SCHEMA,
+            "tool": tool,
+            "ok": not violations,
+            "violations": [{"rule": v.rule, "message": v.message} for v in violations],
+        }
+
+    def usage(self, body: Any) -> dict[str, Any]:
+        """POST /v1/usage: one record, a list of them, `{"records": [...]}`, or the
+        `tool_result` events of `toolsel replay --format jsonl`."""
+        if self.store is None:
+            raise RequestError("this server records no usage (no store)", 503)
+        records = parse_records(body)
+        stored = self.store.record(records)
+        return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
+
+    def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
+        """GET /v1/analytics: the `toolsel.stats/v1` payload over the stored records."""
+        from toolsel.render.stats import stats_payload
+        from toolsel.replay.stats import records_stats
+
+        if self.store is None:
+            raise RequestError("this server records no usage (no store)", 503)
+        window = Window(
+            since=_timestamp(query.get("since"), "since"),
+            until=_timestamp(query.get("until"), "until"),
+            session=query.get("session"),
+        )
+        return stats_payload(records_stats(self.store.rows(window), self.snapshot.registry))
+
+    def tools(self, emit: str | None, name: str | None = None) -> Any:
+        """GET /v1/tools[/{name}]: definitions in the registry's own shape, or a provider's."""
+        from toolsel.emit import EMITTERS
+
+        registry = self.snapshot.registry
+        chosen = registry.tools
+        if name is not None:
+            tool = registry.get(name)
+            if tool is None:
+                from toolsel.suggest import did_you_mean
+
+                raise RequestError(
+                    f"no tool named {name!r}{did_you_mean(name, registry.names)}", 404
+                )
+            chosen = (tool,)
+        if emit is None:
+            items = [tool_payload(t, registry) for t in chosen]
+            return items[0] if name is not None else {"schema": TOOLS_SCHEMA, "tools": items}
+        if emit not in EMITTERS:
+            raise RequestError(f"emit must be one of {', '.join(EMITTERS)}, got {emit!r}", 422)
+        return EMITTERS[emit](list(chosen))
+
+
+VALIDATE_SCHEMA = "toolsel.validate/v1"
+USAGE_SCHEMA = "toolsel.usage/v1"
+TOOLS_SCHEMA = "toolsel.tools/v1"
+
+
+def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
+    """A tool in the registry format's own terms (`GET /v1/tools` without `?emit=`)."""
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+        "category": tool.category,
+        "permission": tool.permission.value,
+        "tags": list(tool.tags),
+        "requires": list(tool.requires),
+        "conflicts": list(tool.conflicts),
+        "aliases": list(tool.aliases),
+        "version": tool.version,
+        "deprecated": tool.deprecated,
+        "deprecated_by": tool.deprecated_by,
+        "display_name": tool.display_name,
+        "search_hint": tool.search_hint,
+        "always_include": tool.always_include,
+        "defer_loading": tool.defer_loading,
+        "examples": list(registry.examples_for(tool.name)),
+        "source": {"file": tool.source.file, "pointer": tool.source.pointer},
+    }
+
+
+def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
+    from dataclasses import replace
+
+    return replace(snapshot, stamp=stamp)
+
+
+# -- request values --------------------------------------------------------------------------
+
+
+def parse_records(body: Any) -> list[UsageRecord]:
+    if isinstance(body, dict) and "records" in body:
+        body = body["records"]
+    items = body if isinstance(body, list) else [body]
+    if not items:
+        raise RequestError("no usage records")
+    if len(items) > MAX_BATCH:
+        raise RequestError(f"at most {MAX_BATCH} records per request, got {len(items)}", 413)
+    records = []
+    for number, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise RequestError(f"record {number}: expected an object, got {_kind(item)}", 422)
+        try:
+            records.append(_record(item))
+        except RequestError as error:
+            raise RequestError(f"record {number}: {error}", 422) from None
+    return records
+
+
+def _record(item: Mapping[str, Any]) -> UsageRecord:
+    if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
+        return UsageRecord(
+            tool=_text(item, "tool"),
+            ok=item.get("is_error") is not True,
+            at=now(),
+            latency_ms=_number(item, "latency_ms", None),
+            session=_optional_text(item, "file"),
+            id=f"{item.get('file')}#{item.get('id')}",
+        )
+    if item.get("event") == "tool_start" and "schema" in item:
+        raise RequestError("a tool_start event records nothing; send tool_result events")
+    ok = item.get("ok")
+    if not isinstance(ok, bool):
+        raise RequestError("`ok` must be true or false")
+    return UsageRecord(
+        tool=_text(item, "tool"),
+        ok=ok,
+        at=_timestamp(item.get("at"), "at") or now(),
+        latency_ms=_number(item, "latency_ms", None),
+        session=_optional_text(item, "session"),
+        error=_optional_text(item, "error"),
+        id=_optional_text(item, "id"),
+    )
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else "null"
+    )
+
+
+def _text(body: Mapping[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise RequestError(f"`{key}` must be a non-empty string, got {_kind(value)}", 422)
+    return value
+
+
+def _optional_text(body: Mapping[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RequestError(f"`{key}` must be a string, got {_kind(value)}", 422)
+    return value
+
+
+def _flag(body: Mapping[str, Any], key: str) -> bool:
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise RequestError(f"`{key}` must be true or false, got {_kind(value)}", 422)
+    return value
+
+
+def _number(body: Mapping[str, Any], key: str, default: Any) -> Any:
+    value = body.get(key, default)
+    if value is default:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise RequestError(f"`{key}` must be a number >= 0, got {_kind(value)}", 422)
+    return float(value)
+
+
+def _integer(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RequestError(f"`{key}` must be an integer from {low} to {high}", 422)
+    return value
+
+
+def _strings(body: Mapping[str, Any], key: str, *, required: bool = False) -> tuple[str, ...]:
+    value = body.get(key)
+    if value is None and not required:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise RequestError(f"`{key}` must be a list of strings", 422)
+    return tuple(value)
+
+
+def _choice(body: Mapping[str, Any], key: str, kind: Callable[[str], Any], default: Any) -> Any:
+    value = body.get(key)
+    if value is None:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(str(c.value) for c in kind)  # type: ignore[attr-defined]
+        raise RequestError(f"`{key}` must be one of {choices}, got {value!r}", 422) from None
+
+
+def _timestamp(value: Any, key: str) -> str | None:
+    """An ISO 8601 time as stored (UTC, `Z`), or None."""
+    if value is None or value == "":
+        return None
+    from datetime import UTC, datetime
+
+    if not isinstance(value, str):
+        raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise RequestError(f"`{key}` must be an ISO 8601 time, got {value!r}", 422) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
