@@ -68,6 +68,14 @@ def serve(
         bool,
         typer.Option("--reload/--no-reload", help="Reload the registry when its files change."),
     ] = True,
+    embed: Annotated[
+        bool,
+        typer.Option(
+            "--embed/--no-embed",
+            help="With toolsel[embed]: load the model and tool vectors at start (default), "
+            "so semantic and fusion answer warm.",
+        ),
+    ] = True,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
     _require_serve()
@@ -86,7 +94,7 @@ def serve(
     from toolsel.serve.logs import configure_logging
 
     configure_logging(log_format)
-    service = _service(registry, namespace, db)
+    service = _service(registry, namespace, db, embed=embed)
     if reload:
         service.watch()
     mcp_server = None
@@ -158,7 +166,12 @@ def _server_class() -> type:
 
 
 def _service(
-    registry: list[Path] | None, namespace: bool, db: str | None, *, use_store: bool = True
+    registry: list[Path] | None,
+    namespace: bool,
+    db: str | None,
+    *,
+    use_store: bool = True,
+    embed: bool = True,
 ) -> Service:
     from toolsel.embed.model import missing
     from toolsel.serve.service import Service
@@ -167,7 +180,7 @@ def _service(
     paths = registry_paths(registry, namespace=namespace)
     store = open_store(db or os.environ.get("TOOLSEL_DB")) if use_store else None
     try:
-        return Service(paths, store, warm_embeddings=missing() is None)
+        return Service(paths, store, warm_embeddings=embed and missing() is None)
     except BaseException:
         if store is not None:
             store.close()

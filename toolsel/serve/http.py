@@ -10,13 +10,13 @@ as one line.
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 import time
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from toolsel import __version__
 from toolsel.serve.service import RequestError, Service
@@ -50,19 +50,24 @@ def create_app(
     max_body: int = MAX_BODY,
     mcp_server: Any = None,
     host: str = "127.0.0.1",
+    on_close: Any = None,
 ) -> FastAPI:
-    """The app; with `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`."""
-    lifespan = None
+    """The app; with `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`;
+    `on_close` runs when the server shuts down (a worker closes its store)."""
+    from contextlib import AsyncExitStack, asynccontextmanager
+
     mcp_app = None
     if mcp_server is not None:
-        from contextlib import asynccontextmanager
-
         mcp_app = mcp_server.streamable_http_app(streamable_http_path="/mcp", host=host)
 
-        @asynccontextmanager
-        async def lifespan(app: FastAPI) -> Any:
-            async with mcp_server.session_manager.run():
-                yield
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        async with AsyncExitStack() as stack:
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
+            if on_close is not None:
+                stack.callback(on_close)
+            yield
 
     app = FastAPI(
         lifespan=lifespan,
@@ -71,34 +76,6 @@ def create_app(
         description="Tool selection as a service: rank, select and validate tool calls "
         "against a registry, and record how calls went.",
     )
-    expected = token.encode() if token else None
-
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Any) -> Response:
-        started = time.perf_counter()
-        response = await _guarded(request, call_next)
-        log.info(
-            "request",
-            extra={
-                "method": request.method,
-                "path": request.url.path,
-                "status": response.status_code,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-            },
-        )
-        return response
-
-    async def _guarded(request: Request, call_next: Any) -> Response:
-        path = request.url.path
-        if expected is not None and path != "/healthz":
-            given = request.headers.get("authorization", "")
-            scheme, _, value = given.partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(value.encode(), expected):
-                return _error("missing or wrong bearer token", 401)
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > max_body):
-            return _error(f"request body over {max_body} bytes", 413)
-        return await call_next(request)  # type: ignore[no-any-return]
 
     async def body(request: Request) -> Any:
         chunks = []
@@ -112,7 +89,7 @@ def create_app(
         if not raw.strip():
             raise RequestError("empty request body: send a JSON object")
         try:
-            return json.loads(raw)
+            return orjson.loads(raw)
         except (ValueError, UnicodeDecodeError) as error:
             raise RequestError(f"request body is not JSON: {error}") from None
 
@@ -138,9 +115,9 @@ def create_app(
         return {"ok": True}
 
     @app.get("/readyz", tags=["health"])
-    def readyz() -> dict[str, Any]:
+    def readyz() -> Response:
         """The registry is loaded; `last_reload_error` says why the last reload failed."""
-        return service.ready()[1]
+        return _json(service.ready()[1])
 
     # -- /v1 ---------------------------------------------------------------------------------
     @app.post(
@@ -163,9 +140,9 @@ def create_app(
             ["query"],
         ),
     )
-    async def rank(request: Request) -> dict[str, Any]:
+    async def rank(request: Request) -> Response:
         """The `toolsel.rank/v2` document, as `toolsel rank --format json` prints it."""
-        return service.rank(await object_body(request))
+        return _json(service.rank(await object_body(request)))
 
     @app.post(
         "/v1/select",
@@ -176,9 +153,9 @@ def create_app(
             ["names"],
         ),
     )
-    async def select(request: Request) -> dict[str, Any]:
+    async def select(request: Request) -> Response:
         """The `toolsel.select/v1` document: the tool_reference block and diagnostics."""
-        return service.select(await object_body(request))
+        return _json(service.select(await object_body(request)))
 
     @app.post(
         "/v1/validate",
@@ -223,14 +200,14 @@ def create_app(
         return await _in_thread(service.analytics, query)
 
     @app.get("/v1/tools", tags=["v1"])
-    def tools(emit: str | None = None) -> Any:
+    def tools(emit: str | None = None) -> Response:
         """Every tool, in toolsel's shape or a provider's (`?emit=openai|anthropic|mcp|gemini`)."""
-        return service.tools(emit)
+        return _json(service.tools(emit))
 
     @app.get("/v1/tools/{name}", tags=["v1"])
-    def tool(name: str, emit: str | None = None) -> Any:
+    def tool(name: str, emit: str | None = None) -> Response:
         """One tool, in toolsel's shape or a provider's."""
-        return service.tools(emit, name)
+        return _json(service.tools(emit, name))
 
     # -- the reference design's paths ------------------------------------------------------
     @app.post("/agent/select-tools", tags=["reference design"])
@@ -246,7 +223,7 @@ def create_app(
         from toolsel.serve.compat import validate
 
         status, payload = validate(service, await object_body(request))
-        return JSONResponse(payload, status_code=status)
+        return _json(payload, status)
 
     @app.post("/agent/record-usage", tags=["reference design"])
     async def agent_record(request: Request) -> Response:
@@ -264,7 +241,60 @@ def create_app(
 
     if mcp_app is not None:
         app.mount("/", mcp_app)
+    app.add_middleware(Guard, token=token, max_body=max_body)
     return app
+
+
+class Guard:
+    """Pure ASGI middleware (cheaper than FastAPI's `@app.middleware`): the bearer token on
+    every route but /healthz (compared in constant time), the body cap by Content-Length,
+    and one log line per request."""
+
+    def __init__(self, app: Any, *, token: str | None, max_body: int) -> None:
+        self.app = app
+        self.expected = token.encode() if token else None
+        self.max_body = max_body
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+        headers = dict(scope["headers"])
+
+        async def sending(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        refusal = self._refusal(scope["path"], headers)
+        try:
+            if refusal is not None:
+                await refusal(scope, receive, sending)
+            else:
+                await self.app(scope, receive, sending)
+        finally:
+            log.info(
+                "request",
+                extra={
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                },
+            )
+
+    def _refusal(self, path: str, headers: dict[bytes, bytes]) -> Response | None:
+        if self.expected is not None and path != "/healthz":
+            scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(value, self.expected):
+                return _error("missing or wrong bearer token", 401)
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            return _error(f"request body over {self.max_body} bytes", 413)
+        return None
 
 
 async def _in_thread(function: Any, *args: Any) -> Response:
@@ -275,8 +305,16 @@ async def _in_thread(function: Any, *args: Any) -> Response:
         result = await run_in_threadpool(function, *args)
     except RequestError as error:
         return _error(str(error), error.status)
-    return JSONResponse(result)
+    return _json(result)
 
 
 def _error(message: str, status: int) -> Response:
-    return JSONResponse({"error": message, "status": status}, status_code=status)
+    return _json({"error": message, "status": status}, status)
+
+
+def _json(payload: Any, status: int = 200) -> Response:
+    """A JSON response serialised by orjson (FastAPI's default encoder walks every value
+    first, which costs more than the ranking on a small registry)."""
+    import orjson
+
+    return Response(orjson.dumps(payload), status_code=status, media_type="application/json")
