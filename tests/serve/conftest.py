@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="needs the serve extra: pip install 'toolsel[serve]'")
 
-from toolsel.serve.store import UsageStore, open_store  # noqa: E402
+from toolsel.serve.store import UsageStore, open_store
 
 POSTGRES = os.environ.get("TOOLSEL_TEST_POSTGRES")
 

@@ -28,7 +28,7 @@ def _free_port() -> int:
 def _request(url: str, body: object | None = None) -> object:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - loopback
+    with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
 
@@ -51,7 +51,9 @@ def test_serve_answers_drains_on_sigterm_and_keeps_records(tmp_path: Path, cli: 
                 time.sleep(0.05)
         ranked = _request(base + "/v1/rank", {"query": "roll back the release"})
         assert ranked["results"][0]["name"] == "rollback_deployment"  # type: ignore[index]
-        stored = _request(base + "/v1/usage", [{"tool": "run_tests", "ok": True, "id": str(i)} for i in range(50)])
+        stored = _request(
+            base + "/v1/usage", [{"tool": "run_tests", "ok": True, "id": str(i)} for i in range(50)]
+        )
         assert stored["stored"] == 50  # type: ignore[index]
     finally:
         process.send_signal(signal.SIGTERM)
@@ -70,7 +72,9 @@ def test_serve_refuses_a_public_address_without_a_token(cli: Cli) -> None:
     assert run.exit_code == 2 and "needs a token" in run.stderr
 
 
-def test_serve_without_the_extra_says_how_to_install_it(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_without_the_extra_says_how_to_install_it(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a)
@@ -83,5 +87,7 @@ def test_serve_without_the_extra_says_how_to_install_it(cli: Cli, monkeypatch: p
 def test_stats_db_errors(cli: Cli, tmp_path: Path) -> None:
     assert cli("stats", "--db", "mysql://x").exit_code == 2
     assert cli("stats", "x.jsonl", "--db", f"sqlite:///{tmp_path / 'u.db'}").exit_code == 2
-    run = cli("stats", "--since", "2026-01-01", str(ROOT / "transcripts" / "claude-code-session.jsonl"))
+    run = cli(
+        "stats", "--since", "2026-01-01", str(ROOT / "transcripts" / "claude-code-session.jsonl")
+    )
     assert run.exit_code == 2 and "--db" in run.stderr

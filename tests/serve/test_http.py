@@ -30,7 +30,9 @@ def client(service: Service) -> TestClient:
 def test_rank_returns_the_cli_json_document(client: TestClient, cli) -> None:  # type: ignore[no-untyped-def]
     query = "deploy the billing service to production"
     served = client.post("/v1/rank", json={"query": query, "top": 3}).json()
-    printed = json.loads(cli("rank", "-r", str(ROOT / "registries"), query, "-n", "3", "-f", "json").stdout)
+    printed = json.loads(
+        cli("rank", "-r", str(ROOT / "registries"), query, "-n", "3", "-f", "json").stdout
+    )
     assert served == printed
     chosen = client.post("/v1/rank", json={"query": "select:read_file,nope"}).json()
     assert chosen["schema"] == "toolsel.select/v1" and chosen["not_found"] == ["nope"]
@@ -46,7 +48,9 @@ def test_select_validate_usage_and_analytics(client: TestClient) -> None:
     assert selected["tool_result"]["type"] == "tool_result"
     bad = client.post("/v1/validate", json={"tool": "deploy_service", "input": {}, "session": "s"})
     rules = {v["rule"] for v in bad.json()["violations"]}
-    assert bad.status_code == 200 and not bad.json()["ok"] and {"requires", "invalid-input"} <= rules
+    assert (
+        bad.status_code == 200 and not bad.json()["ok"] and {"requires", "invalid-input"} <= rules
+    )
     unknown = client.post("/v1/validate", json={"tool": "deploy_servce", "input": {}}).json()
     assert "did you mean 'deploy_service'" in unknown["violations"][0]["message"]
     recorded = client.post(
@@ -160,7 +164,8 @@ def test_health_readiness_and_docs(client: TestClient) -> None:
 
 def test_the_reference_design_paths(client: TestClient) -> None:
     chosen = client.post(
-        "/agent/select-tools", json={"message": "Show me all users who signed up last month", "maxTools": 5}
+        "/agent/select-tools",
+        json={"message": "Show me all users who signed up last month", "maxTools": 5},
     ).json()
     assert set(chosen) == {"tools", "method", "scores"} and len(chosen["tools"]) <= 5
     assert all(t["type"] == "function" for t in chosen["tools"])
@@ -173,13 +178,20 @@ def test_the_reference_design_paths(client: TestClient) -> None:
         "reason": "Tool 'git_commit' requires 'git_status' to succeed first",
     }
     failed = [{"name": "git_status", "success": False}]
-    assert client.post("/agent/validate", json={"tool": "git_commit", "toolCallHistory": failed}).status_code == 400
+    assert (
+        client.post(
+            "/agent/validate", json={"tool": "git_commit", "toolCallHistory": failed}
+        ).status_code
+        == 400
+    )
     ok = client.post(
         "/agent/validate",
         json={"tool": "git_commit", "toolCallHistory": [{"name": "git_status", "success": True}]},
     )
     assert ok.json() == {"valid": True}
-    assert client.post("/agent/record-usage", json={"tool": "db_query", "success": True, "latencyMs": 45}).json() == {"recorded": True}
+    assert client.post(
+        "/agent/record-usage", json={"tool": "db_query", "success": True, "latencyMs": 45}
+    ).json() == {"recorded": True}
     client.post("/agent/record-usage", json={"tool": "db_query", "success": False})
     report = client.get("/agent/analytics").json()
     assert report[0]["tool"] == "db_query" and report[0]["calls"] == 2

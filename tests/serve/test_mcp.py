@@ -45,7 +45,9 @@ def test_mcp_server_over_stdio_with_the_sdk_client() -> None:
     assert set(search["tools"][0]) == {"name", "description", "inputSchema"}
     select = out["select_tools"]
     assert isinstance(select, dict)
-    assert [t["name"] for t in select["tools"]] == ["read_file"] and select["not_found"] == ["ghost"]
+    assert [t["name"] for t in select["tools"]] == ["read_file"] and select["not_found"] == [
+        "ghost"
+    ]
     validate = out["validate_call"]
     assert isinstance(validate, dict) and validate["ok"] is False
     assert validate["violations"][0]["rule"] == "invalid-input"

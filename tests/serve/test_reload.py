@@ -35,7 +35,10 @@ def test_reload_swaps_and_bad_edits_keep_the_last_good_registry(tmp_path: Path) 
     assert not service.reload_if_changed()
     ready = client.get("/readyz").json()
     assert ready["tools"] == 6 and "tools.yaml:" in ready["last_reload_error"]
-    assert client.post("/v1/rank", json={"query": "brand new"}).json()["results"][0]["name"] == "tool_new"
+    assert (
+        client.post("/v1/rank", json={"query": "brand new"}).json()["results"][0]["name"]
+        == "tool_new"
+    )
     _touch(  # a requires cycle is a bad edit too
         registry,
         TOOLS + "  - name: a\n    description: A.\n    requires: [b]\n"

@@ -14,7 +14,11 @@ from toolsel.serve.store import SCHEMA_VERSION, UsageRecord, UsageStore, Window,
 
 
 def _record(i: int, **fields: object) -> UsageRecord:
-    values: dict[str, object] = {"tool": "read_file", "ok": True, "at": f"2026-01-01T00:00:{i % 60:02d}.000Z"}
+    values: dict[str, object] = {
+        "tool": "read_file",
+        "ok": True,
+        "at": f"2026-01-01T00:00:{i % 60:02d}.000Z",
+    }
     values.update(fields)
     return UsageRecord(**values)  # type: ignore[arg-type]
 
@@ -56,8 +60,7 @@ def test_windows_sessions_and_statistics(store: UsageStore) -> None:
 def test_concurrent_writers_lose_nothing(store: UsageStore) -> None:
     def write(worker: int) -> int:
         return sum(
-            store.record([_record(i, id=f"{worker}-{i}-{j}") for j in range(10)])
-            for i in range(20)
+            store.record([_record(i, id=f"{worker}-{i}-{j}") for j in range(10)]) for i in range(20)
         )
 
     with ThreadPoolExecutor(8) as pool:
@@ -97,7 +100,9 @@ def test_bad_urls_are_usage_errors(tmp_path) -> None:  # type: ignore[no-untyped
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.sampled_from(["a", "b", "c"]), st.booleans(), st.sampled_from(["s1", "s2", None])),
+        st.tuples(
+            st.sampled_from(["a", "b", "c"]), st.booleans(), st.sampled_from(["s1", "s2", None])
+        ),
         max_size=30,
     )
 )
