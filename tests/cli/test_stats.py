@@ -21,6 +21,7 @@ def test_stats(cli: Cli) -> None:
         "error_rate": 0.25,
         "success_rate": 0.75,
         "median_latency_s": 1.0,
+        "p95_latency_s": 2.0,
         "transcripts": 3,
     }
     assert "git_status" in data["never_called"] and len(data["co_used_pairs"]) == 20

@@ -51,3 +51,61 @@ def test_mcp_server_over_stdio_with_the_sdk_client() -> None:
     validate = out["validate_call"]
     assert isinstance(validate, dict) and validate["ok"] is False
     assert validate["violations"][0]["rule"] == "invalid-input"
+
+
+def test_mcp_over_streamable_http_behind_the_token(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`toolsel serve --mcp`: the same tools at /mcp, with the SDK's streamable HTTP client."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "toolsel", "serve", "-r", str(ROOT / "registries"), "--mcp",
+         "--port", str(port), "--db", f"sqlite:///{tmp_path / 'u.db'}", "--token", "t0ken", "--no-embed"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env={**os.environ, "TOOLSEL_CACHE_DIR": str(tmp_path / "cache")},
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+
+        async def calls() -> tuple[list[str], object]:
+            import httpx
+            from mcp.client.session import ClientSession
+            from mcp.client.streamable_http import streamable_http_client
+
+            headers = {"Authorization": "Bearer t0ken"}
+            async with (
+                httpx.AsyncClient(headers=headers, timeout=30) as http,
+                streamable_http_client(url + "/mcp", http_client=http) as streams,
+                ClientSession(streams[0], streams[1]) as session,
+            ):
+                await session.initialize()
+                names = sorted(t.name for t in (await session.list_tools()).tools)
+                found = await session.call_tool("search_tools", {"query": "read a file", "top": 2})
+                return names, found.structured_content
+
+        names, found = anyio.run(calls)
+        assert names == ["search_tools", "select_tools", "validate_call"]
+        assert isinstance(found, dict) and found["tools"][0]["name"] == "read_file"
+        # without the token, /mcp is refused like every other route
+        request = urllib.request.Request(url + "/mcp", data=b"{}", method="POST")
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            raise AssertionError("expected 401")
+        except urllib.error.HTTPError as error:
+            assert error.code == 401
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=30)

@@ -46,7 +46,7 @@ def test_windows_sessions_and_statistics(store: UsageStore) -> None:
     assert stats.transcripts == 3
     tools = {t.name: t for t in stats.tools}
     assert tools["run_tests"].calls == 3 and tools["run_tests"].transcripts == 3
-    assert tools["run_tests"].median_latency_s == 0.2
+    assert tools["run_tests"].median_latency_s == 0.2 and tools["run_tests"].p95_latency_s == 0.3
     assert tools["deploy_service"].errors == 1 and tools["deploy_service"].success_rate == 0.0
     assert [p.tools for p in stats.co_used_pairs] == [("deploy_service", "run_tests")]
     january = records_stats(store.rows(Window(until="2026-02-01T00:00:00.000Z")))

@@ -30,6 +30,7 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
                 "error_rate": t.error_rate,
                 "success_rate": t.success_rate,
                 "median_latency_s": t.median_latency_s,
+                "p95_latency_s": t.p95_latency_s,
             }
             for t in stats.tools
         },

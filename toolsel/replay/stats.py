@@ -29,6 +29,7 @@ class ToolUsage:
     transcripts: int  # how many transcripts called it
     median_latency_s: float | None
     answered: int = 0  # calls that got a result
+    p95_latency_s: float | None = None  # nearest-rank 95th percentile
 
     @property
     def unanswered(self) -> int:
@@ -74,6 +75,14 @@ class UsageStats:
         return sum(u.lines for u in self.unreadable)
 
 
+def p95(values: list[float]) -> float | None:
+    """The nearest-rank 95th percentile (None for no values)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
+
+
 def usage_stats(result: ReplayResult, registry: Registry | None = None) -> UsageStats:
     """Calls copied from an earlier file of the run (resumed sessions) are counted once,
     with their results, errors and latencies."""
@@ -101,6 +110,7 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
             transcripts[name],
             statistics.median(latencies[name]) if latencies[name] else None,
             answered[name],
+            p95(latencies[name]),
         )
         for name in sorted(calls, key=lambda n: (-calls[n], n))
     )
@@ -173,6 +183,7 @@ def records_stats(
             sessions[name],
             statistics.median(latencies[name]) if latencies.get(name) else None,
             calls[name],  # a recorded call always has its outcome
+            p95(latencies.get(name, [])),
         )
         for name in sorted(calls, key=lambda n: (-calls[n], n))
     )
