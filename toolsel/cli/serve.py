@@ -28,14 +28,14 @@ DbOption = Annotated[
 ]
 
 
-def _require_serve() -> None:
+def _require_serve(command: str = "serve") -> None:
     """Exit 2 with the install line when the serve extra is missing."""
     import importlib.util
 
     missing = [m for m in ("fastapi", "uvicorn", "mcp") if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(
-            f"toolsel serve needs {', '.join(missing)}, which are not installed",
+            f"toolsel {command} needs {', '.join(missing)}, which are not installed",
             hint=f"install them with: {SERVE_INSTALL}",
         )
 
@@ -125,7 +125,7 @@ def mcp(
     db: DbOption = None,
 ) -> None:
     """Serve the registry to MCP clients over stdio: search_tools, select_tools, validate_call."""
-    _require_serve()
+    _require_serve("mcp")
     import anyio
 
     from toolsel.serve.logs import configure_logging
