@@ -212,3 +212,22 @@ def test_registry_text_is_served_as_json_data(tmp_path: Path, store_url: str) ->
         assert response.json()["description"].startswith("<script>")
     finally:
         running.close()
+
+
+def test_service_outputs_match_their_published_schemas(client: TestClient) -> None:
+    from jsonschema import Draft202012Validator
+
+    from toolsel.schemas import Output, schema_text
+
+    documents = {
+        Output.VALIDATE: client.post(
+            "/v1/validate", json={"tool": "read_file", "input": {}}
+        ).json(),
+        Output.USAGE: client.post("/v1/usage", json={"tool": "read_file", "ok": True}).json(),
+        Output.TOOLS: client.get("/v1/tools").json(),
+        Output.RANK: client.post("/v1/rank", json={"query": "read a file"}).json(),
+        Output.SELECT: client.post("/v1/select", json={"names": ["read_file"]}).json(),
+        Output.STATS: client.get("/v1/analytics").json(),
+    }
+    for output, document in documents.items():
+        Draft202012Validator(json.loads(schema_text(output.value))).validate(document)

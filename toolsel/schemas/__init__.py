@@ -23,7 +23,13 @@ class Output(StrEnum):
     PROMPT = "prompt"
     DEPS = "deps"
     LINT = "lint"
+    VALIDATE = "validate"  # toolsel serve: POST /v1/validate
+    USAGE = "usage"  # toolsel serve: POST /v1/usage
+    TOOLS = "tools"  # toolsel serve: GET /v1/tools
 
+
+#: Outputs only `toolsel serve` returns (checked by tests/serve, not by a CLI format)
+SERVE_OUTPUTS = frozenset({Output.VALIDATE, Output.USAGE, Output.TOOLS})
 
 #: Outputs past their first version (a field changed meaning or type); the rest are v1.
 VERSIONS = {Output.STATS: 2, Output.RANK: 2, Output.RANK_LINE: 2, Output.RANK_BATCH: 2}
