@@ -122,6 +122,10 @@ def test_bad_requests_get_a_clear_4xx_never_a_traceback(client: TestClient) -> N
         assert response.status_code == status, (body, response.text)
         assert message in response.json()["error"] and "Traceback" not in response.text
     assert client.post("/v1/usage", json={"tool": "x", "ok": "yes"}).status_code == 422
+    assert client.post("/v1/usage", json={"tool": "x" * 600, "ok": True}).status_code == 422
+    negative = client.post("/v1/rank", json={"query": "x", "min_score": -1})
+    assert negative.status_code == 422 and "got -1" in negative.json()["error"]
+    assert client.post("/v1/rank", content=b"[" * 5000 + b"]" * 5000).status_code == 400
     assert client.post("/v1/usage", json=[]).status_code == 400
     assert client.post("/v1/validate", json={"tool": "read_file"}).status_code == 400
 

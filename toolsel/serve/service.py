@@ -27,6 +27,8 @@ log = logging.getLogger("toolsel.serve")
 POLL_SECONDS = 0.25
 #: Most records one /v1/usage request may carry.
 MAX_BATCH = 10_000
+#: Longest tool name a usage record may carry.
+MAX_NAME = 512
 
 
 class RequestError(Exception):
@@ -366,8 +368,11 @@ def _record(item: Mapping[str, Any]) -> UsageRecord:
     ok = item.get("ok")
     if not isinstance(ok, bool):
         raise RequestError("`ok` must be true or false")
+    tool = _text(item, "tool")
+    if len(tool) > MAX_NAME:
+        raise RequestError(f"`tool` is {len(tool)} characters long; at most {MAX_NAME}")
     return UsageRecord(
-        tool=_text(item, "tool"),
+        tool=tool,
         ok=ok,
         at=_timestamp(item.get("at"), "at") or now(),
         latency_ms=_number(item, "latency_ms", None),
@@ -410,8 +415,10 @@ def _number(body: Mapping[str, Any], key: str, default: Any) -> Any:
     value = body.get(key, default)
     if value is default:
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RequestError(f"`{key}` must be a number >= 0, got {_kind(value)}", 422)
+    if value < 0:
+        raise RequestError(f"`{key}` must be a number >= 0, got {value}", 422)
     return float(value)
 
 
