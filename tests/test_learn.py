@@ -45,6 +45,16 @@ def test_learning_is_order_free_capped_and_never_keeps_a_secret(
 
 
 def test_overlay_text_escapes_what_yaml_would_misread() -> None:
-    tricky = ["yes", "- a list?", "# not a comment", 'quote " inside', "key: value", "ünïcode"]
+    tricky = [
+        "yes", "- a list?", "# not a comment", 'quote " inside', "key: value", "ünïcode",
+        "line\u2028separator", "bidi \u202e reversed", "tab\tinside", "bell \x07", "emoji 🙂",
+        "zero\u200bwidth",
+    ]  # fmt: skip
     learned = learn([Example("t", text, "f:1") for text in tricky])
-    assert sorted(yaml.safe_load(overlay_text(learned))["examples"]["t"]) == sorted(tricky)
+    text = overlay_text(learned)
+    expected = sorted(" ".join(t.split()) for t in tricky)  # whitespace is normalised
+    assert sorted(yaml.safe_load(text)["examples"]["t"]) == expected
+    assert all(ch.isprintable() or ch in "\n " for ch in text)  # nothing raw that hides
+    # a source with a line break cannot end the comment and inject YAML
+    sneaky = learn([Example("t", "hello", "a\nexamples: {evil: [x]}:1")])
+    assert yaml.safe_load(overlay_text(sneaky))["examples"] == {"t": ["hello"]}

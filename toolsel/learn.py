@@ -21,6 +21,7 @@ from typing import Any
 
 from toolsel.errors import UsageError
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
+from toolsel.render.escape import visible
 from toolsel.secrets import looks_secret
 
 OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
@@ -336,10 +337,25 @@ def overlay_text(learned: Learned) -> str:
     for tool, examples in learned.examples.items():
         lines.append(f"  {json.dumps(tool)}:")
         for example in examples:
-            lines.append(
-                f"    - {json.dumps(example.text, ensure_ascii=False)}  # {example.source}"
-            )
+            lines.append(f"    - {_quoted(example.text)}  # {visible(example.source)}")
     return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """`text` as a YAML double-quoted scalar that reads back exactly: JSON's escapes, plus
+    every character that is not printable (line and paragraph separators, bidi and other
+    format characters) escaped, so nothing in a prompt can fold, hide or reorder the file."""
+    import json
+
+    out = []
+    for ch in json.dumps(text, ensure_ascii=False):
+        if ch.isprintable() or ch == " ":
+            out.append(ch)
+        elif ord(ch) > 0xFFFF:
+            out.append(f"\\U{ord(ch):08x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    return "".join(out)
 
 
 def read_overlay(path: Path) -> list[Example]:
@@ -373,16 +389,18 @@ _SOURCE_COMMENT = re.compile(r'^\s*-\s*("(?:[^"\\]|\\.)*")\s+#\s*(\S.*?)\s*$')
 def _comment_sources(text: str) -> dict[str, str]:
     """Example text -> the provenance comment `learn` wrote after it, so that `--merge`
     keeps where each kept example came from."""
-    import json
+    import yaml
 
     sources: dict[str, str] = {}
     for line in text.splitlines():
         match = _SOURCE_COMMENT.match(line)
         if match:
             try:
-                sources.setdefault(json.loads(match.group(1)), match.group(2))
-            except ValueError:
+                value = yaml.safe_load(match.group(1))  # a double-quoted YAML scalar
+            except yaml.YAMLError:
                 continue
+            if isinstance(value, str):
+                sources.setdefault(value, match.group(2))
     return sources
 
 

@@ -191,3 +191,39 @@ def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> Non
     run = cli("learn", "--cases", str(cases), "-o", str(out))
     assert run.exit_code == 1 and "c.jsonl:2" in run.stderr
     assert _examples(out) == {"deploy_service": ["ship it"]}
+
+
+def test_learn_bad_inputs_are_one_line_errors(cli: Cli, write) -> None:
+    empty = write("empty.jsonl", "")
+    run = cli("learn", "--cases", str(empty), "-o", str(empty.parent / "o.yaml"))
+    assert run.exit_code == 1 and "no usable cases" in run.stderr
+    binary = write("bin.jsonl", b"\x00\x01\x02" * 100)
+    run = cli("learn", "--cases", str(binary))
+    assert run.exit_code in (1, 2) and "Traceback" not in run.stderr
+    missing = cli("learn", "--cases", str(empty.parent / "nope.jsonl"))
+    assert missing.exit_code == 2 and "nope.jsonl" in missing.stderr
+    bad_regex = cli("learn", "--cases", CASES, "--redact", "(")
+    assert bad_regex.exit_code == 2 and "--redact" in bad_regex.stderr
+    huge = write("huge.jsonl", '{"query": "' + "x" * 2_000_000 + '", "expected": ["a"]}\n')
+    run = cli("learn", "--cases", str(huge))
+    assert run.exit_code == 1 and "huge.jsonl:1" in run.stderr
+
+
+def test_learn_keeps_hostile_prompts_as_data(cli: Cli, write) -> None:
+    cases = write(
+        "c.jsonl",
+        json.dumps(
+            {
+                "query": "clear \u001b[2J screen \u202e and [bold]x[/bold]",
+                "expected": ["a\u001b]0;t\u0007b"],
+            }
+        )
+        + "\n",
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-o", str(out))
+    assert run.exit_code == 0
+    assert "\u001b" not in out.read_text(encoding="utf-8") and "\u001b" not in run.stderr
+    assert _examples(out) == {
+        "a\u001b]0;t\u0007b": ["clear \u001b[2J screen \u202e and [bold]x[/bold]"]
+    }
