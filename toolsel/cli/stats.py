@@ -64,13 +64,15 @@ def stats(
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
-        from toolsel.serve.service import RequestError, _timestamp
-        from toolsel.serve.store import Window, open_store
+        from toolsel.serve.store import Window, open_store, stored_time
 
-        try:
-            window = Window(_timestamp(since, "since"), _timestamp(until, "until"), session)
-        except RequestError as error:
-            raise UsageError(str(error).replace("`", "--", 1).replace("`", "", 1)) from None
+        times = {}
+        for name, value in (("--since", since), ("--until", until)):
+            try:
+                times[name] = stored_time(value) if value else None
+            except ValueError:
+                raise UsageError(f"{name} must be an ISO 8601 time, got {value!r}") from None
+        window = Window(times["--since"], times["--until"], session)
         store = open_store(db)
         try:
             result = records_stats(store.rows(window), loaded)

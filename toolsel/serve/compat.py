@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.registry.model import Permission
-from toolsel.serve.service import RequestError, Service, _integer, _text
+from toolsel.serve.service import RequestError, Service, integer_field, text_field
 
 #: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
 REFERENCE_GATE = Permission.WRITE
@@ -25,8 +25,8 @@ def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
     from toolsel.emit import EMITTERS
     from toolsel.ranking.core import RankOptions, rank_index
 
-    message = _text(body, "message")
-    top = _integer(body, "maxTools", 8, low=1, high=1000)
+    message = text_field(body, "message")
+    top = integer_field(body, "maxTools", 8, low=1, high=1000)
     level = body.get("permissionLevel", "write")
     try:
         permission = Permission(level)
@@ -47,7 +47,7 @@ def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    tool_name = _text(body, "tool")
+    tool_name = text_field(body, "tool")
     history = body.get("toolCallHistory") or []
     if not isinstance(history, list):
         raise RequestError("`toolCallHistory` must be a list of {name, success}", 422)
@@ -75,7 +75,7 @@ def record_usage(service: Service, body: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(success, bool):
         raise RequestError("`success` must be true or false", 422)
     latency = body.get("latencyMs", 0)
-    service.usage({"tool": _text(body, "tool"), "ok": success, "latency_ms": latency or 0})
+    service.usage({"tool": text_field(body, "tool"), "ok": success, "latency_ms": latency or 0})
     return {"recorded": True}
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from toolsel.errors import ToolselError
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission, Registry
-from toolsel.serve.store import UsageRecord, UsageStore, Window, now
+from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
 
 log = logging.getLogger("toolsel.serve")
 
@@ -171,7 +171,7 @@ class Service:
         from toolsel.render.rank import rank_payload
         from toolsel.text import is_select
 
-        query = _text(body, "query")
+        query = text_field(body, "query")
         snap = self.snapshot
         if is_select(query):
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
@@ -179,7 +179,7 @@ class Service:
         explain = _flag(body, "explain")
         options = RankOptions(
             method=method,
-            top=_integer(body, "top", 5 if method is Method.CC else 8, low=1, high=1000),
+            top=integer_field(body, "top", 5 if method is Method.CC else 8, low=1, high=1000),
             permission=_choice(body, "permission", Permission, None),
             categories=_strings(body, "categories"),
             tags=_strings(body, "tags"),
@@ -211,7 +211,7 @@ class Service:
 
         snap = snap or self.snapshot
         if "query" in body:
-            query = _text(body, "query")
+            query = text_field(body, "query")
         else:
             names = _strings(body, "names", required=True)
             query = "select:" + ",".join(names)
@@ -234,7 +234,7 @@ class Service:
         from toolsel.replay.checks import RegistryChecker
         from toolsel.replay.events import Call
 
-        tool = _text(body, "tool")
+        tool = text_field(body, "tool")
         if "input" not in body:
             raise RequestError("missing `input` (the call's arguments, an object)")
         permission = _choice(body, "permission", Permission, None)
@@ -356,7 +356,7 @@ def parse_records(body: Any) -> list[UsageRecord]:
 def _record(item: Mapping[str, Any]) -> UsageRecord:
     if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
         return UsageRecord(
-            tool=_text(item, "tool"),
+            tool=text_field(item, "tool"),
             ok=item.get("is_error") is not True,
             at=now(),
             latency_ms=_number(item, "latency_ms", None),
@@ -368,7 +368,7 @@ def _record(item: Mapping[str, Any]) -> UsageRecord:
     ok = item.get("ok")
     if not isinstance(ok, bool):
         raise RequestError("`ok` must be true or false")
-    tool = _text(item, "tool")
+    tool = text_field(item, "tool")
     if len(tool) > MAX_NAME:
         raise RequestError(f"`tool` is {len(tool)} characters long; at most {MAX_NAME}")
     return UsageRecord(
@@ -388,7 +388,7 @@ def _kind(value: Any) -> str:
     )
 
 
-def _text(body: Mapping[str, Any], key: str) -> str:
+def text_field(body: Mapping[str, Any], key: str) -> str:
     value = body.get(key)
     if not isinstance(value, str) or not value.strip():
         raise RequestError(f"`{key}` must be a non-empty string, got {_kind(value)}", 422)
@@ -422,7 +422,7 @@ def _number(body: Mapping[str, Any], key: str, default: Any) -> Any:
     return float(value)
 
 
-def _integer(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
+def integer_field(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
     value = body.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise RequestError(f"`{key}` must be an integer from {low} to {high}", 422)
@@ -455,14 +455,9 @@ def _timestamp(value: Any, key: str) -> str | None:
     """An ISO 8601 time as stored (UTC, `Z`), or None."""
     if value is None or value == "":
         return None
-    from datetime import UTC, datetime
-
     if not isinstance(value, str):
         raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return stored_time(value)
     except ValueError:
         raise RequestError(f"`{key}` must be an ISO 8601 time, got {value!r}", 422) from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

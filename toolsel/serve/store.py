@@ -102,6 +102,15 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def stored_time(value: str) -> str:
+    """An ISO 8601 time as records store it (UTC, milliseconds, `Z`); ValueError if it is
+    not one. A time without a zone is taken as UTC."""
+    parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def default_url() -> str:
     from platformdirs import user_data_dir
 
