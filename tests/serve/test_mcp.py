@@ -33,6 +33,10 @@ async def _session_calls() -> dict[str, object]:
         ):
             result = await session.call_tool(name, arguments)
             out[name] = result.structured_content or json.loads(result.content[0].text)  # type: ignore[union-attr]
+        templates = await session.list_resource_templates()
+        out["templates"] = [t.uri_template for t in templates.resource_templates]
+        resource = await session.read_resource("toolsel://tools/patch_file")
+        out["resource"] = json.loads(resource.contents[0].text)  # type: ignore[union-attr]
     return out
 
 
@@ -51,6 +55,10 @@ def test_mcp_server_over_stdio_with_the_sdk_client() -> None:
     validate = out["validate_call"]
     assert isinstance(validate, dict) and validate["ok"] is False
     assert validate["violations"][0]["rule"] == "invalid-input"
+    assert out["templates"] == ["toolsel://tools/{name}"]
+    resource = out["resource"]
+    assert isinstance(resource, dict) and resource["name"] == "patch_file"
+    assert "inputSchema" in resource
 
 
 def test_mcp_over_streamable_http_behind_the_token(tmp_path) -> None:  # type: ignore[no-untyped-def]

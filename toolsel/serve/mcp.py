@@ -4,7 +4,8 @@ instead of hundreds (progressive disclosure).
 - `search_tools(query, top?, category?)`: the best matches' names, descriptions and input
   schemas, in the MCP tool shape;
 - `select_tools(names)`: the full definitions of named tools;
-- `validate_call(tool, input)`: the registry checks replay runs on a call.
+- `validate_call(tool, input)`: the registry checks replay runs on a call;
+- and each tool as a resource, `toolsel://tools/{name}` (a resource template).
 
 `toolsel mcp` serves it over stdio; `toolsel serve --mcp` over streamable HTTP at `/mcp`.
 Built on the official MCP Python SDK (`mcp`, v2: `MCPServer`).
@@ -72,5 +73,21 @@ def create_mcp(service: Service) -> Any:
         """Check a call before making it: unknown tool, deprecated, and its input against
         the tool's JSON Schema (with the failing path). Returns {ok, violations}."""
         return service.validate({"tool": tool, "input": input})
+
+    @server.resource(
+        "toolsel://tools/{name}",
+        name="tool",
+        description="One registry tool's full definition (MCP tool shape), by name.",
+        mime_type="application/json",
+    )
+    def tool_resource(name: str) -> str:
+        import json
+
+        from toolsel.emit import EMITTERS
+
+        tool = service.snapshot.registry.get(name)
+        if tool is None:
+            raise ValueError(f"no tool named {name!r}")
+        return json.dumps(EMITTERS["mcp"]([tool])["tools"][0], ensure_ascii=False)
 
     return server
