@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
 from toolsel.ranking.index import EXAMPLES_FULL_WEIGHT_AT, INDEX_FORMAT, RankIndex, build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import cache
 from toolsel.registry.paths import PathLike, registry_files
+
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
 
 INDEX_SUFFIX = ".rank.bin"
 
@@ -76,6 +80,26 @@ def load_index(
     if key:
         _store(key, index)
     return PreparedIndex(index, bulk=bulk)
+
+
+def load_registry_and_index(
+    paths: PathLike | Iterable[PathLike] | None = None, *, bulk: bool = True
+) -> tuple[Registry, PreparedIndex]:
+    """The registry and its prepared index from one read of every file (`toolsel serve`):
+    the two always describe the same bytes, even when a file is edited meanwhile. The
+    index comes from the cache when its key matches, else it is built and cached."""
+    from toolsel.registry.loader import load_registry
+
+    files = registry_files(paths)
+    contents = read_contents(files)
+    registry = load_registry(files, contents=contents)
+    key = registry_key(files, contents) if contents is not None and cache.cache_enabled() else None
+    found = _load_cached(key) if key else None
+    if found is None:
+        found = build_index(registry)
+        if key:
+            _store(key, found)
+    return registry, PreparedIndex(found, bulk=bulk)
 
 
 def _load_cached(key: str) -> RankIndex | None:

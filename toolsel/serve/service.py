@@ -85,13 +85,10 @@ class Service:
 
     def _load(self, version: int) -> Snapshot:
         from toolsel.graph import find_cycles, requires_graph
-        from toolsel.ranking.store import load_index
-        from toolsel.registry.loader import load_registry
-        from toolsel.registry.paths import registry_files
+        from toolsel.ranking.store import load_registry_and_index
 
         stamp = self._stamp()
-        files = registry_files(self.paths or None)
-        registry = load_registry(files)
+        registry, index = load_registry_and_index(self.paths or None)
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
@@ -99,7 +96,6 @@ class Service:
             if tool is not None:
                 where = f"{registry.locate_field(tool, 'requires')}: "
             raise RequestError(f"{where}requires cycle: {' -> '.join((*cycles[0], cycles[0][0]))}")
-        index = load_index(files, bulk=True)
         if self.warm_embeddings:
             index.tool_vectors()
             index.example_vectors()
