@@ -85,3 +85,14 @@ def test_requests_during_reloads_see_a_whole_registry(tmp_path: Path) -> None:
         worker.join()
         service.close()
     assert not failures and seen and set(seen) <= {5, 6}
+
+
+def test_a_snapshot_pairs_a_registry_with_its_own_index(tmp_path: Path) -> None:
+    from toolsel.ranking.store import load_registry_and_index
+
+    registry_file = tmp_path / "tools.yaml"
+    registry_file.write_text(TOOLS, encoding="utf-8")
+    for extra in ("", "  - name: tool_more\n    description: One more.\n"):
+        _touch(registry_file, TOOLS + extra)
+        registry, index = load_registry_and_index([tmp_path])
+        assert [t.name for t in registry.tools] == [t.name for t in index.tools]
