@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
@@ -102,29 +102,10 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
             transcripts[name] = transcripts.get(name, 0) + 1
             latencies.setdefault(name, []).extend(s.latencies)
         _count_pairs(pairs, used)
-    tools = tuple(
-        ToolUsage(
-            name,
-            calls[name],
-            errors[name],
-            transcripts[name],
-            statistics.median(latencies[name]) if latencies[name] else None,
-            answered[name],
-            p95(latencies[name]),
-        )
-        for name in sorted(calls, key=lambda n: (-calls[n], n))
-    )
-    never = (
-        tuple(sorted(t.name for t in registry.tools if t.name not in calls))
-        if registry is not None
-        else None
-    )
-    top = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PAIRS]
-    return UsageStats(
+    stats = _summarise(calls, errors, transcripts, latencies, answered, pairs, registry)
+    return replace(
+        stats,
         transcripts=len(result.files),
-        tools=tools,
-        never_called=never,
-        co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
         unreadable=tuple(
             UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line)
             for f in result.files
@@ -175,14 +156,29 @@ def records_stats(
             used[tool] = ToolStats(calls=1)
             sessions[tool] = sessions.get(tool, 0) + 1
     _count_pairs(pairs, used)
+    stats = _summarise(calls, errors, sessions, latencies, calls, pairs, registry)
+    return replace(stats, transcripts=session_count)
+
+
+def _summarise(
+    calls: dict[str, int],
+    errors: dict[str, int],
+    units: dict[str, int],
+    latencies: dict[str, list[float]],
+    answered: dict[str, int],
+    pairs: dict[tuple[str, str], int],
+    registry: Registry | None,
+) -> UsageStats:
+    """Per-tool usage, most called first; the registry's tools never called; the top pairs.
+    `units` counts the transcripts (or sessions) that called each tool."""
     tools = tuple(
         ToolUsage(
             name,
             calls[name],
             errors.get(name, 0),
-            sessions[name],
+            units[name],
             statistics.median(latencies[name]) if latencies.get(name) else None,
-            calls[name],  # a recorded call always has its outcome
+            answered.get(name, 0),
             p95(latencies.get(name, [])),
         )
         for name in sorted(calls, key=lambda n: (-calls[n], n))
@@ -194,7 +190,7 @@ def records_stats(
     )
     top = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PAIRS]
     return UsageStats(
-        transcripts=session_count,
+        transcripts=0,
         tools=tools,
         never_called=never,
         co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),

@@ -162,11 +162,7 @@ class SqliteStore:
         except (OSError, sqlite3.Error) as error:
             raise UsageError(f"--db {url}: cannot open the database: {error}") from None
         self._lock = threading.Lock()
-        try:
-            self._migrate()
-        except BaseException:
-            self._db.close()
-            raise
+        _migrate_or_close(self)
 
     def _migrate(self) -> None:
         with self._lock:
@@ -255,11 +251,7 @@ class PostgresStore:
         except psycopg.Error as error:
             raise UsageError(f"--db {_redacted(url)}: cannot connect: {error}".strip()) from None
         self._lock = threading.Lock()
-        try:
-            self._migrate()
-        except BaseException:
-            self._db.close()
-            raise
+        _migrate_or_close(self)
 
     def _migrate(self) -> None:
         with self._lock, self._db.transaction():
@@ -316,6 +308,15 @@ class PostgresStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _migrate_or_close(store: SqliteStore | PostgresStore) -> None:
+    """Bring a just-opened store to the current schema; close its connection if that fails."""
+    try:
+        store._migrate()
+    except BaseException:
+        store._db.close()
+        raise
 
 
 def _check_version(url: str, current: int | None) -> None:
