@@ -67,7 +67,7 @@ class Service:
         self.last_error: str | None = None
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
-        self.snapshot = self._load(version=1)  # raises on a bad registry at start
+        self.snapshot = self._load(1, self._stamp())  # raises on a bad registry at start
 
     # -- loading ------------------------------------------------------------------------
     def _stamp(self) -> tuple[tuple[str, int, int], ...]:
@@ -83,11 +83,11 @@ class Service:
                 found.append((str(path), info.st_mtime_ns, info.st_size))
         return tuple(found)
 
-    def _load(self, version: int) -> Snapshot:
+    def _load(self, version: int, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
+        """A complete snapshot of the files as they are; `stamp` was taken before reading."""
         from toolsel.graph import find_cycles, requires_graph
         from toolsel.ranking.store import load_registry_and_index
 
-        stamp = self._stamp()
         registry, index = load_registry_and_index(self.paths or None)
         cycles = find_cycles(requires_graph(registry))
         if cycles:
@@ -111,7 +111,7 @@ class Service:
         if stamp == self.snapshot.stamp:
             return False
         try:
-            fresh = self._load(self.snapshot.version + 1)
+            fresh = self._load(self.snapshot.version + 1, stamp)
         except (ToolselError, RequestError) as error:
             message = str(error)
             if message != self.last_error:
