@@ -17,12 +17,17 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from toolsel.acyclic import gc_paused
 from toolsel.errors import UsageError
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
 from toolsel.render.escape import visible
 from toolsel.secrets import looks_secret
+
+if TYPE_CHECKING:
+    from toolsel.replay.events import Result
+    from toolsel.replay.matcher import OpenCall
 
 OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
 
@@ -118,9 +123,11 @@ def from_transcripts(paths: list[str]) -> tuple[list[Example], int, int]:
 
     miner = _Miner()
     replay_paths(paths, prompts=miner)
-    examples = [
-        Example(tool, text, source, count) for (tool, text), (source, count) in miner.found.items()
-    ]
+    with gc_paused():  # one object per distinct prompt, no cycles
+        examples = [
+            Example(tool, text, source, count)
+            for (tool, text), (source, count) in miner.found.items()
+        ]
     return examples, miner.calls, miner.without_prompt
 
 
@@ -148,18 +155,24 @@ class _Miner:
         if text.strip():
             self.prompt = (text, line)
 
-    def started(self, call_id: str, tool: str, arguments: Any, parent: str | None) -> None:
+    def started(self, opened: OpenCall, line: int) -> None:
+        call, parent = opened.call, opened.parent
         prompt = self.task_prompts.get(parent) if parent else self.prompt
-        self.pending[call_id] = prompt
-        if tool not in DEFAULT_PARENT_TASK_TOOLS:
+        self.pending[call.id] = prompt
+        if call.tool not in DEFAULT_PARENT_TASK_TOOLS:
             return  # only a sub-agent launch carries a prompt (and arguments decode lazily)
+        arguments = call.arguments
         task = arguments.get("prompt") if isinstance(arguments, dict) else None
         if isinstance(task, str) and task.strip():
-            self.task_prompts[call_id] = (task, 0)
+            self.task_prompts[call.id] = (task, 0)
 
-    def answered(self, call_id: str, tool: str, failed: bool, line: int) -> None:
-        prompt = self.pending.pop(call_id, None)
-        if failed:
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        pass
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        tool = opened.call.tool
+        prompt = self.pending.pop(opened.call.id, None)
+        if result.is_error:
             return
         self.calls += 1
         if prompt is None:
@@ -202,14 +215,15 @@ def learn_examples(
     kept: list[Example] = []
     if merge is not None and merge.exists() and merge.stat().st_size:
         kept = read_overlay(merge)
-    learned = learn(
-        [*kept, *found],
-        known_tools=known_tools,
-        max_per_tool=max_per_tool,
-        min_count=min_count,
-        redact=patterns,
-        keep=len(kept),
-    )
+    with gc_paused():  # tens of thousands of examples, no cycles: collections only cost
+        learned = learn(
+            [*kept, *found],
+            known_tools=known_tools,
+            max_per_tool=max_per_tool,
+            min_count=min_count,
+            redact=patterns,
+            keep=len(kept),
+        )
     return replace(
         learned,
         calls_seen=calls,
@@ -345,10 +359,13 @@ def _quoted(text: str) -> str:
     """`text` as a YAML double-quoted scalar that reads back exactly: JSON's escapes, plus
     every character that is not printable (line and paragraph separators, bidi and other
     format characters) escaped, so nothing in a prompt can fold, hide or reorder the file."""
-    import json
+    from json.encoder import encode_basestring  # json.dumps of a str, without its layers
 
+    dumped = encode_basestring(text)
+    if dumped.isprintable():  # the common case, checked in one call
+        return dumped
     out = []
-    for ch in json.dumps(text, ensure_ascii=False):
+    for ch in dumped:
         if ch.isprintable() or ch == " ":
             out.append(ch)
         elif ord(ch) > 0xFFFF:

@@ -5,7 +5,9 @@ which drops such prompts instead of writing them."""
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
 
 #: (what it is, pattern). Specific token formats first; the generic ones last.
 DETECTORS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -40,6 +42,26 @@ def _scoped(pattern: str) -> str:
 #: Every detector in one pattern: one scan of the text says whether any matches.
 _ANY = re.compile("|".join(_scoped(pattern.pattern) for _, pattern in DETECTORS))
 
+#: RE2 has no lookahead: the prefilter's random-looking token is any long word.
+_LOOSE_TOKEN = r"\b[A-Za-z0-9_-]{32,}\b"
+#: Python's \s on ASCII text, which RE2's \s is not (it leaves out \v and \x1c-\x1f).
+_ASCII_SPACE = r"[\t-\r\x1c-\x1f ]"
+
+
+@functools.cache
+def _prefilter() -> Any:
+    """Every detector in one RE2 pattern that, on ASCII text, matches whatever `_ANY`
+    matches (and a few more long words). RE2 scans in linear time, about 6x faster than
+    `re` on ordinary prompts, so most texts are cleared by it alone (`learn` checks every
+    mined prompt). On ASCII text, word boundaries, digits and case folding mean the same
+    in both engines; other text goes to `re` alone."""
+    import re2
+
+    patterns = [pattern.pattern.replace(r"\s", _ASCII_SPACE) for _, pattern in DETECTORS[:-1]]
+    return re2.compile("|".join(_scoped(p) for p in [*patterns, _LOOSE_TOKEN]))
+
 
 def looks_secret(text: str) -> bool:
+    if text.isascii() and _prefilter().search(text) is None:
+        return False
     return _ANY.search(text) is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
@@ -76,7 +76,7 @@ def replay_file(
         listeners.append(_EventStream(shown, on_event))
     if prompts is not None:
         prompts.start_file(shown)
-        listeners.append(_PromptListener(prompts))
+        listeners.append(prompts)
     matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory)
     if prompts is not None:
         matcher.on_human = prompts.human
@@ -116,33 +116,14 @@ def parent_task_tools(registry: Registry | None) -> frozenset[str]:
     return DEFAULT_PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.launches_subagent}
 
 
-class PromptSink(Protocol):
-    """What `toolsel learn` is told while transcripts are replayed."""
+class PromptSink(Listener, Protocol):
+    """What `toolsel learn` is told while transcripts are replayed: a matcher listener
+    (each call as it starts and as it is answered) that also hears each file start and each
+    human message."""
 
     def start_file(self, path: str) -> None: ...
 
     def human(self, text: str, line: int) -> None: ...
-
-    def started(self, call_id: str, tool: str, arguments: Any, parent: str | None) -> None: ...
-
-    def answered(self, call_id: str, tool: str, failed: bool, line: int) -> None: ...
-
-
-class _PromptListener:
-    """Relays the matcher's calls and results to a PromptSink."""
-
-    def __init__(self, sink: PromptSink) -> None:
-        self.sink = sink
-
-    def started(self, opened: OpenCall, line: int) -> None:
-        call = opened.call
-        self.sink.started(call.id, call.tool, call.arguments, opened.parent)
-
-    def enriched(self, opened: OpenCall, line: int) -> None:
-        pass
-
-    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
-        self.sink.answered(opened.call.id, opened.call.tool, result.is_error, line)
 
 
 class _EventStream:
