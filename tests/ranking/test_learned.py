@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
-from toolsel.ranking import Method, RankOptions, load_index, rank_index
+from toolsel.ranking import Method, RankOptions, load_index, rank_index, scorers
 from toolsel.ranking import learned as learned_module
+from toolsel.ranking.fields import tokens
 from toolsel.ranking.index import build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import load_registry
@@ -75,6 +76,33 @@ def test_explain_quotes_the_nearest_example(tmp_path: Path) -> None:
     top = result.results[0]
     examples = [c for c in top.contributions if c.field == "example"]
     assert examples and examples[0].term == '"do I need an umbrella in Oslo today"'
+
+
+def test_learned_words_are_the_query_words_that_speak_for_a_tool(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    names = [t.name for t in index.tools]
+    currency, weather = names.index("convert_currency"), names.index("get_weather")
+    # words in two or more training prompts are learned: "dollars" and "euros" are
+    words = scorers.learned_words(index, tokens("dollars and euros please"), currency)
+    assert {word for word, _ in words} == {"dollar", "euro"}
+    assert all(0 < share <= 1 for _, share in words)
+    assert sum(share for _, share in words) <= 1 + 1e-9
+    assert [share for _, share in words] == sorted((share for _, share in words), reverse=True)
+    # a word that speaks for another tool is never named for this one
+    assert scorers.learned_words(index, tokens("dollars and euros please"), weather) == []
+
+
+def test_explain_never_gives_a_reason_the_query_does_not_hold(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    query = "do I need an umbrella in Vienna"
+    features = set(learned_module.features(query))
+    for method in (Method.HYBRID, Method.BM25):
+        result = rank_index(index, query, RankOptions(method=method, explain=True))
+        for ranked in result.results:
+            for c in ranked.contributions:
+                assert c.term != "learned weights"
+                if c.field == "learned":
+                    assert c.term in features
 
 
 def test_cc_ignores_examples(tmp_path: Path) -> None:

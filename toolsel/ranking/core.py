@@ -548,14 +548,25 @@ def _explain(
 ) -> list[Contribution]:
     found = _explain_method(prepared, query, terms, doc, method, scores)
     if doc in scores.votes:  # matched through examples: quote the nearest one
-        nearest = scorers.nearest_example(prepared, terms, doc)
-        label = (
-            f'"{prepared.index.example_texts[nearest]}"'
-            if nearest is not None
-            else "learned weights"
-        )
-        found.append(Contribution(label, "example", scores.votes[doc]))
+        found += _explain_examples(prepared, terms, doc, scores.votes[doc])
     return found
+
+
+def _explain_examples(
+    prepared: PreparedIndex, terms: list[str], doc: int, value: float
+) -> list[Contribution]:
+    """The nearest example that shares a word with the query, quoted; else the query's words
+    whose learned weights speak for the tool (`"prod" (learned)`); else nothing (the tool's
+    learned score came from no word of the query)."""
+    nearest = scorers.nearest_example(prepared, terms, doc)
+    if nearest is not None:
+        return [Contribution(f'"{prepared.index.example_texts[nearest]}"', "example", value)]
+    if not prepared.index.learned:
+        return []
+    return [
+        Contribution(word, "learned", value * share)
+        for word, share in scorers.learned_words(prepared, terms, doc)
+    ]
 
 
 def _explain_method(

@@ -249,6 +249,27 @@ def nearest_example(prepared: PreparedIndex, terms: Sequence[str], tool: int) ->
     return -max(mine)[1] if mine else None
 
 
+def learned_words(
+    prepared: PreparedIndex, terms: Sequence[str], tool: int, limit: int = 2
+) -> list[tuple[str, float]]:
+    """The query's words (or word pairs) whose learned weights speak most for `tool`, with
+    their share of its positive evidence, at most `limit`, strongest first: what `--explain`
+    names when no example of the tool shares a word with the query."""
+    index = prepared.index
+    from toolsel.ranking.learned import query_weights, with_pairs
+
+    lookup = prepared.learned_features
+    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
+    evidence: dict[int, float] = {}
+    for position, q in query_weights(index.lw_idf, positions).items():
+        for p in range(index.lw_ptr[position], index.lw_ptr[position + 1]):
+            if index.lw_tools[p] == tool and index.lw_weights[p] > 0:
+                evidence[position] = q * index.lw_weights[p]
+    total = sum(evidence.values())
+    strongest = sorted(evidence.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return [(index.lw_terms[position], value / total) for position, value in strongest]
+
+
 #: Tools whose learned decision value is this far below the best's get no learned score
 #: (their exp(-distance) would be under 5 %).
 LEARNED_CUTOFF = 3.0
