@@ -53,10 +53,17 @@ class Learned:
     problems: tuple[str, ...] = field(default_factory=tuple)  # case lines it could not read
     kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
     read: int = 0  # examples read from cases and transcripts, before cleaning
+    too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
 
     @property
     def count(self) -> int:
         return sum(len(v) for v in self.examples.values())
+
+
+#: Longer prompts are not learned: a pasted file, diff or log says little about how people
+#: ask for a tool, and its words would match every query (every query of the benchmarks'
+#: dev splits is under 1,100 characters; real transcripts hold pasted prompts of 3-5k).
+MAX_CHARS = 2000
 
 
 def normalise(text: str) -> str:
@@ -198,6 +205,7 @@ def learn_examples(
     max_per_tool: int = 0,
     min_count: int = 1,
     redact: Sequence[str] = (),
+    max_chars: int = MAX_CHARS,
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`."""
@@ -223,6 +231,7 @@ def learn_examples(
             min_count=min_count,
             redact=patterns,
             keep=len(kept),
+            max_chars=max_chars,
         )
     return replace(
         learned,
@@ -245,9 +254,11 @@ def learn(
     min_count: int = 1,
     redact: Sequence[re.Pattern[str]] = (),
     keep: int = 0,
+    max_chars: int = MAX_CHARS,
 ) -> Learned:
     """Group, clean and choose: secrets dropped and counted, unknown tools dropped and
-    named, tools seen fewer than `min_count` times dropped, duplicates merged, at most
+    named, prompts longer than `max_chars` (0: no limit) left out and counted, tools seen
+    fewer than `min_count` times dropped, duplicates merged, at most
     `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
     examples (an overlay being merged into) are kept as they are, and new ones are added
     to them up to `max_per_tool` new examples per tool."""
@@ -255,7 +266,7 @@ def learn(
     by_tool: dict[str, dict[str, Example]] = {}
     kept: dict[str, dict[str, Example]] = {}
     seen: dict[str, int] = {}
-    redacted = 0
+    redacted = too_long = 0
     unknown: set[str] = set()
     # a prompt repeats for each call it led to: clean and check each text once
     cleaned: dict[str, tuple[str, str, bool]] = {}  # raw -> (text, its key, dropped)
@@ -278,6 +289,9 @@ def learn(
         if dropped:
             redacted += 1
             continue
+        if max_chars and len(text) > max_chars:
+            too_long += 1
+            continue
         if known is not None and example.tool not in known:
             unknown.add(example.tool)
             continue
@@ -294,7 +308,7 @@ def learn(
         items += kept.get(tool, {}).values()
         if items:
             chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
-    return Learned(chosen, redacted, tuple(sorted(unknown)), tuple(few))
+    return Learned(chosen, redacted, tuple(sorted(unknown)), tuple(few), too_long=too_long)
 
 
 #: Maximal marginal relevance weight: how much a chosen example must represent the others

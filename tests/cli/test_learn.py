@@ -78,6 +78,31 @@ def test_learn_drops_secret_looking_prompts_and_redact_patterns(cli: Cli, write)
     assert "3 prompts dropped as secret-looking" in run.stderr
 
 
+def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None:
+    from toolsel.learn import MAX_CHARS
+
+    pasted = "fix this: " + "def f(x): return x + 1; " * 120  # a pasted file
+    assert len(pasted) > MAX_CHARS
+    lines = [
+        {"id": "a", "query": pasted, "expected": ["read_file"]},
+        {"id": "b", "query": "read the config file", "expected": ["read_file"]},
+        {"id": "c", "query": "x" * 40, "expected": ["read_file"]},
+    ]
+    cases = write("c.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-o", str(out))
+    assert _examples(out) == {"read_file": ["read the config file", "x" * 40]}
+    assert "1 prompts over --max-chars left out" in run.stderr
+    run = cli("learn", "--cases", str(cases), "--max-chars", "30", "-o", str(out))
+    assert _examples(out) == {"read_file": ["read the config file"]}
+    assert "2 prompts over --max-chars left out" in run.stderr
+    cli("learn", "--cases", str(cases), "--max-chars", "0", "-o", str(out))
+    assert len(_examples(out)["read_file"]) == 3
+    # the CLI's default is the library's
+    default = cli("learn", "--help").stdout
+    assert f"default: {MAX_CHARS}" in " ".join(default.split()).replace("[", " ")
+
+
 def test_learn_max_per_tool_and_min_count(cli: Cli, write) -> None:
     lines = [
         {"id": f"q{i}", "query": q, "expected": ["read_file"]}

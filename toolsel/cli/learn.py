@@ -73,6 +73,15 @@ def learn(
             help="Also drop prompts matching REGEX (secrets are always dropped). Repeatable.",
         ),
     ] = None,
+    max_chars: Annotated[
+        int,
+        typer.Option(
+            "--max-chars",
+            min=0,
+            help="Leave out prompts longer than N characters (pasted files and logs), "
+            "and count them (0: no limit).",
+        ),
+    ] = 2000,  # toolsel.learn.MAX_CHARS (not imported: the CLI starts light)
     no_cache: NoCacheOption = False,
 ) -> None:
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
@@ -104,6 +113,7 @@ def learn(
         max_per_tool=max_per_tool,
         min_count=min_count,
         redact=redact or (),
+        max_chars=max_chars,
     )
     for problem in learned.problems:
         warn(f"{problem} (line skipped)")
@@ -139,6 +149,8 @@ def _summary(learned: Learned, path: Path | None = None) -> None:
         )
     if learned.redacted:
         parts.append(f"{learned.redacted} prompts dropped as secret-looking")
+    if learned.too_long:
+        parts.append(f"{learned.too_long} prompts over --max-chars left out")
     if learned.unknown_tools:
         names = ", ".join(learned.unknown_tools[:5])
         more = (
