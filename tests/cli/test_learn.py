@@ -208,6 +208,20 @@ def test_learn_on_transcripts_without_human_prompts_writes_nothing(cli: Cli, wri
     assert not out.exists()
 
 
+def test_learn_says_why_when_every_example_found_is_left_out(cli: Cli, write) -> None:
+    cases = write(
+        "c.jsonl",
+        '{"id": "a", "query": "run the shell command", "expected": ["Bash"]}\n'
+        '{"id": "b", "query": "mail me at bob@example.com", "expected": ["send_email"]}\n',
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
+    assert run.exit_code == 1 and not out.exists()
+    assert "all 2 found were left out" in run.stderr and "no usable cases" not in run.stderr
+    assert "1 prompts dropped as secret-looking" in run.stderr
+    assert "1 tools not in the registry dropped (Bash)" in run.stderr
+
+
 def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> None:
     cases = write(
         "c.jsonl", '{"id": "a", "query": "ship it", "expected": ["deploy_service"]}\nnot json\n'

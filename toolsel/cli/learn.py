@@ -122,8 +122,14 @@ def learn(
         warn(f"{output_path}: already has every example learned; nothing written")
         return
     if new <= 0:
-        what = "human prompts before successful calls" if transcripts else "usable cases"
-        warn(f"no examples learned: no {what} in the input; nothing written")
+        if learned.read:  # found, then every one left out: the summary says why
+            warn(
+                f"no examples learned: all {learned.read} found were left out "
+                "(see below); nothing written"
+            )
+        else:
+            what = "human prompts before successful calls" if transcripts else "usable cases"
+            warn(f"no examples learned: no {what} in the input; nothing written")
         _summary(learned)
         raise typer.Exit(int(ExitCode.FINDINGS))
     with output(output_path, inputs=[*(cases or ()), *(transcripts or ())]) as handle:
