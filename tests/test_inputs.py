@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsel.inputs import (
+    BadLine,
     Binary,
     BinaryData,
     InputProblem,
@@ -17,6 +18,8 @@ from toolsel.inputs import (
     TooLarge,
     bounded_lines,
     check_path,
+    json_reason,
+    jsonl_values,
     read_bounded,
 )
 
@@ -88,3 +91,33 @@ def test_check_path_reasons(tmp_path: Path) -> None:
         check_path(tmp_path / "nope")
     assert missing.value.missing
     assert check_path(tmp_path).is_dir and check_path("/dev/null").is_stream
+
+
+def test_jsonl_values_say_why_and_where_each_bad_line_failed(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(
+        b'{"query": "ok"}\n'
+        b'{"a": 1, "b": nope}\n'
+        b"\xff\xfe\n"
+        b"\n"
+        b'{"query": "cut'  # the writer was killed mid-line
+    )
+    found = list(jsonl_values(path))
+    good = [item for item in found if not isinstance(item, BadLine)]
+    bad = {item.line: item.error for item in found if isinstance(item, BadLine)}
+    assert good == [(1, {"query": "ok"})]
+    assert bad[2] == "not JSON (invalid literal, expected 'null' at column 15)"
+    assert bad[3] == "not valid UTF-8 (byte 0xff at column 1)"
+    assert bad[5].startswith("truncated last line (no newline at end of file")
+    assert 4 not in bad  # a blank line is not a problem
+
+
+def test_json_reason_sees_a_cut_line_only_at_the_end_of_the_file() -> None:
+    import orjson
+
+    for raw, ends in ((b'{"query": "cut', None), (b'{"query": "cut\n', None)):
+        try:
+            orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
+            reason = json_reason(raw, error, ends_with_newline=ends)
+        assert reason.startswith("truncated") == (not raw.endswith(b"\n"))

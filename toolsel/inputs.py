@@ -235,15 +235,23 @@ def jsonl_values(
             raise InputProblem(os_reason(error)) from None
 
 
-def json_reason(raw: bytes, error: Exception) -> str:
-    """Why a line is not JSON, in a few words."""
+def json_reason(raw: bytes, error: Exception, *, ends_with_newline: bool | None = None) -> str:
+    """Why a line is not JSON, in a few words, with the column where it stops being JSON:
+    binary, not UTF-8, the file's last line cut off (no newline after it), or the parser's
+    reason. `ends_with_newline` when `raw` was stripped of its line end (default: look)."""
     if b"\0" in raw:
         return "binary data (NUL bytes), not text"
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
         return f"not valid UTF-8 (byte 0x{raw[bad.start]:02x} at column {bad.start + 1})"
-    return f"not JSON ({str(error).splitlines()[0].split(':')[0]})"
+    if ends_with_newline is None:
+        ends_with_newline = raw.endswith(b"\n")
+    if not ends_with_newline and raw.lstrip().startswith((b"{", b"[")):
+        return "truncated last line (no newline at end of file; the writer was probably killed)"
+    column = getattr(error, "colno", None)
+    at = f" at column {column}" if isinstance(column, int) and column > 0 else ""
+    return f"not JSON ({str(error).splitlines()[0].split(':')[0]}{at})"
 
 
 def display_path(path: str | os.PathLike[str]) -> str:

@@ -17,7 +17,7 @@ from typing import IO, Any
 import orjson
 
 from toolsel.errors import UsageError
-from toolsel.inputs import BadLine
+from toolsel.inputs import BadLine, json_reason
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
@@ -272,20 +272,9 @@ def _second_look(raw: bytes, number: int, error: Exception, reading: Reading) ->
             return orjson.loads(stripped)
         except orjson.JSONDecodeError as again:
             error = again
-    reading.unreadable.append(Unreadable(number, _reason(stripped, error, line.endswith(b"\n"))))
+    reason = json_reason(stripped, error, ends_with_newline=line.endswith(b"\n"))
+    reading.unreadable.append(Unreadable(number, reason))
     return _UNREADABLE
-
-
-def _reason(line: bytes, exc: Exception, ends_with_newline: bool) -> str:
-    if b"\0" in line:
-        return "binary data (NUL bytes), not text"
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        return f"not valid UTF-8 (byte 0x{line[bad.start]:02x} at column {bad.start + 1})"
-    if not ends_with_newline and line.lstrip().startswith((b"{", b"[")):
-        return "truncated last line (no newline at end of file; the writer was probably killed)"
-    return f"not JSON ({str(exc).split(':')[0]})"
 
 
 def shape(obj: Any) -> str:
