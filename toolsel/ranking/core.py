@@ -556,7 +556,7 @@ def _explain_examples(
     prepared: PreparedIndex, terms: list[str], doc: int, value: float
 ) -> list[Contribution]:
     """The nearest example that shares a word with the query, quoted; else the query's words
-    whose learned weights speak for the tool (`"prod" (learned)`); else nothing (the tool's
+    whose learned weights speak for the tool (`prod (learned)`); else nothing (the tool's
     learned score came from no word of the query)."""
     nearest = scorers.nearest_example(prepared, terms, doc)
     if nearest is not None:

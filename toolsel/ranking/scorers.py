@@ -249,6 +249,16 @@ def nearest_example(prepared: PreparedIndex, terms: Sequence[str], tool: int) ->
     return -max(mine)[1] if mine else None
 
 
+def learned_query(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """The query as the learned weights see it: feature position (a word or word pair the
+    weights know) -> its TF-IDF weight in the query."""
+    from toolsel.ranking.learned import query_weights, with_pairs
+
+    lookup = prepared.learned_features
+    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
+    return query_weights(prepared.index.lw_idf, positions)
+
+
 def learned_words(
     prepared: PreparedIndex, terms: Sequence[str], tool: int, limit: int = 2
 ) -> list[tuple[str, float]]:
@@ -256,12 +266,8 @@ def learned_words(
     their share of its positive evidence, at most `limit`, strongest first: what `--explain`
     names when no example of the tool shares a word with the query."""
     index = prepared.index
-    from toolsel.ranking.learned import query_weights, with_pairs
-
-    lookup = prepared.learned_features
-    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
     evidence: dict[int, float] = {}
-    for position, q in query_weights(index.lw_idf, positions).items():
+    for position, q in learned_query(prepared, terms).items():
         for p in range(index.lw_ptr[position], index.lw_ptr[position + 1]):
             if index.lw_tools[p] == tool and index.lw_weights[p] > 0:
                 evidence[position] = q * index.lw_weights[p]
@@ -281,13 +287,9 @@ def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
     index = prepared.index
     if not index.learned:
         return {}
-    from toolsel.ranking.learned import query_weights, with_pairs
-
-    lookup = prepared.learned_features
-    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
     decision = list(index.lw_bias)
     lw_ptr, lw_tools, lw_weights = index.lw_ptr, index.lw_tools, index.lw_weights
-    for position, q in query_weights(index.lw_idf, positions).items():
+    for position, q in learned_query(prepared, terms).items():
         for p in range(lw_ptr[position], lw_ptr[position + 1]):
             decision[lw_tools[p]] += q * lw_weights[p]
     top = max(decision)
