@@ -98,6 +98,10 @@ def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None
     assert "2 prompts over --max-chars left out" in run.stderr
     cli("learn", "--cases", str(cases), "--max-chars", "0", "-o", str(out))
     assert len(_examples(out)["read_file"]) == 3
+    for bad in ("-1", "many", ""):
+        run = cli("learn", "--cases", str(cases), "--max-chars", bad, "-o", str(out))
+        assert run.exit_code == 2 and "--max-chars" in run.stderr
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
     # the CLI's default is the library's
     default = cli("learn", "--help").stdout
     assert f"default: {MAX_CHARS}" in " ".join(default.split()).replace("[", " ")
