@@ -11,10 +11,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi", reason="needs the serve extra: pip install 'toolsel[serve]'")
+
+from fastapi.testclient import TestClient
 
 from toolsel.serve.store import UsageStore, open_store
 
@@ -52,3 +55,9 @@ def store(store_url: str) -> Iterator[UsageStore]:
     opened = open_store(store_url)
     yield opened
     opened.close()
+
+
+def local_client(app: Any, **options: Any) -> TestClient:
+    """A test client that talks to the app as a local client does: `Host: localhost:8765`
+    (the guard refuses the test client's default `testserver`, as any foreign Host)."""
+    return TestClient(app, base_url="http://localhost:8765", **options)

@@ -91,3 +91,44 @@ def test_stats_db_errors(cli: Cli, tmp_path: Path) -> None:
         "stats", "--since", "2026-01-01", str(ROOT / "transcripts" / "claude-code-session.jsonl")
     )
     assert run.exit_code == 2 and "--db" in run.stderr
+
+
+def test_serve_and_mcp_refuse_a_requires_cycle_in_one_line(cli: Cli, tmp_path: Path) -> None:
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(
+        "tools:\n  - name: a\n    description: A.\n    requires: [b]\n"
+        "  - name: b\n    description: B.\n    requires: [a]\n",
+        encoding="utf-8",
+    )
+    for command in (["serve", "--port", "1", "--no-embed"], ["mcp"]):
+        run = cli(*command, "-r", str(registry))
+        assert run.exit_code == 2, run.stderr
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+        assert "requires cycle: a -> b -> a" in run.stderr
+
+
+def test_serve_reads_its_token_from_a_file_or_the_environment(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolsel.cli.serve import _token
+
+    secret = tmp_path / "token"
+    secret.write_text("s3cret-token\n", encoding="utf-8")
+    assert _token(None, secret) == "s3cret-token"
+    secret.write_text("", encoding="utf-8")
+    empty = cli("serve", "--token-file", str(secret), "--port", "1")
+    assert empty.exit_code == 2 and "expected the token on one line" in empty.stderr
+    missing = cli("serve", "--token-file", str(tmp_path / "nope"), "--port", "1")
+    assert missing.exit_code == 2 and "--token-file" in missing.stderr
+    monkeypatch.setenv("TOOLSEL_TOKEN", "from-env")
+    assert _token("from-env", None) == "from-env"  # Typer passes the variable's value
+
+
+def test_a_token_on_the_command_line_is_warned_about(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolsel.cli.serve import _token
+
+    monkeypatch.delenv("TOOLSEL_TOKEN", raising=False)
+    assert _token("typed-in", None) == "typed-in"
+    assert "visible to other users in `ps`" in capsys.readouterr().err

@@ -10,9 +10,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import ROOT
+from tests.serve.conftest import local_client
 from toolsel.serve.http import create_app
 from toolsel.serve.service import Service
 from toolsel.serve.store import open_store
+
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -24,7 +27,7 @@ def service(store_url: str) -> Iterator[Service]:
 
 @pytest.fixture
 def client(service: Service) -> TestClient:
-    return TestClient(create_app(service), raise_server_exceptions=False)
+    return local_client(create_app(service), raise_server_exceptions=False)
 
 
 def test_rank_returns_the_cli_json_document(client: TestClient, cli) -> None:  # type: ignore[no-untyped-def]
@@ -118,22 +121,23 @@ def test_bad_requests_get_a_clear_4xx_never_a_traceback(client: TestClient) -> N
         (b"\xff\xfe garbage", 400, "not JSON"),
     ]
     for body, status, message in cases:
-        response = client.post("/v1/rank", content=body)
+        response = client.post("/v1/rank", content=body, headers=JSON)
         assert response.status_code == status, (body, response.text)
         assert message in response.json()["error"] and "Traceback" not in response.text
     assert client.post("/v1/usage", json={"tool": "x", "ok": "yes"}).status_code == 422
     assert client.post("/v1/usage", json={"tool": "x" * 600, "ok": True}).status_code == 422
     negative = client.post("/v1/rank", json={"query": "x", "min_score": -1})
     assert negative.status_code == 422 and "got -1" in negative.json()["error"]
-    assert client.post("/v1/rank", content=b"[" * 5000 + b"]" * 5000).status_code == 400
+    deep = b"[" * 5000 + b"]" * 5000
+    assert client.post("/v1/rank", content=deep, headers=JSON).status_code == 400
     assert client.post("/v1/usage", json=[]).status_code == 400
     assert client.post("/v1/validate", json={"tool": "read_file"}).status_code == 400
 
 
 def test_bodies_are_capped(service: Service) -> None:
-    client = TestClient(create_app(service, max_body=1000), raise_server_exceptions=False)
+    client = local_client(create_app(service, max_body=1000), raise_server_exceptions=False)
     big = json.dumps({"query": "x" * 2000})
-    assert client.post("/v1/rank", content=big).status_code == 413
+    assert client.post("/v1/rank", content=big, headers=JSON).status_code == 413
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: capped while it streams
         yield b'{"query": "'
@@ -141,12 +145,12 @@ def test_bodies_are_capped(service: Service) -> None:
             yield b"x" * 100
         yield b'"}'
 
-    response = client.post("/v1/rank", content=chunks())
+    response = client.post("/v1/rank", content=chunks(), headers=JSON)
     assert response.status_code == 413 and "over 1000 bytes" in response.json()["error"]
 
 
 def test_token_guards_every_route_but_healthz(service: Service) -> None:
-    client = TestClient(create_app(service, token="s3cret"), raise_server_exceptions=False)
+    client = local_client(create_app(service, token="s3cret"), raise_server_exceptions=False)
     assert client.get("/healthz").status_code == 200
     assert client.get("/readyz").status_code == 401
     assert client.post("/v1/rank", json={"query": "x"}).status_code == 401
@@ -210,7 +214,7 @@ def test_registry_text_is_served_as_json_data(tmp_path: Path, store_url: str) ->
     )
     running = Service([hostile], open_store(store_url))
     try:
-        client = TestClient(create_app(running))
+        client = local_client(create_app(running))
         response = client.get("/v1/tools/evil")
         assert response.headers["content-type"].startswith("application/json")
         assert response.json()["description"].startswith("<script>")
@@ -235,3 +239,124 @@ def test_service_outputs_match_their_published_schemas(client: TestClient) -> No
     }
     for output, document in documents.items():
         Draft202012Validator(json.loads(schema_text(output.value))).validate(document)
+
+
+def test_the_service_names_tools_as_the_cli_does(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    tools = tmp_path / "helpdesk.yaml"
+    tools.write_text(
+        "tools:\n  - name: issue_refund\n    description: Refund a customer's order.\n"
+        "    parameters: {type: object, properties: {order: {type: string}}}\n",
+        encoding="utf-8",
+    )
+    printed = json.loads(cli("rank", "-r", f"helpdesk={tools}", "refund", "-f", "json").stdout)
+    name = printed["results"][0]["name"]
+    assert name == "mcp__helpdesk__issue_refund"
+    for service in (
+        Service([Path(f"helpdesk={tools}")], None),
+        Service([tools], None, namespace=True),
+    ):
+        client = local_client(create_app(service))
+        ranked = client.post("/v1/rank", json={"query": "refund"}).json()
+        assert ranked["results"][0]["name"] == name
+        valid = client.post("/v1/validate", json={"tool": name, "input": {"order": "A1"}})
+        assert valid.json()["ok"], valid.json()
+        assert client.post("/v1/select", json={"names": [name]}).json()["matches"] == [name]
+        assert client.get(f"/v1/tools/{name}").status_code == 200
+        service.close()
+
+
+def test_store_bound_text_and_times_are_4xx_not_500(client: TestClient) -> None:
+    cases = [
+        {"tool": "a\x00b", "ok": True},
+        {"tool": "t", "ok": True, "session": "s\x00"},
+        {"tool": "t", "ok": True, "error": "\x00"},
+        {"tool": "t", "ok": True, "id": "\x00"},
+        {"tool": "t", "ok": True, "at": "0001-01-01T00:00:00+05:00"},
+        {"tool": "t", "ok": True, "at": "9999-12-31T23:59:59-05:00"},
+        {"tool": "t", "ok": True, "at": "0000-01-01T00:00:00Z"},
+        {"tool": "t", "ok": True, "at": "2026-13-01"},
+        {"tool": "t", "ok": True, "at": "x" * 100_000},
+    ]
+    for record in cases:
+        response = client.post("/v1/usage", json=record)
+        assert response.status_code == 422, (record, response.text)
+        assert len(response.text) < 400  # the error does not echo a huge value
+    for query in ({"since": "9999-12-31T23:59:59-05:00"}, {"until": "0001-01-01T00:00:00+01:00"}):
+        assert client.get("/v1/analytics", params=query).status_code == 422
+
+
+def test_replay_events_obey_the_same_limits_as_records(client: TestClient) -> None:
+    event = {"schema": "toolsel.replay-event/v1", "event": "tool_result", "file": "f", "id": "1"}
+    long = client.post("/v1/usage", json={**event, "tool": "x" * 600})
+    assert long.status_code == 422 and "at most 512" in long.json()["error"]
+    nul = client.post("/v1/usage", json={**event, "tool": "a\x00"})
+    assert nul.status_code == 422
+    odd = client.post("/v1/usage", json={**event, "tool": "t", "is_error": "yes"})
+    assert odd.status_code == 422 and "`is_error`" in odd.json()["error"]
+    failed = client.post("/v1/usage", json={**event, "tool": "t", "is_error": True, "id": "2"})
+    assert failed.status_code == 200
+    assert client.get("/v1/analytics").json()["tools"]["t"]["errors"] == 1
+
+
+def test_answers_stay_small_relative_to_their_requests(client: TestClient) -> None:
+    names = [f"n{i}" for i in range(101)]
+    too_many = client.post("/v1/select", json={"names": names})
+    assert too_many.status_code == 422 and "at most 100 names" in too_many.json()["error"]
+    query = "select:" + ",".join(names)
+    assert client.post("/v1/rank", json={"query": query}).status_code == 422
+    hundred = json.dumps({"names": names[:100]})
+    answer = client.post("/v1/select", content=hundred, headers=JSON)
+    assert answer.status_code == 200 and len(answer.content) < 64 * 1024
+    long = client.post("/v1/rank", json={"query": "deploy " * 3000})
+    assert long.status_code == 422 and "at most 16384" in long.json()["error"]
+    huge = client.post("/v1/rank", json={"query": "x", "method": "y" * 100_000})
+    assert huge.status_code == 422 and len(huge.content) < 1000
+
+
+def test_a_client_that_disconnects_mid_body_gets_no_500(
+    service: Service, caplog: pytest.LogCaptureFixture
+) -> None:
+    import asyncio
+    import logging
+
+    app = create_app(service)
+    sent: list[dict[str, object]] = []
+
+    async def scenario() -> None:
+        messages = iter(
+            [
+                {"type": "http.request", "body": b'{"query": "dep', "more_body": True},
+                {"type": "http.disconnect"},
+            ]
+        )
+
+        async def receive() -> dict[str, object]:
+            return next(messages)
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+            "method": "POST", "scheme": "http", "path": "/v1/rank", "raw_path": b"/v1/rank",
+            "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1),
+            "server": ("127.0.0.1", 8765),
+            "headers": [(b"host", b"localhost:8765"), (b"content-type", b"application/json")],
+        }  # fmt: skip
+        await app.router.lifespan_context(app).__aenter__()
+        await app(scope, receive, send)
+
+    loggers = [logging.getLogger(n) for n in ("toolsel.serve", "toolsel.serve.access")]
+    for logger in loggers:  # they may not propagate (serve's own logging set-up)
+        logger.addHandler(caplog.handler)
+    try:
+        with caplog.at_level(logging.INFO, logger="toolsel.serve.access"):
+            asyncio.run(scenario())
+    finally:
+        for logger in loggers:
+            logger.removeHandler(caplog.handler)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    assert start["status"] == 400
+    requests = [r for r in caplog.records if r.getMessage() == "request"]
+    assert [getattr(r, "status", None) for r in requests] == [400]
+    assert not any(r.exc_info for r in caplog.records)

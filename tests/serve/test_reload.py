@@ -7,8 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from fastapi.testclient import TestClient
-
+from tests.serve.conftest import local_client
 from toolsel.serve.http import create_app
 from toolsel.serve.service import Service
 
@@ -27,7 +26,7 @@ def test_reload_swaps_and_bad_edits_keep_the_last_good_registry(tmp_path: Path) 
     registry = tmp_path / "tools.yaml"
     registry.write_text(TOOLS, encoding="utf-8")
     service = Service([tmp_path], None)
-    client = TestClient(create_app(service))
+    client = local_client(create_app(service))
     assert not service.reload_if_changed()  # nothing changed
     _touch(registry, TOOLS + "  - name: tool_new\n    description: Brand new.\n")
     assert service.reload_if_changed() and client.get("/readyz").json()["tools"] == 6
@@ -59,7 +58,7 @@ def test_requests_during_reloads_see_a_whole_registry(tmp_path: Path) -> None:
     registry = tmp_path / "tools.yaml"
     registry.write_text(TOOLS, encoding="utf-8")
     service = Service([tmp_path], None)
-    client = TestClient(create_app(service))
+    client = local_client(create_app(service))
     stop = threading.Event()
     seen: list[int] = []
     failures: list[str] = []
@@ -96,3 +95,82 @@ def test_a_snapshot_pairs_a_registry_with_its_own_index(tmp_path: Path) -> None:
         _touch(registry_file, TOOLS + extra)
         registry, index = load_registry_and_index([tmp_path])
         assert [t.name for t in registry.tools] == [t.name for t in index.tools]
+
+
+def test_a_file_added_to_a_registry_directory_is_loaded(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(TOOLS, encoding="utf-8")
+    service = Service([tmp_path], None)
+    _touch(tmp_path / "b.yaml", "tools:\n  - name: late_tool\n    description: Came later.\n")
+    assert service.reload_if_changed()
+    assert service.snapshot.registry.get("late_tool") is not None
+    (tmp_path / "b.yaml").unlink()
+    assert service.reload_if_changed() and service.snapshot.registry.get("late_tool") is None
+    service.close()
+
+
+def test_a_pipe_in_the_registry_never_blocks_the_reloader(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(TOOLS, encoding="utf-8")
+    service = Service([tmp_path], None)
+    os.mkfifo(tmp_path / "b.yaml")  # nobody ever writes to it
+    done = threading.Event()
+    threading.Thread(target=lambda: (service.reload_if_changed(), done.set()), daemon=True).start()
+    assert done.wait(10), "the reloader blocked on a pipe"
+    ready = local_client(create_app(service)).get("/readyz").json()
+    assert ready["tools"] == 5 and "b.yaml: not a regular file" in ready["last_reload_error"]
+    service.close()
+
+
+def test_a_pipe_at_start_is_refused_with_one_line(tmp_path: Path) -> None:
+    import pytest
+
+    from toolsel.errors import RegistryError
+
+    os.mkfifo(tmp_path / "tools.yaml")
+    with pytest.raises(RegistryError, match="not a regular file"):
+        Service([tmp_path / "tools.yaml"], None)
+
+
+def test_any_reload_failure_is_shown_at_readyz_and_logged_once(
+    tmp_path: Path, caplog: object, monkeypatch: object
+) -> None:
+    import logging
+
+    import pytest
+
+    assert isinstance(caplog, pytest.LogCaptureFixture)
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(TOOLS, encoding="utf-8")
+    service = Service([registry], None)
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise TypeError("Integer exceeds 64-bit range")
+
+    monkeypatch.setattr("toolsel.ranking.store.load_registry_and_index", broken)
+    _touch(registry, TOOLS + "  - name: tool_x\n    description: X.\n")
+    with caplog.at_level(logging.ERROR, logger="toolsel.serve"):
+        for _ in range(5):  # every poll: still failing, logged once
+            assert not service.reload_if_changed()
+            _touch(registry, TOOLS + "  - name: tool_x\n    description: X.\n")
+    failures = [r for r in caplog.records if "reload failed" in r.getMessage()]
+    assert len(failures) == 1 and not any(r.exc_info for r in caplog.records)
+    ready = local_client(create_app(service)).get("/readyz").json()
+    assert ready["last_reload_error"] == "TypeError: Integer exceeds 64-bit range"
+    service.close()
+
+
+def test_a_requires_cycle_names_each_tool_once(tmp_path: Path) -> None:
+    import pytest
+
+    from toolsel.errors import RegistryError
+
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(
+        "tools:\n  - name: a\n    description: A.\n    requires: [b]\n"
+        "  - name: b\n    description: B.\n    requires: [a]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RegistryError) as refused:
+        Service([registry], None)
+    assert "requires cycle: a -> b -> a (" in str(refused.value)
+    assert "tools.yaml:" in str(refused.value)

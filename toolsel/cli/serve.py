@@ -8,11 +8,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolsel.cli.common import NamespaceOption, RegistryOption, handle_errors, registry_paths
+from toolsel.cli.common import NamespaceOption, RegistryOption, handle_errors
 from toolsel.errors import ExitCode, UsageError
+from toolsel.serve.limits import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    MAX_BODY,
+    MAX_CONNECTIONS,
+    QUEUE,
+    REQUEST_TIMEOUT,
+    WORKERS,
+)
 
 if TYPE_CHECKING:
+    from toolsel.serve.guard import HostPolicy
     from toolsel.serve.service import Service
+
 
 SERVE_INSTALL = "pip install 'toolsel[serve]'"
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
@@ -52,7 +63,31 @@ def serve(
         typer.Option(
             "--token",
             envvar="TOOLSEL_TOKEN",
-            help="Bearer token required on every route but /healthz (required off loopback).",
+            show_envvar=True,
+            help="Bearer token required on every route but /healthz (required off loopback). "
+            "On the command line it shows in `ps`: prefer TOOLSEL_TOKEN or --token-file.",
+        ),
+    ] = None,
+    token_file: Annotated[
+        Path | None,
+        typer.Option("--token-file", metavar="PATH", help="Read the bearer token from this file."),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            metavar="NAME",
+            help="Also answer requests whose Host is NAME (a DNS name or a proxy's); "
+            "repeatable. Default: the bound address (loopback names on loopback).",
+        ),
+    ] = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            metavar="ORIGIN",
+            help="Also accept browser requests from this origin (scheme://host[:port]); "
+            "repeatable.",
         ),
     ] = None,
     mcp: Annotated[
@@ -60,7 +95,7 @@ def serve(
     ] = False,
     max_body: Annotated[
         int, typer.Option("--max-body", min=1, metavar="BYTES", help="Largest request body.")
-    ] = 1024 * 1024,
+    ] = MAX_BODY,
     log_format: Annotated[
         str, typer.Option("--log-format", help="text or json: one line per request.")
     ] = "text",
@@ -76,24 +111,84 @@ def serve(
             "so semantic and fusion answer warm.",
         ),
     ] = True,
+    workers: Annotated[
+        int,
+        typer.Option("--workers", min=1, max=256, metavar="N", help="Threads doing the work."),
+    ] = WORKERS,
+    queue: Annotated[
+        int,
+        typer.Option(
+            "--queue",
+            min=0,
+            max=100_000,
+            metavar="N",
+            help="Requests that may wait for a worker; beyond, 503 at once.",
+        ),
+    ] = QUEUE,
+    request_timeout: Annotated[
+        float,
+        typer.Option(
+            "--request-timeout",
+            min=0.1,
+            max=3600,
+            metavar="SECONDS",
+            help="A request not answered within this is answered 503 (and its work stopped).",
+        ),
+    ] = REQUEST_TIMEOUT,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            min=0.1,
+            max=3600,
+            metavar="SECONDS",
+            help="A connection must send a request's headers within this, or is closed.",
+        ),
+    ] = HEADER_TIMEOUT,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            min=0.1,
+            max=3600,
+            metavar="SECONDS",
+            help="A request's body must arrive within this, or it is answered 408.",
+        ),
+    ] = BODY_TIMEOUT,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            min=1,
+            max=1_000_000,
+            metavar="N",
+            help="Open connections at most; at the limit the longest-idle one is closed.",
+        ),
+    ] = MAX_CONNECTIONS,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
     _require_serve()
     if log_format not in ("text", "json"):
         raise UsageError(f"--log-format must be text or json, got {log_format!r}")
+    token = _token(token, token_file)
     if host not in LOOPBACK and not token:
         raise UsageError(
             f"--host {host}: binding beyond loopback needs a token",
-            hint="pass --token or set TOOLSEL_TOKEN; clients send Authorization: Bearer TOKEN",
+            hint="set TOOLSEL_TOKEN or pass --token-file; clients send Authorization: Bearer TOKEN",
         )
+    policy = _host_policy(host, allow_host or [], allow_origin or [])
     import uvicorn
 
+    from toolsel.serve.connections import guarded_protocol, raise_open_file_limit
     from toolsel.serve.http import create_app
+    from toolsel.serve.logs import configure_logging
+    from toolsel.serve.work import WorkPool
 
     _Server = _server_class()
-    from toolsel.serve.logs import configure_logging
-
     configure_logging(log_format)
+    files_limit = raise_open_file_limit()
+    if files_limit and max_connections > files_limit - 64:
+        max_connections = max(1, files_limit - 64)  # leave descriptors for files and the store
     service = _service(registry, namespace, db, embed=embed)
     if reload:
         service.watch()
@@ -102,11 +197,22 @@ def serve(
         from toolsel.serve.mcp import create_mcp
 
         mcp_server = create_mcp(service)
-    app = create_app(service, token=token, max_body=max_body, mcp_server=mcp_server, host=host)
+    pool = WorkPool(workers, queue, request_timeout)
+    app = create_app(
+        service,
+        token=token,
+        max_body=max_body,
+        mcp_server=mcp_server,
+        host=host,
+        policy=policy,
+        pool=pool,
+        body_timeout=body_timeout,
+    )
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=guarded_protocol(max_connections, header_timeout),
         log_config=None,
         access_log=False,
         timeout_graceful_shutdown=30,
@@ -115,7 +221,44 @@ def serve(
     try:
         _Server(config).run()  # SIGTERM/SIGINT: stop accepting, drain, return
     finally:
+        pool.close()
         service.close()
+
+
+def _token(token: str | None, token_file: Path | None) -> str | None:
+    """The bearer token: from --token-file, else --token or TOOLSEL_TOKEN."""
+    import os
+
+    if token_file is not None:
+        if token and "TOOLSEL_TOKEN" not in os.environ:
+            raise UsageError("give --token or --token-file, not both")
+        from toolsel.inputs import InputProblem, read_bounded
+
+        try:
+            text = read_bounded(token_file, 4096).decode("utf-8").strip()
+        except (InputProblem, UnicodeDecodeError) as problem:
+            raise UsageError(f"--token-file {token_file}: {problem}") from None
+        if not text or len(text.splitlines()) != 1:
+            raise UsageError(f"--token-file {token_file}: expected the token on one line")
+        return text
+    if token is not None:
+        token = token.strip()
+        if not token:
+            raise UsageError("the token is empty", hint="set TOOLSEL_TOKEN to a long random string")
+        if os.environ.get("TOOLSEL_TOKEN", "").strip() != token:
+            from toolsel.cli.common import warn
+
+            warn("--token is visible to other users in `ps`; set TOOLSEL_TOKEN or use --token-file")
+    return token
+
+
+def _host_policy(host: str, allow_host: list[str], allow_origin: list[str]) -> HostPolicy:
+    from toolsel.serve.guard import HostPolicy
+
+    try:
+        return HostPolicy.for_bind(host, allow_host, allow_origin)
+    except ValueError as error:
+        raise UsageError(f"--allow-origin: {error}") from None
 
 
 @handle_errors
@@ -129,13 +272,13 @@ def mcp(
     import anyio
 
     from toolsel.serve.logs import configure_logging
-    from toolsel.serve.mcp import create_mcp
+    from toolsel.serve.mcp import create_mcp, run_stdio
 
     configure_logging("text")
     service = _service(registry, namespace, db, use_store=db is not None)
     service.watch()
     try:
-        anyio.run(create_mcp(service).run_stdio_async)
+        anyio.run(run_stdio, create_mcp(service))
     finally:
         service.close()
 
@@ -177,10 +320,11 @@ def _service(
     from toolsel.serve.service import Service
     from toolsel.serve.store import open_store
 
-    paths = registry_paths(registry, namespace=namespace)
     store = open_store(db or os.environ.get("TOOLSEL_DB")) if use_store else None
     try:
-        return Service(paths, store, warm_embeddings=embed and missing() is None)
+        return Service(
+            registry, store, namespace=namespace, warm_embeddings=embed and missing() is None
+        )
     except BaseException:
         if store is not None:
             store.close()

@@ -2,29 +2,29 @@
 paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`.
 
 Every handler reads its body itself (so a malformed body gets one clear 4xx, in the same
-`{"error": ...}` shape everywhere) and calls one `Service` method. Bodies are capped, a
-bearer token guards every route but `/healthz` when one is set, and each request is logged
-as one line.
+`{"error": ...}` shape everywhere) and runs one `Service` method on the work pool
+(`toolsel.serve.work`), never on the event loop. `toolsel.serve.guard` refuses foreign
+hosts and origins, a missing token, non-JSON bodies and oversized ones before any handler.
 """
 
 from __future__ import annotations
 
-import hmac
-import logging
-import time
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
-import orjson
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
 
 from toolsel import __version__
+from toolsel.serve.guard import Guard, HostPolicy
+from toolsel.serve.limits import BODY_TIMEOUT, MAX_BODY
+from toolsel.serve.responses import error_response, json_response
 from toolsel.serve.service import RequestError, Service
+from toolsel.serve.work import WorkPool
 
-log = logging.getLogger("toolsel.serve.access")
-
-#: Request bodies larger than this are refused with 413 (`--max-body`).
-MAX_BODY = 1024 * 1024
+STRING = {"type": "string"}
+STRINGS = {"type": "array", "items": STRING}
 
 
 def _object_body(description: str, properties: dict[str, Any], required: list[str]) -> Any:
@@ -39,8 +39,51 @@ def _object_body(description: str, properties: dict[str, Any], required: list[st
     }
 
 
-STRING = {"type": "string"}
-STRINGS = {"type": "array", "items": STRING}
+class Bodies:
+    """Reads request bodies: capped in size and in time, JSON only."""
+
+    def __init__(self, max_body: int, timeout: float) -> None:
+        self.max_body = max_body
+        self.timeout = timeout
+
+    async def json(self, request: Request) -> Any:
+        import orjson
+
+        raw = await self._read(request)
+        if not raw.strip():
+            raise RequestError("empty request body: send a JSON object")
+        try:
+            return orjson.loads(raw)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise RequestError(f"request body is not JSON: {error}") from None
+
+    async def object(self, request: Request) -> dict[str, Any]:
+        value = await self.json(request)
+        if not isinstance(value, dict):
+            raise RequestError("request body must be a JSON object", 422)
+        return value
+
+    async def _read(self, request: Request) -> bytes:
+        from starlette.requests import ClientDisconnect
+
+        chunks = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.timeout):
+                async for chunk in request.stream():  # a body without Content-Length too
+                    size += len(chunk)
+                    if size > self.max_body:
+                        raise RequestError(f"request body over {self.max_body} bytes", 413)
+                    chunks.append(chunk)
+        except TimeoutError:
+            raise RequestError(
+                f"request body not received within {self.timeout:g} s", 408
+            ) from None
+        except ClientDisconnect:
+            raise RequestError(
+                "the client closed the connection before sending its body", 400
+            ) from None
+        return b"".join(chunks)
 
 
 def create_app(
@@ -50,23 +93,35 @@ def create_app(
     max_body: int = MAX_BODY,
     mcp_server: Any = None,
     host: str = "127.0.0.1",
-    on_close: Any = None,
+    policy: HostPolicy | None = None,
+    pool: WorkPool | None = None,
+    body_timeout: float = BODY_TIMEOUT,
+    on_close: Callable[[], None] | None = None,
 ) -> FastAPI:
-    """The app; with `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`;
-    `on_close` runs when the server shuts down (a worker closes its store)."""
+    """The app. `policy` says which Host names and Origins it answers (default: those of
+    `host`); `pool` runs the work (default: a new one, closed with the app); with
+    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_close` runs
+    when the server shuts down."""
     from contextlib import AsyncExitStack, asynccontextmanager
 
+    work = pool or WorkPool()
+    bodies = Bodies(max_body, body_timeout)
     mcp_app = None
     if mcp_server is not None:
         mcp_app = mcp_server.streamable_http_app(streamable_http_path="/mcp", host=host)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
+        from toolsel.serve.connections import quiet_loop_errors
+
+        quiet_loop_errors(asyncio.get_running_loop())
         async with AsyncExitStack() as stack:
-            if mcp_server is not None:
-                await stack.enter_async_context(mcp_server.session_manager.run())
             if on_close is not None:
                 stack.callback(on_close)
+            if pool is None:
+                stack.callback(work.close)
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
             yield
 
     app = FastAPI(
@@ -77,52 +132,51 @@ def create_app(
         "against a registry, and record how calls went.",
     )
 
-    async def body(request: Request) -> Any:
-        chunks = []
-        size = 0
-        async for chunk in request.stream():  # a body without Content-Length is capped too
-            size += len(chunk)
-            if size > max_body:
-                raise RequestError(f"request body over {max_body} bytes", 413)
-            chunks.append(chunk)
-        raw = b"".join(chunks)
-        if not raw.strip():
-            raise RequestError("empty request body: send a JSON object")
-        try:
-            return orjson.loads(raw)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise RequestError(f"request body is not JSON: {error}") from None
-
-    async def object_body(request: Request) -> dict[str, Any]:
-        value = await body(request)
-        if not isinstance(value, dict):
-            raise RequestError("request body must be a JSON object", 422)
-        return value
-
     @app.exception_handler(RequestError)
     async def request_error(request: Request, error: RequestError) -> Response:
-        return _error(str(error), error.status)
+        return error_response(str(error), error.status)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:
+        import logging
+
         logging.getLogger("toolsel.serve").exception("unexpected error on %s", request.url.path)
-        return _error("internal error (logged by the server)", 500)
+        return error_response("internal error (logged by the server)", 500)
 
-    # -- health ------------------------------------------------------------------------------
-    @app.get("/healthz", tags=["health"])
-    def healthz() -> dict[str, Any]:
-        """The process is up."""
-        return {"ok": True}
+    app.include_router(_health_routes(service, work))
+    app.include_router(_v1_routes(service, work, bodies))
+    app.include_router(_agent_routes(service, work, bodies))
+    if mcp_app is not None:
+        app.mount("/", mcp_app)
+    app.add_middleware(
+        Guard, token=token, max_body=max_body, policy=policy or HostPolicy.for_bind(host)
+    )
+    return app
 
-    @app.get("/readyz", tags=["health"])
-    def readyz() -> Response:
-        """The registry is loaded; `last_reload_error` says why the last reload failed."""
-        return _json(service.ready()[1])
 
-    # -- /v1 ---------------------------------------------------------------------------------
-    @app.post(
-        "/v1/rank",
-        tags=["v1"],
+def _health_routes(service: Service, work: WorkPool) -> APIRouter:
+    router = APIRouter(tags=["health"])
+
+    @router.get("/healthz")
+    async def healthz() -> Response:
+        """The process is up (answered on the event loop, whatever the workers do)."""
+        return json_response({"ok": True})
+
+    @router.get("/readyz")
+    async def readyz() -> Response:
+        """Ready to serve: the registry is loaded and the store answers (503 when not);
+        `last_reload_error` says why the last reload failed."""
+        ready, body = await work.run(service.ready)
+        return json_response(body, 200 if ready else 503)
+
+    return router
+
+
+def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
+    router = APIRouter(prefix="/v1", tags=["v1"])
+
+    @router.post(
+        "/rank",
         openapi_extra=_object_body(
             "A prompt to rank the registry's tools for (`select:A,B` looks tools up).",
             {
@@ -142,11 +196,10 @@ def create_app(
     )
     async def rank(request: Request) -> Response:
         """The `toolsel.rank/v2` document, as `toolsel rank --format json` prints it."""
-        return _json(service.rank(await object_body(request)))
+        return json_response(await work.run(service.rank, await bodies.object(request)))
 
-    @app.post(
-        "/v1/select",
-        tags=["v1"],
+    @router.post(
+        "/select",
         openapi_extra=_object_body(
             "Tools to load by name.",
             {"names": STRINGS, "tool_use_id": STRING, "with_deps": {"type": "boolean"}},
@@ -155,11 +208,10 @@ def create_app(
     )
     async def select(request: Request) -> Response:
         """The `toolsel.select/v1` document: the tool_reference block and diagnostics."""
-        return _json(service.select(await object_body(request)))
+        return json_response(await work.run(service.select, await bodies.object(request)))
 
-    @app.post(
-        "/v1/validate",
-        tags=["v1"],
+    @router.post(
+        "/validate",
         openapi_extra=_object_body(
             "A call to check before it is made.",
             {"tool": STRING, "input": {}, "permission": STRING, "session": STRING},
@@ -168,11 +220,10 @@ def create_app(
     )
     async def validate_call(request: Request) -> Response:
         """`{ok, violations}`: the registry checks replay runs on a call."""
-        return await _in_thread(service.validate, await object_body(request))
+        return json_response(await work.run(service.validate, await bodies.object(request)))
 
-    @app.post(
-        "/v1/usage",
-        tags=["v1"],
+    @router.post(
+        "/usage",
         openapi_extra=_object_body(
             "One record, a list of them, {records: [...]}, or replay JSONL tool_result events.",
             {
@@ -189,132 +240,56 @@ def create_app(
     )
     async def usage(request: Request) -> Response:
         """`{received, stored}`; a record whose `id` is already stored is not stored again."""
-        return await _in_thread(service.usage, await body(request))
+        return json_response(await work.run(service.usage, await bodies.json(request)))
 
-    @app.get("/v1/analytics", tags=["v1"])
+    @router.get("/analytics")
     async def analytics(
         since: str | None = None, until: str | None = None, session: str | None = None
     ) -> Response:
-        """The `toolsel.stats/v1` payload over the stored records."""
+        """The `toolsel.stats/v2` payload over the stored records."""
         query = {k: v for k, v in (("since", since), ("until", until), ("session", session)) if v}
-        return await _in_thread(service.analytics, query)
+        return json_response(await work.run(service.analytics, query))
 
-    @app.get("/v1/tools", tags=["v1"])
-    def tools(emit: str | None = None) -> Response:
+    @router.get("/tools")
+    async def tools(emit: str | None = None) -> Response:
         """Every tool, in toolsel's shape or a provider's (`?emit=openai|anthropic|mcp|gemini`)."""
-        return _json(service.tools(emit))
+        return json_response(await work.run(service.tools, emit))
 
-    @app.get("/v1/tools/{name}", tags=["v1"])
-    def tool(name: str, emit: str | None = None) -> Response:
+    @router.get("/tools/{name}")
+    async def tool(name: str, emit: str | None = None) -> Response:
         """One tool, in toolsel's shape or a provider's."""
-        return _json(service.tools(emit, name))
+        return json_response(await work.run(service.tools, emit, name))
 
-    # -- the reference design's paths ------------------------------------------------------
-    @app.post("/agent/select-tools", tags=["reference design"])
-    async def agent_select(request: Request) -> dict[str, Any]:
+    return router
+
+
+def _agent_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
+    from toolsel.serve import compat
+
+    router = APIRouter(prefix="/agent", tags=["reference design"])
+
+    @router.post("/select-tools")
+    async def agent_select(request: Request) -> Response:
         """`{message, maxTools?, permissionLevel?}` -> `{tools, method, scores}`."""
-        from toolsel.serve.compat import select_tools
+        body = await bodies.object(request)
+        return json_response(await work.run(compat.select_tools, service, body))
 
-        return select_tools(service, await object_body(request))
-
-    @app.post("/agent/validate", tags=["reference design"])
+    @router.post("/validate")
     async def agent_validate(request: Request) -> Response:
         """`{tool, toolCallHistory?, userId?}` -> `{valid: true}`, or 403/400 with a reason."""
-        from toolsel.serve.compat import validate
+        body = await bodies.object(request)
+        status, payload = await work.run(compat.validate, service, body)
+        return json_response(payload, status)
 
-        status, payload = validate(service, await object_body(request))
-        return _json(payload, status)
-
-    @app.post("/agent/record-usage", tags=["reference design"])
+    @router.post("/record-usage")
     async def agent_record(request: Request) -> Response:
         """`{tool, success, latencyMs?}` -> `{recorded: true}`."""
-        from toolsel.serve.compat import record_usage
+        body = await bodies.object(request)
+        return json_response(await work.run(compat.record_usage, service, body))
 
-        return await _in_thread(record_usage, service, await object_body(request))
-
-    @app.get("/agent/analytics", tags=["reference design"])
+    @router.get("/analytics")
     async def agent_analytics() -> Response:
         """`[{tool, calls, errorRate, avgLatencyMs, lastUsed}]`, most called first."""
-        from toolsel.serve.compat import analytics as compat_analytics
+        return json_response(await work.run(compat.analytics, service))
 
-        return await _in_thread(compat_analytics, service)
-
-    if mcp_app is not None:
-        app.mount("/", mcp_app)
-    app.add_middleware(Guard, token=token, max_body=max_body)
-    return app
-
-
-class Guard:
-    """Pure ASGI middleware (cheaper than FastAPI's `@app.middleware`): the bearer token on
-    every route but /healthz (compared in constant time), the body cap by Content-Length,
-    and one log line per request."""
-
-    def __init__(self, app: Any, *, token: str | None, max_body: int) -> None:
-        self.app = app
-        self.expected = token.encode() if token else None
-        self.max_body = max_body
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500
-        headers = dict(scope["headers"])
-
-        async def sending(message: Any) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        refusal = self._refusal(scope["path"], headers)
-        try:
-            if refusal is not None:
-                await refusal(scope, receive, sending)
-            else:
-                await self.app(scope, receive, sending)
-        finally:
-            log.info(
-                "request",
-                extra={
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                },
-            )
-
-    def _refusal(self, path: str, headers: dict[bytes, bytes]) -> Response | None:
-        if self.expected is not None and path != "/healthz":
-            scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
-            if scheme.lower() != b"bearer" or not hmac.compare_digest(value, self.expected):
-                return _error("missing or wrong bearer token", 401)
-        length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            return _error(f"request body over {self.max_body} bytes", 413)
-        return None
-
-
-async def _in_thread(function: Any, *args: Any) -> Response:
-    """Run a blocking store operation off the event loop; RequestError stays a 4xx."""
-    from starlette.concurrency import run_in_threadpool
-
-    try:
-        result = await run_in_threadpool(function, *args)
-    except RequestError as error:
-        return _error(str(error), error.status)
-    return _json(result)
-
-
-def _error(message: str, status: int) -> Response:
-    return _json({"error": message, "status": status}, status)
-
-
-def _json(payload: Any, status: int = 200) -> Response:
-    """A JSON response serialised by orjson (FastAPI's default encoder walks every value
-    first, which costs more than the ranking on a small registry)."""
-    import orjson
-
-    return Response(orjson.dumps(payload), status_code=status, media_type="application/json")
+    return router

@@ -16,19 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolsel.errors import ToolselError
+from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission, Registry
+from toolsel.registry.paths import FileList
+from toolsel.serve.limits import MAX_BATCH, MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
 from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
 
 log = logging.getLogger("toolsel.serve")
 
 #: How often the registry files are checked for changes (seconds).
 POLL_SECONDS = 0.25
-#: Most records one /v1/usage request may carry.
-MAX_BATCH = 10_000
-#: Longest tool name a usage record may carry.
-MAX_NAME = 512
 
 
 class RequestError(Exception):
@@ -59,43 +57,72 @@ class Service:
         registry_paths: Sequence[Path] | None,
         store: UsageStore | None,
         *,
+        namespace: bool = False,
         warm_embeddings: bool = False,
     ) -> None:
+        # the paths as given (files, directories, server=PATH), expanded anew at every
+        # poll, so a file added to a registry directory is loaded
         self.paths = list(registry_paths or [])
+        self.namespace = namespace
         self.store = store
         self.warm_embeddings = warm_embeddings
         self.last_error: str | None = None
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
-        self.snapshot = self._load(1, self._stamp())  # raises on a bad registry at start
+        files, stamp = self._stamp()
+        self.snapshot = self._load(1, files, stamp)  # raises on a bad registry at start
 
     # -- loading ------------------------------------------------------------------------
-    def _stamp(self) -> tuple[tuple[str, int, int], ...]:
+    def files(self) -> FileList:
+        """The registry files the paths name now, named as the CLI names them
+        (`--namespace`, `-r SERVER=PATH`)."""
         from toolsel.registry.paths import registry_files
 
+        return registry_files(self.paths or None, namespace=self.namespace)
+
+    def _stamp(self) -> tuple[FileList, tuple[tuple[str, int, int], ...]]:
+        """The files, and (file, mtime, size) for each; a file that is not a regular one
+        is stamped -2, and refused by `_load` (a pipe would block the reader for ever)."""
+        import stat
+
+        files = self.files()
         found = []
-        for path in registry_files(self.paths or None):
+        for path in files:
             try:
                 info = path.stat()
             except OSError:
                 found.append((str(path), -1, -1))
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                found.append((str(path), -2, -2))
             else:
                 found.append((str(path), info.st_mtime_ns, info.st_size))
-        return tuple(found)
+        return files, tuple(found)
 
-    def _load(self, version: int, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
+    def _load(
+        self, version: int, files: FileList, stamp: tuple[tuple[str, int, int], ...]
+    ) -> Snapshot:
         """A complete snapshot of the files as they are; `stamp` was taken before reading."""
         from toolsel.graph import find_cycles, requires_graph
         from toolsel.ranking.store import load_registry_and_index
 
-        registry, index = load_registry_and_index(self.paths or None)
+        for name, mtime, _ in stamp:
+            if mtime == -2:
+                raise RegistryError(
+                    f"{name}: not a regular file (a pipe, socket or device)",
+                    hint="serve re-reads its registry files when they change; give regular files",
+                )
+        registry, index = load_registry_and_index(files)
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
             where = ""
             if tool is not None:
                 where = f"{registry.locate_field(tool, 'requires')}: "
-            raise RequestError(f"{where}requires cycle: {' -> '.join((*cycles[0], cycles[0][0]))}")
+            raise RegistryError(
+                f"{where}requires cycle: {' -> '.join(cycles[0])}",
+                hint="a tool cannot require itself, even through others; remove one edge",
+            )
         if self.warm_embeddings:
             index.tool_vectors()
             index.example_vectors()
@@ -107,19 +134,17 @@ class Service:
     def reload_if_changed(self) -> bool:
         """Load the registry again if a file changed; keep the last good one if the new one
         is bad (the error is logged and kept for /readyz). True when a new one is live."""
-        stamp = self._stamp()
+        try:
+            files, stamp = self._stamp()
+        except ToolselError as error:  # a directory emptied, a path removed
+            self._reload_failed(describe_error(error), self.snapshot.stamp)
+            return False
         if stamp == self.snapshot.stamp:
             return False
         try:
-            fresh = self._load(self.snapshot.version + 1, stamp)
-        except (ToolselError, RequestError) as error:
-            message = str(error)
-            if message != self.last_error:
-                log.error("registry reload failed; still serving version %s: %s",
-                          self.snapshot.version, message)  # fmt: skip
-            self.last_error = message
-            # remember the bad content, so it is not reloaded until it changes again
-            self.snapshot = _with_stamp(self.snapshot, stamp)
+            fresh = self._load(self.snapshot.version + 1, files, stamp)
+        except Exception as error:  # whatever the files hold, the last good registry stays
+            self._reload_failed(describe_error(error), stamp)
             return False
         self.snapshot = fresh  # one reference swap: requests see the old or the new
         self.last_error = None
@@ -127,6 +152,15 @@ class Service:
             "registry reloaded: version %s, %s tools", fresh.version, len(fresh.registry.tools)
         )
         return True
+
+    def _reload_failed(self, message: str, stamp: tuple[tuple[str, int, int], ...]) -> None:
+        """Log a failed reload once (not at every poll) and keep it for /readyz."""
+        if message != self.last_error:
+            log.error("registry reload failed; still serving version %s: %s",
+                      self.snapshot.version, message)  # fmt: skip
+        self.last_error = message
+        # remember the bad content, so it is not reloaded until it changes again
+        self.snapshot = _with_stamp(self.snapshot, stamp)
 
     def watch(self) -> None:
         """Poll the registry files in a background thread until `close`."""
@@ -150,14 +184,19 @@ class Service:
 
     # -- operations -----------------------------------------------------------------------
     def ready(self) -> tuple[bool, dict[str, Any]]:
+        """Ready when the registry is loaded and the store (if any) answers. A failed
+        reload keeps the service ready on the last good registry, and says why."""
         snap = self.snapshot
+        health = getattr(self.store, "health", None)  # TODO(merge store-rollups): protocol
+        store_error = health() if health is not None else None
         body = {
-            "ready": True,
+            "ready": store_error is None,
             "registry_version": snap.version,
             "tools": len(snap.registry.tools),
             "last_reload_error": self.last_error,
+            "store_error": store_error,
         }
-        return True, body
+        return store_error is None, body
 
     def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank/v2` document (or `toolsel.select/v1` for a
@@ -168,6 +207,12 @@ class Service:
         from toolsel.text import is_select
 
         query = text_field(body, "query")
+        if len(query) > MAX_QUERY:
+            raise RequestError(
+                f"`query` is {len(query)} characters long; at most {MAX_QUERY} (send the "
+                "request, not the whole conversation)",
+                422,
+            )
         snap = self.snapshot
         if is_select(query):
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
@@ -213,6 +258,8 @@ class Service:
             query = "select:" + ",".join(names)
         if not is_select(query):
             raise RequestError("`query` must start with select:, or give `names`")
+        if query.count(",") >= MAX_SELECT_NAMES:
+            raise RequestError(f"at most {MAX_SELECT_NAMES} names per select", 422)
         try:
             result = select_tools(
                 snap.registry.tools,
@@ -281,14 +328,14 @@ class Service:
                 from toolsel.suggest import did_you_mean
 
                 raise RequestError(
-                    f"no tool named {name!r}{did_you_mean(name, registry.names)}", 404
+                    f"no tool named {shown(name)}{did_you_mean(name, registry.names)}", 404
                 )
             chosen = (tool,)
         if emit is None:
             items = [tool_payload(t, registry) for t in chosen]
             return items[0] if name is not None else {"schema": TOOLS_SCHEMA, "tools": items}
         if emit not in EMITTERS:
-            raise RequestError(f"emit must be one of {', '.join(EMITTERS)}, got {emit!r}", 422)
+            raise RequestError(f"emit must be one of {', '.join(EMITTERS)}, got {shown(emit)}", 422)
         return EMITTERS[emit](list(chosen))
 
 
@@ -351,24 +398,24 @@ def parse_records(body: Any) -> list[UsageRecord]:
 
 def _record(item: Mapping[str, Any]) -> UsageRecord:
     if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
+        is_error = item.get("is_error", False)
+        if not isinstance(is_error, bool):
+            raise RequestError(f"`is_error` must be true or false, got {_kind(is_error)}")
         return UsageRecord(
-            tool=text_field(item, "tool"),
-            ok=item.get("is_error") is not True,
+            tool=_tool_name(item),
+            ok=not is_error,
             at=now(),
             latency_ms=_number(item, "latency_ms", None),
             session=_optional_text(item, "file"),
-            id=f"{item.get('file')}#{item.get('id')}",
+            id=_stored_text(f"{item.get('file')}#{item.get('id')}", "id"),
         )
     if item.get("event") == "tool_start" and "schema" in item:
         raise RequestError("a tool_start event records nothing; send tool_result events")
     ok = item.get("ok")
     if not isinstance(ok, bool):
         raise RequestError("`ok` must be true or false")
-    tool = text_field(item, "tool")
-    if len(tool) > MAX_NAME:
-        raise RequestError(f"`tool` is {len(tool)} characters long; at most {MAX_NAME}")
     return UsageRecord(
-        tool=tool,
+        tool=_tool_name(item),
         ok=ok,
         at=_timestamp(item.get("at"), "at") or now(),
         latency_ms=_number(item, "latency_ms", None),
@@ -376,6 +423,40 @@ def _record(item: Mapping[str, Any]) -> UsageRecord:
         error=_optional_text(item, "error"),
         id=_optional_text(item, "id"),
     )
+
+
+def _tool_name(item: Mapping[str, Any]) -> str:
+    tool = text_field(item, "tool")
+    if len(tool) > MAX_NAME:
+        raise RequestError(f"`tool` is {len(tool)} characters long; at most {MAX_NAME}")
+    return _stored_text(tool, "tool")
+
+
+def _stored_text(value: str, key: str) -> str:
+    """Text a store keeps: no NUL (PostgreSQL cannot hold one in text), nor a lone
+    surrogate (not UTF-8)."""
+    if "\x00" in value:
+        raise RequestError(f"`{key}` contains a NUL character", 422)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RequestError(f"`{key}` is not valid Unicode (a lone surrogate)", 422) from None
+    return value
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """A value quoted in an error message, cut short (an error must not echo a megabyte)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_error(error: BaseException) -> str:
+    """One line for a failure the reloader records (never a traceback)."""
+    from toolsel.render.escape import visible
+
+    text = str(error) if isinstance(error, ToolselError) else f"{type(error).__name__}: {error}"
+    text = visible(" ".join(text.split()))
+    return text if len(text) <= 500 else text[:499] + "…"
 
 
 def _kind(value: Any) -> str:
@@ -397,7 +478,7 @@ def _optional_text(body: Mapping[str, Any], key: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise RequestError(f"`{key}` must be a string, got {_kind(value)}", 422)
-    return value
+    return _stored_text(value, key)
 
 
 def _flag(body: Mapping[str, Any], key: str) -> bool:
@@ -444,7 +525,7 @@ def _choice(body: Mapping[str, Any], key: str, kind: Callable[[str], Any], defau
         return kind(value)
     except ValueError:
         choices = ", ".join(str(c.value) for c in kind)  # type: ignore[attr-defined]
-        raise RequestError(f"`{key}` must be one of {choices}, got {value!r}", 422) from None
+        raise RequestError(f"`{key}` must be one of {choices}, got {shown(value)}", 422) from None
 
 
 def _timestamp(value: Any, key: str) -> str | None:
@@ -455,5 +536,7 @@ def _timestamp(value: Any, key: str) -> str | None:
         raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
     try:
         return stored_time(value)
-    except ValueError:
-        raise RequestError(f"`{key}` must be an ISO 8601 time, got {value!r}", 422) from None
+    except (ValueError, OverflowError):
+        raise RequestError(
+            f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)}", 422
+        ) from None
