@@ -37,6 +37,10 @@ async def _session_calls() -> dict[str, object]:
         out["templates"] = [t.uri_template for t in templates.resource_templates]
         resource = await session.read_resource("toolsel://tools/patch_file")
         out["resource"] = json.loads(resource.contents[0].text)  # type: ignore[union-attr]
+        try:
+            await session.read_resource("toolsel://tools/patch_fil")
+        except Exception as error:  # the SDK raises its MCPError with the server's reason
+            out["missing"] = (getattr(getattr(error, "error", None), "code", None), str(error))
     return out
 
 
@@ -59,6 +63,34 @@ def test_mcp_server_over_stdio_with_the_sdk_client() -> None:
     resource = out["resource"]
     assert isinstance(resource, dict) and resource["name"] == "patch_file"
     assert "inputSchema" in resource
+    code, reason = out["missing"]  # type: ignore[misc]
+    assert code == -32602 and "did you mean 'patch_file'" in reason
+
+
+def test_mcp_stdio_answers_lines_it_cannot_read() -> None:
+    """JSON-RPC 2.0: a parse error or an invalid request gets an error reply with id null,
+    and the session goes on."""
+    import subprocess
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        "{not json",
+        {"no": "jsonrpc"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]  # fmt: skip
+    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    run = subprocess.run(
+        [sys.executable, "-m", "toolsel", "mcp", "-r", str(ROOT / "registries")],
+        input=text, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    replies = [json.loads(line) for line in run.stdout.splitlines()]
+    errors = [r["error"]["code"] for r in replies if "error" in r and r["id"] is None]
+    assert errors == [-32700, -32600], run.stdout
+    assert any(r.get("id") == 2 and r["result"]["tools"] for r in replies)
+    assert "Traceback" not in run.stderr
 
 
 def test_mcp_over_streamable_http_behind_the_token(tmp_path) -> None:  # type: ignore[no-untyped-def]
