@@ -39,3 +39,14 @@ def test_lint_and_rank_agree(cli: Cli, write) -> None:
     assert f"({', '.join(offered)} come first)" in finding["message"]
     # a name written as words is an exact match for rank, so it is never reported
     assert not any(f["pointer"].endswith("/name") for f in findings if f["rule"] == "TS701")
+
+
+def test_a_display_name_or_hint_with_no_searchable_words_is_not_checked() -> None:
+    """Found by mutation testing: `ranked_for` ranked '???' (no searchable words), and TS701
+    reported "does not offer 'read_file' in its top 3 (nothing come first)"."""
+    text = (
+        "- name: read_file\n  display_name: '???'\n  search_hint: '-- !!'\n"
+        "  description: Read a file from disk.\n"
+        "- name: write_file\n  description: Write a file to disk.\n"
+    )
+    assert_findings(text, [], rule="TS701", select=("TS701",))

@@ -210,7 +210,7 @@ class LintContext:
         from toolsel.ranking.core import RankOptions, rank_index
         from toolsel.ranking.fields import tokens
 
-        if not tokens(query) and not query.strip():
+        if not tokens(query):
             return None
         return rank_index(self.rank_index, query, RankOptions(top=top))
 
