@@ -26,7 +26,7 @@ from toolsel.render.escape import visible
 from toolsel.secrets import looks_secret
 
 if TYPE_CHECKING:
-    from toolsel.replay.events import Result
+    from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
 
 OVERLAY_HEADER = "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
@@ -166,15 +166,18 @@ class _Miner:
         call, parent = opened.call, opened.parent
         prompt = self.task_prompts.get(parent) if parent else self.prompt
         self.pending[call.id] = prompt
+        self._task_prompt(call)
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        self._task_prompt(opened.call)  # a Task's prompt may arrive in a later line
+
+    def _task_prompt(self, call: Call) -> None:
         if call.tool not in DEFAULT_PARENT_TASK_TOOLS:
             return  # only a sub-agent launch carries a prompt (and arguments decode lazily)
         arguments = call.arguments
         task = arguments.get("prompt") if isinstance(arguments, dict) else None
         if isinstance(task, str) and task.strip():
             self.task_prompts[call.id] = (task, 0)
-
-    def enriched(self, opened: OpenCall, line: int) -> None:
-        pass
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
         tool = opened.call.tool

@@ -239,3 +239,60 @@ def test_replay_uses_the_project_registry_by_default(cli: Cli, in_tmp) -> None:
     both = cli("replay", transcript, "-r", "registries", "--no-registry")
     assert both.exit_code == 2 and "not both" in both.stderr
     shutil.rmtree(in_tmp / "registries")
+
+
+def _stream_json_call(message: str, call_id: str, tool: str, arguments: dict[str, object]) -> str:
+    return json.dumps(
+        {
+            "type": "assistant",
+            "message": {
+                "id": message,
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": call_id, "name": tool, "input": arguments}],
+            },
+            "parent_tool_use_id": None,
+        }
+    )
+
+
+def _stream_json_result(call_id: str) -> str:
+    return json.dumps(
+        {
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": call_id, "content": "ok"}],
+            },
+            "parent_tool_use_id": None,
+        }
+    )
+
+
+def test_an_enriched_call_is_checked_once_its_input_is_complete(cli: Cli, write) -> None:
+    """Found by mutation testing: a call whose input arrives in a later line (a streaming
+    agent re-emits an enriched tool_use) was reported `invalid-input` and replay exited 1.
+    Both ways: in a later message (an enriched duplicate) and in the same message."""
+    registry = str(ROOT / "registries")
+    path = write(
+        "enriched.jsonl",
+        "\n".join(
+            [
+                _stream_json_call("m1", "a", "read_file", {}),
+                _stream_json_call("m2", "a", "read_file", {"path": "README.md"}),
+                _stream_json_result("a"),
+                _stream_json_call("m3", "b", "read_file", {}),
+                _stream_json_call("m3", "b", "read_file", {"path": "setup.py"}),
+                _stream_json_result("b"),
+            ]
+        )
+        + "\n",
+    )
+    run = cli("replay", str(path), "-r", registry, "-f", "json", "--fail-on", "violations")
+    (report,) = json.loads(run.stdout)["files"]
+    assert report["violations"] == [] and run.exit_code == 0, run.stdout
+    # a call that stays incomplete is still checked, by the end of the transcript
+    incomplete = write("incomplete.jsonl", _stream_json_call("m1", "c", "read_file", {}) + "\n")
+    run = cli("replay", str(incomplete), "-r", registry, "-f", "json", "--fail-on", "violations")
+    (report,) = json.loads(run.stdout)["files"]
+    assert [v["rule"] for v in report["violations"]] == ["invalid-input"]
+    assert run.exit_code == 1

@@ -21,7 +21,12 @@ from toolsel.validate import InputValidator
 
 class RegistryChecker:
     """One per transcript (a matcher listener): remembers which tools ran, and which
-    succeeded, in this session, and collects the violations."""
+    succeeded, in this session, and collects the violations.
+
+    A call's name, permission, `requires` and conflicts are checked when it starts; its
+    input when the call is complete (answered, or still open when the transcript ends,
+    `finish`), because a streaming agent may send the input in a later line (an enriched
+    call)."""
 
     def __init__(self, registry: Registry, permission: Permission | None = None) -> None:
         self.registry = registry
@@ -31,20 +36,42 @@ class RegistryChecker:
         self.violations: list[Violation] = []
         self._validators: dict[str, InputValidator] = {}
         self._suggestions: dict[str, str] = {}  # unknown tool -> " (did you mean ...)"
+        self._input_pending: dict[str, tuple[OpenCall, int]] = {}  # call id -> (call, line)
 
     # -- the matcher's listener protocol ----------------------------------------------
     def started(self, opened: OpenCall, line: int) -> None:
-        self.violations.extend(self.check(opened.call, line))
+        self.violations.extend(self.check_call(opened.call, line))
+        if opened.call.tool in self.registry:
+            self._input_pending[opened.call.id] = (opened, line)
 
     def enriched(self, opened: OpenCall, line: int) -> None:
-        pass  # the call was checked when it started
+        pass  # the input is checked once the call is complete
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        pending = self._input_pending.pop(opened.call.id, None)
+        if pending is not None:
+            self.violations.extend(self.check_input(opened.call, pending[1]))
         if not result.is_error:
             self.succeeded.add(opened.call.tool)
 
+    def finish(self) -> tuple[Violation, ...]:
+        """Check the input of the calls still open, and return every violation by line."""
+        for opened, line in self._input_pending.values():
+            self.violations.extend(self.check_input(opened.call, line))
+        self._input_pending.clear()
+        self.violations.sort(key=lambda v: v.line)
+        return tuple(self.violations)
+
     # -- the checks ---------------------------------------------------------------------
     def check(self, call: Call, line: int) -> list[Violation]:
+        """Every check of a complete call, at once (`/v1/validate`)."""
+        found = self.check_call(call, line)
+        if call.tool in self.registry:
+            found.extend(self.check_input(call, line))
+        return found
+
+    def check_call(self, call: Call, line: int) -> list[Violation]:
+        """What a call's start tells: unknown, deprecated, permission, requires, conflicts."""
         found: list[Violation] = []
 
         def violation(rule: str, message: str) -> None:
@@ -83,15 +110,22 @@ class RegistryChecker:
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        unreadable = call.arguments_problem()
-        if unreadable is not None:
-            violation("invalid-input", f"the call's arguments are {unreadable}; not checked")
-        else:
-            problem = self._validator(tool.name, tool.parameters).check(call.arguments)
-            if problem is not None:
-                violation(problem.rule, problem.message)
         self.called.add(call.tool)
         return found
+
+    def check_input(self, call: Call, line: int) -> list[Violation]:
+        """The call's input against its tool's `parameters` (a known tool's)."""
+        tool = self.registry.get(call.tool)
+        if tool is None:
+            return []
+        unreadable = call.arguments_problem()
+        if unreadable is not None:
+            reason = f"the call's arguments are {unreadable}; not checked"
+            return [Violation(call.id, call.tool, "invalid-input", reason, line)]
+        problem = self._validator(tool.name, tool.parameters).check(call.arguments)
+        if problem is None:
+            return []
+        return [Violation(call.id, call.tool, problem.rule, problem.message, line)]
 
     def _validator(self, name: str, schema: dict[str, Any]) -> InputValidator:
         validator = self._validators.get(name)

@@ -105,7 +105,7 @@ def replay_file(
     if memory is not None:
         memory.remember(matcher)
     return build_report(
-        shown, reading, matcher, formats, checker.violations if checker is not None else ()
+        shown, reading, matcher, formats, checker.finish() if checker is not None else ()
     )
 
 

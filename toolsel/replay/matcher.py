@@ -94,7 +94,9 @@ class Listener(Protocol):
 
     def started(self, opened: OpenCall, line: int) -> None: ...
 
-    def enriched(self, opened: OpenCall, line: int) -> None: ...
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        """The call's input was completed by a later line (same message or not)."""
+        ...
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None: ...
 
@@ -204,11 +206,13 @@ class Matcher:
             existing.seen_again = []
         existing.seen_again.append(line)
         if call.message_id and call.message_id == existing.call.message_id:
-            _enrich(existing.call, call)  # the same streamed message, written in parts
+            # the same streamed message, written in parts: merged, not a duplicate
+            if _enrich(existing.call, call):
+                for listener in self.listeners:
+                    listener.enriched(existing, line)
             return
         kind = _duplicate_kind(existing.call, call)
-        if kind == "enriched":
-            _enrich(existing.call, call)
+        if kind == "enriched" and _enrich(existing.call, call):
             for listener in self.listeners:
                 listener.enriched(existing, line)
         self._note_duplicate(call.id, kind, existing.lines)
@@ -321,12 +325,15 @@ def _duplicate_kind(earlier: Call, later: Call) -> str:
     return "conflicting"
 
 
-def _enrich(existing: Call, call: Call) -> None:
+def _enrich(existing: Call, call: Call) -> bool:
+    """Take the later line's input when it is richer; whether it was taken."""
     before, after = existing.arguments, call.arguments
     if (_is_empty(before) and not _is_empty(after)) or (
         isinstance(before, dict) and isinstance(after, dict) and len(after) > len(before)
     ):
         existing.input, existing.encoded = call.input, call.encoded
+        return True
+    return False
 
 
 def _is_empty(value: Any) -> bool:
