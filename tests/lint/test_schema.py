@@ -26,6 +26,22 @@ def test_invalid_schema_points_into_the_schema() -> None:
     )
 
 
+def test_a_schema_with_integers_beyond_64_bits_is_still_checked() -> None:
+    """orjson refuses such integers; the check used to skip the whole schema."""
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: "
+        "{n: {type: integr, maximum: 18446744073709551616}}}}\n",
+        ["TS302 /tools/0/parameters/properties/n/type"],
+        rule="TS302",
+    )
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: "
+        "{n: {type: integer, maximum: 18446744073709551616, minimum: -9223372036854775809}}}}\n",
+        [],
+        rule="TS302",
+    )
+
+
 def test_required_enum_default_and_draft3() -> None:
     assert_findings(
         "- {name: a, description: d, parameters: {type: object, properties: {}, required: [pth]}}\n",

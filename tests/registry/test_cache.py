@@ -106,3 +106,19 @@ def test_cache_files_are_written_whole(write, monkeypatch) -> None:
     load_index(write("r.json", REGISTRY))
     assert synced  # fsync before the rename
     assert not list(cache.cache_dir().rglob(".tmp-*"))  # no temporary file left behind
+
+
+def test_integers_beyond_64_bits_are_never_read_back_from_the_cache_as_floats(
+    write, monkeypatch
+) -> None:
+    """orjson cannot write them, and reads such digits back as floats: the file is simply
+    not cached, and every load has the exact integers."""
+    from tests.test_emit import BEYOND_64_BITS
+
+    monkeypatch.setattr(cache, "MIN_CACHED_BYTES", 0)
+    path = write("big.yaml", BEYOND_64_BITS)
+    for _ in range(2):
+        (tool,) = load_registry(path).tools
+        value = tool.parameters["properties"]["value"]
+        assert value["maximum"] == 2**64 and type(value["maximum"]) is int
+        assert value["default"] == -(2**63) - 1 and type(value["default"]) is int

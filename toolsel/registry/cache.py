@@ -143,6 +143,8 @@ def _load_source(key: str) -> SourceMap:
 
 
 def store_entry(key: str, payload: dict[str, Any], source: SourceMap) -> None:
+    # A document with integers beyond 64 bits is not cached: orjson refuses to write them
+    # (TypeError), and would read such digits back as floats.
     with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
         write_sealed(entry_path(key, ".source.json"), key, orjson.dumps(source.to_json()))
         write_sealed(

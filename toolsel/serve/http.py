@@ -314,7 +314,8 @@ def _error(message: str, status: int) -> Response:
 
 def _json(payload: Any, status: int = 200) -> Response:
     """A JSON response serialised by orjson (FastAPI's default encoder walks every value
-    first, which costs more than the ranking on a small registry)."""
-    import orjson
+    first, which costs more than the ranking on a small registry); integers beyond 64 bits,
+    which orjson refuses, are written exactly too."""
+    from toolsel.jsontext import dumps
 
-    return Response(orjson.dumps(payload), status_code=status, media_type="application/json")
+    return Response(dumps(payload), status_code=status, media_type="application/json")

@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 
+from toolsel.jsontext import dumps
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, schema_nodes
@@ -135,7 +136,7 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
         if not has_field(tool, "parameters"):
             continue
         try:
-            key = orjson.dumps(tool.parameters, option=orjson.OPT_SORT_KEYS)
+            key = dumps(tool.parameters, option=orjson.OPT_SORT_KEYS)
         except (TypeError, orjson.JSONEncodeError):
             continue
         for pointer, message in _schema_errors(key):
