@@ -379,3 +379,65 @@ def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
                     severity=Severity.WARNING,
                     key=where != "pattern",
                 )
+
+
+#: The largest integer a double (JavaScript's number, Go's float64) holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+@rule(
+    "TS320",
+    "unsafe-integer",
+    Severity.WARNING,
+    "Integers in schemas are within ±(2^53 - 1), exact in every JSON reader",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: integer, maximum: 18446744073709551615}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string, pattern: '^[0-9]{1,20}$'}}}\n",
+)
+def unsafe_integer(context: LintContext) -> Iterator[Hit]:
+    """JSON allows any integer, but JavaScript's `JSON.parse` and Go's default decoding read
+    numbers as doubles, exact only up to 2^53 - 1 (RFC 8259, section 6). Beyond that a
+    bound, default or enum value changes on its way through such a client, and so do the
+    arguments the schema invites: MCP clients have rounded 19-digit IDs (Cline #9589 and
+    the Go SDK #1201 in arguments, Claude Code #78762 in results). Pass integers this large
+    as strings."""
+    for tool, node in schema_nodes(context):
+        for pointer, value in _integers_beyond_doubles(node.schema):
+            yield context.schema_hit(
+                tool,
+                f"{node.pointer}{pointer}",
+                f"{value} is outside ±(2^53 - 1): JavaScript and Go clients read it as "
+                f"{_as_double(value)}; pass integers this large as strings",
+            )
+
+
+def _integers_beyond_doubles(schema: dict[str, Any]) -> Iterator[tuple[str, int]]:
+    """(pointer, value) of each integer in the node's own keywords (not its subschemas),
+    nested values included, in document order; iterative."""
+    from toolsel.lint.schema import SUBSCHEMA_KEYWORDS
+
+    stack: list[tuple[str, Any]] = [
+        (f"/{escape_token(str(k))}", v) for k, v in schema.items() if k not in SUBSCHEMA_KEYWORDS
+    ]
+    stack.reverse()
+    while stack:
+        pointer, value = stack.pop()
+        if type(value) is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            yield pointer, value
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, dict):
+            items = [(f"{pointer}/{escape_token(str(k))}", v) for k, v in value.items()]
+            stack.extend(reversed(items))
+
+
+def _as_double(value: int) -> str:
+    """The integer as a double writes it back (JavaScript: 18446744073709552000)."""
+    from decimal import Decimal
+
+    try:
+        as_double = float(value)
+    except OverflowError:
+        return "infinity"
+    if abs(as_double) >= 1e21:
+        return repr(as_double)
+    return str(int(Decimal(repr(as_double))))
