@@ -411,23 +411,26 @@ def unsafe_integer(context: LintContext) -> Iterator[Hit]:
 
 
 def _integers_beyond_doubles(schema: dict[str, Any]) -> Iterator[tuple[str, int]]:
-    """(pointer, value) of each integer in the node's own keywords (not its subschemas),
-    nested values included, in document order; iterative."""
+    """(pointer, value) of each such integer in the node's own keywords (not in its
+    subschemas), nested values included; iterative (lint sorts findings by position)."""
     from toolsel.lint.schema import SUBSCHEMA_KEYWORDS
 
     stack: list[tuple[str, Any]] = [
         (f"/{escape_token(str(k))}", v) for k, v in schema.items() if k not in SUBSCHEMA_KEYWORDS
     ]
-    stack.reverse()
     while stack:
         pointer, value = stack.pop()
-        if type(value) is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            yield pointer, value
-        elif isinstance(value, list):
-            stack.extend((f"{pointer}/{i}", v) for i, v in reversed(list(enumerate(value))))
-        elif isinstance(value, dict):
-            items = [(f"{pointer}/{escape_token(str(k))}", v) for k, v in value.items()]
-            stack.extend(reversed(items))
+        if isinstance(value, dict):
+            stack.extend((f"{pointer}/{escape_token(str(k))}", v) for k, v in value.items())
+            continue
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            where = pointer if index is None else f"{pointer}/{index}"
+            if type(item) is int:
+                if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    yield where, item
+            elif isinstance(item, (list, dict)):
+                stack.append((where, item))
 
 
 def _as_double(value: int) -> str:
