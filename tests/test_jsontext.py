@@ -69,3 +69,11 @@ def test_big_integers_sit_in_orjsons_layout() -> None:
 def test_other_refusals_are_orjsons() -> None:
     with pytest.raises(orjson.JSONEncodeError, match="not JSON serializable"):
         dumps({"a": object(), "b": 2**64})
+
+
+def test_too_deep_for_orjson_is_orjsons_refusal_whatever_it_holds() -> None:
+    deep: list[object] = [2**64]
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(orjson.JSONEncodeError, match="Recursion limit"):
+        dumps(deep)

@@ -22,15 +22,17 @@ def dumps(data: Any, *, option: int = 0) -> bytes:
 
     try:
         return orjson.dumps(data, option=option)
-    except orjson.JSONEncodeError as error:
-        if str(error) != "Integer exceeds 64-bit range":
+    except orjson.JSONEncodeError:
+        written = _with_big_integers(data, option)
+        if written is None:  # no big integer: the refusal was for something else
             raise
-    return _with_big_integers(data, option)
+        return written
 
 
-def _with_big_integers(data: Any, option: int) -> bytes:
+def _with_big_integers(data: Any, option: int) -> bytes | None:
     """Each big integer goes to orjson as a string no input can hold (a fresh random
-    token), then that string, quotes and all, is swapped for the integer's digits."""
+    token), then that string, quotes and all, is swapped for the integer's digits; None
+    when there is no big integer."""
     import secrets
 
     import orjson
@@ -48,6 +50,12 @@ def _with_big_integers(data: Any, option: int) -> bytes:
             return f"{token}:{len(big) - 1}"
         return value
 
-    written = orjson.dumps(swapped(data), option=option)
+    try:
+        stand_in = swapped(data)
+    except RecursionError:  # deeper than orjson writes anyway: its own refusal stands
+        return None
+    if not big:
+        return None
+    written = orjson.dumps(stand_in, option=option)
     placeholder = re.compile(rb'"' + token.encode() + rb':(\d+)"')
     return placeholder.sub(lambda match: str(big[int(match[1])]).encode(), written)
