@@ -148,13 +148,45 @@ def cases(folder: Path) -> dict[str, list[str]]:
     with (folder / "huge.yaml").open("wb") as handle:
         handle.truncate(2 * 1024**3)
     made["lint-huge-2gb"] = ["lint", str(folder / "huge.yaml"), "--no-cache"]
+    made.update(number_cases(folder))
     return made
 
 
-def measure(argv: list[str]) -> tuple[int, float, float, bool]:
+def number_cases(folder: Path) -> dict[str, list[str]]:
+    """Numbers and config files Python cannot read or JSON cannot hold (issue 17)."""
+    made: dict[str, list[str]] = {}
+    bounded = "tools:\n  - name: n\n    description: d\n    parameters: {maximum: %s}\n"
+    (folder / "digits.yaml").write_text(bounded % ("9" * 5000))
+    made["lint-int-5000-digits"] = ["lint", str(folder / "digits.yaml"), "--no-cache"]
+    made["rank-int-5000-digits"] = ["rank", "x", "-r", str(folder / "digits.yaml")]
+    (folder / "u64.yaml").write_text(bounded % "18446744073709551616")
+    made["emit-int-beyond-64-bits"] = ["rank", "n", "-r", str(folder / "u64.yaml"), "--emit", "openai"]  # fmt: skip
+    (folder / "pyproject.toml").write_text(
+        "[tool.other]\nx = " + "[" * 10_000 + "]" * 10_000 + "\n"
+    )
+    made["lint-config-nested-10k"] = ["lint", "--config", str(folder / "pyproject.toml"), str(folder / "u64.yaml")]  # fmt: skip
+    (folder / "nan.toml").write_text("[lint.options]\nmax-tools = nan\n")
+    made["lint-config-nan"] = ["lint", "--config", str(folder / "nan.toml"), str(folder / "u64.yaml")]  # fmt: skip
+    shared = folder / "shared-cache"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    ENVIRONMENTS["rank-world-writable-cache"] = {"TOOLSEL_CACHE_DIR": str(shared)}
+    made["rank-world-writable-cache"] = ["rank", "n", "-r", str(folder / "u64.yaml")]
+    return made
+
+
+#: Cases that run with more environment variables.
+ENVIRONMENTS: dict[str, dict[str, str]] = {}
+
+
+def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, float, float, bool]:
     toolsel = str(Path(sys.executable).with_name("toolsel"))
     out = subprocess.run(
-        [sys.executable, "-c", PEAK, toolsel, *argv], capture_output=True, text=True, check=True
+        [sys.executable, "-c", PEAK, toolsel, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **(env or {})},
     ).stdout.split()
     code, seconds, peak_kb, traceback = int(out[0]), float(out[1]), int(out[2]), out[3] == "1"
     return code, seconds, peak_kb / 1024, traceback
@@ -174,7 +206,7 @@ def main() -> int:
         for name, argv in all_cases.items():
             if args.only and name != args.only:
                 continue
-            code, seconds, mb, traceback = measure(argv)
+            code, seconds, mb, traceback = measure(argv, ENVIRONMENTS.get(name))
             ok = code in (0, 1, 2) and seconds < LIMIT_S and mb < LIMIT_MB and not traceback
             failed |= not ok
             print(f"| {name} | {code} | {seconds:.2f} | {mb:.0f} | {'yes' if ok else 'NO'} |")

@@ -82,3 +82,31 @@ def test_gemini_request_shapes_are_registries(tmp_path: Path) -> None:
         registry = load_registry(path, use_cache=False, strict=False)
         assert [t.name for t in registry.tools] == ["get_weather"] and not registry.problems
         assert registry.files[0].format == "gemini"
+
+
+BEYOND_64_BITS = """\
+tools:
+  - name: set_counter
+    description: Sets a 64-bit counter; its bounds are one past what 64 bits hold.
+    parameters:
+      type: object
+      properties:
+        value: {type: integer, maximum: 18446744073709551616, default: -9223372036854775809}
+"""
+
+
+@pytest.mark.parametrize("provider", sorted(EMITTERS))
+def test_integers_beyond_64_bits_are_emitted_exactly(
+    provider: str, cli: Cli, tmp_path: Path
+) -> None:
+    """orjson refuses them ("Integer exceeds 64-bit range"); the emitted JSON has them."""
+    registry = tmp_path / "big.yaml"
+    registry.write_text(BEYOND_64_BITS)
+    run = cli("rank", "counter", "-r", str(registry), "--emit", provider)
+    assert run.exit_code == 0 and "Traceback" not in run.stderr
+    assert "18446744073709551616" in run.stdout and "-9223372036854775809" in run.stdout
+    emitted = tmp_path / "emitted.json"
+    emitted.write_text(run.stdout)
+    (tool,) = load_registry(emitted, use_cache=False).tools
+    value = tool.parameters["properties"]["value"]
+    assert value["maximum"] == 2**64 and value["default"] == -(2**63) - 1

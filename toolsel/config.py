@@ -22,12 +22,52 @@ class ProjectConfig:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """The whole file, as Python's TOML reader sees it: it parses every table, so another
+    tool's table in pyproject.toml can be what cannot be read."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ConfigError(
+            f"{path}: nested too deeply to read (arrays or inline tables inside one another, "
+            "hundreds deep)",
+            hint=_workaround(path),
+        ) from None
+    except ValueError:  # an integer too long for int(): tomllib lets that error through
+        raise ConfigError(f"{path}:{_long_integer(text)}", hint=_workaround(path)) from None
+
+
+def _workaround(path: Path) -> str:
+    if path.name == "pyproject.toml":
+        return (
+            "fix the file, or keep toolsel's settings in a toolsel.toml beside it, which is "
+            "read first; TOOLSEL_NO_CONFIG=1 reads no config"
+        )
+    return "fix the file; TOOLSEL_NO_CONFIG=1 reads no config"
+
+
+def _long_integer(text: str) -> str:
+    """Where the first integer Python will not convert starts, and what it is."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    digits = re.compile(rf"[0-9](?:_?[0-9]){{{limit},}}")
+    found = digits.search(text)
+    if found is None:  # pragma: no cover - the only ValueError tomllib lets through
+        return " a value Python cannot read"
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    count = sum(c.isdigit() for c in found.group())
+    return (
+        f"{line}:{column}: an integer of {count:,} digits, longer than the {limit:,} "
+        "Python converts"
+    )
 
 
 def _toolsel_table(path: Path) -> dict[str, Any] | None:

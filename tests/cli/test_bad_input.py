@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import ROOT, Cli
 from tests.registry.test_source import BILLION_LAUGHS
 
 Write = Callable[..., Path]
@@ -21,6 +21,16 @@ DEEP_JSON = (
     + "{}"
     + "}}" * 10_000
     + "}]}"
+)
+
+HUGE = "9" * 5000
+NUMBER_IN_SCHEMA = (
+    "tools:\n  - name: a\n    description: d\n"
+    "    parameters: {type: object, properties: {n: {type: integer, maximum: %s}}}\n"
+)
+NUMBER_IN_JSON = (
+    '{"tools": [{"name": "a", "description": "d", "parameters": '
+    '{"type": "object", "properties": {"n": {"type": "integer", "maximum": %s}}}}]}'
 )
 
 CASES: dict[str, tuple[str, str | bytes, str]] = {
@@ -38,6 +48,13 @@ CASES: dict[str, tuple[str, str | bytes, str]] = {
     "alias bomb": ("bomb.yaml", BILLION_LAUGHS, "TS001"),
     "nested 10,000 deep": ("deep.json", DEEP_JSON, "TS001"),
     "not a registry": ("list.yaml", "- 1\n- 2\n", "TS003"),
+    "integer of 5,000 digits": ("huge.yaml", NUMBER_IN_SCHEMA % HUGE, "TS001"),
+    "JSON integer of 5,000 digits": ("huge.json", NUMBER_IN_JSON % HUGE, "TS001"),
+    "hex integer of 6,000 digits": ("hex.yaml", NUMBER_IN_SCHEMA % ("0x" + "f" * 5000), "TS001"),
+    "infinite bound": ("inf.yaml", NUMBER_IN_SCHEMA % "1.0e+999", "TS001"),
+    "JSON infinite bound": ("inf.json", NUMBER_IN_JSON % "1e999", "TS001"),
+    "NaN bound": ("nan.json", NUMBER_IN_JSON % "NaN", "TS001"),
+    "!!int that is not one": ("tag.yaml", NUMBER_IN_SCHEMA % "!!int ten", "TS001"),
 }
 
 
@@ -179,3 +196,24 @@ def test_replay_reports_what_it_could_not_validate(cli: Cli, write: Write) -> No
     assert violations["c2"] == ("not-checked", "input too deep to validate (302 levels, max 100)")
     assert violations["c3"][0] == "not-checked" and "'/$defs/missing' points at nothing" in violations["c3"][1]  # fmt: skip
     assert violations["c4"][0] == "invalid-input" and len(violations["c4"][1]) < 260  # bounded
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("rank", "x", "--emit", "openai", "-r"),
+        ("rank", "x", "-f", "json", "-r"),
+        ("replay", str(ROOT / "transcripts" / "claude-code-session.jsonl"), "-r"),
+        ("deps", "--all", "-r"),
+        ("prompt", "-r"),
+    ],
+    ids=["rank --emit", "rank -f json", "replay -r", "deps --all", "prompt"],
+)
+def test_a_5000_digit_integer_is_one_line_with_its_position_everywhere(
+    cli: Cli, write: Write, command: tuple[str, ...]
+) -> None:
+    path = write("huge.yaml", NUMBER_IN_SCHEMA % HUGE)
+    run = cli(*command, str(path))
+    assert run.exit_code == 2 and run.stdout == "" and "Traceback" not in run.stderr
+    assert run.stderr.startswith(f"toolsel: error: {path}:4:73: TS001 cannot parse: an integer")
+    assert "5,000 digits" in run.stderr and run.stderr.count("\n") == 1

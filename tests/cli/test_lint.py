@@ -262,3 +262,13 @@ def test_output_to_a_device_is_written_in_place(cli: Cli, tmp_path) -> None:
     from pathlib import Path
 
     assert Path("/dev/full").is_char_device()  # written to, never replaced by a file
+
+
+@pytest.mark.parametrize("output", ["json", "sarif", "github", "junit", "gitlab", "human"])
+def test_integers_beyond_64_bits_lint_in_every_format(cli: Cli, write: Write, output: str) -> None:
+    from tests.test_emit import BEYOND_64_BITS
+
+    run = cli("lint", str(write("big.yaml", BEYOND_64_BITS)), "-f", output, "--no-cache")
+    assert run.exit_code == 0 and "Traceback" not in run.stderr and "TS320" in run.stdout
+    if output in ("json", "sarif", "gitlab"):
+        assert json.loads(run.stdout)

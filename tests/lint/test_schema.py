@@ -26,6 +26,22 @@ def test_invalid_schema_points_into_the_schema() -> None:
     )
 
 
+def test_a_schema_with_integers_beyond_64_bits_is_still_checked() -> None:
+    """orjson refuses such integers; the check used to skip the whole schema."""
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: "
+        "{n: {type: integr, maximum: 18446744073709551616}}}}\n",
+        ["TS302 /tools/0/parameters/properties/n/type"],
+        rule="TS302",
+    )
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: "
+        "{n: {type: integer, maximum: 18446744073709551616, minimum: -9223372036854775809}}}}\n",
+        [],
+        rule="TS302",
+    )
+
+
 def test_required_enum_default_and_draft3() -> None:
     assert_findings(
         "- {name: a, description: d, parameters: {type: object, properties: {}, required: [pth]}}\n",
@@ -109,3 +125,22 @@ def test_a_long_enum_is_checked_in_one_pass() -> None:
     assert [f.pointer for f in findings if f.rule == "TS310"] == [
         "/tools/0/parameters/properties/m/enum/40000"
     ]
+
+
+def test_integers_a_double_cannot_hold_are_a_warning_where_they_sit() -> None:
+    findings = lint_text(
+        "- name: a\n  description: d\n  parameters:\n    type: object\n    properties:\n"
+        "      id: {type: integer, minimum: 0, maximum: 18446744073709551615, default: 9007199254740993}\n"
+        "      safe: {type: integer, maximum: 9007199254740991, minimum: -9007199254740991}\n"
+        "      big_float: {type: number, maximum: 1.0e+300}\n"
+        "      pick: {enum: [1, -9007199254740992, {deep: [12345678901234567890]}], const: 2e3}\n"
+    )
+    got = [(f.pointer, f.line, f.severity.value) for f in findings if f.rule == "TS320"]
+    assert got == [
+        ("/tools/0/parameters/properties/id/maximum", 7, "warning"),
+        ("/tools/0/parameters/properties/id/default", 7, "warning"),
+        ("/tools/0/parameters/properties/pick/enum/1", 10, "warning"),
+        ("/tools/0/parameters/properties/pick/enum/2/deep/0", 10, "warning"),
+    ]
+    (first,) = [f for f in findings if f.rule == "TS320" and f.pointer.endswith("/maximum")]
+    assert "18446744073709551615" in first.message and "18446744073709552000" in first.message

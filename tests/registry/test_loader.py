@@ -173,6 +173,18 @@ def test_json_numbers_follow_json_rules(write: Write) -> None:
     assert prop == {"type": "number", "default": 100000.0, "minimum": -0.0005}
 
 
+def test_integers_beyond_64_bits_load_exactly(write: Write) -> None:
+    path = write(
+        "big.yaml",
+        "tools:\n- name: a\n  description: d\n  parameters:\n    type: object\n"
+        "    properties: {n: {type: integer, maximum: 18446744073709551616,"
+        " default: -9223372036854775809}}\n",
+    )
+    prop = load_registry(path).tools[0].parameters["properties"]["n"]
+    assert prop["maximum"] == 2**64 and prop["default"] == -(2**63) - 1
+    assert type(prop["maximum"]) is int and type(prop["default"]) is int
+
+
 # --- bad input -------------------------------------------------------------------------
 
 
@@ -397,3 +409,19 @@ def test_cached_file_with_problems_keeps_reporting_them(
     assert [(p.kind, p.line) for p in first.problems] == [(p.kind, p.line) for p in second.problems]
     assert len(first.problems) == 2
     assert first.tools == second.tools and second.tools[0].tags == ("x",)
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [("9" * 5000, "an integer of 5,000 digits"), ("1.0e+999", "infinity"), (".nan", "NaN")],
+    ids=["5,000 digits", "1.0e+999", ".nan"],
+)
+def test_a_number_json_cannot_hold_is_a_fatal_problem_at_its_position(
+    write: Write, value: str, words: str
+) -> None:
+    path = write(
+        "n.yaml", f"tools:\n- name: a\n  description: d\n  parameters: {{maximum: {value}}}\n"
+    )
+    assert problems(path) == ["TS001  4:25"]
+    with pytest.raises(RegistryError, match=rf"n.yaml:4:25: cannot parse: .*{words}"):
+        load_registry(path)

@@ -147,3 +147,77 @@ def test_any_json_value_round_trips_through_the_parser(value: object) -> None:
 
     parsed = parse_text(json.dumps({"v": value}), is_json=True)
     assert parsed.value == {"v": value}
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("text", "is_json", "where", "words"),
+    [
+        (f"a:\n  b: {HUGE}\n", False, (2, 6), "5,000 digits"),
+        (f"a:\n  b: -{HUGE}\n", False, (2, 6), "5,000 digits"),
+        (f'{{"a": [1, {HUGE}]}}', True, (1, 11), "5,000 digits"),
+        (f"a: 0x{'f' * 5000}\n", False, (1, 4), "digits"),
+        (f"a: 0{'7' * 20000}\n", False, (1, 4), "digits"),
+        (f"a: !!int {HUGE}\n", False, (1, 4), "5,000 digits"),
+        ("a:\n  - 1.0e+999\n", False, (2, 5), "infinity"),
+        ("a: -.inf\n", False, (1, 4), "infinity"),
+        ("a: .nan\n", False, (1, 4), "not a number"),
+        ('{"a": 1e999}', True, (1, 7), "infinity"),
+        ('{"a": -1e400}', True, (1, 7), "infinity"),
+        ('{"a": NaN}', True, (1, 7), "not a number"),
+        ('{"a": Infinity}', True, (1, 7), "infinity"),
+        ("a: !!int abc\n", False, (1, 4), "not an integer"),
+        ("a: !!int 1.5\n", False, (1, 4), "not an integer"),
+        ("a: !!float abc\n", False, (1, 4), "not a number"),
+        ("a: !!bool maybe\n", False, (1, 4), "not a boolean"),
+    ],
+    ids=[
+        "5,000-digit integer",
+        "negative",
+        "in JSON",
+        "hex",
+        "octal",
+        "tagged",
+        "1.0e+999",
+        "-.inf",
+        ".nan",
+        "JSON 1e999",
+        "JSON -1e400",
+        "JSON NaN",
+        "JSON Infinity",
+        "!!int abc",
+        "!!int 1.5",
+        "!!float abc",
+        "!!bool maybe",
+    ],
+)
+def test_numbers_json_cannot_hold_are_refused_where_they_start(
+    text: str, is_json: bool, where: tuple[int, int], words: str
+) -> None:
+    """Python cannot turn an integer of more than 4,300 digits into text (or back), and
+    JSON has no infinity or NaN: such a value is refused with its position, never a
+    traceback later (in the int constructor, in orjson, in the JSON writer)."""
+    with pytest.raises(SourceSyntaxError) as refused:
+        parse_text(text, is_json=is_json)
+    assert (refused.value.line, refused.value.column) == where
+    assert words in refused.value.message
+    assert len(refused.value.message) < 200 and "\n" not in refused.value.message
+
+
+@pytest.mark.parametrize("is_json", [False, True], ids=["yaml", "json"])
+def test_integers_beyond_64_bits_and_up_to_the_limit_are_kept_exactly(is_json: bool) -> None:
+    import json
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    values = [2**64, -(2**63) - 1, 10**100, int("9" * limit), -int("9" * limit), 1.5e308]
+    parsed = parse_text(json.dumps({"v": values}), is_json=is_json)
+    assert parsed.value["v"] == values
+    assert type(parsed.value["v"][0]) is int
+
+
+def test_hex_octal_and_sexagesimal_integers_within_the_limit_are_read() -> None:
+    parsed = parse_text("a: 0x10\nb: 017\nc: 1_000\nd: 190:20:30\ne: 0x" + "f" * 100 + "\n")
+    assert parsed.value == {"a": 16, "b": 15, "c": 1000, "d": 685230, "e": 16**100 - 1}

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -33,32 +28,19 @@ def _request(url: str, body: object | None = None) -> object:
 
 
 def test_serve_answers_drains_on_sigterm_and_keeps_records(tmp_path: Path, cli: Cli) -> None:
-    port = _free_port()
+    from tests.serve.process import running_server
+
     db = f"sqlite:///{tmp_path / 'usage.sqlite3'}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "toolsel", "serve", "-r", str(ROOT / "registries"),
-         "--port", str(port), "--db", db, "--log-format", "json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "TOOLSEL_CACHE_DIR": str(tmp_path / "cache")},
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                _request(base + "/healthz")
-                break
-            except OSError:
-                time.sleep(0.05)
-        ranked = _request(base + "/v1/rank", {"query": "roll back the release"})
+    with running_server(tmp_path, "--log-format", "json") as server:
+        status, ranked = server.request("/v1/rank", {"query": "roll back the release"})
+        assert status == 200
         assert ranked["results"][0]["name"] == "rollback_deployment"  # type: ignore[index]
-        stored = _request(
-            base + "/v1/usage", [{"tool": "run_tests", "ok": True, "id": str(i)} for i in range(50)]
+        status, stored = server.request(
+            "/v1/usage", [{"tool": "run_tests", "ok": True, "id": str(i)} for i in range(50)]
         )
         assert stored["stored"] == 50  # type: ignore[index]
-    finally:
-        process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0, stderr
+    stderr = server.stderr
+    assert server.process.returncode == 0, stderr
     lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     requests = [entry for entry in lines if entry.get("event") == "request"]
     assert {"method", "path", "status", "duration_ms"} <= set(requests[-1])

@@ -222,6 +222,31 @@ def test_registry_text_is_served_as_json_data(tmp_path: Path, store_url: str) ->
         running.close()
 
 
+def test_integers_beyond_64_bits_are_served_exactly(tmp_path: Path, store_url: str) -> None:
+    """orjson refuses them; /v1/tools used to answer 500 for the whole registry."""
+    from tests.test_emit import BEYOND_64_BITS
+
+    registry = tmp_path / "big.yaml"
+    registry.write_text(BEYOND_64_BITS)
+    running = Service([registry], open_store(store_url))
+    try:
+        client = local_client(create_app(running), raise_server_exceptions=False)
+        for path, params in [
+            ("/v1/tools", {}),
+            ("/v1/tools/set_counter", {}),
+            *[("/v1/tools", {"emit": emit}) for emit in ("openai", "anthropic", "mcp", "gemini")],
+        ]:
+            response = client.get(path, params=params)
+            assert response.status_code == 200, (path, params, response.text)
+            body = response.text
+            assert "18446744073709551616" in body and "-9223372036854775809" in body
+            assert json.loads(body)  # valid JSON, exact (not 1.8446744073709552e+19)
+        ranked = client.post("/v1/rank", json={"query": "set the counter"})
+        assert ranked.status_code == 200 and ranked.json()["results"][0]["name"] == "set_counter"
+    finally:
+        running.close()
+
+
 def test_service_outputs_match_their_published_schemas(client: TestClient) -> None:
     from jsonschema import Draft202012Validator
 

@@ -174,3 +174,29 @@ def test_a_requires_cycle_names_each_tool_once(tmp_path: Path) -> None:
         Service([registry], None)
     assert "requires cycle: a -> b -> a (" in str(refused.value)
     assert "tools.yaml:" in str(refused.value)
+
+
+def test_numbers_in_a_reloaded_registry(tmp_path: Path) -> None:
+    """A 5,000-digit integer is a load error with its position (kept for /readyz), never an
+    exception the reloader logs as a traceback; a 2^64 bound reloads and is served."""
+    import pytest
+
+    from toolsel.errors import RegistryError
+
+    registry = tmp_path / "tools.yaml"
+    huge = TOOLS + "  - name: n\n    description: N.\n    parameters: {maximum: %s}\n"
+    registry.write_text(huge % ("9" * 5000), encoding="utf-8")
+    with pytest.raises(RegistryError, match=r"tools.yaml:14:\d+: cannot parse: an integer"):
+        Service([tmp_path], None)  # at start: `toolsel serve` says it in one line
+    _touch(registry, TOOLS)
+    service = Service([tmp_path], None)
+    client = local_client(create_app(service), raise_server_exceptions=False)
+    _touch(registry, huge % ("9" * 5000))
+    assert not service.reload_if_changed()
+    error = client.get("/readyz").json()["last_reload_error"]
+    assert "tools.yaml:14:" in error and "5,000 digits" in error
+    _touch(registry, huge % "18446744073709551616")
+    assert service.reload_if_changed()
+    served = client.get("/v1/tools/n")
+    assert served.status_code == 200 and '"maximum":18446744073709551616' in served.text
+    service.close()

@@ -103,14 +103,15 @@ def _version(value: bool) -> None:
 
 def _verbose(value: bool) -> None:
     """`-v`: the "toolsel" logger's notes go to stderr (whatever stderr is at the time), each
-    as one escaped line."""
+    as one escaped line; its warnings go there always."""
     import logging
 
     from toolsel.cli.common import warn
 
     class NoteHandler(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            warn(f"note: {record.getMessage()}")
+            kind = "warning" if record.levelno >= logging.WARNING else "note"
+            warn(f"{kind}: {record.getMessage()}")
 
     logger = logging.getLogger("toolsel")
     if not any(type(h).__name__ == "NoteHandler" for h in logger.handlers):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "anthropic-max-optional-params": 24,
     "anthropic-max-union-params": 16,
 }
+
+#: Options that are fractions (a cosine similarity, a share of a description): 0 to 1.
+FRACTION_OPTIONS = frozenset({"overlap-threshold", "example-ratio"})
 
 CONFIG_KEYS = (
     "select",
@@ -218,10 +222,24 @@ def _options(value: Any, source: str) -> dict[str, Any]:
                 f"{source}: option {key!r} must be a list of strings, got {bad!r} in it",
                 hint=f'e.g. {key} = ["files", "web"]',
             )
-        if isinstance(setting, (int, float)) and setting < 0:
-            raise ConfigError(f"{source}: option {key!r} must not be negative, got {setting!r}")
+        if isinstance(setting, (int, float)):
+            _check_number(name, setting, f"{source}: option {key!r}")
         options[name] = setting
     return options
+
+
+def _check_number(name: str, value: float, what: str) -> None:
+    """Every numeric option is a count, a limit or a fraction. NaN and infinity are
+    refused: NaN compares false with everything, so either would turn its check off
+    without a word (a rule's severity or `ignore` does that openly)."""
+    if name in FRACTION_OPTIONS:
+        if not 0 <= value <= 1:  # false for NaN
+            raise ConfigError(f"{what} must be a number from 0 to 1, got {value!r}")
+    elif not 0 <= value < math.inf:
+        raise ConfigError(
+            f"{what} must be a finite number >= 0, got {value!r}",
+            hint="to turn its check off, set the rule's severity to off or ignore it",
+        )
 
 
 def _fail_on(value: Any, source: str) -> FailOn:

@@ -50,14 +50,15 @@ def walk_schema(root: Any) -> Iterator[SchemaNode]:
             stack.extend(children)
 
 
-_SUBSCHEMA_KEYWORDS = frozenset(_MAP_KEYWORDS + _LIST_KEYWORDS + _SINGLE_KEYWORDS + ("items",))
+#: Keywords whose values are subschemas (walked as nodes of their own).
+SUBSCHEMA_KEYWORDS = frozenset(_MAP_KEYWORDS + _LIST_KEYWORDS + _SINGLE_KEYWORDS + ("items",))
 
 
 def _children(node: SchemaNode) -> list[SchemaNode]:
     schema, base, depth = node.schema, node.pointer, node.depth
     found: list[SchemaNode] = []
     for keyword, value in schema.items():
-        if keyword not in _SUBSCHEMA_KEYWORDS:
+        if keyword not in SUBSCHEMA_KEYWORDS:
             continue
         if keyword in _MAP_KEYWORDS:
             if isinstance(value, dict):

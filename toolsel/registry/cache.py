@@ -10,6 +10,12 @@ BLAKE2b digest of its payload. A file that is truncated, empty, altered, or copi
 another key fails the check and is discarded and rebuilt, with a note at `-v`; cache files
 are written to a temporary file, fsynced, then renamed. Failures to read or write the cache
 are otherwise silent: the cache only ever saves time.
+
+A cache someone else could write to is never used: before any entry is read or written,
+the cache directory and every folder down to the entry must be owned by the current user
+and writable by nobody else (POSIX), and so must the entry file itself. Otherwise a warning
+says so, once, and the command runs without the cache. New folders are made 0700 and new
+files 0600.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +37,9 @@ except ImportError:  # pragma: no cover - a Python without the builtin module
 if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
-CACHE_FORMAT = "toolsel-load/6"
+#: Part of every key. 7: files with infinity or NaN, cached by 6 with null in their place,
+#: are refused now, so 6's entries must not be served.
+CACHE_FORMAT = "toolsel-load/7"
 #: The first bytes of every sealed cache file; then the BLAKE2b-256 digest of the key (32
 #: bytes), the payload's length (8 bytes) and CRC-32 (4 bytes), and the payload. A CRC is
 #: enough to catch a damaged file, and checks a 20 MB ranking index in 9 ms (BLAKE2b: 30).
@@ -103,15 +112,97 @@ def unseal(key: str, data: bytes, *, what: str = "cache entry") -> bytes | None:
 
 def read_sealed(path: Path, key: str) -> bytes | None:
     """A sealed cache file's payload, or None when it is missing or cannot be trusted."""
+    if not _private_folders(path):
+        return None
     try:
-        data = path.read_bytes()
+        with open(path, "rb", opener=_open_no_follow) as handle:
+            why = _not_private(os.fstat(handle.fileno()))
+            if why is not None:
+                _warn_once(f"cache file {path} {why}; ignored")
+                return None
+            data = handle.read()
     except OSError:
         return None
     return unseal(key, data, what=f"cache file {path.name}")
 
 
 def write_sealed(path: Path, key: str, payload: bytes) -> None:
+    """Raises `UntrustedCache` (an OSError, as every writer expects) where others could
+    write."""
+    if not _private_folders(path):
+        raise UntrustedCache(f"{path.parent} is not private")
+    _make_private_folders(path.parent)
     write_atomic(path, seal(key, payload))
+
+
+class UntrustedCache(OSError):
+    """The cache directory could be written by another user; it is not used."""
+
+
+def _not_private(info: os.stat_result) -> str | None:
+    """Why a file or folder with this status could be written by someone else, or None.
+    Windows has no owners and modes here (its per-user cache folder is private by ACL)."""
+    if not hasattr(os, "getuid"):  # pragma: no cover - POSIX in CI
+        return None
+    if info.st_uid != os.getuid():
+        return f"is owned by another user (uid {info.st_uid})"
+    if info.st_mode & 0o022:
+        who = {0o020: "its group", 0o002: "others"}.get(info.st_mode & 0o022, "group and others")
+        return f"is writable by {who} (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
+
+
+def _folders(folder: Path) -> list[Path]:
+    """The folders an entry in `folder` is only as safe as: the cache directory and each
+    one below it down to `folder`."""
+    root = cache_dir()
+    try:
+        below = folder.relative_to(root).parts
+    except ValueError:
+        return [folder]
+    return [root.joinpath(*below[:depth]) for depth in range(len(below) + 1)]
+
+
+def _private_folders(path: Path) -> bool:
+    """True when every existing folder from the cache directory down to `path` is private;
+    else a warning (once) and False."""
+    for folder in _folders(path.parent):
+        try:
+            info = folder.stat()
+        except OSError:
+            return True  # nothing below a missing folder exists yet; it is made private
+        why = _not_private(info)
+        if why is not None:
+            name = "cache directory" if folder == cache_dir() else "cache folder"
+            _warn_once(
+                f"{name} {folder} {why}; running without the cache "
+                f"(make it private: chmod 700 {folder}, or set TOOLSEL_CACHE_DIR)"
+            )
+            return False
+    return True
+
+
+def _make_private_folders(folder: Path) -> None:
+    """The cache directory and folders below it are made 0700; folders above it (such as
+    ~/.cache) as the user's umask says."""
+    folders = _folders(folder)
+    folders[0].parent.mkdir(parents=True, exist_ok=True)
+    for each in folders:
+        with contextlib.suppress(FileExistsError):
+            each.mkdir(mode=0o700)
+
+
+def _open_no_follow(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("%s", message)
 
 
 def load_entry(key: str) -> dict[str, Any] | None:
@@ -143,6 +234,8 @@ def _load_source(key: str) -> SourceMap:
 
 
 def store_entry(key: str, payload: dict[str, Any], source: SourceMap) -> None:
+    # A document with integers beyond 64 bits is not cached: orjson refuses to write them
+    # (TypeError), and would read such digits back as floats.
     with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
         write_sealed(entry_path(key, ".source.json"), key, orjson.dumps(source.to_json()))
         write_sealed(

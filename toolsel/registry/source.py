@@ -465,26 +465,102 @@ class _Walker:
 
     def _scalar(self, node: Node) -> Any:
         assert isinstance(node, ScalarNode)
+        try:
+            return _json_number(self._typed(node))
+        except _NotJson as refused:
+            mark = node.start_mark
+            raise SourceSyntaxError(str(refused), mark.line + 1, mark.column + 1) from None
+
+    def _typed(self, node: ScalarNode) -> Any:
         tag = node.tag
         if self.is_json and not node.style:  # plain style: None (PyYAML) or "" (libyaml)
             # a plain scalar in JSON is a number, true, false or null: type it by JSON's rules
             try:
-                return json.loads(node.value)
+                return json.loads(node.value, parse_int=_json_int, parse_constant=_json_constant)
             except ValueError:
                 return node.value
         if tag == "tag:yaml.org,2002:str":
             return node.value
         if tag == "tag:yaml.org,2002:int":
-            return self.constructor.construct_yaml_int(node)
+            try:
+                return self.constructor.construct_yaml_int(node)
+            except ValueError:
+                if _INTEGER_TEXT.fullmatch(node.value):
+                    raise _NotJson(_too_long(_digit_count(node.value))) from None
+                raise _NotJson(f"`!!int {_shown(node.value)}` is not an integer") from None
         if tag == "tag:yaml.org,2002:float":
-            value = self.constructor.construct_yaml_float(node)
-            return value
+            try:
+                return self.constructor.construct_yaml_float(node)
+            except ValueError:
+                raise _NotJson(f"`!!float {_shown(node.value)}` is not a number") from None
         if tag == "tag:yaml.org,2002:bool":
-            return self.constructor.construct_yaml_bool(node)
+            try:
+                return self.constructor.construct_yaml_bool(node)
+            except KeyError:
+                raise _NotJson(
+                    f"`!!bool {_shown(node.value)}` is not a boolean (true or false)"
+                ) from None
         if tag == "tag:yaml.org,2002:null":
             return None
         # timestamps, binary and custom tags stay as their source text: registries are JSON data
         return node.value
+
+
+class _NotJson(Exception):
+    """A scalar whose value JSON cannot hold, or Python cannot write back as text."""
+
+
+#: Integers in this range need no check: orjson and every JSON reader take them as they are.
+_SMALL_INTEGERS = range(-(2**63), 2**64)
+#: A decimal integer as YAML writes one, sexagesimal included (`190:20:30`).
+_INTEGER_TEXT = re.compile(r"[-+]?[0-9][0-9_:]*")
+
+
+def _json_number(value: Any) -> Any:
+    """`value`, unless it is a number JSON cannot hold (infinity, NaN) or an integer too
+    long for Python to write as text (more than `sys.get_int_max_str_digits()` digits,
+    4,300 by default: only hex, octal and binary integers get that far when read)."""
+    if type(value) is int and value not in _SMALL_INTEGERS:
+        try:
+            str(value)
+        except ValueError:
+            raise _NotJson(_too_long(int(value.bit_length() * math.log10(2)) + 1)) from None
+    elif type(value) is float and not math.isfinite(value):
+        raise _NotJson(_non_finite("nan" if math.isnan(value) else "infinity"))
+    return value
+
+
+def _json_int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _NotJson(_too_long(_digit_count(text))) from None
+
+
+def _json_constant(name: str) -> NoReturn:
+    raise _NotJson(_non_finite("nan" if name == "NaN" else "infinity"))
+
+
+def _digit_count(text: str) -> int:
+    return sum(c.isdigit() for c in text)
+
+
+def _too_long(digits: int) -> str:
+    import sys
+
+    return (
+        f"an integer of {digits:,} digits is longer than the {sys.get_int_max_str_digits():,} "
+        "Python converts, and no schema needs one; write a smaller number or a string"
+    )
+
+
+def _non_finite(kind: str) -> str:
+    what = "not a number (NaN)" if kind == "nan" else "infinity"
+    return f"this number is {what}, which JSON cannot hold; write a finite number"
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 20 else text[:17] + "..."
 
 
 def _key_text(node: Node) -> str:

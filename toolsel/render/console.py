@@ -45,14 +45,19 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
 
 
 def dumps_json(data: Any) -> str:
-    """Versioned machine output: two-space indent, sorted keys, UTF-8, newline-terminated."""
+    """Versioned machine output: two-space indent, sorted keys, UTF-8, newline-terminated;
+    integers beyond 64 bits (schema bounds) as exact as the rest."""
     import orjson
 
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"
+    from toolsel.jsontext import dumps
+
+    return dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"
 
 
 def dumps_line(data: Any) -> str:
     """One JSON line (JSONL output): compact, sorted keys, newline-terminated."""
     import orjson
 
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode() + "\n"
+    from toolsel.jsontext import dumps
+
+    return dumps(data, option=orjson.OPT_SORT_KEYS).decode() + "\n"

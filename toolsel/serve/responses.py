@@ -12,20 +12,11 @@ def json_response(
 ) -> Response:
     """A JSON response serialised by orjson (FastAPI's default encoder walks every value
     first, which costs more than the ranking on a small registry)."""
+    from toolsel.jsontext import dumps  # exact for integers beyond 64 bits too
+
     return Response(
-        _dumps(payload), status_code=status, media_type="application/json", headers=headers
+        dumps(payload), status_code=status, media_type="application/json", headers=headers
     )
-
-
-def _dumps(payload: Any) -> bytes:
-    import orjson
-
-    try:
-        return orjson.dumps(payload)
-    except TypeError:  # an integer beyond 64 bits: the standard library writes it exactly
-        import json
-
-        return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def error_response(message: str, status: int) -> Response:

@@ -8,6 +8,7 @@ from typing import Any
 
 import orjson
 
+from toolsel.jsontext import dumps
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, schema_nodes
@@ -135,7 +136,7 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
         if not has_field(tool, "parameters"):
             continue
         try:
-            key = orjson.dumps(tool.parameters, option=orjson.OPT_SORT_KEYS)
+            key = dumps(tool.parameters, option=orjson.OPT_SORT_KEYS)
         except (TypeError, orjson.JSONEncodeError):
             continue
         for pointer, message in _schema_errors(key):
@@ -378,3 +379,68 @@ def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
                     severity=Severity.WARNING,
                     key=where != "pattern",
                 )
+
+
+#: The largest integer a double (JavaScript's number, Go's float64) holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+@rule(
+    "TS320",
+    "unsafe-integer",
+    Severity.WARNING,
+    "Integers in schemas are within ±(2^53 - 1), exact in every JSON reader",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: integer, maximum: 18446744073709551615}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string, pattern: '^[0-9]{1,20}$'}}}\n",
+)
+def unsafe_integer(context: LintContext) -> Iterator[Hit]:
+    """JSON allows any integer, but JavaScript's `JSON.parse` and Go's default decoding read
+    numbers as doubles, exact only up to 2^53 - 1 (RFC 8259, section 6). Beyond that a
+    bound, default or enum value changes on its way through such a client, and so do the
+    arguments the schema invites: MCP clients have rounded 19-digit IDs (Cline #9589 and
+    the Go SDK #1201 in arguments, Claude Code #78762 in results). Pass integers this large
+    as strings."""
+    for tool, node in schema_nodes(context):
+        for pointer, value in _integers_beyond_doubles(node.schema):
+            yield context.schema_hit(
+                tool,
+                f"{node.pointer}{pointer}",
+                f"{value} is outside ±(2^53 - 1): JavaScript and Go clients read it as "
+                f"{_as_double(value)}; pass integers this large as strings",
+            )
+
+
+def _integers_beyond_doubles(schema: dict[str, Any]) -> Iterator[tuple[str, int]]:
+    """(pointer, value) of each such integer in the node's own keywords (not in its
+    subschemas), nested values included; iterative (lint sorts findings by position)."""
+    from toolsel.lint.schema import SUBSCHEMA_KEYWORDS
+
+    stack: list[tuple[str, Any]] = [
+        (f"/{escape_token(str(k))}", v) for k, v in schema.items() if k not in SUBSCHEMA_KEYWORDS
+    ]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{pointer}/{escape_token(str(k))}", v) for k, v in value.items())
+            continue
+        items = enumerate(value) if isinstance(value, list) else [(None, value)]
+        for index, item in items:
+            where = pointer if index is None else f"{pointer}/{index}"
+            if type(item) is int:
+                if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    yield where, item
+            elif isinstance(item, (list, dict)):
+                stack.append((where, item))
+
+
+def _as_double(value: int) -> str:
+    """The integer as a double writes it back (JavaScript: 18446744073709552000)."""
+    from decimal import Decimal
+
+    try:
+        as_double = float(value)
+    except OverflowError:
+        return "infinity"
+    if abs(as_double) >= 1e21:
+        return repr(as_double)
+    return str(int(Decimal(repr(as_double))))

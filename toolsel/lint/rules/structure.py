@@ -20,8 +20,9 @@ PARSE_ERROR = loader_rule(
     problem=ProblemKind.UNREADABLE,
     explanation="""The file must be readable UTF-8 text that parses as YAML or JSON. Nothing else can be
     checked in a file that does not parse, so the other files are still linted and this one
-    is reported at the scanner's line and column. Binary files, non-UTF-8 bytes, alias bombs
-    and files over the size limit are reported here too.""",
+    is reported at the scanner's line and column. Binary files, non-UTF-8 bytes, alias bombs,
+    files over the size limit, and numbers JSON cannot hold (infinity, NaN, integers of more
+    than the 4,300 digits Python converts) are reported here too.""",
 )
 
 
