@@ -385,3 +385,24 @@ def test_a_client_that_disconnects_mid_body_gets_no_500(
     requests = [r for r in caplog.records if r.getMessage() == "request"]
     assert [getattr(r, "status", None) for r in requests] == [400]
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_integers_beyond_64_bits_in_a_request_are_read_exactly(tmp_path: Path) -> None:
+    """orjson reads 18446744073709551617 as the float 2**64, which `maximum: 2**64`
+    accepts; read exactly, it is over the maximum."""
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(
+        "tools:\n  - name: count\n    description: Count up to a bound.\n"
+        "    parameters:\n      type: object\n      properties:\n"
+        "        n: {type: integer, maximum: 18446744073709551616}\n",
+        encoding="utf-8",
+    )
+    client = local_client(create_app(Service([registry], None)))
+    body = '{"tool": "count", "input": {"n": %s}}'
+    over = client.post("/v1/validate", content=body % (2**64 + 1), headers=JSON).json()
+    assert not over["ok"] and "maximum" in over["violations"][0]["message"], over
+    at = client.post("/v1/validate", content=body % (2**64), headers=JSON).json()
+    assert at["ok"], at
+    huge = client.post("/v1/validate", content=body % ("9" * 5000), headers=JSON)
+    assert huge.status_code == 400 and "not JSON" in huge.json()["error"]
+    assert len(huge.text) < 400

@@ -10,6 +10,7 @@ hosts and origins, a missing token, non-JSON bodies and oversized ones before an
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,10 @@ from toolsel.serve.limits import BODY_TIMEOUT, MAX_BODY
 from toolsel.serve.responses import error_response, json_response
 from toolsel.serve.service import RequestError, Service
 from toolsel.serve.work import WorkPool
+
+#: A run of digits long enough to be an integer orjson cannot hold exactly (anywhere,
+#: strings included: such a body is read by the standard library, exactly and a bit slower).
+LONG_NUMBER = re.compile(rb"\d{19}")
 
 STRING = {"type": "string"}
 STRINGS = {"type": "array", "items": STRING}
@@ -53,9 +58,15 @@ class Bodies:
         if not raw.strip():
             raise RequestError("empty request body: send a JSON object")
         try:
+            if LONG_NUMBER.search(raw):  # orjson would read an integer over 64 bits as a float
+                import json
+
+                return json.loads(raw)
             return orjson.loads(raw)
+        except RecursionError:
+            raise RequestError("request body is not JSON: nested too deeply") from None
         except (ValueError, UnicodeDecodeError) as error:
-            raise RequestError(f"request body is not JSON: {error}") from None
+            raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
 
     async def object(self, request: Request) -> dict[str, Any]:
         value = await self.json(request)
@@ -84,6 +95,11 @@ class Bodies:
                 "the client closed the connection before sending its body", 400
             ) from None
         return b"".join(chunks)
+
+
+def shown_error(error: Exception) -> str:
+    text = " ".join(str(error).split())
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def create_app(
