@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolsel.learn import Example, learn, overlay_text
+from toolsel.learn import Example, Learned, learn, overlay_text, read_overlay
 from toolsel.secrets import looks_secret
 
 texts = st.text(
@@ -58,3 +59,70 @@ def test_overlay_text_escapes_what_yaml_would_misread() -> None:
     # a source with a line break cannot end the comment and inject YAML
     sneaky = learn([Example("t", "hello", "a\nexamples: {evil: [x]}:1")])
     assert yaml.safe_load(overlay_text(sneaky))["examples"] == {"t": ["hello"]}
+
+
+# -- the overlay reads back as written ---------------------------------------------------------
+
+#: Any text, with what YAML and the writer must get right made likely: characters beyond
+#: the Basic Multilingual Plane (an emoji in a tool name), controls, line and paragraph
+#: separators, quotes, backslashes, YAML indicators.
+ANY_TEXT = st.text(
+    st.one_of(
+        st.characters(exclude_categories=("Cs",)),
+        st.sampled_from(
+            list(
+                "🚀🙂\U0001d173\U000e0001\x00\x07\x1b\x7f\x85\u2028\u2029\ufeff\"\\'#:-&*!|>%@`{}[],? \t\n"
+            )
+        ),
+    ),
+    min_size=1,
+    max_size=30,
+)
+#: A prompt is never blank: `learn` never writes one, and a registry refuses it.
+PROMPT = ANY_TEXT.filter(str.strip)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.dictionaries(
+        ANY_TEXT, st.lists(PROMPT, min_size=1, max_size=3, unique=True), min_size=1, max_size=3
+    )
+)
+def test_any_tool_name_and_prompt_read_back_as_written(
+    tmp_path: Path, found: dict[str, list[str]]
+) -> None:
+    """What `learn` writes, toolsel reads back equal: as an overlay to merge into, and as
+    a registry file's examples."""
+    from toolsel.registry import load_registry
+
+    learned = Learned(
+        {tool: tuple(Example(tool, text, "f:1") for text in texts) for tool, texts in found.items()}
+    )
+    path = tmp_path / "learned.yaml"
+    path.write_text(overlay_text(learned), encoding="utf-8")
+    assert sorted((e.tool, e.text) for e in read_overlay(path)) == sorted(
+        (tool, text) for tool, texts in found.items() for text in texts
+    )
+    registry = load_registry([path], use_cache=False, strict=False)
+    assert sorted((e.tool, e.text) for e in registry.overlay_examples) == sorted(
+        (tool, text) for tool, texts in found.items() for text in texts
+    )
+
+
+def test_an_emoji_tool_name_is_written_as_yaml_reads_it() -> None:
+    learned = Learned({"deploy_🚀": (Example("deploy_🚀", "ship it", "f:1"),)})
+    text = overlay_text(learned)
+    assert '"deploy_🚀":' in text and "\\ud83d" not in text
+    assert yaml.safe_load(text)["examples"] == {"deploy_🚀": ["ship it"]}
+    hidden = overlay_text(Learned({"a\U000e0001b": (Example("a\U000e0001b", "x", "f:1"),)}))
+    assert '"a\\U000e0001b":' in hidden  # not printable: escaped, in YAML's 8-digit form
+
+
+def test_a_lone_surrogate_is_written_as_the_replacement_character() -> None:
+    """A JSON case file can hold "\\ud800", which no UTF-8 file can: U+FFFD stands in."""
+    learned = Learned({"t\ud800": (Example("t\ud800", "a \udfff b", "f:1"),)})
+    text = overlay_text(learned)
+    text.encode("utf-8")
+    assert yaml.safe_load(text)["examples"] == {"t\ufffd": ["a \ufffd b"]}

@@ -359,11 +359,9 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
 def overlay_text(learned: Learned) -> str:
     """The overlay as YAML: tools sorted, examples sorted, each with where it came from in
     a comment, so a learned overlay diffs cleanly in review."""
-    import json
-
     lines = [OVERLAY_HEADER.rstrip("\n"), "examples:"]
     for tool, examples in learned.examples.items():
-        lines.append(f"  {json.dumps(tool)}:")
+        lines.append(f"  {_quoted(tool)}:")
         for example in examples:
             lines.append(f"    - {_quoted(example.text)}  # {visible(example.source)}")
     return "\n".join(lines) + "\n"
@@ -372,7 +370,11 @@ def overlay_text(learned: Learned) -> str:
 def _quoted(text: str) -> str:
     """`text` as a YAML double-quoted scalar that reads back exactly: JSON's escapes, plus
     every character that is not printable (line and paragraph separators, bidi and other
-    format characters) escaped, so nothing in a prompt can fold, hide or reorder the file."""
+    format characters) escaped, so nothing in a prompt or a tool name can fold, hide or
+    reorder the file. Characters beyond the Basic Multilingual Plane are written as they
+    are, or as `\\U0001F680` when not printable; never as a surrogate pair, which YAML does
+    not read. A lone surrogate (from a JSON `\\ud800`), which no UTF-8 file can hold, is
+    written as U+FFFD."""
     from json.encoder import encode_basestring  # json.dumps of a str, without its layers
 
     dumped = encode_basestring(text)
@@ -382,6 +384,8 @@ def _quoted(text: str) -> str:
     for ch in dumped:
         if ch.isprintable() or ch == " ":
             out.append(ch)
+        elif "\ud800" <= ch <= "\udfff":
+            out.append("\\ufffd")
         elif ord(ch) > 0xFFFF:
             out.append(f"\\U{ord(ch):08x}")
         else:

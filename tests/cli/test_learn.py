@@ -270,3 +270,40 @@ def test_learn_keeps_hostile_prompts_as_data(cli: Cli, write) -> None:
     assert _examples(out) == {
         "a\u001b]0;t\u0007b": ["clear \u001b[2J screen \u202e and [bold]x[/bold]"]
     }
+
+
+def _session(write, name: str, turns: list[tuple[str, str]]) -> Path:
+    """A Claude Code transcript: each (prompt, tool) is a human turn and a successful call."""
+    lines: list[dict[str, object]] = []
+    for number, (prompt, tool) in enumerate(turns):
+        call = {"type": "tool_use", "id": f"t{number}", "name": tool, "input": {}}
+        result = {"type": "tool_result", "tool_use_id": f"t{number}", "content": "ok"}
+        lines += [
+            {"type": "user", "message": {"role": "user", "content": prompt}},
+            {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+            {"type": "user", "message": {"role": "user", "content": [result]}},
+        ]
+    return write(name, "".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_a_tool_named_with_an_emoji_round_trips(cli: Cli, write) -> None:
+    """A tool name beyond the Basic Multilingual Plane is written so toolsel reads it back."""
+    registry = write(
+        "tools.yaml",
+        'tools:\n  - name: "deploy_🚀"\n    description: Ship the service to production.\n'
+        "  - name: read_file\n    description: Read a file from disk.\n",
+    )
+    session = _session(write, "s.jsonl", [("launch the rocket 🚀 to prod", "deploy_🚀")])
+    out = registry.parent / "o.yaml"
+    run = cli("learn", "--transcripts", str(session), "-r", str(registry), "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out) == {"deploy_🚀": ["launch the rocket 🚀 to prod"]}
+    rank = cli("rank", "-r", str(registry), "-r", str(out), "launch the rocket", "-f", "json")
+    assert rank.exit_code == 0, rank.stderr
+    assert json.loads(rank.stdout)["results"][0]["name"] == "deploy_🚀"
+    lint = cli("lint", str(registry), str(out), "-f", "json")
+    assert "TS001" not in lint.stdout
+    again = cli(
+        "learn", "--transcripts", str(session), "-r", str(registry), "-o", str(out), "--merge"
+    )
+    assert again.exit_code == 0 and "already has every example" in again.stderr
