@@ -58,24 +58,62 @@ def test_learn_with_registry_drops_and_reports_unknown_tools(cli: Cli, write) ->
     assert "1 tools not in the registry dropped (ghost_tool)" in run.stderr
 
 
-def test_learn_drops_secret_looking_prompts_and_redact_patterns(cli: Cli, write) -> None:
+def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: Cli, write) -> None:
+    lines = [
+        ("email bob@example.com the report", "send_email"),
+        ("use key sk-ant-abcdefghijklmnopqrstuvwxyz", "http_request"),
+        ("email the report to finance", "send_email"),
+        ("deploy project-x to prod", "deploy_service"),
+        ("deploy the api", "deploy_service"),
+        ("page me on (415) 555-0132 if it fails", "page_oncall"),
+        ("jane@example.com", "send_email"),  # nothing but an address: dropped
+    ]
     cases = write(
         "c.jsonl",
-        '{"id": "a", "query": "email bob@example.com the report", "expected": ["send_email"]}\n'
-        '{"id": "b", "query": "use key sk-ant-abcdefghijklmnopqrstuvwxyz", "expected": ["http_request"]}\n'
-        '{"id": "c", "query": "email the report to finance", "expected": ["send_email"]}\n'
-        '{"id": "d", "query": "deploy project-x to prod", "expected": ["deploy_service"]}\n'
-        '{"id": "e", "query": "deploy the api", "expected": ["deploy_service"]}\n',
+        "".join(json.dumps({"query": q, "expected": [t]}) + "\n" for q, t in lines),
     )
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "--redact", "project-x", "-o", str(out))
+    assert run.exit_code == 0, run.stderr
     text = out.read_text(encoding="utf-8")
-    assert "bob@example.com" not in text and "sk-ant" not in text and "project-x" not in text
+    for leak in ("bob@example.com", "sk-ant", "project-x", "555-0132", "jane@"):
+        assert leak not in text
     assert _examples(out) == {
         "deploy_service": ["deploy the api"],
-        "send_email": ["email the report to finance"],
+        "http_request": ["use key <api-key>"],
+        "page_oncall": ["page me on <phone> if it fails"],
+        "send_email": ["email <email> the report", "email the report to finance"],
     }
-    assert "3 prompts dropped as secret-looking" in run.stderr
+    assert (
+        "3 prompts kept with secrets or personal data replaced (<api-key> x1, <email> x1, "
+        "<phone> x1)" in run.stderr
+    )
+    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
+    assert "1 prompts matching --redact dropped" in run.stderr
+    # lint reads the overlay and does not take the placeholders for secrets (TS704)
+    lint = cli("lint", REG, str(out), "--select", "TS704")
+    assert lint.exit_code == 0, lint.stdout
+
+
+def test_placeholders_do_not_pull_other_prompts_to_the_tool(cli: Cli, write) -> None:
+    """Support prompts full of addresses teach `search_issues` the word "email" (which is
+    what they were about), not to answer for e-mail in general."""
+    people = ["bob", "ann", "li", "omar", "zoe", "sam"]
+    lines = [
+        {"query": f"find the tickets {name}@example.com opened", "expected": ["search_issues"]}
+        for name in people
+    ] + [{"query": "email the report to finance", "expected": ["send_email"]}]
+    cases = write("c.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    out = cases.parent / "o.yaml"
+    assert cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out)).exit_code == 0
+    assert _examples(out)["search_issues"] == ["find the tickets <email> opened"]
+
+    def first(query: str) -> str:
+        run = cli("rank", "-r", REG, "-r", str(out), query, "-f", "json")
+        return str(json.loads(run.stdout)["results"][0]["name"])
+
+    assert first("send an email to the team") == "send_email"
+    assert first("find the tickets jane@example.org opened") == "search_issues"
 
 
 def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None:
@@ -216,13 +254,13 @@ def test_learn_says_why_when_every_example_found_is_left_out(cli: Cli, write) ->
     cases = write(
         "c.jsonl",
         '{"id": "a", "query": "run the shell command", "expected": ["Bash"]}\n'
-        '{"id": "b", "query": "mail me at bob@example.com", "expected": ["send_email"]}\n',
+        '{"id": "b", "query": "bob@example.com", "expected": ["send_email"]}\n',
     )
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 1 and not out.exists()
     assert "all 2 found were left out" in run.stderr and "no usable cases" not in run.stderr
-    assert "1 prompts dropped as secret-looking" in run.stderr
+    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
     assert "1 tools not in the registry dropped (Bash)" in run.stderr
 
 

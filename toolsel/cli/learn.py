@@ -70,7 +70,8 @@ def learn(
         typer.Option(
             "--redact",
             metavar="REGEX",
-            help="Also drop prompts matching REGEX (secrets are always dropped). Repeatable.",
+            help="Also drop prompts matching REGEX (secrets and personal data are always "
+            "replaced by placeholders such as <email>). Repeatable.",
         ),
     ] = None,
     max_chars: Annotated[
@@ -154,16 +155,23 @@ def _summary(learned: Learned, path: Path | None = None) -> None:
             f"{learned.calls_without_prompt} with no human prompt before them"
         )
     if learned.redacted:
-        parts.append(f"{learned.redacted} prompts dropped as secret-looking")
+        used = ", ".join(f"{p} x{n}" for p, n in learned.placeholders[:5])
+        more = ", ..." if len(learned.placeholders) > 5 else ""
+        parts.append(
+            f"{learned.redacted} prompts kept with secrets or personal data replaced ({used}{more})"
+        )
+    if learned.only_secret:
+        parts.append(
+            f"{learned.only_secret} prompts that were only a secret or personal data dropped"
+        )
+    if learned.dropped:
+        parts.append(f"{learned.dropped} prompts matching --redact dropped")
     if learned.too_long:
         parts.append(f"{learned.too_long} prompts over --max-chars left out")
     if learned.unknown_tools:
-        names = ", ".join(learned.unknown_tools[:5])
-        more = (
-            f" and {len(learned.unknown_tools) - 5} more" if len(learned.unknown_tools) > 5 else ""
-        )
         parts.append(
-            f"{len(learned.unknown_tools)} tools not in the registry dropped ({names}{more})"
+            f"{len(learned.unknown_tools)} tools not in the registry dropped "
+            f"({_some(learned.unknown_tools)})"
         )
     if learned.below_min_count:
         parts.append(f"{len(learned.below_min_count)} tools below --min-count dropped")
@@ -171,3 +179,9 @@ def _summary(learned: Learned, path: Path | None = None) -> None:
         parts.append(f"{len(learned.problems)} unreadable case lines skipped")
     where = f"; wrote {path}" if path is not None else ""
     warn("learned " + "; ".join(parts) + where)
+
+
+def _some(names: tuple[str, ...], shown: int = 5) -> str:
+    """The first few names: "a, b, c, d, e and 2 more"."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
