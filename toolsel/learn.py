@@ -8,6 +8,8 @@ written as an examples overlay (a registry file that adds examples and defines n
 - Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
   `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
   one, or that matches a `--redact` pattern, is dropped. Both are counted.
+- Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
+  transcript shows what an agent did once, not what it should do (labelled cases are kept).
 - `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay.
@@ -61,6 +63,8 @@ class Learned:
     kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
     read: int = 0  # examples read from cases and transcripts, before cleaning
     too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
+    dangerous_left_out: int = 0  # transcript examples for `dangerous` tools, left out
+    dangerous_tools: tuple[str, ...] = ()  # the tools they were for
 
     @property
     def count(self) -> int:
@@ -213,9 +217,12 @@ def learn_examples(
     min_count: int = 1,
     redact: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
+    leave_out: Iterable[str] = (),
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
-    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`."""
+    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
+    mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
+    and counted."""
     patterns = []
     for pattern in redact:
         try:
@@ -224,9 +231,12 @@ def learn_examples(
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
     found, problems = from_cases(cases) if cases else ([], [])
     calls = without_prompt = 0
+    left_out: list[Example] = []
     if transcripts:
         mined, calls, without_prompt = from_transcripts(list(transcripts))
-        found += mined
+        unasked = set(leave_out)
+        for example in mined:
+            (left_out if example.tool in unasked else found).append(example)
     kept: list[Example] = []
     if merge is not None and merge.exists() and merge.stat().st_size:
         kept = read_overlay(merge)
@@ -244,9 +254,11 @@ def learn_examples(
         learned,
         calls_seen=calls,
         calls_without_prompt=without_prompt,
-        read=len(found),
+        read=len(found) + len(left_out),
         problems=tuple(problems),
         kept_from_overlay=len(kept),
+        dangerous_left_out=len(left_out),
+        dangerous_tools=tuple(sorted({e.tool for e in left_out})),
     )
 
 

@@ -324,6 +324,55 @@ def _session(write, name: str, turns: list[tuple[str, str]]) -> Path:
     return write(name, "".join(json.dumps(line) + "\n" for line in lines))
 
 
+def test_one_transcript_call_does_not_put_a_dangerous_tool_first(cli: Cli, write) -> None:
+    """`delete_file` is `dangerous`: one call after a vague request must not make rank
+    offer it first for that request. Its transcript examples are left out unless asked."""
+    prompt = "tidy up the build output folder"
+    session = _session(
+        write, "s.jsonl", [(prompt, "delete_file"), ("list the src folder", "list_directory")]
+    )
+    out = session.parent / "o.yaml"
+
+    def first(*overlay: str) -> str:
+        run = cli("rank", "-r", REG, *overlay, prompt, "-f", "json")
+        return str(json.loads(run.stdout)["results"][0]["name"])
+
+    assert first() != "delete_file"
+    run = cli("learn", "--transcripts", str(session), "-r", REG, "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out) == {"list_directory": ["list the src folder"]}
+    assert (
+        "1 transcript examples for dangerous tools left out (delete_file; "
+        "--include-dangerous learns them)" in run.stderr
+    )
+    assert first("-r", str(out)) != "delete_file"
+    # asked for, it is learned (and then it does come first: what the default prevents)
+    run = cli(
+        "learn", "--transcripts", str(session), "-r", REG, "-o", str(out), "--include-dangerous"
+    )
+    assert run.exit_code == 0 and "dangerous" not in run.stderr
+    assert _examples(out)["delete_file"] == [prompt]
+    assert first("-r", str(out)) == "delete_file"
+
+
+def test_dangerous_tools_keep_their_labelled_cases(cli: Cli, write) -> None:
+    """A case says what should be chosen; only transcripts (what an agent did) are held back."""
+    cases = write(
+        "c.jsonl",
+        json.dumps({"query": "remove the old config", "expected": ["delete_file"]}) + "\n",
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
+    assert run.exit_code == 0 and _examples(out) == {"delete_file": ["remove the old config"]}
+
+
+def test_without_a_registry_learn_says_it_could_not_tell_dangerous_tools(cli: Cli, write) -> None:
+    session = _session(write, "s.jsonl", [("tidy up the build output", "delete_file")])
+    run = cli("learn", "--transcripts", str(session), "-o", str(session.parent / "o.yaml"))
+    assert run.exit_code == 0
+    assert "without -r, learn cannot tell which tools are dangerous" in run.stderr
+
+
 def test_a_tool_named_with_an_emoji_round_trips(cli: Cli, write) -> None:
     """A tool name beyond the Basic Multilingual Plane is written so toolsel reads it back."""
     registry = write(
