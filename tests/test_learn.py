@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolsel.learn import Example, learn, overlay_text
-from toolsel.secrets import looks_secret
+from toolsel.learn import Example, Learned, learn, normalise, overlay_text, read_overlay
+from toolsel.secrets import PLACEHOLDERS, looks_secret, redact
 
-texts = st.text(
-    alphabet=st.sampled_from(list("abcdefgh xyz@.0123456789-_")), min_size=0, max_size=40
+texts = st.one_of(
+    st.text(alphabet=st.sampled_from(list("abcdefgh xyz@.0123456789-_")), max_size=40),
+    st.sampled_from(
+        [
+            "email bob@example.com the report",
+            "email ann@example.com the report",
+            "bob@example.com",
+            "my password is hunter2",
+            "call (415) 555-0132",
+            "deploy the api",
+        ]
+    ),
 )
 examples = st.lists(
     st.builds(Example, st.sampled_from(["a_tool", "b_tool", "c_tool"]), texts, st.just("f:1")),
@@ -35,10 +47,14 @@ def test_learning_is_order_free_capped_and_never_keeps_a_secret(
         assert not cap or len(chosen) <= cap
         assert all(not looks_secret(e.text) and e.text.strip() for e in chosen)
         assert len({e.text.casefold() for e in chosen}) == len(chosen)
-    # every prompt is either kept, a duplicate, beyond the cap, or counted as redacted
-    assert a.redacted == sum(
-        1 for e in found if e.text.split() and looks_secret(" ".join(e.text.split()))
-    )
+    # each prompt with a secret is kept with placeholders, or counted as nothing else
+    leaky = [e for e in found if looks_secret(normalise(e.text))]
+    assert a.redacted + a.only_secret == len(leaky)
+    for example in leaky if not cap else []:
+        result = redact(normalise(example.text))
+        assert result is not None
+        kept = {e.text for e in a.examples.get(example.tool, ())}
+        assert (result.text in kept) != _nothing_else(result.text)
     # the overlay is valid YAML that reads back as the same examples
     data = yaml.safe_load(overlay_text(a))["examples"] or {}
     assert {t: [e.text for e in v] for t, v in a.examples.items()} == data
@@ -58,3 +74,133 @@ def test_overlay_text_escapes_what_yaml_would_misread() -> None:
     # a source with a line break cannot end the comment and inject YAML
     sneaky = learn([Example("t", "hello", "a\nexamples: {evil: [x]}:1")])
     assert yaml.safe_load(overlay_text(sneaky))["examples"] == {"t": ["hello"]}
+
+
+def _nothing_else(text: str) -> bool:
+    for placeholder in PLACEHOLDERS:
+        text = text.replace(placeholder, " ")
+    return not any(ch.isalnum() for ch in text)
+
+
+def test_secrets_become_placeholders_and_merge_into_one_example() -> None:
+    found = [
+        Example("send_email", "email bob@example.com the report", "a:1"),
+        Example("send_email", "email ann@example.com the report", "a:2"),
+        Example("send_email", "ann@example.com", "a:3"),  # nothing else: dropped
+        Example("deploy", "deploy with key AKIAIOSFODNN7EXAMPLE", "a:4"),
+    ]
+    learned = learn(found)
+    assert {t: [e.text for e in v] for t, v in learned.examples.items()} == {
+        "deploy": ["deploy with key <aws-key>"],
+        "send_email": ["email <email> the report"],
+    }
+    assert learned.redacted == 3 and learned.only_secret == 1
+    assert learned.placeholders == (("<email>", 2), ("<aws-key>", 1))
+
+
+def test_redact_patterns_still_drop_the_whole_prompt() -> None:
+    import re
+
+    found = [Example("deploy", "deploy project-x to bob@example.com", "a:1")]
+    learned = learn(found, redact=[re.compile("project-x")])
+    assert learned.examples == {} and learned.dropped == 1 and learned.redacted == 0
+
+
+def test_a_merged_overlay_is_redacted_too() -> None:
+    """An overlay written before a detector existed is cleaned when merged into."""
+    old = [Example("login", "my password is hunter2", "old.yaml")]
+    learned = learn([*old, Example("login", "log me in", "a:1")], keep=1)
+    assert [e.text for e in learned.examples["login"]] == ["log me in", "my password is <password>"]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "words"),
+    [
+        ("email <email> the report", ["email", "email", "report"]),
+        ("call <phone> tomorrow", ["call", "phone", "tomorrow"]),
+        ("refund <card-number>", ["refund", "card", "number"]),
+        ("use <aws-key> and <aws-secret>", ["use", "aws", "key", "aws", "secret"]),
+        ("my password is <password>", ["password", "password"]),
+        ("fetch https://<url-credentials>@10.0.0.5/x", None),
+    ],
+)
+def test_a_placeholder_reads_as_the_words_for_what_it_replaced(
+    prompt: str, words: list[str] | None
+) -> None:
+    """Ranking reads `<email>` as the word "email": what the prompt was about, and what a
+    person asking about an address says. No placeholder adds a word beyond its name."""
+    from toolsel.ranking.fields import tokens
+
+    found = tokens(prompt)
+    if words is not None:
+        assert found == tokens(" ".join(words))
+    for placeholder in PLACEHOLDERS:
+        assert set(tokens(placeholder)) <= set(tokens(placeholder.strip("<>").replace("-", " ")))
+        assert "<" not in "".join(tokens(placeholder)) and ">" not in "".join(tokens(placeholder))
+
+
+# -- the overlay reads back as written ---------------------------------------------------------
+
+#: Any text, with what YAML and the writer must get right made likely: characters beyond
+#: the Basic Multilingual Plane (an emoji in a tool name), controls, line and paragraph
+#: separators, quotes, backslashes, YAML indicators.
+ANY_TEXT = st.text(
+    st.one_of(
+        st.characters(exclude_categories=("Cs",)),
+        st.sampled_from(
+            list(
+                "🚀🙂\U0001d173\U000e0001\x00\x07\x1b\x7f\x85\u2028\u2029\ufeff\"\\'#:-&*!|>%@`{}[],? \t\n"
+            )
+        ),
+    ),
+    min_size=1,
+    max_size=30,
+)
+#: A prompt is never blank: `learn` never writes one, and a registry refuses it.
+PROMPT = ANY_TEXT.filter(str.strip)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.dictionaries(
+        ANY_TEXT, st.lists(PROMPT, min_size=1, max_size=3, unique=True), min_size=1, max_size=3
+    )
+)
+def test_any_tool_name_and_prompt_read_back_as_written(
+    tmp_path: Path, found: dict[str, list[str]]
+) -> None:
+    """What `learn` writes, toolsel reads back equal: as an overlay to merge into, and as
+    a registry file's examples."""
+    from toolsel.registry import load_registry
+
+    learned = Learned(
+        {tool: tuple(Example(tool, text, "f:1") for text in texts) for tool, texts in found.items()}
+    )
+    path = tmp_path / "learned.yaml"
+    path.write_text(overlay_text(learned), encoding="utf-8")
+    assert sorted((e.tool, e.text) for e in read_overlay(path)) == sorted(
+        (tool, text) for tool, texts in found.items() for text in texts
+    )
+    registry = load_registry([path], use_cache=False, strict=False)
+    assert sorted((e.tool, e.text) for e in registry.overlay_examples) == sorted(
+        (tool, text) for tool, texts in found.items() for text in texts
+    )
+
+
+def test_an_emoji_tool_name_is_written_as_yaml_reads_it() -> None:
+    learned = Learned({"deploy_🚀": (Example("deploy_🚀", "ship it", "f:1"),)})
+    text = overlay_text(learned)
+    assert '"deploy_🚀":' in text and "\\ud83d" not in text
+    assert yaml.safe_load(text)["examples"] == {"deploy_🚀": ["ship it"]}
+    hidden = overlay_text(Learned({"a\U000e0001b": (Example("a\U000e0001b", "x", "f:1"),)}))
+    assert '"a\\U000e0001b":' in hidden  # not printable: escaped, in YAML's 8-digit form
+
+
+def test_a_lone_surrogate_is_written_as_the_replacement_character() -> None:
+    """A JSON case file can hold "\\ud800", which no UTF-8 file can: U+FFFD stands in."""
+    learned = Learned({"t\ud800": (Example("t\ud800", "a \udfff b", "f:1"),)})
+    text = overlay_text(learned)
+    text.encode("utf-8")
+    assert yaml.safe_load(text)["examples"] == {"t\ufffd": ["a \ufffd b"]}

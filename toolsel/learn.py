@@ -5,7 +5,11 @@ written as an examples overlay (a registry file that adds examples and defines n
 - From transcripts: each successful call gets the user's request that led to it (the last
   human message before the assistant turn that made the call); a sub-agent's calls get the
   prompt of the Task that launched them. Tool results and system text are never examples.
-- Prompts that look like secrets or personal data are dropped, never written, and counted.
+- Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
+  `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
+  one, or that matches a `--redact` pattern, is dropped. Both are counted.
+- Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
+  transcript shows what an agent did once, not what it should do (labelled cases are kept).
 - `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay.
@@ -14,6 +18,7 @@ Everything here returns data; `toolsel.cli.learn` writes the overlay.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +28,8 @@ from toolsel.acyclic import gc_paused
 from toolsel.errors import UsageError
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
 from toolsel.render.escape import visible
-from toolsel.secrets import looks_secret
+from toolsel.secrets import PLACEHOLDERS
+from toolsel.secrets import redact as with_placeholders
 
 if TYPE_CHECKING:
     from toolsel.replay.events import Call, Result
@@ -45,7 +51,10 @@ class Learned:
     """What learning found: examples by tool (sorted), and what it left out and why."""
 
     examples: dict[str, tuple[Example, ...]]
-    redacted: int = 0  # prompts that looked like secrets or personal data
+    redacted: int = 0  # prompts kept with secrets or personal data replaced by placeholders
+    placeholders: tuple[tuple[str, int], ...] = ()  # each placeholder and how often it was used
+    dropped: int = 0  # prompts that matched a --redact pattern
+    only_secret: int = 0  # prompts that were nothing but secrets or personal data
     unknown_tools: tuple[str, ...] = ()  # tools the registry does not have (dropped)
     below_min_count: tuple[str, ...] = ()  # tools seen fewer than --min-count times
     calls_seen: int = 0  # transcripts: successful calls looked at
@@ -54,6 +63,8 @@ class Learned:
     kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
     read: int = 0  # examples read from cases and transcripts, before cleaning
     too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
+    dangerous_left_out: int = 0  # transcript examples for `dangerous` tools, left out
+    dangerous_tools: tuple[str, ...] = ()  # the tools they were for
 
     @property
     def count(self) -> int:
@@ -209,9 +220,12 @@ def learn_examples(
     min_count: int = 1,
     redact: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
+    leave_out: Iterable[str] = (),
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
-    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`."""
+    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
+    mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
+    and counted."""
     patterns = []
     for pattern in redact:
         try:
@@ -220,9 +234,12 @@ def learn_examples(
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
     found, problems = from_cases(cases) if cases else ([], [])
     calls = without_prompt = 0
+    left_out: list[Example] = []
     if transcripts:
         mined, calls, without_prompt = from_transcripts(list(transcripts))
-        found += mined
+        unasked = set(leave_out)
+        for example in mined:
+            (left_out if example.tool in unasked else found).append(example)
     kept: list[Example] = []
     if merge is not None and merge.exists() and merge.stat().st_size:
         kept = read_overlay(merge)
@@ -240,9 +257,11 @@ def learn_examples(
         learned,
         calls_seen=calls,
         calls_without_prompt=without_prompt,
-        read=len(found),
+        read=len(found) + len(left_out),
         problems=tuple(problems),
         kept_from_overlay=len(kept),
+        dangerous_left_out=len(left_out),
+        dangerous_tools=tuple(sorted({e.tool for e in left_out})),
     )
 
 
@@ -259,49 +278,49 @@ def learn(
     keep: int = 0,
     max_chars: int = MAX_CHARS,
 ) -> Learned:
-    """Group, clean and choose: secrets dropped and counted, unknown tools dropped and
-    named, prompts longer than `max_chars` (0: no limit) left out and counted, tools seen
-    fewer than `min_count` times dropped, duplicates merged, at most
+    """Group, clean and choose: secrets and personal data replaced by placeholders (a prompt
+    that is nothing else, or that matches a `redact` pattern, dropped), counted; unknown
+    tools dropped and named, prompts longer than `max_chars` (0: no limit) left out and
+    counted, tools seen fewer than `min_count` times dropped, duplicates merged, at most
     `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
-    examples (an overlay being merged into) are kept as they are, and new ones are added
-    to them up to `max_per_tool` new examples per tool."""
+    examples (an overlay being merged into) are kept, redacted but otherwise as they are,
+    and new ones are added to them up to `max_per_tool` new examples per tool."""
     known = set(known_tools) if known_tools is not None else None
     by_tool: dict[str, dict[str, Example]] = {}
     kept: dict[str, dict[str, Example]] = {}
     seen: dict[str, int] = {}
-    redacted = too_long = 0
+    counts = {"redacted": 0, "dropped": 0, "only_secret": 0, "too_long": 0}
+    used: Counter[str] = Counter()
     unknown: set[str] = set()
     # a prompt repeats for each call it led to: clean and check each text once
-    cleaned: dict[str, tuple[str, str, bool]] = {}  # raw -> (text, its key, dropped)
+    cleaned: dict[str, _Cleaned] = {}
     for number, example in enumerate(examples):
-        found = cleaned.get(example.text)
-        if found is None:
-            text = normalise(example.text)
-            drop = bool(text) and (looks_secret(text) or any(p.search(text) for p in redact))
-            found = cleaned[example.text] = (text, text.casefold(), drop)
-        text, key, dropped = found
-        if not text:
-            continue
+        clean = cleaned.get(example.text)
+        if clean is None:
+            clean = cleaned[example.text] = _clean(example.text, redact, max_chars)
+        if clean.text is None and clean.left_out is None:
+            continue  # nothing but spaces
         if number < keep:
-            kept.setdefault(example.tool, {}).setdefault(
-                key, Example(example.tool, text, example.source)
-            )
+            if clean.text is not None:
+                kept.setdefault(example.tool, {}).setdefault(
+                    clean.key, Example(example.tool, clean.text, example.source)
+                )
             continue
-        if key in kept.get(example.tool, {}):
+        if clean.key in kept.get(example.tool, {}):
             continue
-        if dropped:
-            redacted += 1
-            continue
-        if max_chars and len(text) > max_chars:
-            too_long += 1
+        if clean.left_out is not None:
+            counts[clean.left_out] += 1
             continue
         if known is not None and example.tool not in known:
             unknown.add(example.tool)
             continue
+        if clean.placeholders:
+            counts["redacted"] += 1
+            used.update(clean.placeholders)
         seen[example.tool] = seen.get(example.tool, 0) + example.count
         group = by_tool.setdefault(example.tool, {})
-        if key not in group:
-            group[key] = Example(example.tool, text, example.source)
+        if clean.key not in group:
+            group[clean.key] = Example(example.tool, clean.text or "", example.source)
     few = sorted(t for t, n in seen.items() if n < min_count)
     chosen: dict[str, tuple[Example, ...]] = {}
     for tool in sorted(set(by_tool) | set(kept)):
@@ -311,7 +330,50 @@ def learn(
         items += kept.get(tool, {}).values()
         if items:
             chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
-    return Learned(chosen, redacted, tuple(sorted(unknown)), tuple(few), too_long=too_long)
+    return Learned(
+        chosen,
+        redacted=counts["redacted"],
+        placeholders=tuple(sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))),
+        dropped=counts["dropped"],
+        only_secret=counts["only_secret"],
+        unknown_tools=tuple(sorted(unknown)),
+        below_min_count=tuple(few),
+        too_long=counts["too_long"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Cleaned:
+    """One prompt as it would be written, or why it is not."""
+
+    text: str | None  # normalised, secrets replaced; None: nothing that can be written
+    key: str  # what tells duplicates apart
+    placeholders: tuple[str, ...]  # the placeholders put in
+    left_out: str | None  # why a new example with it is left out: a `learn` counter
+
+
+def _clean(raw: str, patterns: Sequence[re.Pattern[str]], max_chars: int) -> _Cleaned:
+    text = normalise(raw)
+    if not text:
+        return _Cleaned(None, "", (), None)
+    redacted = with_placeholders(text)
+    if redacted is None or (redacted.placeholders and _only_placeholders(redacted.text)):
+        return _Cleaned(None, "", (), "only_secret")
+    key = redacted.text.casefold()
+    left_out = None
+    if any(p.search(text) for p in patterns):
+        left_out = "dropped"
+    elif max_chars and len(text) > max_chars:
+        left_out = "too_long"
+    return _Cleaned(redacted.text, key, redacted.placeholders, left_out)
+
+
+def _only_placeholders(text: str) -> bool:
+    """Nothing but placeholders and punctuation: a pasted key, a bare e-mail address."""
+    for placeholder in PLACEHOLDERS:
+        if placeholder in text:
+            text = text.replace(placeholder, " ")
+    return not any(ch.isalnum() for ch in text)
 
 
 #: Maximal marginal relevance weight: how much a chosen example must represent the others
@@ -362,11 +424,9 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
 def overlay_text(learned: Learned) -> str:
     """The overlay as YAML: tools sorted, examples sorted, each with where it came from in
     a comment, so a learned overlay diffs cleanly in review."""
-    import json
-
     lines = [OVERLAY_HEADER.rstrip("\n"), "examples:"]
     for tool, examples in learned.examples.items():
-        lines.append(f"  {json.dumps(tool)}:")
+        lines.append(f"  {_quoted(tool)}:")
         for example in examples:
             lines.append(f"    - {_quoted(example.text)}  # {visible(example.source)}")
     return "\n".join(lines) + "\n"
@@ -375,7 +435,11 @@ def overlay_text(learned: Learned) -> str:
 def _quoted(text: str) -> str:
     """`text` as a YAML double-quoted scalar that reads back exactly: JSON's escapes, plus
     every character that is not printable (line and paragraph separators, bidi and other
-    format characters) escaped, so nothing in a prompt can fold, hide or reorder the file."""
+    format characters) escaped, so nothing in a prompt or a tool name can fold, hide or
+    reorder the file. Characters beyond the Basic Multilingual Plane are written as they
+    are, or as `\\U0001F680` when not printable; never as a surrogate pair, which YAML does
+    not read. A lone surrogate (from a JSON `\\ud800`), which no UTF-8 file can hold, is
+    written as U+FFFD."""
     from json.encoder import encode_basestring  # json.dumps of a str, without its layers
 
     dumped = encode_basestring(text)
@@ -385,6 +449,8 @@ def _quoted(text: str) -> str:
     for ch in dumped:
         if ch.isprintable() or ch == " ":
             out.append(ch)
+        elif "\ud800" <= ch <= "\udfff":
+            out.append("\\ufffd")
         elif ord(ch) > 0xFFFF:
             out.append(f"\\U{ord(ch):08x}")
         else:

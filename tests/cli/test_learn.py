@@ -58,24 +58,62 @@ def test_learn_with_registry_drops_and_reports_unknown_tools(cli: Cli, write) ->
     assert "1 tools not in the registry dropped (ghost_tool)" in run.stderr
 
 
-def test_learn_drops_secret_looking_prompts_and_redact_patterns(cli: Cli, write) -> None:
+def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: Cli, write) -> None:
+    lines = [
+        ("email bob@example.com the report", "send_email"),
+        ("use key sk-ant-abcdefghijklmnopqrstuvwxyz", "http_request"),
+        ("email the report to finance", "send_email"),
+        ("deploy project-x to prod", "deploy_service"),
+        ("deploy the api", "deploy_service"),
+        ("page me on (415) 555-0132 if it fails", "page_oncall"),
+        ("jane@example.com", "send_email"),  # nothing but an address: dropped
+    ]
     cases = write(
         "c.jsonl",
-        '{"id": "a", "query": "email bob@example.com the report", "expected": ["send_email"]}\n'
-        '{"id": "b", "query": "use key sk-ant-abcdefghijklmnopqrstuvwxyz", "expected": ["http_request"]}\n'
-        '{"id": "c", "query": "email the report to finance", "expected": ["send_email"]}\n'
-        '{"id": "d", "query": "deploy project-x to prod", "expected": ["deploy_service"]}\n'
-        '{"id": "e", "query": "deploy the api", "expected": ["deploy_service"]}\n',
+        "".join(json.dumps({"query": q, "expected": [t]}) + "\n" for q, t in lines),
     )
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "--redact", "project-x", "-o", str(out))
+    assert run.exit_code == 0, run.stderr
     text = out.read_text(encoding="utf-8")
-    assert "bob@example.com" not in text and "sk-ant" not in text and "project-x" not in text
+    for leak in ("bob@example.com", "sk-ant", "project-x", "555-0132", "jane@"):
+        assert leak not in text
     assert _examples(out) == {
         "deploy_service": ["deploy the api"],
-        "send_email": ["email the report to finance"],
+        "http_request": ["use key <api-key>"],
+        "page_oncall": ["page me on <phone> if it fails"],
+        "send_email": ["email <email> the report", "email the report to finance"],
     }
-    assert "3 prompts dropped as secret-looking" in run.stderr
+    assert (
+        "3 prompts kept with secrets or personal data replaced (<api-key> x1, <email> x1, "
+        "<phone> x1)" in run.stderr
+    )
+    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
+    assert "1 prompts matching --redact dropped" in run.stderr
+    # lint reads the overlay and does not take the placeholders for secrets (TS704)
+    lint = cli("lint", REG, str(out), "--select", "TS704")
+    assert lint.exit_code == 0, lint.stdout
+
+
+def test_placeholders_do_not_pull_other_prompts_to_the_tool(cli: Cli, write) -> None:
+    """Support prompts full of addresses teach `search_issues` the word "email" (which is
+    what they were about), not to answer for e-mail in general."""
+    people = ["bob", "ann", "li", "omar", "zoe", "sam"]
+    lines = [
+        {"query": f"find the tickets {name}@example.com opened", "expected": ["search_issues"]}
+        for name in people
+    ] + [{"query": "email the report to finance", "expected": ["send_email"]}]
+    cases = write("c.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    out = cases.parent / "o.yaml"
+    assert cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out)).exit_code == 0
+    assert _examples(out)["search_issues"] == ["find the tickets <email> opened"]
+
+    def first(query: str) -> str:
+        run = cli("rank", "-r", REG, "-r", str(out), query, "-f", "json")
+        return str(json.loads(run.stdout)["results"][0]["name"])
+
+    assert first("send an email to the team") == "send_email"
+    assert first("find the tickets jane@example.org opened") == "search_issues"
 
 
 def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None:
@@ -216,13 +254,13 @@ def test_learn_says_why_when_every_example_found_is_left_out(cli: Cli, write) ->
     cases = write(
         "c.jsonl",
         '{"id": "a", "query": "run the shell command", "expected": ["Bash"]}\n'
-        '{"id": "b", "query": "mail me at bob@example.com", "expected": ["send_email"]}\n',
+        '{"id": "b", "query": "bob@example.com", "expected": ["send_email"]}\n',
     )
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 1 and not out.exists()
     assert "all 2 found were left out" in run.stderr and "no usable cases" not in run.stderr
-    assert "1 prompts dropped as secret-looking" in run.stderr
+    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
     assert "1 tools not in the registry dropped (Bash)" in run.stderr
 
 
@@ -270,3 +308,89 @@ def test_learn_keeps_hostile_prompts_as_data(cli: Cli, write) -> None:
     assert _examples(out) == {
         "a\u001b]0;t\u0007b": ["clear \u001b[2J screen \u202e and [bold]x[/bold]"]
     }
+
+
+def _session(write, name: str, turns: list[tuple[str, str]]) -> Path:
+    """A Claude Code transcript: each (prompt, tool) is a human turn and a successful call."""
+    lines: list[dict[str, object]] = []
+    for number, (prompt, tool) in enumerate(turns):
+        call = {"type": "tool_use", "id": f"t{number}", "name": tool, "input": {}}
+        result = {"type": "tool_result", "tool_use_id": f"t{number}", "content": "ok"}
+        lines += [
+            {"type": "user", "message": {"role": "user", "content": prompt}},
+            {"type": "assistant", "message": {"role": "assistant", "content": [call]}},
+            {"type": "user", "message": {"role": "user", "content": [result]}},
+        ]
+    return write(name, "".join(json.dumps(line) + "\n" for line in lines))
+
+
+def test_one_transcript_call_does_not_put_a_dangerous_tool_first(cli: Cli, write) -> None:
+    """`delete_file` is `dangerous`: one call after a vague request must not make rank
+    offer it first for that request. Its transcript examples are left out unless asked."""
+    prompt = "tidy up the build output folder"
+    session = _session(
+        write, "s.jsonl", [(prompt, "delete_file"), ("list the src folder", "list_directory")]
+    )
+    out = session.parent / "o.yaml"
+
+    def first(*overlay: str) -> str:
+        run = cli("rank", "-r", REG, *overlay, prompt, "-f", "json")
+        return str(json.loads(run.stdout)["results"][0]["name"])
+
+    assert first() != "delete_file"
+    run = cli("learn", "--transcripts", str(session), "-r", REG, "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out) == {"list_directory": ["list the src folder"]}
+    assert (
+        "1 transcript examples for dangerous tools left out (delete_file; "
+        "--include-dangerous learns them)" in run.stderr
+    )
+    assert first("-r", str(out)) != "delete_file"
+    # asked for, it is learned (and then it does come first: what the default prevents)
+    run = cli(
+        "learn", "--transcripts", str(session), "-r", REG, "-o", str(out), "--include-dangerous"
+    )
+    assert run.exit_code == 0 and "dangerous" not in run.stderr
+    assert _examples(out)["delete_file"] == [prompt]
+    assert first("-r", str(out)) == "delete_file"
+
+
+def test_dangerous_tools_keep_their_labelled_cases(cli: Cli, write) -> None:
+    """A case says what should be chosen; only transcripts (what an agent did) are held back."""
+    cases = write(
+        "c.jsonl",
+        json.dumps({"query": "remove the old config", "expected": ["delete_file"]}) + "\n",
+    )
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
+    assert run.exit_code == 0 and _examples(out) == {"delete_file": ["remove the old config"]}
+
+
+def test_without_a_registry_learn_says_it_could_not_tell_dangerous_tools(cli: Cli, write) -> None:
+    session = _session(write, "s.jsonl", [("tidy up the build output", "delete_file")])
+    run = cli("learn", "--transcripts", str(session), "-o", str(session.parent / "o.yaml"))
+    assert run.exit_code == 0
+    assert "without -r, learn cannot tell which tools are dangerous" in run.stderr
+
+
+def test_a_tool_named_with_an_emoji_round_trips(cli: Cli, write) -> None:
+    """A tool name beyond the Basic Multilingual Plane is written so toolsel reads it back."""
+    registry = write(
+        "tools.yaml",
+        'tools:\n  - name: "deploy_🚀"\n    description: Ship the service to production.\n'
+        "  - name: read_file\n    description: Read a file from disk.\n",
+    )
+    session = _session(write, "s.jsonl", [("launch the rocket 🚀 to prod", "deploy_🚀")])
+    out = registry.parent / "o.yaml"
+    run = cli("learn", "--transcripts", str(session), "-r", str(registry), "-o", str(out))
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out) == {"deploy_🚀": ["launch the rocket 🚀 to prod"]}
+    rank = cli("rank", "-r", str(registry), "-r", str(out), "launch the rocket", "-f", "json")
+    assert rank.exit_code == 0, rank.stderr
+    assert json.loads(rank.stdout)["results"][0]["name"] == "deploy_🚀"
+    lint = cli("lint", str(registry), str(out), "-f", "json")
+    assert "TS001" not in lint.stdout
+    again = cli(
+        "learn", "--transcripts", str(session), "-r", str(registry), "-o", str(out), "--merge"
+    )
+    assert again.exit_code == 0 and "already has every example" in again.stderr

@@ -70,7 +70,8 @@ def learn(
         typer.Option(
             "--redact",
             metavar="REGEX",
-            help="Also drop prompts matching REGEX (secrets are always dropped). Repeatable.",
+            help="Also drop prompts matching REGEX (secrets and personal data are always "
+            "replaced by placeholders such as <email>). Repeatable.",
         ),
     ] = None,
     max_chars: Annotated[
@@ -82,6 +83,14 @@ def learn(
             "and count them (0: no limit).",
         ),
     ] = 2000,  # toolsel.learn.MAX_CHARS (not imported: the CLI starts light)
+    include_dangerous: Annotated[
+        bool,
+        typer.Option(
+            "--include-dangerous",
+            help="Also learn from transcripts for tools whose permission is `dangerous` "
+            "(needs -r to know them; left out by default, and counted).",
+        ),
+    ] = False,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
@@ -98,13 +107,15 @@ def learn(
             hint="pass another -o, or remove the file",
         )
     known = None
+    dangerous: list[str] = []
     if registry:
         from toolsel.cli.common import load_registry
+        from toolsel.registry.permission import Permission
 
-        known = [
-            tool.name
-            for tool in load_registry(registry, no_cache=no_cache, namespace=namespace).tools
-        ]
+        tools = load_registry(registry, no_cache=no_cache, namespace=namespace).tools
+        known = [tool.name for tool in tools]
+        if not include_dangerous:
+            dangerous = [t.name for t in tools if t.permission is Permission.DANGEROUS]
     learned = learn_examples(
         cases=cases or (),
         transcripts=transcripts or (),
@@ -114,6 +125,7 @@ def learn(
         min_count=min_count,
         redact=redact or (),
         max_chars=max_chars,
+        leave_out=dangerous,
     )
     for problem in learned.problems:
         warn(f"{problem} (line skipped)")
@@ -135,6 +147,11 @@ def learn(
     with output(output_path, inputs=[*(cases or ()), *(transcripts or ())]) as handle:
         handle.write(overlay_text(learned))
     _summary(learned, output_path)
+    if transcripts and not registry:
+        warn(
+            "without -r, learn cannot tell which tools are dangerous: examples for all of "
+            "them were learned (see the README's `toolsel learn`)"
+        )
     if learned.problems:
         raise typer.Exit(int(ExitCode.FINDINGS))
 
@@ -154,16 +171,28 @@ def _summary(learned: Learned, path: Path | None = None) -> None:
             f"{learned.calls_without_prompt} with no human prompt before them"
         )
     if learned.redacted:
-        parts.append(f"{learned.redacted} prompts dropped as secret-looking")
+        used = ", ".join(f"{p} x{n}" for p, n in learned.placeholders[:5])
+        more = ", ..." if len(learned.placeholders) > 5 else ""
+        parts.append(
+            f"{learned.redacted} prompts kept with secrets or personal data replaced ({used}{more})"
+        )
+    if learned.only_secret:
+        parts.append(
+            f"{learned.only_secret} prompts that were only a secret or personal data dropped"
+        )
+    if learned.dropped:
+        parts.append(f"{learned.dropped} prompts matching --redact dropped")
+    if learned.dangerous_left_out:
+        parts.append(
+            f"{learned.dangerous_left_out} transcript examples for dangerous tools left out "
+            f"({_some(learned.dangerous_tools)}; --include-dangerous learns them)"
+        )
     if learned.too_long:
         parts.append(f"{learned.too_long} prompts over --max-chars left out")
     if learned.unknown_tools:
-        names = ", ".join(learned.unknown_tools[:5])
-        more = (
-            f" and {len(learned.unknown_tools) - 5} more" if len(learned.unknown_tools) > 5 else ""
-        )
         parts.append(
-            f"{len(learned.unknown_tools)} tools not in the registry dropped ({names}{more})"
+            f"{len(learned.unknown_tools)} tools not in the registry dropped "
+            f"({_some(learned.unknown_tools)})"
         )
     if learned.below_min_count:
         parts.append(f"{len(learned.below_min_count)} tools below --min-count dropped")
@@ -171,3 +200,9 @@ def _summary(learned: Learned, path: Path | None = None) -> None:
         parts.append(f"{len(learned.problems)} unreadable case lines skipped")
     where = f"; wrote {path}" if path is not None else ""
     warn("learned " + "; ".join(parts) + where)
+
+
+def _some(names: tuple[str, ...], shown: int = 5) -> str:
+    """The first few names: "a, b, c, d, e and 2 more"."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more

@@ -109,20 +109,27 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
     Severity.ERROR,
     "An example prompt looks like it holds a secret or personal data",
     bad="- name: a\n  description: d\n  examples: ['email the report to jane.doe@example.com']\n",
-    good="- name: a\n  description: d\n  examples: ['email the report to the finance team']\n",
+    good="- name: a\n  description: d\n  examples: ['email the report to <email>']\n",
 )
 def example_secret(context: LintContext) -> Iterator[Hit]:
     """Examples are often mined from real transcripts, and they end up in the repository,
-    in the rank index cache and in prompts. One that holds an API key, a token, a password,
-    an e-mail address or a long run of digits (a card, phone or account number) leaks it.
-    The detectors are those `toolsel learn` uses to drop such prompts. Rewrite the example
-    without the value."""
-    from toolsel.secrets import secret_kind
+    in the rank index cache and in prompts. One that holds a secret (a private key, an API
+    key or token, a password, credentials in a URL) or personal data (an e-mail address, a
+    phone or card number, another long number) leaks it. The detectors are those
+    `toolsel learn` uses, which writes a typed placeholder such as `<email>` in place of
+    each value; placeholders are never reported. Write the placeholder the finding names
+    in place of the value, or rewrite the example without it."""
+    from toolsel.secrets import find
 
     for example in _examples(context):
-        kind = secret_kind(example.text)
-        if kind is not None:
-            yield _hit(example, f"example looks like it holds {kind}; rewrite it without the value")
+        detector = find(example.text)
+        if detector is not None:
+            sort = "personal data" if detector.personal else "a secret"
+            yield _hit(
+                example,
+                f"example holds {sort}: it looks like {detector.kind}; "
+                f"write {detector.placeholder} in its place",
+            )
 
 
 @rule(
