@@ -28,7 +28,7 @@ tools:
 """
 WARNS = CLEAN.replace(
     "Reads one text file from the workspace. Use this when you need its exact text.\n      Returns the content. Does not list directories.",
-    "Reads a file.",
+    "Reads one text file from the workspace. " * 30,  # over 1,024 characters: TS204
 )
 
 
@@ -43,7 +43,7 @@ def test_warnings_pass_by_default_and_fail_with_strict(cli: Cli, write: Write) -
     assert cli("lint", path).exit_code == 0
     run = cli("lint", "--strict", path)
     assert run.exit_code == 1
-    assert "TS202 warning" in run.stdout
+    assert "TS204 warning" in run.stdout
     assert cli("lint", "--fail-on", "warning", path).exit_code == 1
     assert cli("lint", "--strict", "--exit-zero", path).exit_code == 0
 
@@ -196,7 +196,7 @@ def test_output_file(cli: Cli, write: Write, tmp_path: Path) -> None:
     assert run.stdout == "" and json.loads(out.read_text())["version"] == "2.1.0"
     human = tmp_path / "report.txt"
     cli("lint", "-o", str(human), str(write("w2.yaml", WARNS)))
-    assert "TS202" in human.read_text() and "\x1b[" not in human.read_text()
+    assert "TS204" in human.read_text() and "\x1b[" not in human.read_text()
 
 
 def test_fingerprint_survives_moving_lines(cli: Cli, write: Write) -> None:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Part of every key. 7: files with infinity or NaN, cached by 6 with null in their place,
 #: are refused now, so 6's entries must not be served.
-CACHE_FORMAT = "toolsel-load/7"
+CACHE_FORMAT = "toolsel-load/8"
 #: The first bytes of every sealed cache file; then the BLAKE2b-256 digest of the key (32
 #: bytes), the payload's length (8 bytes) and CRC-32 (4 bytes), and the payload. A CRC is
 #: enough to catch a damaged file, and checks a 20 MB ranking index in 9 ms (BLAKE2b: 30).

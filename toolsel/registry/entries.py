@@ -8,12 +8,17 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from toolsel.registry.formats import (
+    DOCKER_ARGUMENT_KEYS,
     FIELD_TYPES,
+    GEMINI,
     OVERLAY_KEYS,
     TOOLSEL,
     TOP_LEVEL_KEYS,
     EntryFormat,
     detect_entry_format,
+    docker_parameters,
+    foreign_schema_key,
+    gemini_schema,
     is_overlay,
     locate_entries,
     mcp_entry_permission,
@@ -59,7 +64,6 @@ class DocumentReader:
         self._problem = report
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
-        self.gemini = False  # the entries are Gemini function declarations
         self.overlay: list[OverlayExample] = []  # an examples overlay's examples
 
     def read(self, document: Any, *, validate: bool) -> str:
@@ -78,18 +82,45 @@ class DocumentReader:
         if located is None:
             self._shape_problem(document)
             return "unknown"
-        items, gemini = located
-        self.gemini = gemini
-        formats = [self._format(e) for _, e in items if isinstance(e, dict)]
-        file_format = "gemini" if gemini else formats[0].name if formats else TOOLSEL.name
+        for pointer, kind in located.builtins:
+            self._problem(
+                ProblemKind.BUILTIN_TOOL,
+                f"{kind} is a built-in tool the provider runs itself; toolsel lists it but "
+                "does not rank, check or emit it",
+                pointer,
+                fatal=False,
+            )
+        formats = [
+            detect_entry_format(e, gemini=g) for _, e, g in located.entries if isinstance(e, dict)
+        ]
+        file_format = "gemini" if located.gemini else formats[0].name if formats else TOOLSEL.name
+        if formats and all(f is TOOLSEL for f in formats) and self._foreign(located.entries):
+            return "unknown"
         if isinstance(document, dict) and file_format == TOOLSEL.name:
             self._check_top_level(document)
         build = self._build_tool if validate else self._build_valid_tool
-        for pointer, entry in items:
-            tool = build(entry, pointer)
+        for pointer, entry, gemini in located.entries:
+            tool = build(entry, pointer, gemini)
             if tool is not None:
                 self.tools.append(tool)
         return file_format
+
+    def _foreign(self, entries: list[tuple[str, Any, bool]]) -> bool:
+        """A list of tools in a shape toolsel does not read (its schemas under a key such as
+        `schema`): refused by name, once, rather than read as tools without parameters."""
+        for pointer, entry, _ in entries:
+            key = foreign_schema_key(entry)
+            if key is not None:
+                self._problem(
+                    ProblemKind.SHAPE,
+                    f"these tools keep their input schema under `{key}`, a tool-list shape "
+                    "toolsel does not read (it reads toolsel, OpenAI, Anthropic, MCP, Gemini and "
+                    "Docker catalog lists); convert the file, or rename the key to `parameters`",
+                    f"{pointer}/{escape_token(key)}",
+                    key=True,
+                )
+                return True
+        return False
 
     def _read_overlay(self, document: dict[str, Any]) -> None:
         """An examples overlay: `examples: {tool: [prompt, ...]}`. It gives tools defined
@@ -128,9 +159,6 @@ class DocumentReader:
                 self.overlay.append(
                     OverlayExample(str(name), prompt, self.display, f"{pointer}/{index}")
                 )
-
-    def _format(self, entry: dict[str, Any]) -> EntryFormat:
-        return detect_entry_format(entry, gemini=self.gemini)
 
     def _shape_problem(self, document: Any) -> None:
         if isinstance(document, dict) and "tools" in document:
@@ -197,7 +225,7 @@ class DocumentReader:
             self.categories.append(Category(name, description, pointer, self.display))
 
     # -- tools -----------------------------------------------------------------------------
-    def _build_tool(self, entry: Any, pointer: str) -> Tool | None:
+    def _build_tool(self, entry: Any, pointer: str, gemini: bool = False) -> Tool | None:
         if not isinstance(entry, dict):
             self._problem(
                 ProblemKind.SHAPE,
@@ -205,7 +233,7 @@ class DocumentReader:
                 pointer,
             )
             return None
-        fmt = self._format(entry)
+        fmt = detect_entry_format(entry, gemini=gemini)
         self._check_keys(entry, fmt, pointer)
         name = fmt.value(entry, "name")
         if name is None:
@@ -226,8 +254,10 @@ class DocumentReader:
         values = {
             field: self._field(entry, fmt, field, pointer, name)
             for field in fmt.fields
-            if field != "name"
+            if field != "name" and not (field == "parameters" and fmt.name == "docker-catalog")
         }
+        if fmt.name == "docker-catalog":
+            values["parameters"] = self._docker_arguments(entry, pointer, name)
         description = values.get("description")
         if description is None:
             self._problem(
@@ -242,14 +272,16 @@ class DocumentReader:
         permission = self._permission(entry, fmt, values, pointer, name)
         return self._tool(name, values, permission, fmt, pointer, entry)
 
-    def _build_valid_tool(self, entry: dict[str, Any], pointer: str) -> Tool:
+    def _build_valid_tool(self, entry: dict[str, Any], pointer: str, gemini: bool = False) -> Tool:
         """Fast path for an entry already known to be valid (its file loaded cleanly before)."""
-        fmt = self._format(entry)
+        fmt = detect_entry_format(entry, gemini=gemini)
         # native entries already use canonical keys; other shapes are mapped field by field
         values = (
             entry if fmt is TOOLSEL else {field: fmt.value(entry, field) for field in fmt.fields}
         )
-        if fmt.name == "mcp":
+        if fmt.name == "docker-catalog":
+            values["parameters"] = docker_parameters(entry.get("arguments") or [])
+        if fmt.name in ("mcp", "docker-catalog"):
             permission = _PERMISSIONS[mcp_entry_permission(entry)]
         else:
             permission = _PERMISSIONS[values.get("permission") or "read"]
@@ -271,13 +303,16 @@ class DocumentReader:
         """
         get = values.get
         display_name = get("display_name")
-        if display_name is None and fmt.name == "mcp":
+        if display_name is None and fmt.name in ("mcp", "docker-catalog"):
             display_name = _mcp_annotation_title(values)
+        parameters = get("parameters") or dict(DEFAULT_PARAMETERS)
+        if fmt is GEMINI:  # Gemini's OpenAPI types are upper case: OBJECT, STRING, ...
+            parameters = gemini_schema(parameters)
         return Tool(
             name,
             get("description") or "",
             ToolSource(self.display, fmt.name, pointer, fmt.fields),
-            get("parameters") or dict(DEFAULT_PARAMETERS),
+            parameters,
             get("category"),
             permission,
             tuple(get("tags") or ()),
@@ -344,6 +379,31 @@ class DocumentReader:
             )
         return value
 
+    def _docker_arguments(self, entry: dict[str, Any], pointer: str, tool: str) -> Any:
+        """A Docker catalog entry's `arguments`, as a JSON Schema; each argument that is not
+        a mapping with a name is reported and left out."""
+        arguments = entry.get("arguments")
+        if arguments is None:
+            return None
+        kept = []
+        for index, argument in enumerate(arguments):
+            where = f"{pointer}/arguments/{index}"
+            if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+                self._problem(
+                    ProblemKind.SHAPE,
+                    "a Docker catalog argument must be a mapping with a `name`",
+                    where,
+                    tool=tool,
+                )
+                continue
+            for key in argument:
+                if key not in DOCKER_ARGUMENT_KEYS and not str(key).startswith("x-"):
+                    self._unknown_key(
+                        key, f"{where}/{escape_token(key)}", DOCKER_ARGUMENT_KEYS, tool
+                    )
+            kept.append(argument)
+        return docker_parameters(kept)
+
     def _permission(
         self,
         entry: dict[str, Any],
@@ -352,7 +412,7 @@ class DocumentReader:
         pointer: str,
         name: str,
     ) -> Permission:
-        if fmt.name == "mcp":
+        if fmt.name in ("mcp", "docker-catalog"):
             return Permission(mcp_entry_permission(entry))
         raw = values.get("permission")
         if raw is None:

@@ -78,7 +78,8 @@ def load_registry(
     if strict:
         raise_for_fatal(registry)
         raise_for_duplicates(registry)
-        if not registry.tools:
+        builtin = any(p.kind is ProblemKind.BUILTIN_TOOL for p in registry.problems)
+        if not registry.tools and not builtin:  # only built-in tools: nothing wrong to say
             raise RegistryError(
                 f"{registry.files[0].path}: the registry has no tools"
                 if registry.files

@@ -96,6 +96,7 @@ class ProblemKind(StrEnum):
     MISSING_FIELD = "missing-field"  # a tool without a name or a description
     UNKNOWN_KEY = "unknown-key"
     UNKNOWN_PERMISSION = "unknown-permission"
+    BUILTIN_TOOL = "builtin-tool"  # a provider's hosted tool: listed, not ranked or checked
 
 
 @dataclass(frozen=True, slots=True)

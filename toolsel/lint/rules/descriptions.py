@@ -62,7 +62,7 @@ def empty_description(context: LintContext) -> Iterator[Hit]:
 @rule(
     "TS202",
     "description-too-short",
-    Severity.WARNING,
+    Severity.INFO,
     "Description has at least `min-description-chars` (40) characters",
     bad="- name: a\n  description: Reads.\n",
     good="- name: a\n  description: Reads a UTF-8 text file from the workspace and returns it.\n",
@@ -128,7 +128,7 @@ def description_too_long(context: LintContext) -> Iterator[Hit]:
 @rule(
     "TS205",
     "description-restates-name",
-    Severity.WARNING,
+    Severity.INFO,
     "Description says more than the name",
     bad="- name: read_file\n  description: Read file.\n",
     good="- name: read_file\n  description: Returns the text of one workspace file by path.\n",
@@ -205,7 +205,7 @@ def no_output(context: LintContext) -> Iterator[Hit]:
 @rule(
     "TS209",
     "confusable-tools",
-    Severity.WARNING,
+    Severity.INFO,
     "No two descriptions are near-duplicates",
     uses=(DESCRIPTION_PAIRS,),
     bad=(

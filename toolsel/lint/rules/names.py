@@ -217,7 +217,7 @@ def dot_or_slash(context: LintContext) -> Iterator[Hit]:
 @rule(
     "TS104",
     "mixed-naming-styles",
-    Severity.WARNING,
+    Severity.INFO,
     "One naming style across the registry",
     bad="- name: read_file\n  description: d\n- name: writeFile\n  description: d\n- name: list_dir\n  description: d\n",
     good="- name: read_file\n  description: d\n- name: write_file\n  description: d\n",

@@ -36,7 +36,7 @@ RISKY_PARAM = re.compile(
 @rule(
     "TS304",
     "property-without-description",
-    Severity.WARNING,
+    Severity.INFO,
     "Every property has a description",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string, description: Workspace-relative path.}}}\n",
@@ -74,7 +74,7 @@ def property_type(context: LintContext) -> Iterator[Hit]:
 @rule(
     "TS306",
     "ambiguous-parameter-name",
-    Severity.WARNING,
+    Severity.INFO,
     "Parameter names say what they hold",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {user_id: {type: string}}}\n",

@@ -112,13 +112,55 @@ def _schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
     schema = orjson.loads(schema_json)
     if _passes_fast_check(schema):
         return ()
+    from jsonschema.exceptions import best_match
+
     dialect = schema.get("$schema", "https://json-schema.org/draft/2020-12/schema")
     validator = _meta_validator(str(dialect))
-    errors = []
+    by_place: dict[str, list[Any]] = {}
     for error in validator.iter_errors(schema):
         pointer = "".join("/" + escape_token(str(p)) for p in error.absolute_path)
-        errors.append((pointer, error.message))
-    return tuple(errors)
+        by_place.setdefault(pointer, []).append(error)
+    # one problem per place (the most relevant of the metaschema's complaints), in order
+    return tuple(
+        (pointer, _metaschema_message(best_match(errors), pointer))
+        for pointer, errors in by_place.items()
+    )
+
+
+def _metaschema_message(error: Any, pointer: str) -> str:
+    """What is wrong, with values written as JSON (`"dict"`, `true`), not as Python."""
+    value = _json_text(error.instance)
+    expected = error.validator_value
+    keyword = pointer.rsplit("/", 1)[-1]
+    if keyword == "type" and error.validator in ("anyOf", "oneOf", "enum", "type"):
+        return (
+            f'{value} is not a JSON Schema type; use one of "array", "boolean", "integer", '
+            '"null", "number", "object", "string"'
+        )
+    if error.validator == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        return f"{value} must be {' or '.join(_article(str(t)) for t in wanted)}"
+    if error.validator == "enum":
+        return f"{value} is not one of {_json_text(expected)}"
+    if error.validator in ("minimum", "minItems", "minLength", "uniqueItems", "pattern"):
+        return f"{value} breaks `{error.validator}: {_json_text(expected)}`"
+    return f"{value} is not valid here (the metaschema's `{error.validator}`)"
+
+
+def _json_text(value: Any, limit: int = 80) -> str:
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _article(kind: str) -> str:
+    return {"array": "an array", "object": "an object", "integer": "an integer"}.get(
+        kind, f"a {kind}"
+    )
 
 
 @rule(
@@ -345,11 +387,15 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^a+$'}}}\n",
 )
 def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
-    """A pattern that repeats a repetition (`(a+)+`) or overlapping alternatives (`(a|ab)*`)
-    makes a backtracking regex engine, which is what most validators use, take exponential
-    time on a crafted input of a few dozen characters: a denial of service for whoever
-    validates calls. Rewrite it without nested repetition. A pattern RE2 cannot run
-    (lookaround, backreferences) is a warning: toolsel does not check inputs against it."""
+    """A pattern that can read the same text two ways around a loop (`(a+)+`, `(a|aa)*`,
+    `(\\s*,\\s*)*`) makes a backtracking regex engine, which is what most validators use,
+    take exponential time on a crafted input of a few dozen characters: a denial of service
+    for whoever validates calls. This is proved on the pattern's automaton (exponential
+    degree of ambiguity, `toolsel.ambiguity`), not guessed from its look: nested
+    repetitions whose separators the inner class cannot read
+    (`^[a-z]+([=,]{1,2}[a-z]+)+$`) are linear and not reported. Rewrite it so each text is
+    read one way. A pattern RE2 cannot run (lookaround, backreferences) is a warning: toolsel
+    does not check inputs against it."""
     from toolsel.regex import UnsafePattern, catastrophic, compile_safe
 
     for tool, node in schema_nodes(context):

@@ -68,7 +68,7 @@ MISSING_REQUIRED = loader_rule(
 @rule(
     "TS005",
     "missing-parameters",
-    Severity.WARNING,
+    Severity.INFO,
     "Every tool declares `parameters`",
     bad="- name: a\n  description: d\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
@@ -96,6 +96,23 @@ UNKNOWN_KEY = loader_rule(
     problem=ProblemKind.UNKNOWN_KEY,
     explanation="""An unknown key is usually a typo (`descripton`, `require`), and its value is ignored.
     Keys starting with `x-` are extensions and always allowed.""",
+)
+
+
+BUILTIN_TOOL = loader_rule(
+    "TS010",
+    "builtin-tool",
+    Severity.INFO,
+    "Built-in tools the provider runs are listed apart",
+    bad="- type: file_search\n- name: a\n  description: Reads a file.\n",
+    good="- name: a\n  description: Reads a file.\n",
+    problem=ProblemKind.BUILTIN_TOOL,
+    explanation="""A tools list may hold tools the provider runs itself: OpenAI's hosted tools
+    (`file_search`, `web_search`, `code_interpreter`, `computer_use_preview`, `mcp`, ...),
+    Anthropic's versioned server tools (`web_search_20250305`, `bash_20250124`,
+    `text_editor_20250728`, ...) and Gemini's (`googleSearch`, `codeExecution`,
+    `urlContext`, ...). They are valid, so they are noted, not reported as errors, and the
+    function tools beside them load as usual; toolsel does not rank, check or emit them.""",
 )
 
 
