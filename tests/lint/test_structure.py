@@ -41,3 +41,17 @@ def test_duplicate_and_near_duplicate_names() -> None:
     )
     assert_findings(text, ["TS007 /tools/2/name"], rule="TS007")
     assert_findings(text, ["TS008 /tools/1/name"], rule="TS008")
+
+
+def test_built_in_tools_are_noted_not_errors() -> None:
+    from tests.lint.helpers import lint_text
+
+    text = "- type: file_search\n- type: web_search_20250305\n  name: web_search\n" + (
+        "- name: a\n  description: Reads a file.\n"
+    )
+    found = [
+        (f.rule, f.severity.value, f.pointer)
+        for f in lint_text(text)
+        if f.rule in ("TS004", "TS010", "TS006")
+    ]
+    assert found == [("TS010", "info", "/tools/0"), ("TS010", "info", "/tools/1")]
