@@ -272,3 +272,32 @@ def test_integers_beyond_64_bits_lint_in_every_format(cli: Cli, write: Write, ou
     assert run.exit_code == 0 and "Traceback" not in run.stderr and "TS320" in run.stdout
     if output in ("json", "sarif", "gitlab"):
         assert json.loads(run.stdout)
+
+
+INFO_ONLY = (
+    "tools:\n  - name: issue_refund\n    description: Refund an order.\n    permission: dangerous\n"
+)
+
+
+def test_the_minimum_severity_applies_to_every_format(cli: Cli, write: Write) -> None:
+    path = str(write("r.yaml", INFO_ONLY))
+    for fmt in ("human", "json", "sarif", "github", "junit", "gitlab"):
+        shown = cli("lint", path, "-f", fmt, "--min-severity", "info").stdout
+        quiet = cli("lint", path, "-f", fmt, "-q").stdout
+        assert "mostly restates the name" in shown, fmt  # TS205, an info finding
+        assert "mostly restates the name" not in quiet, fmt
+    # GitHub annotations leave info out unless asked: each would be a notice on the PR
+    assert "mostly restates the name" not in cli("lint", path, "-f", "github").stdout
+    summary = json.loads(cli("lint", path, "-f", "json", "-q").stdout)["summary"]
+    assert summary["info"] == 0 and summary["hidden"] >= 3
+    # hidden findings still count for --fail-on
+    assert cli("lint", path, "-q", "--fail-on", "info").exit_code == 1
+    bad = cli("lint", path, "--min-severity", "loud")
+    assert bad.exit_code == 2 and "--min-severity must be info, warning or error" in bad.stderr
+
+
+def test_lint_names_tools_as_rank_does(cli: Cli, write: Write) -> None:
+    path = write("helpdesk.yaml", INFO_ONLY)
+    for args in (["--namespace", str(path)], ["-r", f"helpdesk={path}"], [f"helpdesk={path}"]):
+        findings = json.loads(cli("lint", *args, "-f", "json").stdout)["findings"]
+        assert {f["tool"] for f in findings} == {"mcp__helpdesk__issue_refund"}, args

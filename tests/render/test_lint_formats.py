@@ -34,7 +34,9 @@ def test_json_contract(cli: Cli, broken: str) -> None:
     data = json.loads(cli("lint", "-f", "json", broken).stdout)
     assert data["schema"] == "toolsel.lint/v1"
     assert set(data) == {"schema", "tool", "findings", "summary"}
-    assert set(data["summary"]) == {"error", "warning", "info", "files", "failed", "fail_on"}
+    assert set(data["summary"]) == {
+        "error", "warning", "info", "files", "hidden", "failed", "fail_on"
+    }  # fmt: skip
     for finding in data["findings"]:
         assert set(finding) == {
             "rule",
@@ -78,7 +80,9 @@ def test_github_annotations_escape_and_repeat_location(cli: Cli, broken: str) ->
     props, message = annotation.split("::", 2)[1], annotation.split("::", 2)[2]
     assert "line=2,col=11" in props and "title=TS103" in props
     assert ":2:11: TS103" in message  # location repeated in the body
-    assert "::notice" in "\n".join(lines) or "::warning" in "\n".join(lines)
+    assert "::notice" not in "\n".join(lines)  # info is left out of annotations by default
+    everything = cli("lint", "-f", "github", "--min-severity", "info", broken).stdout
+    assert "::notice" in everything
 
 
 def test_github_escaping_of_special_characters() -> None:

@@ -8,17 +8,36 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolsel.cli.common import NoCacheOption, check_output, handle_errors, output, split_values
+from toolsel.cli.common import (
+    NamespaceOption,
+    NoCacheOption,
+    check_output,
+    handle_errors,
+    output,
+    split_values,
+)
 from toolsel.errors import ExitCode, UsageError
 from toolsel.render.formats import LintFormat
 
 if TYPE_CHECKING:
-    from toolsel.lint.model import Rule
+    from toolsel.lint.model import Rule, Severity
 
 
 PathsArgument = Annotated[
     list[Path] | None,
-    typer.Argument(help="Registry files or directories. Default: the project's registry."),
+    typer.Argument(
+        help="Registry files or directories (SERVER=PATH names an MCP server's file). "
+        "Default: the project's registry."
+    ),
+]
+RegistryPathsOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        metavar="PATH",
+        help="Also lint this registry (repeatable), as `rank -r` takes it.",
+    ),
 ]
 OutputFormatOption = Annotated[
     LintFormat,
@@ -63,7 +82,17 @@ ConfigOption = Annotated[
     Path | None, typer.Option("--config", help="Use this toolsel.toml or pyproject.toml.")
 ]
 QuietOption = Annotated[
-    bool, typer.Option("--quiet", "-q", help="Hide info findings in human output.")
+    bool,
+    typer.Option("--quiet", "-q", help="Hide info findings (same as --min-severity warning)."),
+]
+MinSeverityOption = Annotated[
+    str | None,
+    typer.Option(
+        "--min-severity",
+        metavar="SEVERITY",
+        help="Report only findings of this severity or above, in every format: info, warning, "
+        "error. Default: info; warning for --format github (info would be an annotation).",
+    ),
 ]
 ListRulesOption = Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")]
 ExplainOption = Annotated[
@@ -74,6 +103,8 @@ ExplainOption = Annotated[
 @handle_errors
 def lint(
     paths: PathsArgument = None,
+    registry: RegistryPathsOption = None,
+    namespace: NamespaceOption = False,
     output_format: OutputFormatOption = LintFormat.HUMAN,
     output_file: OutputFileOption = None,
     fail_on: FailOnOption = None,
@@ -85,6 +116,7 @@ def lint(
     target: TargetOption = None,
     config: ConfigOption = None,
     quiet: QuietOption = False,
+    min_severity: MinSeverityOption = None,
     list_rules: ListRulesOption = False,
     explain: ExplainOption = None,
     no_cache: NoCacheOption = False,
@@ -102,7 +134,8 @@ def lint(
         return
     from toolsel.registry.paths import registry_files
 
-    targets = [str(p) for p in paths or []] or None
+    given = [str(p) for p in [*(paths or []), *(registry or [])]] or None
+    targets = registry_files(given, namespace=namespace) if given or namespace else None
     inputs = [*registry_files(targets), *([config] if config else [])]
     check_output(output_file, inputs)
     result = lint_paths(
@@ -117,10 +150,30 @@ def lint(
         },
         use_cache=not no_cache,
     )
+    chosen = output_format.resolve()
+    shown = result.at_least(_minimum(min_severity, quiet, chosen))
     with output(output_file, inputs=inputs) as out:
-        LINT_RENDERERS[output_format.resolve()](result, out, quiet=quiet)
+        LINT_RENDERERS[chosen](shown, out)
     if result.failed and not exit_zero:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _minimum(min_severity: str | None, quiet: bool, chosen: LintFormat) -> Severity:
+    from toolsel.lint.model import Severity
+
+    if min_severity is None:
+        if quiet or chosen is LintFormat.GITHUB:
+            return Severity.WARNING
+        return Severity.INFO
+    try:
+        minimum = Severity(min_severity.strip().lower())
+    except ValueError:
+        raise UsageError(
+            f"--min-severity must be info, warning or error, got {min_severity!r}"
+        ) from None
+    if quiet and minimum is Severity.INFO:
+        raise UsageError("-q hides info findings; it cannot be combined with --min-severity info")
+    return minimum
 
 
 def find_rule(rule_id: str) -> Rule:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from toolsel.errors import ToolselError
@@ -124,7 +124,7 @@ def _locate(registry: Registry, rule: Rule, hit: Hit, config: LintConfig) -> Fin
 
 
 def lint_paths(
-    paths: list[str] | None,
+    paths: Sequence[str | Path] | None,
     *,
     config_file: str | None = None,
     overrides: Mapping[str, object] | None = None,

@@ -183,19 +183,34 @@ def fingerprint(rule_id: str, file: str, tool: str | None, pointer: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
+
+
 @dataclass(frozen=True, slots=True)
 class LintResult:
     findings: tuple[Finding, ...]
     files: tuple[str, ...]
     rules: tuple[Rule, ...]  # the rules that ran, for SARIF metadata
     fail_on: FailOn = FailOn.ERROR
+    #: findings below the minimum severity asked for (`-q`, `--min-severity`): not shown in
+    #: any format, still counted for `--fail-on`
+    hidden: tuple[Finding, ...] = ()
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
 
     @property
     def failed(self) -> bool:
-        return any(self.fail_on.fails(f.severity) for f in self.findings)
+        return any(self.fail_on.fails(f.severity) for f in (*self.findings, *self.hidden))
+
+    def at_least(self, minimum: Severity) -> LintResult:
+        """The same result showing only findings of `minimum` severity or above."""
+        from dataclasses import replace
+
+        rank = SEVERITY_RANK[minimum]
+        shown = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] >= rank)
+        hidden = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] < rank)
+        return replace(self, findings=shown, hidden=self.hidden + hidden)
 
     def summary(self) -> dict[str, int]:
         return {

@@ -19,11 +19,11 @@ SARIF_SCHEMA = (
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def render_human(result: LintResult, out: IO[str], *, quiet: bool = False) -> None:
+def render_human(result: LintResult, out: IO[str]) -> None:
     from rich.text import Text
 
     console = make_console(out)
-    findings = [f for f in result.findings if not (quiet and f.severity is Severity.INFO)]
+    findings = result.findings
     current = None
     for finding in findings:
         if finding.file != current:
@@ -50,6 +50,8 @@ def summary_line(result: LintResult) -> str:
     files = counts["files"]
     noun = "file" if files == 1 else "files"
     if not result.findings:
+        if result.hidden:
+            return f"No problems at the minimum severity in {files} {noun} ({len(result.hidden)} below it not shown)."
         return f"No problems found in {files} {noun}."
     parts = []
     for severity in Severity:
@@ -57,7 +59,10 @@ def summary_line(result: LintResult) -> str:
         if n:
             label = {"error": "error", "warning": "warning", "info": "info"}[severity.value]
             parts.append(f"{n} {label}{'s' if n != 1 and label != 'info' else ''}")
-    return f"{', '.join(parts)} in {files} {noun}."
+    hidden = (
+        f" ({len(result.hidden)} below the minimum severity not shown)" if result.hidden else ""
+    )
+    return f"{', '.join(parts)} in {files} {noun}.{hidden}"
 
 
 def json_text(result: LintResult) -> str:
@@ -68,6 +73,7 @@ def json_text(result: LintResult) -> str:
             "findings": [f.to_dict() for f in result.findings],
             "summary": {
                 **result.summary(),
+                "hidden": len(result.hidden),
                 "failed": result.failed,
                 "fail_on": result.fail_on.value,
             },
@@ -255,7 +261,7 @@ def gitlab_text(result: LintResult) -> str:
 
 #: `lint --format F` (`auto` resolves to human or github first).
 def _writes(text: Callable[[LintResult], str]) -> Callable[..., None]:
-    def render(result: LintResult, out: IO[str], *, quiet: bool = False) -> None:
+    def render(result: LintResult, out: IO[str]) -> None:
         out.write(text(result))
 
     return render
