@@ -51,7 +51,7 @@ def summary_line(result: LintResult) -> str:
     noun = "file" if files == 1 else "files"
     if not result.findings:
         if result.hidden:
-            return f"No problems at the minimum severity in {files} {noun} ({len(result.hidden)} below it not shown)."
+            return f"No problems at the minimum severity in {files} {noun}{_hidden(result)}."
         return f"No problems found in {files} {noun}."
     parts = []
     for severity in Severity:
