@@ -283,11 +283,16 @@ def test_the_minimum_severity_applies_to_every_format(cli: Cli, write: Write) ->
     path = str(write("r.yaml", INFO_ONLY))
     for fmt in ("human", "json", "sarif", "github", "junit", "gitlab"):
         shown = cli("lint", path, "-f", fmt, "--min-severity", "info").stdout
-        quiet = cli("lint", path, "-f", fmt, "-q").stdout
+        run = cli("lint", path, "-f", fmt, "-q")
+        assert run.exit_code == 0, (fmt, run.stderr)
+        quiet = run.stdout
         assert "mostly restates the name" in shown, fmt  # TS205, an info finding
         assert "mostly restates the name" not in quiet, fmt
     # GitHub annotations leave info out unless asked: each would be a notice on the PR
     assert "mostly restates the name" not in cli("lint", path, "-f", "github").stdout
+    assert "No problems at the minimum severity in 1 file; 7 info not shown." in cli(
+        "lint", path, "-q"
+    ).stdout
     summary = json.loads(cli("lint", path, "-f", "json", "-q").stdout)["summary"]
     assert summary["info"] == 0 and summary["hidden"] >= 3
     # hidden findings still count for --fail-on

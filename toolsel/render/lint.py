@@ -59,10 +59,20 @@ def summary_line(result: LintResult) -> str:
         if n:
             label = {"error": "error", "warning": "warning", "info": "info"}[severity.value]
             parts.append(f"{n} {label}{'s' if n != 1 and label != 'info' else ''}")
-    hidden = (
-        f" ({len(result.hidden)} below the minimum severity not shown)" if result.hidden else ""
-    )
-    return f"{', '.join(parts)} in {files} {noun}.{hidden}"
+    return f"{', '.join(parts)} in {files} {noun}{_hidden(result)}."
+
+
+def _hidden(result: LintResult) -> str:
+    """`; 21 info not shown` for findings below the minimum severity."""
+    if not result.hidden:
+        return ""
+    counts = {s: sum(1 for f in result.hidden if f.severity is s) for s in Severity}
+    parts = [
+        f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}"
+        for s, n in counts.items()
+        if n
+    ]
+    return f"; {', '.join(parts)} not shown"
 
 
 def json_text(result: LintResult) -> str:
