@@ -290,9 +290,10 @@ def test_the_minimum_severity_applies_to_every_format(cli: Cli, write: Write) ->
         assert "mostly restates the name" not in quiet, fmt
     # GitHub annotations leave info out unless asked: each would be a notice on the PR
     assert "mostly restates the name" not in cli("lint", path, "-f", "github").stdout
-    assert "No problems at the minimum severity in 1 file; 7 info not shown." in cli(
-        "lint", path, "-q"
-    ).stdout
+    assert (
+        "No problems at the minimum severity in 1 file; 7 info not shown."
+        in cli("lint", path, "-q").stdout
+    )
     summary = json.loads(cli("lint", path, "-f", "json", "-q").stdout)["summary"]
     assert summary["info"] == 0 and summary["hidden"] >= 3
     # hidden findings still count for --fail-on

@@ -95,3 +95,26 @@ def test_a_preamble_many_tools_share_does_not_make_them_confusable() -> None:
     findings = [f for f in lint_text(registry) if f.rule == "TS209"]
     assert [f.tool for f in findings] == ["flush_cache"]  # one real pair, not 66 false ones
     assert {(i, j) for i, j, _ in similar_pairs(texts, 0.6)} == {(40, 41)}
+
+
+def test_names_that_tell_tools_apart_and_shared_tails_are_not_confusion() -> None:
+    """Issue 18's false alarms: pods_get/pods_delete (opposite verbs, each description says
+    its own), nodes_top/pods_top (different objects), and a boilerplate tail."""
+    from tests.lint.helpers import assert_findings
+
+    tail = " Error Responses: 400: Bad request. 401: Unauthorized. 404: Not found."
+    text = (
+        "- name: pods_get\n  description: Get a Kubernetes pod in the cluster by its name.\n"
+        "- name: pods_delete\n  description: Delete a Kubernetes pod in the cluster by its name.\n"
+        "- name: nodes_top\n  description: Show CPU and memory use of the cluster nodes.\n"
+        "- name: pods_top\n  description: Show CPU and memory use of the cluster pods.\n"
+        f"- name: list_invoices\n  description: 'Lists the invoices of a customer.{tail}'\n"
+        f"- name: cancel_subscription\n  description: 'Cancels a subscription at period end.{tail}'\n"
+    )
+    assert_findings(text, [], rule="TS209", select=("TS209",))
+    # the classic mix-up is still noted: delete_file's description speaks of records
+    confused = (
+        "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
+        "- name: delete_record\n  description: Deletes a record from the system.\n"
+    )
+    assert_findings(confused, ["TS209 /tools/1/description"], rule="TS209", select=("TS209",))

@@ -62,3 +62,16 @@ def test_size_depth_and_closed_no_argument_tools() -> None:
         rule="TS313",
     )
     assert_findings(params(""), ["TS317 /tools/0/parameters"], rule="TS317")
+
+
+def test_a_discriminator_or_a_property_described_in_its_branches_needs_no_description() -> None:
+    from tests.lint.helpers import assert_findings
+
+    text = (
+        "- name: a\n  description: d\n  parameters:\n    type: object\n    properties:\n"
+        "      kind: {const: search}\n"
+        "      target:\n        anyOf:\n          - {type: string, description: A path.}\n"
+        "          - {type: integer, description: A file id.}\n"
+        "      plain: {type: string}\n"
+    )
+    assert_findings(text, ["TS304 /tools/0/parameters/properties/plain"], rule="TS304")

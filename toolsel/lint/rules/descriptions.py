@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from toolsel.lint.context import DESCRIPTION_PAIRS, LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, lacking_phrase
-from toolsel.registry.model import Permission
+from toolsel.registry.model import Permission, Tool
 from toolsel.text import content_words, sentence_count, split_name
 
 USAGE = re.compile(
@@ -224,13 +224,24 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
     description how it differs from the other. Sentences that many descriptions repeat word
     for word (a preamble shared by at least 20% of the tools, and at least 3) are left out
     of the comparison: they do not tell tools apart, and they would make every pair look
-    alike. Uses sparse nearest neighbours, so 50k-tool registries lint in bounded memory."""
+    alike; so are sentences the two share word for word (a boilerplate tail such as "Error
+    Responses: 400: Bad request"). A pair whose names already tell them apart
+    (`pods_get`/`pods_delete`, `nodes_top`/`pods_top`), each description saying its own
+    name's difference, is not noted. Uses sparse nearest neighbours, so 50k-tool registries
+    lint in bounded memory. Info: similar wording alone does not prove an agent confuses
+    them."""
     tools = context.described_tools
+    threshold = float(context.option("overlap-threshold"))
     for i, j, score in context.description_pairs():
         first, second = tools[i], tools[j]
         if first.name == second.name:
             continue
         if first.name in second.description or second.name in first.description:
+            continue
+        if names_tell_apart(first, second):
+            continue
+        score = min(score, similarity_without_shared_sentences(first, second))
+        if score < threshold:
             continue
         yield context.hit(
             second,
@@ -284,3 +295,40 @@ def mostly_example(context: LintContext) -> Iterator[Hit]:
                 "description",
                 message=f"{example_chars / len(text):.0%} of the description is examples; describe the tool first",
             )
+
+
+def _stems(text: str) -> set[str]:
+    from toolsel.ranking.fields import stem
+
+    return {stem(w) for w in content_words(text)}
+
+
+def names_tell_apart(first: Tool, second: Tool) -> bool:
+    """The names differ by words (a verb, an object) that each description says: so an
+    agent reading either tool sees what sets it apart."""
+    from toolsel.ranking.fields import stem
+
+    a = {stem(w) for w in split_name(first.name)}
+    b = {stem(w) for w in split_name(second.name)}
+    only_a, only_b = a - b, b - a
+    if not only_a or not only_b:
+        return False
+    return bool(only_a & _stems(first.description)) and bool(only_b & _stems(second.description))
+
+
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
+
+
+def similarity_without_shared_sentences(first: Tool, second: Tool) -> float:
+    """Cosine of the two descriptions' word sets once the sentences they share word for word
+    are left out (1.0 when nothing is shared: the pair's own score stands)."""
+    a = [s.strip() for s in _SENTENCE.split(first.description) if s.strip()]
+    b = [s.strip() for s in _SENTENCE.split(second.description) if s.strip()]
+    shared = set(a) & set(b)
+    if not shared:
+        return 1.0
+    rest_a = _stems(" ".join(s for s in a if s not in shared))
+    rest_b = _stems(" ".join(s for s in b if s not in shared))
+    if not rest_a or not rest_b:
+        return 1.0 if rest_a == rest_b else 0.0
+    return float(len(rest_a & rest_b) / (len(rest_a) * len(rest_b)) ** 0.5)

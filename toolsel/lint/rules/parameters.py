@@ -42,13 +42,32 @@ RISKY_PARAM = re.compile(
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string, description: Workspace-relative path.}}}\n",
 )
 def property_description(context: LintContext) -> Iterator[Hit]:
-    """ "Describe each parameter and its format": 84% of MCP tools have opaque parameters."""
+    """ "Describe each parameter and its format": 84% of MCP tools have opaque parameters.
+    Info: on third-party registries most such parameters are named plainly enough (`path`,
+    `query`, `limit`), so this is house style, not proof of a misled agent. Not reported:
+    a `const` (a discriminator: its one value says it all), a `$ref`, and a property whose
+    `anyOf`/`oneOf`/`allOf` branches carry the description."""
     for tool, node in property_nodes(context):
-        text = node.schema.get("description")
-        if not (isinstance(text, str) and text.strip()) and "$ref" not in node.schema:
+        if not _described(node.schema) and "$ref" not in node.schema and "const" not in node.schema:
             yield context.schema_hit(
                 tool, node.pointer, f"parameter {node.property_name!r} has no description", key=True
             )
+
+
+def _described(schema: dict[str, object]) -> bool:
+    text = schema.get("description")
+    if isinstance(text, str) and text.strip():
+        return True
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(keyword)
+        if isinstance(branches, list) and any(
+            isinstance(b, dict)
+            and isinstance(b.get("description"), str)
+            and b["description"].strip()
+            for b in branches
+        ):
+            return True
+    return False
 
 
 @rule(
