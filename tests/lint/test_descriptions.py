@@ -61,3 +61,36 @@ def test_placeholders_are_real_placeholder_forms_only() -> None:
         findings = lint_text(f"- name: a_tool\n  description: {text!r}\n")
         hit = any(f.rule == "TS210" for f in findings)
         assert hit is (text in flagged), text
+
+
+def test_boilerplate_around_the_name_is_reported_and_plain_restatements_are_not() -> None:
+    from tests.lint.helpers import assert_findings
+
+    assert_findings(
+        "- {name: RestaurantBookingTool, description: Tool for booking restaurant}\n"
+        "- {name: weather_v1, description: 'API Ninjas weather v1 API endpoint.'}\n",
+        ["TS212 /tools/0/description"],
+        rule="TS212",
+    )  # 'ninjas' is more than the name: not boilerplate alone
+    assert_findings(
+        "- {name: get_current_weather, description: Get the current weather}\n", [], rule="TS212"
+    )  # a restatement (TS205, info), not boilerplate
+
+
+def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
+    from tests.lint.helpers import assert_findings
+
+    assert_findings(
+        "- {name: convert, description: 'Return the object the tracker''s expense_to_invoice takes.'}\n"
+        "- {name: plan, description: 'It writes nothing: pass the JSON straight to entry_add.'}\n",
+        ["TS213 /tools/0/description", "TS213 /tools/1/description"],
+        rule="TS213",
+    )
+    fine = (
+        "- {name: start_process, description: 'Starts it; call read_process_output for its log.'}\n"
+        "- {name: biomcp.read_process_output, description: Reads the log.}\n"  # namespaced
+        "- {name: retry, description: 'Use originating_flow_id (not the alert ID) when retrying.'}\n"
+        "- {name: fetch, description: 'Use read-only mode, or use the `limit_rows` parameter.',"
+        " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
+    )
+    assert_findings(fine, [], rule="TS213")

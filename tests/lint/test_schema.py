@@ -144,3 +144,21 @@ def test_integers_a_double_cannot_hold_are_a_warning_where_they_sit() -> None:
     ]
     (first,) = [f for f in findings if f.rule == "TS320" and f.pointer.endswith("/maximum")]
     assert "18446744073709551615" in first.message and "18446744073709552000" in first.message
+
+
+def test_unused_definitions_and_the_tools_that_repeat_them() -> None:
+    from tests.lint.helpers import lint_text
+
+    defs = "$defs: {Used: {type: string}, Chain: {$ref: '#/$defs/Used'}, Dead: {type: object}}"
+    tool = (
+        "- {name: NAME, description: d, parameters: {type: object, "
+        "properties: {x: {$ref: '#/$defs/Chain'}}, " + defs + "}}\n"
+    )
+    text = tool.replace("NAME", "a") + tool.replace("NAME", "b")
+    findings = [f for f in lint_text(text) if f.rule == "TS322"]
+    assert [(f.pointer, f.severity.value) for f in findings] == [
+        ("/tools/0/parameters/$defs", "info"),
+        ("/tools/1/parameters/$defs", "info"),
+    ]
+    assert "'Dead' is not used" in findings[0].message
+    assert "the same unused definitions ship with 2 tools" in findings[0].message

@@ -332,3 +332,130 @@ def similarity_without_shared_sentences(first: Tool, second: Tool) -> float:
     if not rest_a or not rest_b:
         return 1.0 if rest_a == rest_b else 0.0
     return float(len(rest_a & rest_b) / (len(rest_a) * len(rest_b)) ** 0.5)
+
+
+#: What a boilerplate description says about the tool being a tool.
+META_WORDS = frozenset(
+    {
+        "tool", "tools", "function", "functions", "method", "endpoint", "api", "mcp", "wrapper",
+        "handler", "implementation", "implements", "invoke", "invokes", "command", "operation",
+    }
+)  # fmt: skip
+#: Words a description may hold around a tool's name and still say nothing of what it does.
+FILLER = META_WORDS | frozenset(
+    {
+        "this", "the", "a", "an", "is", "it", "server", "call", "calls", "calling", "run", "runs",
+        "execute", "executes", "perform", "performs", "use", "used", "uses", "for", "to", "of",
+        "that", "which", "around", "action", "provides", "description", "name", "named",
+        "called", "here", "s",
+    }
+)  # fmt: skip
+
+
+@rule(
+    "TS212",
+    "boilerplate-description",
+    Severity.WARNING,
+    "Description is more than boilerplate around the name",
+    bad="- name: get_weather\n  description: This tool calls get_weather.\n",
+    good="- name: get_weather\n  description: Today's forecast for a city, in Celsius.\n",
+)
+def boilerplate_description(context: LintContext) -> Iterator[Hit]:
+    """A description made only of the tool's name and boilerplate about being a tool ("This
+    tool calls get_weather", "get_weather function", "Tool: get_weather", "Wrapper around
+    the get_weather API") says no more than an empty one: the model can only guess from the
+    name. A plain restatement such as "Get the weather" is TS205's (info); this one needs
+    the boilerplate, and nothing else left."""
+    for tool in context.tools:
+        text = tool.description.strip()
+        if not text:
+            continue  # TS201
+        name_words = set(split_name(tool.name)) | {tool.name.lower()}
+        words = re.findall(r"[A-Za-z0-9]+", text.lower())
+        left = [
+            w
+            for w in words
+            if w not in FILLER and w not in name_words and w.rstrip("s") not in name_words
+        ]
+        if not left and META_WORDS & set(words):
+            yield context.hit(
+                tool,
+                "description",
+                message=f"the description is only boilerplate around the name {tool.name!r}; "
+                "say what the tool does, when to use it and what it returns",
+            )
+
+
+#: An identifier written as a tool name is: words joined by `_`, or camelCase (a hyphenated
+#: word counts only in backticks: "read-only" and "up-to-date" are English).
+_IDENTIFIER = (
+    r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+"
+    r"|(?<=`)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?=`)"
+)
+#: Last words of a data field's name, not a tool's ("use originating_flow_id when
+#: retrying").
+FIELD_WORDS = frozenset(
+    {
+        "id", "ids", "name", "names", "url", "urls", "uri", "path", "paths", "key", "keys",
+        "type", "count", "status", "date", "time", "token", "value", "values", "mode", "size",
+        "limit", "offset", "cursor", "number", "code", "format", "field", "fields", "flag",
+    }
+)  # fmt: skip
+#: How a description points at another tool: "call X", "use X first", "the tracker's X",
+#: "pass the JSON to X", "X tool".
+NAMED_TOOL = re.compile(
+    r"(?:\b(?:call|calls|calling|called|use|uses|using|invoke|invokes|invoking|try|prefer|"
+    r"via|then|first)\s+(?:the\s+|a\s+)?`?|['\u2019]s\s+`?|"
+    r"\b(?:pass|passes|passed|send|sends|give|feed|hand|forward)\b[^.\n]{0,60}?\bto\s+`?)"
+    r"(" + _IDENTIFIER + r")`?(?=\W|$)"
+)
+
+
+@rule(
+    "TS213",
+    "description-names-unknown-tool",
+    Severity.WARNING,
+    "A description names only tools that exist",
+    bad="- name: convert\n  description: Returns the rates; pass them to expense_to_invoice.\n",
+    good="- name: convert\n  description: Returns the rates; pass them to make_invoice.\n- name: make_invoice\n  description: Makes an invoice from expenses and rates.\n",
+)
+def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
+    """A description that tells the agent to call, use or pass results to a tool this
+    registry does not have ("pass the JSON straight to entry_add", a tool of another
+    server) sends it after a tool it cannot call. Only a name in such a context counts, and
+    not one that is a property of any tool's input or output here, nor one named like a data
+    field (`..._id`, `..._name`), nor an existing tool's name or alias (namespaced
+    `mcp__server__name` too)."""
+    known = {name.lower() for name in context.names}
+    known |= {re.split(r"__|[./:]", name)[-1].lower() for name in context.names}  # server.tool
+    for tool in context.tools:
+        known |= {a.lower() for a in tool.aliases}
+    fields = _parameter_names(context)
+    for tool in context.tools:
+        for match in NAMED_TOOL.finditer(tool.description):
+            name = match.group(1)
+            folded = name.lower()
+            if folded in known or folded in fields or folded.replace("-", "_") in known:
+                continue
+            if split_name(name)[-1] in FIELD_WORDS:
+                continue  # a field of the data, not a tool
+            yield context.hit(
+                tool,
+                "description",
+                message=f"the description points to {name!r}, which is not a tool of this "
+                "registry; name a tool the agent can call, or add it",
+            )
+            break
+
+
+def _parameter_names(context: LintContext) -> set[str]:
+    """Every property name of every tool's input and output schemas."""
+    from toolsel.lint.schema import walk_schema
+
+    found: set[str] = set()
+    for tool in context.tools:
+        nodes = list(context.schema_nodes(tool))
+        if isinstance(tool.output_schema, dict):
+            nodes.extend(walk_schema(tool.output_schema))
+        found.update(n.property_name.lower() for n in nodes if n.property_name is not None)
+    return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -490,3 +491,81 @@ def _as_double(value: int) -> str:
     if abs(as_double) >= 1e21:
         return repr(as_double)
     return str(int(Decimal(repr(as_double))))
+
+
+@rule(
+    "TS322",
+    "unused-defs",
+    Severity.INFO,
+    "Every `$defs` entry is used by the schema",
+    bad=(
+        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {type: string}},"
+        " $defs: {Unused: {type: object}}}\n"
+    ),
+    good=(
+        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {$ref: '#/$defs/X'}},"
+        " $defs: {X: {type: string}}}\n"
+    ),
+)
+def unused_defs(context: LintContext) -> Iterator[Hit]:
+    """Definitions nothing refers to (directly, or through a definition that is used) are
+    sent with every request and read by the model for nothing. Servers that generate their
+    schemas often ship the same unused `$defs` with every tool; the message says how many
+    tools of the file carry the same ones."""
+    found: list[tuple[Tool, str, tuple[str, ...]]] = []
+    for tool in context.tools:
+        schema = tool.parameters
+        if not isinstance(schema, dict):
+            continue
+        for keyword in ("$defs", "definitions"):
+            table = schema.get(keyword)
+            if isinstance(table, dict) and table:
+                unused = tuple(sorted(set(table) - _used_definitions(schema, keyword)))
+                if unused:
+                    found.append((tool, keyword, unused))
+    same = Counter((tool.source.file, keyword, unused) for tool, keyword, unused in found)
+    for tool, keyword, unused in found:
+        shared = same[(tool.source.file, keyword, unused)]
+        also = (
+            f"; the same unused definitions ship with {shared} tools of this file"
+            if shared > 1
+            else ""
+        )
+        yield context.schema_hit(
+            tool,
+            f"/{keyword}",
+            f"`{keyword}` {', '.join(repr(u) for u in unused[:5])}"
+            f"{f' and {len(unused) - 5} more' if len(unused) > 5 else ''} "
+            f"{'is' if len(unused) == 1 else 'are'} not used by this tool's schema{also}",
+            key=True,
+        )
+
+
+def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
+    """Names in `schema[keyword]` reached by `$ref`s from the rest of the schema, and from
+    the definitions so reached."""
+    prefix = f"#/{keyword}/"
+    table = schema[keyword]
+    rest = {k: v for k, v in schema.items() if k != keyword}
+    used: set[str] = set()
+    todo: list[Any] = [rest]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, dict):
+            for key, value in current.items():
+                if (
+                    key in ("$ref", "$dynamicRef")
+                    and isinstance(value, str)
+                    and value.startswith(prefix)
+                ):
+                    name = (
+                        value[len(prefix) :].split("/", 1)[0].replace("~1", "/").replace("~0", "~")
+                    )
+                    if name in table and name not in used:
+                        used.add(name)
+                        todo.append(table[name])
+                else:
+                    todo.append(value)
+        elif isinstance(current, list):
+            todo.extend(current)
+    return used
