@@ -212,7 +212,9 @@ def test_forced_input_format(cli: Cli) -> None:
             "replay", chat, "--input-format", "claude-code", "-f", "json", "--fail-on", "none"
         ).stdout
     )["files"][0]
-    assert wrong["calls"] == 0 and len(wrong["unreadable_lines"]) == 7
+    # every line is reported: the chat lines with tool calls as content no decoder read
+    assert wrong["calls"] == 0 and len(wrong["unreadable_lines"]) == 4
+    assert [u["line"] for u in wrong["unread_tool_records"]] == [3, 5, 7]
     right = json.loads(cli("replay", chat, "--input-format", "openai-chat", "-f", "json").stdout)[
         "files"
     ][0]

@@ -148,6 +148,70 @@ def codex_exec(n: int, step: Step) -> dict[str, Any]:
     }
 
 
+def copilot_cli(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, msg, error = step
+    base = {"id": f"e{n}", "timestamp": TIME.format(n), "parentId": f"e{n - 1}" if n else None}
+    parent = {"parentToolCallId": "id_T"} if cid in INSIDE_TASK else {}
+    if kind == "call":
+        request = {"toolCallId": cid, "name": tool, "arguments": args, "type": "function"}
+        data = {"messageId": msg, "content": "", "toolRequests": [request], **parent}
+        return {"type": "assistant.message", "data": data, **base}
+    result = {"content": "failed" if error else "ok"}
+    data = {"toolCallId": cid, "success": not error, "result": result, **parent}
+    return {"type": "tool.execution_complete", "data": data, **base}
+
+
+def droid(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, msg, error = step
+    base = {"session_id": "s", "timestamp": 1767812640000 + n * 1000, "id": cid}
+    if kind == "call":
+        return {"type": "tool_call", "messageId": msg, "toolId": tool, "toolName": tool, "parameters": args, **base}  # fmt: skip
+    return {"type": "tool_result", "messageId": f"r{n}", "toolId": "tool", "isError": error, "value": "ok", **base}  # fmt: skip
+
+
+def gemini_stream_json(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, _msg, error = step
+    if kind == "call":
+        return {"type": "tool_use", "tool_name": tool, "tool_id": cid, "parameters": args, "timestamp": TIME.format(n)}  # fmt: skip
+    status = "error" if error else "success"
+    return {"type": "tool_result", "tool_id": cid, "status": status, "output": "ok", "timestamp": TIME.format(n)}  # fmt: skip
+
+
+def grok_cli(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, _msg, _error = step
+    if kind == "call":
+        call = {"id": cid, "name": tool, "arguments": json.dumps(args)}
+        return {"type": "assistant", "content": "", "tool_calls": [call], "model_id": "grok-x"}
+    return {"type": "tool_result", "tool_call_id": cid, "content": "ok"}
+
+
+def pi(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, _msg, error = step
+    base = {"type": "message", "id": f"e{n}", "parentId": f"e{n - 1}" if n else None, "timestamp": TIME.format(n)}  # fmt: skip
+    if kind == "call":
+        block = {"type": "toolCall", "id": cid, "name": tool, "arguments": args}
+        return {**base, "message": {"role": "assistant", "content": [block]}}
+    text = [{"type": "text", "text": "failed" if error else "ok"}]
+    result = {"role": "toolResult", "toolCallId": cid, "toolName": "tool", "content": text, "isError": error}  # fmt: skip
+    return {**base, "message": result}
+
+
+def openhands(n: int, step: Step) -> dict[str, Any]:
+    kind, cid, tool, args, _msg, error = step
+    base = {"id": n, "timestamp": TIME.format(n), "source": "agent", "message": ""}
+    if kind == "call":
+        metadata = {"function_name": tool, "tool_call_id": cid}
+        return {**base, "action": "run", "args": args, "tool_call_metadata": metadata}
+    metadata = {"function_name": "tool", "tool_call_id": cid}
+    observation = "error" if error else "run"
+    return {**base, "cause": n - 1, "observation": observation, "content": "ok", "extras": {}, "tool_call_metadata": metadata}  # fmt: skip
+
+
+def openhands_document() -> str:
+    events = [openhands(n, s) for n, s in enumerate(SCENARIO) if s[0] != "garbage"]
+    return json.dumps(events, indent=1) + "\n"
+
+
 def swe_agent() -> str:
     history = [openai_chat(n, s) for n, s in enumerate(SCENARIO) if s[0] != "garbage"]
     return json.dumps({"history": history, "info": {}}, indent=1) + "\n"
@@ -174,6 +238,12 @@ FILES: dict[str, Callable[[], str]] = {
     "codex-rollout.jsonl": lambda: _lines(codex_rollout),
     "codex-exec.jsonl": lambda: _lines(codex_exec),
     "swe-agent.traj": swe_agent,
+    "copilot-cli.jsonl": lambda: _lines(copilot_cli),
+    "droid.jsonl": lambda: _lines(droid),
+    "gemini-stream-json.jsonl": lambda: _lines(gemini_stream_json),
+    "grok-cli.jsonl": lambda: _lines(grok_cli),
+    "pi.jsonl": lambda: _lines(pi),
+    "openhands.json": openhands_document,
 }
 
 

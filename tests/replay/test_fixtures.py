@@ -11,7 +11,9 @@ from toolsel.replay.driver import replay_paths
 
 T = ROOT / "transcripts"
 TOP = sorted(str(p) for p in T.iterdir() if p.is_file())  # grid/ has its own test
-REPORTS = {f.path.split("/")[-1]: f for f in replay_paths(TOP).files}
+#: agents/: one small file per format of the other agents, with what makes each one special
+AGENTS = sorted(str(p) for p in (T / "agents").iterdir())
+REPORTS = {f.path.split("/")[-1]: f for f in replay_paths(TOP + AGENTS).files}
 
 
 def kinds(report) -> set[tuple[str, str]]:
@@ -65,11 +67,41 @@ def test_result_before_its_call_still_pairs() -> None:
         ("codex-rollout.jsonl", "codex-rollout", {"calls": 1, "errors": 1}),
         ("codex-exec.jsonl", "codex-exec", {"calls": 1}),
         ("swe-agent.traj", "openai-chat", {"calls": 2, "reused": "call_x"}),
+        # formats that log an action twice (a running snapshot, a start and an end): every
+        # action counts once, so none of them has duplicates
+        (
+            "gemini-cli.jsonl",
+            "gemini-cli",
+            {"calls": 4, "results": 3, "errors": 2, "unanswered": ["write_file-1"]},
+        ),
+        ("kimi.jsonl", "kimi", {"calls": 3, "results": 2, "errors": 1, "unanswered": ["Glob_2"]}),
+        (
+            "antigravity.jsonl",
+            "antigravity",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["c1/step-4"]},
+        ),
+        (
+            "cursor-transcript.jsonl",
+            "cursor-transcript",
+            {"calls": 3, "results": 2, "unanswered": ["noid:6:0"], "without_id": (3, 0)},
+        ),
+        ("cursor-stream-json.jsonl", "cursor-stream-json", {"calls": 3, "results": 3, "errors": 2}),
+        (
+            "openai-response.json",
+            "openai-responses",
+            {"calls": 3, "results": 2, "unanswered": ["call_1"], "without_id": (1, 1)},
+        ),
     ],
 )
 def test_every_format(name: str, fmt: str, expected: dict) -> None:
     r = REPORTS[name]
     assert r.format == fmt and r.calls == expected["calls"]
+    assert r.unread_tools == () and r.skipped_records == 0
+    if "results" in expected:
+        assert r.duplicate_calls == r.duplicate_results == r.orphans == r.unreadable == ()
+        assert r.results == r.paired == expected["results"]
+    if "without_id" in expected:
+        assert (r.calls_without_id, r.results_without_id) == expected["without_id"]
     if "orphans" in expected:
         assert [o.id for o in r.orphans] == expected["orphans"]
     if "unanswered" in expected:

@@ -14,8 +14,11 @@ from toolsel.replay.events import Call, Result
 from toolsel.replay.formats import DECODERS, detect
 
 
-#: Real lines of every format: the fixtures and the generated grid.
+#: Real lines of every format: the fixtures and the generated grid (the records of its JSON
+#: documents too).
 def _samples() -> list[dict[str, Any]]:
+    from toolsel.replay.lines import Reading, read_objects
+
     found = []
     for path in sorted((ROOT / "transcripts").rglob("*.jsonl")):
         for raw in path.read_bytes().splitlines():
@@ -25,6 +28,8 @@ def _samples() -> list[dict[str, Any]]:
                 continue  # the fixtures hold unreadable lines on purpose
             if isinstance(line, dict):
                 found.append(line)
+    for path in sorted((ROOT / "transcripts").rglob("*.json")):
+        found += [obj for _, obj in read_objects(str(path), Reading()) if isinstance(obj, dict)]
     return found
 
 
@@ -111,3 +116,32 @@ def test_replaying_any_mix_of_lines_conserves_calls_and_results(
     assert report.error_results <= report.results
     assert sum(t.calls for t in report.tools.values()) == report.calls
     assert sum(t.answered for t in report.tools.values()) == report.paired
+
+
+def test_every_decoder_can_be_forced_from_the_command_line() -> None:
+    from toolsel.render.formats import InputFormat
+
+    assert {f.value for f in InputFormat} == {"auto", *DECODERS}
+
+
+def test_openai_calls_without_ids_are_counted(tmp_path) -> None:
+    from tests.replay.records import replay
+
+    r = replay(
+        tmp_path,
+        [
+            {
+                "role": "assistant",
+                "content": None,
+                "function_call": {"name": "get_weather", "arguments": "{}"},
+            },
+            {"role": "function", "name": "get_weather", "content": "sunny"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}],
+            },
+            {"role": "tool", "content": "ok"},
+        ],
+    )
+    assert (r.calls, r.paired, r.calls_without_id, r.results_without_id) == (2, 2, 2, 2)

@@ -26,16 +26,25 @@ FORMAT = {
     "codex-rollout.jsonl": "codex-rollout",
     "codex-exec.jsonl": "codex-exec",
     "swe-agent.traj": "openai-chat",
+    "copilot-cli.jsonl": "copilot-cli",
+    "droid.jsonl": "droid",
+    "gemini-stream-json.jsonl": "gemini-stream-json",
+    "grok-cli.jsonl": "grok-cli",
+    "pi.jsonl": "pi",
+    "openhands.json": "openhands",
 }
 #: whole JSON documents have no lines to be unreadable
-DOCUMENTS = {"anthropic-messages.json", "openai-chat.json", "swe-agent.traj"}
-#: OpenAI Chat and Responses results carry no error flag
+DOCUMENTS = {"anthropic-messages.json", "openai-chat.json", "swe-agent.traj", "openhands.json"}
+#: OpenAI Chat and Responses results, and Grok CLI's, carry no error flag
 NO_ERROR_FLAG = {
     "openai-chat.jsonl",
     "openai-chat.json",
     "openai-responses.jsonl",
     "swe-agent.traj",
+    "grok-cli.jsonl",
 }
+#: formats that name a sub-agent call's parent
+EXPLICIT_PARENT = {"stream-json.jsonl", "copilot-cli.jsonl"}
 
 
 def test_the_committed_grid_is_what_the_generator_writes() -> None:
@@ -64,7 +73,7 @@ def test_every_kind_of_finding(name: str) -> None:
         ("id_A", "reused"),
     }
     assert [d.id for d in r.duplicate_results] == ["id_D"]
-    rule = "parent_tool_use_id" if name == "stream-json.jsonl" else "single-active-parent"
+    rule = "parent_tool_use_id" if name in EXPLICIT_PARENT else "single-active-parent"
     assert [(s.parent_id, s.tool, s.calls, s.rule) for s in r.subagents] == [
         ("id_T", "Task", 1, rule)
     ]

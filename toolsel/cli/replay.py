@@ -55,7 +55,7 @@ def replay(
         list[str] | None,
         typer.Option(
             "--fail-on",
-            help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations; none).",
+            help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations,unread-tools; none).",
         ),
     ] = None,
     input_format: Annotated[

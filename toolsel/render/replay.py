@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 REPLAY_SCHEMA = "toolsel.replay/v1"
 EVENT_SCHEMA = "toolsel.replay-event/v1"
 COUNTS = ("lines", "calls", "results", "paired", "error_results", "copied_calls")
+#: Counts added to replay/v1 later (additive: absent from older outputs).
+ADDED_COUNTS = ("calls_without_id", "results_without_id", "skipped_records")
 LISTS = (
     ("unreadable_lines", "unreadable"),
     ("unanswered_calls", "unanswered"),
@@ -26,6 +28,7 @@ LISTS = (
     ("duplicate_results", "duplicate_results"),
     ("subagents", "subagents"),
     ("violations", "violations"),
+    ("unread_tool_records", "unread_tools"),
 )
 
 
@@ -60,12 +63,14 @@ def file_payload(report: FileReport) -> dict[str, Any]:
             for name, s in sorted(report.tools.items())
         },
         "notes": list(report.notes),
+        **{name: getattr(report, name) for name in ADDED_COUNTS},
+        "unread_tool_records": [{"line": u.line, "where": u.where} for u in report.unread_tools],
     }
 
 
 def summary_payload(result: ReplayResult) -> dict[str, Any]:
     summary: dict[str, Any] = {"files": len(result.files)}
-    for name in COUNTS:
+    for name in (*COUNTS, *ADDED_COUNTS):
         summary[name] = result.total(name)
     for key, attr in LISTS:
         summary[key] = result.total(attr)
@@ -152,7 +157,7 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
             console.print(Text("  " + ", ".join(counts[5:])))
     for f in result.files:
         findings = _findings(f)
-        if findings or f.copied_calls or f.notes:
+        if findings or f.copied_calls or f.notes or _counted(f):
             path = visible(f.path)
             console.print(Text(path, style="bold underline"))
             for line, text, style in sorted(findings):
@@ -161,6 +166,8 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
                 )
         for note in f.notes:
             console.print(Text(f"  note: {visible(note)}", style="yellow"))
+        for counted in _counted(f):
+            console.print(Text(f"  {counted}", style="dim"))
         if f.copied_calls:
             console.print(
                 Text(
@@ -206,6 +213,23 @@ def _counts(f: FileReport) -> tuple[int, ...]:
     )
 
 
+def _counted(f: FileReport) -> list[str]:
+    """What was counted in a way worth saying: calls and results without ids, and records
+    skipped as metadata."""
+    from toolsel.replay.report import plural
+
+    lines = []
+    calls, results = f.calls_without_id, f.results_without_id
+    if calls or results:
+        counted = [plural(n, noun) for n, noun in ((calls, "call"), (results, "result")) if n]
+        verb = "carries" if calls + results == 1 else "carry"
+        lines.append(f"{' and '.join(counted)} {verb} no id: named noid:<line>:<n>, paired by position")  # fmt: skip
+    if f.skipped_records:
+        records = plural(f.skipped_records, "record")
+        lines.append(f"{records} of a type toolsel does not know, with no tool content: skipped")
+    return lines
+
+
 def _short(path: str) -> str:
     try:
         relative = os.path.relpath(path)
@@ -239,6 +263,10 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
         for d in f.duplicate_results
     ]
     rows += [(v.line, f"{v.rule}: {v.message}", "red") for v in f.violations]
+    rows += [
+        (u.line, f"tool-call-like content that toolsel does not read ({u.where})", "red")
+        for u in f.unread_tools
+    ]
     return rows
 
 

@@ -12,11 +12,19 @@ from typing import Protocol
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
 from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.events import Call, Result
+from toolsel.replay.events import UNKNOWN, Call, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
 from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory, seconds_between
-from toolsel.replay.report import FileReport, ReplayResult, Subagent, ToolEvent, build_report
+from toolsel.replay.report import (
+    FileReport,
+    ReplayResult,
+    Subagent,
+    ToolEvent,
+    UnreadTools,
+    build_report,
+)
+from toolsel.replay.unread import tool_content
 
 EventSink = Callable[[ToolEvent], None]
 
@@ -82,18 +90,23 @@ def replay_file(
         matcher.on_human = prompts.human
     reading = Reading()
     formats: Counter[str] = Counter()
+    unknown = _UnknownRecords()
     decode = detect if input_format is None else DECODERS[input_format]
     on_call, on_result, feed = matcher.call, matcher.result, matcher.feed
     with gc_paused():
         for number, obj in read_objects(path, reading, progress):
             decoded = decode(obj)
             if decoded is None:
-                reading.unreadable.append(
-                    Unreadable(number, f"valid JSON in an unexpected shape ({shape(obj)})")
-                )
+                unknown.record(obj, number, reading)
                 continue
             name, events = decoded
             formats[name] += 1
+            if not events:
+                if events is UNKNOWN:
+                    unknown.record(obj, number, reading)
+                elif not matcher.calls and not matcher.results:
+                    unknown.suspect(obj, number)  # read as nothing, while nothing was found
+                continue
             for event in events:
                 kind = type(event)
                 if kind is Call:
@@ -105,8 +118,60 @@ def replay_file(
     if memory is not None:
         memory.remember(matcher)
     return build_report(
-        shown, reading, matcher, formats, checker.finish() if checker is not None else ()
+        shown,
+        reading,
+        matcher,
+        formats,
+        checker.finish() if checker is not None else (),
+        unknown.skipped,
+        unknown.unread_tools(matcher),
     )
+
+
+class _UnknownRecords:
+    """Records no decoder read. One of an unknown type with no tool content is skipped (and
+    counted); one holding tool-call-like content is reported, as is any record read as
+    nothing that holds some when its file yields no call or result at all (a format taken
+    for another); a value with no record type is unreadable."""
+
+    def __init__(self) -> None:
+        self.skipped = 0
+        self.unread: list[UnreadTools] = []
+        self.suspects: list[UnreadTools] = []
+        self.scans = 0
+
+    def record(self, obj: object, number: int, reading: Reading) -> None:
+        where = tool_content(obj)
+        if where is not None:
+            self.unread.append(UnreadTools(number, where))
+        elif type(obj) is dict and any(type(obj.get(key)) is str for key in RECORD_TYPE_KEYS):
+            self.skipped += 1
+        else:
+            reading.unreadable.append(
+                Unreadable(number, f"valid JSON in an unexpected shape ({shape(obj)})")
+            )
+
+    def suspect(self, obj: object, number: int) -> None:
+        if self.scans < MAX_SUSPECT_SCANS and len(self.suspects) < MAX_SUSPECTS:
+            self.scans += 1
+            where = tool_content(obj)
+            if where is not None:
+                self.suspects.append(UnreadTools(number, where))
+
+    def unread_tools(self, matcher: Matcher) -> list[UnreadTools]:
+        if matcher.calls or matcher.results:
+            return self.unread
+        return sorted(self.unread + self.suspects, key=lambda u: u.line)
+
+
+#: Keys that name a record's type in the formats toolsel knows of (`type`; Antigravity's
+#: `event`): an object with one is a record of a type not known yet, not garbage.
+RECORD_TYPE_KEYS = ("type", "event")
+#: Records read as nothing are checked for tool content only until a file yields a call (a
+#: format taken for another shows it within its first records): this many at most, and this
+#: many kept.
+MAX_SUSPECT_SCANS = 20_000
+MAX_SUSPECTS = 1000
 
 
 def parent_task_tools(registry: Registry | None) -> frozenset[str]:

@@ -2,7 +2,12 @@
 
 A line yields a short sequence of events: a tool call, a tool result, or a sub-agent link
 (a sidechain's first prompt, or the agent a sub-agent file belongs to). A line that a
-format knows but that carries none of these (a summary, a token count) yields nothing.
+format knows but that carries none of these (a summary, a token count) yields nothing
+(`NOTHING`); a record of a type the format's decoder does not know yields `UNKNOWN`, and the
+driver then checks it for tool content it would otherwise lose.
+
+A call or result whose record carries no id has the id "" (the matcher names it and pairs it
+by position). A format that logs one action twice marks the echo `implicit`.
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ class Call:
     timestamp: str | None = None
     sidechain: bool = False
     encoded: bool = False  # `input` is a JSON-encoded string (OpenAI arguments), decoded on use
-    #: the format reports the call only with its outcome (`codex exec` items that appear
-    #: only as `item.completed`): a call when its id is new, nothing when it was started
+    #: an echo of an action the format may log elsewhere too (`codex exec` items reported
+    #: only as `item.completed`, a Copilot `tool.execution_start` beside its
+    #: `toolRequests`, a Codex `*_end` event beside its response item): a call when its id
+    #: is new, merged into the call when the id is open, nothing once it was answered
     implicit: bool = False
 
     @property
@@ -69,6 +76,10 @@ class Result:
     parent: str | None = UNSET
     timestamp: str | None = None
     agent_id: str | None = None  # Claude Code: the sub-agent a Task result launched
+    #: an outcome restated beside an implicit call (a Codex `*_end` event, a Gemini
+    #: snapshot rewritten with its result): counted only when it answers an open call that
+    #: was itself implicit, so an action logged twice is answered once
+    implicit: bool = False
 
 
 @dataclass(slots=True)
@@ -144,3 +155,14 @@ Event = Call | Result | SidechainStart | AgentFile | Session | Human
 #: (format name, events) for a line of a known shape; None for valid JSON of no known shape.
 Decoded = tuple[str, "tuple[Event, ...] | list[Event]"]
 NOTHING: tuple[Event, ...] = ()
+
+
+class _UnknownRecord(tuple):  # type: ignore[type-arg]
+    """No events, and a record type the decoder does not know (an empty tuple subclass: the
+    shared empty tuple `NOTHING` could not be told apart by identity)."""
+
+    __slots__ = ()
+
+
+#: A record of the format whose type its decoder does not know (compared by identity).
+UNKNOWN: tuple[Event, ...] = _UnknownRecord()

@@ -1,5 +1,5 @@
-"""Pair tool calls with their results by id, never by position: the one matcher every
-format's events go through.
+"""Pair tool calls with their results by id: the one matcher every format's events go
+through. Only a call whose record carries no id is paired by position (see below).
 
 State is bounded by what is still open: open calls, results waiting for a call that has not
 appeared yet, and the ids already answered (to tell a reused id from a duplicate).
@@ -12,6 +12,14 @@ appeared yet, and the ids already answered (to tell a reused id from a duplicate
 - A result pairs with the open call of its id, even when it arrived first. A second result
   for an answered id is a duplicate result; a result whose id never had a call is an orphan.
 
+- An action a format logs twice comes once as a call and once as an `implicit` echo: the
+  echo opens the call when its id is new, merges into it when it is open, and is dropped once
+  it was answered; an `implicit` result answers only a call that an echo opened.
+- A call with no id gets a stable name, `noid:<line>:<n>`, and is answered by position: a
+  result with no id in the same record answers it, else the oldest open call without an id
+  takes the next result with no id, or whose id matches no call (Cursor transcripts answer
+  id-less calls with `t1`, `t2`).
+
 Sub-agents: a call's parent is the format's explicit parent id (stream-json), the Task whose
 prompt started the sidechain (Claude Code 1.0.x), or the one Task call still running.
 """
@@ -19,7 +27,7 @@ prompt started the sidechain (Claude Code 1.0.x), or the one Task call still run
 from __future__ import annotations
 
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -128,6 +136,12 @@ class Matcher:
         self.linked_files: set[int] = set()  # earlier files of the run in this file's lineage
         # what the report is built from
         self.calls = self.results = self.paired = self.error_results = self.copied_calls = 0
+        self.calls_without_id = self.results_without_id = 0
+        # calls without an id, oldest first (closed ones are skipped when popped), and the
+        # line and counter that name the next id-less event
+        self.idless: deque[str] = deque()
+        self._noid_line = 0
+        self._noid_count = 0
         self.tools: dict[str, ToolTally] = {}
         self.duplicates: dict[str, tuple[str, list[int]]] = {}
         self.duplicate_results: dict[str, list[int]] = {}
@@ -154,13 +168,20 @@ class Matcher:
     # -- calls --------------------------------------------------------------------------
     def call(self, call: Call, line: int) -> None:
         call_id, tool = call.id, call.tool
+        if not call_id:
+            call_id = call.id = self._noid(line)
+            self.calls_without_id += 1
+            self.idless.append(call_id)
         open_calls = self.open_calls
         existing = open_calls.get(call_id)
-        if call.implicit and (existing is not None or call_id in self.answered):
-            return  # the item was started (or already completed): its result follows
         if existing is not None:
-            self._seen_again(existing, call, line)
+            if call.implicit or existing.call.implicit:
+                self._merge_echo(existing, call, line)  # one action, logged twice
+            else:
+                self._seen_again(existing, call, line)
             return
+        if call.implicit and call_id in self.answered:
+            return  # the echo of an action already answered
         if call.parent is UNSET and not self.active_parents and not call.sidechain:
             parent = rule = None  # the common case: nothing to be the child of
         else:
@@ -191,6 +212,28 @@ class Matcher:
                 if not waiting:
                     del self.waiting_results[call_id]
                 self._close(opened, result, result_line)
+
+    def _noid(self, line: int) -> str:
+        """A stable name for an event with no id: its line and its place among the line's."""
+        if line == self._noid_line:
+            self._noid_count += 1
+        else:
+            self._noid_line, self._noid_count = line, 0
+        return f"noid:{line}:{self._noid_count}"
+
+    def _merge_echo(self, existing: OpenCall, call: Call, line: int) -> None:
+        """The same action reported again (an echo, or the record an echo came before):
+        never a duplicate; a richer input is kept."""
+        first = existing.call
+        if not call.implicit:
+            # the action's own record, after its echo: from now on a call like any other (a
+            # further record with its id is a duplicate), with the record's message id
+            first.implicit = False
+            if first.message_id is None:
+                first.message_id = call.message_id
+        if _enrich(first, call):
+            for listener in self.listeners:
+                listener.enriched(existing, line)
 
     def _parent_started(self, call: Call) -> None:
         """A Task call: a parent for the calls that follow, and a prompt a sidechain names."""
@@ -251,12 +294,39 @@ class Matcher:
 
     # -- results ------------------------------------------------------------------------
     def result(self, result: Result, line: int) -> None:
+        opened = self.open_calls.get(result.id)  # an id-less call's id is never ""
+        if opened is None:
+            self._unopened_result(result, line)
+            return
+        if result.implicit and not opened.call.implicit:
+            return  # restated beside its echo: the action's own result counts
         self.results += 1
         if result.is_error:
             self.error_results += 1
         self.last_result_line = line
+        if result.agent_id:
+            self.task_agents[result.agent_id] = (result.id, opened.call.tool)
+        self._close(opened, result, line)
+
+    def _unopened_result(self, result: Result, line: int) -> None:
+        """A result whose id no open call has: the answer, by position, to a call without an
+        id; else a duplicate result, or one waiting for its call (an orphan at the end)."""
         call_id = result.id
-        opened = self.open_calls.get(call_id)
+        opened = None
+        if self.idless and (not call_id or call_id not in self.answered):
+            opened = self._idless_call(line, bool(call_id))
+        if result.implicit and (opened is None or not opened.call.implicit):
+            return  # restated beside its echo: the action's own result counts
+        self.results += 1
+        if result.is_error:
+            self.error_results += 1
+        self.last_result_line = line
+        if not call_id:
+            self.results_without_id += 1
+        if opened is not None:
+            result.id = call_id = opened.call.id
+        elif not call_id:
+            result.id = call_id = self._noid(line)  # no call to answer: an orphan
         if result.agent_id:
             self.task_agents[result.agent_id] = (call_id, opened.call.tool if opened else "Task")
         if opened is not None:
@@ -270,6 +340,23 @@ class Matcher:
             lines.append(line)
             return
         self.waiting_results.setdefault(call_id, []).append((result, line))
+
+    def _idless_call(self, line: int, has_id: bool) -> OpenCall | None:
+        """The open call without an id that a result answers by position: for a result with
+        no id, the one opened in the same record (its outcome inline), else the oldest; for a
+        result whose id no call has, the oldest. None when none is open. (Answered calls
+        leave the queue lazily, from either end.)"""
+        idless, open_calls = self.idless, self.open_calls
+        while idless and idless[0] not in open_calls:
+            idless.popleft()
+        while idless and idless[-1] not in open_calls:
+            idless.pop()
+        if not idless:
+            return None
+        newest = open_calls[idless[-1]]
+        if not has_id and newest.line == line:
+            return newest
+        return open_calls[idless[0]]
 
     def _close(self, opened: OpenCall, result: Result, line: int) -> None:
         call = opened.call

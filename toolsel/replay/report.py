@@ -21,6 +21,7 @@ __all__ = [
     "ToolEvent",
     "ToolStats",
     "Unanswered",
+    "UnreadTools",
     "Unreadable",
     "Violation",
     "build_report",
@@ -33,6 +34,15 @@ class Unanswered:
     tool: str
     line: int
     interrupted: bool  # no result arrived after it: the session ended (or was killed) while it ran
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadTools:
+    """A record holding tool-call-like content that no decoder turned into calls or results
+    (a format or record type toolsel does not read): `where` names the first such content."""
+
+    line: int
+    where: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +141,11 @@ class FileReport:
     task_agents: Mapping[str, tuple[str, str]] = field(
         default_factory=dict
     )  # agentId -> (Task id, tool)
+    calls_without_id: int = 0  # named noid:<line>:<n>, answered by position
+    results_without_id: int = 0
+    #: records of a type no decoder knows, with no tool content in them: skipped, not lost
+    skipped_records: int = 0
+    unread_tools: tuple[UnreadTools, ...] = ()
 
 
 class FailOn(StrEnum):
@@ -143,9 +158,16 @@ class FailOn(StrEnum):
     DUPLICATE_RESULTS = "duplicate-results"
     UNREADABLE = "unreadable"
     VIOLATIONS = "violations"
+    UNREAD_TOOLS = "unread-tools"  # tool-call-like content that no decoder read
 
 
-DEFAULT_FAIL_ON = (FailOn.ORPHANS, FailOn.CONFLICTING, FailOn.UNREADABLE, FailOn.VIOLATIONS)
+DEFAULT_FAIL_ON = (
+    FailOn.ORPHANS,
+    FailOn.CONFLICTING,
+    FailOn.UNREADABLE,
+    FailOn.VIOLATIONS,
+    FailOn.UNREAD_TOOLS,
+)
 
 
 def _has(report: FileReport, kind: FailOn) -> bool:
@@ -158,6 +180,7 @@ def _has(report: FileReport, kind: FailOn) -> bool:
         FailOn.DUPLICATE_RESULTS: "duplicate_results",
         FailOn.UNREADABLE: "unreadable",
         FailOn.VIOLATIONS: "violations",
+        FailOn.UNREAD_TOOLS: "unread_tools",
     }[kind]
     return bool(getattr(report, attribute))
 
@@ -184,8 +207,11 @@ def build_report(
     matcher: Matcher,
     formats: Counter[str],
     violations: Iterable[Violation] = (),
+    skipped_records: int = 0,
+    unread_tools: Iterable[UnreadTools] = (),
 ) -> FileReport:
     """Turn what was read and matched into the file's report."""
+    unread = tuple(unread_tools)
     return FileReport(
         path=path,
         format=formats.most_common(1)[0][0] if formats else "unknown",
@@ -197,7 +223,7 @@ def build_report(
         error_results=matcher.error_results,
         copied_calls=matcher.copied_calls,
         unreadable=tuple(reading.unreadable),
-        notes=_notes(reading, matcher),
+        notes=_notes(reading, matcher, unread),
         unanswered=tuple(
             Unanswered(
                 call_id, opened.call.tool, opened.line, opened.line > matcher.last_result_line
@@ -236,14 +262,31 @@ def build_report(
         },
         agent_id=matcher.agent_id,
         task_agents=dict(matcher.task_agents),
+        calls_without_id=matcher.calls_without_id,
+        results_without_id=matcher.results_without_id,
+        skipped_records=skipped_records,
+        unread_tools=unread,
     )
 
 
-def _notes(reading: Reading, matcher: Matcher) -> tuple[str, ...]:
+def _notes(reading: Reading, matcher: Matcher, unread: tuple[UnreadTools, ...]) -> tuple[str, ...]:
+    """What the reader could not count, said once."""
+    notes = []
     if matcher.calls == 0 and reading.text_actions:
-        return (
+        notes.append(
             f"no tool calls in this format: its {reading.text_actions} trajectory steps are "
             "text actions (an older SWE-agent .traj), not tool_calls, so there is nothing to "
-            "pair",
+            "pair"
         )
-    return ()
+    if unread:
+        first = unread[0]
+        notes.append(
+            f"{plural(len(unread), 'record')} of a format or type toolsel does not read "
+            f"{'holds' if len(unread) == 1 else 'hold'} tool-call-like content (first: line "
+            f"{first.line}, {first.where}); their calls are not counted"
+        )
+    return tuple(notes)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -12,7 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 from toolsel.replay.events import Decoded
-from toolsel.replay.formats import chat, claude, codex
+from toolsel.replay.formats import (
+    antigravity,
+    chat,
+    claude,
+    codex,
+    copilot,
+    cursor,
+    droid,
+    gemini,
+    grok,
+    kimi,
+    openhands,
+    pi,
+)
 
 Decoder = Callable[[Any], Decoded | None]
 
@@ -25,7 +38,20 @@ DECODERS: dict[str, Decoder] = {
     "openai-responses": codex.responses,
     "codex-rollout": codex.rollout,
     "codex-exec": codex.exec_event,
+    "gemini-cli": gemini.recording,
+    "gemini-stream-json": gemini.stream_event,
+    "copilot-cli": copilot.copilot,
+    "cursor-transcript": cursor.transcript,
+    "cursor-stream-json": cursor.stream_event,
+    "openhands": openhands.event,
+    "pi": pi.entry,
+    "kimi": kimi.op,
+    "grok-cli": grok.record,
+    "droid": droid.event,
+    "antigravity": antigravity.event,
 }
+#: `codex exec --json` events that are not items.
+EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
 
 
 def detect(obj: Any) -> Decoded | None:
@@ -34,6 +60,8 @@ def detect(obj: Any) -> Decoded | None:
         return None
     kind = obj.get("type")
     if kind is None and "role" in obj and "payload" not in obj and "parent_tool_use_id" not in obj:
+        if "content" not in obj and type(obj.get("message")) is dict:
+            return cursor.transcript(obj)  # {role, message: {content}}
         return chat.message(obj)  # a chat message (what the other checks would conclude)
     if (
         (kind == "assistant" or kind == "user")
@@ -45,7 +73,7 @@ def detect(obj: Any) -> Decoded | None:
         return codex.rollout(obj)
     is_text = isinstance(kind, str)
     if isinstance(kind, str) and (
-        kind.startswith(("item.", "thread.", "turn.")) or (kind == "error" and "item" in obj)
+        kind.startswith("item.") or kind in EXEC_EVENTS or (kind == "error" and "item" in obj)
     ):
         return codex.exec_event(obj)
     if (
@@ -57,14 +85,64 @@ def detect(obj: Any) -> Decoded | None:
     if (
         is_text
         and kind in claude.CLAUDE_LINE_TYPES
-        and ("uuid" in obj or "sessionId" in obj or kind in ("summary", "file-history-snapshot"))
+        and (
+            "uuid" in obj
+            or ("sessionId" in obj and kind not in claude.FLAT_RECORDS)
+            or kind in ("summary", "file-history-snapshot")
+        )
     ):
         return claude.claude_code(obj)
-    if is_text and (kind in codex.RESPONSES_CALLS or kind in codex.RESPONSES_RESULTS):
+    if is_text and kind in codex.RESPONSES_TOOL_ITEMS:
         return codex.responses(obj)
     if "role" in obj:
         return chat.message(obj)
     if (kind == "assistant" or kind == "user") and type(obj.get("message")) is dict:
         # stream-json without parent_tool_use_id or uuid (claude-code-action, older SDKs)
         return claude.stream_message(obj)
+    return _other_agents(obj, kind) if type(kind) is str else _untyped(obj)
+
+
+def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
+    """The records of the other agents' formats, told apart by their keys (after the common
+    shapes, so that detection stays fast where most lines are)."""
+    if "." in kind:
+        if type(obj.get("data")) is dict:
+            return copilot.copilot(obj)  # session.start, tool.execution_complete, ...
+        return kimi.op(obj)  # context.append_loop_event, llm.request, ...
+    if kind == "tool_call" or kind == "thinking":
+        if type(obj.get("tool_call")) is dict or "subtype" in obj:
+            return cursor.stream_event(obj)
+        return droid.event(obj)
+    if (kind == "tool_result" or kind == "completion") and (
+        "toolId" in obj or "isError" in obj or "finalText" in obj
+    ):
+        return droid.event(obj)
+    if kind in ("tool_use", "tool_result", "init", "message") and (
+        "tool_id" in obj or "session_id" in obj
+    ):
+        return gemini.stream_event(obj)
+    if kind == "message" or kind == "session" or kind in pi.OTHER_ENTRIES:
+        return pi.entry(obj)
+    if kind in gemini.MESSAGE_TYPES and "id" in obj and "timestamp" in obj:
+        return gemini.recording(obj)
+    if kind in codex.RESPONSES_OTHER and kind != "message":
+        return codex.responses(obj)  # a reasoning item (Grok CLI keeps them too)
+    if kind in grok.RECORD_TYPES:
+        return grok.record(obj)
+    if kind == "metadata":
+        return kimi.op(obj)
+    return None
+
+
+def _untyped(obj: dict[str, Any]) -> Decoded | None:
+    """Records without a string `type`: Responses objects, Antigravity events, OpenHands
+    events, and a Gemini recording's header and control lines."""
+    if obj.get("object") == "response":
+        return codex.responses(obj)
+    if "event" in obj:
+        return antigravity.event(obj)
+    if "action" in obj or "observation" in obj:
+        return openhands.event(obj)
+    if "projectHash" in obj or any(key in obj for key in gemini.CONTROL_KEYS):
+        return gemini.recording(obj)
     return None

@@ -1,6 +1,7 @@
 """Chat-style message lists: the Anthropic Messages API (`tool_use`/`tool_result` content
 blocks) and OpenAI Chat Completions (`tool_calls` on assistant messages, `role: tool`
-results), one message per line or as one JSON document (SWE-agent and tau-bench logs).
+results; the older `function_call` and `role: function`, which carry no id), one message
+per line or as one JSON document (SWE-agent and tau-bench logs).
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ def _forced(obj: Any, name: str) -> Decoded | None:
 def message(obj: dict[str, Any]) -> Decoded:
     """A message of either API, told apart by its tool-calling keys."""
     role = obj.get("role")
-    if type(obj.get("tool_calls")) is list or role == "tool" or role == "function":
+    if (
+        type(obj.get("tool_calls")) is list
+        or role == "tool"
+        or role == "function"
+        or type(obj.get("function_call")) is dict
+    ):
         return OPENAI_CHAT, _openai_events(obj, role)
     content = obj.get("content")
     if type(content) is list and any(
@@ -56,20 +62,27 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
     calls = obj.get("tool_calls")
     if type(calls) is list:
         for call in calls:
-            if type(call) is dict and type(call.get("id")) is str:
+            if type(call) is dict:
                 function = call.get("function")
                 if type(function) is not dict:
                     function = {}
+                call_id = call.get("id")  # none: answered by position
                 events.append(
                     arguments_call(
-                        call["id"], str(function.get("name", "")), function.get("arguments")
+                        call_id if type(call_id) is str else "",
+                        str(function.get("name", "")),
+                        function.get("arguments"),
                     )
                 )
+    legacy = obj.get("function_call")  # the older function calling: one call, no id
+    if type(legacy) is dict:
+        events.append(arguments_call("", str(legacy.get("name", "")), legacy.get("arguments")))
     if role == "tool":
         listed = obj.get("tool_call_ids")
         for call_id in listed if type(listed) is list else (obj.get("tool_call_id"),):
-            if type(call_id) is str:
-                events.append(Result(call_id, False))
+            events.append(Result(call_id if type(call_id) is str else "", False))
+    elif role == "function":
+        events.append(Result("", False))  # answers the function_call before it
     return events
 
 

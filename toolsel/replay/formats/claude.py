@@ -29,8 +29,11 @@ CLAUDE_CODE = "claude-code"
 STREAM_JSON = "stream-json"
 CLAUDE_LINE_TYPES = frozenset(
     {"user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation",
-     "last-prompt", "custom-title", "ai-title", "permission-mode", "attachment", "pr-link", "worktree-state", "mode"}
+     "last-prompt", "custom-title", "ai-title", "permission-mode", "attachment", "pr-link", "worktree-state", "mode",
+     "tool_use", "tool_result"}
 )  # fmt: skip
+#: Records of the oldest sessions: a call or a result on its own line, with no message.
+FLAT_RECORDS = frozenset({"tool_use", "tool_result"})
 
 
 def claude_code(obj: Any) -> Decoded | None:
@@ -42,6 +45,8 @@ def claude_code(obj: Any) -> Decoded | None:
         return None
     if kind == "user" or kind == "assistant":
         return claude_message(obj, kind)
+    if kind in FLAT_RECORDS:
+        return CLAUDE_CODE, flat_record(obj, kind)
     agent = obj.get("agentId")
     return CLAUDE_CODE, ([AgentFile(agent)] if agent and type(agent) is str else NOTHING)
 
@@ -75,6 +80,30 @@ def claude_message(obj: dict[str, Any], kind: str) -> Decoded:
         if text is not None:
             events.append(Human(text))
     return CLAUDE_CODE, events
+
+
+def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
+    """An old flat `{type: tool_use, name, input}` or `{type: tool_result, output}` record:
+    its ids, when it has any, are `id` and `tool_use_id`."""
+    timestamp = obj.get("timestamp")
+    stamp = timestamp if type(timestamp) is str else None
+    if kind == "tool_use":
+        name = obj.get("name", "")
+        tool = name if type(name) is str else str(name)
+        return [Call(_id(obj.get("id")), tool, obj.get("input", {}), None, UNSET, stamp)]
+    flag = obj.get("is_error")
+    return [Result(_id(obj.get("tool_use_id")), flag is True, UNSET, stamp)]
+
+
+def _id(value: Any) -> str:
+    """An id as a string ("" when the record has none): ids are compared as strings."""
+    if type(value) is str:
+        return value
+    return (
+        ""
+        if value is None or type(value) is bool or isinstance(value, (dict, list))
+        else str(value)
+    )
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -135,32 +164,30 @@ def add_blocks(
         kind = block.get("type")
         if kind == "tool_use" or (type(kind) is str and kind.endswith("tool_use")):
             call_id = block.get("id")
-            if type(call_id) is str:
-                name = block.get("name", "")
-                events.append(
-                    Call(
-                        call_id,
-                        name if type(name) is str else str(name),
-                        block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
-                        msg_id,
-                        parent,
-                        timestamp,
-                        sidechain,
-                    )
+            name = block.get("name", "")
+            events.append(
+                Call(
+                    call_id if type(call_id) is str else _id(call_id),  # "": no id, by position
+                    name if type(name) is str else str(name),
+                    block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
+                    msg_id,
+                    parent,
+                    timestamp,
+                    sidechain,
                 )
+            )
         elif kind == "tool_result" or (type(kind) is str and kind.endswith("tool_result")):
             call_id = block.get("tool_use_id")
-            if type(call_id) is str:
-                flag = block.get("is_error")
-                events.append(
-                    Result(
-                        call_id,
-                        flag if type(flag) is bool else structured_error(structured),
-                        parent,
-                        timestamp,
-                        _agent_id(structured) if structured is not None else None,
-                    )
+            flag = block.get("is_error")
+            events.append(
+                Result(
+                    call_id if type(call_id) is str else _id(call_id),
+                    flag if type(flag) is bool else structured_error(structured),
+                    parent,
+                    timestamp,
+                    _agent_id(structured) if structured is not None else None,
                 )
+            )
 
 
 def structured_error(structured: Any) -> bool:

@@ -2,8 +2,17 @@
 (`~/.codex/sessions/**/rollout-*.jsonl`, Responses items wrapped in `response_item` lines)
 and `codex exec --json` events (`item.started` / `item.completed`).
 
+Item types follow codex-rs `protocol/src/models.rs` (`ResponseItem`) and the Responses API:
+calls carry a `call_id` (`function_call`, `custom_tool_call`, `local_shell_call`,
+`tool_search_call`, ...) answered by a matching `*_output`; server-side items
+(`web_search_call`, `image_generation_call`, `mcp_call`, ...) carry their outcome inside and
+count as a call and a result. A response object (`{"object": "response", "output": [...]}`)
+holds one model turn: its client-side calls are answered in the next request, not in it.
+
 Codex outputs carry no error flag: a failed command shows only in its output (see
-`output_failed`). `event_msg` lines repeat call ids for display and are never calls.
+`output_failed`). Rollout `event_msg` lines repeat the actions of response items for
+display: an `*_end` event is an echo of the call with its `call_id` (counted once), and an
+action only when no response item reports it.
 """
 
 from __future__ import annotations
@@ -13,35 +22,98 @@ from typing import Any
 
 import orjson
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, Session, human_text
+from toolsel.replay.events import (
+    NOTHING,
+    UNKNOWN,
+    Call,
+    Decoded,
+    Event,
+    Human,
+    Result,
+    Session,
+    human_text,
+)
 from toolsel.replay.formats.chat import arguments_call
 
 RESPONSES = "openai-responses"
 ROLLOUT = "codex-rollout"
 EXEC = "codex-exec"
-RESPONSES_CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
+#: Calls answered by an output item with their `call_id` (`callId` in the OpenAI Agents
+#: SDK's items, which CodeBuddy writes).
+RESPONSES_CALLS = frozenset(
+    {"function_call", "custom_tool_call", "local_shell_call", "tool_search_call",
+     "computer_call", "shell_call", "apply_patch_call"}
+)  # fmt: skip
 RESPONSES_RESULTS = frozenset(
-    {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
-)
-RESPONSES_OTHER = frozenset({"message", "reasoning"})
+    {"function_call_output", "custom_tool_call_output", "local_shell_call_output",
+     "tool_search_output", "computer_call_output", "shell_call_output",
+     "apply_patch_call_output", "function_call_result"}
+)  # fmt: skip
+#: Server-side tools: the item is the call and, once it has a final status, its result.
+RESPONSES_INLINE = frozenset(
+    {"web_search_call", "image_generation_call", "file_search_call", "code_interpreter_call",
+     "mcp_call"}
+)  # fmt: skip
+#: Every item type that holds a call or a result (one lookup on the hot path).
+RESPONSES_TOOL_ITEMS = RESPONSES_CALLS | RESPONSES_RESULTS | RESPONSES_INLINE
+RESPONSES_OTHER = frozenset(
+    {"message", "reasoning", "compaction", "compaction_summary", "context_compaction",
+     "compaction_trigger", "additional_tools", "agent_message", "ghost_snapshot",
+     "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "item_reference",
+     "configuration_update", "other"}
+)  # fmt: skip
+#: The statuses with which a server-side item has an outcome (others: still running).
+FINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
+#: Rollout line types (codex-rs `RolloutItem`); any other is a record of an unknown type.
+ROLLOUT_LINES = frozenset(
+    {"session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
+     "inter_agent_communication", "inter_agent_communication_metadata", "tool_manifest",
+     "sampling_boundary"}
+)  # fmt: skip
+#: `event_msg` events that end an action with a `call_id`: an echo of the response item
+#: with that id, or, when none reports it (`mcp_tool_call_end` of an older rollout), the
+#: call and its result. Each gives the tool's name and its error test.
+END_EVENTS = frozenset(
+    {"exec_command_end", "patch_apply_end", "mcp_tool_call_end", "dynamic_tool_call_response",
+     "view_image_tool_call", "collab_tool_call", "collab_agent_spawn_end",
+     "collab_agent_interaction_end", "collab_waiting_end", "collab_close_end",
+     "collab_resume_end"}
+)  # fmt: skip
+END_EVENT_TOOLS = {
+    "exec_command_end": "exec_command", "patch_apply_end": "apply_patch",
+    "view_image_tool_call": "view_image", "collab_agent_spawn_end": "spawn_agent",
+    "collab_agent_interaction_end": "send_input", "collab_waiting_end": "wait",
+    "collab_close_end": "close_agent", "collab_resume_end": "resume_agent",
+}  # fmt: skip
 CODEX_TOOL_ITEMS = frozenset(
-    {"command_execution", "mcp_tool_call", "file_change", "web_search", "local_shell_call"}
-)
+    {"command_execution", "mcp_tool_call", "file_change", "web_search", "local_shell_call",
+     "collab_tool_call"}
+)  # fmt: skip
+#: `codex exec` items that are not tool calls (codex-rs exec `ThreadItemDetails`).
+CODEX_OTHER_ITEMS = frozenset({"agent_message", "reasoning", "todo_list", "error", "plan"})
 #: Items `codex exec --json` reports only with `item.completed` (codex-rs exec's JSONL event
 #: processor turns PatchApplyEnd and WebSearchEnd into completed items, with no start).
 COMPLETION_ONLY = frozenset({"file_change", "web_search"})
 #: What an `item.started` call records of a built-in Codex tool item as its input.
-EXEC_INPUT_KEYS = ("command", "server", "tool", "arguments", "changes", "query")
+EXEC_INPUT_KEYS = ("command", "server", "tool", "arguments", "changes", "query", "prompt")
 
 
 def responses(obj: Any) -> Decoded | None:
-    """A Responses API item (`--input-format openai-responses`)."""
+    """A Responses API item, or a response object's output (`--input-format
+    openai-responses`)."""
     if type(obj) is not dict:
         return None
     kind = obj.get("type")
     if type(kind) is not str:
+        output = obj.get("output")
+        if obj.get("object") == "response" and type(output) is list:
+            events: list[Event] = []
+            for item in output:
+                if type(item) is dict and type(item.get("type")) is str:
+                    events.extend(item_events(item, None))
+            return RESPONSES, events
         return None
-    if kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS:
+    if kind in RESPONSES_TOOL_ITEMS:
         return RESPONSES, item_events(obj, None)
     if kind == "message" and obj.get("role") == "user":
         return RESPONSES, _human(obj)
@@ -56,14 +128,75 @@ def _human(item: dict[str, Any]) -> list[Event]:
 
 
 def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
+    """The call, result, or call and result of one Responses item (of a type in
+    RESPONSES_CALLS, RESPONSES_RESULTS or RESPONSES_INLINE; any other yields nothing)."""
+    kind = item["type"]
     call_id = item.get("call_id")
     if type(call_id) is not str:
-        return []
-    kind = item.get("type")
+        call_id = _call_id(item, kind)
     if kind in RESPONSES_CALLS:
         raw = item.get("arguments", item.get("input", item.get("action")))
-        return [arguments_call(call_id, str(item.get("name", kind)), raw, timestamp)]
-    return [Result(call_id, output_failed(item.get("output")), timestamp=timestamp)]
+        name = item.get("name")
+        return [arguments_call(call_id, name if type(name) is str and name else kind, raw, timestamp)]  # fmt: skip
+    if kind in RESPONSES_RESULTS:
+        output = item.get("output")
+        if type(output) is str and "status" not in item and "success" not in item:
+            return [Result(call_id, output_failed(output), timestamp=timestamp)]  # the usual
+        return [Result(call_id, _result_failed(item), timestamp=timestamp)]
+    if kind not in RESPONSES_INLINE:
+        return []
+    item_id = _text_id(item.get("id"))
+    raw = item.get("action", item.get("arguments", item.get("code", item.get("queries"))))
+    events: list[Event] = [arguments_call(item_id, _name(item, kind), raw, timestamp)]
+    status = item.get("status")
+    if (type(status) is str and status in FINAL_STATUSES) or item.get("error"):
+        failed = status == "failed" or bool(item.get("error"))
+        events.append(Result(item_id, failed, timestamp=timestamp))
+    return events
+
+
+def _call_id(item: dict[str, Any], kind: str) -> str:
+    """A call's id: `call_id` (`callId` in the Agents SDK's items); a `local_shell_call`
+    falls back to its `id`, which Codex sets when it talks Chat Completions. "" when none."""
+    value = item.get("call_id")
+    if value is None:
+        value = item.get("callId")
+        if value is None and kind == "local_shell_call":
+            value = item.get("id")
+    return _text_id(value)
+
+
+def _text_id(value: Any) -> str:
+    if type(value) is str:
+        return value
+    if value is None or type(value) is bool or isinstance(value, (dict, list)):
+        return ""
+    return str(value)
+
+
+def _name(item: dict[str, Any], kind: str) -> str:
+    name = item.get("name")
+    return name if type(name) is str and name else kind
+
+
+def _result_failed(item: dict[str, Any]) -> bool:
+    """An output item's failure: a `failed` status, an output object with `success: false`
+    (Codex's failure payload), a shell outcome with a non-zero exit code, or, for text, what
+    `output_failed` reads."""
+    if item.get("status") == "failed" or item.get("success") is False:
+        return True
+    output = item.get("output")
+    if type(output) is dict:
+        return output.get("success") is False
+    if type(output) is list:
+        return any(_nonzero_exit(part) for part in output if type(part) is dict)
+    return output_failed(output)
+
+
+def _nonzero_exit(part: dict[str, Any]) -> bool:
+    outcome = part.get("outcome")
+    code = outcome.get("exit_code") if type(outcome) is dict else None
+    return type(code) is int and code != 0
 
 
 #: Plain-text outputs with which Codex reports a call that did not succeed (codex-rs
@@ -108,14 +241,58 @@ def rollout(obj: Any) -> Decoded | None:
     line_type = obj.get("type")
     if line_type == "response_item":
         kind = payload.get("type")
-        if type(kind) is str and (kind in RESPONSES_CALLS or kind in RESPONSES_RESULTS):
+        if type(kind) is not str:
+            return ROLLOUT, UNKNOWN
+        if kind in RESPONSES_TOOL_ITEMS:
             timestamp = obj.get("timestamp")
             return ROLLOUT, item_events(payload, timestamp if type(timestamp) is str else None)
         if kind == "message" and payload.get("role") == "user":
             return ROLLOUT, _human(payload)
-    elif line_type == "session_meta" and type(payload.get("id")) is str:
+        return ROLLOUT, NOTHING if kind in RESPONSES_OTHER else UNKNOWN
+    if line_type == "event_msg":
+        kind = payload.get("type")
+        if type(kind) is str and kind in END_EVENTS:
+            return ROLLOUT, _end_event(payload, kind, obj.get("timestamp"))
+        return ROLLOUT, NOTHING
+    if line_type == "session_meta" and type(payload.get("id")) is str:
         return ROLLOUT, [Session(payload["id"])]
-    return ROLLOUT, NOTHING
+    known = type(line_type) is str and line_type in ROLLOUT_LINES
+    return ROLLOUT, NOTHING if known else UNKNOWN
+
+
+def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event]:
+    """An event that ends an action: its echo (an implicit call and result, dropped when a
+    response item has its `call_id`), or the action itself when no item reports it."""
+    call_id = _text_id(payload.get("call_id"))
+    if not call_id:
+        return []  # nothing to tell an echo from an action by: the response item counts
+    stamp = timestamp if type(timestamp) is str else None
+    name, arguments = END_EVENT_TOOLS.get(kind, kind), payload.get("command", {})
+    if kind == "mcp_tool_call_end":
+        invocation = payload.get("invocation")
+        invocation = invocation if type(invocation) is dict else {}
+        name = f"mcp__{invocation.get('server', '')}__{invocation.get('tool', '')}"
+        arguments = invocation.get("arguments")
+    elif type(payload.get("tool")) is str and payload["tool"]:
+        name = payload["tool"]
+    call = Call(call_id, name, arguments if arguments is not None else {}, None,
+                timestamp=stamp, implicit=True)  # fmt: skip
+    return [call, Result(call_id, _end_failed(payload), timestamp=stamp, implicit=True)]
+
+
+def _end_failed(payload: dict[str, Any]) -> bool:
+    """An `*_end` event's failure: `success: false`, a non-zero `exit_code`, an MCP `Err`
+    result or an `Ok` result with `isError`, or a `failed` status."""
+    code = payload.get("exit_code")
+    if payload.get("success") is False or (type(code) is int and code != 0):
+        return True
+    if payload.get("status") in ("failed", "error"):
+        return True
+    result = payload.get("result")
+    if type(result) is dict:
+        ok = result.get("Ok")
+        return "Err" in result or (type(ok) is dict and ok.get("isError") is True)
+    return False
 
 
 def exec_event(obj: Any) -> Decoded | None:
@@ -128,12 +305,11 @@ def exec_event(obj: Any) -> Decoded | None:
     item = obj.get("item")
     if kind == "thread.started" and type(obj.get("thread_id")) is str:
         return EXEC, [Session(obj["thread_id"])]
-    if (
-        type(item) is not dict
-        or type(item.get("type")) is not str
-        or item["type"] not in CODEX_TOOL_ITEMS
-        or type(item.get("id")) is not str
-    ):
+    if type(item) is not dict or type(item.get("type")) is not str:
+        return EXEC, NOTHING
+    if item["type"] not in CODEX_TOOL_ITEMS:
+        return EXEC, NOTHING if item["type"] in CODEX_OTHER_ITEMS else UNKNOWN
+    if type(item.get("id")) is not str:
         return EXEC, NOTHING
     if kind == "item.started":
         return EXEC, [_exec_call(item)]
@@ -152,8 +328,9 @@ def exec_event(obj: Any) -> Decoded | None:
 
 def _exec_call(item: dict[str, Any]) -> Call:
     # an MCP tool call is named by its tool, and its arguments are its input (checked against
-    # the registry); a built-in item is named by its kind (command_execution)
-    named = item.get("tool") if item.get("type") == "mcp_tool_call" else None
+    # the registry), a collab call by its tool (spawn_agent); a built-in item is named by its
+    # kind (command_execution)
+    named = item.get("tool") if item.get("type") in ("mcp_tool_call", "collab_tool_call") else None
     if type(named) is str and named:
         arguments = item.get("arguments")
         return Call(item["id"], named, arguments if arguments is not None else {})

@@ -1,0 +1,21 @@
+"""A helper for the format tests: replay records written as a file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from toolsel.replay.driver import replay_file
+from toolsel.replay.report import FileReport
+
+
+def replay(folder: Path, records: list[Any], name: str = "t.jsonl", **options: Any) -> FileReport:
+    """Write `records` one JSON value per line (a `.json` name: as one indented document)
+    into `folder`, and replay the file."""
+    path = folder / name
+    if name.endswith(".json"):
+        path.write_text(json.dumps(records, indent=2) + "\n")
+    else:
+        path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return replay_file(str(path), **options)

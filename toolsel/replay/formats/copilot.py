@@ -1,0 +1,86 @@
+"""GitHub Copilot CLI session events (`~/.copilot/session-state/<id>/events.jsonl`).
+
+Each line is `{type, data, id, timestamp, parentId}` (the schema the Copilot SDK generates
+its `SessionEvent` type from). A call is requested in `assistant.message`'s `toolRequests`
+and logged again by `tool.execution_start` (or `tool.user_requested`): one action, counted
+once. `tool.execution_complete` is the result (`success: false` is an error). A sub-agent's
+events name their parent call in `parentToolCallId`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import (
+    NOTHING,
+    UNKNOWN,
+    Call,
+    Decoded,
+    Event,
+    Human,
+    Result,
+    Session,
+    human_text,
+)
+from toolsel.replay.formats.codex import _text_id
+
+COPILOT = "copilot-cli"
+#: Event families with no tool content (the SDK's session-events schema).
+OTHER_FAMILIES = ("session.", "assistant.", "user.", "system.", "hook.", "subagent.", "skill.",
+                  "pending_messages.", "abort")  # fmt: skip
+
+
+def copilot(obj: Any) -> Decoded | None:
+    """A Copilot CLI event (`--input-format copilot-cli`)."""
+    if type(obj) is not dict:
+        return None
+    kind, data = obj.get("type"), obj.get("data")
+    if type(kind) is not str or type(data) is not dict:
+        return None
+    return COPILOT, _events(kind, data, obj.get("timestamp"))
+
+
+def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...] | list[Event]:
+    stamp = timestamp if type(timestamp) is str else None
+    parent = data.get("parentToolCallId")
+    parent = parent if type(parent) is str else None
+    if kind == "assistant.message":
+        requests = data.get("toolRequests")
+        message = data.get("messageId")
+        return [
+            Call(
+                _text_id(request.get("toolCallId")),
+                _tool(request.get("name")),
+                request.get("arguments", {}),
+                message if type(message) is str else None,
+                parent,
+                stamp,
+            )
+            for request in (requests if type(requests) is list else ())
+            if type(request) is dict
+        ]
+    if kind == "tool.execution_start" or kind == "tool.user_requested":
+        return [
+            Call(
+                _text_id(data.get("toolCallId")),
+                _tool(data.get("toolName")),
+                data.get("arguments", {}),
+                None,
+                parent,
+                stamp,
+                implicit=True,
+            )
+        ]
+    if kind == "tool.execution_complete":
+        failed = data.get("success") is False
+        return [Result(_text_id(data.get("toolCallId")), failed, parent, stamp)]
+    if kind == "user.message":
+        text = human_text(data.get("content"))
+        return [Human(text)] if text is not None and parent is None else NOTHING
+    if kind == "session.start" and type(data.get("sessionId")) is str:
+        return [Session(data["sessionId"])]
+    return NOTHING if kind.startswith(OTHER_FAMILIES) else UNKNOWN
+
+
+def _tool(name: Any) -> str:
+    return name if type(name) is str else ""

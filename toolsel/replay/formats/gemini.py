@@ -1,0 +1,137 @@
+"""Gemini CLI: chat recordings (`~/.gemini/tmp/<project>/chats/session-*.json`, and the
+append-only `.jsonl` recording of newer versions) and `gemini -p --output-format
+stream-json`.
+
+A recording's `gemini` messages carry their calls in `toolCalls[]`, each with its outcome
+inside (`result`, `status` success / error / cancelled): a call and a result. The `.jsonl`
+recording appends a message again, with the same id, each time it changes (a call first
+`executing`, then with its result), and updates the header with `{"$set": ...}` lines:
+every restatement is an echo, so a call counts once and is answered once. Stream-json
+`tool_use` / `tool_result` events pair by `tool_id`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import (
+    NOTHING,
+    UNKNOWN,
+    Call,
+    Decoded,
+    Event,
+    Human,
+    Result,
+    Session,
+    human_text,
+)
+from toolsel.replay.formats.codex import _text_id
+
+RECORDING = "gemini-cli"
+STREAM = "gemini-stream-json"
+#: Message types of a recording (`ConversationRecordExtra`); `gemini` holds the calls.
+MESSAGE_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
+#: Statuses with which a recorded call has its outcome; the first two are failures.
+DONE = {"error": True, "cancelled": True, "success": False}
+#: Control lines of a `.jsonl` recording: metadata updates, rewinds, patches.
+CONTROL_KEYS = ("$set", "$rewindTo", "$patch")
+
+
+def recording(obj: Any) -> Decoded | None:
+    """A recording's message, header or control line (`--input-format gemini-cli`)."""
+    if type(obj) is not dict:
+        return None
+    kind = obj.get("type")
+    if kind == "gemini":
+        return RECORDING, _calls(obj)
+    if type(kind) is str and kind in MESSAGE_TYPES:
+        if kind == "user":
+            text = human_text(_text(obj.get("content")))
+            return RECORDING, [Human(text)] if text is not None else NOTHING
+        return RECORDING, NOTHING
+    if "$set" in obj:
+        update = obj["$set"]
+        messages = update.get("messages") if type(update) is dict else None
+        if type(messages) is not list:
+            return RECORDING, NOTHING
+        events: list[Event] = []  # a history replaced whole: its calls are restated
+        for message in messages:
+            if type(message) is dict and message.get("type") == "gemini":
+                events.extend(_calls(message))
+        return RECORDING, events
+    if "$rewindTo" in obj or "$patch" in obj:
+        return RECORDING, NOTHING
+    if type(obj.get("sessionId")) is str and "projectHash" in obj:
+        return RECORDING, [Session(obj["sessionId"])]
+    if type(kind) is str:
+        return RECORDING, UNKNOWN
+    return None
+
+
+def _calls(message: dict[str, Any]) -> list[Event]:
+    calls = message.get("toolCalls")
+    events: list[Event] = []
+    for call in calls if type(calls) is list else ():
+        if type(call) is not dict:
+            continue
+        call_id = _text_id(call.get("id"))
+        stamp = call.get("timestamp")
+        stamp = stamp if type(stamp) is str else None
+        name = call.get("name")
+        events.append(
+            Call(
+                call_id,
+                name if type(name) is str else "",
+                call.get("args", {}),
+                None,
+                timestamp=stamp,
+                implicit=True,
+            )
+        )
+        status = call.get("status")
+        failed = DONE.get(status) if type(status) is str else None
+        if failed is not None or call.get("result") is not None:
+            failed = bool(failed)
+            events.append(Result(call_id, failed, timestamp=stamp, implicit=True))
+    return events
+
+
+def _text(content: Any) -> Any:
+    """A recording's content: a string, or Gemini parts (`{text}`), read as text blocks."""
+    if type(content) is list:
+        return [{"type": "text", "text": part["text"]} for part in content
+                if type(part) is dict and type(part.get("text")) is str]  # fmt: skip
+    return content
+
+
+def stream_event(obj: Any) -> Decoded | None:
+    """A `gemini -p --output-format stream-json` event (`--input-format
+    gemini-stream-json`): `init`, `message`, `tool_use`, `tool_result`, `error`, `result`."""
+    if type(obj) is not dict:
+        return None
+    kind = obj.get("type")
+    stamp = obj.get("timestamp")
+    stamp = stamp if type(stamp) is str else None
+    if kind == "tool_use":
+        name = obj.get("tool_name")
+        return STREAM, [
+            Call(
+                _text_id(obj.get("tool_id")),
+                name if type(name) is str else "",
+                obj.get("parameters", {}),
+                None,
+                timestamp=stamp,
+            )
+        ]
+    if kind == "tool_result":
+        failed = obj.get("status") == "error" or bool(obj.get("error"))
+        return STREAM, [Result(_text_id(obj.get("tool_id")), failed, timestamp=stamp)]
+    if kind == "init":
+        session = obj.get("session_id")
+        return STREAM, [Session(session)] if type(session) is str else NOTHING
+    if kind == "message":
+        text = human_text(obj.get("content")) if obj.get("role") == "user" else None
+        return STREAM, [Human(text)] if text is not None else NOTHING
+    if kind == "result" or kind == "error":
+        return STREAM, NOTHING
+    return None

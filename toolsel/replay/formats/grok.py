@@ -1,0 +1,61 @@
+"""Grok CLI chat histories (`chat_history.jsonl`, `chat_format_version` 1).
+
+Records `{type, ...}`: an `assistant` record's `tool_calls` (`id`, `name`, `arguments` as a
+JSON string) are calls, each answered by a `tool_result` record naming its
+`tool_call_id`; a `backend_tool_call` is a server-side tool (web search) whose call and
+outcome are one record, described under `kind`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.formats.chat import arguments_call
+from toolsel.replay.formats.codex import _text_id
+
+GROK = "grok-cli"
+RECORD_TYPES = frozenset(
+    {"system", "user", "assistant", "reasoning", "tool_result", "backend_tool_call"}
+)
+
+
+def record(obj: Any) -> Decoded | None:
+    """A chat history record (`--input-format grok-cli`)."""
+    if type(obj) is not dict or "message" in obj:
+        return None
+    kind = obj.get("type")
+    if kind == "assistant":
+        calls = obj.get("tool_calls")
+        return GROK, [
+            arguments_call(_text_id(call.get("id")), _name(call.get("name")), call.get("arguments"))
+            for call in (calls if type(calls) is list else ())
+            if type(call) is dict
+        ]
+    if kind == "tool_result":
+        return GROK, [Result(_text_id(obj.get("tool_call_id")), obj.get("is_error") is True)]
+    if kind == "backend_tool_call":
+        return GROK, _backend(obj.get("kind"))
+    if kind == "user":
+        if "synthetic_reason" in obj:
+            return GROK, NOTHING  # context the CLI injected
+        text = human_text(obj.get("content"))
+        return GROK, [Human(text)] if text is not None else NOTHING
+    if kind == "system":
+        return GROK, NOTHING
+    return None
+
+
+def _backend(kind: Any) -> list[Event]:
+    if type(kind) is not dict:
+        return []
+    call_id = _text_id(kind.get("id"))
+    events: list[Event] = [Call(call_id, _name(kind.get("tool_type")), kind.get("action", {}))]
+    status = kind.get("status")
+    if status in ("completed", "failed"):
+        events.append(Result(call_id, status == "failed"))
+    return events
+
+
+def _name(name: Any) -> str:
+    return name if type(name) is str else ""

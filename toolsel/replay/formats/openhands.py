@@ -1,0 +1,66 @@
+"""OpenHands trajectories: a JSON array of events (`save_trajectory`, the `trajs/*.json`
+of its tests), or one event per line.
+
+An action event the model asked for carries `tool_call_metadata` (`function_name`,
+`tool_call_id`); the observation that answers it carries the same metadata. The metadata
+also holds the whole model response, whose `tool_calls` are copies, never counted. An
+observation fails when it is an `error` one or reports a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Human, Result, human_text
+from toolsel.replay.formats.codex import _text_id
+
+OPENHANDS = "openhands"
+
+
+def event(obj: Any) -> Decoded | None:
+    """An OpenHands event (`--input-format openhands`): an `action` or an `observation`."""
+    if type(obj) is not dict:
+        return None
+    action, observation = obj.get("action"), obj.get("observation")
+    if type(action) is not str and type(observation) is not str:
+        return None
+    stamp = obj.get("timestamp")
+    stamp = stamp if type(stamp) is str else None
+    metadata = obj.get("tool_call_metadata")
+    if type(metadata) is not dict:
+        if action == "message" and obj.get("source") == "user":
+            arguments = obj.get("args")
+            text = human_text(arguments.get("content")) if type(arguments) is dict else None
+            return OPENHANDS, [Human(text)] if text is not None else NOTHING
+        return OPENHANDS, NOTHING
+    call_id = _text_id(metadata.get("tool_call_id"))
+    if type(action) is str:
+        name = metadata.get("function_name")
+        arguments = obj.get("args")
+        return OPENHANDS, [
+            Call(
+                call_id,
+                name if type(name) is str else action,
+                arguments if arguments is not None else {},
+                None,
+                UNSET,
+                stamp,
+            )
+        ]
+    return OPENHANDS, [Result(call_id, _failed(obj), UNSET, stamp)]
+
+
+def _failed(obj: dict[str, Any]) -> bool:
+    if obj.get("observation") == "error":
+        return True
+    extras = obj.get("extras")
+    if type(extras) is not dict:
+        return False
+    metadata = extras.get("metadata")
+    for code in (
+        extras.get("exit_code"),
+        metadata.get("exit_code") if type(metadata) is dict else None,
+    ):
+        if type(code) is int and code != 0:
+            return True
+    return False
