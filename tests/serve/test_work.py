@@ -56,7 +56,9 @@ def test_a_request_past_its_deadline_is_answered_and_its_work_told() -> None:
             await pool.run(slow)
         assert late.value.status == 503
         pool.close()  # returns: the work saw its deadline and stopped
-        assert seen[0] is not None and started < seen[0] <= started + 0.3
+        # the deadline the work saw is the request's: 0.2 s after it was queued (loose on a
+        # loaded machine, where the queueing itself may take a while)
+        assert seen[0] is not None and started + 0.2 <= seen[0] <= started + 2.2
 
     asyncio.run(scenario())
     assert deadline.current() is None  # nothing leaks outside a request
