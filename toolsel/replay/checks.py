@@ -4,7 +4,8 @@ Per call: an unknown tool (did you mean?), a deprecated tool (use X instead), a 
 above `--permission`, `requires` not satisfied (each required tool must have succeeded
 earlier in the same transcript), a conflicting tool already used, and input that is not
 valid against the tool's `parameters` (naming the failing path; checked safely, see
-`toolsel.validate`: a schema that refers outside itself, or is too deep, is reported).
+`toolsel.validate`: a schema that refers outside itself, is too deep, or too costly to
+validate, is reported, and so is an input whose check runs over its budget or deadline).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class RegistryChecker:
             self.succeeded.add(opened.call.tool)
 
     # -- the checks ---------------------------------------------------------------------
-    def check(self, call: Call, line: int) -> list[Violation]:
+    def check(self, call: Call, line: int, *, deadline: float | None = None) -> list[Violation]:
+        """The call's violations; `deadline` (time.monotonic()) bounds its input's check."""
         found: list[Violation] = []
 
         def violation(rule: str, message: str) -> None:
@@ -87,7 +89,8 @@ class RegistryChecker:
         if unreadable is not None:
             violation("invalid-input", f"the call's arguments are {unreadable}; not checked")
         else:
-            problem = self._validator(tool.name, tool.parameters).check(call.arguments)
+            validator = self._validator(tool.name, tool.parameters)
+            problem = validator.check(call.arguments, deadline=deadline)
             if problem is not None:
                 violation(problem.rule, problem.message)
         self.called.add(call.tool)

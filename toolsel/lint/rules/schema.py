@@ -14,6 +14,7 @@ from toolsel.lint.rules._util import has_field, schema_nodes
 from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.registry.model import Tool
 from toolsel.registry.source import escape_token
+from toolsel.validate import json_key
 
 
 @rule(
@@ -165,23 +166,6 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
                         f"{node.pointer}/required/{index}",
                         f"required property {name!r} is not in `properties`{did_you_mean(name, props)}",
                     )
-
-
-def json_key(value: Any) -> Any:
-    """A hashable key equal for values JSON Schema calls equal (1 and 1.0, objects in any key
-    order) and different for those it does not (true and 1): duplicates are found in one
-    pass, however long the enum."""
-    if isinstance(value, bool) or value is None:
-        return ("b", value)
-    if isinstance(value, (int, float)):
-        return ("n", value)  # 1 == 1.0 and hash(1) == hash(1.0)
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, list):
-        return ("l", tuple(json_key(item) for item in value))
-    if isinstance(value, dict):
-        return ("d", frozenset((key, json_key(item)) for key, item in value.items()))
-    return ("r", repr(value))
 
 
 @rule(
