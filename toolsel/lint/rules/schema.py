@@ -362,3 +362,51 @@ def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
                     severity=Severity.WARNING,
                     key=where != "pattern",
                 )
+
+
+@rule(
+    "TS320",
+    "schema-too-costly",
+    Severity.ERROR,
+    "Validating one value against `parameters` takes bounded work",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {allOf: [{$ref: '#/$defs/p'}]}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: object, properties: {child: {$ref: '#/$defs/p'}}}}}\n",
+)
+def schema_too_costly(context: LintContext) -> Iterator[Hit]:
+    """A `$ref` applies its target to the same value, as `allOf`, `anyOf`, `oneOf`, `not`,
+    `if`/`then`/`else` and `dependentSchemas` do. Shared definitions that each reference
+    the next level twice (`allOf: [{$ref: next}, {$ref: next}]`) apply 2^L subschemas to one
+    value after L levels: a 4 KB schema can take a validator days. A reference that leads
+    back to itself without descending into a property or item never ends (the JSON Schema
+    specification leaves it undefined). toolsel counts the subschemas applied to one value,
+    in time linear in the schema, and this rule fires over 5,000 (real schemas apply at most
+    about a hundred) or on such a loop: `replay -r` and `serve` report the tool's calls as
+    not checked, and other validators may hang. Reference each shared definition once per
+    level (flatten it, or keep one `$ref` where `allOf` lists the same one twice). Anthropic
+    strict mode rejects `allOf` with `$ref` and recursive schemas, and gives up compiling a
+    schema after 180 s."""
+    from toolsel.expansion import measure, references
+    from toolsel.validate import external_refs
+
+    for tool in context.tools:
+        schema = tool.parameters
+        if next(references(schema), None) is None or external_refs(schema):
+            continue  # nothing to multiply, or TS315's finding
+        try:
+            expansion = measure(schema)
+        except Exception:  # not valid JSON Schema: TS302's finding
+            continue
+        if not expansion.too_costly:
+            continue
+        advice = (
+            "make the reference descend into a property or item, or remove it"
+            if expansion.loop is not None
+            else "reference each shared definition once per level (flatten it, or keep one "
+            "`$ref` where `allOf`/`anyOf` lists the same one twice)"
+        )
+        yield context.schema_hit(
+            tool,
+            expansion.where,
+            f"schema too costly to validate: {expansion.reason()}; toolsel replay and serve "
+            f"report this tool's calls as not checked, and other validators may hang: {advice}",
+        )
