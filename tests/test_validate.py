@@ -321,3 +321,14 @@ def test_unique_items_is_linear() -> None:
         "items 0 and 50000 are equal (uniqueItems)"
     )
     assert validator.check([1, True]) is None and validator.check([[1], [1.0]]) is not None
+
+
+def test_the_readme_and_ts320_state_the_limits_in_force() -> None:
+    from tests.conftest import ROOT
+    from toolsel.expansion import MAX_APPLIED
+    from toolsel.lint import all_rules
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"applies over {MAX_APPLIED:,} subschemas to one value" in readme
+    assert f"budget of {STEP_FLOOR:,} steps (keywords applied) plus {STEPS_PER_VALUE} per value" in readme  # fmt: skip
+    assert f"fires over {MAX_APPLIED:,}" in " ".join(all_rules()["TS320"].doc.split())
