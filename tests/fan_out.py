@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from hypothesis import strategies as st
+
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 #: each kind -> (level i's schema given the reference to level i+1, the leaf)
@@ -125,3 +127,27 @@ def hard_timeout(seconds: int) -> Iterator[None]:
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@st.composite
+def reference_dags(draw: st.DrawFn) -> dict[str, Any]:
+    """Up to 8 definitions, each applying a few later ones in place (a DAG, so the naive
+    expansion ends), through allOf/anyOf/oneOf/not/$ref."""
+    count = draw(st.integers(1, 8))
+    defs: dict[str, Any] = {}
+    for index in range(count):
+        later = st.sampled_from(
+            [f"#/$defs/d{j}" for j in range(index + 1, count)] or ["#/$defs/none"]
+        )
+        refs = draw(st.lists(later, max_size=3)) if index + 1 < count else []
+        definition: dict[str, Any] = {"type": "string"}
+        keyword = draw(st.sampled_from(["allOf", "anyOf", "oneOf", "not", "$ref"]))
+        if refs and keyword == "not":
+            definition["not"] = {"$ref": refs[0]}
+        elif refs and keyword == "$ref":
+            definition["$ref"] = refs[0]
+        elif refs:
+            definition[keyword] = [{"$ref": ref} for ref in refs]
+        defs[f"d{index}"] = definition
+    defs["none"] = {}
+    return {"allOf": [{"$ref": "#/$defs/d0"}], "$defs": defs}

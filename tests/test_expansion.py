@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from tests.fan_out import KINDS, branching, descending, fan_out, hard_timeout
+from tests.fan_out import KINDS, branching, descending, fan_out, hard_timeout, reference_dags
 from toolsel.expansion import CAP, MAX_APPLIED, measure
 
 
@@ -97,30 +96,6 @@ def test_draft_07_ignores_what_sits_beside_a_ref() -> None:
 
 
 # -- the count equals a naive expansion ---------------------------------------------------
-@st.composite
-def reference_dags(draw: st.DrawFn) -> dict[str, Any]:
-    """Up to 8 definitions, each applying a few later ones in place (a DAG, so the naive
-    expansion ends), through allOf/anyOf/oneOf/not/$ref."""
-    count = draw(st.integers(1, 8))
-    defs: dict[str, Any] = {}
-    for index in range(count):
-        later = st.sampled_from(
-            [f"#/$defs/d{j}" for j in range(index + 1, count)] or ["#/$defs/none"]
-        )
-        refs = draw(st.lists(later, max_size=3)) if index + 1 < count else []
-        definition: dict[str, Any] = {"type": "string"}
-        keyword = draw(st.sampled_from(["allOf", "anyOf", "oneOf", "not", "$ref"]))
-        if refs and keyword == "not":
-            definition["not"] = {"$ref": refs[0]}
-        elif refs and keyword == "$ref":
-            definition["$ref"] = refs[0]
-        elif refs:
-            definition[keyword] = [{"$ref": ref} for ref in refs]
-        defs[f"d{index}"] = definition
-    defs["none"] = {}
-    return {"allOf": [{"$ref": "#/$defs/d0"}], "$defs": defs}
-
-
 def naive(schema: Any, root: dict[str, Any]) -> int:
     """Subschemas applied in place, by expanding every reference (exponential)."""
     total = 1

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.fan_out import (
     DRAFT_07,
@@ -21,6 +23,7 @@ from tests.fan_out import (
     fan_out,
     fan_out_value,
     hard_timeout,
+    reference_dags,
     tree,
 )
 from toolsel.validate import STEP_FLOOR, STEPS_PER_VALUE, InputValidator, nesting
@@ -332,3 +335,25 @@ def test_the_readme_and_ts320_state_the_limits_in_force() -> None:
     assert f"applies over {MAX_APPLIED:,} subschemas to one value" in readme
     assert f"budget of {STEP_FLOOR:,} steps (keywords applied) plus {STEPS_PER_VALUE} per value" in readme  # fmt: skip
     assert f"fires over {MAX_APPLIED:,}" in " ".join(all_rules()["TS320"].doc.split())
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(reference_dags(), JSON_VALUES)
+def test_any_reference_graph_and_value_get_an_answer(schema: dict, value: object) -> None:
+    """Whatever the references multiply to, the check answers (never raises), and says
+    "too costly" exactly when the expansion is over the limit."""
+    from toolsel.expansion import MAX_APPLIED, measure
+
+    problem = InputValidator(schema).check(value)
+    costly = measure(schema).applied > MAX_APPLIED
+    assert problem is None or problem.rule in ("invalid-input", "not-checked")
+    assert costly == (problem is not None and problem.message.startswith("schema too costly to validate:"))  # fmt: skip
