@@ -1,4 +1,5 @@
-"""Hostile inputs, each as a whole `toolsel` process: peak memory and time must stay bounded.
+"""Hostile inputs, each as a whole process (`toolsel`, or Python for a library case): peak
+memory and time must stay bounded.
 
     python benchmarks/hostile.py            # every case, a Markdown table
     python benchmarks/hostile.py --only deps-dag
@@ -149,6 +150,85 @@ def cases(folder: Path) -> dict[str, list[str]]:
         handle.truncate(2 * 1024**3)
     made["lint-huge-2gb"] = ["lint", str(folder / "huge.yaml"), "--no-cache"]
     made.update(number_cases(folder))
+    made.update(_validation_cases(folder))
+    return made
+
+
+def _fan_out(levels: int) -> dict[str, object]:
+    """Issue 17: each of `levels` definitions applies the next twice (2^levels in place)."""
+    defs: dict[str, object] = {
+        f"l{i}": {"allOf": [{"$ref": f"#/$defs/l{i + 1}"}, {"$ref": f"#/$defs/l{i + 1}"}]}
+        for i in range(levels)
+    }
+    defs[f"l{levels}"] = {"type": "string"}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/l0"}}, "$defs": defs}
+
+
+def _descending(levels: int) -> dict[str, object]:
+    """Each level applies the next twice to the value's property `a`: 2^depth at depth."""
+    defs: dict[str, object] = {
+        f"l{i}": {"allOf": [{"properties": {"a": {"$ref": f"#/$defs/l{i + 1}"}}}] * 2}
+        for i in range(levels)
+    }
+    defs[f"l{levels}"] = {"type": "string"}
+    return {"type": "object", "properties": {"x": {"$ref": "#/$defs/l0"}}, "$defs": defs}
+
+
+def _transcript(folder: Path, name: str, tool: str, arguments: object) -> str:
+    call = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": tool, "arguments": json.dumps(arguments)},
+            }
+        ],
+    }
+    (folder / name).write_text(json.dumps(call) + "\n")
+    return str(folder / name)
+
+
+def _validation_cases(folder: Path) -> dict[str, list[str]]:
+    """Validation work (issue 17): `$ref` fan-out, work multiplied by the input, and what
+    jsonschema did slowly on its own (uniqueItems, anchors, a nested `$schema`)."""
+    made: dict[str, list[str]] = {}
+    for levels in (40, 1000):
+        registry = _registry(
+            folder, f"fan{levels}.json", [_tool("boom", parameters=_fan_out(levels))]
+        )
+        calls = _transcript(folder, f"fan{levels}.jsonl", "boom", {"x": "v"})
+        made[f"replay-ref-fan-out-{levels}"] = ["replay", calls, "-r", registry, "--no-cache"]
+        if levels == 40:
+            made["lint-ref-fan-out-40"] = ["lint", registry, "--no-cache", "-f", "json"]
+            code = (
+                "import json, sys; from toolsel.validate import InputValidator; "
+                "schema = json.load(open(sys.argv[1]))['tools'][0]['parameters']; "
+                "print(InputValidator(schema).check({'x': 'v'}))"
+            )
+            made["library-ref-fan-out-40"] = [sys.executable, "-c", code, registry]
+    deep: object = "v"
+    for _ in range(40):
+        deep = {"a": deep}
+    registry = _registry(folder, "down.json", [_tool("deep", parameters=_descending(40))])
+    calls = _transcript(folder, "down.jsonl", "deep", {"x": deep})
+    made["replay-ref-descending-40"] = ["replay", calls, "-r", registry, "--no-cache"]
+    unique = _tool("tag", parameters={"type": "object", "properties": {"items": {"type": "array", "uniqueItems": True}}})  # fmt: skip
+    registry = _registry(folder, "unique.json", [unique])
+    items = [{"k": i, "tags": [i, str(i)]} for i in range(50_000)]
+    calls = _transcript(folder, "unique.jsonl", "tag", {"items": items})
+    made["replay-unique-items-50k"] = ["replay", calls, "-r", registry, "--no-cache"]
+    defs = {f"d{i}": {"$anchor": f"a{i}", "type": "string"} for i in range(2000)}
+    anchors = _tool("pick", parameters={"type": "object", "properties": {"x": {"type": "array", "items": {"$ref": "#a0"}}}, "$defs": defs})  # fmt: skip
+    registry = _registry(folder, "anchors.json", [anchors])
+    calls = _transcript(folder, "anchors.jsonl", "pick", {"x": ["v"] * 1000})
+    made["replay-anchor-refs-2000"] = ["replay", calls, "-r", registry, "--no-cache"]
+    nested = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string", "pattern": "^(a+)+$"}  # fmt: skip
+    escape = _tool("match", parameters={"type": "object", "properties": {"s": {"$ref": "#/$defs/s"}}, "$defs": {"s": nested}})  # fmt: skip
+    registry = _registry(folder, "escape.json", [escape])
+    calls = _transcript(folder, "escape.jsonl", "match", {"s": "a" * 40 + "b"})
+    made["replay-nested-schema-redos"] = ["replay", calls, "-r", registry, "--no-cache"]
     return made
 
 
@@ -180,9 +260,11 @@ ENVIRONMENTS: dict[str, dict[str, str]] = {}
 
 
 def measure(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, float, float, bool]:
+    """Run one case: `toolsel ARGV`, or ARGV itself when it starts with this Python."""
     toolsel = str(Path(sys.executable).with_name("toolsel"))
+    command = argv if argv[0] == sys.executable else [toolsel, *argv]
     out = subprocess.run(
-        [sys.executable, "-c", PEAK, toolsel, *argv],
+        [sys.executable, "-c", PEAK, *command],
         capture_output=True,
         text=True,
         check=True,

@@ -4,12 +4,19 @@ Nothing is fetched: a reference resolves only inside the schema itself (a `refer
 registry with no retrieval); a reference anywhere else is reported, never followed.
 Patterns run in RE2 (`toolsel.regex`), in time linear in the input. A schema or an input
 nested too deep to check within Python's stack is reported as not checked, never passed.
+Work is bounded twice. Before anything is validated, a schema that applies too many
+subschemas to one value (shared definitions that each reference the next level twice, 2^L
+after L levels), or loops in place, is reported as too costly (`toolsel.expansion`). While
+validating, every keyword applied counts against a budget proportional to the input's size,
+and an optional deadline stops the work: a call over either is reported, never left running.
 Nothing here raises: every outcome is an `InputProblem` or None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +26,17 @@ from toolsel.regex import UnsafePattern, search
 #: validates recursively, and about 200 levels exhaust Python's stack.
 MAX_SCHEMA_NESTING = 100
 MAX_INPUT_NESTING = 100
+#: Validation steps (keywords applied, patterns searched) allowed per input: the floor, plus
+#: so many per value in the input (each object, array and scalar, and each 64 characters of
+#: a string). Real schemas on big inputs take under 7 per value (the draft-07 metaschema on
+#: 400 CloudFormation schemas at most 2.8, Swagger 2.0's on jsonschema's issue-232 document
+#: 6.6); a step costs 10 to 40 microseconds, so the floor is a fraction of a second.
+STEP_FLOOR = 20_000
+STEPS_PER_VALUE = 100
+#: Steps between two readings of the clock, when the check has a deadline.
+CLOCK_EVERY = 64
+#: Applicators whose every subschema is a step: `allOf` of a thousand `{}` is work too.
+_PER_SUBSCHEMA = frozenset({"allOf", "anyOf", "oneOf"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,19 +49,64 @@ class _NotChecked(Exception):
     """Raised from inside validation when the input cannot be checked safely."""
 
 
+class _Budget:
+    """One check's allowance of steps and its deadline (time.monotonic()), if any. Keywords
+    add to `steps` and call `ring` when it reaches `alarm`: the step past the limit, or the
+    next reading of the clock."""
+
+    __slots__ = ("alarm", "deadline", "limit", "steps")
+
+    def __init__(self, limit: int, deadline: float | None) -> None:
+        self.limit, self.deadline = limit, deadline
+        self.steps = 0
+        self.alarm = 0 if deadline is not None else limit + 1
+
+    def spend(self, steps: int) -> None:
+        self.steps += steps
+        if self.steps >= self.alarm:
+            self.ring()
+
+    def ring(self) -> None:
+        if self.steps > self.limit:
+            raise _NotChecked(f"schema too costly to validate (over {self.limit:,} steps)")
+        if self.deadline is not None:
+            if time.monotonic() > self.deadline:
+                raise _NotChecked(f"validation took too long (stopped after {self.steps:,} steps)")
+            self.alarm = min(self.limit + 1, self.steps + CLOCK_EVERY)
+
+
+#: The budget of the check running in this thread (or task): one InputValidator may check
+#: several inputs at once, each against its own budget.
+_BUDGET: ContextVar[_Budget | None] = ContextVar("toolsel_validation_budget", default=None)
+
+
+def _spend(steps: int = 1) -> None:
+    budget = _BUDGET.get()
+    if budget is not None:
+        budget.spend(steps)
+
+
 def nesting(value: Any) -> int:
     """How many levels of objects and arrays `value` has (iteratively, any depth)."""
-    deepest = 0
+    return _shape(value)[1]
+
+
+def _shape(value: Any) -> tuple[int, int]:
+    """(size, nesting): size counts every value, and each 64 characters of a string value."""
+    deepest = size = 0
     stack = [(value, 1)]
     while stack:
         current, depth = stack.pop()
+        size += 1
         if isinstance(current, dict):
             deepest = max(deepest, depth)
             stack.extend((v, depth + 1) for v in current.values())
         elif isinstance(current, list):
             deepest = max(deepest, depth)
             stack.extend((v, depth + 1) for v in current)
-    return deepest
+        elif isinstance(current, str):
+            size += len(current) >> 6
+    return size, deepest
 
 
 def external_refs(schema: Any) -> list[str]:
@@ -90,16 +153,18 @@ class InputValidator:
             return
         self._validator = _build(schema, self)
 
-    def check(self, value: Any) -> InputProblem | None:
-        """None when `value` is valid; otherwise what is wrong, or why it was not checked."""
+    def check(self, value: Any, deadline: float | None = None) -> InputProblem | None:
+        """None when `value` is valid; otherwise what is wrong, or why it was not checked.
+        `deadline` (a time.monotonic() value) stops the work once it has passed."""
         if self._problem is not None:
             return self._problem
-        depth = nesting(value)
+        size, depth = _shape(value)
         if depth > MAX_INPUT_NESTING:
             return InputProblem(
                 "not-checked",
                 f"input too deep to validate ({depth} levels, max {MAX_INPUT_NESTING})",
             )
+        token = _BUDGET.set(_Budget(STEP_FLOOR + STEPS_PER_VALUE * size, deadline))
         try:
             error = next(iter(self._validator.iter_errors(value)), None)
         except _NotChecked as unchecked:
@@ -110,6 +175,8 @@ class InputValidator:
             ref = getattr(failure, "ref", None)
             reason = f"$ref {ref!r} points at nothing in the schema" if ref else _brief(failure)
             return InputProblem("not-checked", f"the schema cannot be applied: {reason}")
+        finally:
+            _BUDGET.reset(token)
         if error is None:
             return None
         path = "/" + "/".join(str(p) for p in error.absolute_path)
@@ -124,10 +191,14 @@ def _brief(failure: Exception) -> str:
 
 def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
     """A jsonschema validator for the schema's dialect, with the regex keywords running in
-    RE2 and an empty `referencing` registry (nothing is retrieved)."""
-    from jsonschema import ValidationError, validators
+    RE2, every keyword counted against the check's budget, and an empty `referencing`
+    registry (nothing is retrieved). None, with the owner's problem set, when the schema
+    cannot be checked or is too costly to apply."""
+    from jsonschema import validators
     from jsonschema.exceptions import SchemaError
     from referencing import Registry
+
+    from toolsel.expansion import measure, references, root_resolver
 
     base = validators.validator_for(schema, default=validators.Draft202012Validator)
     try:
@@ -140,15 +211,83 @@ def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
     except RecursionError:
         owner._problem = InputProblem("not-checked", "schema too deep to validate")
         return None
+    keywords = {**base.VALIDATORS, **_safe_keywords(base)}
+    counted = {
+        name: _counted(keyword, per_subschema=name in _PER_SUBSCHEMA)
+        for name, keyword in keywords.items()
+    }
+    safe = validators.extend(base, counted)  # type: ignore[no-untyped-call]
+    # jsonschema's evolve switches to the stock validator of any subschema's `$schema`,
+    # which would run its patterns in `re`, uncounted: the root's dialect applies throughout
+    safe.evolve = _evolving_in_place(safe)
+    try:
+        validator = safe(schema, registry=Registry(), _resolver=root_resolver(base, schema))
+        expansion = measure(schema, validator) if next(references(schema), None) else None
+    except Exception as failure:  # referencing refusing an `$id` or anchor
+        owner._problem = InputProblem(
+            "not-checked", f"the schema cannot be applied: {_brief(failure)}"
+        )
+        return None
+    if expansion is not None and expansion.too_costly:
+        owner._problem = InputProblem(
+            "not-checked", f"schema too costly to validate: {expansion.reason()}"
+        )
+        return None
+    return validator
 
-    def matches(pattern: str, text: str) -> bool:
-        try:
-            return search(pattern, text)
-        except UnsafePattern as unsafe:
-            raise _NotChecked(str(unsafe)) from None
+
+def _evolving_in_place(cls: Any) -> Callable[..., Any]:
+    """jsonschema's `evolve` (a validator for a subschema), keeping the class: jsonschema
+    switches to the stock validator of a subschema's own `$schema`."""
+    import attrs
+
+    fields = tuple((field.name, field.alias) for field in attrs.fields(cls) if field.init)
+
+    def evolve(self: Any, **changes: Any) -> Any:
+        for name, alias in fields:
+            if alias not in changes:
+                changes[alias] = getattr(self, name)
+        return cls(**changes)
+
+    return evolve
+
+
+def _counted(keyword: Callable[..., Any], *, per_subschema: bool) -> Callable[..., Any]:
+    """The keyword, counting its steps against the running check's budget when applied:
+    one, or one per subschema of an applicator list."""
+    current = _BUDGET.get
+
+    def applied(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        budget = current()
+        if budget is not None:
+            budget.steps += 1
+            if budget.steps >= budget.alarm:
+                budget.ring()
+        return keyword(validator, value, instance, schema)
+
+    def applied_each(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        _spend(len(value) if isinstance(value, list) and value else 1)
+        return keyword(validator, value, instance, schema)
+
+    return applied_each if per_subschema else applied
+
+
+def _matches(pattern: str, text: str) -> bool:
+    """RE2's search, counted by the text's length; UnsafePattern means not checked."""
+    _spend(1 + (len(text) >> 6))
+    try:
+        return search(pattern, text)
+    except UnsafePattern as unsafe:
+        raise _NotChecked(str(unsafe)) from None
+
+
+def _safe_keywords(base: Any) -> dict[str, Callable[..., Any]]:
+    """The keywords jsonschema would run unsafely: patterns in Python's `re` (exponential
+    on some patterns), and `uniqueItems` comparing every pair of items."""
+    from jsonschema import ValidationError
 
     def pattern(validator: Any, expected: str, instance: Any, _: Any) -> Iterator[Any]:
-        if validator.is_type(instance, "string") and not matches(expected, instance):
+        if validator.is_type(instance, "string") and not _matches(expected, instance):
             yield ValidationError(f"{instance!r} does not match {expected!r}")
 
     def pattern_properties(validator: Any, patterns: Any, instance: Any, _: Any) -> Iterator[Any]:
@@ -156,7 +295,7 @@ def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
             return
         for expected, subschema in patterns.items():
             for key, value in instance.items():
-                if matches(expected, key):
+                if _matches(expected, key):
                     yield from validator.descend(value, subschema, path=key, schema_path=expected)
 
     def additional_properties(
@@ -169,7 +308,7 @@ def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
         extras = [
             key
             for key in instance
-            if key not in declared and not any(matches(p, key) for p in patterns)
+            if key not in declared and not any(_matches(p, key) for p in patterns)
         ]
         if validator.is_type(extra, "object"):
             for key in extras:
@@ -184,13 +323,41 @@ def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
             raise _NotChecked("unevaluatedProperties with patternProperties is not checked")
         yield from original_unevaluated(validator, *args)
 
+    def unique_items(validator: Any, unique: Any, instance: Any, _: Any) -> Iterator[Any]:
+        if not (unique and validator.is_type(instance, "array")):
+            return
+        _spend(len(instance))
+        seen: dict[Any, int] = {}
+        for index, item in enumerate(instance):
+            first = seen.setdefault(json_key(item), index)
+            if first != index:
+                yield ValidationError(f"items {first} and {index} are equal (uniqueItems)")
+                return
+
     original_unevaluated: Any = base.VALIDATORS.get("unevaluatedProperties")
-    keywords: dict[str, Any] = {
+    keywords: dict[str, Callable[..., Any]] = {
         "pattern": pattern,
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
+        "uniqueItems": unique_items,
     }
     if original_unevaluated is not None:
         keywords["unevaluatedProperties"] = unevaluated_properties
-    safe = validators.extend(base, keywords)  # type: ignore[no-untyped-call]
-    return safe(schema, registry=Registry())
+    return keywords
+
+
+def json_key(value: Any) -> Any:
+    """A hashable key equal for values JSON Schema calls equal (1 and 1.0, objects in any key
+    order) and different for those it does not (true and 1): duplicates are found in one
+    pass, however long the enum."""
+    if isinstance(value, bool) or value is None:
+        return ("b", value)
+    if isinstance(value, (int, float)):
+        return ("n", value)  # 1 == 1.0 and hash(1) == hash(1.0)
+    if isinstance(value, str):
+        return ("s", value)
+    if isinstance(value, list):
+        return ("l", tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("d", frozenset((key, json_key(item)) for key, item in value.items()))
+    return ("r", repr(value))

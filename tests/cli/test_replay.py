@@ -4,8 +4,11 @@ checks, stdin and forced input formats."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 from tests.conftest import ROOT, Cli
+from tests.fan_out import chain, descending, fan_out, hard_timeout
 
 T = ROOT / "transcripts"
 TOP = sorted(str(p) for p in T.iterdir() if p.is_file())
@@ -298,3 +301,33 @@ def test_an_enriched_call_is_checked_once_its_input_is_complete(cli: Cli, write)
     (report,) = json.loads(run.stdout)["files"]
     assert [v["rule"] for v in report["violations"]] == ["invalid-input"]
     assert run.exit_code == 1
+
+
+def _call(tool: str, arguments: object, index: int = 1) -> str:
+    message = {"role": "assistant", "content": None, "tool_calls": [{"id": f"c{index}", "type": "function", "function": {"name": tool, "arguments": json.dumps(arguments)}}]}  # fmt: skip
+    return json.dumps(message)
+
+
+def test_replay_reports_a_schema_that_fans_out_and_finishes(
+    cli: Cli, write: Callable[..., Path]
+) -> None:
+    """Issue 17: 40 levels of `$defs`, each applying the next twice (a 3 KB schema), hung
+    `replay -r`; and a schema whose work multiplies with the input's depth."""
+    registry = write("r.json", json.dumps({"tools": [
+        {"name": "boom", "description": "d", "parameters": fan_out(40)},
+        {"name": "deep", "description": "d", "parameters": descending(40)},
+    ]}))  # fmt: skip
+    transcript = write("t.jsonl", _call("boom", {"x": "v"}) + "\n" + _call("deep", {"x": chain(40)}, 2) + "\n")  # fmt: skip
+    with hard_timeout(120):
+        run = cli("replay", str(transcript), "-r", str(registry), "-f", "json")
+    assert run.exit_code == 1  # violations fail by default
+    violations = json.loads(run.stdout)["files"][0]["violations"]
+    assert [(v["tool"], v["rule"]) for v in violations] == [
+        ("boom", "not-checked"),
+        ("deep", "not-checked"),
+    ]
+    assert violations[0]["message"].startswith("schema too costly to validate: `$ref: #/$defs/l0` at #/properties/x applies")  # fmt: skip
+    assert violations[1]["message"].startswith("schema too costly to validate (over ")
+    human = cli("replay", str(transcript), "-r", str(registry))
+    assert "not-checked: schema too costly to validate" in human.stdout and human.exit_code == 1
+    assert cli("replay", str(transcript), "-r", str(registry), "--fail-on", "none").exit_code == 0

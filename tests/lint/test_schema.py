@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from tests.fan_out import KINDS, branching, descending, fan_out, hard_timeout
 from tests.lint.helpers import assert_findings, lint_text
 
 
@@ -162,3 +167,38 @@ def test_unused_definitions_and_the_tools_that_repeat_them() -> None:
     ]
     assert "'Dead' is not used" in findings[0].message
     assert "the same unused definitions ship with 2 tools" in findings[0].message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_schema_that_fans_out_is_an_error_at_its_ref(kind: str) -> None:
+    tool = {"name": "a", "description": "d", "parameters": fan_out(40, kind)}
+    with hard_timeout(60):
+        findings = [f for f in lint_text(json.dumps([tool])) if f.rule == "TS321"]
+    assert [(f.pointer, f.severity.value) for f in findings] == [
+        ("/tools/0/parameters/properties/x/$ref", "error")
+    ]
+    assert "subschemas to one value (limit 5,000)" in findings[0].message
+    assert "reference each shared definition once per level" in findings[0].message
+
+
+def test_an_in_place_loop_is_an_error_and_recursion_through_properties_is_not() -> None:
+    loop = {"type": "object", "properties": {"p": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/a"}]}}}  # fmt: skip
+    assert_findings(
+        json.dumps([{"name": "a", "description": "d", "parameters": loop}]),
+        ["TS321 /tools/0/parameters/$defs/a/anyOf/1/$ref"],
+        rule="TS321",
+    )
+    for schema in (branching(40), descending(40), fan_out(8)):
+        assert_findings(
+            json.dumps([{"name": "a", "description": "d", "parameters": schema}]), [], rule="TS321"
+        )
+
+
+def test_an_invalid_or_external_schema_is_left_to_ts302_and_ts315() -> None:
+    for schema in (
+        {"type": "object", "properties": {"p": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$id": 5}}},
+        {"type": "object", "properties": {"p": {"$ref": "https://x/s.json"}}},
+    ):
+        assert_findings(
+            json.dumps([{"name": "a", "description": "d", "parameters": schema}]), [], rule="TS321"
+        )

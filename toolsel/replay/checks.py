@@ -4,7 +4,8 @@ Per call: an unknown tool (did you mean?), a deprecated tool (use X instead), a 
 above `--permission`, `requires` not satisfied (each required tool must have succeeded
 earlier in the same transcript), a conflicting tool already used, and input that is not
 valid against the tool's `parameters` (naming the failing path; checked safely, see
-`toolsel.validate`: a schema that refers outside itself, or is too deep, is reported).
+`toolsel.validate`: a schema that refers outside itself, is too deep, or too costly to
+validate, is reported, and so is an input whose check runs over its budget or deadline).
 """
 
 from __future__ import annotations
@@ -63,11 +64,12 @@ class RegistryChecker:
         return tuple(self.violations)
 
     # -- the checks ---------------------------------------------------------------------
-    def check(self, call: Call, line: int) -> list[Violation]:
-        """Every check of a complete call, at once (`/v1/validate`)."""
+    def check(self, call: Call, line: int, *, deadline: float | None = None) -> list[Violation]:
+        """Every check of a complete call, at once (`/v1/validate`); `deadline`
+        (`time.monotonic()`) bounds its input's check."""
         found = self.check_call(call, line)
         if call.tool in self.registry:
-            found.extend(self.check_input(call, line))
+            found.extend(self.check_input(call, line, deadline=deadline))
         return found
 
     def check_call(self, call: Call, line: int) -> list[Violation]:
@@ -113,8 +115,11 @@ class RegistryChecker:
         self.called.add(call.tool)
         return found
 
-    def check_input(self, call: Call, line: int) -> list[Violation]:
-        """The call's input against its tool's `parameters` (a known tool's)."""
+    def check_input(
+        self, call: Call, line: int, *, deadline: float | None = None
+    ) -> list[Violation]:
+        """The call's input against its tool's `parameters` (a known tool's), within
+        `deadline`, or the current work's (`toolsel.deadline`, set by `serve`)."""
         tool = self.registry.get(call.tool)
         if tool is None:
             return []
@@ -122,7 +127,13 @@ class RegistryChecker:
         if unreadable is not None:
             reason = f"the call's arguments are {unreadable}; not checked"
             return [Violation(call.id, call.tool, "invalid-input", reason, line)]
-        problem = self._validator(tool.name, tool.parameters).check(call.arguments)
+        if deadline is None:
+            from toolsel.deadline import current
+
+            deadline = current()
+        problem = self._validator(tool.name, tool.parameters).check(
+            call.arguments, deadline=deadline
+        )
         if problem is None:
             return []
         return [Violation(call.id, call.tool, problem.rule, problem.message, line)]

@@ -16,6 +16,7 @@ from toolsel.lint.rules._util import has_field, schema_nodes
 from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.registry.model import Tool
 from toolsel.registry.source import escape_token
+from toolsel.validate import json_key
 
 
 @rule(
@@ -209,23 +210,6 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
                         f"{node.pointer}/required/{index}",
                         f"required property {name!r} is not in `properties`{did_you_mean(name, props)}",
                     )
-
-
-def json_key(value: Any) -> Any:
-    """A hashable key equal for values JSON Schema calls equal (1 and 1.0, objects in any key
-    order) and different for those it does not (true and 1): duplicates are found in one
-    pass, however long the enum."""
-    if isinstance(value, bool) or value is None:
-        return ("b", value)
-    if isinstance(value, (int, float)):
-        return ("n", value)  # 1 == 1.0 and hash(1) == hash(1.0)
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, list):
-        return ("l", tuple(json_key(item) for item in value))
-    if isinstance(value, dict):
-        return ("d", frozenset((key, json_key(item)) for key, item in value.items()))
-    return ("r", repr(value))
 
 
 @rule(
@@ -569,3 +553,51 @@ def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
         elif isinstance(current, list):
             todo.extend(current)
     return used
+
+
+@rule(
+    "TS321",
+    "schema-too-costly",
+    Severity.ERROR,
+    "Validating one value against `parameters` takes bounded work",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {allOf: [{$ref: '#/$defs/p'}]}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: object, properties: {child: {$ref: '#/$defs/p'}}}}}\n",
+)
+def schema_too_costly(context: LintContext) -> Iterator[Hit]:
+    """A `$ref` applies its target to the same value, as `allOf`, `anyOf`, `oneOf`, `not`,
+    `if`/`then`/`else` and `dependentSchemas` do. Shared definitions that each reference
+    the next level twice (`allOf: [{$ref: next}, {$ref: next}]`) apply 2^L subschemas to one
+    value after L levels: a 4 KB schema can take a validator days. A reference that leads
+    back to itself without descending into a property or item never ends (the JSON Schema
+    specification leaves it undefined). toolsel counts the subschemas applied to one value,
+    in time linear in the schema, and this rule fires over 5,000 (real schemas apply at most
+    about a hundred) or on such a loop: `replay -r` and `serve` report the tool's calls as
+    not checked, and other validators may hang. Reference each shared definition once per
+    level (flatten it, or keep one `$ref` where `allOf` lists the same one twice). Anthropic
+    strict mode rejects `allOf` with `$ref` and recursive schemas, and gives up compiling a
+    schema after 180 s."""
+    from toolsel.expansion import measure, references
+    from toolsel.validate import external_refs
+
+    for tool in context.tools:
+        schema = tool.parameters
+        if next(references(schema), None) is None or external_refs(schema):
+            continue  # nothing to multiply, or TS315's finding
+        try:
+            expansion = measure(schema)
+        except Exception:  # not valid JSON Schema: TS302's finding
+            continue
+        if not expansion.too_costly:
+            continue
+        advice = (
+            "make the reference descend into a property or item, or remove it"
+            if expansion.loop is not None
+            else "reference each shared definition once per level (flatten it, or keep one "
+            "`$ref` where `allOf`/`anyOf` lists the same one twice)"
+        )
+        yield context.schema_hit(
+            tool,
+            expansion.where,
+            f"schema too costly to validate: {expansion.reason()}; toolsel replay and serve "
+            f"report this tool's calls as not checked, and other validators may hang: {advice}",
+        )

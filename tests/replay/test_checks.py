@@ -1,0 +1,39 @@
+"""toolsel/replay/checks.py: a call's input is checked within the caller's deadline (serve
+passes its request's), and a schema too costly to validate is a violation, not a hang."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from tests.fan_out import branching, fan_out, hard_timeout, tree
+from toolsel.registry import load_registry
+from toolsel.replay.checks import RegistryChecker
+from toolsel.replay.events import Call
+
+
+def _checker(tmp_path: Path) -> RegistryChecker:
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"tools": [
+        {"name": "tree", "description": "d", "parameters": branching(8)},
+        {"name": "boom", "description": "d", "parameters": fan_out(40)},
+    ]}))  # fmt: skip
+    return RegistryChecker(load_registry([path], use_cache=False))
+
+
+def test_a_deadline_reaches_the_input_check(tmp_path: Path) -> None:
+    checker = _checker(tmp_path)
+    call = Call("c1", "tree", {"x": tree(8)})
+    assert checker.check(call, 1, deadline=time.monotonic() + 3600) == []
+    (late,) = checker.check(call, 2, deadline=time.monotonic() - 1)
+    assert (late.rule, late.line) == ("not-checked", 2)
+    assert late.message.startswith("validation took too long")
+
+
+def test_a_schema_too_costly_is_a_violation_on_every_call(tmp_path: Path) -> None:
+    checker = _checker(tmp_path)
+    with hard_timeout(60):
+        found = [checker.check(Call(f"c{i}", "boom", {"x": "v"}), i) for i in range(3)]
+    assert [[v.rule for v in violations] for violations in found] == [["not-checked"]] * 3
+    assert all("schema too costly to validate" in v[0].message for v in found)
