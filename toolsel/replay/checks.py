@@ -29,13 +29,21 @@ class RegistryChecker:
     `finish`), because a streaming agent may send the input in a later line (an enriched
     call)."""
 
-    def __init__(self, registry: Registry, permission: Permission | None = None) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        permission: Permission | None = None,
+        *,
+        validators: dict[str, InputValidator] | None = None,
+    ) -> None:
+        """`validators` (tool name -> validator) may be shared by checkers of one registry:
+        building one checks the schema, and each check keeps its own budget."""
         self.registry = registry
         self.permission = permission
         self.called: set[str] = set()
         self.succeeded: set[str] = set()
         self.violations: list[Violation] = []
-        self._validators: dict[str, InputValidator] = {}
+        self._validators = validators if validators is not None else {}
         self._suggestions: dict[str, str] = {}  # unknown tool -> " (did you mean ...)"
         self._input_pending: dict[str, tuple[OpenCall, int]] = {}  # call id -> (call, line)
 

@@ -47,6 +47,8 @@ class Snapshot:
     stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
     version: int
     loaded_at: float = field(default_factory=time.time)
+    #: one input validator per tool, built on first use and shared by every request
+    validators: dict[str, Any] = field(default_factory=dict)
 
 
 class Service:
@@ -282,7 +284,8 @@ class Service:
             raise RequestError("missing `input` (the call's arguments, an object)")
         permission = _choice(body, "permission", Permission, None)
         session = _optional_text(body, "session")
-        checker = RegistryChecker(self.snapshot.registry, permission)
+        snap = self.snapshot
+        checker = RegistryChecker(snap.registry, permission, validators=snap.validators)
         if session is not None and self.store is not None:
             checker.called, checker.succeeded = self.store.session_tools(session)
         violations = checker.check(Call("validate", tool, body["input"]), 0)
