@@ -82,23 +82,22 @@ def test_mcp_stdio_answers_lines_it_cannot_read() -> None:
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]  # fmt: skip
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
-    process = subprocess.Popen(
+    replies = []
+    with subprocess.Popen(
         [sys.executable, "-m", "toolsel", "mcp", "-r", str(ROOT / "registries")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(text)
-    process.stdin.flush()  # and keep stdin open, as a client does, until the last answer
-    replies = []
-    while not any(r.get("id") == 2 for r in replies):
-        line = process.stdout.readline()
-        if not line:
-            break
-        replies.append(json.loads(line))
-    process.stdin.close()
-    process.wait(60)
-    assert process.stderr is not None
-    stderr = process.stderr.read()
+    ) as process:  # fmt: skip
+        assert process.stdin and process.stdout and process.stderr
+        process.stdin.write(text)
+        process.stdin.flush()  # and keep stdin open, as a client does, until the last answer
+        while not any(r.get("id") == 2 for r in replies):
+            line = process.stdout.readline()
+            if not line:
+                break
+            replies.append(json.loads(line))
+        process.stdin.close()
+        process.wait(60)
+        stderr = process.stderr.read()
     errors = [r["error"]["code"] for r in replies if "error" in r and r["id"] is None]
     assert errors == [-32700, -32600], replies
     assert any(r.get("id") == 2 and r["result"]["tools"] for r in replies)
