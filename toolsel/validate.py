@@ -180,13 +180,55 @@ class InputValidator:
         if error is None:
             return None
         path = "/" + "/".join(str(p) for p in error.absolute_path)
-        return InputProblem("invalid-input", f"input at {path} is invalid: {_brief(error)}")
+        return InputProblem("invalid-input", f"input at {path} is invalid: {error_text(error)}")
 
 
 def _brief(failure: Exception) -> str:
     """A one-line reason of at most 200 characters (a message may quote a huge input)."""
     text = " ".join(str(getattr(failure, "message", None) or failure).split())
     return text[:200] + ("…" if len(text) > 200 else "")
+
+
+def json_text(value: Any, limit: int = 80) -> str:
+    """A value as JSON writes it (`null`, `true`, `"a"`), cut to `limit` characters."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def error_text(error: Any) -> str:
+    """A jsonschema error in one line, with values written as JSON, not as Python
+    (`null is not of type "array"`, not `None is not of type 'array'`)."""
+    keyword, expected, value = error.validator, error.validator_value, error.instance
+    shown = json_text(value)
+    if keyword == "type":
+        return f"{shown} is not of type {json_text(expected)}"
+    if keyword == "enum":
+        return f"{shown} is not one of {json_text(expected)}"
+    if keyword == "const":
+        return f"{shown} is not {json_text(expected)}"
+    if keyword == "required" and isinstance(value, dict) and isinstance(expected, list):
+        missing = [name for name in expected if name not in value]
+        if missing:
+            return f"{json_text(missing[0])} is a required property"
+    bounds = {
+        "minimum": "less than the minimum of",
+        "maximum": "more than the maximum of",
+        "exclusiveMinimum": "not more than the exclusive minimum of",
+        "exclusiveMaximum": "not less than the exclusive maximum of",
+        "minLength": "shorter than",
+        "maxLength": "longer than",
+        "minItems": "fewer items than",
+        "maxItems": "more items than",
+        "multipleOf": "not a multiple of",
+    }
+    if keyword in bounds:
+        return f"{shown} is {bounds[keyword]} {json_text(expected)}"
+    return _brief(error)
 
 
 def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
@@ -288,7 +330,7 @@ def _safe_keywords(base: Any) -> dict[str, Callable[..., Any]]:
 
     def pattern(validator: Any, expected: str, instance: Any, _: Any) -> Iterator[Any]:
         if validator.is_type(instance, "string") and not _matches(expected, instance):
-            yield ValidationError(f"{instance!r} does not match {expected!r}")
+            yield ValidationError(f"{json_text(instance)} does not match {json_text(expected)}")
 
     def pattern_properties(validator: Any, patterns: Any, instance: Any, _: Any) -> Iterator[Any]:
         if not validator.is_type(instance, "object"):
@@ -314,7 +356,7 @@ def _safe_keywords(base: Any) -> dict[str, Callable[..., Any]]:
             for key in extras:
                 yield from validator.descend(instance[key], extra, path=key)
         elif extra is False and extras:
-            listed = ", ".join(repr(k) for k in sorted(extras, key=str))
+            listed = ", ".join(json_text(k) for k in sorted(extras, key=str))
             yield ValidationError(f"Additional properties are not allowed ({listed} unexpected)")
 
     def unevaluated_properties(validator: Any, *args: Any) -> Iterator[Any]:

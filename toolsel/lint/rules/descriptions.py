@@ -304,8 +304,9 @@ def _stems(text: str) -> set[str]:
 
 
 def names_tell_apart(first: Tool, second: Tool) -> bool:
-    """The names differ by words (a verb, an object) that each description says: so an
-    agent reading either tool sees what sets it apart."""
+    """The names differ by words (a verb, an object) that each description says, every one
+    of them: so an agent reading either tool sees what sets it apart (`remove_item` and
+    `delete_record` whose descriptions both speak of items are not told apart)."""
     from toolsel.ranking.fields import stem
 
     a = {stem(w) for w in split_name(first.name)}
@@ -313,7 +314,7 @@ def names_tell_apart(first: Tool, second: Tool) -> bool:
     only_a, only_b = a - b, b - a
     if not only_a or not only_b:
         return False
-    return bool(only_a & _stems(first.description)) and bool(only_b & _stems(second.description))
+    return only_a <= _stems(first.description) and only_b <= _stems(second.description)
 
 
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")

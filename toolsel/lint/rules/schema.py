@@ -16,7 +16,7 @@ from toolsel.lint.rules._util import has_field, schema_nodes
 from toolsel.lint.schema import SchemaNode, walk_schema
 from toolsel.registry.model import Tool
 from toolsel.registry.source import escape_token
-from toolsel.validate import json_key
+from toolsel.validate import json_key, json_text
 
 
 @rule(
@@ -36,7 +36,7 @@ def root_object(context: LintContext) -> Iterator[Hit]:
             yield context.schema_hit(
                 tool,
                 "",
-                f"`parameters` root has type {params.get('type')!r}; it must be `type: object`",
+                f"`parameters` root has type {json_text(params.get('type'))}; it must be `type: object`",
             )
         for keyword in ("anyOf", "oneOf"):
             if keyword in params:
@@ -242,7 +242,7 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
                 key = ("id", id(value))
             if key in seen:
                 yield context.schema_hit(
-                    tool, f"{where}/{index}", f"enum value {value!r} appears twice"
+                    tool, f"{where}/{index}", f"enum value {json_text(value)} appears twice"
                 )
             seen.add(key)
             if isinstance(value, str):
@@ -251,7 +251,7 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
                     yield context.schema_hit(
                         tool,
                         f"{where}/{index}",
-                        f"enum values {other!r} and {value!r} differ only by case",
+                        f"enum values {json_text(other)} and {json_text(value)} differ only by case",
                         severity=Severity.WARNING,
                     )
 
@@ -278,7 +278,7 @@ def bad_default(context: LintContext) -> Iterator[Hit]:
             yield context.schema_hit(
                 tool,
                 f"{node.pointer}/default",
-                f"default {node.schema['default']!r} is invalid: {message}",
+                f"default {json_text(node.schema['default'])} is invalid: {message}",
             )
 
 
