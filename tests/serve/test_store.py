@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolsel.errors import UsageError
-from toolsel.replay.stats import records_stats
-from toolsel.serve.store import SCHEMA_VERSION, UsageRecord, UsageStore, Window, open_store
+from toolsel.replay.sketch import ACCURACY
+from toolsel.replay.stats import UsageStats, records_stats
+from toolsel.serve.store import (
+    SCHEMA_VERSION,
+    UsageRecord,
+    UsageStore,
+    Window,
+    open_store,
+    window_stats,
+)
+
+AT = "2026-01-01T00:00:00.000Z"
 
 
 def _record(i: int, **fields: object) -> UsageRecord:
@@ -42,19 +53,38 @@ def test_windows_sessions_and_statistics(store: UsageStore) -> None:
             UsageRecord("run_tests", True, "2026-02-01T00:00:00.000Z", session="s3"),
         ]
     )
-    stats = records_stats(store.rows(Window()))
+    assert_same(window_stats(store, Window()), window_stats(store, Window(), exact=True))
+    stats = window_stats(store, Window(), exact=True)
     assert stats.transcripts == 3
     tools = {t.name: t for t in stats.tools}
     assert tools["run_tests"].calls == 3 and tools["run_tests"].transcripts == 3
     assert tools["run_tests"].median_latency_s == 0.2 and tools["run_tests"].p95_latency_s == 0.3
     assert tools["deploy_service"].errors == 1 and tools["deploy_service"].success_rate == 0.0
     assert [p.tools for p in stats.co_used_pairs] == [("deploy_service", "run_tests")]
-    january = records_stats(store.rows(Window(until="2026-02-01T00:00:00.000Z")))
+    january = window_stats(store, Window(until="2026-02-01T00:00:00.000Z"))
     assert sum(t.calls for t in january.tools) == 3
-    one = records_stats(store.rows(Window(session="s1")))
+    one = window_stats(store, Window(session="s1"))
     assert {t.name for t in one.tools} == {"run_tests", "deploy_service"}
     assert store.session_tools("s1") == ({"run_tests", "deploy_service"}, {"run_tests"})
     assert {row[0]: row[1] for row in store.summary()} == {"run_tests": 3, "deploy_service": 1}
+
+
+def assert_same(rolled: UsageStats, exact: UsageStats) -> None:
+    """Roll-up statistics equal the exact ones; percentiles within the sketch's 1%."""
+    assert rolled.transcripts == exact.transcripts
+    assert rolled.co_used_pairs == exact.co_used_pairs
+    assert rolled.never_called == exact.never_called
+    assert [replace(t, median_latency_s=None, p95_latency_s=None) for t in rolled.tools] == [
+        replace(t, median_latency_s=None, p95_latency_s=None) for t in exact.tools
+    ]
+    for mine, truth in zip(rolled.tools, exact.tools, strict=True):
+        for got, want in (
+            (mine.median_latency_s, truth.median_latency_s),
+            (mine.p95_latency_s, truth.p95_latency_s),
+        ):
+            assert (got is None) == (want is None)
+            if got is not None and want is not None:
+                assert abs(got - want) <= ACCURACY * want + 1e-12, (mine.name, got, want)
 
 
 def test_concurrent_writers_lose_nothing(store: UsageStore) -> None:
@@ -107,7 +137,6 @@ def test_bad_urls_are_usage_errors(tmp_path) -> None:  # type: ignore[no-untyped
     )
 )
 def test_statistics_conserve_counts(rows: list[tuple[str, bool, str | None]]) -> None:
-    ordered = sorted(rows, key=lambda r: (r[2] is None, r[2] or ""))
-    stats = records_stats((tool, ok, None, session) for tool, ok, session in ordered)
+    stats = records_stats((tool, ok, None, session, AT) for tool, ok, session in rows)
     assert sum(t.calls for t in stats.tools) == len(rows)
     assert sum(t.errors for t in stats.tools) == sum(1 for _, ok, _ in rows if not ok)

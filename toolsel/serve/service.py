@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,7 +238,8 @@ class Service:
         session = _optional_text(body, "session")
         checker = RegistryChecker(self.snapshot.registry, permission)
         if session is not None and self.store is not None:
-            checker.called, checker.succeeded = self.store.session_tools(session)
+            with _store_errors():
+                checker.called, checker.succeeded = self.store.session_tools(session)
         violations = checker.check(Call("validate", tool, body["input"]), 0)
         return {
             "schema": VALIDATE_SCHEMA,
@@ -252,22 +254,25 @@ class Service:
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
         records = parse_records(body)
-        stored = self.store.record(records)
+        with _store_errors():
+            stored = self.store.record(records)
         return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
 
     def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats/v1` payload over the stored records."""
+        """GET /v1/analytics: the `toolsel.stats/v2` payload over the stored records of a
+        window (default: the last 7 days, from the start of the hour; `since=all`: all),
+        from the roll-ups, and the window it covers."""
         from toolsel.render.stats import stats_payload
-        from toolsel.replay.stats import records_stats
+        from toolsel.serve.store import window_stats
 
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
-        window = Window(
-            since=_timestamp(query.get("since"), "since"),
-            until=_timestamp(query.get("until"), "until"),
-            session=query.get("session"),
-        )
-        return stats_payload(records_stats(self.store.rows(window), self.snapshot.registry))
+        window = analytics_window(query)
+        with _store_errors():
+            stats = window_stats(self.store, window, self.snapshot.registry)
+        payload = stats_payload(stats)
+        payload["window"] = {"since": window.since, "until": window.until}
+        return payload
 
     def tools(self, emit: str | None, name: str | None = None) -> Any:
         """GET /v1/tools[/{name}]: definitions in the registry's own shape, or a provider's."""
@@ -319,6 +324,34 @@ def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
         "examples": list(registry.examples_for(tool.name)),
         "source": {"file": tool.source.file, "pointer": tool.source.pointer},
     }
+
+
+def analytics_window(query: Mapping[str, str]) -> Window:
+    """`since`/`until` of an analytics request; neither: the last 7 days (from the start of
+    the hour), `since=all`: every record."""
+    from toolsel.serve.rollups import default_since
+
+    since, until = query.get("since") or None, query.get("until") or None
+    if since == "all":
+        start = None
+    elif since is None and until is None:
+        start = default_since()
+    else:
+        start = _timestamp(since, "since")
+    return Window(since=start, until=_timestamp(until, "until"), session=query.get("session"))
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """A store that is full answers 507, one that cannot be reached 503."""
+    from toolsel.serve.store import StoreFull, StoreUnavailable
+
+    try:
+        yield
+    except StoreFull as error:
+        raise RequestError(str(error), 507) from None
+    except StoreUnavailable as error:
+        raise RequestError(str(error), 503) from None
 
 
 def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
@@ -455,5 +488,7 @@ def _timestamp(value: Any, key: str) -> str | None:
         raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
     try:
         return stored_time(value)
-    except ValueError:
-        raise RequestError(f"`{key}` must be an ISO 8601 time, got {value!r}", 422) from None
+    except ValueError as error:
+        raise RequestError(
+            f"`{key}` must be an ISO 8601 time, got {value!r}: {error}", 422
+        ) from None
