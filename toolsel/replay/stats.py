@@ -263,7 +263,7 @@ def _summarise(
             name,
             calls[name],
             errors.get(name, 0),
-            units[name],
+            units.get(name, 0),
             latency.get(name, (None, None))[0],
             answered.get(name, 0),
             latency.get(name, (None, None))[1],
