@@ -140,3 +140,168 @@ def test_statistics_conserve_counts(rows: list[tuple[str, bool, str | None]]) ->
     stats = records_stats((tool, ok, None, session, AT) for tool, ok, session in rows)
     assert sum(t.calls for t in stats.tools) == len(rows)
     assert sum(t.errors for t in stats.tools) == sum(1 for _, ok, _ in rows if not ok)
+
+
+def test_a_new_sqlite_store_is_private(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import stat
+
+    path = tmp_path / "fresh" / "usage.sqlite3"
+    old = os.umask(0o022)  # the usual umask would make it world-readable
+    try:
+        store = open_store(f"sqlite:///{path}")
+        store.record([_record(1)])
+        files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
+        store.close()
+    finally:
+        os.umask(old)
+    assert modes == {p.name: 0o600 for p in files}
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://u:s3cret@db/x", "postgresql://u:***@db/x"),
+        (
+            "postgresql://u:p@ss/w:rd@db:5432/x?sslmode=require",
+            "postgresql://u:***@db:5432/x?sslmode=require",
+        ),
+        (
+            "postgresql://u@db/x?password=s3cret&sslmode=require",
+            "postgresql://u@db/x?password=***&sslmode=require",
+        ),
+        (
+            "postgres://db/x?sslmode=require&PassWord=s3cret",
+            "postgres://db/x?sslmode=require&PassWord=***",
+        ),
+        ("mysql://u:s3cret@db/x", "mysql://u:***@db/x"),
+        ("sqlite:///tmp/u.db", "sqlite:///tmp/u.db"),
+        ("postgresql://u@db/x", "postgresql://u@db/x"),
+    ],
+)
+def test_passwords_are_redacted(url: str, shown: str) -> None:
+    from toolsel.serve.store import redacted, scrubbed
+
+    assert redacted(url) == shown
+    secret = "p@ss/w:rd" if "p@ss" in url else "s3cret"
+    message = scrubbed(f"failed for {url} with password {secret}", url)
+    assert secret not in message or secret not in url
+
+
+def test_a_refused_or_unreachable_url_never_shows_its_password() -> None:
+    with pytest.raises(UsageError) as refused:
+        open_store("mysql://admin:hunter2@db/x")
+    assert "hunter2" not in str(refused.value) and "admin:***@db" in str(refused.value)
+    with pytest.raises(UsageError) as unreachable:
+        open_store(
+            "postgresql://nobody:hunter2@127.0.0.1:1/none?connect_timeout=2&password=hunter2"
+        )
+    assert "hunter2" not in str(unreachable.value)
+
+
+def test_health_is_none_when_the_store_answers_and_a_reason_when_not(store: UsageStore) -> None:
+    assert store.health() is None
+    store._health.at = -float("inf")  # type: ignore[attr-defined]
+
+    def down() -> None:
+        raise OSError("connection refused")
+
+    store._ping = down  # type: ignore[attr-defined]
+    reason = store.health()
+    assert reason is not None and "connection refused" in reason and store.url in reason
+
+
+def test_size_counts_the_tables(store: UsageStore) -> None:
+    empty = store.size()
+    store.record(
+        [_record(i, id=str(i), session=f"s{i % 50}", tool=f"t{i % 30}") for i in range(3000)]
+    )
+    store._size.at = -float("inf")  # type: ignore[attr-defined]
+    assert store.size() > empty > 0
+
+
+def _terminate_others(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+def test_postgresql_reconnects_after_its_connections_are_killed() -> None:
+    from tests.serve.conftest import fresh_postgres
+
+    url = fresh_postgres()
+    store = open_store(url)
+    try:
+        assert store.record([_record(1, id="a")]) == 1
+        assert store.count() == 1
+        assert _terminate_others(url) >= 1  # what a database restart does to the pool
+        assert store.record([_record(2, id="b")]) == 1
+        assert _terminate_others(url) >= 1
+        assert window_stats(store, Window()).tools[0].calls == 2
+        assert store.record([_record(3)]) == 1  # no id: still safe, the pool checks first
+        store._health.at = -float("inf")  # type: ignore[attr-defined]
+        assert store.health() is None
+    finally:
+        store.close()
+
+
+def test_postgresql_retries_a_write_whose_connection_dies_before_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.serve.conftest import fresh_postgres
+    from toolsel.serve import rollups
+
+    url = fresh_postgres()
+    store = open_store(url)
+    real = rollups.store_records
+    calls = []
+
+    def dies_once(db, records):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 1:  # the backend goes away mid-transaction
+            db.run("SELECT pg_terminate_backend(pg_backend_pid())")
+        return real(db, records)
+
+    monkeypatch.setattr(rollups, "store_records", dies_once)
+    try:
+        assert store.record([_record(1), _record(2)]) == 2  # no ids: safe, COMMIT was never sent
+        assert len(calls) == 2 and store.count() == 2
+    finally:
+        store.close()
+
+
+def test_postgresql_does_not_retry_a_write_without_ids_lost_at_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import psycopg
+
+    from tests.serve.conftest import fresh_postgres
+    from toolsel.serve.store import StoreUnavailable
+
+    url = fresh_postgres()
+    store = open_store(url)
+    commits = []
+
+    def lost(self: psycopg.Connection) -> None:  # type: ignore[type-arg]
+        commits.append(1)
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    try:
+        monkeypatch.setattr(psycopg.Connection, "commit", lost)
+        with pytest.raises(StoreUnavailable, match="unavailable"):
+            store.record([_record(1)])  # it may have been stored: trying again could double it
+        assert len(commits) == 1
+        commits.clear()
+        with pytest.raises(StoreUnavailable):
+            store.record([_record(1, id="x")])  # with ids a second try is harmless: it is made
+        assert len(commits) == 2
+    finally:
+        monkeypatch.undo()
+        store.close()
