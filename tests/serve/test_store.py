@@ -305,3 +305,27 @@ def test_postgresql_does_not_retry_a_write_without_ids_lost_at_commit(
     finally:
         monkeypatch.undo()
         store.close()
+
+
+def test_sqlite_writes_waiting_batches_together_and_a_failing_one_fails_alone(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from toolsel.serve import rollups
+    from toolsel.serve.store import SqliteStore, _Batch
+
+    store = SqliteStore(f"sqlite:///{tmp_path / 'u.db'}")
+    real = rollups.store_records
+
+    def picky(db, records):  # type: ignore[no-untyped-def]
+        if records[0].tool == "bad":
+            real(db, records)  # half-written, then it fails: its savepoint is rolled back
+            raise ValueError("bad batch")
+        return real(db, records)
+
+    monkeypatch.setattr(rollups, "store_records", picky)
+    group = [_Batch([_record(1, id="a")]), _Batch([_record(2, tool="bad")]), _Batch([_record(3)])]
+    store._write_group(group)
+    assert [b.stored for b in group] == [1, 0, 1] and all(b.done for b in group)
+    assert isinstance(group[1].error, ValueError) and group[0].error is group[2].error is None
+    assert store.count() == 2 and {row[0] for row in store.summary()} == {"read_file"}
+    store.close()

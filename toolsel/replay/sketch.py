@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 import struct
+import sys
+from array import array
 from collections.abc import Iterable, Mapping
 
 #: Relative accuracy of every quantile.
@@ -18,14 +20,16 @@ GAMMA = (1 + ACCURACY) / (1 - ACCURACY)
 _LOG_GAMMA = math.log(GAMMA)
 #: The bucket of 0 (and of negative values, which latencies never are).
 ZERO = -(2**31)
-_PAIR = struct.Struct("<iq")
+#: Values (ms) outside this range are counted at its ends, so that one absurd latency cannot
+#: make a stored sketch large: it spans at most ~2,100 buckets (17 kB).
+LOWEST, HIGHEST = 1e-6, 1e12
 
 
 def bucket(value: float) -> int:
     """The bucket a value falls in."""
     if not value > 0:  # 0, negatives and NaN
         return ZERO
-    return math.ceil(math.log(value) / _LOG_GAMMA)
+    return math.ceil(math.log(min(max(value, LOWEST), HIGHEST)) / _LOG_GAMMA)
 
 
 def bucket_value(index: int) -> float:
@@ -51,15 +55,57 @@ def merge(into: dict[int, int], other: Mapping[int, int], sign: int = 1) -> None
             into.pop(index, None)
 
 
+#: An encoded sketch starts with its lowest bucket (int32) and its count of zeros (int64),
+#: then the counts (int64) of every bucket from the lowest to the highest, little-endian.
+_HEAD = struct.Struct("<iq")
+
+
+def _dense(data: bytes) -> array[int]:
+    counts = array("q")
+    counts.frombytes(data[_HEAD.size :])
+    if sys.byteorder == "big":
+        counts.byteswap()
+    return counts
+
+
+def _pack(low: int, zeros: int, counts: array[int]) -> bytes:
+    if sys.byteorder == "big":
+        counts.byteswap()
+    return _HEAD.pack(low, zeros) + counts.tobytes()
+
+
 def encode(counts: Mapping[int, int]) -> bytes:
-    """12 bytes a bucket: index (int32) and count (int64), little-endian, by index."""
-    return b"".join(_PAIR.pack(i, counts[i]) for i in sorted(counts))
+    return add_to(None, counts)
+
+
+def add_to(data: bytes | None, counts: Mapping[int, int]) -> bytes:
+    """An encoded sketch plus some counts (a batch's), without decoding it into a dict: the
+    write path does this for every tool and hour it touches."""
+    low, zeros = _HEAD.unpack_from(data) if data else (0, 0)
+    dense = _dense(data) if data else array("q")
+    indexes = [i for i in counts if i != ZERO]
+    if indexes:
+        first, last = min(indexes), max(indexes)
+        if not dense:
+            low = first
+        if first < low:
+            dense = array("q", bytes(8 * (low - first))) + dense
+            low = first
+        if last >= low + len(dense):
+            dense.extend(array("q", bytes(8 * (last - low - len(dense) + 1))))
+        for index in indexes:
+            dense[index - low] += counts[index]
+    return _pack(low, zeros + counts.get(ZERO, 0), dense)
 
 
 def decode(data: bytes | None) -> dict[int, int]:
     if not data:
         return {}
-    return dict(_PAIR.iter_unpack(bytes(data)))
+    low, zeros = _HEAD.unpack_from(data)
+    found = {low + i: n for i, n in enumerate(_dense(data)) if n}
+    if zeros:
+        found[ZERO] = zeros
+    return found
 
 
 def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
@@ -84,14 +130,26 @@ def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
 
 
 def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
-    """The sum of many encoded sketches (numpy: a month of daily roll-ups is ~10^5 buckets)."""
+    """The sum of many encoded sketches (numpy: a month of daily roll-ups at once)."""
     import numpy as np
 
-    data = b"".join(bytes(b) for b in blobs if b)
-    if not data:
+    parts = [bytes(b) for b in blobs if b]
+    if not parts:
         return {}
-    pairs = np.frombuffer(data, dtype=np.dtype([("i", "<i4"), ("c", "<i8")]))
-    indexes, where = np.unique(pairs["i"], return_inverse=True)
-    counts = np.zeros(len(indexes), dtype=np.int64)
-    np.add.at(counts, where, pairs["c"])
-    return {int(i): int(c) for i, c in zip(indexes, counts, strict=True) if c}
+    heads = [_HEAD.unpack_from(p) for p in parts]
+    sizes = [(len(p) - _HEAD.size) // 8 for p in parts]
+    spans = [(low, low + size) for (low, _), size in zip(heads, sizes, strict=True) if size]
+    found: dict[int, int] = {}
+    if spans:
+        first = min(a for a, _ in spans)
+        total = np.zeros(max(b for _, b in spans) - first, dtype=np.int64)
+        for part, (low, _), size in zip(parts, heads, sizes, strict=True):
+            if size:
+                total[low - first : low - first + size] += np.frombuffer(
+                    part, "<i8", offset=_HEAD.size
+                )
+        found = {first + int(i): int(total[i]) for i in np.flatnonzero(total)}
+    zeros = sum(z for _, z in heads)
+    if zeros:
+        found[ZERO] = zeros
+    return found

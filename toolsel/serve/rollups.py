@@ -204,50 +204,53 @@ def plan(records: Sequence[UsageRecord], sessions: dict[str, _Session]) -> Plan:
     hourly: dict[tuple[str, str], Delta] = {}
     pairs: dict[tuple[str, str, str], int] = {}
     started: dict[str, int] = {}
-    for r in records:
-        key = session_key(r.session)
+    raw, tool_rows = result.raw, result.tools
+    last_seen: dict[str, str] = {}
+    for r in records:  # the hot loop of every write: kept flat
+        tool, at, ok, latency, name = r.tool, r.at, r.ok, r.latency_ms, r.session
+        key = "" if name is None else "." + name
         session = sessions[key]
-        hour = r.at[:13]
-        session_first = not session.tools
+        known = session.tools
+        hour = at[:13]
+        session_first = not known
         if session_first:
             started[hour] = started.get(hour, 0) + 1
-        ordinal = session.tools.get(r.tool)
-        first = ordinal is None
-        delta = hourly.get((hour, r.tool))
+        delta = hourly.get((hour, tool))
         if delta is None:
-            delta = hourly[hour, r.tool] = Delta()
+            delta = hourly[hour, tool] = Delta()
+        ordinal = known.get(tool)
+        first = ordinal is None
         if ordinal is None:
-            ordinal = session.tools[r.tool] = len(session.tools)
+            ordinal = known[tool] = len(known)
             delta.sessions += 1
             if ordinal < limit:
                 for other in session.firsts:
-                    pair = (hour, other, r.tool) if other < r.tool else (hour, r.tool, other)
+                    pair = (hour, other, tool) if other < tool else (hour, tool, other)
                     pairs[pair] = pairs.get(pair, 0) + 1
-                session.firsts.append(r.tool)
+                session.firsts.append(tool)
         delta.calls += 1
-        if not r.ok:
+        if not ok:
             delta.errors += 1
-        if r.latency_ms is not None:
+        if latency is not None:
             delta.latency_count += 1
-            delta.latency_sum += r.latency_ms
-            index = bucket(r.latency_ms)
+            delta.latency_sum += latency
+            index = bucket(latency)
             delta.sketch[index] = delta.sketch.get(index, 0) + 1
-        if r.at > delta.last_at:
-            delta.last_at = r.at
-        row = result.tools.get((key, r.tool))
+        if at > delta.last_at:
+            delta.last_at = at
+        row = tool_rows.get((key, tool))
         if row is None:
-            result.tools[key, r.tool] = [ordinal, r.at, r.ok]
+            tool_rows[key, tool] = [ordinal, at, ok]
         else:
-            row[1] = max(row[1], r.at)
-            row[2] = row[2] or r.ok
-        summary = result.sessions.get(key)
-        if summary is None:
-            result.sessions[key] = [len(session.tools), r.at]
-        else:
-            summary[0] = len(session.tools)
-            summary[1] = max(summary[1], r.at)
-        flags = (first, session_first, ordinal)
-        result.raw.append((r.id, r.tool, r.ok, r.latency_ms, r.session, r.error, r.at, *flags))
+            if at > row[1]:
+                row[1] = at
+            if ok:
+                row[2] = True
+        if at > last_seen.get(key, ""):
+            last_seen[key] = at
+        raw.append((r.id, tool, ok, latency, name, r.error, at, first, session_first, ordinal))
+    for key, at in last_seen.items():
+        result.sessions[key] = [len(sessions[key].tools), at]
     for (hour, tool), delta in hourly.items():
         result.groups["h", hour, tool] = delta
         day = result.groups.get(("d", hour[:10], tool))
@@ -310,7 +313,7 @@ def write_rollups(db: Executor, batch: Plan) -> None:
     """Add a plan to the session and roll-up tables: sums by additive upserts, a latency
     sketch by read-merge-write on its row (locked on PostgreSQL). Rows in key order, so
     concurrent writers lock in one order."""
-    from toolsel.replay.sketch import decode, encode, merge
+    from toolsel.replay.sketch import add_to
 
     db.many(
         "INSERT INTO usage_sessions (skey, tools, last_at) VALUES (?, ?, ?)"
@@ -344,9 +347,7 @@ def write_rollups(db: Executor, batch: Plan) -> None:
             [value for key in chunk for value in key],
         )
         for grain, period, tool, blob in rows:
-            merged = decode(blob)
-            merge(merged, batch.groups[grain, period, tool].sketch)
-            sketches[grain, period, tool] = encode(merged)
+            sketches[grain, period, tool] = add_to(blob, batch.groups[grain, period, tool].sketch)
     db.many(
         "INSERT INTO usage_rollup (grain, period, tool, calls, errors, sessions, latency_count,"
         " latency_sum, last_at, sketch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

@@ -295,6 +295,9 @@ class _Store:
                     " (--max-store); nothing more is recorded until old records are pruned"
                     " (--retain) or the limit is raised"
                 )
+        return self._store(records)
+
+    def _store(self, records: Sequence[UsageRecord]) -> int:
         return self._write(
             lambda db: rollups.store_records(db, records),
             idempotent=all(r.id is not None for r in records),
@@ -406,9 +409,20 @@ def _create_private(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
+class _Batch:
+    """One caller's records waiting for the writer."""
+
+    def __init__(self, records: Sequence[UsageRecord]) -> None:
+        self.records = records
+        self.stored = 0
+        self.error: BaseException | None = None
+        self.done = False
+
+
 class SqliteStore(_Store):
     """SQLite in WAL mode: one writer connection, its writes serialised by a lock; one
-    read connection per reading thread."""
+    read connection per reading thread. Batches that arrive while a transaction commits
+    are written together in the next one (group commit: one disk sync for all of them)."""
 
     def __init__(self, url: str) -> None:
         import sqlite3
@@ -418,6 +432,9 @@ class SqliteStore(_Store):
         self._lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[Any] = []
+        self._waiting: list[_Batch] = []
+        self._turn = threading.Condition()
+        self._leading = False
         try:
             _create_private(self._path)
             self._db = self._connect()
@@ -468,6 +485,56 @@ class SqliteStore(_Store):
                     self._db.execute("ROLLBACK")
                 raise
             return result
+
+    def _store(self, records: Sequence[UsageRecord]) -> int:
+        mine = _Batch(records)
+        with self._turn:
+            self._waiting.append(mine)
+            while self._leading and not mine.done:
+                self._turn.wait()
+            if not mine.done:  # lead: write every batch waiting, this one included
+                self._leading = True
+                group, self._waiting = self._waiting, []
+        if not mine.done:
+            try:
+                with self._lock:
+                    self._write_group(group)
+            finally:
+                with self._turn:
+                    self._leading = False
+                    self._turn.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        return mine.stored
+
+    def _write_group(self, group: list[_Batch]) -> None:
+        """Each batch in a savepoint of one transaction: one that fails fails alone."""
+        db = _SqliteExecutor(self._db)
+        try:
+            with self._errors():
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for batch in group:
+                        self._db.execute("SAVEPOINT batch")
+                        try:
+                            batch.stored = rollups.store_records(db, batch.records)
+                        except Exception as error:
+                            self._db.execute("ROLLBACK TO batch")
+                            batch.error = error
+                        self._db.execute("RELEASE batch")
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+        except BaseException as error:
+            for batch in group:
+                batch.error = batch.error or error
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for batch in group:
+                batch.done = True
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
