@@ -89,3 +89,21 @@ def test_bucket_edges_are_answered_within_one_percent() -> None:
     for power in range(-689, 1382):  # 1e-6 to 1e12
         value = GAMMA**power
         assert abs(bucket_value(bucket(value)) - value) <= ACCURACY * value * (1 + 1e-9)
+
+
+@given(st.lists(LATENCIES, max_size=5), st.lists(st.floats(0, 1e6), max_size=20))
+def test_stored_sketches_give_the_same_quantiles(
+    parts: list[list[float]], loose: list[float]
+) -> None:
+    from toolsel.replay.sketch import stored_quantiles
+
+    blobs = []
+    for values in parts:
+        counts: dict[int, int] = {}
+        add(counts, values)
+        blobs.append(encode(counts))
+    extra: dict[int, int] = {}
+    add(extra, loose)
+    everything: dict[int, int] = {}
+    add(everything, [v for values in parts for v in values] + loose)
+    assert stored_quantiles(blobs, extra) == quantiles(everything)

@@ -153,3 +153,37 @@ def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
     if zeros:
         found[ZERO] = zeros
     return found
+
+
+def stored_quantiles(
+    blobs: list[bytes], counts: Mapping[int, int] | None = None
+) -> tuple[float | None, float | None]:
+    """`quantiles` of encoded sketches plus some counts, summed in numpy (a month of daily
+    roll-ups and the edges of a window, without building a dict of every bucket)."""
+    import numpy as np
+
+    parts = [bytes(b) for b in blobs if b]
+    if counts:
+        parts.append(encode(counts))
+    heads = [_HEAD.unpack_from(p) for p in parts]
+    zeros = sum(z for _, z in heads)
+    spans = [(low, (len(p) - _HEAD.size) // 8) for p, (low, _) in zip(parts, heads, strict=True)]
+    spans = [(low, size) for low, size in spans if size]
+    first = min((low for low, _ in spans), default=0)
+    dense = np.zeros(max((low + size for low, size in spans), default=first) - first, np.int64)
+    for part, (low, _) in zip(parts, heads, strict=True):
+        size = (len(part) - _HEAD.size) // 8
+        if size:
+            dense[low - first : low - first + size] += np.frombuffer(part, "<i8", offset=_HEAD.size)
+    total = zeros + int(dense.sum())
+    if total <= 0:
+        return None, None
+    cumulative = np.cumsum(dense)
+
+    def at_rank(rank: int) -> float:  # the value of the rank-th smallest (from 0)
+        if rank < zeros:
+            return 0.0
+        return bucket_value(first + int(np.searchsorted(cumulative, rank - zeros + 1)))
+
+    median = (at_rank((total - 1) // 2) + at_rank(total // 2)) / 2
+    return median, at_rank(max(0, -(-95 * total // 100) - 1))

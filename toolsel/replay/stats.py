@@ -142,6 +142,7 @@ class ToolTotals:
     latency_count: int = 0
     latency_sum: float = 0.0  # milliseconds
     sketch: dict[int, int] = field(default_factory=dict)  # latency ms (see replay.sketch)
+    stored: list[bytes] = field(default_factory=list)  # encoded sketches to add to it
 
     def add(self, other: ToolTotals) -> None:
         from toolsel.replay.sketch import merge
@@ -152,6 +153,7 @@ class ToolTotals:
         self.latency_count += other.latency_count
         self.latency_sum += other.latency_sum
         merge(self.sketch, other.sketch)
+        self.stored.extend(other.stored)
 
 
 def records_stats(
@@ -211,12 +213,12 @@ def totals_stats(
 ) -> UsageStats:
     """The statistics from a window's sums (the usage store's roll-ups): equal to
     `records_stats` on the same records, the latency percentiles within 1%."""
-    from toolsel.replay.sketch import quantiles
+    from toolsel.replay.sketch import quantiles, stored_quantiles
 
     used = {name: t for name, t in tools.items() if t.calls}
     latency: dict[str, tuple[float | None, float | None]] = {}
     for name, t in used.items():
-        median, high = quantiles(t.sketch)
+        median, high = stored_quantiles(t.stored, t.sketch) if t.stored else quantiles(t.sketch)
         if median is not None and high is not None:
             latency[name] = (median / 1000.0, high / 1000.0)
     calls = {name: t.calls for name, t in used.items()}

@@ -13,6 +13,7 @@ Everything here runs through an `Executor` (one open transaction), on SQLite or 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -58,13 +59,15 @@ SCHEMA = (
         sketch {blob},
         PRIMARY KEY (grain, period, tool)
     )""",
+    """CREATE TABLE usage_tools (
+        id {serial} PRIMARY KEY,
+        tool TEXT NOT NULL UNIQUE
+    )""",
     """CREATE TABLE usage_pairs_rollup (
         grain TEXT NOT NULL,
         period TEXT NOT NULL,
-        a TEXT NOT NULL,
-        b TEXT NOT NULL,
-        sessions BIGINT NOT NULL,
-        PRIMARY KEY (grain, period, a, b)
+        pairs {blob} NOT NULL,
+        PRIMARY KEY (grain, period)
     )""",
     """CREATE TABLE usage_sessions_rollup (
         grain TEXT NOT NULL,
@@ -362,12 +365,7 @@ def write_rollups(db: Executor, batch: Plan) -> None:
         " sketch = COALESCE(excluded.sketch, usage_rollup.sketch)",
         [(*key, *batch.groups[key].sums(), sketches.get(key)) for key in keys],
     )
-    db.many(
-        "INSERT INTO usage_pairs_rollup (grain, period, a, b, sessions) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (grain, period, a, b) DO UPDATE SET"
-        " sessions = usage_pairs_rollup.sessions + excluded.sessions",
-        [(*key, batch.pairs[key]) for key in sorted(batch.pairs)],
-    )
+    _write_pairs(db, batch.pairs)
     db.many(
         "INSERT INTO usage_sessions_rollup (grain, period, started) VALUES (?, ?, ?)"
         " ON CONFLICT (grain, period) DO UPDATE SET"
@@ -495,8 +493,6 @@ def window_totals(db: Executor, since: str | None, until: str | None) -> Totals:
     """The sums over `since <= at < until`: whole days and hours from the roll-ups, the
     partial hours at the edges from the records (a partial hour with no record outside the
     window is read as the whole hour)."""
-    from toolsel.replay.sketch import merge, merge_encoded
-
     ranges, edges = pieces(since, until)
     raw_edges = []
     for low, high in edges:
@@ -506,12 +502,18 @@ def window_totals(db: Executor, since: str | None, until: str | None) -> Totals:
             raw_edges.append((low, high))
     totals = Totals()
     blobs: dict[str, list[bytes]] = {}
+    pair_blobs: list[bytes] = []
     for grain, low_period, high_period in ranges:
-        _add_rollups(db, totals, blobs, *_range_sql(grain, low_period, high_period))
+        _add_rollups(db, totals, blobs, pair_blobs, *_range_sql(grain, low_period, high_period))
+    if pair_blobs:
+        names = dict(db.run("SELECT id, tool FROM usage_tools"))
+        for key, count in pair_counts(pair_blobs).items():
+            pair = (names[key >> 32], names[key & 0xFFFFFFFF])
+            totals.pairs[pair] = totals.pairs.get(pair, 0) + count
     for low, high in raw_edges:
         _add_records(db, totals, low, high)
     for tool, found in blobs.items():
-        merge(totals.tools[tool].sketch, merge_encoded(found))
+        totals.tools[tool].stored.extend(found)
     return totals
 
 
@@ -525,7 +527,12 @@ def _tool(totals: Totals, name: str) -> ToolTotals:
 
 
 def _add_rollups(
-    db: Executor, totals: Totals, blobs: dict[str, list[bytes]], where: str, values: list[str]
+    db: Executor,
+    totals: Totals,
+    blobs: dict[str, list[bytes]],
+    pair_blobs: list[bytes],
+    where: str,
+    values: list[str],
 ) -> None:
     rows = db.run(
         "SELECT tool, calls, errors, sessions, latency_count, latency_sum, sketch"
@@ -541,11 +548,9 @@ def _add_rollups(
         t.latency_sum += float(total)
         if blob:
             blobs.setdefault(tool, []).append(blob)
-    pairs = db.run(
-        f"SELECT a, b, SUM(sessions) FROM usage_pairs_rollup WHERE {where} GROUP BY a, b", values
+    pair_blobs.extend(
+        row[0] for row in db.run(f"SELECT pairs FROM usage_pairs_rollup WHERE {where}", values)
     )
-    for a, b, count in pairs:
-        totals.pairs[a, b] = totals.pairs.get((a, b), 0) + int(count)
     started = db.run(f"SELECT SUM(started) FROM usage_sessions_rollup WHERE {where}", values)
     totals.sessions += int(started[0][0] or 0)
 
@@ -627,24 +632,30 @@ def forget_hour(db: Executor, hour: str) -> int:
         " WHERE grain = 'd' AND period = ? AND tool = ?",
         updates,
     )
-    pairs = db.run(
-        "SELECT sessions, a, b FROM usage_pairs_rollup WHERE grain = 'h' AND period = ?"
-        " ORDER BY a, b",
-        (hour,),
+    hour_pairs = db.run(
+        "SELECT pairs FROM usage_pairs_rollup WHERE grain = 'h' AND period = ?", (hour,)
     )
-    db.many(
-        "UPDATE usage_pairs_rollup SET sessions = sessions - ?"
-        " WHERE grain = 'd' AND period = ? AND a = ? AND b = ?",
-        [(n, day, a, b) for n, a, b in pairs],
+    day_pairs = db.run(
+        f"SELECT pairs FROM usage_pairs_rollup WHERE grain = 'd' AND period = ?{lock}", (day,)
     )
+    if hour_pairs and day_pairs:
+        left = pair_counts([day_pairs[0][0]])
+        for key, count in pair_counts([hour_pairs[0][0]]).items():
+            left[key] = left.get(key, 0) - count
+        db.many(
+            "UPDATE usage_pairs_rollup SET pairs = ? WHERE grain = 'd' AND period = ?",
+            [(encode_pairs(left), day)],
+        )
     db.many(
         "UPDATE usage_sessions_rollup SET started = started - ? WHERE grain = 'd' AND period = ?",
         [(n, day) for (n,) in db.run(
             "SELECT started FROM usage_sessions_rollup WHERE grain = 'h' AND period = ?", (hour,)
         )],
     )  # fmt: skip
-    for table, column in zip(ROLLUP_TABLES, ("calls", "sessions", "started"), strict=True):
-        db.many(f"DELETE FROM {table} WHERE grain = 'd' AND period = ? AND {column} <= 0", [(day,)])
+    for table, empty in zip(
+        ROLLUP_TABLES, ("calls <= 0", "length(pairs) = 0", "started <= 0"), strict=True
+    ):
+        db.many(f"DELETE FROM {table} WHERE grain = 'd' AND period = ? AND {empty}", [(day,)])
     return sum(
         db.many(f"DELETE FROM {table} WHERE grain = 'h' AND period = ?", [(hour,)])
         for table in ROLLUP_TABLES
@@ -667,3 +678,81 @@ def forget_sessions(db: Executor, before: str, batch: int) -> int:
         deleted += db.many(f"DELETE FROM usage_session_tools WHERE skey IN ({marks})", [chunk])
         deleted += db.many(f"DELETE FROM usage_sessions WHERE skey IN ({marks})", [chunk])
     return deleted
+
+
+# -- co-used pairs: one row per period, its pairs' counts in a blob -----------------------------
+
+
+def encode_pairs(counts: dict[int, int]) -> bytes:
+    """Pair keys (first tool's id << 32 | second's, int64), then counts (int64), by key;
+    pairs counted 0 are left out."""
+    from array import array
+
+    kept = sorted(k for k, n in counts.items() if n)
+    keys, values = array("q", kept), array("q", (counts[k] for k in kept))
+    if sys.byteorder == "big":
+        keys.byteswap()
+        values.byteswap()
+    return keys.tobytes() + values.tobytes()
+
+
+def pair_counts(blobs: Sequence[bytes]) -> dict[int, int]:
+    """The summed counts of encoded pair blobs."""
+    import numpy as np
+
+    parts = [bytes(b) for b in blobs if b]
+    if not parts:
+        return {}
+    keys = np.concatenate([np.frombuffer(p, "<i8", len(p) // 16) for p in parts])
+    values = np.concatenate([np.frombuffer(p, "<i8", offset=len(p) // 2) for p in parts])
+    unique, where = np.unique(keys, return_inverse=True)
+    totals = np.zeros(len(unique), dtype=np.int64)
+    np.add.at(totals, where, values)
+    return {int(k): int(n) for k, n in zip(unique, totals, strict=True) if n}
+
+
+def tool_ids(db: Executor, names: set[str]) -> dict[str, int]:
+    """Each tool's id in `usage_tools` (given one when new)."""
+    wanted = sorted(names)
+    found: dict[str, int] = {}
+    for chunk in _chunks(wanted):
+        found.update(
+            db.run(f"SELECT tool, id FROM usage_tools WHERE tool IN ({_marks(len(chunk))})", chunk)
+        )
+    missing = [(name,) for name in wanted if name not in found]
+    if missing:
+        db.many("INSERT INTO usage_tools (tool) VALUES (?) ON CONFLICT (tool) DO NOTHING", missing)
+        return tool_ids(db, names)
+    return found
+
+
+def _write_pairs(db: Executor, pairs: dict[tuple[str, str, str, str], int]) -> None:
+    """Add a batch's pairs to each period's blob (its row locked on PostgreSQL)."""
+    if not pairs:
+        return
+    ids = tool_ids(db, {name for key in pairs for name in key[2:]})
+    periods: dict[tuple[str, str], dict[int, int]] = {}
+    for (grain, period, a, b), count in pairs.items():
+        found = periods.setdefault((grain, period), {})
+        key = ids[a] << 32 | ids[b]
+        found[key] = found.get(key, 0) + count
+    keys = sorted(periods)
+    db.many(
+        "INSERT INTO usage_pairs_rollup (grain, period, pairs) VALUES (?, ?, ?)"
+        " ON CONFLICT (grain, period) DO NOTHING",
+        [(*key, b"") for key in keys],
+    )
+    lock = " FOR UPDATE" if db.pg else ""
+    updates = []
+    for chunk in _chunks(keys):
+        rows = db.run(
+            "SELECT grain, period, pairs FROM usage_pairs_rollup WHERE (grain, period)"
+            f" IN (VALUES {_marks(len(chunk), 2)}) ORDER BY grain, period{lock}",
+            [value for key in chunk for value in key],
+        )
+        for grain, period, blob in rows:
+            merged = pair_counts([blob])
+            for key, count in periods[grain, period].items():
+                merged[key] = merged.get(key, 0) + count
+            updates.append((encode_pairs(merged), grain, period))
+    db.many("UPDATE usage_pairs_rollup SET pairs = ? WHERE grain = ? AND period = ?", updates)
