@@ -13,7 +13,6 @@ Everything here runs through an `Executor` (one open transaction), on SQLite or 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -686,29 +685,47 @@ def forget_sessions(db: Executor, before: str, batch: int) -> int:
 def encode_pairs(counts: dict[int, int]) -> bytes:
     """Pair keys (first tool's id << 32 | second's, int64), then counts (int64), by key;
     pairs counted 0 are left out."""
-    from array import array
+    import numpy as np
 
-    kept = sorted(k for k, n in counts.items() if n)
-    keys, values = array("q", kept), array("q", (counts[k] for k in kept))
-    if sys.byteorder == "big":
-        keys.byteswap()
-        values.byteswap()
-    return keys.tobytes() + values.tobytes()
+    keys = np.fromiter(counts.keys(), np.int64, len(counts))
+    values = np.fromiter(counts.values(), np.int64, len(counts))
+    return _pack_pairs(keys, values)
 
 
-def pair_counts(blobs: Sequence[bytes]) -> dict[int, int]:
-    """The summed counts of encoded pair blobs."""
+def _pack_pairs(keys: Any, values: Any) -> bytes:
+    import numpy as np
+
+    order = np.argsort(keys, kind="stable")
+    kept = values[order] != 0
+    return bytes(
+        keys[order][kept].astype("<i8").tobytes() + values[order][kept].astype("<i8").tobytes()
+    )
+
+
+def _pair_arrays(blobs: Sequence[bytes]) -> tuple[Any, Any]:
+    """The summed (keys, counts) of encoded pair blobs, by key."""
     import numpy as np
 
     parts = [bytes(b) for b in blobs if b]
     if not parts:
-        return {}
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     keys = np.concatenate([np.frombuffer(p, "<i8", len(p) // 16) for p in parts])
     values = np.concatenate([np.frombuffer(p, "<i8", offset=len(p) // 2) for p in parts])
     unique, where = np.unique(keys, return_inverse=True)
     totals = np.zeros(len(unique), dtype=np.int64)
     np.add.at(totals, where, values)
-    return {int(k): int(n) for k, n in zip(unique, totals, strict=True) if n}
+    return unique, totals
+
+
+def pair_counts(blobs: Sequence[bytes]) -> dict[int, int]:
+    """The summed counts of encoded pair blobs."""
+    keys, totals = _pair_arrays(blobs)
+    return {int(k): int(n) for k, n in zip(keys.tolist(), totals.tolist(), strict=True) if n}
+
+
+def add_pairs(blob: bytes | None, counts: dict[int, int]) -> bytes:
+    """An encoded pair blob plus a batch's counts, in numpy."""
+    return _pack_pairs(*_pair_arrays([blob or b"", encode_pairs(counts)]))
 
 
 def tool_ids(db: Executor, names: set[str]) -> dict[str, int]:
@@ -751,8 +768,5 @@ def _write_pairs(db: Executor, pairs: dict[tuple[str, str, str, str], int]) -> N
             [value for key in chunk for value in key],
         )
         for grain, period, blob in rows:
-            merged = pair_counts([blob])
-            for key, count in periods[grain, period].items():
-                merged[key] = merged.get(key, 0) + count
-            updates.append((encode_pairs(merged), grain, period))
+            updates.append((add_pairs(blob, periods[grain, period]), grain, period))
     db.many("UPDATE usage_pairs_rollup SET pairs = ? WHERE grain = ? AND period = ?", updates)

@@ -157,6 +157,13 @@ def stored_time(value: str) -> str:
     """An ISO 8601 time as records store it (UTC, milliseconds, `Z`); ValueError, with the
     reason, if it is not one or falls outside the years 0001-9999 in UTC. A time without a
     zone is taken as UTC."""
+    if len(value) == 24 and value[19] == "." and value[20:23].isdigit() and value[23] == "Z":
+        try:  # already as stored (what clients usually send): only check it is a real time
+            datetime.fromisoformat(value[:23])
+        except ValueError:
+            pass
+        else:
+            return value
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError as error:
