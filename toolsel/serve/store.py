@@ -591,7 +591,8 @@ class _PgExecutor:
         self._conn = conn
 
     def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        cursor = self._conn.execute(sql.replace("?", "%s"), params)
+        # binary results: sketches come as bytes, not as hex text twice their size
+        cursor = self._conn.execute(sql.replace("?", "%s"), params, binary=True)
         return list(cursor.fetchall()) if cursor.description else []
 
     def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
