@@ -13,6 +13,7 @@ import struct
 import sys
 from array import array
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 #: Relative accuracy of every quantile.
 ACCURACY = 0.01
@@ -55,23 +56,43 @@ def merge(into: dict[int, int], other: Mapping[int, int], sign: int = 1) -> None
             into.pop(index, None)
 
 
-#: An encoded sketch starts with its lowest bucket (int32) and its count of zeros (int64),
-#: then the counts (int64) of every bucket from the lowest to the highest, little-endian.
-_HEAD = struct.Struct("<iq")
+#: An encoded sketch starts with its lowest bucket (int32), its count of zeros (int64) and
+#: the width of its counts (1 byte: 2, 4 or 8), then the counts (unsigned, that wide) of
+#: every bucket from the lowest to the highest; all little-endian. An hour's counts fit in
+#: 2 bytes, so a sketch is about 1 kB.
+_HEAD = struct.Struct("<iqB")
+_TYPES = {2: "H", 4: "I", 8: "Q"}
+_NUMPY = {2: "<u2", 4: "<u4", 8: "<u8"}
+
+
+def _head(data: bytes) -> tuple[int, int, int]:
+    low, zeros, width = _HEAD.unpack_from(data)
+    return low, zeros, width
 
 
 def _dense(data: bytes) -> array[int]:
-    counts = array("q")
+    width = _head(data)[2]
+    counts = array(_TYPES[width])
     counts.frombytes(data[_HEAD.size :])
     if sys.byteorder == "big":
         counts.byteswap()
-    return counts
+    return array("q", counts)
 
 
 def _pack(low: int, zeros: int, counts: array[int]) -> bytes:
+    top = max(counts, default=0)
+    width = 2 if top < 2**16 else 4 if top < 2**32 else 8
+    narrow = array(_TYPES[width], counts)
     if sys.byteorder == "big":
-        counts.byteswap()
-    return _HEAD.pack(low, zeros) + counts.tobytes()
+        narrow.byteswap()
+    return _HEAD.pack(low, zeros, width) + narrow.tobytes()
+
+
+def _counts_in(data: bytes) -> Any:
+    """The dense counts of an encoded sketch, as a numpy array."""
+    import numpy as np
+
+    return np.frombuffer(data, _NUMPY[data[_HEAD.size - 1]], offset=_HEAD.size)
 
 
 def encode(counts: Mapping[int, int]) -> bytes:
@@ -81,7 +102,7 @@ def encode(counts: Mapping[int, int]) -> bytes:
 def add_to(data: bytes | None, counts: Mapping[int, int]) -> bytes:
     """An encoded sketch plus some counts (a batch's), without decoding it into a dict: the
     write path does this for every tool and hour it touches."""
-    low, zeros = _HEAD.unpack_from(data) if data else (0, 0)
+    low, zeros, _ = _head(data) if data else (0, 0, 8)
     dense = _dense(data) if data else array("q")
     indexes = [i for i in counts if i != ZERO]
     if indexes:
@@ -101,7 +122,7 @@ def add_to(data: bytes | None, counts: Mapping[int, int]) -> bytes:
 def decode(data: bytes | None) -> dict[int, int]:
     if not data:
         return {}
-    low, zeros = _HEAD.unpack_from(data)
+    low, zeros, _ = _head(data)
     found = {low + i: n for i, n in enumerate(_dense(data)) if n}
     if zeros:
         found[ZERO] = zeros
@@ -129,27 +150,27 @@ def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
     return median, found[max(0, -(-95 * total // 100) - 1)]
 
 
-def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
-    """The sum of many encoded sketches (numpy: a month of daily roll-ups at once)."""
+def _summed(parts: list[bytes]) -> tuple[int, Any, int]:
+    """(lowest bucket, dense int64 counts from it, zeros) of encoded sketches added up."""
     import numpy as np
 
-    parts = [bytes(b) for b in blobs if b]
-    if not parts:
-        return {}
-    heads = [_HEAD.unpack_from(p) for p in parts]
-    sizes = [(len(p) - _HEAD.size) // 8 for p in parts]
-    spans = [(low, low + size) for (low, _), size in zip(heads, sizes, strict=True) if size]
-    found: dict[int, int] = {}
-    if spans:
-        first = min(a for a, _ in spans)
-        total = np.zeros(max(b for _, b in spans) - first, dtype=np.int64)
-        for part, (low, _), size in zip(parts, heads, sizes, strict=True):
-            if size:
-                total[low - first : low - first + size] += np.frombuffer(
-                    part, "<i8", offset=_HEAD.size
-                )
-        found = {first + int(i): int(total[i]) for i in np.flatnonzero(total)}
-    zeros = sum(z for _, z in heads)
+    heads = [_head(p) for p in parts]
+    counts = [_counts_in(p) for p in parts]
+    spans = [(low, len(c)) for (low, _, _), c in zip(heads, counts, strict=True) if len(c)]
+    first = min((low for low, _ in spans), default=0)
+    dense = np.zeros(max((low + size for low, size in spans), default=first) - first, np.int64)
+    for (low, _, _), part in zip(heads, counts, strict=True):
+        if len(part):
+            dense[low - first : low - first + len(part)] += part
+    return first, dense, sum(z for _, z, _ in heads)
+
+
+def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
+    """The sum of many encoded sketches, as counts."""
+    import numpy as np
+
+    first, dense, zeros = _summed([bytes(b) for b in blobs if b])
+    found = {first + int(i): int(dense[i]) for i in np.flatnonzero(dense)}
     if zeros:
         found[ZERO] = zeros
     return found
@@ -165,16 +186,7 @@ def stored_quantiles(
     parts = [bytes(b) for b in blobs if b]
     if counts:
         parts.append(encode(counts))
-    heads = [_HEAD.unpack_from(p) for p in parts]
-    zeros = sum(z for _, z in heads)
-    spans = [(low, (len(p) - _HEAD.size) // 8) for p, (low, _) in zip(parts, heads, strict=True)]
-    spans = [(low, size) for low, size in spans if size]
-    first = min((low for low, _ in spans), default=0)
-    dense = np.zeros(max((low + size for low, size in spans), default=first) - first, np.int64)
-    for part, (low, _) in zip(parts, heads, strict=True):
-        size = (len(part) - _HEAD.size) // 8
-        if size:
-            dense[low - first : low - first + size] += np.frombuffer(part, "<i8", offset=_HEAD.size)
+    first, dense, zeros = _summed(parts)
     total = zeros + int(dense.sum())
     if total <= 0:
         return None, None
