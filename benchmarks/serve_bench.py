@@ -356,7 +356,7 @@ def writes_during_analytics(
 
     def reader() -> None:
         with httpx.Client(timeout=300) as client:
-            while not stop.is_set():
+            while analytics_url and not stop.is_set():
                 client.get(analytics_url).raise_for_status()
                 reads[0] += 1
 
@@ -396,6 +396,7 @@ def analytics_row(label: str, db: str, count: int, spread_days: float, cache: st
         month = iso(datetime.now(UTC) - timedelta(days=30))
         month_url = f"{server.url}/v1/analytics?since={month}"
         thirty = timed_gets(month_url, 15)
+        alone, _ = writes_during_analytics(server, None, 5.0)
         waits, reads = writes_during_analytics(server, month_url, 10.0)
         _, peak = rss_mb(server.process.pid)
     finally:
@@ -406,7 +407,8 @@ def analytics_row(label: str, db: str, count: int, spread_days: float, cache: st
         f"| **{1000 * statistics.median(default):.1f}** / {1000 * max(default):.1f} ms "
         f"| {1000 * statistics.median(thirty):.1f} / {1000 * max(thirty):.1f} ms "
         f"| {peak:.0f} MB | {1000 * percentile(waits, 0.99):.1f} / **{1000 * max(waits):.1f}** ms "
-        f"({len(waits)} writes, {reads} analytics) |"
+        f"({len(waits)} writes, {reads} analytics) "
+        f"| {1000 * percentile(alone, 0.99):.1f} / {1000 * max(alone):.1f} ms |"
     )
 
 
@@ -434,9 +436,10 @@ def analytics_main(sizes: list[int], postgres: str | None, cache: str, scratch: 
     print()
     print(
         "| analytics | records | timestamps | load | `/v1/analytics` default window p50 / max "
-        "| last 30 days p50 / max | server peak RSS | usage write during analytics p99 / max |"
+        "| last 30 days p50 / max | server peak RSS | usage write during analytics p99 / max "
+        "| usage write alone p99 / max |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     stores = [("SQLite", lambda n: f"sqlite:///{scratch / f'a{n}.db'}")]
     if postgres:
         stores.append(("PostgreSQL", lambda n: _fresh_postgres(postgres)))
