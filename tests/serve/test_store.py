@@ -329,3 +329,25 @@ def test_sqlite_writes_waiting_batches_together_and_a_failing_one_fails_alone(
     assert isinstance(group[1].error, ValueError) and group[0].error is group[2].error is None
     assert store.count() == 2 and {row[0] for row in store.summary()} == {"read_file"}
     store.close()
+
+
+def test_a_write_does_not_wait_for_an_open_read(store: UsageStore) -> None:
+    """A reader in the middle of a long query (here: a records stream left open) holds no
+    lock a writer needs: the write finishes while the read is still open."""
+    import threading
+
+    store.record([_record(i, id=str(i)) for i in range(10)])
+    reading = store.records()
+    assert next(reading)[0] == "read_file"  # a read transaction is now open
+    done = threading.Event()
+
+    def write() -> None:
+        store.record([_record(99, id="late")])
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    writer.join(timeout=60)
+    assert done.is_set()
+    assert len(list(reading)) == 9  # the reader still sees its snapshot
+    assert store.count() == 11
