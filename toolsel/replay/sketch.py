@@ -150,19 +150,25 @@ def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
     return median, found[max(0, -(-95 * total // 100) - 1)]
 
 
-def _summed(parts: list[bytes]) -> tuple[int, Any, int]:
-    """(lowest bucket, dense int64 counts from it, zeros) of encoded sketches added up."""
+def _summed(parts: list[bytes], counts: Mapping[int, int] | None = None) -> tuple[int, Any, int]:
+    """(lowest bucket, dense int64 counts from it, zeros) of encoded sketches added up, and
+    of some counts (which may be negative: a part taken away from a stored sketch)."""
     import numpy as np
 
+    extra = {i: n for i, n in (counts or {}).items() if i != ZERO and n}
     heads = [_head(p) for p in parts]
-    counts = [_counts_in(p) for p in parts]
-    spans = [(low, len(c)) for (low, _, _), c in zip(heads, counts, strict=True) if len(c)]
+    arrays = [_counts_in(p) for p in parts]
+    spans = [(low, low + len(c)) for (low, _, _), c in zip(heads, arrays, strict=True) if len(c)]
+    spans.extend((i, i + 1) for i in extra)
     first = min((low for low, _ in spans), default=0)
-    dense = np.zeros(max((low + size for low, size in spans), default=first) - first, np.int64)
-    for (low, _, _), part in zip(heads, counts, strict=True):
+    dense = np.zeros(max((end for _, end in spans), default=first) - first, np.int64)
+    for (low, _, _), part in zip(heads, arrays, strict=True):
         if len(part):
             dense[low - first : low - first + len(part)] += part
-    return first, dense, sum(z for _, z, _ in heads)
+    for index, count in extra.items():
+        dense[index - first] += count
+    zeros = sum(z for _, z, _ in heads) + (counts or {}).get(ZERO, 0)
+    return first, dense, zeros
 
 
 def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
@@ -183,10 +189,7 @@ def stored_quantiles(
     roll-ups and the edges of a window, without building a dict of every bucket)."""
     import numpy as np
 
-    parts = [bytes(b) for b in blobs if b]
-    if counts:
-        parts.append(encode(counts))
-    first, dense, zeros = _summed(parts)
+    first, dense, zeros = _summed([bytes(b) for b in blobs if b], counts)
     total = zeros + int(dense.sum())
     if total <= 0:
         return None, None

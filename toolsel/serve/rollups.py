@@ -493,12 +493,16 @@ def window_totals(db: Executor, since: str | None, until: str | None) -> Totals:
     partial hours at the edges from the records (a partial hour with no record outside the
     window is read as the whole hour)."""
     ranges, edges = pieces(since, until)
-    raw_edges = []
+    raw_edges, taken_away = [], []
     for low, high in edges:
-        if _hour_is_inside(db, low, high):
-            ranges.append(("h", low[:13], next_period(low[:13])))
-        else:
-            raw_edges.append((low, high))
+        hour = low[:13]
+        start, end = period_start(hour), period_start(next_period(hour))
+        outside = [(a, b) for a, b in ((start, low), (high, end)) if a < b]
+        if _seconds(low, high) <= sum(_seconds(a, b) for a, b in outside):
+            raw_edges.append((low, high))  # the smaller part: read it
+        else:  # the whole hour, less the smaller part outside the window
+            ranges.append(("h", hour, next_period(hour)))
+            taken_away.extend(outside)
     totals = Totals()
     blobs: dict[str, list[bytes]] = {}
     pair_blobs: list[bytes] = []
@@ -511,6 +515,8 @@ def window_totals(db: Executor, since: str | None, until: str | None) -> Totals:
             totals.pairs[pair] = totals.pairs.get(pair, 0) + count
     for low, high in raw_edges:
         _add_records(db, totals, low, high)
+    for low, high in taken_away:
+        _add_records(db, totals, low, high, -1)
     for tool, found in blobs.items():
         totals.tools[tool].stored.extend(found)
     return totals
@@ -554,41 +560,48 @@ def _add_rollups(
     totals.sessions += int(started[0][0] or 0)
 
 
-def _hour_is_inside(db: Executor, low: str, high: str) -> bool:
-    """No record of the hour holding [low, high) falls outside it."""
-    start, end = period_start(low[:13]), period_start(next_period(low[:13]))
-    outside = "SELECT 1 FROM usage_records WHERE at >= ? AND at < ? LIMIT 1"
-    return not db.run(outside, (start, low)) and not db.run(outside, (high, end))
+def _seconds(low: str, high: str) -> float:
+    """The length of [low, high), two stored times (or the end of time)."""
+    if high.startswith(AFTER_LAST_HOUR):
+        high = "9999-12-31T23:59:59.999Z"
+    parse = datetime.fromisoformat
+    return (parse(high.replace("Z", "+00:00")) - parse(low.replace("Z", "+00:00"))).total_seconds()
 
 
-def _add_records(db: Executor, totals: Totals, low: str, high: str) -> None:
+def _add_records(db: Executor, totals: Totals, low: str, high: str, sign: int = 1) -> None:
+    """Add (sign -1: take away) the records of [low, high), summed by the database but for
+    the latency buckets, which must be computed exactly as on write."""
     from toolsel.replay.sketch import bucket
 
-    rows = db.run(
-        "SELECT tool, ok, latency_ms, first_use, session_first FROM usage_records"
-        " WHERE at >= ? AND at < ?",
+    where = "FROM usage_records WHERE at >= ? AND at < ?"
+    for tool, calls, errors, firsts, started, count, total in db.run(
+        "SELECT tool, COUNT(*), SUM(CASE WHEN ok THEN 0 ELSE 1 END),"
+        " SUM(CASE WHEN first_use THEN 1 ELSE 0 END), SUM(CASE WHEN session_first THEN 1 ELSE 0 END),"
+        f" COUNT(latency_ms), SUM(latency_ms) {where} GROUP BY tool",
         (low, high),
-    )
-    for tool, ok, latency, first, session_first in rows:
+    ):
         t = _tool(totals, tool)
-        t.calls += 1
-        t.errors += not ok
-        t.sessions += bool(first)
-        totals.sessions += bool(session_first)
-        if latency is not None:
-            t.latency_count += 1
-            t.latency_sum += latency
-            index = bucket(latency)
-            t.sketch[index] = t.sketch.get(index, 0) + 1
-    completed = db.run(
-        "SELECT r.tool, t.tool FROM usage_records r JOIN usage_session_tools t"
+        t.calls += sign * int(calls)
+        t.errors += sign * int(errors)
+        t.sessions += sign * int(firsts)
+        totals.sessions += sign * int(started)
+        t.latency_count += sign * int(count)
+        t.latency_sum += sign * float(total or 0)
+    for tool, latency in db.run(
+        f"SELECT tool, latency_ms {where} AND latency_ms IS NOT NULL", (low, high)
+    ):
+        sketch = totals.tools[tool].sketch
+        index = bucket(latency)
+        sketch[index] = sketch.get(index, 0) + sign
+    for later, earlier, count in db.run(
+        "SELECT r.tool, t.tool, COUNT(*) FROM usage_records r JOIN usage_session_tools t"
         f" ON t.skey = {SESSION_KEY_SQL} AND t.ordinal < r.ordinal"
-        " WHERE r.at >= ? AND r.at < ? AND r.first_use AND r.ordinal > 0 AND r.ordinal < ?",
+        " WHERE r.at >= ? AND r.at < ? AND r.first_use AND r.ordinal > 0 AND r.ordinal < ?"
+        " GROUP BY r.tool, t.tool",
         (low, high, _pair_tools()),
-    )
-    for later, earlier in completed:
+    ):
         pair = (earlier, later) if earlier < later else (later, earlier)
-        totals.pairs[pair] = totals.pairs.get(pair, 0) + 1
+        totals.pairs[pair] = totals.pairs.get(pair, 0) + sign * int(count)
 
 
 def default_since(now: datetime | None = None, days: int = 7) -> str:
