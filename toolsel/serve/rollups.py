@@ -341,15 +341,21 @@ def write_rollups(db: Executor, batch: Plan) -> None:
         " ON CONFLICT (grain, period, tool) DO NOTHING",
         with_sketch,
     )
-    for chunk in _chunks(with_sketch):
-        rows = db.run(
-            "SELECT grain, period, tool, sketch FROM usage_rollup WHERE (grain, period, tool)"
-            f" IN (VALUES {_marks(len(chunk), 3)}) ORDER BY grain, period, tool"
-            + (" FOR UPDATE" if db.pg else ""),
-            [value for key in chunk for value in key],
-        )
-        for grain, period, tool, blob in rows:
-            sketches[grain, period, tool] = add_to(blob, batch.groups[grain, period, tool].sketch)
+    by_period: dict[tuple[str, str], list[str]] = {}
+    for grain, period, tool in with_sketch:
+        by_period.setdefault((grain, period), []).append(tool)
+    lock = " FOR UPDATE" if db.pg else ""
+    for (grain, period), tools in by_period.items():  # the primary key's lookups, in its order
+        for chunk in _chunks(tools):
+            rows = db.run(
+                "SELECT tool, sketch FROM usage_rollup WHERE grain = ? AND period = ?"
+                f" AND tool IN ({_marks(len(chunk))}) ORDER BY tool{lock}",
+                [grain, period, *chunk],
+            )
+            for tool, blob in rows:
+                sketches[grain, period, tool] = add_to(
+                    blob, batch.groups[grain, period, tool].sketch
+                )
     db.many(
         "INSERT INTO usage_rollup (grain, period, tool, calls, errors, sessions, latency_count,"
         " latency_sum, last_at, sketch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -780,12 +786,13 @@ def _write_pairs(db: Executor, pairs: dict[tuple[str, str, str, str], int]) -> N
     )
     lock = " FOR UPDATE" if db.pg else ""
     updates = []
-    for chunk in _chunks(keys):
-        rows = db.run(
-            "SELECT grain, period, pairs FROM usage_pairs_rollup WHERE (grain, period)"
-            f" IN (VALUES {_marks(len(chunk), 2)}) ORDER BY grain, period{lock}",
-            [value for key in chunk for value in key],
-        )
-        for grain, period, blob in rows:
-            updates.append((add_pairs(blob, periods[grain, period]), grain, period))
+    for grain in sorted({grain for grain, _ in keys}):
+        for chunk in _chunks([period for g, period in keys if g == grain]):
+            rows = db.run(
+                "SELECT period, pairs FROM usage_pairs_rollup WHERE grain = ?"
+                f" AND period IN ({_marks(len(chunk))}) ORDER BY period{lock}",
+                [grain, *chunk],
+            )
+            for period, blob in rows:
+                updates.append((add_pairs(blob, periods[grain, period]), grain, period))
     db.many("UPDATE usage_pairs_rollup SET pairs = ? WHERE grain = ? AND period = ?", updates)
