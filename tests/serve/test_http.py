@@ -300,3 +300,11 @@ def test_a_lost_store_answers_503(service: Service) -> None:
     assert client.get("/agent/analytics").status_code == 503
     body = {"tool": "run_tests", "input": {}, "session": "s"}
     assert client.post("/v1/validate", json=body).status_code == 503
+
+
+def test_a_nul_character_is_422_on_both_stores(client: TestClient) -> None:
+    for field in ("tool", "session", "error", "id"):
+        record = {"tool": "run_tests", "ok": True, field: "a\u0000b"}
+        answer = client.post("/v1/usage", json=[{"tool": "run_tests", "ok": True}, record])
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"] == f"record 1: `{field}` contains a NUL character"

@@ -343,11 +343,14 @@ def analytics_window(query: Mapping[str, str]) -> Window:
 
 @contextmanager
 def _store_errors() -> Iterator[None]:
-    """A store that is full answers 507, one that cannot be reached 503."""
-    from toolsel.serve.store import StoreFull, StoreUnavailable
+    """A store that is full answers 507, one that cannot be reached 503, a record it cannot
+    hold 422."""
+    from toolsel.serve.store import RecordRefused, StoreFull, StoreUnavailable
 
     try:
         yield
+    except RecordRefused as error:
+        raise RequestError(str(error), 422) from None
     except StoreFull as error:
         raise RequestError(str(error), 507) from None
     except StoreUnavailable as error:

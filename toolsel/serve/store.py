@@ -79,6 +79,10 @@ class StoreUnavailable(Exception):
     """The database cannot be reached now (HTTP 503); the message names it, without secrets."""
 
 
+class RecordRefused(ValueError):
+    """A record the store cannot hold as sent (HTTP 422); the message says which and why."""
+
+
 class StoreFull(Exception):
     """The store is at its size limit (`--max-store`, HTTP 507): nothing more is recorded."""
 
@@ -243,6 +247,15 @@ def window_stats(
     return totals_stats(totals.tools, totals.pairs, totals.sessions, registry)
 
 
+def _refuse_nul(records: Sequence[UsageRecord]) -> None:
+    """PostgreSQL text cannot hold NUL: refuse such a record on both engines alike."""
+    for number, r in enumerate(records):
+        for name in ("tool", "session", "error", "id"):
+            value = getattr(r, name)
+            if value is not None and "\x00" in value:
+                raise RecordRefused(f"record {number}: `{name}` contains a NUL character")
+
+
 class _Cached:
     """A value computed at most once per `seconds`."""
 
@@ -294,6 +307,7 @@ class _Store:
     def record(self, records: Sequence[UsageRecord]) -> int:
         if not records:
             return 0
+        _refuse_nul(records)
         if self.max_bytes is not None:
             used = self.size()
             if used >= self.max_bytes:
