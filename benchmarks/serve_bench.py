@@ -15,6 +15,14 @@ Rows:
                     acknowledged: still exactly 40,000
   reload            1,000 registry edits while a client ranks continuously: no request
                     fails, and every answer comes from a complete registry (old or new)
+
+With --analytics 100000,1000000,5000000 (slow: it loads that many records into each store):
+  analytics         GET /v1/analytics (default window, and the last 30 days) on a store of
+                    N records, ~50 tools, sessions of 20-100 calls, spread over 30 days (and,
+                    at the largest N, all in the last minute), through the real server:
+                    p50/max, the server's RSS, and the p99/max of small usage writes made
+                    while analytics runs in a loop      (< 100 ms at 5M; writes <= 50 ms)
+  ingest            POST /v1/usage, batches of 1,000, concurrency 8, SQLite (>= 20,000/s)
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -263,14 +272,203 @@ def reload_row(cache: str, edits: int) -> str:
     )
 
 
+def usage_records(count: int, spread_days: float, seed: int = 1) -> Iterator[Any]:
+    """`count` records in time order: sessions of 20-100 calls 5 s apart, starting uniformly
+    over the last `spread_days` (0: all in the last minute), ~50 tools (a few used most),
+    5% errors, log-normal latencies (median ~55 ms)."""
+    import heapq
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from toolsel.serve.rollups import iso
+    from toolsel.serve.store import UsageRecord
+
+    rnd = random.Random(seed)
+    span = spread_days * 86400 or 60
+    step = 5 if spread_days else 0
+    tools = [f"tool_{i:02d}" for i in range(50)]
+    weights = [1 / (i + 1) for i in range(50)]
+    sessions, total = [], 0
+    while total < count:
+        length = min(rnd.randint(20, 100), count - total)
+        sessions.append((length, rnd.choices(tools, weights, k=12)))
+        total += length
+    heap = [(rnd.random() * (span - length * step), i, 0) for i, (length, _) in enumerate(sessions)]
+    heapq.heapify(heap)
+    origin = datetime.now(UTC) - timedelta(seconds=span)
+    made = 0
+    while heap:
+        at, session, call = heapq.heappop(heap)
+        length, used = sessions[session]
+        tool = rnd.choice(used) if rnd.random() < 0.9 else rnd.choice(tools)
+        latency = round(rnd.lognormvariate(4, 1.2), 3)
+        when = iso(origin + timedelta(seconds=at))
+        yield UsageRecord(tool, rnd.random() > 0.05, when, latency, f"s{session}", None, f"r{made}")
+        made += 1
+        if call + 1 < length:
+            heapq.heappush(heap, (at + step, session, call + 1))
+
+
+def load(db: str, count: int, spread_days: float) -> float:
+    """Fill a store straight through its API, in batches of 20,000; records/s."""
+    import itertools
+
+    from toolsel.serve.store import open_store
+
+    store = open_store(db)
+    records = usage_records(count, spread_days)
+    started = time.perf_counter()
+    while batch := list(itertools.islice(records, 20_000)):
+        store.record(batch)
+    store.close()
+    return count / (time.perf_counter() - started)
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(resident, peak resident) MB of a process."""
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def timed_gets(url: str, count: int) -> list[float]:
+    with httpx.Client(timeout=300) as client:
+        client.get(url).raise_for_status()  # warm
+        timings = []
+        for _ in range(count):
+            started = time.perf_counter()
+            client.get(url).raise_for_status()
+            timings.append(time.perf_counter() - started)
+    return timings
+
+
+def writes_during_analytics(
+    server: Server, analytics_url: str, seconds: float
+) -> tuple[list[float], int]:
+    """Latencies of small usage writes (4 clients, 10 records each, ids) made while one
+    client reads analytics in a loop; and how many analytics answers came back."""
+    import threading
+
+    stop = threading.Event()
+    reads = [0]
+    waits: list[float] = []
+
+    def reader() -> None:
+        with httpx.Client(timeout=300) as client:
+            while analytics_url and not stop.is_set():
+                client.get(analytics_url).raise_for_status()
+                reads[0] += 1
+
+    def writer(number: int) -> None:
+        with httpx.Client(timeout=60) as client:
+            batch = 0
+            while not stop.is_set():
+                body = [{"tool": f"tool_{i}", "ok": True, "latency_ms": 5, "session": f"w{number}", "id": f"w{number}-{batch}-{i}"} for i in range(10)]  # fmt: skip
+                started = time.perf_counter()
+                client.post(server.url + "/v1/usage", json=body).raise_for_status()
+                waits.append(time.perf_counter() - started)
+                batch += 1
+                time.sleep(0.02)
+
+    threads = [threading.Thread(target=reader)] + [
+        threading.Thread(target=writer, args=(n,)) for n in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    return waits, reads[0]
+
+
+def analytics_row(label: str, db: str, count: int, spread_days: float, cache: str) -> str:
+    from datetime import UTC, datetime, timedelta
+
+    from toolsel.serve.rollups import iso
+
+    loaded = load(db, count, spread_days)
+    server = Server([ROOT / "registries"], db, cache, "--no-embed").start()
+    try:
+        assert server.process is not None
+        default = timed_gets(server.url + "/v1/analytics", 15)
+        month = iso(datetime.now(UTC) - timedelta(days=30))
+        month_url = f"{server.url}/v1/analytics?since={month}"
+        thirty = timed_gets(month_url, 15)
+        alone, _ = writes_during_analytics(server, None, 5.0)
+        waits, reads = writes_during_analytics(server, month_url, 10.0)
+        _, peak = rss_mb(server.process.pid)
+    finally:
+        server.stop()
+    when = f"{spread_days:g} days" if spread_days else "all in the last minute"
+    return (
+        f"| {label} | {count:,} | {when} | {loaded:,.0f}/s "
+        f"| **{1000 * statistics.median(default):.1f}** / {1000 * max(default):.1f} ms "
+        f"| {1000 * statistics.median(thirty):.1f} / {1000 * max(thirty):.1f} ms "
+        f"| {peak:.0f} MB | {1000 * percentile(waits, 0.99):.1f} / **{1000 * max(waits):.1f}** ms "
+        f"({len(waits)} writes, {reads} analytics) "
+        f"| {1000 * percentile(alone, 0.99):.1f} / {1000 * max(alone):.1f} ms |"
+    )
+
+
+def ingest_row(db: str, cache: str, batches: int) -> str:
+    records = list(usage_records(1000 * batches, 0, seed=7))
+    bodies = [
+        {"records": [{"tool": r.tool, "ok": r.ok, "latency_ms": r.latency_ms, "session": r.session, "at": r.at, "id": r.id} for r in records[b * 1000 : (b + 1) * 1000]]}
+        for b in range(batches)
+    ]  # fmt: skip
+    server = Server([ROOT / "registries"], db, cache, "--no-embed").start()
+    try:
+        timings, wall = latencies(server.url + "/v1/usage", bodies, 8)
+    finally:
+        server.stop()
+    return (
+        f"| ingest, batches of 1,000 (SQLite) | {batches} | 8 | {1000 * statistics.median(timings):.0f} ms "
+        f"| {1000 * percentile(timings, 0.99):.0f} ms | **{1000 * batches / wall:,.0f} records/s** | >= 20,000 records/s |"
+    )
+
+
+def analytics_main(sizes: list[int], postgres: str | None, cache: str, scratch: Path) -> None:
+    print("| ingest | batches | concurrency | p50 | p99 | throughput | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    print(ingest_row(f"sqlite:///{scratch / 'ingest.db'}", cache, 300), flush=True)
+    print()
+    print(
+        "| analytics | records | timestamps | load | `/v1/analytics` default window p50 / max "
+        "| last 30 days p50 / max | server peak RSS | usage write during analytics p99 / max "
+        "| usage write alone p99 / max |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    stores = [("SQLite", lambda n: f"sqlite:///{scratch / f'a{n}.db'}")]
+    if postgres:
+        stores.append(("PostgreSQL", lambda n: _fresh_postgres(postgres)))
+    for name, make in stores:
+        runs = [(size, 30.0) for size in sizes] + [(max(sizes), 0.0)]
+        for number, (size, spread) in enumerate(runs):
+            print(analytics_row(name, make(number), size, spread, cache), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=2000, help="rank requests per row")
     parser.add_argument("--postgres", help="a PostgreSQL URL for the durability rows")
     parser.add_argument("--edits", type=int, default=1000)
+    parser.add_argument(
+        "--analytics", metavar="SIZES", help="comma-separated store sizes, e.g. 100000,1000000"
+    )
+    parser.add_argument(
+        "--only-analytics", action="store_true", help="skip the rank, usage and reload rows"
+    )
     args = parser.parse_args()
     cache = tempfile.mkdtemp(prefix="toolsel-serve-bench-")
     scratch = Path(tempfile.mkdtemp(prefix="toolsel-serve-db-"))
+    if args.analytics:
+        sizes = [int(size) for size in args.analytics.split(",")]
+        analytics_main(sizes, args.postgres, cache, scratch)
+        if args.only_analytics:
+            return
+        print()
     print("| measurement | requests | concurrency | p50 | p99 | throughput | target |")
     print("|---|---:|---:|---:|---:|---:|---|")
     server = Server([ROOT / "registries"], f"sqlite:///{scratch / 'rank.db'}", cache).start()

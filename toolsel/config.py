@@ -11,7 +11,7 @@ from typing import Any
 from toolsel.errors import ConfigError
 
 CONFIG_NAMES = ("toolsel.toml", "pyproject.toml")
-PROJECT_KEYS = ("registry", "lint")
+PROJECT_KEYS = ("registry", "lint", "serve")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,7 @@ class ProjectConfig:
     path: Path | None
     registry: tuple[Path, ...] = ()
     lint: dict[str, Any] = field(default_factory=dict)
+    serve: dict[str, Any] = field(default_factory=dict)  # `toolsel serve` settings
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -115,7 +116,10 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     lint = table.get("lint", {})
     if not isinstance(lint, dict):
         raise ConfigError(f"{path}: `lint` must be a table")
-    return ProjectConfig(path, tuple(path.parent / r for r in registry), lint)
+    serve = table.get("serve", {})
+    if not isinstance(serve, dict):
+        raise ConfigError(f"{path}: `serve` must be a table")
+    return ProjectConfig(path, tuple(path.parent / r for r in registry), lint, serve)
 
 
 def bundled_registry() -> Path:

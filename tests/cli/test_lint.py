@@ -269,7 +269,9 @@ def test_integers_beyond_64_bits_lint_in_every_format(cli: Cli, write: Write, ou
     from tests.test_emit import BEYOND_64_BITS
 
     run = cli("lint", str(write("big.yaml", BEYOND_64_BITS)), "-f", output, "--no-cache")
-    assert run.exit_code == 0 and "Traceback" not in run.stderr and "TS320" in run.stdout  # unsafe-integer
+    assert (
+        run.exit_code == 0 and "Traceback" not in run.stderr and "TS320" in run.stdout
+    )  # unsafe-integer
     if output in ("json", "sarif", "gitlab"):
         assert json.loads(run.stdout)
 

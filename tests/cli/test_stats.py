@@ -86,3 +86,21 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     pairs: dict[tuple[str, str], int] = {}
     _count_pairs(pairs, tools)
     assert len(pairs) == PAIR_TOOLS * (PAIR_TOOLS - 1) // 2
+
+
+def test_stats_db_from_the_sums_or_exactly(cli: Cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from toolsel.serve.store import UsageRecord, open_store
+
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    store = open_store(db)
+    store.record(
+        [UsageRecord("f", True, "2026-01-01T00:00:00Z", latency_ms=v, session="s") for v in (1.0, 2.0, 4.0)]
+    )  # fmt: skip
+    store.close()
+    summed = json.loads(cli("stats", "--db", db, "--no-registry", "-f", "json").stdout)
+    exact = json.loads(cli("stats", "--db", db, "--no-registry", "-f", "json", "--exact").stdout)
+    assert exact["tools"]["f"]["median_latency_s"] == 0.002
+    assert abs(summed["tools"]["f"]["median_latency_s"] - 0.002) <= 0.002 * 0.01
+    assert summed["tools"]["f"]["calls"] == exact["tools"]["f"]["calls"] == 3
+    run = cli("stats", "--exact", str(ROOT / "transcripts" / "claude-code-session.jsonl"))
+    assert run.exit_code == 2 and "--db" in run.stderr

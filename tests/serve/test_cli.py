@@ -114,3 +114,59 @@ def test_a_token_on_the_command_line_is_warned_about(
     monkeypatch.delenv("TOOLSEL_TOKEN", raising=False)
     assert _token("typed-in", None) == "typed-in"
     assert "visible to other users in `ps`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--retain", "30"], "--retain must be a whole number of minutes, hours or days"),
+        (["--retain", "0d"], "--retain must be"),
+        (["--retain", "-1h"], "--retain must be"),
+        (["--max-store", "lots"], "--max-store must be a size such as 500MB"),
+        (["--max-store", "0MB"], "--max-store must be"),
+    ],
+)
+def test_serve_refuses_bad_retention_and_size_in_one_line(
+    cli: Cli, args: list[str], said: str
+) -> None:
+    run = cli("serve", "--port", "1", *args)
+    assert run.exit_code == 2 and said in run.stderr
+    assert len(run.stderr.strip().splitlines()) <= 2 and "Traceback" not in run.stderr
+
+
+def test_serve_settings_come_from_the_project_config(in_tmp: Path, cli: Cli) -> None:
+    config = in_tmp / "toolsel.toml"
+    config.write_text('[serve]\nretain = "2 weeks"\n', encoding="utf-8")
+    run = cli("serve", "--port", "1")
+    assert run.exit_code == 2 and "[tool.toolsel.serve] must be a whole number" in run.stderr
+    config.write_text('[serve]\nretian = "30d"\n', encoding="utf-8")
+    run = cli("serve", "--port", "1")
+    assert run.exit_code == 2 and "unknown key 'retian'" in run.stderr
+    from toolsel.cli.serve import _store_limits
+
+    config.write_text('[serve]\nretain = "30d"\nmax_store = "2GB"\n', encoding="utf-8")
+    keep, limit = _store_limits(None, None)
+    assert keep is not None and keep.days == 30 and limit == 2 * 10**9
+    keep, limit = _store_limits("12h", "1GiB")  # options win over the config
+    assert keep is not None and keep.total_seconds() == 12 * 3600 and limit == 2**30
+
+
+def test_the_pruner_deletes_what_is_older_than_the_retention(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from toolsel.serve.retention import Pruner
+    from toolsel.serve.store import UsageRecord, now, open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'u.db'}")
+    try:
+        store.record(
+            [
+                UsageRecord("old", True, "2020-01-01T00:00:00.000Z", session="a"),
+                UsageRecord("new", True, now(), session="b"),
+            ]
+        )
+        assert Pruner(store, timedelta(days=30)).prune_once() > 0
+        assert store.count() == 1 and [row[0] for row in store.summary()] == ["new"]
+        assert store.session_tools("a") == (set(), set())
+    finally:
+        store.close()

@@ -407,3 +407,76 @@ def test_integers_beyond_64_bits_in_a_request_are_read_exactly(tmp_path: Path) -
     huge = client.post("/v1/validate", content=body % ("9" * 5000), headers=JSON)
     assert huge.status_code == 400 and "not JSON" in huge.json()["error"]
     assert len(huge.text) < 400
+
+
+def test_analytics_window_defaults_to_the_last_seven_days(client: TestClient) -> None:
+    from toolsel.serve.store import now
+
+    old = {"tool": "run_tests", "ok": True, "at": "2020-01-01T00:00:00Z", "session": "old"}
+    fresh = {"tool": "check_health", "ok": True, "session": "new"}
+    assert client.post("/v1/usage", json=[old, fresh]).json()["stored"] == 2
+    recent = client.get("/v1/analytics").json()
+    assert set(recent["tools"]) == {"check_health"} and recent["transcripts"] == 1
+    since = recent["window"]["since"]
+    assert recent["window"]["until"] is None and since.endswith(":00:00.000Z") and since < now()
+    everything = client.get("/v1/analytics", params={"since": "all"}).json()
+    assert set(everything["tools"]) == {"run_tests", "check_health"}
+    assert everything["window"] == {"since": None, "until": None}
+    until = client.get("/v1/analytics", params={"until": "2021-01-01T00:00:00Z"}).json()
+    assert set(until["tools"]) == {"run_tests"} and until["window"]["since"] is None
+
+
+def test_times_beyond_the_date_range_are_422_not_500(client: TestClient) -> None:
+    for edge in (
+        "0001-01-01T00:00:00+05:00",
+        "9999-12-31T23:59:59-05:00",
+        "0000-01-01T00:00:00Z",
+        "2026-01-01T00:00:00+25:00",
+    ):
+        usage = client.post("/v1/usage", json={"tool": "run_tests", "ok": True, "at": edge})
+        assert usage.status_code == 422 and "record 0: `at`" in usage.json()["error"], edge
+        assert client.get("/v1/analytics", params={"since": edge}).status_code == 422
+    last = client.post(
+        "/v1/usage", json={"tool": "run_tests", "ok": True, "at": "9999-12-31T23:59:59Z"}
+    )
+    assert last.status_code == 200
+    stats = client.get("/v1/analytics", params={"since": "9999-12-31T23:30:00Z"}).json()
+    assert stats["tools"]["run_tests"]["calls"] == 1
+
+
+def test_a_full_store_answers_507_and_still_reads(store_url: str) -> None:
+    service = Service([ROOT / "registries"], open_store(store_url, max_bytes=1))
+    try:
+        client = local_client(create_app(service), raise_server_exceptions=False)
+        refused = client.post("/v1/usage", json={"tool": "run_tests", "ok": True})
+        assert refused.status_code == 507 and "full" in refused.json()["error"]
+        assert "--max-store" in refused.json()["error"]
+        assert client.get("/v1/analytics").status_code == 200
+        assert client.get("/agent/analytics").status_code == 200
+    finally:
+        service.close()
+
+
+def test_a_lost_store_answers_503(service: Service) -> None:
+    from toolsel.serve.store import StoreUnavailable
+
+    def lost(*args: object) -> None:
+        raise StoreUnavailable("the usage store sqlite:///x is unavailable: gone")
+
+    assert service.store is not None
+    client = local_client(create_app(service), raise_server_exceptions=False)
+    for name in ("record", "totals", "summary", "session_tools"):
+        setattr(service.store, name, lost)
+    assert client.post("/v1/usage", json={"tool": "run_tests", "ok": True}).status_code == 503
+    assert client.get("/v1/analytics").status_code == 503
+    assert client.get("/agent/analytics").status_code == 503
+    body = {"tool": "run_tests", "input": {}, "session": "s"}
+    assert client.post("/v1/validate", json=body).status_code == 503
+
+
+def test_a_nul_character_is_422_on_both_stores(client: TestClient) -> None:
+    for field in ("tool", "session", "error", "id"):
+        record = {"tool": "run_tests", "ok": True, field: "a\u0000b"}
+        answer = client.post("/v1/usage", json=[{"tool": "run_tests", "ok": True}, record])
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"] == f"record 1: `{field}` contains a NUL character"

@@ -21,6 +21,8 @@ from toolsel.serve.limits import (
 )
 
 if TYPE_CHECKING:
+    from datetime import timedelta
+
     from toolsel.serve.guard import HostPolicy
     from toolsel.serve.service import Service
 
@@ -165,6 +167,24 @@ def serve(
             help="Open connections at most; at the limit the longest-idle one is closed.",
         ),
     ] = MAX_CONNECTIONS,
+    retain: Annotated[
+        str | None,
+        typer.Option(
+            "--retain",
+            metavar="AGE",
+            help="Delete usage records (and their sums) older than AGE (90m, 12h, 30d) in the "
+            "background. Default: [tool.toolsel.serve] retain, else keep everything.",
+        ),
+    ] = None,
+    max_store: Annotated[
+        str | None,
+        typer.Option(
+            "--max-store",
+            metavar="SIZE",
+            help="At or over SIZE (500MB, 2GB), /v1/usage answers 507 instead of filling the "
+            "disk. Default: [tool.toolsel.serve] max_store, else no limit.",
+        ),
+    ] = None,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
     _require_serve()
@@ -177,6 +197,7 @@ def serve(
             hint="set TOOLSEL_TOKEN or pass --token-file; clients send Authorization: Bearer TOKEN",
         )
     policy = _host_policy(host, allow_host or [], allow_origin or [])
+    keep, limit = _store_limits(retain, max_store)
     import uvicorn
 
     from toolsel.serve.connections import guarded_protocol, raise_open_file_limit
@@ -189,9 +210,14 @@ def serve(
     files_limit = raise_open_file_limit()
     if files_limit and max_connections > files_limit - 64:
         max_connections = max(1, files_limit - 64)  # leave descriptors for files and the store
-    service = _service(registry, namespace, db, embed=embed)
+    service = _service(registry, namespace, db, embed=embed, max_store=limit)
     if reload:
         service.watch()
+    pruner = None
+    if keep is not None and service.store is not None:
+        from toolsel.serve.retention import Pruner
+
+        pruner = Pruner(service.store, keep).start()
     mcp_server = None
     if mcp:
         from toolsel.serve.mcp import create_mcp
@@ -222,6 +248,8 @@ def serve(
         _Server(config).run()  # SIGTERM/SIGINT: stop accepting, drain, return
     finally:
         pool.close()
+        if pruner is not None:
+            pruner.stop()
         service.close()
 
 
@@ -308,6 +336,27 @@ def _server_class() -> type:
     return Server
 
 
+def _store_limits(retain: str | None, max_store: str | None) -> tuple[timedelta | None, int | None]:
+    """(--retain as a timedelta, --max-store in bytes), each from [tool.toolsel.serve] when
+    not given; a bad value is a usage error."""
+    from toolsel.config import find_config
+    from toolsel.serve.retention import parse_duration, parse_size, serve_settings
+
+    config = find_config()
+    keep, limit = serve_settings(config.serve, str(config.path))
+    try:
+        if retain is not None:
+            keep = parse_duration(retain)
+    except ValueError as error:
+        raise UsageError(f"--retain {error}") from None
+    try:
+        if max_store is not None:
+            limit = parse_size(max_store)
+    except ValueError as error:
+        raise UsageError(f"--max-store {error}") from None
+    return keep, limit
+
+
 def _service(
     registry: list[Path] | None,
     namespace: bool,
@@ -315,12 +364,14 @@ def _service(
     *,
     use_store: bool = True,
     embed: bool = True,
+    max_store: int | None = None,
 ) -> Service:
     from toolsel.embed.model import missing
     from toolsel.serve.service import Service
     from toolsel.serve.store import open_store
 
-    store = open_store(db or os.environ.get("TOOLSEL_DB")) if use_store else None
+    url = db or os.environ.get("TOOLSEL_DB")
+    store = open_store(url, max_bytes=max_store) if use_store else None
     try:
         return Service(
             registry, store, namespace=namespace, warm_embeddings=embed and missing() is None

@@ -53,10 +53,18 @@ def stats(
     session: Annotated[
         str | None, typer.Option("--session", help="--db: one session's records.")
     ] = None,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact",
+            help="--db: compute from every record (exact percentiles; slower) instead of "
+            "the store's hourly and daily sums.",
+        ),
+    ] = False,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     from toolsel.render.stats import STATS_RENDERERS
-    from toolsel.replay.stats import records_stats, usage_stats
+    from toolsel.replay.stats import usage_stats
 
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
@@ -64,26 +72,28 @@ def stats(
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
-        from toolsel.serve.store import Window, open_store, stored_time
+        from toolsel.serve.store import Window, open_store, stored_time, window_stats
 
         times = {}
         for name, value in (("--since", since), ("--until", until)):
             try:
                 times[name] = stored_time(value) if value else None
-            except ValueError:
-                raise UsageError(f"{name} must be an ISO 8601 time, got {value!r}") from None
+            except ValueError as error:
+                raise UsageError(
+                    f"{name} must be an ISO 8601 time, got {value!r}: {error}"
+                ) from None
         window = Window(times["--since"], times["--until"], session)
         store = open_store(db)
         try:
-            result = records_stats(store.rows(window), loaded)
+            result = window_stats(store, window, loaded, exact=exact)
         finally:
             store.close()
         STATS_RENDERERS[output_format](result, sys.stdout, top=top)
         return
     if not paths:
         raise UsageError("give transcript files, directories or globs, or --db URL")
-    if since or until or session:
-        raise UsageError("--since, --until and --session read a usage store: add --db URL")
+    if since or until or session or exact:
+        raise UsageError("--since, --until, --session and --exact read a usage store: add --db URL")
     from toolsel.replay.driver import replay_paths
 
     STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout, top=top)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
@@ -102,7 +102,8 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
             transcripts[name] = transcripts.get(name, 0) + 1
             latencies.setdefault(name, []).extend(s.latencies)
         _count_pairs(pairs, used)
-    stats = _summarise(calls, errors, transcripts, latencies, answered, pairs, registry)
+    quantiles = {name: _exact_quantiles(values) for name, values in latencies.items()}
+    stats = _summarise(calls, errors, transcripts, quantiles, answered, pairs, registry)
     return replace(
         stats,
         transcripts=len(result.files),
@@ -127,59 +128,147 @@ def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) 
         pairs.update(keep)
 
 
+#: One stored usage record as `records_stats` reads it: (tool, ok, latency in ms, session, at).
+UsageRow = tuple[str, bool, float | None, str | None, str]
+
+
+@dataclass(slots=True)
+class ToolTotals:
+    """One tool's sums over a window, as the usage store's roll-ups keep them."""
+
+    calls: int = 0
+    errors: int = 0
+    sessions: int = 0  # sessions whose first use of the tool is in the window
+    latency_count: int = 0
+    latency_sum: float = 0.0  # milliseconds
+    sketch: dict[int, int] = field(default_factory=dict)  # latency ms (see replay.sketch)
+    stored: list[bytes] = field(default_factory=list)  # encoded sketches to add to it
+
+    def add(self, other: ToolTotals) -> None:
+        from toolsel.replay.sketch import merge
+
+        self.calls += other.calls
+        self.errors += other.errors
+        self.sessions += other.sessions
+        self.latency_count += other.latency_count
+        self.latency_sum += other.latency_sum
+        merge(self.sketch, other.sketch)
+        self.stored.extend(other.stored)
+
+
 def records_stats(
-    rows: Iterable[tuple[str, bool, float | None, str | None]], registry: Registry | None = None
+    rows: Iterable[UsageRow],
+    registry: Registry | None = None,
+    *,
+    since: str | None = None,
+    until: str | None = None,
 ) -> UsageStats:
-    """The same statistics from a usage store's records (`toolsel serve`, `stats --db`):
-    (tool, ok, latency in ms, session), ordered by session. A session plays the part of a
-    transcript; records without one count as one session."""
+    """The statistics of a usage store's records (`toolsel serve`, `stats --db --exact`),
+    exactly: `rows` are every record in the order they were stored; those with
+    `since <= at < until` are counted. A session plays the part of a transcript (records
+    without one are one session), counted by first use, so that sums over hours add up:
+
+    - a session counts for a tool in the window holding its first use of the tool;
+    - a pair counts for a session in the window holding the first use that completes it,
+      among the session's first PAIR_TOOLS tools (by first use);
+    - a session counts in the window holding its first record.
+    """
     calls: dict[str, int] = {}
     errors: dict[str, int] = {}
     sessions: dict[str, int] = {}
     latencies: dict[str, list[float]] = {}
     pairs: dict[tuple[str, str], int] = {}
     session_count = 0
-    current: object = object()
-    used: dict[str, ToolStats] = {}
-    for tool, ok, latency, session in rows:
-        if session != current:
-            _count_pairs(pairs, used)
-            used = {}
-            current = session
-            session_count += 1
-        calls[tool] = calls.get(tool, 0) + 1
-        if not ok:
-            errors[tool] = errors.get(tool, 0) + 1
-        if latency is not None:
-            latencies.setdefault(tool, []).append(latency / 1000.0)
-        if tool not in used:
-            used[tool] = ToolStats(calls=1)
-            sessions[tool] = sessions.get(tool, 0) + 1
-    _count_pairs(pairs, used)
-    stats = _summarise(calls, errors, sessions, latencies, calls, pairs, registry)
+    used: dict[str | None, tuple[set[str], list[str]]] = {}  # tools seen, first PAIR_TOOLS
+    for tool, ok, latency, session, at in rows:
+        inside = (since is None or at >= since) and (until is None or at < until)
+        seen = used.get(session)
+        if seen is None:
+            seen = used[session] = (set(), [])
+            session_count += inside
+        if tool not in seen[0]:
+            seen[0].add(tool)
+            if inside:
+                sessions[tool] = sessions.get(tool, 0) + 1
+            if len(seen[1]) < PAIR_TOOLS:
+                if inside:
+                    _pair_with(pairs, tool, seen[1])
+                seen[1].append(tool)
+        if inside:
+            calls[tool] = calls.get(tool, 0) + 1
+            if not ok:
+                errors[tool] = errors.get(tool, 0) + 1
+            if latency is not None:
+                latencies.setdefault(tool, []).append(latency / 1000.0)
+    quantiles = {name: _exact_quantiles(values) for name, values in latencies.items()}
+    stats = _summarise(calls, errors, sessions, quantiles, calls, pairs, registry)
     return replace(stats, transcripts=session_count)
+
+
+def totals_stats(
+    tools: dict[str, ToolTotals],
+    pairs: dict[tuple[str, str], int],
+    sessions: int,
+    registry: Registry | None = None,
+) -> UsageStats:
+    """The statistics from a window's sums (the usage store's roll-ups): equal to
+    `records_stats` on the same records, the latency percentiles within 1%."""
+    from toolsel.replay.sketch import quantiles, stored_quantiles
+
+    used = {name: t for name, t in tools.items() if t.calls}
+    latency: dict[str, tuple[float | None, float | None]] = {}
+    for name, t in used.items():
+        median, high = stored_quantiles(t.stored, t.sketch) if t.stored else quantiles(t.sketch)
+        if median is not None and high is not None:
+            latency[name] = (median / 1000.0, high / 1000.0)
+    calls = {name: t.calls for name, t in used.items()}
+    stats = _summarise(
+        calls,
+        {name: t.errors for name, t in used.items()},
+        {name: t.sessions for name, t in used.items()},
+        latency,
+        calls,
+        {pair: n for pair, n in pairs.items() if n},
+        registry,
+    )
+    return replace(stats, transcripts=sessions)
+
+
+def _pair_with(pairs: dict[tuple[str, str], int], tool: str, earlier: Iterable[str]) -> None:
+    for other in earlier:
+        pair = (other, tool) if other < tool else (tool, other)
+        pairs[pair] = pairs.get(pair, 0) + 1
+    if len(pairs) > MAX_PAIRS:
+        keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
+        pairs.clear()
+        pairs.update(keep)
+
+
+def _exact_quantiles(values: list[float]) -> tuple[float | None, float | None]:
+    return (statistics.median(values) if values else None), p95(values)
 
 
 def _summarise(
     calls: dict[str, int],
     errors: dict[str, int],
     units: dict[str, int],
-    latencies: dict[str, list[float]],
+    latency: dict[str, tuple[float | None, float | None]],
     answered: dict[str, int],
     pairs: dict[tuple[str, str], int],
     registry: Registry | None,
 ) -> UsageStats:
     """Per-tool usage, most called first; the registry's tools never called; the top pairs.
-    `units` counts the transcripts (or sessions) that called each tool."""
+    `units` counts the transcripts (or sessions) that called each tool; `latency` holds
+    each tool's (median, p95) in seconds."""
     tools = tuple(
         ToolUsage(
             name,
             calls[name],
             errors.get(name, 0),
-            units[name],
-            statistics.median(latencies[name]) if latencies.get(name) else None,
+            units.get(name, 0),
+            latency.get(name, (None, None))[0],
             answered.get(name, 0),
-            p95(latencies.get(name, [])),
+            latency.get(name, (None, None))[1],
         )
         for name in sorted(calls, key=lambda n: (-calls[n], n))
     )

@@ -90,7 +90,17 @@ def analytics(service: Service) -> list[dict[str, Any]]:
             "avgLatencyMs": round(latency, 3) if latency is not None else 0,
             "lastUsed": last,
         }
-        for tool, calls, failures, latency, last in service.store.summary()
+        for tool, calls, failures, latency, last in _summary(service)
     ]
     report.sort(key=lambda r: (-int(r["calls"]), str(r["tool"])))
     return report
+
+
+def _summary(service: Service) -> list[tuple[str, int, int, float | None, str]]:
+    from toolsel.serve.store import StoreUnavailable
+
+    assert service.store is not None
+    try:
+        return service.store.summary()
+    except StoreUnavailable as error:
+        raise RequestError(str(error), 503) from None

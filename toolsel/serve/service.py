@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,8 +190,7 @@ class Service:
         """Ready when the registry is loaded and the store (if any) answers. A failed
         reload keeps the service ready on the last good registry, and says why."""
         snap = self.snapshot
-        health = getattr(self.store, "health", None)  # TODO(merge store-rollups): protocol
-        store_error = health() if health is not None else None
+        store_error = self.store.health() if self.store is not None else None
         body = {
             "ready": store_error is None,
             "registry_version": snap.version,
@@ -287,7 +287,8 @@ class Service:
         snap = self.snapshot
         checker = RegistryChecker(snap.registry, permission, validators=snap.validators)
         if session is not None and self.store is not None:
-            checker.called, checker.succeeded = self.store.session_tools(session)
+            with _store_errors():
+                checker.called, checker.succeeded = self.store.session_tools(session)
         violations = checker.check(Call("validate", tool, body["input"]), 0)
         return {
             "schema": VALIDATE_SCHEMA,
@@ -302,22 +303,25 @@ class Service:
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
         records = parse_records(body)
-        stored = self.store.record(records)
+        with _store_errors():
+            stored = self.store.record(records)
         return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
 
     def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats/v1` payload over the stored records."""
+        """GET /v1/analytics: the `toolsel.stats/v2` payload over the stored records of a
+        window (default: the last 7 days, from the start of the hour; `since=all`: all),
+        from the roll-ups, and the window it covers."""
         from toolsel.render.stats import stats_payload
-        from toolsel.replay.stats import records_stats
+        from toolsel.serve.store import window_stats
 
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
-        window = Window(
-            since=_timestamp(query.get("since"), "since"),
-            until=_timestamp(query.get("until"), "until"),
-            session=query.get("session"),
-        )
-        return stats_payload(records_stats(self.store.rows(window), self.snapshot.registry))
+        window = analytics_window(query)
+        with _store_errors():
+            stats = window_stats(self.store, window, self.snapshot.registry)
+        payload = stats_payload(stats)
+        payload["window"] = {"since": window.since, "until": window.until}
+        return payload
 
     def tools(self, emit: str | None, name: str | None = None) -> Any:
         """GET /v1/tools[/{name}]: definitions in the registry's own shape, or a provider's."""
@@ -369,6 +373,37 @@ def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
         "examples": list(registry.examples_for(tool.name)),
         "source": {"file": tool.source.file, "pointer": tool.source.pointer},
     }
+
+
+def analytics_window(query: Mapping[str, str]) -> Window:
+    """`since`/`until` of an analytics request; neither: the last 7 days (from the start of
+    the hour), `since=all`: every record."""
+    from toolsel.serve.rollups import default_since
+
+    since, until = query.get("since") or None, query.get("until") or None
+    if since == "all":
+        start = None
+    elif since is None and until is None:
+        start = default_since()
+    else:
+        start = _timestamp(since, "since")
+    return Window(since=start, until=_timestamp(until, "until"), session=query.get("session"))
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """A store that is full answers 507, one that cannot be reached 503, a record it cannot
+    hold 422."""
+    from toolsel.serve.store import RecordRefused, StoreFull, StoreUnavailable
+
+    try:
+        yield
+    except RecordRefused as error:
+        raise RequestError(str(error), 422) from None
+    except StoreFull as error:
+        raise RequestError(str(error), 507) from None
+    except StoreUnavailable as error:
+        raise RequestError(str(error), 503) from None
 
 
 def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
@@ -539,7 +574,10 @@ def _timestamp(value: Any, key: str) -> str | None:
         raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
     try:
         return stored_time(value)
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError) as error:
+        reason = " ".join(str(error).split())
         raise RequestError(
-            f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)}", 422
+            f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)} "
+            f"({reason if len(reason) <= 120 else reason[:119] + '…'})",
+            422,
         ) from None

@@ -3,29 +3,50 @@ and `toolsel stats --db` read.
 
 One interface, two engines with one schema and versioned migrations:
 
-- SQLite (the default: a file under the user data directory, or `sqlite:///path`), in WAL
-  mode with `synchronous=FULL`: a record is on disk before its request is answered, and it
-  survives the process being killed.
-- PostgreSQL (`postgresql://...`, psycopg 3): several `toolsel serve` replicas share it.
+- SQLite (the default: a file under the user data directory, or `sqlite:///path`, created
+  readable by its owner only), in WAL mode with `synchronous=FULL`: a record is on disk before
+  its request is answered, and it survives the process being killed. One writer connection
+  (writes take turns); each reading thread has its own connection, so reads never wait for
+  a write, nor a write for a read.
+- PostgreSQL (`postgresql://...`, psycopg 3): several `toolsel serve` replicas share it,
+  through a pool that checks a connection before lending it, so a restarted database is
+  reconnected; a write that fails on a lost connection is tried once more when that cannot
+  store it twice.
 
 A record may carry an `id`. Recording an id that is already stored does nothing, so a
 client that retries a batch after a timeout or a crash never counts a call twice.
+
+Records are summed per tool and hour (and day) as they are written, in the same
+transaction (`toolsel.serve.rollups`), so analytics reads sums, not every record.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from toolsel.errors import UsageError
+from toolsel.serve import rollups
 
-#: (version, statements): applied in order, each in its own transaction, recorded in
-#: `toolsel_schema`. Never edit a released step: add one.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
+    from toolsel.replay.stats import UsageRow, UsageStats
+    from toolsel.serve.rollups import Executor, Totals
+
+T = TypeVar("T")
+
+#: (version, steps): applied in order in one transaction, recorded in `toolsel_schema`. A step
+#: is SQL or a function of the open transaction. Never edit a released step: add one.
+MIGRATIONS: tuple[tuple[int, tuple[str | Callable[[Executor], None], ...]], ...] = (
     (
         1,
         (
@@ -43,12 +64,27 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "CREATE INDEX usage_records_session ON usage_records (session, tool)",
         ),
     ),
+    (2, (*rollups.SCHEMA, rollups.backfill)),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 SUMMARY = (
-    "SELECT tool, COUNT(*), SUM(CASE WHEN ok THEN 0 ELSE 1 END), AVG(latency_ms), MAX(at)"
-    " FROM usage_records GROUP BY tool"
+    "SELECT tool, SUM(calls), SUM(errors), SUM(latency_sum), SUM(latency_count), MAX(last_at)"
+    " FROM usage_rollup WHERE grain = 'd' GROUP BY tool"
 )
+#: Rows one pruning transaction deletes at most.
+PRUNE_BATCH = 5000
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (HTTP 503); the message names it, without secrets."""
+
+
+class RecordRefused(ValueError):
+    """A record the store cannot hold as sent (HTTP 422); the message says which and why."""
+
+
+class StoreFull(Exception):
+    """The store is at its size limit (`--max-store`, HTTP 507): nothing more is recorded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +110,21 @@ class Window:
 
 
 class UsageStore(Protocol):
-    url: str
+    url: str  # with any password replaced by ***
+    max_bytes: int | None  # at or over this size, `record` raises StoreFull
 
     def record(self, records: Sequence[UsageRecord]) -> int:
         """Store the records in one transaction; how many were new (ids already stored are
         skipped). Returns only once they are durable."""
         ...
 
-    def rows(self, window: Window) -> Iterator[tuple[str, bool, float | None, str | None]]:
-        """(tool, ok, latency_ms, session) of every record in the window, by session."""
+    def records(self, session: str | None = None) -> Iterator[UsageRow]:
+        """(tool, ok, latency_ms, session, at) of every record (or one session's), in the
+        order they were stored, streamed."""
+        ...
+
+    def totals(self, window: Window) -> Totals:
+        """The window's sums (all sessions), from the roll-ups."""
         ...
 
     def session_tools(self, session: str) -> tuple[set[str], set[str]]:
@@ -95,20 +137,47 @@ class UsageStore(Protocol):
 
     def count(self) -> int: ...
 
+    def size(self) -> int:
+        """Bytes the store's tables use (cached a few seconds)."""
+        ...
+
+    def health(self) -> str | None:
+        """None when the store answers, else why not (cached about a second)."""
+        ...
+
+    def prune(self, before: str) -> int:
+        """Delete the records, roll-ups and idle sessions older than the hour holding
+        `before`, in small transactions; how many rows went."""
+        ...
+
     def close(self) -> None: ...
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return rollups.iso(datetime.now(UTC))
 
 
 def stored_time(value: str) -> str:
-    """An ISO 8601 time as records store it (UTC, milliseconds, `Z`); ValueError if it is
-    not one. A time without a zone is taken as UTC."""
-    parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    """An ISO 8601 time as records store it (UTC, milliseconds, `Z`); ValueError, with the
+    reason, if it is not one or falls outside the years 0001-9999 in UTC. A time without a
+    zone is taken as UTC."""
+    if len(value) == 24 and value[19] == "." and value[20:23].isdigit() and value[23] == "Z":
+        try:  # already as stored (what clients usually send): only check it is a real time
+            datetime.fromisoformat(value[:23])
+        except ValueError:
+            pass
+        else:
+            return value
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise ValueError(f"not an ISO 8601 time ({error})") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    try:
+        return rollups.iso(parsed.astimezone(UTC))
+    except (OverflowError, ValueError):
+        raise ValueError("outside the years 0001 to 9999 once converted to UTC") from None
 
 
 def default_url() -> str:
@@ -117,223 +186,579 @@ def default_url() -> str:
     return f"sqlite:///{Path(user_data_dir('toolsel', appauthor=False)) / 'usage.sqlite3'}"
 
 
-def open_store(url: str | None = None) -> UsageStore:
+def open_store(url: str | None = None, *, max_bytes: int | None = None) -> UsageStore:
     """The store at `url` (`sqlite:///path`, `postgresql://...`; default: SQLite under the
     user data directory), migrated to the current schema."""
     url = url or default_url()
+    store: UsageStore
     if url.startswith("sqlite:///"):
-        return SqliteStore(url)
-    if url.startswith(("postgresql://", "postgres://")):
-        return PostgresStore(url)
-    raise UsageError(
-        f"--db {url!r}: not a database URL",
-        hint="use sqlite:///path/to/usage.sqlite3 or postgresql://user@host/dbname",
-    )
+        store = SqliteStore(url)
+    elif url.startswith(("postgresql://", "postgres://")):
+        store = PostgresStore(url)
+    else:
+        raise UsageError(
+            f"--db {redacted(url)}: not a database URL",
+            hint="use sqlite:///path/to/usage.sqlite3 or postgresql://user@host/dbname",
+        )
+    store.max_bytes = max_bytes
+    return store
 
 
-def _window_sql(window: Window, mark: str) -> tuple[str, list[Any]]:
-    clauses, values = [], []
-    if window.since:
-        clauses.append(f"at >= {mark}")
-        values.append(window.since)
-    if window.until:
-        clauses.append(f"at < {mark}")
-        values.append(window.until)
-    if window.session is not None:
-        clauses.append(f"session = {mark}")
-        values.append(window.session)
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), values
+def redacted(url: str) -> str:
+    """The URL with its password (`user:PASSWORD@`, `?password=`) replaced by `***`. A
+    password may hold any character, so the user part runs to the URL's last `@`."""
+    head, sep, rest = url.partition("://")
+    if sep:
+        at = rest.rfind("@")
+        user, colon, _ = rest[: max(at, 0)].partition(":")
+        if at >= 0 and colon:
+            rest = f"{user}:***{rest[at:]}"
+        url = head + sep + rest
+    return re.sub(r"(?i)([?&][^=&#]*password=)[^&#]*", r"\1***", url)
 
 
-class SqliteStore:
-    """SQLite in WAL mode; one connection, its writes serialised by a lock."""
+def scrubbed(text: str, url: str) -> str:
+    """A message (a driver's error) with the URL's passwords taken out."""
+    from urllib.parse import unquote
+
+    secrets = set()
+    rest = url.partition("://")[2]
+    at = rest.rfind("@")
+    if at >= 0 and ":" in rest[:at]:
+        secrets.add(rest[:at].partition(":")[2])
+    secrets.update(re.findall(r"(?i)[?&][^=&#]*password=([^&#]*)", url))
+    for secret in sorted(secrets | {unquote(s) for s in secrets}, key=len, reverse=True):
+        if secret:
+            text = text.replace(secret, "***")
+    return text.replace(url, redacted(url))
+
+
+def window_stats(
+    store: UsageStore, window: Window, registry: Registry | None = None, *, exact: bool = False
+) -> UsageStats:
+    """The statistics of a window: from the roll-ups; from the records themselves (exact
+    percentiles, and a cost that follows the records) with `exact` or for one session."""
+    from toolsel.replay.stats import records_stats, totals_stats
+
+    if exact or window.session is not None:
+        rows = store.records(window.session)
+        return records_stats(rows, registry, since=window.since, until=window.until)
+    totals = store.totals(window)
+    return totals_stats(totals.tools, totals.pairs, totals.sessions, registry)
+
+
+def _refuse_nul(records: Sequence[UsageRecord]) -> None:
+    """PostgreSQL text cannot hold NUL: refuse such a record on both engines alike."""
+    for number, r in enumerate(records):
+        for name in ("tool", "session", "error", "id"):
+            value = getattr(r, name)
+            if value is not None and "\x00" in value:
+                raise RecordRefused(f"record {number}: `{name}` contains a NUL character")
+
+
+class _Cached:
+    """A value computed at most once per `seconds`."""
+
+    def __init__(self, seconds: float, compute: Callable[[], Any]) -> None:
+        self.seconds = seconds
+        self.compute = compute
+        self.lock = threading.Lock()
+        self.at = -float("inf")
+        self.value: Any = None
+
+    def get(self) -> Any:
+        with self.lock:
+            if time.monotonic() - self.at >= self.seconds:
+                self.value = self.compute()
+                self.at = time.monotonic()
+            return self.value
+
+
+def _human(size: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
+
+
+class _Store:
+    """What both engines share: everything but connections."""
+
+    url: str
+    max_bytes: int | None = None
+    rowid = "rowid"
+
+    def _read(self, work: Callable[[Executor], T]) -> T:
+        raise NotImplementedError
+
+    def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
+        raise NotImplementedError
+
+    def _measure(self) -> int:
+        raise NotImplementedError
+
+    def _ping(self) -> None:
+        raise NotImplementedError
+
+    def _start_caches(self) -> None:
+        self._size = _Cached(5.0, self._measure)
+        self._health = _Cached(1.0, self._check)
+
+    def record(self, records: Sequence[UsageRecord]) -> int:
+        if not records:
+            return 0
+        _refuse_nul(records)
+        if self.max_bytes is not None:
+            used = self.size()
+            if used >= self.max_bytes:
+                raise StoreFull(
+                    f"the usage store is full: {_human(used)} used of {_human(self.max_bytes)}"
+                    " (--max-store); nothing more is recorded until old records are pruned"
+                    " (--retain) or the limit is raised"
+                )
+        return self._store(records)
+
+    def _store(self, records: Sequence[UsageRecord]) -> int:
+        return self._write(
+            lambda db: rollups.store_records(db, records),
+            idempotent=all(r.id is not None for r in records),
+        )
+
+    def totals(self, window: Window) -> Totals:
+        return self._read(lambda db: rollups.window_totals(db, window.since, window.until))
+
+    def session_tools(self, session: str) -> tuple[set[str], set[str]]:
+        found = self._read(
+            lambda db: db.run(
+                "SELECT tool, ok_seen FROM usage_session_tools WHERE skey = ?",
+                (rollups.session_key(session),),
+            )
+        )
+        return {t for t, _ in found}, {t for t, ok in found if ok}
+
+    def summary(self) -> list[tuple[str, int, int, float | None, str]]:
+        found = self._read(lambda db: db.run(SUMMARY))
+        return [
+            (tool, int(calls), int(errors), float(total) / int(count) if count else None, at)
+            for tool, calls, errors, total, count, at in found
+            if calls
+        ]
+
+    def count(self) -> int:
+        return int(self._read(lambda db: db.run("SELECT COUNT(*) FROM usage_records"))[0][0])
+
+    def size(self) -> int:
+        return int(self._size.get())
+
+    def health(self) -> str | None:
+        reason: str | None = self._health.get()
+        return reason
+
+    def _check(self) -> str | None:
+        try:
+            self._ping()
+        except Exception as error:  # any failure is a reason not to be ready
+            return f"usage store {self.url}: {self._reason(error)}"
+        return None
+
+    def _reason(self, error: BaseException) -> str:
+        return str(error).strip() or type(error).__name__
+
+    def prune(self, before: str) -> int:
+        cutoff = before[:13]
+        day = cutoff[:10]
+        deleted = 0
+        for table in rollups.ROLLUP_TABLES:
+            deleted += self._delete(table, "grain = 'd' AND period < ?", day)
+            deleted += self._delete(table, "grain = 'h' AND period < ?", day + "T00")
+        hours = self._read(
+            lambda db: db.run(
+                "SELECT DISTINCT period FROM usage_rollup WHERE grain = 'h'"
+                " AND period >= ? AND period < ? ORDER BY period",
+                (day + "T00", cutoff),
+            )
+        )
+        for (hour,) in hours:
+            deleted += self._write(partial(rollups.forget_hour, hour=hour))
+        deleted += self._delete("usage_records", "at < ?", rollups.period_start(cutoff))
+        while True:
+            gone = self._write(
+                lambda db: rollups.forget_sessions(db, rollups.period_start(cutoff), PRUNE_BATCH)
+            )
+            deleted += gone
+            if not gone:
+                return deleted
+
+    def _delete(self, table: str, where: str, value: str) -> int:
+        deleted = 0
+        while True:
+            gone = self._write(
+                lambda db: db.many(
+                    f"DELETE FROM {table} WHERE {self.rowid} IN"
+                    f" (SELECT {self.rowid} FROM {table} WHERE {where} LIMIT {PRUNE_BATCH})",
+                    [(value,)],
+                )
+            )
+            deleted += gone
+            if gone < PRUNE_BATCH:
+                return deleted
+
+
+class _SqliteExecutor:
+    pg = False
+
+    def __init__(self, db: Any) -> None:
+        self._db = db
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self._db.execute(sql, params).fetchall())
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
+        if not rows:
+            return 0
+        before = self._db.total_changes
+        self._db.executemany(sql, rows)
+        return int(self._db.total_changes - before)
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only (and its folder, if missing, for
+    its owner only); SQLite gives its -wal and -shm files the same mode."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+class _Batch:
+    """One caller's records waiting for the writer."""
+
+    def __init__(self, records: Sequence[UsageRecord]) -> None:
+        self.records = records
+        self.stored = 0
+        self.error: BaseException | None = None
+        self.done = False
+
+
+class SqliteStore(_Store):
+    """SQLite in WAL mode: one writer connection, its writes serialised by a lock; one
+    read connection per reading thread. Batches that arrive while a transaction commits
+    are written together in the next one (group commit: one disk sync for all of them)."""
 
     def __init__(self, url: str) -> None:
         import sqlite3
 
         self.url = url
-        path = Path(url.removeprefix("sqlite:///"))
+        self._path = Path(url.removeprefix("sqlite:///"))
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self._readers: list[Any] = []
+        self._waiting: list[_Batch] = []
+        self._turn = threading.Condition()
+        self._leading = False
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            _create_private(self._path)
+            self._db = self._connect()
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA busy_timeout=10000")
         except (OSError, sqlite3.Error) as error:
             raise UsageError(f"--db {url}: cannot open the database: {error}") from None
-        self._lock = threading.Lock()
-        _migrate_or_close(self)
+        self._start_caches()
+        try:
+            self._write(_migrate(url, {"serial": "INTEGER", "blob": "BLOB"}))
+        except BaseException:
+            self.close()
+            raise
 
-    def _migrate(self) -> None:
-        with self._lock:
+    def _connect(self) -> Any:
+        import sqlite3
+
+        db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=10000")
+        return db
+
+    def _reader(self) -> Any:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+            db.execute("PRAGMA query_only=1")
+            with self._lock:
+                self._readers.append(db)
+        return db
+
+    def _read(self, work: Callable[[Executor], T]) -> T:
+        db = self._reader()
+        with self._errors():
+            db.execute("BEGIN")  # one snapshot for every query of the work
+            try:
+                return work(_SqliteExecutor(db))
+            finally:
+                db.execute("COMMIT")
+
+    def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
+        with self._lock, self._errors():
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute(
-                    "CREATE TABLE IF NOT EXISTS toolsel_schema (version INTEGER NOT NULL)"
-                )
-                current = self._db.execute("SELECT MAX(version) FROM toolsel_schema").fetchone()[0]
-                _check_version(self.url, current)
-                for version, statements in MIGRATIONS:
-                    if current is None or version > current:
-                        for statement in statements:
-                            self._db.execute(statement.format(serial="INTEGER"))
-                        self._db.execute("INSERT INTO toolsel_schema VALUES (?)", (version,))
+                result = work(_SqliteExecutor(self._db))
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
+            return result
 
-    def record(self, records: Sequence[UsageRecord]) -> int:
-        rows = [(r.id, r.tool, r.ok, r.latency_ms, r.session, r.error, r.at) for r in records]
-        with self._lock:
-            before = self._db.total_changes
-            self._db.execute("BEGIN IMMEDIATE")
+    def _store(self, records: Sequence[UsageRecord]) -> int:
+        mine = _Batch(records)
+        with self._turn:
+            self._waiting.append(mine)
+            while self._leading and not mine.done:
+                self._turn.wait()
+            if not mine.done:  # lead: write every batch waiting, this one included
+                self._leading = True
+                group, self._waiting = self._waiting, []
+        if not mine.done:
             try:
-                self._db.executemany(
-                    "INSERT INTO usage_records (record_id, tool, ok, latency_ms, session, error, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (record_id) DO NOTHING",
-                    rows,
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            return self._db.total_changes - before
+                with self._lock:
+                    self._write_group(group)
+            finally:
+                with self._turn:
+                    self._leading = False
+                    self._turn.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        return mine.stored
 
-    def rows(self, window: Window) -> Iterator[tuple[str, bool, float | None, str | None]]:
-        where, values = _window_sql(window, "?")
-        with self._lock:
-            found = self._db.execute(
-                f"SELECT tool, ok, latency_ms, session FROM usage_records{where}"
-                " ORDER BY session, seq",
+    def _write_group(self, group: list[_Batch]) -> None:
+        """Each batch in a savepoint of one transaction: one that fails fails alone."""
+        db = _SqliteExecutor(self._db)
+        try:
+            with self._errors():
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for batch in group:
+                        self._db.execute("SAVEPOINT batch")
+                        try:
+                            batch.stored = rollups.store_records(db, batch.records)
+                        except Exception as error:
+                            self._db.execute("ROLLBACK TO batch")
+                            batch.error = error
+                        self._db.execute("RELEASE batch")
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+        except BaseException as error:
+            for batch in group:
+                batch.error = batch.error or error
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for batch in group:
+                batch.done = True
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        import sqlite3
+
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if "full" in str(error):
+                raise StoreFull(f"the usage store {self.url}: {error}") from None
+            raise StoreUnavailable(f"the usage store {self.url}: {error}") from None
+
+    def records(self, session: str | None = None) -> Iterator[UsageRow]:
+        where, values = ("WHERE session = ?", [session]) if session is not None else ("", [])
+        db = self._connect()  # a connection of its own: the caller may stop half-way
+        try:
+            db.execute("BEGIN")
+            rows = db.execute(
+                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
                 values,
-            ).fetchall()
-        for tool, ok, latency, session in found:
-            yield tool, bool(ok), latency, session
+            )
+            for tool, ok, latency, name, at in rows:
+                yield tool, bool(ok), latency, name, at
+        finally:
+            db.close()
 
-    def session_tools(self, session: str) -> tuple[set[str], set[str]]:
-        with self._lock:
-            found = self._db.execute(
-                "SELECT tool, MAX(ok) FROM usage_records WHERE session = ? GROUP BY tool",
-                (session,),
-            ).fetchall()
-        return {t for t, _ in found}, {t for t, ok in found if ok}
+    def _measure(self) -> int:
+        def pages(db: Executor) -> int:
+            count = db.run("PRAGMA page_count")[0][0] - db.run("PRAGMA freelist_count")[0][0]
+            return int(count * db.run("PRAGMA page_size")[0][0])
 
-    def summary(self) -> list[tuple[str, int, int, float | None, str]]:
-        with self._lock:
-            found = self._db.execute(SUMMARY).fetchall()
-        return [(t, int(c), int(f), a, at) for t, c, f, a, at in found]
+        return self._read(pages)
 
-    def count(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM usage_records").fetchone()[0])
+    def _ping(self) -> None:
+        self._read(lambda db: db.run("SELECT MAX(version) FROM toolsel_schema"))
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            for db in (self._db, *self._readers):
+                db.close()
 
 
-class PostgresStore:
-    """PostgreSQL through psycopg 3: one connection per store, its use serialised by a
-    lock; replicas each have their own and share the database."""
+class _PgExecutor:
+    pg = True
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        # binary results: sketches come as bytes, not as hex text twice their size
+        cursor = self._conn.execute(sql.replace("?", "%s"), params, binary=True)
+        return list(cursor.fetchall()) if cursor.description else []
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
+        if not rows:
+            return 0
+        with self._conn.cursor() as cursor:
+            cursor.executemany(sql.replace("?", "%s"), rows)
+            return max(int(cursor.rowcount), 0)
+
+
+#: Connections one replica's pool holds at most.
+POOL_SIZE = 8
+
+
+class PostgresStore(_Store):
+    """PostgreSQL through psycopg 3 and a pool of checked connections; replicas each have
+    their own pool and share the database."""
+
+    rowid = "ctid"
 
     def __init__(self, url: str) -> None:
         try:
             import psycopg
+            from psycopg_pool import ConnectionPool
         except ImportError:
             raise UsageError(
-                "--db postgresql://... needs psycopg",
+                "--db postgresql://... needs psycopg and psycopg-pool",
                 hint="pip install 'toolsel[serve]'",
             ) from None
-        self.url = url
+        self.url = redacted(url)
+        self._conninfo = url
         try:
-            self._db = psycopg.connect(url, autocommit=False)
+            with psycopg.connect(url, autocommit=False) as conn, conn.transaction():
+                # one migrator at a time, whatever the number of replicas starting together
+                conn.execute("SELECT pg_advisory_xact_lock(727375)")
+                _migrate(self.url, {"serial": "BIGSERIAL", "blob": "BYTEA"})(_PgExecutor(conn))
         except psycopg.Error as error:
-            raise UsageError(f"--db {_redacted(url)}: cannot connect: {error}".strip()) from None
-        self._lock = threading.Lock()
-        _migrate_or_close(self)
+            raise UsageError(f"--db {self.url}: cannot connect: {self._reason(error)}") from None
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            timeout=10,
+            check=ConnectionPool.check_connection,
+            kwargs={"autocommit": False},
+            name="toolsel",
+            open=False,
+        )
+        self._pool.open()
+        self._start_caches()
 
-    def _migrate(self) -> None:
-        with self._lock, self._db.transaction():
-            # one migrator at a time, whatever the number of replicas starting together
-            self._db.execute("SELECT pg_advisory_xact_lock(727375)")
-            self._db.execute("CREATE TABLE IF NOT EXISTS toolsel_schema (version INTEGER NOT NULL)")
-            row = self._db.execute("SELECT MAX(version) FROM toolsel_schema").fetchone()
-            current = row[0] if row else None
-            _check_version(self.url, current)
-            for version, statements in MIGRATIONS:
-                if current is None or version > current:
-                    for statement in statements:
-                        self._db.execute(statement.format(serial="BIGSERIAL"))
-                    self._db.execute("INSERT INTO toolsel_schema VALUES (%s)", (version,))
+    def _reason(self, error: BaseException) -> str:
+        return scrubbed(super()._reason(error), self._conninfo)
 
-    def record(self, records: Sequence[UsageRecord]) -> int:
-        rows = [(r.id, r.tool, r.ok, r.latency_ms, r.session, r.error, r.at) for r in records]
-        with self._lock, self._db.transaction(), self._db.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO usage_records (record_id, tool, ok, latency_ms, session, error, at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (record_id) DO NOTHING",
-                rows,
-            )
-            return max(cursor.rowcount, 0)
+    def _lost(self) -> tuple[type[BaseException], ...]:
+        import psycopg
+        from psycopg_pool import PoolTimeout
 
-    def rows(self, window: Window) -> Iterator[tuple[str, bool, float | None, str | None]]:
-        where, values = _window_sql(window, "%s")
-        with self._lock, self._db.transaction():
-            found = self._db.execute(
-                f"SELECT tool, ok, latency_ms, session FROM usage_records{where}"
-                " ORDER BY session, seq",
+        return (psycopg.OperationalError, PoolTimeout)
+
+    def _read(self, work: Callable[[Executor], T]) -> T:
+        for attempt in (1, 2):
+            try:
+                with self._pool.connection() as conn:
+                    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    return work(_PgExecutor(conn))
+            except self._lost() as error:
+                if attempt == 2:
+                    raise StoreUnavailable(
+                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
+                    ) from None
+        raise AssertionError("unreachable")
+
+    def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
+        """Run `work` in a transaction. A conflict with a concurrent writer (deadlock, an id
+        stored first by another replica) rolls back and tries again. A lost connection is
+        tried once more on a fresh one when that cannot store anything twice: always if it
+        was lost before COMMIT was sent (nothing was stored), and after only when every
+        record has an id (an outcome we cannot know is then harmless)."""
+        from psycopg import errors
+
+        retried = False
+        for _ in range(10):
+            committing = False
+            try:
+                with self._pool.connection() as conn:
+                    result = work(_PgExecutor(conn))
+                    committing = True
+                    conn.commit()
+                return result
+            except (rollups.Race, errors.DeadlockDetected, errors.SerializationFailure):
+                continue
+            except self._lost() as error:
+                if retried or (committing and not idempotent):
+                    raise StoreUnavailable(
+                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
+                    ) from None
+                retried = True
+        raise StoreUnavailable(f"the usage store {self.url}: too many conflicting writers")
+
+    def records(self, session: str | None = None) -> Iterator[UsageRow]:
+        where, values = ("WHERE session = %s", [session]) if session is not None else ("", [])
+        with self._pool.connection() as conn, conn.cursor(name="toolsel_records") as cursor:
+            cursor.itersize = 10_000
+            cursor.execute(
+                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
                 values,
-            ).fetchall()
-        yield from found
+            )
+            yield from cursor
 
-    def session_tools(self, session: str) -> tuple[set[str], set[str]]:
-        with self._lock, self._db.transaction():
-            found = self._db.execute(
-                "SELECT tool, BOOL_OR(ok) FROM usage_records WHERE session = %s GROUP BY tool",
-                (session,),
-            ).fetchall()
-        return {t for t, _ in found}, {t for t, ok in found if ok}
+    def _measure(self) -> int:
+        tables = ["usage_records", "usage_sessions", "usage_session_tools", *rollups.ROLLUP_TABLES]
+        found = self._read(
+            lambda db: db.run(
+                "SELECT SUM(pg_total_relation_size(to_regclass(name)))"
+                " FROM unnest(?::text[]) AS name",
+                (tables,),
+            )
+        )
+        return int(found[0][0] or 0)
 
-    def summary(self) -> list[tuple[str, int, int, float | None, str]]:
-        with self._lock, self._db.transaction():
-            found = self._db.execute(SUMMARY).fetchall()
-        return [(t, int(c), int(f), a, at) for t, c, f, a, at in found]
-
-    def count(self) -> int:
-        with self._lock, self._db.transaction():
-            row = self._db.execute("SELECT COUNT(*) FROM usage_records").fetchone()
-        return int(row[0]) if row else 0
+    def _ping(self) -> None:
+        with self._pool.connection(timeout=2) as conn:
+            conn.execute("SELECT 1")
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._pool.close()
 
 
-def _migrate_or_close(store: SqliteStore | PostgresStore) -> None:
-    """Bring a just-opened store to the current schema; close its connection if that fails."""
-    try:
-        store._migrate()
-    except BaseException:
-        store._db.close()
-        raise
+def _migrate(url: str, types: dict[str, str]) -> Callable[[Executor], None]:
+    """Bring a store to the current schema (in the caller's transaction)."""
+
+    def run(db: Executor) -> None:
+        db.run("CREATE TABLE IF NOT EXISTS toolsel_schema (version INTEGER NOT NULL)")
+        current = db.run("SELECT MAX(version) FROM toolsel_schema")[0][0]
+        _check_version(url, current)
+        for version, steps in MIGRATIONS:
+            if current is None or version > current:
+                for step in steps:
+                    if isinstance(step, str):
+                        db.run(step.format(**types))
+                    else:
+                        step(db)
+                db.run("INSERT INTO toolsel_schema VALUES (?)", (version,))
+
+    return run
 
 
 def _check_version(url: str, current: int | None) -> None:
     if current is not None and current > SCHEMA_VERSION:
         raise UsageError(
-            f"--db {_redacted(url)}: the store's schema is version {current}, newer than this "
+            f"--db {redacted(url)}: the store's schema is version {current}, newer than this "
             f"toolsel's ({SCHEMA_VERSION})",
             hint="upgrade toolsel, or use another --db",
         )
-
-
-def _redacted(url: str) -> str:
-    """The URL without its password."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
