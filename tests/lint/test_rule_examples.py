@@ -60,3 +60,28 @@ def test_rule_metadata_is_complete(rule: Rule) -> None:
     assert (rule.check is None) == (rule.problem is not None), rule.id
     if rule.profile:
         assert rule.targets, f"{rule.id} is a profile rule; its examples need a target"
+
+
+def test_check_functions_are_not_decorated() -> None:
+    """mutmut mutates no decorated function, so a rule registered as `@rule(...)` would
+    escape mutation testing (`make mutate`): each is `TSxxx = rule(..., check=fn)`."""
+    import ast
+    import inspect
+    import os
+    import sys
+
+    if "MUTANT_UNDER_TEST" in os.environ:
+        pytest.skip("mutmut's copy of a module wraps every function it mutates")
+    checks = {(rule.check.__module__, rule.check.__name__) for rule in RULES if rule.check}
+    decorated = []
+    for module_name in sorted({module for module, _ in checks}):
+        tree = ast.parse(inspect.getsource(sys.modules[module_name]))
+        decorated += [
+            f"{module_name}.{node.name}"
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef)
+            and (module_name, node.name) in checks
+            and node.decorator_list
+        ]
+    assert len(checks) == sum(1 for rule in RULES if rule.check)  # one function per rule
+    assert decorated == []

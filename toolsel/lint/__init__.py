@@ -38,11 +38,10 @@ def all_rules() -> dict[str, Rule]:
     for module_name in RULE_MODULES:
         module = importlib.import_module(f"toolsel.lint.rules.{module_name}")
         for value in vars(module).values():
-            found = value if isinstance(value, Rule) else getattr(value, "rule", None)
-            if isinstance(found, Rule):
-                if found.id in rules:
-                    raise RuntimeError(f"rule id {found.id} is defined twice")
-                rules[found.id] = found
+            if isinstance(value, Rule):
+                if value.id in rules:
+                    raise RuntimeError(f"rule id {value.id} is defined twice")
+                rules[value.id] = value
     return dict(sorted(rules.items()))
 
 

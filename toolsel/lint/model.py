@@ -97,6 +97,7 @@ def rule(
     severity: Severity | None,
     summary: str,
     *,
+    check: CheckFunction,
     bad: str,
     good: str,
     profile: str | None = None,
@@ -104,27 +105,25 @@ def rule(
     after: bool = False,
     uses: tuple[str, ...] = (),
     config_only: bool = False,
-) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check function as a rule; the docstring is its `--explain` text."""
+) -> Rule:
+    """A rule whose findings come from `check`; its docstring is the `--explain` text.
 
-    def decorate(check: CheckFunction) -> CheckFunction:
-        check.rule = Rule(  # type: ignore[attr-defined]
-            rule_id,
-            name,
-            severity,
-            summary,
-            check,
-            profile,
-            bad,
-            good,
-            targets,
-            after=after,
-            uses=uses,
-            config_only=config_only,
-        )
-        return check
-
-    return decorate
+    Written as a plain assignment after the function (`TS302 = rule(..., check=fn)`), not as
+    a decorator: mutmut skips decorated functions, and every rule body should be mutated."""
+    return Rule(
+        rule_id,
+        name,
+        severity,
+        summary,
+        check,
+        profile,
+        bad,
+        good,
+        targets,
+        after=after,
+        uses=uses,
+        config_only=config_only,
+    )
 
 
 def loader_rule(

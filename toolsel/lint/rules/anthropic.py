@@ -31,16 +31,6 @@ BAD_REGEX = (
 STRICT = ("anthropic-strict",)
 
 
-@rule(
-    "TS421",
-    "anthropic-name",
-    Severity.ERROR,
-    "[anthropic] name matches `^[a-zA-Z0-9_-]{1,64}$`",
-    bad="- name: files.read\n  description: d\n",
-    good="- name: files_read\n  description: d\n",
-    profile="anthropic",
-    targets=("anthropic",),
-)
 def anthropic_name(context: LintContext) -> Iterator[Hit]:
     """The documented contract (the live API has accepted up to 128 characters since 2025)."""
     for tool in context.profile_tools("anthropic"):
@@ -52,16 +42,19 @@ def anthropic_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS422",
-    "anthropic-strict-unsupported",
+TS421 = rule(
+    "TS421",
+    "anthropic-name",
     Severity.ERROR,
-    "[anthropic-strict] no unsupported schema features",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, minimum: 1}}, additionalProperties: false}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n",
-    profile="anthropic-strict",
-    targets=STRICT,
+    "[anthropic] name matches `^[a-zA-Z0-9_-]{1,64}$`",
+    bad="- name: files.read\n  description: d\n",
+    good="- name: files_read\n  description: d\n",
+    profile="anthropic",
+    targets=("anthropic",),
+    check=anthropic_name,
 )
+
+
 def strict_unsupported(context: LintContext) -> Iterator[Hit]:
     """Strict tool use answers 400 to numeric bounds, string lengths, `maxItems`,
     `uniqueItems`, `minItems` above 1, objects without `additionalProperties: false`,
@@ -109,6 +102,19 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
                 )
 
 
+TS422 = rule(
+    "TS422",
+    "anthropic-strict-unsupported",
+    Severity.ERROR,
+    "[anthropic-strict] no unsupported schema features",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, minimum: 1}}, additionalProperties: false}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n",
+    profile="anthropic-strict",
+    targets=STRICT,
+    check=strict_unsupported,
+)
+
+
 def _optional_and_union_counts(schema: dict[str, object]) -> tuple[int, int]:
     optional = unions = 0
     for node in walk_schema(schema):
@@ -122,19 +128,6 @@ def _optional_and_union_counts(schema: dict[str, object]) -> tuple[int, int]:
     return optional, unions
 
 
-@rule(
-    "TS423",
-    "anthropic-strict-limits",
-    Severity.ERROR,
-    "[anthropic-strict] request-level complexity limits",
-    bad="".join(
-        f"- name: t{i}\n  description: d\n  strict: true\n  parameters: {{type: object, properties: {{}}, additionalProperties: false}}\n"
-        for i in range(21)
-    ),
-    good="- name: a\n  description: d\n  strict: true\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
-    profile="anthropic-strict",
-    targets=STRICT,
-)
 def strict_limits(context: LintContext) -> Iterator[Hit]:
     """At most 20 strict tools, 24 optional parameters and 16 union-typed parameters across
     all strict schemas of one request."""
@@ -164,16 +157,22 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS424",
-    "anthropic-strict-regex",
+TS423 = rule(
+    "TS423",
+    "anthropic-strict-limits",
     Severity.ERROR,
-    "[anthropic-strict] `pattern` uses supported regex only",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a)\\\\1$'}}, additionalProperties: false}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^[a-z]+$'}}, additionalProperties: false}\n",
+    "[anthropic-strict] request-level complexity limits",
+    bad="".join(
+        f"- name: t{i}\n  description: d\n  strict: true\n  parameters: {{type: object, properties: {{}}, additionalProperties: false}}\n"
+        for i in range(21)
+    ),
+    good="- name: a\n  description: d\n  strict: true\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
     profile="anthropic-strict",
     targets=STRICT,
+    check=strict_limits,
 )
+
+
 def strict_regex(context: LintContext) -> Iterator[Hit]:
     """No backreferences, lookahead or lookbehind, `\\b`/`\\B`, or large `{n,m}` counts."""
     for tool in context.profile_tools("anthropic-strict"):
@@ -188,3 +187,16 @@ def strict_regex(context: LintContext) -> Iterator[Hit]:
                         f"{node.pointer}/pattern",
                         f"pattern uses {label}, unsupported by Anthropic strict tool use",
                     )
+
+
+TS424 = rule(
+    "TS424",
+    "anthropic-strict-regex",
+    Severity.ERROR,
+    "[anthropic-strict] `pattern` uses supported regex only",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a)\\\\1$'}}, additionalProperties: false}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^[a-z]+$'}}, additionalProperties: false}\n",
+    profile="anthropic-strict",
+    targets=STRICT,
+    check=strict_regex,
+)

@@ -81,14 +81,6 @@ UNKNOWN_PERMISSION = loader_rule(
 )
 
 
-@rule(
-    "TS502",
-    "permission-contradicts-annotations",
-    Severity.ERROR,
-    "`permission` agrees with MCP annotations",
-    bad="- name: a\n  description: d\n  permission: write\n  annotations: {readOnlyHint: true}\n",
-    good="- name: a\n  description: d\n  permission: read\n  annotations: {readOnlyHint: true}\n",
-)
 def permission_annotations(context: LintContext) -> Iterator[Hit]:
     """`read` needs `readOnlyHint: true`; `readOnlyHint: true` on a write, admin or dangerous
     tool is an error; a `dangerous` tool with `destructiveHint: false` is a warning
@@ -119,14 +111,17 @@ def permission_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS503",
-    "undeclared-side-effects",
-    Severity.WARNING,
-    "Admin and dangerous tools state their side effects",
-    bad="- name: a\n  description: Handles the cluster.\n  permission: dangerous\n",
-    good="- name: a\n  description: Permanently deletes the cluster; cannot be undone.\n  permission: dangerous\n",
+TS502 = rule(
+    "TS502",
+    "permission-contradicts-annotations",
+    Severity.ERROR,
+    "`permission` agrees with MCP annotations",
+    bad="- name: a\n  description: d\n  permission: write\n  annotations: {readOnlyHint: true}\n",
+    good="- name: a\n  description: d\n  permission: read\n  annotations: {readOnlyHint: true}\n",
+    check=permission_annotations,
 )
+
+
 def side_effects(context: LintContext) -> Iterator[Hit]:
     """Consequential calls should be validated with the user, and the model can only do that
     when the description says what the call changes or destroys. A plain statement of the
@@ -148,6 +143,17 @@ def side_effects(context: LintContext) -> Iterator[Hit]:
             "description",
             message=f"{tool.permission} tool does not say what it changes or whether it can be undone",
         )
+
+
+TS503 = rule(
+    "TS503",
+    "undeclared-side-effects",
+    Severity.WARNING,
+    "Admin and dangerous tools state their side effects",
+    bad="- name: a\n  description: Handles the cluster.\n  permission: dangerous\n",
+    good="- name: a\n  description: Permanently deletes the cluster; cannot be undone.\n  permission: dangerous\n",
+    check=side_effects,
+)
 
 
 def defaulted_permission(tool: Tool) -> bool:
@@ -173,17 +179,6 @@ def says_it_only_reads(tool: Tool) -> bool:
     )
 
 
-@rule(
-    "TS513",
-    "missing-annotations",
-    Severity.INFO,
-    "An MCP tool that only reads says so in its annotations",
-    bad="- name: get_pod\n  description: Returns one pod.\n  inputSchema: {type: object}\n",
-    good=(
-        "- name: get_pod\n  description: Returns one pod.\n  inputSchema: {type: object}\n"
-        "  annotations: {readOnlyHint: true}\n"
-    ),
-)
 def missing_annotations(context: LintContext) -> Iterator[Hit]:
     """MCP's defaults for a tool without annotations are `readOnlyHint: false` and
     `destructiveHint: true`: clients treat it as able to destroy data, and ask before each
@@ -210,14 +205,20 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS504",
-    "unknown-reference",
-    Severity.ERROR,
-    "`requires` and `conflicts` name existing tools",
-    bad="- name: a\n  description: d\n  requires: [missing_tool]\n",
-    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+TS513 = rule(
+    "TS513",
+    "missing-annotations",
+    Severity.INFO,
+    "An MCP tool that only reads says so in its annotations",
+    bad="- name: get_pod\n  description: Returns one pod.\n  inputSchema: {type: object}\n",
+    good=(
+        "- name: get_pod\n  description: Returns one pod.\n  inputSchema: {type: object}\n"
+        "  annotations: {readOnlyHint: true}\n"
+    ),
+    check=missing_annotations,
 )
+
+
 def unknown_reference(context: LintContext) -> Iterator[Hit]:
     """A dangling reference cannot be resolved; the message suggests the closest name."""
     names = context.names
@@ -233,14 +234,17 @@ def unknown_reference(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-@rule(
-    "TS505",
-    "asymmetric-conflict",
-    Severity.WARNING,
-    "Conflicts are declared on both sides",
-    bad="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n",
-    good="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n  conflicts: [a]\n",
+TS504 = rule(
+    "TS504",
+    "unknown-reference",
+    Severity.ERROR,
+    "`requires` and `conflicts` name existing tools",
+    bad="- name: a\n  description: d\n  requires: [missing_tool]\n",
+    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+    check=unknown_reference,
 )
+
+
 def asymmetric_conflict(context: LintContext) -> Iterator[Hit]:
     """toolsel treats a conflict as mutual either way; declaring both sides says the author
     meant it."""
@@ -256,14 +260,17 @@ def asymmetric_conflict(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS506",
-    "requires-cycle",
-    Severity.ERROR,
-    "No cycles in `requires`",
-    bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  requires: [a]\n",
-    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+TS505 = rule(
+    "TS505",
+    "asymmetric-conflict",
+    Severity.WARNING,
+    "Conflicts are declared on both sides",
+    bad="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n",
+    good="- name: a\n  description: d\n  conflicts: [b]\n- name: b\n  description: d\n  conflicts: [a]\n",
+    check=asymmetric_conflict,
 )
+
+
 def requires_cycle(context: LintContext) -> Iterator[Hit]:
     """A cycle cannot be loaded in order. Each cycle is reported once, as its full path
     (`a -> b -> c -> a`), at the first tool's `requires` entry; self-requires count."""
@@ -277,14 +284,17 @@ def requires_cycle(context: LintContext) -> Iterator[Hit]:
         yield context.hit(tool, "requires", index, message="requires cycle: " + " -> ".join(cycle))
 
 
-@rule(
-    "TS507",
-    "unsatisfiable-requirements",
+TS506 = rule(
+    "TS506",
+    "requires-cycle",
     Severity.ERROR,
-    "Requirements do not conflict",
-    bad="- name: a\n  description: d\n  requires: [b]\n  conflicts: [b]\n- name: b\n  description: d\n",
+    "No cycles in `requires`",
+    bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  requires: [a]\n",
     good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+    check=requires_cycle,
 )
+
+
 def unsatisfiable(context: LintContext) -> Iterator[Hit]:
     """A tool that requires a tool it conflicts with, or whose `requires` closure holds two
     tools that conflict, can never be offered."""
@@ -315,14 +325,17 @@ def unsatisfiable(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS508",
-    "deprecation-path",
-    Severity.WARNING,
-    "Deprecated tools name a live replacement",
-    bad="- name: a\n  description: d\n  deprecated: true\n",
-    good="- name: a\n  description: d\n  deprecated: true\n  deprecated_by: b\n- name: b\n  description: d\n",
+TS507 = rule(
+    "TS507",
+    "unsatisfiable-requirements",
+    Severity.ERROR,
+    "Requirements do not conflict",
+    bad="- name: a\n  description: d\n  requires: [b]\n  conflicts: [b]\n- name: b\n  description: d\n",
+    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+    check=unsatisfiable,
 )
+
+
 def deprecation_path(context: LintContext) -> Iterator[Hit]:
     """`deprecated: true` without `deprecated_by` leaves agents no migration path (warning);
     an unknown or self `deprecated_by` is an error; one that points at another deprecated
@@ -367,14 +380,17 @@ def deprecation_path(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS509",
-    "requires-deprecated",
+TS508 = rule(
+    "TS508",
+    "deprecation-path",
     Severity.WARNING,
-    "Live tools do not require deprecated ones",
-    bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  deprecated: true\n  deprecated_by: a\n",
-    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+    "Deprecated tools name a live replacement",
+    bad="- name: a\n  description: d\n  deprecated: true\n",
+    good="- name: a\n  description: d\n  deprecated: true\n  deprecated_by: b\n- name: b\n  description: d\n",
+    check=deprecation_path,
 )
+
+
 def requires_deprecated(context: LintContext) -> Iterator[Hit]:
     """A live tool that needs a deprecated one will break when the old tool is removed."""
     for tool in context.tools:
@@ -392,14 +408,17 @@ def requires_deprecated(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS510",
-    "category",
-    Severity.INFO,
-    "Every tool has a known category",
-    bad="- name: a\n  description: d\n",
-    good="- name: a\n  description: d\n  category: files\n",
+TS509 = rule(
+    "TS509",
+    "requires-deprecated",
+    Severity.WARNING,
+    "Live tools do not require deprecated ones",
+    bad="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n  deprecated: true\n  deprecated_by: a\n",
+    good="- name: a\n  description: d\n  requires: [b]\n- name: b\n  description: d\n",
+    check=requires_deprecated,
 )
+
+
 def category(context: LintContext) -> Iterator[Hit]:
     """Categories group tools for filtering and ranking. When the registry declares
     `categories:` (or the `allowed-categories` option is set), a tool's category must be one
@@ -421,14 +440,17 @@ def category(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS511",
-    "tag-hygiene",
+TS510 = rule(
+    "TS510",
+    "category",
     Severity.INFO,
-    "Tags are lowercase kebab-case and unique",
-    bad="- name: a\n  description: d\n  tags: [Files, files]\n",
-    good="- name: a\n  description: d\n  tags: [files, read-only]\n",
+    "Every tool has a known category",
+    bad="- name: a\n  description: d\n",
+    good="- name: a\n  description: d\n  category: files\n",
+    check=category,
 )
+
+
 def tag_hygiene(context: LintContext) -> Iterator[Hit]:
     """Consistent tags make `--tag` filters predictable."""
     for tool in context.tools:
@@ -442,14 +464,17 @@ def tag_hygiene(context: LintContext) -> Iterator[Hit]:
                 yield context.hit(tool, "tags", index, message=f"tag {tag!r} is repeated")
 
 
-@rule(
-    "TS512",
-    "semver",
-    Severity.WARNING,
-    "`version` is SemVer",
-    bad="- name: a\n  description: d\n  version: v1\n",
-    good="- name: a\n  description: d\n  version: 1.2.0\n",
+TS511 = rule(
+    "TS511",
+    "tag-hygiene",
+    Severity.INFO,
+    "Tags are lowercase kebab-case and unique",
+    bad="- name: a\n  description: d\n  tags: [Files, files]\n",
+    good="- name: a\n  description: d\n  tags: [files, read-only]\n",
+    check=tag_hygiene,
 )
+
+
 def semver(context: LintContext) -> Iterator[Hit]:
     """`MAJOR.MINOR.PATCH[-pre][+build]`, so changes to a tool's contract are traceable."""
     for tool in context.tools:
@@ -459,3 +484,14 @@ def semver(context: LintContext) -> Iterator[Hit]:
                 "version",
                 message=f"version {tool.version!r} is not SemVer (MAJOR.MINOR.PATCH)",
             )
+
+
+TS512 = rule(
+    "TS512",
+    "semver",
+    Severity.WARNING,
+    "`version` is SemVer",
+    bad="- name: a\n  description: d\n  version: v1\n",
+    good="- name: a\n  description: d\n  version: 1.2.0\n",
+    check=semver,
+)

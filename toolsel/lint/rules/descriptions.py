@@ -40,14 +40,6 @@ EXAMPLE = re.compile(
 )
 
 
-@rule(
-    "TS201",
-    "empty-description",
-    Severity.ERROR,
-    "Description is not empty",
-    bad="- name: a\n  description: '   '\n",
-    good="- name: a\n  description: Reads a file.\n",
-)
 def empty_description(context: LintContext) -> Iterator[Hit]:
     """A blank description gives the model no selection signal at all."""
     for tool in context.tools:
@@ -59,14 +51,17 @@ def empty_description(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS202",
-    "description-too-short",
-    Severity.INFO,
-    "Description has at least `min-description-chars` (40) characters",
-    bad="- name: a\n  description: Reads.\n",
-    good="- name: a\n  description: Reads a UTF-8 text file from the workspace and returns it.\n",
+TS201 = rule(
+    "TS201",
+    "empty-description",
+    Severity.ERROR,
+    "Description is not empty",
+    bad="- name: a\n  description: '   '\n",
+    good="- name: a\n  description: Reads a file.\n",
+    check=empty_description,
 )
+
+
 def description_too_short(context: LintContext) -> Iterator[Hit]:
     """One-line descriptions are "underspecified": they rarely say when to use the tool."""
     minimum = context.option("min-description-chars")
@@ -80,14 +75,17 @@ def description_too_short(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS203",
-    "too-few-sentences",
+TS202 = rule(
+    "TS202",
+    "description-too-short",
     Severity.INFO,
-    "Description has at least `min-sentences` (3) sentences",
-    bad="- name: a\n  description: Reads a file from disk and returns its text.\n",
-    good="- name: a\n  description: Reads a file. Use it to inspect code. Returns the text.\n",
+    "Description has at least `min-description-chars` (40) characters",
+    bad="- name: a\n  description: Reads.\n",
+    good="- name: a\n  description: Reads a UTF-8 text file from the workspace and returns it.\n",
+    check=description_too_short,
 )
+
+
 def too_few_sentences(context: LintContext) -> Iterator[Hit]:
     """Anthropic's guidance asks for at least 3-4 sentences per tool description: what it
     does, when to use it, what it returns and its limits."""
@@ -102,14 +100,17 @@ def too_few_sentences(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS204",
-    "description-too-long",
-    Severity.WARNING,
-    "Description has at most `max-description-chars` (1024) characters",
-    bad="- name: a\n  description: " + "word " * 210 + "\n",
-    good="- name: a\n  description: Reads a file.\n",
+TS203 = rule(
+    "TS203",
+    "too-few-sentences",
+    Severity.INFO,
+    "Description has at least `min-sentences` (3) sentences",
+    bad="- name: a\n  description: Reads a file from disk and returns its text.\n",
+    good="- name: a\n  description: Reads a file. Use it to inspect code. Returns the text.\n",
+    check=too_few_sentences,
 )
+
+
 def description_too_long(context: LintContext) -> Iterator[Hit]:
     """OpenAI's Chat Completions API has rejected descriptions over 1024 characters
     (`string_above_max_length`). An error when `openai` is a target."""
@@ -125,14 +126,17 @@ def description_too_long(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS205",
-    "description-restates-name",
-    Severity.INFO,
-    "Description says more than the name",
-    bad="- name: read_file\n  description: Read file.\n",
-    good="- name: read_file\n  description: Returns the text of one workspace file by path.\n",
+TS204 = rule(
+    "TS204",
+    "description-too-long",
+    Severity.WARNING,
+    "Description has at most `max-description-chars` (1024) characters",
+    bad="- name: a\n  description: " + "word " * 210 + "\n",
+    good="- name: a\n  description: Reads a file.\n",
+    check=description_too_long,
 )
+
+
 def restates_name(context: LintContext) -> Iterator[Hit]:
     """A description that only repeats the name's words (`read_file`: "Reads the file") adds
     nothing: 73% of MCP tools in one study had this smell. Reported when fewer than 4 words
@@ -152,14 +156,17 @@ def restates_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS206",
-    "no-usage-guidance",
+TS205 = rule(
+    "TS205",
+    "description-restates-name",
     Severity.INFO,
-    "Description says when to use the tool",
-    bad="- name: a\n  description: Reads a file from disk and returns the text.\n",
-    good="- name: a\n  description: Reads a file. Use this when you need the exact text.\n",
+    "Description says more than the name",
+    bad="- name: read_file\n  description: Read file.\n",
+    good="- name: read_file\n  description: Returns the text of one workspace file by path.\n",
+    check=restates_name,
 )
+
+
 def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
     """ "Use this when …" is the single most useful sentence for selection; 89% of MCP tools
     lack usage guidance."""
@@ -168,14 +175,17 @@ def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
     )
 
 
-@rule(
-    "TS207",
-    "no-limitations",
+TS206 = rule(
+    "TS206",
+    "no-usage-guidance",
     Severity.INFO,
-    "Description states a limitation or boundary",
-    bad="- name: a\n  description: Reads a file and returns the text.\n",
-    good="- name: a\n  description: Reads a file. Does not follow symlinks.\n",
+    "Description says when to use the tool",
+    bad="- name: a\n  description: Reads a file from disk and returns the text.\n",
+    good="- name: a\n  description: Reads a file. Use this when you need the exact text.\n",
+    check=no_usage_guidance,
 )
+
+
 def no_limitations(context: LintContext) -> Iterator[Hit]:
     """Saying what a tool does *not* do ("does not delete", "only reads") is what separates
     it from its neighbours; 90% of MCP tools leave limitations unstated."""
@@ -184,14 +194,17 @@ def no_limitations(context: LintContext) -> Iterator[Hit]:
     )
 
 
-@rule(
-    "TS208",
-    "no-output-statement",
+TS207 = rule(
+    "TS207",
+    "no-limitations",
     Severity.INFO,
-    "Description of a read tool says what it returns",
-    bad="- name: a\n  description: Looks up the weather for a city.\n",
-    good="- name: a\n  description: Looks up the weather. Returns the temperature in Celsius.\n",
+    "Description states a limitation or boundary",
+    bad="- name: a\n  description: Reads a file and returns the text.\n",
+    good="- name: a\n  description: Reads a file. Does not follow symlinks.\n",
+    check=no_limitations,
 )
+
+
 def no_output(context: LintContext) -> Iterator[Hit]:
     """The model needs to know what comes back to plan its next step."""
     yield from lacking_phrase(
@@ -202,21 +215,17 @@ def no_output(context: LintContext) -> Iterator[Hit]:
     )
 
 
-@rule(
-    "TS209",
-    "confusable-tools",
+TS208 = rule(
+    "TS208",
+    "no-output-statement",
     Severity.INFO,
-    "No two descriptions are near-duplicates",
-    uses=(DESCRIPTION_PAIRS,),
-    bad=(
-        "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
-        "- name: delete_record\n  description: Deletes a record from the system.\n"
-    ),
-    good=(
-        "- name: delete_file\n  description: Deletes one file from the workspace disk.\n"
-        "- name: delete_record\n  description: Deletes one row from a database table.\n"
-    ),
+    "Description of a read tool says what it returns",
+    bad="- name: a\n  description: Looks up the weather for a city.\n",
+    good="- name: a\n  description: Looks up the weather. Returns the temperature in Celsius.\n",
+    check=no_output,
 )
+
+
 def confusable_tools(context: LintContext) -> Iterator[Hit]:
     """Two tools whose descriptions are similar (TF-IDF cosine at or above
     `overlap-threshold`, 0.6), when neither names the other, are how an agent comes to
@@ -250,14 +259,24 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
         )
 
 
-@rule(
-    "TS210",
-    "placeholder-description",
-    Severity.ERROR,
-    "Description is not placeholder text",
-    bad="- name: a\n  description: TODO write this\n",
-    good="- name: a\n  description: Reads a file.\n",
+TS209 = rule(
+    "TS209",
+    "confusable-tools",
+    Severity.INFO,
+    "No two descriptions are near-duplicates",
+    uses=(DESCRIPTION_PAIRS,),
+    bad=(
+        "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
+        "- name: delete_record\n  description: Deletes a record from the system.\n"
+    ),
+    good=(
+        "- name: delete_file\n  description: Deletes one file from the workspace disk.\n"
+        "- name: delete_record\n  description: Deletes one row from a database table.\n"
+    ),
+    check=confusable_tools,
 )
+
+
 def placeholder(context: LintContext) -> Iterator[Hit]:
     """A placeholder left in place of a description: TODO, TBD, FIXME or XXX in capitals,
     "todo:" in any case, lorem ipsum, or a description that is just "description", "n/a"
@@ -272,14 +291,17 @@ def placeholder(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS211",
-    "description-mostly-example",
-    Severity.INFO,
-    "Description is not mostly examples",
-    bad="- name: a\n  description: \"Runs. e.g. run(cmd='ls -la /tmp && echo done && cat file.txt | grep foo')\"\n",
-    good="- name: a\n  description: Runs a shell command in the sandbox and returns its output.\n",
+TS210 = rule(
+    "TS210",
+    "placeholder-description",
+    Severity.ERROR,
+    "Description is not placeholder text",
+    bad="- name: a\n  description: TODO write this\n",
+    good="- name: a\n  description: Reads a file.\n",
+    check=placeholder,
 )
+
+
 def mostly_example(context: LintContext) -> Iterator[Hit]:
     """Prioritise descriptions over examples; examples can hurt reasoning models. Reported
     when examples make up more than `example-ratio` (0.5) of the text."""
@@ -295,6 +317,17 @@ def mostly_example(context: LintContext) -> Iterator[Hit]:
                 "description",
                 message=f"{example_chars / len(text):.0%} of the description is examples; describe the tool first",
             )
+
+
+TS211 = rule(
+    "TS211",
+    "description-mostly-example",
+    Severity.INFO,
+    "Description is not mostly examples",
+    bad="- name: a\n  description: \"Runs. e.g. run(cmd='ls -la /tmp && echo done && cat file.txt | grep foo')\"\n",
+    good="- name: a\n  description: Runs a shell command in the sandbox and returns its output.\n",
+    check=mostly_example,
+)
 
 
 def _stems(text: str) -> set[str]:
@@ -353,14 +386,6 @@ FILLER = META_WORDS | frozenset(
 )  # fmt: skip
 
 
-@rule(
-    "TS212",
-    "boilerplate-description",
-    Severity.WARNING,
-    "Description is more than boilerplate around the name",
-    bad="- name: get_weather\n  description: This tool calls get_weather.\n",
-    good="- name: get_weather\n  description: Today's forecast for a city, in Celsius.\n",
-)
 def boilerplate_description(context: LintContext) -> Iterator[Hit]:
     """A description made only of the tool's name and boilerplate about being a tool ("This
     tool calls get_weather", "get_weather function", "Tool: get_weather", "Wrapper around
@@ -385,6 +410,17 @@ def boilerplate_description(context: LintContext) -> Iterator[Hit]:
                 message=f"the description is only boilerplate around the name {tool.name!r}; "
                 "say what the tool does, when to use it and what it returns",
             )
+
+
+TS212 = rule(
+    "TS212",
+    "boilerplate-description",
+    Severity.WARNING,
+    "Description is more than boilerplate around the name",
+    bad="- name: get_weather\n  description: This tool calls get_weather.\n",
+    good="- name: get_weather\n  description: Today's forecast for a city, in Celsius.\n",
+    check=boilerplate_description,
+)
 
 
 #: An identifier written as a tool name is: words joined by `_`, or camelCase (a hyphenated
@@ -412,14 +448,6 @@ NAMED_TOOL = re.compile(
 )
 
 
-@rule(
-    "TS213",
-    "description-names-unknown-tool",
-    Severity.WARNING,
-    "A description names only tools that exist",
-    bad="- name: convert\n  description: Returns the rates; pass them to expense_to_invoice.\n",
-    good="- name: convert\n  description: Returns the rates; pass them to make_invoice.\n- name: make_invoice\n  description: Makes an invoice from expenses and rates.\n",
-)
 def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
     """A description that tells the agent to call, use or pass results to a tool this
     registry does not have ("pass the JSON straight to entry_add", a tool of another
@@ -447,6 +475,17 @@ def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
                 "registry; name a tool the agent can call, or add it",
             )
             break
+
+
+TS213 = rule(
+    "TS213",
+    "description-names-unknown-tool",
+    Severity.WARNING,
+    "A description names only tools that exist",
+    bad="- name: convert\n  description: Returns the rates; pass them to expense_to_invoice.\n",
+    good="- name: convert\n  description: Returns the rates; pass them to make_invoice.\n- name: make_invoice\n  description: Makes an invoice from expenses and rates.\n",
+    check=names_unknown_tool,
+)
 
 
 def _parameter_names(context: LintContext) -> set[str]:

@@ -35,24 +35,6 @@ def _hit(example: _Example, message: str, *, key: bool = False) -> Hit:
     return Hit(message, example.file, example.pointer, example.tool, key=key)
 
 
-@rule(
-    "TS702",
-    "example-collision",
-    Severity.WARNING,
-    "An example prompt ranks its own tool first",
-    bad=(
-        "- name: read_file\n  description: Read a file from disk.\n"
-        "  examples: [open config.yaml, read the settings file]\n"
-        "- name: search_files\n  description: Find files by name.\n"
-        "  examples: [read the file config.yaml from disk]\n"
-    ),
-    good=(
-        "- name: read_file\n  description: Read a file from disk.\n"
-        "  examples: [open config.yaml, read the settings file]\n"
-        "- name: search_files\n  description: Find files by name.\n"
-        "  examples: [where is the file named config.yaml]\n"
-    ),
-)
 def example_collision(context: LintContext) -> Iterator[Hit]:
     """An example says "this prompt should select this tool". When `toolsel rank` (hybrid,
     with every example learned) puts another tool first for it, the example teaches the
@@ -78,14 +60,27 @@ def example_collision(context: LintContext) -> Iterator[Hit]:
         )
 
 
-@rule(
-    "TS703",
-    "duplicate-example",
+TS702 = rule(
+    "TS702",
+    "example-collision",
     Severity.WARNING,
-    "The same example prompt is given for two tools",
-    bad="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [List my files]\n",
-    good="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [show my calendar]\n",
+    "An example prompt ranks its own tool first",
+    bad=(
+        "- name: read_file\n  description: Read a file from disk.\n"
+        "  examples: [open config.yaml, read the settings file]\n"
+        "- name: search_files\n  description: Find files by name.\n"
+        "  examples: [read the file config.yaml from disk]\n"
+    ),
+    good=(
+        "- name: read_file\n  description: Read a file from disk.\n"
+        "  examples: [open config.yaml, read the settings file]\n"
+        "- name: search_files\n  description: Find files by name.\n"
+        "  examples: [where is the file named config.yaml]\n"
+    ),
+    check=example_collision,
 )
+
+
 def duplicate_example(context: LintContext) -> Iterator[Hit]:
     """One prompt cannot teach search to select two different tools: each copy pulls the
     other tool's way, and `eval` cannot pass for both. Keep it for the tool it belongs to
@@ -103,14 +98,17 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS704",
-    "example-secret",
-    Severity.ERROR,
-    "An example prompt looks like it holds a secret or personal data",
-    bad="- name: a\n  description: d\n  examples: ['email the report to jane.doe@example.com']\n",
-    good="- name: a\n  description: d\n  examples: ['email the report to <email>']\n",
+TS703 = rule(
+    "TS703",
+    "duplicate-example",
+    Severity.WARNING,
+    "The same example prompt is given for two tools",
+    bad="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [List my files]\n",
+    good="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [show my calendar]\n",
+    check=duplicate_example,
 )
+
+
 def example_secret(context: LintContext) -> Iterator[Hit]:
     """Examples are often mined from real transcripts, and they end up in the repository,
     in the rank index cache and in prompts. One that holds a secret (a private key, an API
@@ -132,14 +130,17 @@ def example_secret(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS705",
-    "missing-examples",
-    None,
-    "Each tool has example prompts (opt-in)",
-    bad="- name: a\n  description: Read a file.\n",
-    good="- name: a\n  description: Read a file.\n  examples: [show me what config.yaml says]\n",
+TS704 = rule(
+    "TS704",
+    "example-secret",
+    Severity.ERROR,
+    "An example prompt looks like it holds a secret or personal data",
+    bad="- name: a\n  description: d\n  examples: ['email the report to jane.doe@example.com']\n",
+    good="- name: a\n  description: d\n  examples: ['email the report to <email>']\n",
+    check=example_secret,
 )
+
+
 def missing_examples(context: LintContext) -> Iterator[Hit]:
     """Example prompts say how people ask for a tool, which descriptions rarely do; with
     them, `rank` learns (see the README's "Ranking that learns"). Off by default: turn it on
@@ -157,18 +158,17 @@ def missing_examples(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS706",
-    "overlay-unknown-tool",
-    Severity.WARNING,
-    "An examples overlay names a tool the registry does not define",
-    bad="- name: read_file\n  description: Read a file.\n"
-    + OVERLAY
-    + "examples:\n  read_fle: [show me config.yaml]\n",
-    good="- name: read_file\n  description: Read a file.\n"
-    + OVERLAY
-    + "examples:\n  read_file: [show me config.yaml]\n",
+TS705 = rule(
+    "TS705",
+    "missing-examples",
+    None,
+    "Each tool has example prompts (opt-in)",
+    bad="- name: a\n  description: Read a file.\n",
+    good="- name: a\n  description: Read a file.\n  examples: [show me what config.yaml says]\n",
+    check=missing_examples,
 )
+
+
 def overlay_unknown_tool(context: LintContext) -> Iterator[Hit]:
     """An overlay adds examples to tools defined elsewhere. Examples for a name that no
     registry file defines are not used: the tool was renamed or removed, the name is
@@ -185,18 +185,21 @@ def overlay_unknown_tool(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS707",
-    "examples-merged",
-    Severity.INFO,
-    "A tool has examples both in its entry and in an overlay (they are merged)",
-    bad="- name: read_file\n  description: Read a file.\n  examples: [open config.yaml]\n"
+TS706 = rule(
+    "TS706",
+    "overlay-unknown-tool",
+    Severity.WARNING,
+    "An examples overlay names a tool the registry does not define",
+    bad="- name: read_file\n  description: Read a file.\n"
     + OVERLAY
-    + "examples:\n  read_file: [show me config.yaml]\n",
+    + "examples:\n  read_fle: [show me config.yaml]\n",
     good="- name: read_file\n  description: Read a file.\n"
     + OVERLAY
     + "examples:\n  read_file: [show me config.yaml]\n",
+    check=overlay_unknown_tool,
 )
+
+
 def examples_merged(context: LintContext) -> Iterator[Hit]:
     """A tool's examples are its entry's, then each overlay's, once each. Having both is
     allowed, but a reviewer reading one file does not see the other: this note says where
@@ -211,6 +214,21 @@ def examples_merged(context: LintContext) -> Iterator[Hit]:
                 f"{example.tool!r} also has {len(tool.examples)} examples in its entry "
                 f"({tool.source.file}); the two are merged",
             )
+
+
+TS707 = rule(
+    "TS707",
+    "examples-merged",
+    Severity.INFO,
+    "A tool has examples both in its entry and in an overlay (they are merged)",
+    bad="- name: read_file\n  description: Read a file.\n  examples: [open config.yaml]\n"
+    + OVERLAY
+    + "examples:\n  read_file: [show me config.yaml]\n",
+    good="- name: read_file\n  description: Read a file.\n"
+    + OVERLAY
+    + "examples:\n  read_file: [show me config.yaml]\n",
+    check=examples_merged,
+)
 
 
 def _overlay_entries(context: LintContext) -> Iterator[OverlayExample]:

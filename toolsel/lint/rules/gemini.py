@@ -24,16 +24,6 @@ def subset_tools(context: LintContext) -> Iterator[Tool]:
             yield tool
 
 
-@rule(
-    "TS441",
-    "gemini-name",
-    Severity.ERROR,
-    "[gemini] name starts with a letter or `_`, uses `[A-Za-z0-9_.:-]`, at most 128",
-    bad="- name: 1st_tool\n  description: d\n",
-    good="- name: first_tool\n  description: d\n",
-    profile="gemini",
-    targets=TARGET,
-)
 def gemini_name(context: LintContext) -> Iterator[Hit]:
     """python-genai's `FunctionDeclaration.name` rule (older Vertex SDKs capped it at 64)."""
     for tool in context.profile_tools("gemini"):
@@ -45,16 +35,19 @@ def gemini_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS442",
-    "gemini-unsupported-keyword",
+TS441 = rule(
+    "TS441",
+    "gemini-name",
     Severity.ERROR,
-    "[gemini] only keywords of the OpenAPI subset",
-    bad="- name: a\n  description: d\n  parameters: {$schema: 'https://json-schema.org/draft/2020-12/schema', type: object, properties: {}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+    "[gemini] name starts with a letter or `_`, uses `[A-Za-z0-9_.:-]`, at most 128",
+    bad="- name: 1st_tool\n  description: d\n",
+    good="- name: first_tool\n  description: d\n",
     profile="gemini",
     targets=TARGET,
+    check=gemini_name,
 )
+
+
 def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Gemini answers 400 `Unknown name "$schema"` (and likewise for `oneOf`, `allOf`, `not`,
     `const`, `exclusive*`, `uniqueItems`, `patternProperties`, `if`/`then`/`else`) when a
@@ -68,16 +61,19 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     )
 
 
-@rule(
-    "TS443",
-    "gemini-enum-strings",
+TS442 = rule(
+    "TS442",
+    "gemini-unsupported-keyword",
     Severity.ERROR,
-    "[gemini] enum values are strings",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, enum: [1, 2]}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: string, enum: ['1', '2']}}}\n",
+    "[gemini] only keywords of the OpenAPI subset",
+    bad="- name: a\n  description: d\n  parameters: {$schema: 'https://json-schema.org/draft/2020-12/schema', type: object, properties: {}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
     profile="gemini",
     targets=TARGET,
+    check=unsupported_keyword,
 )
+
+
 def enum_strings(context: LintContext) -> Iterator[Hit]:
     """`Schema.enum` is `list[str]` in Gemini."""
     for tool in subset_tools(context):
@@ -89,16 +85,19 @@ def enum_strings(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS444",
-    "gemini-properties-on-non-object",
+TS443 = rule(
+    "TS443",
+    "gemini-enum-strings",
     Severity.ERROR,
-    "[gemini] `properties`/`required` only on objects",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, properties: {}}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
+    "[gemini] enum values are strings",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, enum: [1, 2]}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: string, enum: ['1', '2']}}}\n",
     profile="gemini",
     targets=TARGET,
+    check=enum_strings,
 )
+
+
 def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
     """Observed 400: "properties: only allowed for OBJECT type"."""
     for tool in subset_tools(context):
@@ -116,16 +115,19 @@ def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-@rule(
-    "TS445",
-    "gemini-ref-rules",
+TS444 = rule(
+    "TS444",
+    "gemini-properties-on-non-object",
     Severity.ERROR,
-    "[gemini] `$ref` siblings and `$defs` placement",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', type: string}}, $defs: {p: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, $defs: {p: {type: string}}}\n",
+    "[gemini] `properties`/`required` only on objects",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, properties: {}}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
     profile="gemini",
     targets=TARGET,
+    check=properties_on_non_object,
 )
+
+
 def ref_rules(context: LintContext) -> Iterator[Hit]:
     """ "If a schema node has $ref set, then only description and default can be set
     alongside it", and `$defs` is only allowed at the root."""
@@ -151,16 +153,19 @@ def ref_rules(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS446",
-    "gemini-tool-count",
+TS445 = rule(
+    "TS445",
+    "gemini-ref-rules",
     Severity.ERROR,
-    "[gemini] at most 512 declarations (10-20 recommended)",
-    bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
-    good="- name: a\n  description: d\n",
+    "[gemini] `$ref` siblings and `$defs` placement",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', type: string}}, $defs: {p: {type: string}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, $defs: {p: {type: string}}}\n",
     profile="gemini",
     targets=TARGET,
+    check=ref_rules,
 )
+
+
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """A `Tool` holds at most 512 function declarations; Google recommends 10-20 active."""
     yield from tool_count_hits(
@@ -170,3 +175,16 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
         "gemini-soft-max-tools",
         ("accepts at most", "recommends at most"),
     )
+
+
+TS446 = rule(
+    "TS446",
+    "gemini-tool-count",
+    Severity.ERROR,
+    "[gemini] at most 512 declarations (10-20 recommended)",
+    bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
+    good="- name: a\n  description: d\n",
+    profile="gemini",
+    targets=TARGET,
+    check=tool_count,
+)

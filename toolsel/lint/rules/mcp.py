@@ -12,16 +12,6 @@ NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 TARGET = ("mcp",)
 
 
-@rule(
-    "TS461",
-    "mcp-name",
-    Severity.WARNING,
-    "[mcp] name matches `^[A-Za-z0-9._-]{1,128}$`, no leading/trailing `-` or `.`",
-    bad="- name: read file\n  description: d\n",
-    good="- name: read_file\n  description: d\n",
-    profile="mcp",
-    targets=TARGET,
-)
 def mcp_name(context: LintContext) -> Iterator[Hit]:
     """The MCP spec's SHOULD and the SDKs' `validate_tool_name` warnings."""
     for tool in context.profile_tools("mcp"):
@@ -40,16 +30,19 @@ def mcp_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS462",
-    "mcp-output-schema-object",
-    Severity.ERROR,
-    "[mcp] `outputSchema` root is `type: object`",
-    bad="- name: a\n  description: d\n  output_schema: {type: string}\n",
-    good="- name: a\n  description: d\n  output_schema: {type: object, properties: {}}\n",
+TS461 = rule(
+    "TS461",
+    "mcp-name",
+    Severity.WARNING,
+    "[mcp] name matches `^[A-Za-z0-9._-]{1,128}$`, no leading/trailing `-` or `.`",
+    bad="- name: read file\n  description: d\n",
+    good="- name: read_file\n  description: d\n",
     profile="mcp",
     targets=TARGET,
+    check=mcp_name,
 )
+
+
 def output_schema_object(context: LintContext) -> Iterator[Hit]:
     """The spec restricts `outputSchema` to an object root, because servers return
     `structuredContent`, which is an object."""
@@ -58,3 +51,16 @@ def output_schema_object(context: LintContext) -> Iterator[Hit]:
             yield context.hit(
                 tool, "output_schema", message="`outputSchema` root must be `type: object`"
             )
+
+
+TS462 = rule(
+    "TS462",
+    "mcp-output-schema-object",
+    Severity.ERROR,
+    "[mcp] `outputSchema` root is `type: object`",
+    bad="- name: a\n  description: d\n  output_schema: {type: string}\n",
+    good="- name: a\n  description: d\n  output_schema: {type: object, properties: {}}\n",
+    profile="mcp",
+    targets=TARGET,
+    check=output_schema_object,
+)

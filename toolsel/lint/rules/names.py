@@ -116,14 +116,6 @@ def _who(rules: list[NameRule]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-@rule(
-    "TS101",
-    "portable-name",
-    Severity.ERROR,
-    "Name uses only characters the targeted providers accept",
-    bad="- name: read file\n  description: d\n",
-    good="- name: read_file\n  description: d\n",
-)
 def portable_name(context: LintContext) -> Iterator[Hit]:
     """Each targeted model API documents its own name rule: OpenAI and Anthropic
     `^[a-zA-Z0-9_-]{1,64}$` (a leading digit is fine), Gemini
@@ -154,14 +146,17 @@ def portable_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS102",
-    "name-too-long",
+TS101 = rule(
+    "TS101",
+    "portable-name",
     Severity.ERROR,
-    "Name is no longer than the targeted providers allow",
-    bad="- name: " + "a" * 65 + "\n  description: d\n",
+    "Name uses only characters the targeted providers accept",
+    bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
+    check=portable_name,
 )
+
+
 def name_too_long(context: LintContext) -> Iterator[Hit]:
     """OpenAI and Anthropic's documentation cap names at 64 characters, Gemini at 128; MCP
     clients that prefix `server__` often push names over it. Info only under an MCP-only
@@ -188,14 +183,17 @@ def name_too_long(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS103",
-    "dot-or-slash-in-name",
+TS102 = rule(
+    "TS102",
+    "name-too-long",
     Severity.ERROR,
-    "Name has no `.` or `/` where the targeted providers reject them",
-    bad="- name: files.read\n  description: d\n",
-    good="- name: files_read\n  description: d\n",
+    "Name is no longer than the targeted providers allow",
+    bad="- name: " + "a" * 65 + "\n  description: d\n",
+    good="- name: read_file\n  description: d\n",
+    check=name_too_long,
 )
+
+
 def dot_or_slash(context: LintContext) -> Iterator[Hit]:
     """MCP allows `.` (and once `/`) in names; OpenAI and Anthropic reject both with a 400,
     Gemini accepts `.` but not `/`. This is the most common real failure when MCP tools are
@@ -214,14 +212,17 @@ def dot_or_slash(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS104",
-    "mixed-naming-styles",
-    Severity.INFO,
-    "One naming style across the registry",
-    bad="- name: read_file\n  description: d\n- name: writeFile\n  description: d\n- name: list_dir\n  description: d\n",
-    good="- name: read_file\n  description: d\n- name: write_file\n  description: d\n",
+TS103 = rule(
+    "TS103",
+    "dot-or-slash-in-name",
+    Severity.ERROR,
+    "Name has no `.` or `/` where the targeted providers reject them",
+    bad="- name: files.read\n  description: d\n",
+    good="- name: files_read\n  description: d\n",
+    check=dot_or_slash,
 )
+
+
 def mixed_styles(context: LintContext) -> Iterator[Hit]:
     """Names mixing snake_case, camelCase and kebab-case look like different systems and are
     harder to guess. The minority styles are reported. Names with a `mcp__` prefix keep their
@@ -241,14 +242,17 @@ def mixed_styles(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS105",
-    "gemini-name-style",
+TS104 = rule(
+    "TS104",
+    "mixed-naming-styles",
     Severity.INFO,
-    "No `-` or `.` in names meant for Gemini",
-    bad="- name: read-file\n  description: d\n",
-    good="- name: read_file\n  description: d\n",
+    "One naming style across the registry",
+    bad="- name: read_file\n  description: d\n- name: writeFile\n  description: d\n- name: list_dir\n  description: d\n",
+    good="- name: read_file\n  description: d\n- name: write_file\n  description: d\n",
+    check=mixed_styles,
 )
+
+
 def gemini_style(context: LintContext) -> Iterator[Hit]:
     """Gemini's best practice asks for names without spaces, periods or dashes. Info under
     `portable`; a warning when `gemini` is a target; silent when no target sends to Gemini."""
@@ -265,15 +269,17 @@ def gemini_style(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS106",
-    "namespace-cohesion",
+TS105 = rule(
+    "TS105",
+    "gemini-name-style",
     Severity.INFO,
-    "Tools of one category share a prefix or suffix",
-    bad="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(21))
-    + "- name: zap\n  description: d\n  category: files\n",
-    good="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(22)),
+    "No `-` or `.` in names meant for Gemini",
+    bad="- name: read-file\n  description: d\n",
+    good="- name: read_file\n  description: d\n",
+    check=gemini_style,
 )
+
+
 def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
     """With more than `namespace-threshold` (20) tools, namespacing (`github_*`, `*_file`)
     helps the model tell groups apart. When a clear majority of a category's tools share a
@@ -307,14 +313,18 @@ def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS107",
-    "generic-name",
-    Severity.WARNING,
-    "Name is not a bare generic word",
-    bad="- name: search\n  description: d\n",
-    good="- name: search_documents\n  description: d\n",
+TS106 = rule(
+    "TS106",
+    "namespace-cohesion",
+    Severity.INFO,
+    "Tools of one category share a prefix or suffix",
+    bad="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(21))
+    + "- name: zap\n  description: d\n  category: files\n",
+    good="".join(f"- name: file_op{i}\n  description: d\n  category: files\n" for i in range(22)),
+    check=namespace_cohesion,
 )
+
+
 def generic_name(context: LintContext) -> Iterator[Hit]:
     """Bare names like `search`, `get`, `run` or `do_it` collide as soon as two servers are
     aggregated, and tell the model nothing about what is searched or run."""
@@ -332,14 +342,17 @@ def generic_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS108",
-    "name-without-verb",
-    Severity.INFO,
-    "Name contains a verb",
-    bad="- name: user_profile\n  description: d\n",
-    good="- name: get_user_profile\n  description: d\n",
+TS107 = rule(
+    "TS107",
+    "generic-name",
+    Severity.WARNING,
+    "Name is not a bare generic word",
+    bad="- name: search\n  description: d\n",
+    good="- name: search_documents\n  description: d\n",
+    check=generic_name,
 )
+
+
 def name_without_verb(context: LintContext) -> Iterator[Hit]:
     """`get_weather` says what calling it does; `weather` does not."""
     for tool in context.tools:
@@ -350,3 +363,14 @@ def name_without_verb(context: LintContext) -> Iterator[Hit]:
                 "name",
                 message=f"name {tool.name!r} has no verb; start with what it does (get_, list_, create_, ...)",
             )
+
+
+TS108 = rule(
+    "TS108",
+    "name-without-verb",
+    Severity.INFO,
+    "Name contains a verb",
+    bad="- name: user_profile\n  description: d\n",
+    good="- name: get_user_profile\n  description: d\n",
+    check=name_without_verb,
+)

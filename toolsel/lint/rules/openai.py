@@ -32,16 +32,6 @@ FORMATS = frozenset(
 STRICT = ("openai-strict",)
 
 
-@rule(
-    "TS401",
-    "openai-additional-properties",
-    Severity.ERROR,
-    "[openai-strict] every object sets `additionalProperties: false`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
-    profile="openai-strict",
-    targets=STRICT,
-)
 def additional_properties(context: LintContext) -> Iterator[Hit]:
     """Structured Outputs: "additionalProperties: false must always be set in objects"."""
     for tool in context.profile_tools("openai-strict"):
@@ -57,16 +47,19 @@ def additional_properties(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS402",
-    "openai-all-required",
+TS401 = rule(
+    "TS401",
+    "openai-additional-properties",
     Severity.ERROR,
-    "[openai-strict] every property is in `required`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, additionalProperties: false}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: [string, 'null']}}, required: [p], additionalProperties: false}\n",
+    "[openai-strict] every object sets `additionalProperties: false`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
     profile="openai-strict",
     targets=STRICT,
+    check=additional_properties,
 )
+
+
 def all_required(context: LintContext) -> Iterator[Hit]:
     """Strict mode requires every field; express an optional one as a union with `null`."""
     for tool in context.profile_tools("openai-strict"):
@@ -83,16 +76,19 @@ def all_required(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-@rule(
-    "TS403",
-    "openai-unsupported-keyword",
+TS402 = rule(
+    "TS402",
+    "openai-all-required",
     Severity.ERROR,
-    "[openai-strict] no unsupported keywords or formats",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {allOf: [{type: string}]}}, required: [p], additionalProperties: false}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p], additionalProperties: false}\n",
+    "[openai-strict] every property is in `required`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, additionalProperties: false}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: [string, 'null']}}, required: [p], additionalProperties: false}\n",
     profile="openai-strict",
     targets=STRICT,
+    check=all_required,
 )
+
+
 def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     """Strict mode rejects `allOf`, `oneOf` (use `anyOf`), `not`, `if`/`then`/`else`,
     `dependentRequired`, `dependentSchemas` and `default` with a 400 ("'oneOf' is not
@@ -110,6 +106,19 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
                     f"{node.pointer}/format",
                     f"format {fmt!r} is not supported by OpenAI strict mode",
                 )
+
+
+TS403 = rule(
+    "TS403",
+    "openai-unsupported-keyword",
+    Severity.ERROR,
+    "[openai-strict] no unsupported keywords or formats",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {allOf: [{type: string}]}}, required: [p], additionalProperties: false}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p], additionalProperties: false}\n",
+    profile="openai-strict",
+    targets=STRICT,
+    check=unsupported_keyword,
+)
 
 
 def _size(schema: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -132,18 +141,6 @@ def _size(schema: dict[str, Any]) -> tuple[int, int, int, int]:
     return properties, depth, chars, enum_values
 
 
-@rule(
-    "TS404",
-    "openai-size-limits",
-    Severity.ERROR,
-    "[openai-strict] schema within OpenAI's size limits",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: ["
-    + ", ".join(f"v{i}" for i in range(1001))
-    + "]}}, required: [p], additionalProperties: false}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: [a, b]}}, required: [p], additionalProperties: false}\n",
-    profile="openai-strict",
-    targets=STRICT,
-)
 def size_limits(context: LintContext) -> Iterator[Hit]:
     """At most 5000 properties, 10 levels of nesting, 120,000 characters of names, enum and
     const values, and 1000 enum values (options `openai-max-*`; older limits were 100, 5,
@@ -162,16 +159,21 @@ def size_limits(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS405",
-    "openai-ref-siblings",
-    Severity.WARNING,
-    "[openai-strict] `$ref` has no sibling keywords",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
+TS404 = rule(
+    "TS404",
+    "openai-size-limits",
+    Severity.ERROR,
+    "[openai-strict] schema within OpenAI's size limits",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: ["
+    + ", ".join(f"v{i}" for i in range(1001))
+    + "]}}, required: [p], additionalProperties: false}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: [a, b]}}, required: [p], additionalProperties: false}\n",
     profile="openai-strict",
     targets=STRICT,
+    check=size_limits,
 )
+
+
 def ref_siblings(context: LintContext) -> Iterator[Hit]:
     """OpenAI's SDK inlines a `$ref` that has siblings ("we can't use $refs if there are also
     other properties defined"); raw schemas sent without the SDK may be rejected."""
@@ -186,16 +188,19 @@ def ref_siblings(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS406",
-    "openai-tool-count",
-    Severity.ERROR,
-    "[openai] at most 128 tools (20 recommended)",
-    bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
-    good="- name: a\n  description: d\n",
-    profile="openai",
-    targets=("openai",),
+TS405 = rule(
+    "TS405",
+    "openai-ref-siblings",
+    Severity.WARNING,
+    "[openai-strict] `$ref` has no sibling keywords",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
+    profile="openai-strict",
+    targets=STRICT,
+    check=ref_siblings,
 )
+
+
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """The API accepts at most 128 functions per request (error); OpenAI's guide says to aim
     for fewer than 20 at a time (warning). Counts the whole registry; `toolsel rank` shows
@@ -207,3 +212,16 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
         "openai-soft-max-tools",
         ("accepts at most", "recommends fewer than"),
     )
+
+
+TS406 = rule(
+    "TS406",
+    "openai-tool-count",
+    Severity.ERROR,
+    "[openai] at most 128 tools (20 recommended)",
+    bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
+    good="- name: a\n  description: d\n",
+    profile="openai",
+    targets=("openai",),
+    check=tool_count,
+)

@@ -33,14 +33,6 @@ RISKY_PARAM = re.compile(
 )
 
 
-@rule(
-    "TS304",
-    "property-without-description",
-    Severity.INFO,
-    "Every property has a description",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string, description: Workspace-relative path.}}}\n",
-)
 def property_description(context: LintContext) -> Iterator[Hit]:
     """ "Describe each parameter and its format": 84% of MCP tools have opaque parameters.
     Info: on third-party registries most such parameters are named plainly enough (`path`,
@@ -52,6 +44,17 @@ def property_description(context: LintContext) -> Iterator[Hit]:
             yield context.schema_hit(
                 tool, node.pointer, f"parameter {node.property_name!r} has no description", key=True
             )
+
+
+TS304 = rule(
+    "TS304",
+    "property-without-description",
+    Severity.INFO,
+    "Every property has a description",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string, description: Workspace-relative path.}}}\n",
+    check=property_description,
+)
 
 
 def _described(schema: dict[str, object]) -> bool:
@@ -70,14 +73,6 @@ def _described(schema: dict[str, object]) -> bool:
     return False
 
 
-@rule(
-    "TS305",
-    "property-without-type",
-    Severity.WARNING,
-    "Every property has a type",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {description: count}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, description: count}}}\n",
-)
 def property_type(context: LintContext) -> Iterator[Hit]:
     """Gemini needs a type on every property; without one the model guesses."""
     for tool, node in property_nodes(context):
@@ -90,14 +85,17 @@ def property_type(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS306",
-    "ambiguous-parameter-name",
-    Severity.INFO,
-    "Parameter names say what they hold",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {user_id: {type: string}}}\n",
+TS305 = rule(
+    "TS305",
+    "property-without-type",
+    Severity.WARNING,
+    "Every property has a type",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {description: count}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, description: count}}}\n",
+    check=property_type,
 )
+
+
 def ambiguous_name(context: LintContext) -> Iterator[Hit]:
     """`id`, `user` or `data` leave the model guessing; `user_id` does not."""
     for tool, node in property_nodes(context):
@@ -110,14 +108,17 @@ def ambiguous_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS307",
-    "parameter-name-chars",
-    Severity.WARNING,
-    "Parameter names match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {file-path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {file_path: {type: string}}}\n",
+TS306 = rule(
+    "TS306",
+    "ambiguous-parameter-name",
+    Severity.INFO,
+    "Parameter names say what they hold",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {user_id: {type: string}}}\n",
+    check=ambiguous_name,
 )
+
+
 def parameter_chars(context: LintContext) -> Iterator[Hit]:
     """Gemini only accepts letters, digits and underscores in parameter names (an error when
     `gemini` is a target)."""
@@ -133,14 +134,17 @@ def parameter_chars(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS308",
-    "alternatives-without-enum",
-    Severity.INFO,
-    "Listed choices are an `enum`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, description: 'One of celsius, fahrenheit'}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, enum: [celsius, fahrenheit]}}}\n",
+TS307 = rule(
+    "TS307",
+    "parameter-name-chars",
+    Severity.WARNING,
+    "Parameter names match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {file-path: {type: string}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {file_path: {type: string}}}\n",
+    check=parameter_chars,
 )
+
+
 def alternatives_enum(context: LintContext) -> Iterator[Hit]:
     """ "Use an enum" makes invalid values unrepresentable instead of merely discouraged."""
     for tool, node in property_nodes(context):
@@ -159,14 +163,17 @@ def alternatives_enum(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS309",
-    "toggle-pair",
+TS308 = rule(
+    "TS308",
+    "alternatives-without-enum",
     Severity.INFO,
-    "No pair of mutually exclusive booleans",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {on: {type: boolean}, off: {type: boolean}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {state: {type: string, enum: ['on', 'off']}}}\n",
+    "Listed choices are an `enum`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, description: 'One of celsius, fahrenheit'}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {unit: {type: string, enum: [celsius, fahrenheit]}}}\n",
+    check=alternatives_enum,
 )
+
+
 def toggle_pair(context: LintContext) -> Iterator[Hit]:
     """OpenAI's `toggle_light(on, off)` anti-example: two booleans that must never both be
     true belong in one enum."""
@@ -190,16 +197,17 @@ def toggle_pair(context: LintContext) -> Iterator[Hit]:
                         )
 
 
-@rule(
-    "TS312",
-    "too-many-parameters",
-    Severity.WARNING,
-    "At most `max-params` (20) top-level parameters",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {"
-    + ", ".join(f"p{i}: {{type: string}}" for i in range(21))
-    + "}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
+TS309 = rule(
+    "TS309",
+    "toggle-pair",
+    Severity.INFO,
+    "No pair of mutually exclusive booleans",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {on: {type: boolean}, off: {type: boolean}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {state: {type: string, enum: ['on', 'off']}}}\n",
+    check=toggle_pair,
 )
+
+
 def too_many_params(context: LintContext) -> Iterator[Hit]:
     """OpenAI calls fewer than ~20 arguments per tool "in distribution"; split larger tools."""
     maximum = context.option("max-params")
@@ -214,14 +222,19 @@ def too_many_params(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS313",
-    "schema-too-deep",
+TS312 = rule(
+    "TS312",
+    "too-many-parameters",
     Severity.WARNING,
-    "Nesting depth at most `max-depth` (5)",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: object, properties: {b: {type: object, properties: {c: {type: object, properties: {d: {type: object, properties: {e: {type: object, properties: {f: {type: string}}}}}}}}}}}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: string}}}\n",
+    "At most `max-params` (20) top-level parameters",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {"
+    + ", ".join(f"p{i}: {{type: string}}" for i in range(21))
+    + "}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
+    check=too_many_params,
 )
+
+
 def too_deep(context: LintContext) -> Iterator[Hit]:
     """Deep schemas are hard for models to fill; OpenAI strict mode caps nesting at 10
     levels (5 in older limits). Reported once per tool, at the first node too deep."""
@@ -237,14 +250,17 @@ def too_deep(context: LintContext) -> Iterator[Hit]:
                 break
 
 
-@rule(
-    "TS317",
-    "no-args-not-closed",
-    Severity.INFO,
-    "A tool without arguments sets `additionalProperties: false`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
+TS313 = rule(
+    "TS313",
+    "schema-too-deep",
+    Severity.WARNING,
+    "Nesting depth at most `max-depth` (5)",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: object, properties: {b: {type: object, properties: {c: {type: object, properties: {d: {type: object, properties: {e: {type: object, properties: {f: {type: string}}}}}}}}}}}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: string}}}\n",
+    check=too_deep,
 )
+
+
 def no_args_open(context: LintContext) -> Iterator[Hit]:
     """MCP recommends `{type: object, additionalProperties: false}` for a no-argument tool,
     so a model cannot invent arguments."""
@@ -260,14 +276,17 @@ def no_args_open(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS318",
-    "unbounded-risky-parameter",
+TS317 = rule(
+    "TS317",
+    "no-args-not-closed",
     Severity.INFO,
-    "Risky free-text parameters of write tools are constrained",
-    bad="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string}}}\n",
-    good="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string, pattern: '^[a-z/]+$'}}}\n",
+    "A tool without arguments sets `additionalProperties: false`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
+    check=no_args_open,
 )
+
+
 def risky_parameter(context: LintContext) -> Iterator[Hit]:
     """A path, URL, command or SQL string with no `pattern`, `format`, `enum` or `maxLength`
     on a tool that writes is a traversal or injection surface."""
@@ -286,3 +305,14 @@ def risky_parameter(context: LintContext) -> Iterator[Hit]:
                 f"parameter {node.property_name!r} of a {tool.permission} tool is unconstrained; add a pattern, format, enum or maxLength",
                 key=True,
             )
+
+
+TS318 = rule(
+    "TS318",
+    "unbounded-risky-parameter",
+    Severity.INFO,
+    "Risky free-text parameters of write tools are constrained",
+    bad="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string}}}\n",
+    good="- name: a\n  description: d\n  permission: write\n  parameters: {type: object, properties: {path: {type: string, pattern: '^[a-z/]+$'}}}\n",
+    check=risky_parameter,
+)

@@ -11,20 +11,6 @@ from toolsel.text import split_name
 TOP = 3
 
 
-@rule(
-    "TS701",
-    "not-self-retrievable",
-    None,
-    "Each tool is in `toolsel rank`'s top 3 for its own name, display name and search hint",
-    bad=(
-        "- name: fs_read\n  display_name: Read a file\n  description: Returns the bytes of a path on the local disk.\n"
-        + "".join(
-            f"- name: read_file_{s}\n  description: Read a file {s}. Reads the {s} of a file; read file {s}.\n"
-            for s in ("head", "tail", "lines")
-        )
-    ),
-    good="- name: fs_read\n  display_name: Read a file\n  description: Read a file from the local disk and return its bytes.\n- name: read_file_head\n  description: Returns the first lines of a text file.\n",
-)
 def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
     """A tool that `toolsel rank` does not put in its top 3 when searched for by its own
     name written as words (`read_file` -> "read file"), its display name or its search hint
@@ -62,3 +48,20 @@ def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
                         "these words"
                     ),
                 )
+
+
+TS701 = rule(
+    "TS701",
+    "not-self-retrievable",
+    None,
+    "Each tool is in `toolsel rank`'s top 3 for its own name, display name and search hint",
+    bad=(
+        "- name: fs_read\n  display_name: Read a file\n  description: Returns the bytes of a path on the local disk.\n"
+        + "".join(
+            f"- name: read_file_{s}\n  description: Read a file {s}. Reads the {s} of a file; read file {s}.\n"
+            for s in ("head", "tail", "lines")
+        )
+    ),
+    good="- name: fs_read\n  display_name: Read a file\n  description: Read a file from the local disk and return its bytes.\n- name: read_file_head\n  description: Returns the first lines of a text file.\n",
+    check=not_self_retrievable,
+)

@@ -19,14 +19,6 @@ from toolsel.registry.source import escape_token
 from toolsel.validate import json_key, json_text
 
 
-@rule(
-    "TS301",
-    "parameters-root-object",
-    Severity.ERROR,
-    "`parameters` is an object schema at the root",
-    bad="- name: a\n  description: d\n  parameters: {type: string}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-)
 def root_object(context: LintContext) -> Iterator[Hit]:
     """Anthropic requires `type: object` at the root, MCP too, and OpenAI rejects an `anyOf`
     root. Put alternatives inside a property instead."""
@@ -46,6 +38,17 @@ def root_object(context: LintContext) -> Iterator[Hit]:
                     f"`{keyword}` at the root of `parameters` is rejected by OpenAI; move it into a property",
                     key=True,
                 )
+
+
+TS301 = rule(
+    "TS301",
+    "parameters-root-object",
+    Severity.ERROR,
+    "`parameters` is an object schema at the root",
+    bad="- name: a\n  description: d\n  parameters: {type: string}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+    check=root_object,
+)
 
 
 @functools.cache
@@ -165,14 +168,6 @@ def _article(kind: str) -> str:
     )
 
 
-@rule(
-    "TS302",
-    "invalid-json-schema",
-    Severity.ERROR,
-    "`parameters` is valid JSON Schema",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integr}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}}\n",
-)
 def invalid_schema(context: LintContext) -> Iterator[Hit]:
     """Checked against the metaschema of its `$schema` dialect, 2020-12 when absent (the MCP
     default). Identical schemas are checked once."""
@@ -187,14 +182,17 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
             yield context.schema_hit(tool, pointer, f"invalid JSON Schema: {message}")
 
 
-@rule(
-    "TS303",
-    "required-not-in-properties",
+TS302 = rule(
+    "TS302",
+    "invalid-json-schema",
     Severity.ERROR,
-    "`required` names only declared properties",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}, required: [path]}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}, required: [path]}\n",
+    "`parameters` is valid JSON Schema",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integr}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}}\n",
+    check=invalid_schema,
 )
+
+
 def required_missing(context: LintContext) -> Iterator[Hit]:
     """A required key that is not a property is a contract nobody can satisfy."""
     for tool, node in schema_nodes(context):
@@ -212,14 +210,17 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-@rule(
-    "TS310",
-    "bad-enum",
+TS303 = rule(
+    "TS303",
+    "required-not-in-properties",
     Severity.ERROR,
-    "Enums are non-empty, without duplicates",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {m: {type: string, enum: [a, a]}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {m: {type: string, enum: [a, b]}}}\n",
+    "`required` names only declared properties",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}, required: [path]}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {path: {type: string}}, required: [path]}\n",
+    check=required_missing,
 )
+
+
 def bad_enum(context: LintContext) -> Iterator[Hit]:
     """An empty enum leaves the model nothing to choose; duplicates are noise. Values that
     differ only by case are a warning: Anthropic's strict mode may return the wrong case."""
@@ -256,14 +257,17 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-@rule(
-    "TS311",
-    "bad-default",
-    Severity.WARNING,
-    "`default` is valid against its own schema",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, default: many}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, default: 3}}}\n",
+TS310 = rule(
+    "TS310",
+    "bad-enum",
+    Severity.ERROR,
+    "Enums are non-empty, without duplicates",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {m: {type: string, enum: [a, a]}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {m: {type: string, enum: [a, b]}}}\n",
+    check=bad_enum,
 )
+
+
 def bad_default(context: LintContext) -> Iterator[Hit]:
     """A default the schema itself rejects (wrong type, not in the enum) is a contradiction."""
     from toolsel.validate import InputValidator
@@ -282,14 +286,17 @@ def bad_default(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS314",
-    "draft3-required",
-    Severity.ERROR,
-    "No draft-3 `required: true` inside a property",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, required: true}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p]}\n",
+TS311 = rule(
+    "TS311",
+    "bad-default",
+    Severity.WARNING,
+    "`default` is valid against its own schema",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, default: many}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, default: 3}}}\n",
+    check=bad_default,
 )
+
+
 def draft3_required(context: LintContext) -> Iterator[Hit]:
     """`required: true` on a property is draft-3 syntax; 2020-12 ignores it silently, so the
     parameter is optional. List it in the parent's `required` array instead."""
@@ -303,6 +310,17 @@ def draft3_required(context: LintContext) -> Iterator[Hit]:
             )
 
 
+TS314 = rule(
+    "TS314",
+    "draft3-required",
+    Severity.ERROR,
+    "No draft-3 `required: true` inside a property",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, required: true}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p]}\n",
+    check=draft3_required,
+)
+
+
 def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str, str]]:
     for node in context.schema_nodes(tool):
         for keyword in ("$ref", "$dynamicRef"):
@@ -311,14 +329,6 @@ def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str, s
                 yield node, keyword, ref
 
 
-@rule(
-    "TS315",
-    "external-ref",
-    Severity.ERROR,
-    "`$ref` is local (`#/...`)",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: 'https://example.com/s.json'}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: string}}}\n",
-)
 def external_ref(context: LintContext) -> Iterator[Hit]:
     """Registries must be self-contained; Anthropic and OpenAI reject remote references.
     toolsel never follows one (not over the network, not to a file): `replay -r` reports the
@@ -333,6 +343,17 @@ def external_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
+TS315 = rule(
+    "TS315",
+    "external-ref",
+    Severity.ERROR,
+    "`$ref` is local (`#/...`)",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: 'https://example.com/s.json'}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: string}}}\n",
+    check=external_ref,
+)
+
+
 def _is_recursive(node: SchemaNode, ref: str, root: dict[str, Any]) -> bool:
     if not ref.startswith("#"):
         return False
@@ -340,14 +361,6 @@ def _is_recursive(node: SchemaNode, ref: str, root: dict[str, Any]) -> bool:
     return node.pointer == target or node.pointer.startswith(target + "/") or target == ""
 
 
-@rule(
-    "TS316",
-    "recursive-ref",
-    Severity.INFO,
-    "No recursive `$ref`",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {$ref: '#'}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {type: string}}}\n",
-)
 def recursive_ref(context: LintContext) -> Iterator[Hit]:
     """OpenAI accepts recursion; Anthropic strict mode and Gemini reject it (an error when
     either is a target)."""
@@ -363,14 +376,17 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-@rule(
-    "TS319",
-    "catastrophic-pattern",
-    Severity.ERROR,
-    "`pattern` cannot take exponential time (ReDoS)",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a+)+$'}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^a+$'}}}\n",
+TS316 = rule(
+    "TS316",
+    "recursive-ref",
+    Severity.INFO,
+    "No recursive `$ref`",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {$ref: '#'}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {type: string}}}\n",
+    check=recursive_ref,
 )
+
+
 def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
     """A pattern that can read the same text two ways around a loop (`(a+)+`, `(a|aa)*`,
     `(\\s*,\\s*)*`) makes a backtracking regex engine, which is what most validators use,
@@ -412,18 +428,21 @@ def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
                 )
 
 
+TS319 = rule(
+    "TS319",
+    "catastrophic-pattern",
+    Severity.ERROR,
+    "`pattern` cannot take exponential time (ReDoS)",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a+)+$'}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^a+$'}}}\n",
+    check=catastrophic_pattern,
+)
+
+
 #: The largest integer a double (JavaScript's number, Go's float64) holds exactly.
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
-@rule(
-    "TS320",
-    "unsafe-integer",
-    Severity.WARNING,
-    "Integers in schemas are within ±(2^53 - 1), exact in every JSON reader",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: integer, maximum: 18446744073709551615}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string, pattern: '^[0-9]{1,20}$'}}}\n",
-)
 def unsafe_integer(context: LintContext) -> Iterator[Hit]:
     """JSON allows any integer, but JavaScript's `JSON.parse` and Go's default decoding read
     numbers as doubles, exact only up to 2^53 - 1 (RFC 8259, section 6). Beyond that a
@@ -439,6 +458,17 @@ def unsafe_integer(context: LintContext) -> Iterator[Hit]:
                 f"{value} is outside ±(2^53 - 1): JavaScript and Go clients read it as "
                 f"{_as_double(value)}; pass integers this large as strings",
             )
+
+
+TS320 = rule(
+    "TS320",
+    "unsafe-integer",
+    Severity.WARNING,
+    "Integers in schemas are within ±(2^53 - 1), exact in every JSON reader",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: integer, maximum: 18446744073709551615}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {id: {type: string, pattern: '^[0-9]{1,20}$'}}}\n",
+    check=unsafe_integer,
+)
 
 
 def _integers_beyond_doubles(schema: dict[str, Any]) -> Iterator[tuple[str, int]]:
@@ -477,20 +507,6 @@ def _as_double(value: int) -> str:
     return str(int(Decimal(repr(as_double))))
 
 
-@rule(
-    "TS322",
-    "unused-defs",
-    Severity.INFO,
-    "Every `$defs` entry is used by the schema",
-    bad=(
-        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {type: string}},"
-        " $defs: {Unused: {type: object}}}\n"
-    ),
-    good=(
-        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {$ref: '#/$defs/X'}},"
-        " $defs: {X: {type: string}}}\n"
-    ),
-)
 def unused_defs(context: LintContext) -> Iterator[Hit]:
     """Definitions nothing refers to (directly, or through a definition that is used) are
     sent with every request and read by the model for nothing. Servers that generate their
@@ -525,6 +541,23 @@ def unused_defs(context: LintContext) -> Iterator[Hit]:
         )
 
 
+TS322 = rule(
+    "TS322",
+    "unused-defs",
+    Severity.INFO,
+    "Every `$defs` entry is used by the schema",
+    bad=(
+        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {type: string}},"
+        " $defs: {Unused: {type: object}}}\n"
+    ),
+    good=(
+        "- name: a\n  description: d\n  parameters: {type: object, properties: {x: {$ref: '#/$defs/X'}},"
+        " $defs: {X: {type: string}}}\n"
+    ),
+    check=unused_defs,
+)
+
+
 def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
     """Names in `schema[keyword]` reached by `$ref`s from the rest of the schema, and from
     the definitions so reached."""
@@ -555,14 +588,6 @@ def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
     return used
 
 
-@rule(
-    "TS321",
-    "schema-too-costly",
-    Severity.ERROR,
-    "Validating one value against `parameters` takes bounded work",
-    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {allOf: [{$ref: '#/$defs/p'}]}}}\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: object, properties: {child: {$ref: '#/$defs/p'}}}}}\n",
-)
 def schema_too_costly(context: LintContext) -> Iterator[Hit]:
     """A `$ref` applies its target to the same value, as `allOf`, `anyOf`, `oneOf`, `not`,
     `if`/`then`/`else` and `dependentSchemas` do. Shared definitions that each reference
@@ -601,3 +626,14 @@ def schema_too_costly(context: LintContext) -> Iterator[Hit]:
             f"schema too costly to validate: {expansion.reason()}; toolsel replay and serve "
             f"report this tool's calls as not checked, and other validators may hang: {advice}",
         )
+
+
+TS321 = rule(
+    "TS321",
+    "schema-too-costly",
+    Severity.ERROR,
+    "Validating one value against `parameters` takes bounded work",
+    bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {allOf: [{$ref: '#/$defs/p'}]}}}\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, $defs: {p: {type: object, properties: {child: {$ref: '#/$defs/p'}}}}}\n",
+    check=schema_too_costly,
+)

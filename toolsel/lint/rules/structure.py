@@ -65,14 +65,6 @@ MISSING_REQUIRED = loader_rule(
 )
 
 
-@rule(
-    "TS005",
-    "missing-parameters",
-    Severity.INFO,
-    "Every tool declares `parameters`",
-    bad="- name: a\n  description: d\n",
-    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
-)
 def missing_parameters(context: LintContext) -> Iterator[Hit]:
     """Anthropic and MCP require an input schema; an exporter would have to invent one.
     Write `parameters: {type: object, properties: {}}` for a tool without arguments."""
@@ -84,6 +76,17 @@ def missing_parameters(context: LintContext) -> Iterator[Hit]:
                 message="tool has no `parameters`; declare an empty object schema if it takes none",
                 key=True,
             )
+
+
+TS005 = rule(
+    "TS005",
+    "missing-parameters",
+    Severity.INFO,
+    "Every tool declares `parameters`",
+    bad="- name: a\n  description: d\n",
+    good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
+    check=missing_parameters,
+)
 
 
 UNKNOWN_KEY = loader_rule(
@@ -116,14 +119,6 @@ BUILTIN_TOOL = loader_rule(
 )
 
 
-@rule(
-    "TS007",
-    "duplicate-tool-name",
-    Severity.ERROR,
-    "Tool names are unique across all files",
-    bad="- name: a\n  description: one\n- name: a\n  description: two\n",
-    good="- name: a\n  description: one\n- name: b\n  description: two\n",
-)
 def duplicate_tool_name(context: LintContext) -> Iterator[Hit]:
     """Two tools with one name break dispatch: the agent cannot say which it means."""
     first: dict[str, str] = {}
@@ -139,14 +134,17 @@ def duplicate_tool_name(context: LintContext) -> Iterator[Hit]:
             first[tool.name] = str(location)
 
 
-@rule(
-    "TS008",
-    "near-duplicate-name",
-    Severity.WARNING,
-    "Names differ by more than case and separators",
-    bad="- name: getUser\n  description: one\n- name: get_user\n  description: two\n",
-    good="- name: get_user\n  description: one\n- name: get_users\n  description: two\n",
+TS007 = rule(
+    "TS007",
+    "duplicate-tool-name",
+    Severity.ERROR,
+    "Tool names are unique across all files",
+    bad="- name: a\n  description: one\n- name: a\n  description: two\n",
+    good="- name: a\n  description: one\n- name: b\n  description: two\n",
+    check=duplicate_tool_name,
 )
+
+
 def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
     """`getUser`, `get_user` and `get-user` fold to the same name, which confuses selection
     and breaks providers that normalise names."""
@@ -162,14 +160,17 @@ def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS009",
-    "no-tools",
-    Severity.ERROR,
-    "The registry declares at least one tool",
-    bad="tools: []\n",
-    good="- name: read_file\n  description: Reads a file.\n",
+TS008 = rule(
+    "TS008",
+    "near-duplicate-name",
+    Severity.WARNING,
+    "Names differ by more than case and separators",
+    bad="- name: getUser\n  description: one\n- name: get_user\n  description: two\n",
+    good="- name: get_user\n  description: one\n- name: get_users\n  description: two\n",
+    check=near_duplicate_name,
 )
+
+
 def no_tools(context: LintContext) -> Iterator[Hit]:
     """A registry without a single tool offers an agent nothing: `rank`, `deps` and `prompt`
     refuse it ("the registry has no tools"), so lint reports it too, at the first file.
@@ -180,3 +181,14 @@ def no_tools(context: LintContext) -> Iterator[Hit]:
     first = context.registry.files[0]
     pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
     yield Hit("the registry has no tools; add entries under `tools:`", first.path, pointer)
+
+
+TS009 = rule(
+    "TS009",
+    "no-tools",
+    Severity.ERROR,
+    "The registry declares at least one tool",
+    bad="tools: []\n",
+    good="- name: read_file\n  description: Reads a file.\n",
+    check=no_tools,
+)

@@ -26,15 +26,6 @@ def _hit(file: str, directive: Directive, message: str) -> Hit:
     return Hit(message, file, f"#L{directive.line}", line=directive.line, column=directive.column)
 
 
-@rule(
-    "TS901",
-    "unused-suppression",
-    None,
-    "Every suppression comment suppresses something (off by default)",
-    bad="- name: a  # toolsel: disable-line TS202\n  description: A long enough description of this tool's purpose.\n",
-    good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
-    after=True,
-)
 def unused_suppression(context: LintContext) -> Iterator[Hit]:
     """A suppression that no longer matches a finding hides future regressions."""
     for file, directive, unknown in _directives(context):
@@ -45,15 +36,18 @@ def unused_suppression(context: LintContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "TS902",
-    "unknown-suppressed-rule",
-    Severity.WARNING,
-    "Suppressions name existing rule ids",
-    bad="- name: a\n  description: Short.  # toolsel: disable-line TS2O2\n",
+TS901 = rule(
+    "TS901",
+    "unused-suppression",
+    None,
+    "Every suppression comment suppresses something (off by default)",
+    bad="- name: a  # toolsel: disable-line TS202\n  description: A long enough description of this tool's purpose.\n",
     good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
     after=True,
+    check=unused_suppression,
 )
+
+
 def unknown_suppressed_rule(context: LintContext) -> Iterator[Hit]:
     """A typo in a suppression suppresses nothing."""
     for file, directive, unknown in _directives(context):
@@ -61,15 +55,18 @@ def unknown_suppressed_rule(context: LintContext) -> Iterator[Hit]:
             yield _hit(file, directive, f"suppression names unknown rule {', '.join(unknown)}")
 
 
-@rule(
-    "TS903",
-    "ineffective-suppression",
+TS902 = rule(
+    "TS902",
+    "unknown-suppressed-rule",
     Severity.WARNING,
-    "Suppression comments are well formed and can suppress what they name",
-    bad="- name: a\n  description: Short.  # Toolsel: disable-line TS202\n",
+    "Suppressions name existing rule ids",
+    bad="- name: a\n  description: Short.  # toolsel: disable-line TS2O2\n",
     good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
     after=True,
+    check=unknown_suppressed_rule,
 )
+
+
 def ineffective_suppression(context: LintContext) -> Iterator[Hit]:
     """A comment that looks like a suppression but is not one (`Toolsel:`, an unknown verb,
     lower-case rule ids) suppresses nothing; neither does one that names a rule only
@@ -90,3 +87,15 @@ def ineffective_suppression(context: LintContext) -> Iterator[Hit]:
                     f"{rule_id} can be turned off only in configuration (ignore, "
                     "per-file-ignores or severity), not by a comment",
                 )
+
+
+TS903 = rule(
+    "TS903",
+    "ineffective-suppression",
+    Severity.WARNING,
+    "Suppression comments are well formed and can suppress what they name",
+    bad="- name: a\n  description: Short.  # Toolsel: disable-line TS202\n",
+    good="- name: a\n  description: Short.  # toolsel: disable-line TS202\n",
+    after=True,
+    check=ineffective_suppression,
+)
