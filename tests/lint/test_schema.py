@@ -202,3 +202,15 @@ def test_an_invalid_or_external_schema_is_left_to_ts302_and_ts315() -> None:
         assert_findings(
             json.dumps([{"name": "a", "description": "d", "parameters": schema}]), [], rule="TS321"
         )
+
+
+def test_an_integer_beyond_a_double_is_checked_not_a_crash() -> None:
+    """orjson reads integers beyond 64 bits as doubles and refuses those beyond a double's
+    range (1.8e308): TS302 raised out of `toolsel lint` on such a schema."""
+    vast = "1" + "0" * 400
+    assert_findings(
+        "- {name: a, description: d, parameters: {type: object, properties: "
+        f"{{n: {{type: integer, maximum: {vast}}}, m: {{type: integr, minimum: -{vast}}}}}}}}}\n",
+        ["TS302 /tools/0/parameters/properties/m/type"],
+        rule="TS302",
+    )

@@ -114,7 +114,12 @@ def _passes_fast_check(schema: dict[str, Any]) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
     """Every metaschema error as (pointer, message); a fast draft-07 pass clears most schemas."""
-    schema = orjson.loads(schema_json)
+    try:
+        schema = orjson.loads(schema_json)
+    except orjson.JSONDecodeError:  # an integer beyond a double's range: Python's are exact
+        import json
+
+        schema = json.loads(schema_json)
     if _passes_fast_check(schema):
         return ()
     from jsonschema.exceptions import best_match
