@@ -1,0 +1,369 @@
+"""The service's operations without HTTP (serve/service.py): each request option changes the
+answer exactly as the matching CLI flag does, and each bad value is one clear 4xx."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+from toolsel.registry.model import Permission
+from toolsel.serve.service import (
+    RequestError,
+    Service,
+    _choice,
+    _flag,
+    _number,
+    _optional_text,
+    _strings,
+    _timestamp,
+    analytics_window,
+    describe_error,
+    integer_field,
+    parse_records,
+    shown,
+    text_field,
+)
+from toolsel.serve.store import UsageRecord, Window
+
+REGISTRY = str(ROOT / "registries")
+QUERY = "search the files for a word"
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    running = Service([ROOT / "registries"], None)
+    yield running
+    running.close()
+
+
+#: (request body, `toolsel rank` flags): each changes the answer to QUERY
+RANK_OPTIONS: list[tuple[dict[str, Any], list[str]]] = [
+    ({"categories": ["files"]}, ["-c", "files"]),
+    ({"categories": "files"}, ["-c", "files"]),  # one name for a list of one
+    ({"tags": ["notify"]}, ["--tag", "notify"]),
+    ({"include_deprecated": True}, ["--include-deprecated"]),
+    ({"min_score": 0.7}, ["--min-score", "0.7"]),
+    ({"min_score": 1}, ["--min-score", "1"]),  # an integer is a number too
+    ({"min_strength": 0.5}, ["--min-strength", "0.5"]),
+    ({"explain": True}, ["--explain"]),
+    ({"permission": "read"}, ["-p", "read"]),
+    ({"method": "bm25"}, ["-m", "bm25"]),
+    ({"method": "cc"}, ["-m", "cc"]),  # and 5 tools by default, as Claude Code
+    ({"top": 2}, ["-n", "2"]),
+    ({"top": 1}, ["-n", "1"]),
+    ({"method": "cc", "top": 7}, ["-m", "cc", "-n", "7"]),
+]
+
+
+@pytest.mark.parametrize(("body", "flags"), RANK_OPTIONS, ids=[str(b) for b, _ in RANK_OPTIONS])
+def test_each_rank_option_changes_the_answer_as_its_cli_flag_does(
+    service: Service,
+    cli,  # type: ignore[no-untyped-def]
+    body: dict[str, Any],
+    flags: list[str],
+) -> None:
+    served = service.rank({"query": QUERY, **body})
+    printed = json.loads(cli("rank", "-r", REGISTRY, QUERY, *flags, "-f", "json").stdout)
+    assert served == printed
+    assert served != service.rank({"query": QUERY})
+
+
+def test_rank_defaults_are_the_cli_defaults(service: Service, cli) -> None:  # type: ignore[no-untyped-def]
+    served = service.rank({"query": QUERY})
+    assert served == json.loads(cli("rank", "-r", REGISTRY, QUERY, "-f", "json").stdout)
+    assert len(served["results"]) == 8 and served["method"] == "hybrid"
+    assert len(service.rank({"query": QUERY, "method": "cc"})["results"]) == 5
+    assert len(service.rank({"query": QUERY, "top": 1000})["results"]) > 8  # the upper bound
+
+
+# -- request values: each wrong one is one message that names the key -----------------------
+
+KINDS = [({}, "an object"), ([], "a list"), ("", "a string"), (True, "a boolean"), (3, "a number"), (2.5, "a number"), (None, "null")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("value", "kind"), KINDS)
+def test_a_wrong_value_is_named_by_its_json_kind(value: Any, kind: str) -> None:
+    with pytest.raises(RequestError) as caught:
+        text_field({"query": value}, "query")
+    assert str(caught.value) == f"`query` must be a non-empty string, got {kind}"
+    assert caught.value.status == 422
+
+
+def test_text_fields() -> None:
+    assert text_field({"q": " x "}, "q") == " x "
+    with pytest.raises(RequestError, match="non-empty string, got a string"):
+        text_field({"q": " \t"}, "q")
+    assert _optional_text({}, "s") is None and _optional_text({"s": None}, "s") is None
+    assert _optional_text({"s": "x"}, "s") == "x"
+    for value, message in [
+        (3, "`s` must be a string, got a number"),
+        ("a\x00b", "`s` contains a NUL character"),
+        ("\ud800", "`s` is not valid Unicode (a lone surrogate)"),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            _optional_text({"s": value}, "s")
+        assert (str(caught.value), caught.value.status) == (message, 422)
+
+
+def test_flags_numbers_and_integers() -> None:
+    assert _flag({}, "f") is False and _flag({"f": True}, "f") is True
+    with pytest.raises(RequestError, match=r"^`f` must be true or false, got a number$"):
+        _flag({"f": 1}, "f")
+    assert _number({}, "n", None) is None and _number({}, "n", 0.0) == 0.0
+    assert _number({"n": 0}, "n", None) == 0.0 and type(_number({"n": 2}, "n", None)) is float
+    for value, message in [
+        (True, "`n` must be a number >= 0, got a boolean"),
+        ("1", "`n` must be a number >= 0, got a string"),
+        (-0.5, "`n` must be a number >= 0, got -0.5"),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            _number({"n": value}, "n", None)
+        assert (str(caught.value), caught.value.status) == (message, 422)
+    assert integer_field({}, "top", 8, low=1, high=1000) == 8
+    assert integer_field({"top": 1}, "top", 8, low=1, high=1000) == 1
+    assert integer_field({"top": 1000}, "top", 8, low=1, high=1000) == 1000
+    for value in (0, 1001, True, 2.0, "3"):
+        with pytest.raises(RequestError) as caught:
+            integer_field({"top": value}, "top", 8, low=1, high=1000)
+        assert str(caught.value) == "`top` must be an integer from 1 to 1000"
+        assert caught.value.status == 422
+
+
+def test_string_lists_and_choices() -> None:
+    assert _strings({}, "tags") == () and _strings({"tags": "a"}, "tags") == ("a",)
+    assert _strings({"tags": ["a", "b"]}, "tags") == ("a", "b")
+    for body in ({"tags": []}, {"tags": ["a", 1]}, {"tags": 3}, {}):
+        with pytest.raises(RequestError) as caught:
+            _strings(body, "tags", required=True)
+        assert (str(caught.value), caught.value.status) == ("`tags` must be a list of strings", 422)
+    assert _choice({}, "permission", Permission, None) is None
+    assert _choice({"permission": "read"}, "permission", Permission, None) is Permission.READ
+    with pytest.raises(RequestError) as caught:
+        _choice({"permission": "root"}, "permission", Permission, None)
+    assert (
+        str(caught.value) == "`permission` must be one of read, write, admin, dangerous, got 'root'"
+    )
+    assert caught.value.status == 422
+
+
+def test_times_are_stored_in_utc() -> None:
+    assert _timestamp(None, "at") is None and _timestamp("", "at") is None
+    assert _timestamp("2026-01-02T03:04:05+01:00", "at") == "2026-01-02T02:04:05.000Z"
+    with pytest.raises(RequestError) as caught:
+        _timestamp(5, "at")
+    assert (str(caught.value), caught.value.status) == ("`at` must be an ISO 8601 time", 422)
+    with pytest.raises(RequestError) as caught:
+        _timestamp("soon", "since")
+    assert str(caught.value) == (
+        "`since` must be an ISO 8601 time between years 1 and 9999, got 'soon' (not an ISO 8601 time (Invalid isoformat string: 'soon'))"
+    )
+    with pytest.raises(RequestError) as caught:
+        _timestamp("2026-01-02T03:04:05" + "x" * 300, "at")
+    reason = str(caught.value).split(" (", 1)[1]
+    assert len(reason) == 121 and reason.endswith("…)")  # the parser's reason, cut short
+
+
+def test_values_quoted_in_errors_are_cut_short() -> None:
+    assert shown("abc") == "'abc'"
+    assert shown("x" * 78) == "'" + "x" * 78 + "'"  # 80 characters: kept
+    assert shown("x" * 79) == "'" + "x" * 78 + "…"
+    assert shown("x" * 200, limit=10) == "'xxxxxxxx…"
+
+
+def test_reload_errors_are_one_visible_line() -> None:
+    from toolsel.errors import RegistryError
+
+    assert (
+        describe_error(RegistryError("tools.yaml:3:1: bad\n  thing")) == "tools.yaml:3:1: bad thing"
+    )
+    assert describe_error(ValueError("a\tb\x1b[31m")) == "ValueError: a b\\x1b[31m"
+    long = describe_error(ValueError("x" * 600))
+    assert len(long) == 500 and long.endswith("x…") and long.startswith("ValueError: xx")
+    assert len(describe_error(ValueError("x" * 488))) == 500  # 500 characters: kept whole
+
+
+# -- usage records -----------------------------------------------------------------------------
+
+EVENT = {"schema": "toolsel.replay-event/v1", "event": "tool_result", "file": "s.jsonl", "id": "t1"}
+
+
+def test_a_replay_event_records_whether_the_call_failed() -> None:
+    ok, failed, timed = parse_records(
+        [
+            {**EVENT, "tool": "Read"},
+            {**EVENT, "tool": "Bash", "is_error": True},
+            {**EVENT, "tool": "Bash", "is_error": False, "latency_ms": 12},
+        ]
+    )
+    assert (ok.ok, failed.ok, timed.ok) == (True, False, True)
+    assert (ok.tool, ok.session, ok.id, ok.latency_ms, ok.error) == ("Read", "s.jsonl", "s.jsonl#t1", None, None)  # fmt: skip
+    assert timed.latency_ms == 12.0 and ok.at.endswith("Z")
+    without_schema = {k: v for k, v in EVENT.items() if k != "schema"}
+    with pytest.raises(RequestError, match="record 0: `ok` must be true or false"):
+        parse_records({**without_schema, "tool": "Read", "is_error": True})  # a plain record
+    with pytest.raises(RequestError) as caught:
+        parse_records([{**EVENT, "tool": "Read"}, {**EVENT, "tool": "Read", "is_error": "no"}])
+    assert str(caught.value) == "record 1: `is_error` must be true or false, got a string"
+    with pytest.raises(RequestError) as caught:
+        parse_records({**EVENT, "event": "tool_start", "tool": "Read"})
+    assert str(caught.value) == (
+        "record 0: a tool_start event records nothing; send tool_result events"
+    )
+    assert caught.value.status == 422
+
+
+def test_a_record_keeps_what_it_was_sent() -> None:
+    (record,) = parse_records(
+        {
+            "records": [
+                {
+                    "tool": "run_tests",
+                    "ok": False,
+                    "at": "2026-01-02T03:04:05Z",
+                    "latency_ms": 7,
+                    "session": "s",
+                    "error": "boom",
+                    "id": "1",
+                }
+            ]
+        }
+    )
+    assert record == UsageRecord("run_tests", False, "2026-01-02T03:04:05.000Z", 7.0, "s", "boom", "1")  # fmt: skip
+    (plain,) = parse_records({"tool": "t", "ok": True})
+    assert (plain.latency_ms, plain.session, plain.error, plain.id) == (None, None, None, None)
+    assert plain.at.endswith("Z")
+
+
+def test_a_batch_is_checked_whole() -> None:
+    from toolsel.serve.limits import MAX_BATCH, MAX_NAME
+
+    for body, message, status in [
+        ([], "no usage records", 400),
+        ({"records": []}, "no usage records", 400),
+        (
+            [{"tool": "t", "ok": True}] * (MAX_BATCH + 1),
+            f"at most {MAX_BATCH} records per request, got {MAX_BATCH + 1}",
+            413,
+        ),
+        ([{"tool": "t", "ok": True}, ["t"]], "record 1: expected an object, got a list", 422),
+        (
+            [{"tool": "x" * (MAX_NAME + 1), "ok": True}],
+            f"record 0: `tool` is {MAX_NAME + 1} characters long; at most {MAX_NAME}",
+            422,
+        ),
+        ([{"tool": "a\x00", "ok": True}], "record 0: `tool` contains a NUL character", 422),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            parse_records(body)
+        assert (str(caught.value), caught.value.status) == (message, status)
+    assert len(parse_records([{"tool": "t", "ok": True}] * MAX_BATCH)) == MAX_BATCH
+    assert len(parse_records([{"tool": "x" * MAX_NAME, "ok": True}])) == 1
+
+
+def test_analytics_window() -> None:
+    from toolsel.serve.rollups import default_since
+
+    assert analytics_window({"since": "all"}) == Window(None, None, None)
+    assert analytics_window({}) == Window(default_since(), None, None)
+    assert analytics_window({"since": "", "until": ""}) == Window(default_since(), None, None)
+    assert analytics_window({"since": "2026-01-01", "session": "s"}) == Window("2026-01-01T00:00:00.000Z", None, "s")  # fmt: skip
+    assert analytics_window({"until": "2026-01-01"}) == Window(None, "2026-01-01T00:00:00.000Z", None)  # fmt: skip
+
+
+# -- the other operations ------------------------------------------------------------------------
+
+
+def test_select_is_the_cli_document_through_rank_and_select(service: Service, cli) -> None:  # type: ignore[no-untyped-def]
+    def printed(*args: str) -> Any:
+        return json.loads(cli("rank", "-r", REGISTRY, *args, "-f", "json").stdout)
+
+    query = "select:deploy_service,ghost"
+    assert service.rank({"query": query, "with_deps": True}) == printed(query, "--with-deps")
+    assert service.rank({"query": query}) == printed(query)
+    assert service.select(
+        {"names": ["deploy_service", "ghost"], "tool_use_id": "u1", "pending_servers": ["slack"]}
+    ) == printed(query, "--tool-use-id", "u1", "--pending-server", "slack")
+
+
+def test_select_and_rank_limits(service: Service) -> None:
+    from toolsel.serve.limits import MAX_QUERY, MAX_SELECT_NAMES
+
+    names = ",".join(["read_file"] * MAX_SELECT_NAMES)
+    assert service.select({"query": "select:" + names})["matches"] == ["read_file"]
+    for body, message, status in [
+        ({"query": f"select:{names},x"}, f"at most {MAX_SELECT_NAMES} names per select", 422),
+        ({"query": "read_file"}, "`query` must start with select:, or give `names`", 400),
+        ({}, "`names` must be a list of strings", 422),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            service.select(body)
+        assert (str(caught.value), caught.value.status) == (message, status)
+    assert service.rank({"query": "read " * (MAX_QUERY // 5)})["results"]
+    with pytest.raises(RequestError) as caught:
+        service.rank({"query": "x" * (MAX_QUERY + 1)})
+    assert str(caught.value) == (
+        f"`query` is {MAX_QUERY + 1} characters long; at most {MAX_QUERY} (send the request, "
+        "not the whole conversation)"
+    )
+    assert caught.value.status == 422
+
+
+def test_validate_answers_ok_and_the_violations(service: Service) -> None:
+    good = service.validate({"tool": "read_file", "input": {"path": "a"}})
+    assert good == {"schema": "toolsel.validate/v1", "tool": "read_file", "ok": True, "violations": []}  # fmt: skip
+    blocked = service.validate({"tool": "delete_file", "input": {"path": "a"}, "permission": "read"})  # fmt: skip
+    assert blocked["ok"] is False and blocked["violations"] == [
+        {"rule": "permission", "message": "'delete_file' needs permission dangerous, above read"}
+    ]
+    with pytest.raises(RequestError) as caught:
+        service.validate({"tool": "read_file"})
+    assert str(caught.value) == "missing `input` (the call's arguments, an object)"
+    assert caught.value.status == 400
+
+
+def test_tools_in_the_registry_shape_or_a_providers(service: Service) -> None:
+    from toolsel.emit import EMITTERS
+
+    listed = service.tools(None)
+    assert listed["schema"] == "toolsel.tools/v1" and len(listed["tools"]) == 43
+    one = service.tools(None, "read_file")
+    assert one == next(t for t in listed["tools"] if t["name"] == "read_file")
+    assert list(one) == [
+        "name", "description", "parameters", "category", "permission", "tags", "requires",
+        "conflicts", "aliases", "version", "deprecated", "deprecated_by", "display_name",
+        "search_hint", "always_include", "defer_loading", "examples", "source",
+    ]  # fmt: skip
+    tool = service.snapshot.registry.get("read_file")
+    assert tool is not None and one["aliases"] == list(tool.aliases) == ["cat_file", "open_file"]
+    assert one["permission"] == "read" and one["source"]["pointer"] == "/tools/2"
+    assert one["examples"] and one["display_name"] == "Read file" and one["version"] == "1.3.0"
+    assert service.tools("openai", "read_file") == EMITTERS["openai"]([tool])
+    assert service.tools("gemini") == EMITTERS["gemini"](list(service.snapshot.registry.tools))
+    for args, message, status in [
+        ((None, "read_fil"), "no tool named 'read_fil' (did you mean 'read_file'?)", 404),
+        (("gpt",), "emit must be one of openai, anthropic, mcp, gemini, got 'gpt'", 422),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            service.tools(*args)
+        assert (str(caught.value), caught.value.status) == (message, status)
+
+
+def test_without_a_store_the_service_is_ready_and_records_nothing(service: Service) -> None:
+    assert service.ready() == (
+        True,
+        {
+            "ready": True,
+            "registry_version": 1,
+            "tools": 43,
+            "last_reload_error": None,
+            "store_error": None,
+        },
+    )
+    for operation in (service.usage, service.analytics):
+        with pytest.raises(RequestError) as caught:
+            operation({})
+        assert (str(caught.value), caught.value.status) == ("this server records no usage (no store)", 503)  # fmt: skip
