@@ -1,5 +1,5 @@
 # Short task file; CI (.ci/run) uses the same commands the README gives.
-.PHONY: dev test lint bench docs
+.PHONY: dev test lint bench docs mutate
 
 dev:
 	python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,embed,dev]'
@@ -16,3 +16,10 @@ bench:
 
 docs:
 	python docs/generate.py
+
+# Mutation testing of one module or more (minutes each: a benchmark, never CI), e.g.
+#   make mutate MODULE=toolsel/replay/matcher.py
+# prints the score and the survivors; docs/mutation.md keeps the survivors judged equivalent.
+mutate:
+	@test -n "$(MODULE)" || { echo "usage: make mutate MODULE=toolsel/replay/matcher.py [TESTS='tests/replay ...']"; exit 2; }
+	python benchmarks/mutation.py run $(MODULE) $(if $(TESTS),--tests $(TESTS))

@@ -1,0 +1,217 @@
+"""Mutation testing of one module with mutmut, and a table of the results.
+
+    python benchmarks/mutation.py run toolsel/replay/matcher.py
+    python benchmarks/mutation.py run toolsel/serve/service.py --tests tests/serve
+    python benchmarks/mutation.py run toolsel/replay/matcher.py --again   # survivors only
+    python benchmarks/mutation.py report toolsel/replay/matcher.py --diffs
+
+`run` mutates one module (mutmut's `only_mutate`, set here so the rest of `[tool.mutmut]`
+in pyproject.toml stays the one configuration), starting from a clean `mutants/`. mutmut
+runs the tests once to learn which tests reach each function, then runs each mutant with
+those tests only. `--tests` narrows that first run (default: the directories in `TESTS`
+for the module, else the whole suite). `--again` keeps `mutants/` from the last run of the
+same module and retests only its survivors (after adding tests that should kill them).
+
+`report` prints one row per module (mutants, killed, survived, timeouts, no tests, score)
+and then every survivor with its line (`--diffs`: the whole diff, as `mutmut show`).
+Score = (killed + timeouts) / mutants: a mutant that makes the tests hang was caught.
+
+Mutation runs take minutes per module, so they are a benchmark, never part of CI; the
+survivors judged equivalent or accepted are written down in docs/mutation.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import shutil
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTANTS = ROOT / "mutants"
+MODULE_MARK = MUTANTS / "toolsel-module.txt"
+
+#: The tests that reach each module, from mutmut's stats over the whole suite (no test
+#: outside them calls into the module, so no other test could kill one of its mutants);
+#: fewer tests make mutmut's two whole runs (stats, clean) shorter. A module not listed
+#: gets the whole suite.
+TESTS: dict[str, list[str]] = {
+    "toolsel/replay/matcher.py": [
+        "tests/replay",
+        "tests/cli",
+        "tests/render",
+        "tests/serve/test_http.py",
+        "tests/test_corpus.py",
+        "tests/test_docs.py",
+        "tests/test_real_fixtures.py",
+    ],
+    "toolsel/serve/service.py": ["tests/serve", "tests/test_ambiguity.py"],
+    "toolsel/lint/rules/schema.py": [
+        "tests/lint",
+        "tests/cli",
+        "tests/render",
+        "tests/registry",
+        "tests/test_corpus.py",
+        "tests/test_docs.py",
+        "tests/test_emit.py",
+        "tests/test_examples.py",
+        "tests/test_real_fixtures.py",
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Tally:
+    module: str
+    statuses: Counter[str]
+    survivors: tuple[str, ...]
+
+    @property
+    def mutants(self) -> int:
+        return sum(self.statuses.values())
+
+    @property
+    def detected(self) -> int:
+        return self.statuses["killed"] + self.statuses["timeout"]
+
+    @property
+    def score(self) -> float:
+        return self.detected / self.mutants if self.mutants else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="mutate one module and run its tests on each mutant")
+    run.add_argument(
+        "modules", nargs="+", help="files under toolsel/, e.g. toolsel/replay/matcher.py"
+    )
+    run.add_argument("--tests", nargs="+", help="test paths for mutmut's first (stats) run")
+    run.add_argument("--again", action="store_true", help="retest the last run's survivors")
+    run.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
+    report = commands.add_parser("report", help="the table of the last run, and its survivors")
+    report.add_argument("modules", nargs="*", help="default: every module mutated so far")
+    report.add_argument("--diffs", action="store_true", help="show each survivor's diff")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    if args.command == "run":
+        return run_modules(args.modules, args.tests, again=args.again, children=args.max_children)
+    return print_report(args.modules or mutated_modules(), diffs=args.diffs)
+
+
+def run_modules(given: list[str], tests: list[str] | None, *, again: bool, children: int) -> int:
+    modules = []
+    for module in given:
+        path = Path(module)
+        if path.is_absolute():
+            path = path.relative_to(ROOT)
+        if path.suffix != ".py" or not (ROOT / path).is_file() or path.parts[0] != "toolsel":
+            print(f"mutation.py: {module}: not a module under toolsel/", file=sys.stderr)
+            return 2
+        modules.append(path.as_posix())
+    previous = MODULE_MARK.read_text().split() if MODULE_MARK.exists() else None
+    names: list[str] = []
+    if again and previous == modules:
+        names = [
+            name for module in modules for name in (*tally(module).survivors, *untested(module))
+        ]
+        if not names:
+            print("no survivors left")
+            return print_report(modules, diffs=False)
+    elif MUTANTS.exists():
+        shutil.rmtree(MUTANTS)  # a fresh run: mutmut's caches belong to the modules it mutated
+    from mutmut.__main__ import cli
+    from mutmut.configuration import config
+
+    settings = config()
+    settings.only_mutate = modules
+    selection = tests or sorted({t for m in modules for t in TESTS.get(m, ["tests"])})
+    settings.pytest_add_cli_args_test_selection = selection
+    MUTANTS.mkdir(exist_ok=True)
+    MODULE_MARK.write_text("\n".join(modules) + "\n")
+    started = time.monotonic()
+    print(f"mutmut on {' '.join(modules)}; tests: {' '.join(selection)}")
+    with contextlib.suppress(SystemExit):
+        cli(["run", "--max-children", str(children), *names], standalone_mode=False)
+    print(f"\n{' '.join(modules)}: {time.monotonic() - started:.0f} s")
+    return print_report(modules, diffs=False)
+
+
+def mutated_modules() -> list[str]:
+    return sorted(
+        p.relative_to(MUTANTS).as_posix().removesuffix(".meta")
+        for p in (MUTANTS / "toolsel").rglob("*.py.meta")
+    )
+
+
+def tally(module: str) -> Tally:
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.stats import status_by_exit_code
+
+    data = SourceFileMutationData(path=module)
+    data.load()
+    statuses = Counter(status_by_exit_code[code] for code in data.exit_code_by_key.values())
+    survivors = tuple(
+        name
+        for name, code in data.exit_code_by_key.items()
+        if status_by_exit_code[code] in ("survived", "no tests", "suspicious")
+    )
+    return Tally(module, statuses, survivors)
+
+
+def untested(module: str) -> list[str]:
+    from mutmut.mutation.data import SourceFileMutationData
+
+    data = SourceFileMutationData(path=module)
+    data.load()
+    return [name for name, code in data.exit_code_by_key.items() if code is None]
+
+
+def print_report(modules: list[str], *, diffs: bool) -> int:
+    if not modules:
+        print("no mutation run found: python benchmarks/mutation.py run toolsel/MODULE.py")
+        return 1
+    tallies = [tally(module) for module in modules]
+    header = "| module | mutants | killed | survived | timeouts | no tests | score |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    for t in tallies:
+        s = t.statuses
+        print(
+            f"| {t.module} | {t.mutants} | {s['killed']} | {s['survived'] + s['suspicious']} "
+            f"| {s['timeout']} | {s['no tests']} | {t.score:.1%} |"
+        )
+    for t in tallies:
+        if t.statuses["not checked"]:
+            print(f"\n{t.module}: {t.statuses['not checked']} mutants not checked (run stopped)")
+        if t.survivors:
+            print(f"\nsurvivors in {t.module} ({len(t.survivors)}):")
+        for name in t.survivors:
+            print(survivor_text(name, t.module, diffs=diffs))
+    return 0
+
+
+def survivor_text(name: str, module: str, *, diffs: bool) -> str:
+    """`name: - old / + new` (the changed lines of mutmut's diff), or the whole diff."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        diff = get_diff_for_mutant(name, path=module)
+    if diffs:
+        return f"# {name}\n{diff}"
+    changed = [
+        line.strip()
+        for line in diff.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    return f"  {name}: " + "  ".join(changed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
