@@ -4,13 +4,15 @@ and an action a format logs twice (an `implicit` echo) counts once."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsel.replay.events import Call, Result
+from toolsel.replay.events import AgentFile, Call, Event, Human, Result, Session, SidechainStart
 from toolsel.replay.lines import Reading
-from toolsel.replay.matcher import Matcher
+from toolsel.replay.matcher import Matcher, OpenCall, RunMemory, seconds_between
 from toolsel.replay.report import build_report
 
 
@@ -174,3 +176,297 @@ def test_an_echo_without_id_is_answered_by_its_own_restated_result() -> None:
     # a Gemini call recorded without an id, its outcome inline
     r = run((1, call("", implicit=True)), (1, Result("", False, implicit=True)))
     assert (r.calls, r.results, r.paired, r.unanswered) == (1, 1, 1, ())
+
+
+# -- the matcher's state, line by line -----------------------------------------------------
+
+
+class Recorder:
+    """A listener that writes down what it is told: (what, call id, line)."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, str, int]] = []
+
+    def started(self, opened: OpenCall, line: int) -> None:
+        self.heard.append(("started", opened.call.id, line))
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        self.heard.append(("enriched", opened.call.id, line))
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        self.heard.append(("paired", result.id, line))
+
+
+def fed(*steps: tuple[int, Event], **kwargs: Any) -> Matcher:
+    matcher = Matcher(**kwargs)
+    for line, event in steps:
+        matcher.feed((event,), line)
+    return matcher
+
+
+def test_ids_without_a_call_are_named_by_line_and_place() -> None:
+    m = fed((3, call("")), (3, call("")), (5, call("")), (5, Result("x", False)))
+    assert list(m.open_calls) == ["noid:3:1", "noid:5:0"]  # the oldest took x's answer
+    assert m.answered == {"noid:3:0": (3 << 32) | 5}
+
+
+def test_the_same_message_written_in_parts_is_merged_and_told_when_richer() -> None:
+    heard = Recorder()
+    m = fed(
+        (1, call("c", "Bash", message_id="m1")),
+        (2, call("c", "Bash", input={"cmd": "ls"}, message_id="m1")),
+        (3, call("c", "Bash", input={"cmd": "ls"}, message_id="m1")),
+        listeners=[heard],
+    )
+    assert m.duplicates == {} and m.calls == 1
+    assert m.open_calls["c"].call.input == {"cmd": "ls"}
+    assert m.open_calls["c"].lines == [1, 2, 3]
+    assert heard.heard == [("started", "c", 1), ("enriched", "c", 2)]
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "kind", "input_after"),
+    [
+        ({"a": 1}, {"a": 1}, "identical", {"a": 1}),
+        ({}, {"a": 1}, "enriched", {"a": 1}),
+        ({"a": 1}, {"a": 1, "b": 2}, "enriched", {"a": 1, "b": 2}),
+        ({"a": 1}, {"a": 2, "b": 2}, "conflicting", {"a": 1}),
+        ({"a": 1}, {"b": 2}, "conflicting", {"a": 1}),
+        ({"a": 1, "b": 2}, {"a": 1}, "conflicting", {"a": 1, "b": 2}),
+        ("x", "", "conflicting", "x"),
+    ],
+)
+def test_an_open_id_seen_in_another_message(
+    first: Any, again: Any, kind: str, input_after: Any
+) -> None:
+    heard = Recorder()
+    m = fed(
+        (1, call("c", "Bash", input=first, message_id="m1")),
+        (4, call("c", "Bash", input=again, message_id="m2")),
+        (6, Result("c", False)),
+        listeners=[heard],
+    )
+    assert m.duplicates == {"c": (kind, [1, 4])}
+    assert m.calls == m.paired == 1
+    enriched = [("enriched", "c", 4)] if kind == "enriched" else []
+    assert heard.heard == [("started", "c", 1), *enriched, ("paired", "c", 6)]
+    assert m.tools["Bash"].answered == 1
+
+
+def test_another_tool_under_an_open_id_is_conflicting() -> None:
+    m = fed((1, call("c", "Bash")), (2, call("c", "Read")))
+    assert m.duplicates == {"c": ("conflicting", [1, 2])}
+    assert m.open_calls["c"].call.tool == "Bash" and list(m.tools) == ["Bash"]
+
+
+def test_the_most_severe_kind_wins_and_lines_add_up() -> None:
+    m = fed(
+        (1, call("c", input={}, message_id="m1")),
+        (2, call("c", input={}, message_id="m2")),  # identical
+        (3, call("c", input={"a": 1}, message_id="m3")),  # enriched
+        (4, call("c", input={"a": 1}, message_id="m4")),  # identical again
+    )
+    assert m.duplicates == {"c": ("enriched", [1, 2, 3, 4])}
+    m = fed(
+        (1, call("c", input={"a": 1}, message_id="m1")),
+        (2, call("c", input={"a": 2}, message_id="m2")),  # conflicting
+        (3, call("c", input={"a": 1}, message_id="m3")),  # identical
+    )
+    assert m.duplicates == {"c": ("conflicting", [1, 2, 3])}
+
+
+def test_an_answered_id_called_again_is_reused() -> None:
+    m = fed(
+        (1, call("c", "Bash")),
+        (2, Result("c", False)),
+        (5, call("c", "Read")),
+        (6, Result("c", True)),
+        (7, Result("c", False)),
+    )
+    assert m.duplicates == {"c": ("reused", [1, 5])}
+    assert (m.calls, m.paired, m.results) == (2, 2, 3)
+    assert m.duplicate_results == {"c": [6, 7]}
+    assert (m.tools["Read"].errors, m.tools["Bash"].errors) == (1, 0)
+
+
+def test_a_result_before_its_call_waits_for_it() -> None:
+    heard = Recorder()
+    m = fed(
+        (1, Result("c", True)),
+        (1, Result("c", False)),
+        (2, call("c", "Bash")),
+        listeners=[heard],
+    )
+    assert heard.heard == [("started", "c", 2), ("paired", "c", 1)]
+    assert m.waiting_results == {"c": [(Result("c", False), 1)]}  # one answer per call
+    assert m.tools["Bash"].errors == 1 and m.error_results == 1 and m.results == 2
+    assert m.last_result_line == 1
+    m.feed((call("c", "Bash"),), 3)  # the id used again takes the next answer
+    assert heard.heard[2:] == [("started", "c", 3), ("paired", "c", 1)]
+    assert m.waiting_results == {} and m.duplicates == {"c": ("reused", [2, 3])}
+
+
+def test_errors_and_agents_are_counted_on_results() -> None:
+    m = fed(
+        (1, call("t", "Task")),
+        (2, Result("t", True, agent_id="agent-1")),
+        (3, Result("z", False, agent_id="agent-2")),  # no call: an orphan's agent
+    )
+    assert (m.results, m.error_results, m.last_result_line) == (2, 1, 3)
+    assert m.task_agents == {"agent-1": ("t", "Task"), "agent-2": ("z", "Task")}
+    assert m.waiting_results == {"z": [(Result("z", False, agent_id="agent-2"), 3)]}
+
+
+def test_an_idless_result_naming_an_agent_answers_the_idless_call() -> None:
+    m = fed((1, call("", "Task")), (2, Result("", False, agent_id="a1")))
+    assert m.task_agents == {"a1": ("noid:1:0", "Task")}
+    assert m.results_without_id == 1 and m.paired == 1
+
+
+# -- sub-agents ----------------------------------------------------------------------------
+
+
+def test_a_call_inside_the_one_running_task_is_its_child() -> None:
+    m = fed(
+        (1, call("t1", "Task", input={"prompt": "look around"})),
+        (2, call("c1", "Read")),
+        (3, call("t2", "Task")),  # a Task is never a Task's child by position
+        (4, call("c2", "Read")),  # two Tasks run: whose child is unknown
+        (5, Result("t2", False)),
+        (6, call("c3", "Grep")),
+    )
+    assert m.children == Counter({("t1", "Task", "single-active-parent"): 2})  # c1 and c3
+    assert m.open_calls["c1"].parent == "t1" and m.open_calls["c2"].parent is None
+    assert m.open_calls["t2" if "t2" in m.open_calls else "t1"].parent is None
+    assert m.task_prompts == {"look around": "t1"}
+    assert m.active_parents == {"t1": "Task"}
+
+
+def test_an_explicit_parent_wins_and_an_empty_one_means_none() -> None:
+    m = fed(
+        (1, call("t1", "Task")),
+        (2, call("c1", "Read", parent="p9")),
+        (3, call("c2", "Read", parent=None)),
+        (4, call("c3", "Read", parent="")),
+    )
+    assert [m.open_calls[c].parent for c in ("c1", "c2", "c3")] == ["p9", None, None]
+    assert m.open_calls["c1"].parent_rule == "parent_tool_use_id"
+    assert m.children == Counter({("p9", "", "parent_tool_use_id"): 1})
+
+
+def test_a_sidechain_belongs_to_the_task_whose_prompt_started_it() -> None:
+    m = fed(
+        (1, call("t1", "Task", input={"prompt": "first"})),
+        (2, call("t2", "Task", input={"prompt": "second"})),
+        (3, SidechainStart("second")),
+        (4, call("c1", "Read", sidechain=True)),
+        (5, call("c2", "Read")),  # not in the sidechain, two Tasks running: no parent
+        (6, SidechainStart("unknown")),
+        (7, call("c3", "Read", sidechain=True)),
+    )
+    assert (m.open_calls["c1"].parent, m.open_calls["c1"].parent_rule) == (
+        "t2",
+        "sidechain-prompt",
+    )
+    assert m.open_calls["c2"].parent is None and m.open_calls["c3"].parent is None
+    assert m.children == Counter({("t2", "Task", "sidechain-prompt"): 1})
+
+
+def test_a_task_without_a_text_prompt_names_no_sidechain() -> None:
+    m = fed((1, call("t1", "Task", input={"prompt": 3})), (2, call("t2", "Task", input="x")))
+    assert m.task_prompts == {} and m.active_parents == {"t1": "Task", "t2": "Task"}
+
+
+def test_the_other_events_of_a_line() -> None:
+    said: list[tuple[str, int]] = []
+    m = fed(
+        (1, AgentFile("a1")),
+        (2, AgentFile("a2")),  # the first names the file
+        (3, Session("s1")),
+        (4, Human("please read the file")),
+    )
+    assert m.agent_id == "a1" and m.sessions == {"s1"}
+    m.on_human = lambda text, line: said.append((text, line))
+    m.feed((Human("and now the other one"), Session("s2")), 9)
+    assert said == [("and now the other one", 9)] and m.sessions == {"s1", "s2"}
+
+
+# -- several files of one run --------------------------------------------------------------
+
+
+def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:
+    memory = RunMemory()
+    first = fed(
+        (1, Session("s")),
+        (2, call("a", "Bash", message_id="m1")),
+        (3, call("b", "Read")),
+        (4, call("c", "Grep", message_id="m3")),
+        memory=memory,
+    )
+    memory.remember(first)
+    assert memory.files == 1
+    assert memory.calls == {"a": ("Bash", "m1", 0), "b": ("Read", None, 0), "c": ("Grep", "m3", 0)}
+    assert memory.sessions == {"s": {0}}
+    # another session: only calls with the same message id are copies
+    other = fed(
+        (1, Session("t")),
+        (2, call("a", "Bash", message_id="m1")),
+        (3, call("b", "Read")),
+        (4, call("c", "Grep", message_id="other")),
+        (5, call("d", "Bash")),
+        memory=memory,
+    )
+    assert [o.copied for o in other.open_calls.values()] == [True, False, False, False]
+    assert other.copied_calls == 1 and other.tools["Bash"].copied == 1
+    memory.remember(other)
+    assert memory.files == 2 and memory.sessions == {"s": {0}, "t": {1}}
+    assert memory.calls["d"] == ("Bash", None, 1)
+    # the same session: its earlier files' ids are copies, unless the tool differs
+    resumed = fed(
+        (1, Session("s")),
+        (1, Session("s")),
+        (2, call("b", "Read")),
+        (3, call("c", "Grep")),
+        (4, call("a", "Read")),
+        (5, call("d", "Bash")),  # from the other lineage
+        memory=memory,
+    )
+    assert resumed.linked_files == {0}
+    copied = {c: o.copied for c, o in resumed.open_calls.items()}
+    assert copied == {"b": True, "c": True, "a": False, "d": False}
+
+
+def test_a_copied_call_is_answered_but_not_timed_again() -> None:
+    memory = RunMemory()
+    memory.remember(fed((1, call("a", "Bash", message_id="m")), memory=memory))
+    m = fed(
+        (1, call("a", "Bash", message_id="m", timestamp="2025-01-01T00:00:00Z")),
+        (2, Result("a", True, timestamp="2025-01-01T00:00:09Z")),
+        memory=memory,
+    )
+    tally = m.tools["Bash"]
+    assert (tally.calls, tally.copied, tally.answered, tally.copied_answered) == (1, 1, 1, 1)
+    assert (tally.errors, tally.copied_errors) == (1, 1)
+    assert list(tally.latencies) == []
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "latencies"),
+    [
+        ("2025-01-01T00:00:00Z", "2025-01-01T00:00:02.5Z", [2.5]),
+        ("2025-01-01T00:00:00Z", "2025-01-01T00:00:00Z", [0.0]),
+        ("2025-01-01T00:00:05Z", "2025-01-01T00:00:00Z", [0.0]),  # never negative
+        ("2025-01-01T00:00:00Z", "2025-01-01T00:00:01", []),  # one zone, one none
+        ("yesterday", "today", []),
+        (None, "2025-01-01T00:00:00Z", []),
+        ("2025-01-01T00:00:00Z", None, []),
+    ],
+)
+def test_latency_is_the_time_from_call_to_result(
+    start: str | None, end: str | None, latencies: list[float]
+) -> None:
+    m = fed((1, call("a", "Bash", timestamp=start)), (2, Result("a", False, timestamp=end)))
+    assert list(m.tools["Bash"].latencies) == latencies
+    if start is not None and end is not None:
+        expected = latencies[0] if latencies else None
+        assert seconds_between(start, end) == expected
