@@ -3,6 +3,7 @@
     python benchmarks/mutation.py run toolsel/replay/matcher.py
     python benchmarks/mutation.py run toolsel/serve/service.py --tests tests/serve
     python benchmarks/mutation.py run toolsel/replay/matcher.py --again   # survivors only
+    python benchmarks/mutation.py run toolsel/replay/matcher.py --resume  # a stopped run
     python benchmarks/mutation.py report toolsel/replay/matcher.py --diffs
 
 `run` mutates one module (mutmut's `only_mutate`, set here so the rest of `[tool.mutmut]`
@@ -10,7 +11,8 @@ in pyproject.toml stays the one configuration), starting from a clean `mutants/`
 runs the tests once to learn which tests reach each function, then runs each mutant with
 those tests only. `--tests` narrows that first run (default: the directories in `TESTS`
 for the module, else the whole suite). `--again` keeps `mutants/` from the last run of the
-same module and retests only its survivors (after adding tests that should kill them).
+same module and retests only its survivors (after adding tests that should kill them);
+`--resume` keeps it and checks only the mutants a stopped run did not reach.
 
 `report` prints one row per module (mutants, killed, survived, timeouts, no tests, score)
 and then every survivor with its line (`--diffs`: the whole diff, as `mutmut show`).
@@ -94,6 +96,7 @@ def main() -> int:
     )
     run.add_argument("--tests", nargs="+", help="test paths for mutmut's first (stats) run")
     run.add_argument("--again", action="store_true", help="retest the last run's survivors")
+    run.add_argument("--resume", action="store_true", help="finish a stopped run")
     run.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     report = commands.add_parser("report", help="the table of the last run, and its survivors")
     report.add_argument("modules", nargs="*", help="default: every module mutated so far")
@@ -101,11 +104,19 @@ def main() -> int:
     args = parser.parse_args()
     os.chdir(ROOT)
     if args.command == "run":
-        return run_modules(args.modules, args.tests, again=args.again, children=args.max_children)
+        return run_modules(
+            args.modules,
+            args.tests,
+            again=args.again,
+            resume=args.resume,
+            children=args.max_children,
+        )
     return print_report(args.modules or mutated_modules(), diffs=args.diffs)
 
 
-def run_modules(given: list[str], tests: list[str] | None, *, again: bool, children: int) -> int:
+def run_modules(
+    given: list[str], tests: list[str] | None, *, again: bool, resume: bool, children: int
+) -> int:
     modules = []
     for module in given:
         path = Path(module)
@@ -124,6 +135,8 @@ def run_modules(given: list[str], tests: list[str] | None, *, again: bool, child
         if not names:
             print("no survivors left")
             return print_report(modules, diffs=False)
+    elif resume and previous == modules:
+        pass  # mutmut skips the mutants that already have a result
     elif MUTANTS.exists():
         shutil.rmtree(MUTANTS)  # a fresh run: mutmut's caches belong to the modules it mutated
     from mutmut.__main__ import cli
