@@ -4,6 +4,7 @@
     python benchmarks/mutation.py run toolsel/serve/service.py --tests tests/serve
     python benchmarks/mutation.py run toolsel/replay/matcher.py --again   # survivors only
     python benchmarks/mutation.py run toolsel/replay/matcher.py --resume  # a stopped run
+    python benchmarks/mutation.py run toolsel/lint/rules/schema.py --sample 150
     python benchmarks/mutation.py report toolsel/replay/matcher.py --diffs
 
 `run` mutates one module (mutmut's `only_mutate`, set here so the rest of `[tool.mutmut]`
@@ -12,11 +13,13 @@ runs the tests once to learn which tests reach each function, then runs each mut
 those tests only. `--tests` narrows that first run (default: the directories in `TESTS`
 for the module, else the whole suite). `--again` keeps `mutants/` from the last run of the
 same module and retests only its survivors (after adding tests that should kill them);
-`--resume` keeps it and checks only the mutants a stopped run did not reach.
+`--resume` keeps it and checks only the mutants a stopped run did not reach. `--sample N`
+checks a seeded random sample of N of the module's mutants (a stable choice, so a second
+`--sample` or `--again` continues the same sample): an estimate where a full run takes hours.
 
 `report` prints one row per module (mutants, killed, survived, timeouts, no tests, score)
 and then every survivor with its line (`--diffs`: the whole diff, as `mutmut show`).
-Score = (killed + timeouts) / mutants: a mutant that makes the tests hang was caught.
+Score = (killed + timeouts) / mutants checked: a mutant that makes the tests hang was caught.
 
 Mutation runs take minutes per module, so they are a benchmark, never part of CI; the
 survivors judged equivalent or accepted are written down in docs/mutation.md.
@@ -79,12 +82,16 @@ class Tally:
         return sum(self.statuses.values())
 
     @property
+    def checked(self) -> int:
+        return self.mutants - self.statuses["not checked"]
+
+    @property
     def detected(self) -> int:
         return self.statuses["killed"] + self.statuses["timeout"]
 
     @property
     def score(self) -> float:
-        return self.detected / self.mutants if self.mutants else 0.0
+        return self.detected / self.checked if self.checked else 0.0
 
 
 def main() -> int:
@@ -97,6 +104,7 @@ def main() -> int:
     run.add_argument("--tests", nargs="+", help="test paths for mutmut's first (stats) run")
     run.add_argument("--again", action="store_true", help="retest the last run's survivors")
     run.add_argument("--resume", action="store_true", help="finish a stopped run")
+    run.add_argument("--sample", type=int, help="check a seeded random sample of N mutants")
     run.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     report = commands.add_parser("report", help="the table of the last run, and its survivors")
     report.add_argument("modules", nargs="*", help="default: every module mutated so far")
@@ -109,13 +117,20 @@ def main() -> int:
             args.tests,
             again=args.again,
             resume=args.resume,
+            sample=args.sample,
             children=args.max_children,
         )
     return print_report(args.modules or mutated_modules(), diffs=args.diffs)
 
 
 def run_modules(
-    given: list[str], tests: list[str] | None, *, again: bool, resume: bool, children: int
+    given: list[str],
+    tests: list[str] | None,
+    *,
+    again: bool,
+    resume: bool,
+    sample: int | None,
+    children: int,
 ) -> int:
     modules = []
     for module in given:
@@ -135,7 +150,7 @@ def run_modules(
         if not names:
             print("no survivors left")
             return print_report(modules, diffs=False)
-    elif resume and previous == modules:
+    elif (resume or sample) and previous == modules:
         pass  # mutmut skips the mutants that already have a result
     elif MUTANTS.exists():
         shutil.rmtree(MUTANTS)  # a fresh run: mutmut's caches belong to the modules it mutated
@@ -148,12 +163,48 @@ def run_modules(
     settings.pytest_add_cli_args_test_selection = selection
     MUTANTS.mkdir(exist_ok=True)
     MODULE_MARK.write_text("\n".join(modules) + "\n")
+    if sample and not names:
+        names = sampled(modules, sample)
+        if not names:
+            print("every sampled mutant has a result")
+            return print_report(modules, diffs=False)
     started = time.monotonic()
     print(f"mutmut on {' '.join(modules)}; tests: {' '.join(selection)}")
     with contextlib.suppress(SystemExit):
         cli(["run", "--max-children", str(children), *names], standalone_mode=False)
     print(f"\n{' '.join(modules)}: {time.monotonic() - started:.0f} s")
     return print_report(modules, diffs=False)
+
+
+def sampled(modules: list[str], size: int) -> list[str]:
+    """The mutants of a seeded random sample (generated first if need be) without a result."""
+    import random
+
+    from mutmut.mutation.data import SourceFileMutationData
+
+    if not all((MUTANTS / f"{module}.meta").exists() for module in modules):
+        generate()
+    chosen = []
+    for module in modules:
+        data = SourceFileMutationData(path=module)
+        data.load()
+        every = sorted(data.exit_code_by_key)
+        picked = random.Random(module).sample(every, min(size, len(every)))
+        chosen += [name for name in picked if data.exit_code_by_key[name] is None]
+    return chosen
+
+
+def generate() -> None:
+    """mutmut's first step alone: copy the sources into mutants/ and write the mutants."""
+    from mutmut.__main__ import create_mutants
+    from mutmut.mutation.trampoline import set_mutant_under_test
+    from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
+
+    set_mutant_under_test("mutant_generation")
+    copy_src_dir()
+    copy_also_copy_files()
+    setup_source_paths()
+    create_mutants(os.cpu_count() or 2)
 
 
 def mutated_modules() -> list[str]:
@@ -191,18 +242,21 @@ def print_report(modules: list[str], *, diffs: bool) -> int:
         print("no mutation run found: python benchmarks/mutation.py run toolsel/MODULE.py")
         return 1
     tallies = [tally(module) for module in modules]
-    header = "| module | mutants | killed | survived | timeouts | no tests | score |"
+    header = "| module | mutants | checked | killed | survived | timeouts | no tests | score |"
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for t in tallies:
         s = t.statuses
         print(
-            f"| {t.module} | {t.mutants} | {s['killed']} | {s['survived'] + s['suspicious']} "
+            f"| {t.module} | {t.mutants} | {t.checked} | {s['killed']} "
+            f"| {s['survived'] + s['suspicious']} "
             f"| {s['timeout']} | {s['no tests']} | {t.score:.1%} |"
         )
     for t in tallies:
         if t.statuses["not checked"]:
-            print(f"\n{t.module}: {t.statuses['not checked']} mutants not checked (run stopped)")
+            print(
+                f"\n{t.module}: {t.statuses['not checked']} mutants not checked (stopped or sampled)"
+            )
         if t.survivors:
             print(f"\nsurvivors in {t.module} ({len(t.survivors)}):")
         for name in t.survivors:
