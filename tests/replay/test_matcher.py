@@ -470,3 +470,47 @@ def test_latency_is_the_time_from_call_to_result(
     if start is not None and end is not None:
         expected = latencies[0] if latencies else None
         assert seconds_between(start, end) == expected
+
+
+def test_an_echo_takes_its_records_message_id_and_richer_input() -> None:
+    heard = Recorder()
+    m = fed(
+        (1, call("c", "Bash", implicit=True)),
+        (2, call("c", "Bash", input={"cmd": "ls"}, message_id="m1")),
+        (3, call("c", "Bash", input={"cmd": "ls", "cwd": "/"}, message_id="m1")),  # same message
+        listeners=[heard],
+    )
+    opened = m.open_calls["c"]
+    assert (opened.call.message_id, opened.call.implicit) == ("m1", False)
+    assert opened.call.input == {"cmd": "ls", "cwd": "/"} and m.duplicates == {}
+    assert heard.heard == [("started", "c", 1), ("enriched", "c", 2), ("enriched", "c", 3)]
+    kept = fed(
+        (1, call("c", "Bash", implicit=True, message_id="m0")),
+        (2, call("c", "Bash", message_id="m1")),
+    )
+    assert kept.open_calls["c"].call.message_id == "m0"  # the first one known stays
+
+
+def test_input_that_was_empty_is_completed_whatever_its_type() -> None:
+    for empty in (None, "", [], {}):
+        heard = Recorder()
+        m = fed(
+            (1, call("c", "Bash", input=empty, message_id="m1")),
+            (2, call("c", "Bash", input="ls -la", message_id="m1")),
+            listeners=[heard],
+        )
+        assert m.open_calls["c"].call.input == "ls -la"
+        assert heard.heard[1:] == [("enriched", "c", 2)]
+    unchanged = fed(
+        (1, call("c", "Bash", input="ls", message_id="m1")),
+        (2, call("c", "Bash", input="", message_id="m1")),
+    )
+    assert unchanged.open_calls["c"].call.input == "ls"
+
+
+def test_a_file_of_two_sessions_links_both_lineages() -> None:
+    memory = RunMemory()
+    memory.remember(fed((1, Session("s")), memory=memory))
+    memory.remember(fed((1, Session("t")), memory=memory))
+    both = fed((1, Session("s")), (2, Session("t")), memory=memory)
+    assert both.linked_files == {0, 1}
