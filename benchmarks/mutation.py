@@ -10,7 +10,7 @@
 `run` mutates one module (mutmut's `only_mutate`, set here so the rest of `[tool.mutmut]`
 in pyproject.toml stays the one configuration), starting from a clean `mutants/`. mutmut
 runs the tests once to learn which tests reach each function, then runs each mutant with
-those tests only. `--tests` narrows that first run (default: the directories in `TESTS`
+those tests only. `--tests` narrows that first run (default: the test files in `TESTS`
 for the module, else the whole suite). `--again` keeps `mutants/` from the last run of the
 same module and retests only its survivors (after adding tests that should kill them);
 `--resume` keeps it and checks only the mutants a stopped run did not reach. `--sample N`
@@ -42,32 +42,23 @@ ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "mutants"
 MODULE_MARK = MUTANTS / "toolsel-module.txt"
 
-#: The tests that reach each module, from mutmut's stats over the whole suite (no test
-#: outside them calls into the module, so no other test could kill one of its mutants);
-#: fewer tests make mutmut's two whole runs (stats, clean) shorter. A module not listed
-#: gets the whole suite.
+#: The tests each module's mutants are run against: the module's own test file (the suite
+#: mirrors the package) and the few files that pin it too. Not the whole suite: with it a
+#: run takes hours (every lint test runs every rule), and a mutant only the CLI's
+#: end-to-end tests notice is a gap in the module's own tests. A module not listed gets the
+#: whole suite; `--tests` overrides.
 TESTS: dict[str, list[str]] = {
     "toolsel/replay/matcher.py": [
-        "tests/replay",
-        "tests/cli",
-        "tests/render",
-        "tests/serve/test_http.py",
-        "tests/test_corpus.py",
-        "tests/test_docs.py",
-        "tests/test_real_fixtures.py",
+        "tests/replay/test_matcher.py",
+        "tests/replay/test_matcher_properties.py",
     ],
-    "toolsel/serve/service.py": ["tests/serve", "tests/test_ambiguity.py"],
-    "toolsel/lint/rules/schema.py": [
-        "tests/lint",
-        "tests/cli",
-        "tests/render",
-        "tests/registry",
-        "tests/test_corpus.py",
-        "tests/test_docs.py",
-        "tests/test_emit.py",
-        "tests/test_examples.py",
-        "tests/test_real_fixtures.py",
+    "toolsel/ranking/core.py": [
+        "tests/ranking/test_core.py",
+        "tests/ranking/test_rank.py",
+        "tests/ranking/test_semantic.py",
     ],
+    "toolsel/serve/service.py": ["tests/serve/test_service.py"],
+    "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
 }
 
 

@@ -492,3 +492,16 @@ def test_a_reference_loop_gets_its_own_advice() -> None:
         "; toolsel replay and serve report this tool's calls as not checked, and other "
         "validators may hang: make the reference descend into a property or item, or remove it"
     )
+
+
+def test_ts320_writes_an_integer_of_21_digits_or_more_as_javascript_does() -> None:
+    """JavaScript writes 1e21 and above in exponent form, smaller doubles in full."""
+    text = (
+        "- {name: a, description: d, parameters: {type: object, properties: {\n"
+        "    at: {type: integer, maximum: 1000000000000000000000},\n"
+        "    below: {type: integer, maximum: 900000000000000000001}}}}\n"
+    )
+    assert [m.split(" read it as ")[1] for m in report(text, "TS320")] == [
+        "1e+21; pass integers this large as strings",
+        "900000000000000000000; pass integers this large as strings",
+    ]

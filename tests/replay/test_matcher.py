@@ -205,8 +205,8 @@ def fed(*steps: tuple[int, Event], **kwargs: Any) -> Matcher:
 
 
 def test_ids_without_a_call_are_named_by_line_and_place() -> None:
-    m = fed((3, call("")), (3, call("")), (5, call("")), (5, Result("x", False)))
-    assert list(m.open_calls) == ["noid:3:1", "noid:5:0"]  # the oldest took x's answer
+    m = fed((3, call("")), (3, call("")), (3, call("")), (5, call("")), (5, Result("x", False)))
+    assert list(m.open_calls) == ["noid:3:1", "noid:3:2", "noid:5:0"]  # the oldest answered
     assert m.answered == {"noid:3:0": (3 << 32) | 5}
 
 
