@@ -4,7 +4,11 @@ answer exactly as the matching CLI flag does, and each bad value is one clear 4x
 from __future__ import annotations
 
 import json
+import logging
+import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -367,3 +371,88 @@ def test_without_a_store_the_service_is_ready_and_records_nothing(service: Servi
         with pytest.raises(RequestError) as caught:
             operation({})
         assert (str(caught.value), caught.value.status) == ("this server records no usage (no store)", 503)  # fmt: skip
+
+
+# -- the warm registry: reloads, the watcher, closing ------------------------------------------
+
+TOOLS = "tools:\n" + "".join(f"  - {{name: tool_{i}, description: Does thing {i}.}}\n" for i in range(3))  # fmt: skip
+
+
+def _rewrite(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    later = time.time_ns() + 1_000_000_000  # a new mtime even within one clock tick
+    os.utime(path, ns=(later, later))
+
+
+def test_a_reload_swaps_in_a_changed_registry_and_keeps_the_last_good_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="toolsel.serve")
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(TOOLS, encoding="utf-8")
+    service = Service([registry], None)
+    first = service.snapshot
+    assert not service.reload_if_changed() and service.snapshot is first  # nothing changed
+    _rewrite(registry, TOOLS + "  - {name: tool_9, description: Does thing 9.}\n")
+    assert service.reload_if_changed()
+    assert (service.snapshot.version, len(service.snapshot.registry.tools)) == (2, 4)
+    assert [r.getMessage() for r in caplog.records] == ["registry reloaded: version 2, 4 tools"]
+    good = service.snapshot
+    caplog.clear()
+    _rewrite(registry, "tools: [")
+    assert not service.reload_if_changed() and not service.reload_if_changed()
+    assert service.snapshot.registry is good.registry and service.snapshot.version == 2
+    assert service.last_error is not None and "tools.yaml" in service.last_error
+    assert "\n" not in service.last_error and service.ready()[1]["last_reload_error"]
+    # the bad content's stamp is remembered: logged once, not read again at every poll
+    assert [r.levelname for r in caplog.records] == ["ERROR"]
+    assert (
+        caplog.records[0]
+        .getMessage()
+        .startswith("registry reload failed; still serving version 2: ")
+    )
+    assert service.snapshot.stamp != good.stamp
+    _rewrite(registry, TOOLS)
+    assert service.reload_if_changed() and service.last_error is None
+    assert (service.snapshot.version, len(service.snapshot.registry.tools)) == (3, 3)
+
+
+def test_a_registry_that_goes_away_keeps_the_last_good_one(tmp_path: Path) -> None:
+    (tmp_path / "tools.yaml").write_text(TOOLS, encoding="utf-8")
+    service = Service([tmp_path], None)
+    (tmp_path / "tools.yaml").unlink()
+    assert not service.reload_if_changed()
+    assert service.snapshot.version == 1 and len(service.snapshot.registry.tools) == 3
+    assert service.last_error == (
+        f"{tmp_path}: no registry files (*.yaml, *.yml, *.json) in this directory (point "
+        "--registry at a file or at a directory of registry files)"
+    )
+    assert service.snapshot.stamp[0][0] == str(tmp_path / "tools.yaml")  # the last good files
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def health(self) -> str | None:
+        return None
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_the_watcher_polls_until_closed_and_close_closes_the_store(tmp_path: Path) -> None:
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(TOOLS, encoding="utf-8")
+    store = FakeStore()
+    service = Service([registry], store)  # type: ignore[arg-type]
+    service.watch()
+    assert service._watcher is not None and service._watcher.name == "toolsel-reload"
+    _rewrite(registry, TOOLS + "  - {name: tool_9, description: Does thing 9.}\n")
+    deadline = time.monotonic() + 30
+    while service.snapshot.version == 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.snapshot.version == 2  # reloaded by the watcher, not by the test
+    service.close()
+    assert not service._watcher.is_alive() and store.closed == 1
+    Service([registry], None).close()  # no watcher, no store: nothing to stop
