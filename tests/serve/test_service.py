@@ -456,3 +456,85 @@ def test_the_watcher_polls_until_closed_and_close_closes_the_store(tmp_path: Pat
     service.close()
     assert not service._watcher.is_alive() and store.closed == 1
     Service([registry], None).close()  # no watcher, no store: nothing to stop
+
+
+def test_a_registry_serve_cannot_watch_is_refused_at_start(tmp_path: Path) -> None:
+    from toolsel.errors import RegistryError
+
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    with pytest.raises(RegistryError) as caught:
+        Service([pipe], None)
+    assert caught.value.message == f"{pipe}: not a regular file (a pipe, socket or device)"
+    assert caught.value.hint == (
+        "serve re-reads its registry files when they change; give regular files"
+    )
+    cycle = tmp_path / "cycle.yaml"
+    cycle.write_text(
+        "tools:\n  - {name: a, description: x., requires: [b]}\n"
+        "  - {name: b, description: y., requires: [a]}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(RegistryError) as caught:
+        Service([cycle], None)
+    assert caught.value.message == f"{cycle}:2:42: requires cycle: a -> b -> a"
+
+
+def test_select_passes_the_pending_servers_and_refuses_an_empty_select(service: Service) -> None:
+    names = ["slack__post_message"]
+    pending = service.select({"names": names, "pending_servers": ["slack"]})
+    assert pending != service.select({"names": names})
+    assert pending["tool_result"]["content"] != service.select({"names": names})["tool_result"]["content"]  # fmt: skip
+    with pytest.raises(RequestError) as caught:
+        service.select({"query": "select:,,"})
+    assert str(caught.value) == "`select:` names no tool (write e.g. select:read_file,patch_file)"
+    assert caught.value.status == 422
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> Iterator[Service]:
+    from toolsel.serve.store import open_store
+
+    running = Service([ROOT / "registries"], open_store(f"sqlite:///{tmp_path / 'u.sqlite3'}"))
+    yield running
+    running.close()
+
+
+PAGE = {"tool": "page_oncall", "input": {"service": "api", "summary": "down"}}
+
+
+def test_validate_reads_what_the_session_called_from_the_store(stored: Service) -> None:
+    refused = [{"rule": "requires", "message": "'page_oncall' requires check_health to have succeeded first"}]  # fmt: skip
+    assert stored.validate({**PAGE, "session": "s1"})["violations"] == refused
+    records = [
+        {"tool": "check_health", "ok": True, "session": "s1", "at": "2026-01-01T00:00:00Z"},
+        {"tool": "read_file", "ok": False, "session": "s1", "at": "2026-01-01T00:00:01Z"},
+    ]
+    assert stored.usage(records) == {"schema": "toolsel.usage/v1", "received": 2, "stored": 2}
+    assert stored.validate({**PAGE, "session": "s1"}) == {
+        "schema": "toolsel.validate/v1", "tool": "page_oncall", "ok": True, "violations": [],
+    }  # fmt: skip
+    assert stored.validate({**PAGE, "session": "s2"})["violations"] == refused
+    assert stored.validate(PAGE)["violations"] == refused  # no session: nothing called
+
+
+def test_analytics_covers_its_window(stored: Service) -> None:
+    stored.usage(
+        [
+            {"tool": "check_health", "ok": True, "at": "2026-01-01T00:00:00Z"},
+            {"tool": "read_file", "ok": False, "at": "2026-01-02T00:00:00Z"},
+        ]
+    )
+    every = stored.analytics({"since": "all"})
+    assert every["schema"] == "toolsel.stats/v2" and every["window"] == {"since": None, "until": None}  # fmt: skip
+    assert {name: t["errors"] for name, t in every["tools"].items()} == {"check_health": 0, "read_file": 1}  # fmt: skip
+    later = stored.analytics({"since": "2026-01-01T12:00:00Z", "until": "2027-01-01T00:00:00Z"})
+    assert later["window"] == {"since": "2026-01-01T12:00:00.000Z", "until": "2027-01-01T00:00:00.000Z"}  # fmt: skip
+    assert list(later["tools"]) == ["read_file"]
+
+
+def test_a_tool_names_where_it_is_defined(service: Service) -> None:
+    assert service.tools(None, "read_file")["source"] == {
+        "file": str(ROOT / "registries" / "files.yaml"),
+        "pointer": "/tools/2",
+    }
