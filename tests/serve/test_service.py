@@ -538,3 +538,13 @@ def test_a_tool_names_where_it_is_defined(service: Service) -> None:
         "file": str(ROOT / "registries" / "files.yaml"),
         "pointer": "/tools/2",
     }
+
+
+def test_a_bad_record_names_the_key_at_fault() -> None:
+    for item, message in [
+        ({**EVENT, "tool": "Read", "id": "t\x00"}, "record 0: `id` contains a NUL character"),
+        ({"tool": "Read", "ok": True, "at": 5}, "record 0: `at` must be an ISO 8601 time"),
+    ]:
+        with pytest.raises(RequestError) as caught:
+            parse_records([item])
+        assert (str(caught.value), caught.value.status) == (message, 422)
