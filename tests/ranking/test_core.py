@@ -288,3 +288,51 @@ def test_nearest_examples_vote_where_nothing_was_learned(
     assert not few.index.learned and few.vote_weight == 0
     words = rank_index(few, "what hour is it", RankOptions(method=method, explain=True))
     assert [c.field for c in words.results[0].contributions] == ["examples", "examples"]
+
+
+def test_explain_a_typed_name_shows_the_corrected_words_and_the_fuzzy_match(
+    small: PreparedIndex,
+) -> None:
+    result = rank_index(small, "mvoe fiel", RankOptions(explain=True))
+    best = result.results[0]
+    assert best.name == "move_file"
+    assert [(c.term, c.field, round(c.value, 3)) for c in best.contributions] == [
+        ("move", "name", 1.198),
+        ("move", "description", 0.599),
+        ("file", "name", 0.345),
+        ("file", "category", 0.086),
+        ("file", "description", 0.173),
+        ("move file", "fuzzy", 77.778),
+    ]
+
+
+def test_explain_names_the_learned_words_when_no_example_shares_one() -> None:
+    index = load_index(ROOT / "registries", use_cache=False)
+    result = rank_index(index, "roll back", RankOptions(explain=True, top=5))
+    learned = {
+        t.name: [c.term for c in t.contributions if c.field == "learned"] for t in result.results
+    }
+    assert learned["db_migrate"] == ["roll back", "roll"]
+
+
+def test_an_unknown_tag_where_no_tool_has_tags(tmp_path: Path) -> None:
+    plain = index_of(tmp_path, "tools:\n  - {name: a, description: x.}\n  - {name: b, description: y.}\n")  # fmt: skip
+    with pytest.raises(UsageError) as caught:
+        rank_index(plain, "x", RankOptions(tags=("x",)))
+    assert caught.value.hint == "known: none"
+
+
+def test_fuzzy_matching_looks_at_the_best_lexical_candidates(tmp_path: Path) -> None:
+    """Over HYBRID_FUZZY_CANDIDATES lexical matches, fuzzy scores only the best ones."""
+    lines = [
+        f"  - {{name: widget_{i}, description: Handles widget {'widget widget' if i < 10 else 'number'} {i}.}}"
+        for i in range(core.HYBRID_FUZZY_CANDIDATES + 10)
+    ]  # fmt: skip
+    index = index_of(tmp_path, "tools:\n" + "\n".join(lines) + "\n")
+    terms = ["widgt", "handles"]
+    assert core.looks_typed(index, terms)
+    lexical = core.lexical_fusion(index, ["widget", "handles"])
+    best = max(lexical, key=lambda d: lexical[d])
+    assert index.tools[best].name.startswith("widget_") and int(index.tools[best].name[7:]) < 10
+    hybrid = core.score(index, "widgt handles", terms, Method.HYBRID).raw
+    assert hybrid[best] > lexical[best]  # the fuzzy part was added to the best candidate
