@@ -335,4 +335,24 @@ def test_fuzzy_matching_looks_at_the_best_lexical_candidates(tmp_path: Path) -> 
     best = max(lexical, key=lambda d: lexical[d])
     assert index.tools[best].name.startswith("widget_") and int(index.tools[best].name[7:]) < 10
     hybrid = core.score(index, "widgt handles", terms, Method.HYBRID).raw
-    assert hybrid[best] > lexical[best]  # the fuzzy part was added to the best candidate
+    # the fuzzy part (WRatio 77.14 of 100, weighted 0.15) was added to the best candidate
+    assert hybrid[best] - lexical[best] == pytest.approx(0.15 * 0.7714285714, abs=1e-9)
+
+
+def test_votes_that_find_nothing_leave_the_ranking_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolsel.ranking import learned
+
+    monkeypatch.setattr(learned, "BUDGET", 0)
+    index = with_examples(tmp_path, 10)
+    assert index.vote_weight == 1.0
+    assert ranked(index, "erase the disk")[:3] == ["wipe_disk", "alpha_copy", "beta_copy"]
+
+
+def test_fusion_adds_what_the_examples_say(tmp_path: Path, fake_embedder: object) -> None:
+    index = with_examples(tmp_path, 3)
+    result = rank_index(index, "what hour is it", RankOptions(method=Method.FUSION, explain=True))
+    best = result.results[0]
+    assert (best.name, best.raw) == ("clock", 2.0)  # the best fused score, 1, plus 1 learned
+    assert ('"what hour is it in city 0"', "example") in [(c.term, c.field) for c in best.contributions]  # fmt: skip
