@@ -115,8 +115,9 @@ def test_text_fields() -> None:
 
 def test_flags_numbers_and_integers() -> None:
     assert _flag({}, "f") is False and _flag({"f": True}, "f") is True
-    with pytest.raises(RequestError, match=r"^`f` must be true or false, got a number$"):
+    with pytest.raises(RequestError, match=r"^`f` must be true or false, got a number$") as flag:
         _flag({"f": 1}, "f")
+    assert flag.value.status == 422
     assert _number({}, "n", None) is None and _number({}, "n", 0.0) == 0.0
     assert _number({"n": 0}, "n", None) == 0.0 and type(_number({"n": 2}, "n", None)) is float
     for value, message in [
