@@ -505,3 +505,24 @@ def test_ts320_writes_an_integer_of_21_digits_or_more_as_javascript_does() -> No
         "1e+21; pass integers this large as strings",
         "900000000000000000000; pass integers this large as strings",
     ]
+
+
+def test_ts319_checks_a_nodes_pattern_beside_its_pattern_properties() -> None:
+    text = "- {name: a, description: d, parameters: {type: object, pattern: '^(a+)+$', patternProperties: {'^x$': {}}}}\n"  # fmt: skip
+    assert [f.pointer for f in lint_text(text) if f.rule == "TS319"] == [
+        "/tools/0/parameters/pattern"
+    ]
+
+
+def test_ts321_checks_every_tool_and_advises_flattening_a_fan_out() -> None:
+    tools = [
+        {"name": "plain", "description": "d", "parameters": {"type": "object"}},
+        {"name": "wide", "description": "d", "parameters": fan_out(14)},
+    ]
+    (finding,) = [f for f in lint_text(json.dumps(tools)) if f.rule == "TS321"]
+    assert finding.pointer.startswith("/tools/1/parameters")
+    assert finding.message.startswith("schema too costly to validate: ")
+    assert finding.message.endswith(
+        ": reference each shared definition once per level (flatten it, or keep one `$ref` "
+        "where `allOf`/`anyOf` lists the same one twice)"
+    )
