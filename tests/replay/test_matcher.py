@@ -194,6 +194,7 @@ class Recorder:
         self.heard.append(("enriched", opened.call.id, line))
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        assert opened.call.id == result.id
         self.heard.append(("paired", result.id, line))
 
 
@@ -234,6 +235,8 @@ def test_the_same_message_written_in_parts_is_merged_and_told_when_richer() -> N
         ({"a": 1}, {"b": 2}, "conflicting", {"a": 1}),
         ({"a": 1, "b": 2}, {"a": 1}, "conflicting", {"a": 1, "b": 2}),
         ("x", "", "conflicting", "x"),
+        ("", "ls", "enriched", "ls"),
+        ({"a": 1}, "ls", "conflicting", {"a": 1}),
     ],
 )
 def test_an_open_id_seen_in_another_message(
@@ -318,8 +321,8 @@ def test_errors_and_agents_are_counted_on_results() -> None:
 
 
 def test_an_idless_result_naming_an_agent_answers_the_idless_call() -> None:
-    m = fed((1, call("", "Task")), (2, Result("", False, agent_id="a1")))
-    assert m.task_agents == {"a1": ("noid:1:0", "Task")}
+    m = fed((1, call("", "Agent")), (2, Result("", False, agent_id="a1")))
+    assert m.task_agents == {"a1": ("noid:1:0", "Agent")}
     assert m.results_without_id == 1 and m.paired == 1
 
 
@@ -454,6 +457,7 @@ def test_a_copied_call_is_answered_but_not_timed_again() -> None:
     ("start", "end", "latencies"),
     [
         ("2025-01-01T00:00:00Z", "2025-01-01T00:00:02.5Z", [2.5]),
+        ("2025-01-01T00:00:00Z", "2025-01-01T00:00:00.5Z", [0.5]),
         ("2025-01-01T00:00:00Z", "2025-01-01T00:00:00Z", [0.0]),
         ("2025-01-01T00:00:05Z", "2025-01-01T00:00:00Z", [0.0]),  # never negative
         ("2025-01-01T00:00:00Z", "2025-01-01T00:00:01", []),  # one zone, one none
@@ -514,3 +518,44 @@ def test_a_file_of_two_sessions_links_both_lineages() -> None:
     memory.remember(fed((1, Session("t")), memory=memory))
     both = fed((1, Session("s")), (2, Session("t")), memory=memory)
     assert both.linked_files == {0, 1}
+
+
+def test_counts_add_up_per_tool() -> None:
+    memory = RunMemory()
+    memory.remember(fed((1, call("a", "Bash", message_id="m")), (2, call("b", "Bash", message_id="n")), memory=memory))  # fmt: skip
+    m = fed(
+        (1, call("a", "Bash", message_id="m")),
+        (2, call("b", "Bash", message_id="n")),
+        (3, call("c", "Bash")),
+        (4, Result("a", True)),
+        (5, Result("b", True)),
+        (6, Result("c", True)),
+        (7, Result("x", True)),
+        (8, Result("y", True)),
+        memory=memory,
+    )
+    tally = m.tools["Bash"]
+    assert (tally.calls, tally.answered, tally.errors) == (3, 3, 3)
+    assert (tally.copied, tally.copied_answered, tally.copied_errors) == (2, 2, 2)
+    assert (m.copied_calls, m.error_results, m.results) == (2, 5, 5)
+
+
+def test_an_explicit_or_sidechain_parent_needs_no_running_task() -> None:
+    m = fed(
+        (1, call("t1", "Task", input={"prompt": "look"})),
+        (2, Result("t1", False)),  # no Task runs from here on
+        (3, call("c1", "Read", parent="p9")),
+        (4, SidechainStart("look")),
+        (5, call("c2", "Read", sidechain=True)),
+        (6, call("c3", "Read")),
+        (7, Result("c1", False)),
+    )
+    assert [m.open_calls[c].parent for c in ("c2", "c3")] == ["t1", None]
+    assert m.children == Counter({("p9", "", "parent_tool_use_id"): 1, ("t1", "", "sidechain-prompt"): 1})  # fmt: skip
+
+
+def test_answering_a_child_leaves_its_task_running() -> None:
+    m = fed((1, call("t1", "Task")), (2, call("c1", "Read")), (3, Result("c1", False)))
+    assert m.active_parents == {"t1": "Task"}
+    m.feed((Result("t1", False),), 4)
+    assert m.active_parents == {}
