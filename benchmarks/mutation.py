@@ -135,9 +135,7 @@ def run_modules(
     previous = MODULE_MARK.read_text().split() if MODULE_MARK.exists() else None
     names: list[str] = []
     if again and previous == modules:
-        names = [
-            name for module in modules for name in (*tally(module).survivors, *untested(module))
-        ]
+        names = [name for module in modules for name in tally(module).survivors]
         if not names:
             print("no survivors left")
             return print_report(modules, diffs=False)
@@ -218,14 +216,6 @@ def tally(module: str) -> Tally:
         if status_by_exit_code[code] in ("survived", "no tests", "suspicious")
     )
     return Tally(module, statuses, survivors)
-
-
-def untested(module: str) -> list[str]:
-    from mutmut.mutation.data import SourceFileMutationData
-
-    data = SourceFileMutationData(path=module)
-    data.load()
-    return [name for name, code in data.exit_code_by_key.items() if code is None]
 
 
 def print_report(modules: list[str], *, diffs: bool) -> int:
