@@ -559,3 +559,11 @@ def test_answering_a_child_leaves_its_task_running() -> None:
     assert m.active_parents == {"t1": "Task"}
     m.feed((Result("t1", False),), 4)
     assert m.active_parents == {}
+
+
+def test_a_call_after_the_last_result_was_interrupted() -> None:
+    """Even a call on the first line, in a file with no result at all."""
+    alone = run((1, call("a", "Bash")))
+    assert [(u.id, u.line, u.interrupted) for u in alone.unanswered] == [("a", 1, True)]
+    answered_later = run((1, call("a")), (2, call("b")), (3, Result("b", False)))
+    assert [(u.id, u.interrupted) for u in answered_later.unanswered] == [("a", False)]
