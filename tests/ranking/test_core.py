@@ -356,3 +356,33 @@ def test_fusion_adds_what_the_examples_say(tmp_path: Path, fake_embedder: object
     best = result.results[0]
     assert (best.name, best.raw) == ("clock", 2.0)  # the best fused score, 1, plus 1 learned
     assert ('"what hour is it in city 0"', "example") in [(c.term, c.field) for c in best.contributions]  # fmt: skip
+
+
+def test_a_result_keeps_the_prompts_terms_and_each_tools_category(small: PreparedIndex) -> None:
+    result = rank_index(small, COPY)
+    assert result.terms == ("copy", "file", "disk")
+    assert [(t.name, t.category, t.contributions) for t in result.results] == [
+        ("alpha_copy", "files", ()),  # nothing explained unless asked
+        ("beta_copy", "files", ()),
+        ("wipe_disk", "admin", ()),
+    ]
+
+
+def test_cc_finds_past_claude_codes_five_when_asked_and_names_exact_matches(
+    small: PreparedIndex,
+) -> None:
+    index = load_index(ROOT / "registries", use_cache=False)
+    assert len(rank_index(index, "file", RankOptions(method=Method.CC, top=30)).results) == 7
+    exact = rank_index(small, "alpha_copy", RankOptions(method=Method.CC)).results
+    assert [(t.name, t.match) for t in exact] == [("alpha_copy", "exact-name")]
+    words = rank_index(small, "copy", RankOptions(method=Method.CC)).results
+    assert [(t.name, t.match) for t in words] == [("beta_copy", "match"), ("alpha_copy", "match")]
+
+
+def test_votes_are_scaled_by_the_best_vote(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolsel.ranking import learned
+
+    monkeypatch.setattr(learned, "BUDGET", 0)
+    index = with_examples(tmp_path, 10)
+    result = rank_index(index, "what hour is it in city 3", RankOptions(top=3))
+    assert [(t.name, t.raw) for t in result.results] == [("clock", 2.0), ("helper", 0.17128)]
