@@ -526,3 +526,28 @@ def test_ts321_checks_every_tool_and_advises_flattening_a_fan_out() -> None:
         ": reference each shared definition once per level (flatten it, or keep one `$ref` "
         "where `allOf`/`anyOf` lists the same one twice)"
     )
+
+
+def test_ts321_goes_on_past_a_schema_it_cannot_measure() -> None:
+    """An invalid schema (TS302's finding) is skipped, not the tools after it."""
+    broken = {"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "$defs": {"x": {"allOf": 3}}}  # fmt: skip
+    tools = [
+        {"name": "broken", "description": "d", "parameters": broken},
+        {"name": "wide", "description": "d", "parameters": fan_out(14)},
+    ]
+    pointers = [f.pointer for f in lint_text(json.dumps(tools)) if f.rule == "TS321"]
+    assert len(pointers) == 1 and pointers[0].startswith("/tools/1/parameters")
+
+
+def test_ts302_quotes_values_as_written_and_cuts_them_past_80_characters() -> None:
+    x78 = "x" * 78  # 80 characters with its quotes: kept whole
+    text = (
+        "- {name: a, description: d, parameters: {type: object, properties: {\n"
+        f"    u: {{type: strïng}}, k: {{minLength: {x78}}}, c: {{minLength: {x78}y}}}}}}}}\n"
+    )
+    messages = [f.message for f in lint_text(text) if f.rule == "TS302"]
+    assert messages == [
+        'invalid JSON Schema: "strïng" is not a JSON Schema type; use one of "array", "boolean", "integer", "null", "number", "object", "string"',
+        f'invalid JSON Schema: "{x78}" must be an integer',
+        f'invalid JSON Schema: "{x78}… must be an integer',
+    ]
