@@ -407,10 +407,8 @@ def test_a_reload_swaps_in_a_changed_registry_and_keeps_the_last_good_one(
     assert "\n" not in service.last_error and service.ready()[1]["last_reload_error"]
     # the bad content's stamp is remembered: logged once, not read again at every poll
     assert [r.levelname for r in caplog.records] == ["ERROR"]
-    assert (
-        caplog.records[0]
-        .getMessage()
-        .startswith("registry reload failed; still serving version 2: ")
+    assert caplog.records[0].getMessage() == (
+        f"registry reload failed; still serving version 2: {service.last_error}"
     )
     assert service.snapshot.stamp != good.stamp
     _rewrite(registry, TOOLS)
@@ -479,6 +477,7 @@ def test_a_registry_serve_cannot_watch_is_refused_at_start(tmp_path: Path) -> No
     with pytest.raises(RegistryError) as caught:
         Service([cycle], None)
     assert caught.value.message == f"{cycle}:2:42: requires cycle: a -> b -> a"
+    assert caught.value.hint == "a tool cannot require itself, even through others; remove one edge"
 
 
 def test_select_passes_the_pending_servers_and_refuses_an_empty_select(service: Service) -> None:
@@ -549,3 +548,26 @@ def test_a_bad_record_names_the_key_at_fault() -> None:
         with pytest.raises(RequestError) as caught:
             parse_records([item])
         assert (str(caught.value), caught.value.status) == (message, 422)
+
+
+def test_rank_errors_are_422s(service: Service, no_extra: object) -> None:
+    for body, message in [
+        ({"query": "x", "method": "semantic"}, "method semantic needs toolsel[embed]: the Python package 'onnxruntime' is not installed"),
+        ({"query": "x", "categories": ["nope"]}, "--category 'nope': no tool has it"),
+    ]:  # fmt: skip
+        with pytest.raises(RequestError) as caught:
+            service.rank(body)
+        assert str(caught.value).startswith(message) and caught.value.status == 422
+
+
+def test_a_session_without_a_store_is_no_session(service: Service) -> None:
+    body = {"tool": "page_oncall", "input": {"service": "api", "summary": "down"}}
+    assert service.validate({**body, "session": "s1"}) == service.validate(body)
+
+
+def test_an_analytics_window_names_the_bound_at_fault() -> None:
+    for query in ({"since": "soon"}, {"until": "later"}):
+        (key,) = query
+        with pytest.raises(RequestError) as caught:
+            analytics_window(query)
+        assert str(caught.value).startswith(f"`{key}` must be an ISO 8601 time")
