@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsel.errors import UsageError
-from toolsel.ranking.core import RankOptions, rank_index
+from toolsel.ranking.core import rank_index, rank_options
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission
@@ -160,7 +160,7 @@ def run_cases(
     vectors = query_vectors or {}
     results = []
     for case in cases:
-        options = RankOptions(method=case.method, top=case.top_k, permission=case.permission)
+        options = rank_options(method=case.method, top=case.top_k, permission=case.permission)
         ranked = rank_index(index, case.prompt, options, query_vector=vectors.get(case.prompt))
         offered = ranked.offered  # always-include tools too; `top_k` counts ranked tools
         unknown = tuple(n for n in (*case.expect, *case.forbid) if n not in known)

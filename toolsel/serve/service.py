@@ -203,11 +203,12 @@ class Service:
     def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank/v2` document (or `toolsel.select/v1` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
-        from toolsel.ranking.core import RankOptions, rank_index
+        from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
         from toolsel.render.rank import rank_payload
         from toolsel.text import is_select
 
+        _no_unknown_keys(body, RANK_KEYS, "/v1/rank")
         query = text_field(body, "query")
         if len(query) > MAX_QUERY:
             raise RequestError(
@@ -220,9 +221,12 @@ class Service:
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
         method = _choice(body, "method", Method, Method.HYBRID)
         explain = _flag(body, "explain")
-        options = RankOptions(
+        top = None
+        if body.get("top") is not None:
+            top = integer_field(body, "top", 0, low=1, high=1000)
+        options = rank_options(
             method=method,
-            top=integer_field(body, "top", 5 if method is Method.CC else 8, low=1, high=1000),
+            top=top,
             permission=_choice(body, "permission", Permission, None),
             categories=_strings(body, "categories"),
             tags=_strings(body, "tags"),
@@ -461,6 +465,28 @@ def _record(item: Mapping[str, Any]) -> UsageRecord:
         error=_optional_text(item, "error"),
         id=_optional_text(item, "id"),
     )
+
+
+#: The keys `POST /v1/rank` reads: the query, `with_deps` for a `select:` query, and every
+#: ranking option (`toolsel.ranking.core.rank_options`'s parameters).
+RANK_KEYS = frozenset(
+    {"query", "with_deps", "method", "top", "permission", "categories", "tags",
+     "include_deprecated", "min_score", "min_strength", "explain"}
+)  # fmt: skip
+
+
+def _no_unknown_keys(body: Mapping[str, Any], known: frozenset[str], route: str) -> None:
+    """A key the route does not read is refused, naming it: a typo (`catgories`) would
+    otherwise be ignored, and the answer would look right."""
+    from toolsel.suggest import did_you_mean
+
+    for key in body:
+        if key not in known:
+            raise RequestError(
+                f"{route} does not take `{str(key)[:40]}`{did_you_mean(str(key), sorted(known))}; "
+                f"it takes {', '.join(sorted(known))}",
+                422,
+            )
 
 
 def _tool_name(item: Mapping[str, Any]) -> str:
