@@ -48,7 +48,7 @@ def replay(
         typer.Option(
             "--format",
             "-f",
-            help="human, json (toolsel.replay/v1) or jsonl (tool_start/tool_result events).",
+            help="human, json (toolsel.replay) or jsonl (tool_start/tool_result events).",
         ),
     ] = ReplayFormat.HUMAN,
     fail_on: Annotated[

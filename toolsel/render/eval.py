@@ -1,4 +1,4 @@
-"""Render `toolsel eval`: the quality table, the worst queries, and `toolsel.eval/v1` JSON."""
+"""Render `toolsel eval`: the quality table, the worst queries, and `toolsel.eval` JSON."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from toolsel.evaluate import EvalReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
+from toolsel.schemas import Output, schema_name
 
-EVAL_SCHEMA = "toolsel.eval/v1"
+EVAL_SCHEMA = schema_name(Output.EVAL)
 
 
 def _pct(value: float) -> str:

@@ -10,8 +10,9 @@ from toolsel.lint.model import Finding, LintResult, Rule, Severity
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import LintFormat
+from toolsel.schemas import Output, schema_name
 
-LINT_SCHEMA = "toolsel.lint/v1"
+LINT_SCHEMA = schema_name(Output.LINT)
 HOMEPAGE = "https://github.com/toolsel/toolsel"
 SARIF_SCHEMA = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"

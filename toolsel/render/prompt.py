@@ -9,8 +9,9 @@ from toolsel.listing import Listing
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import PromptFormat
+from toolsel.schemas import Output, schema_name
 
-PROMPT_SCHEMA = "toolsel.prompt/v1"
+PROMPT_SCHEMA = schema_name(Output.PROMPT)
 
 
 def render_prompt_human(listing: Listing, out: IO[str]) -> None:

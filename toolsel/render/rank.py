@@ -10,15 +10,16 @@ from toolsel.ranking.core import RankedTool, RankResult
 from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
     from toolsel.ranking.batch import BatchLine
     from toolsel.select import SelectResult
 
-RANK_SCHEMA = "toolsel.rank/v2"
-RANK_LINE_SCHEMA = "toolsel.rank-line/v2"
-RANK_BATCH_SCHEMA = "toolsel.rank-batch/v2"
-SELECT_SCHEMA = "toolsel.select/v1"
+RANK_SCHEMA = schema_name(Output.RANK)
+RANK_LINE_SCHEMA = schema_name(Output.RANK_LINE)
+RANK_BATCH_SCHEMA = schema_name(Output.RANK_BATCH)
+SELECT_SCHEMA = schema_name(Output.SELECT)
 
 
 # -- search -------------------------------------------------------------------------------
@@ -201,7 +202,7 @@ BATCH_RENDERERS: dict[RankFormat, Callable[[Iterable[BatchLine], IO[str]], None]
 
 
 def select_payload(result: SelectResult) -> dict[str, Any]:
-    """`toolsel.select/v1`: the tool_result block, and how each requested name resolved."""
+    """`toolsel.select`: the tool_result block, and how each requested name resolved."""
     return {
         "schema": SELECT_SCHEMA,
         "query": result.query,

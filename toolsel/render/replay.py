@@ -1,5 +1,5 @@
-"""Render `toolsel replay`: Rich for people, `toolsel.replay/v1` JSON, and JSON lines of
-`toolsel.replay-event/v1` events streamed while the transcripts are read."""
+"""Render `toolsel replay`: Rich for people, `toolsel.replay` JSON, and JSON lines of
+`toolsel.replay-event` events streamed while the transcripts are read."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import ReplayFormat
 from toolsel.replay.report import FileReport, ReplayResult, ToolEvent
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
 
-REPLAY_SCHEMA = "toolsel.replay/v1"
-EVENT_SCHEMA = "toolsel.replay-event/v1"
+REPLAY_SCHEMA = schema_name(Output.REPLAY)
+EVENT_SCHEMA = schema_name(Output.REPLAY_EVENT)
 COUNTS = ("lines", "calls", "results", "paired", "error_results", "copied_calls")
 #: Counts added to replay/v1 later (additive: absent from older outputs).
 ADDED_COUNTS = ("calls_without_id", "results_without_id", "skipped_records")

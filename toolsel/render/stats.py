@@ -9,11 +9,12 @@ from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.replay.stats import UsageStats
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-STATS_SCHEMA = "toolsel.stats/v2"
+STATS_SCHEMA = schema_name(Output.STATS)
 
 
 def stats_payload(stats: UsageStats) -> dict[str, Any]:

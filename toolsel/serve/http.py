@@ -211,7 +211,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
         ),
     )
     async def rank(request: Request) -> Response:
-        """The `toolsel.rank/v2` document, as `toolsel rank --format json` prints it."""
+        """The `toolsel.rank` document, as `toolsel rank --format json` prints it."""
         return json_response(await work.run(service.rank, await bodies.object(request)))
 
     @router.post(
@@ -223,7 +223,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
         ),
     )
     async def select(request: Request) -> Response:
-        """The `toolsel.select/v1` document: the tool_reference block and diagnostics."""
+        """The `toolsel.select` document: the tool_reference block and diagnostics."""
         return json_response(await work.run(service.select, await bodies.object(request)))
 
     @router.post(
@@ -262,7 +262,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
     async def analytics(
         since: str | None = None, until: str | None = None, session: str | None = None
     ) -> Response:
-        """The `toolsel.stats/v2` payload over the stored records."""
+        """The `toolsel.stats` payload over the stored records."""
         query = {k: v for k, v in (("since", since), ("until", until), ("session", session)) if v}
         return json_response(await work.run(service.analytics, query))
 

@@ -21,6 +21,7 @@ from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission, Registry
 from toolsel.registry.paths import FileList
+from toolsel.schemas import Output, schema_name
 from toolsel.serve.limits import MAX_BATCH, MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
 from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
 
@@ -201,7 +202,7 @@ class Service:
         return store_error is None, body
 
     def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """POST /v1/rank: the `toolsel.rank/v2` document (or `toolsel.select/v1` for a
+        """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
         from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
@@ -312,7 +313,7 @@ class Service:
         return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
 
     def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats/v2` payload over the stored records of a
+        """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
         window (default: the last 7 days, from the start of the hour; `since=all`: all),
         from the roll-ups, and the window it covers."""
         from toolsel.render.stats import stats_payload
@@ -350,9 +351,9 @@ class Service:
         return EMITTERS[emit](list(chosen))
 
 
-VALIDATE_SCHEMA = "toolsel.validate/v1"
-USAGE_SCHEMA = "toolsel.usage/v1"
-TOOLS_SCHEMA = "toolsel.tools/v1"
+VALIDATE_SCHEMA = schema_name(Output.VALIDATE)
+USAGE_SCHEMA = schema_name(Output.USAGE)
+TOOLS_SCHEMA = schema_name(Output.TOOLS)
 
 
 def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
