@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from toolsel.acyclic import gc_paused
 from toolsel.errors import UsageError
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
-from toolsel.render.escape import visible
 from toolsel.secrets import PLACEHOLDERS
 from toolsel.secrets import redact as with_placeholders
+from toolsel.text import visible
 
 if TYPE_CHECKING:
     from toolsel.replay.events import Call, Result
