@@ -12,7 +12,7 @@ from typing import Protocol
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
 from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.events import UNKNOWN, Call, Result
+from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
 from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory, seconds_between
@@ -92,7 +92,7 @@ def replay_file(
     formats: Counter[str] = Counter()
     unknown = _UnknownRecords()
     decode = detect if input_format is None else DECODERS[input_format]
-    on_call, on_result, feed = matcher.call, matcher.result, matcher.feed
+    handlers = matcher.handlers
     with gc_paused():
         for number, obj in read_objects(path, reading, progress):
             decoded = decode(obj)
@@ -108,13 +108,9 @@ def replay_file(
                     unknown.suspect(obj, number)  # read as nothing, while nothing was found
                 continue
             for event in events:
-                kind = type(event)
-                if kind is Call:
-                    on_call(event, number)  # type: ignore[arg-type]
-                elif kind is Result:
-                    on_result(event, number)  # type: ignore[arg-type]
-                else:
-                    feed((event,), number)
+                handler = handlers.get(type(event))
+                if handler is not None:
+                    handler(event, number)
     if memory is not None:
         memory.remember(matcher)
     return build_report(
@@ -206,10 +202,18 @@ class _EventStream:
             latency = round(seconds * 1000, 3) if seconds is not None else None
         self.sink(
             ToolEvent(
-                kind, call.id, call.tool, opened.parent, opened.parent_rule, call.message_id,
-                self.path, line, None if result is None else result.is_error, latency,
+                event=kind,
+                id=call.id,
+                tool=call.tool,
+                parent=opened.parent,
+                parent_rule=opened.parent_rule,
+                turn_id=call.message_id,
+                file=self.path,
+                line=line,
+                is_error=None if result is None else result.is_error,
+                latency_ms=latency,
             )
-        )  # fmt: skip
+        )
 
     def started(self, opened: OpenCall, line: int) -> None:
         self._emit("tool_start", opened, line)

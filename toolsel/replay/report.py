@@ -250,13 +250,13 @@ def build_report(
         violations=tuple(violations),
         tools={
             name: ToolStats(
-                t.calls,
-                t.errors,
-                t.answered,
-                t.copied,
-                t.copied_errors,
-                t.copied_answered,
-                tuple(t.latencies),
+                calls=t.calls,
+                errors=t.errors,
+                answered=t.answered,
+                copied=t.copied,
+                copied_errors=t.copied_errors,
+                copied_answered=t.copied_answered,
+                latencies=tuple(t.latencies),
             )
             for name, t in matcher.tools.items()
         },
