@@ -32,6 +32,7 @@ from toolsel.secrets import redact as with_placeholders
 from toolsel.text import visible
 
 if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
     from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
 
@@ -208,6 +209,34 @@ class _Miner:
 
 
 # -- the whole job ----------------------------------------------------------------------------
+
+
+def check_output(output: Path | None, merge: bool) -> None:
+    """Refuse what `learn` must never do: merge without an overlay to add to, or overwrite a
+    file that is not an examples overlay."""
+    if merge and output is None:
+        raise UsageError("--merge needs -o OVERLAY (the overlay to add to)")
+    if output is not None and output.exists() and not is_overlay_file(output):
+        raise UsageError(
+            f"{output}: exists and is not an examples overlay; refusing to overwrite it",
+            hint="pass another -o, or remove the file",
+        )
+
+
+def registry_policy(
+    registry: Registry | None, *, include_dangerous: bool
+) -> tuple[list[str] | None, list[str]]:
+    """(the tools that may receive examples, those whose transcript examples are left out):
+    every tool of the registry, and its `dangerous` ones unless asked (one call seen once
+    must not put a destructive tool first); with no registry, any tool and none left out."""
+    if registry is None:
+        return None, []
+    known = [tool.name for tool in registry.tools]
+    if include_dangerous:
+        return known, []
+    from toolsel.registry.permission import Permission
+
+    return known, [t.name for t in registry.tools if t.permission is Permission.DANGEROUS]
 
 
 def learn_examples(

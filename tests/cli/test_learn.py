@@ -55,7 +55,7 @@ def test_learn_with_registry_drops_and_reports_unknown_tools(cli: Cli, write) ->
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 0
     assert list(_examples(out)) == ["deploy_service"]
-    assert "1 tools not in the registry dropped (ghost_tool)" in run.stderr
+    assert "1 tool not in the registry dropped (ghost_tool)" in run.stderr
 
 
 def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: Cli, write) -> None:
@@ -88,8 +88,8 @@ def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: C
         "3 prompts kept with secrets or personal data replaced (<api-key> x1, <email> x1, "
         "<phone> x1)" in run.stderr
     )
-    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
-    assert "1 prompts matching --redact dropped" in run.stderr
+    assert "1 prompt that was only a secret or personal data dropped" in run.stderr
+    assert "1 prompt matching --redact dropped" in run.stderr
     # lint reads the overlay and does not take the placeholders for secrets (TS704)
     lint = cli("lint", REG, str(out), "--select", "TS704")
     assert lint.exit_code == 0, lint.stdout
@@ -130,7 +130,7 @@ def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "-o", str(out))
     assert _examples(out) == {"read_file": ["read the config file", "x" * 40]}
-    assert "1 prompts over --max-chars left out" in run.stderr
+    assert "1 prompt over --max-chars left out" in run.stderr
     run = cli("learn", "--cases", str(cases), "--max-chars", "30", "-o", str(out))
     assert _examples(out) == {"read_file": ["read the config file"]}
     assert "2 prompts over --max-chars left out" in run.stderr
@@ -260,8 +260,8 @@ def test_learn_says_why_when_every_example_found_is_left_out(cli: Cli, write) ->
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 1 and not out.exists()
     assert "all 2 found were left out" in run.stderr and "no usable cases" not in run.stderr
-    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
-    assert "1 tools not in the registry dropped (Bash)" in run.stderr
+    assert "1 prompt that was only a secret or personal data dropped" in run.stderr
+    assert "1 tool not in the registry dropped (Bash)" in run.stderr
 
 
 def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> None:
@@ -342,7 +342,7 @@ def test_one_transcript_call_does_not_put_a_dangerous_tool_first(cli: Cli, write
     assert run.exit_code == 0, run.stderr
     assert _examples(out) == {"list_directory": ["list the src folder"]}
     assert (
-        "1 transcript examples for dangerous tools left out (delete_file; "
+        "1 transcript example for dangerous tools left out (delete_file; "
         "--include-dangerous learns them)" in run.stderr
     )
     assert first("-r", str(out)) != "delete_file"
