@@ -72,3 +72,16 @@ def test_readme_documents_every_flag_of_every_command(cli: Cli) -> None:
             "--help"
         }:
             assert option in README, f"toolsel {command} {option} is not documented in the README"
+
+
+def test_every_test_marked_slow_still_exists() -> None:
+    """The SLOW list in tests/conftest.py names tests by id: a renamed test would silently
+    stop being marked."""
+    from tests.conftest import SLOW
+
+    missing = []
+    for nodeid in SLOW:
+        path, _, name = nodeid.partition("::")
+        if f"def {name}(" not in (ROOT / path).read_text(encoding="utf-8"):
+            missing.append(nodeid)
+    assert missing == []
