@@ -122,6 +122,10 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     return ProjectConfig(path, tuple(path.parent / r for r in registry), lint, serve)
 
 
+#: What a checking command without `-r`, in a project without a registry, says.
+NO_REGISTRY = "no registry given; pass PATH or set `[tool.toolsel] registry`"
+
+
 def bundled_registry() -> Path:
     """The example registry shipped in the wheel (or, in a source checkout, `registries/`)."""
     package = Path(__file__).resolve().parent

@@ -137,6 +137,15 @@ def evaluate(
     depth = max(10, *ks)
     known = {t.name for t in index.tools}
     unknown = sorted({name for case in cases for name in case.expected if name not in known})
+    if unknown:  # a typo would count as a miss, and the report would look like a result
+        from toolsel.suggest import did_you_mean
+
+        named = "; ".join(f"{name!r}{did_you_mean(name, sorted(known))}" for name in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise UsageError(
+            f"{source or 'the cases'}: expected tools not in the registry: {named}{more}",
+            hint="fix the names in the cases, or pass the registry they were written for (-r)",
+        )
     vectors = query_vectors or {}
     examples = index.index.example_count > 0
     runs: list[tuple[PreparedIndex, Method, bool]] = []

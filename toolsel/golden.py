@@ -163,7 +163,11 @@ def run_cases(
         options = rank_options(method=case.method, top=case.top_k, permission=case.permission)
         ranked = rank_index(index, case.prompt, options, query_vector=vectors.get(case.prompt))
         offered = ranked.offered  # always-include tools too; `top_k` counts ranked tools
-        unknown = tuple(n for n in (*case.expect, *case.forbid) if n not in known)
+        unknown = tuple(
+            f"{n}{did_you_mean(n, sorted(known))}"
+            for n in (*case.expect, *case.forbid)
+            if n not in known
+        )
         missing = tuple(n for n in case.expect if n not in offered and n in known)
         forbidden = tuple(n for n in case.forbid if n in offered)
         results.append(CaseResult(case, offered, missing, forbidden, unknown))

@@ -139,7 +139,7 @@ def rank(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
-    registry = registry_paths(registry, namespace=namespace)
+    registry = registry_paths(registry, namespace=namespace, example=True)
     from toolsel.ranking.core import rank_options
     from toolsel.text import is_select
 

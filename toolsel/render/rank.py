@@ -137,14 +137,17 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
                 console.print(Text(f"{i}. {visible(r.name)}", style="bold"))
                 for c in sorted(r.contributions, key=lambda c: -c.value):
                     console.print(f"   {visible(c.term):<16} {c.field:<12} {c.value:8.3f}")
-    for d in result.deprecated[:5]:
+    # a tool dropped, blocked or excluded is said only when it changed the answer: it would
+    # have been shown (it scores at least as well as the last tool shown)
+    floor = result.results[-1].score if result.results else 0.0
+    for d in [d for d in result.deprecated if d.score >= floor][:5]:
         replacement = f"; use {d.replaced_by}" if d.replaced_by else ""
         console.print(Text(visible(f"dropped {d.name}: deprecated{replacement}"), style="dim"))
-    for b in result.blocked:
+    for b in (b for b in result.blocked if b.score >= floor):
         console.print(
             Text(visible(f"blocked {b.name}: needs permission {b.needs}"), style="yellow")
         )
-    for e in result.excluded:
+    for e in (e for e in result.excluded if e.score >= floor):
         console.print(
             Text(visible(f"excluded {e.name}: conflicts with {e.conflicts_with}"), style="yellow")
         )
