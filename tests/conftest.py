@@ -55,6 +55,8 @@ SLOW = frozenset(
         "tests/test_validate.py::test_unique_items_is_linear",
         "tests/test_validate.py::test_anchor_references_cost_no_more_than_pointers",
         "tests/serve/test_store.py::test_postgresql_reconnects_after_its_connections_are_killed",
+        "tests/test_ci_recipes.py::test_pip_line_actions_steps_and_local_hook",
+        "tests/test_ci_recipes.py::test_pre_commit_from_the_repository_at_a_commit",
     }
 )
 
