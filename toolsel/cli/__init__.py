@@ -13,6 +13,7 @@ from toolsel.cli import (
     deps,
     evaluate,
     golden,
+    init,
     learn,
     lint,
     prompt,
@@ -26,6 +27,7 @@ from toolsel.cli.app import app
 
 #: (command name, function), in the order `toolsel --help` lists them.
 COMMANDS = (
+    ("init", init.init),
     ("rank", rank.rank),
     ("deps", deps.deps),
     ("lint", lint.lint),
