@@ -10,6 +10,7 @@ commands, so `toolsel --help` starts fast.
 from __future__ import annotations
 
 from toolsel.cli import (
+    convert,
     deps,
     evaluate,
     golden,
@@ -31,6 +32,7 @@ COMMANDS = (
     ("rank", rank.rank),
     ("deps", deps.deps),
     ("lint", lint.lint),
+    ("convert", convert.convert),
     ("eval", evaluate.evaluate),
     ("test", golden.test),
     ("prompt", prompt.prompt),
