@@ -25,12 +25,14 @@ def create_file(path: Path, text: str) -> None:
 
 
 def replace_file(path: Path, text: str) -> None:
-    """Replace the content of `path` (keeping its permission bits), or write it anew."""
-    temporary = _written(path, text)
+    """Replace the content of `path` (keeping its permission bits), or write it anew; a
+    symlink's target is what gets replaced, the link stays."""
+    target = path.resolve()
+    temporary = _written(target, text)
     try:
         with contextlib.suppress(OSError):
-            temporary.chmod(path.stat().st_mode & 0o7777)
-        temporary.replace(path)
+            temporary.chmod(target.stat().st_mode & 0o7777)
+        temporary.replace(target)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
         raise UsageError(f"{_shown(path)}: cannot write: {_reason(exc)}") from None

@@ -113,6 +113,15 @@ def test_a_second_fix_changes_nothing(tmp_path: Path) -> None:
     assert again.files == () and path.read_text() == BLOCK_FIXED
 
 
+def test_a_symlinked_registry_keeps_its_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.yaml"
+    target.write_text(BLOCK)
+    link = tmp_path / "tools.yaml"
+    link.symlink_to(target)
+    _fix(link, "openai-strict")
+    assert link.is_symlink() and target.read_text() == BLOCK_FIXED
+
+
 def test_flow_yaml_and_crlf(tmp_path: Path) -> None:
     path = tmp_path / "tools.yaml"
     text = (

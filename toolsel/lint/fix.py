@@ -97,7 +97,8 @@ def plan_fixes(result: LintResult, paths: Mapping[str, Path]) -> FixPlan:
 
 
 def apply_fixes(plan: FixPlan) -> None:
-    """Write every fixed file (atomically, keeping its permissions)."""
+    """Write every fixed file (atomically, keeping its permissions); a symlink's target is
+    what gets written, the link stays."""
     from toolsel.atomic import replace_file
 
     for item in plan.files:
