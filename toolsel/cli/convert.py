@@ -34,7 +34,10 @@ def convert(
     ] = False,
     no_cache: NoCacheOption = False,
 ) -> None:
-    """Convert a registry between toolsel, OpenAI, Anthropic, Gemini and MCP shapes."""
+    """Convert a whole registry to another shape.
+
+    toolsel, OpenAI, Anthropic, Gemini and MCP; what the target cannot hold is a note.
+    """
     from toolsel.cli.common import load_registry
     from toolsel.convert import convert_registry
     from toolsel.registry.paths import registry_files

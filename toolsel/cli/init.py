@@ -30,7 +30,11 @@ def init(
         bool, typer.Option("--dry-run", help="Say what would be written; write nothing.")
     ] = False,
 ) -> None:
-    """Write a starter toolsel.toml, registry and golden tests; never overwrite a file."""
+    """Start a project: config, registry skeleton, golden tests.
+
+    Writes toolsel.toml (or [tool.toolsel] in pyproject.toml), registries/tools.yaml and
+    tests/toolsel.yaml; never overwrites a file.
+    """
     from toolsel.render.init import render_init
     from toolsel.scaffold import init_project
 
