@@ -67,7 +67,10 @@ def test_builtin_is_a_registry(cli: Cli, catalog_folder: Path) -> None:
 def test_an_unknown_catalog_is_one_line_with_the_list(cli: Cli, catalog_folder: Path) -> None:
     result = cli("rank", "-r", "builtin:claude-cod", "x")
     assert result.exit_code == 2
-    assert "builtin:claude-cod: no such built-in catalog (did you mean 'claude-code'?)" in result.stderr
+    assert (
+        "builtin:claude-cod: no such built-in catalog (did you mean 'claude-code'?)"
+        in result.stderr
+    )
     assert "builtin:codex" in result.stderr
 
 

@@ -37,7 +37,11 @@ def test_an_openai_tool_gets_the_fields_its_format_lacks(tmp_path: Path) -> None
     refund = loaded.get("refund_payment")
     assert refund is not None
     assert refund.permission is Permission.DANGEROUS
-    assert (refund.category, refund.requires, refund.tags) == ("billing", ("get_payment",), ("money",))
+    assert (refund.category, refund.requires, refund.tags) == (
+        "billing",
+        ("get_payment",),
+        ("money",),
+    )
     get = loaded.get("get_payment")
     assert get is not None and get.permission is Permission.READ and get.category is None
 
@@ -56,7 +60,9 @@ def test_globs_and_a_later_entry_wins(tmp_path: Path) -> None:
 
 
 def test_an_entry_that_names_no_tool_is_a_problem_with_a_suggestion(tmp_path: Path) -> None:
-    loaded = registry(tmp_path, "governance:\n  refund_paymnt:\n    permission: admin\n", strict=False)
+    loaded = registry(
+        tmp_path, "governance:\n  refund_paymnt:\n    permission: admin\n", strict=False
+    )
     [problem] = loaded.problems
     assert problem.kind is ProblemKind.SHAPE and not problem.fatal
     assert "names no tool in the registry (did you mean 'refund_payment'?)" in problem.message
