@@ -74,6 +74,11 @@ def expand_paths(paths: Iterable[PathLike]) -> FileList:
         server, _, rest = os.fspath(raw).partition("=")
         live = _live_text(rest) if rest and SERVER.fullmatch(server) else None
         live, name = (live, server) if live else (_live_text(raw), None)
+        if os.fspath(raw).startswith("builtin:") and not path.exists():  # -r builtin:codex
+            from toolsel.catalogs import catalog_path
+
+            files.append(catalog_path(os.fspath(raw)))
+            continue
         if live is not None and not path.exists():  # -r 'mcp:npx ...', -r https://host/mcp
             from toolsel.live import resolve_live
 
