@@ -12,7 +12,7 @@ from toolsel.diff.context import fingerprint
 from toolsel.diff.model import Category, Change, ChangeClass, Evidence, Side
 from toolsel.registry.model import Registry
 from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.events import Result
+from toolsel.replay.events import Call, Result
 from toolsel.replay.matcher import OpenCall
 from toolsel.replay.report import Violation
 
@@ -23,23 +23,55 @@ class EvidenceResult:
     note: str
 
 
+#: What a call's start is checked for; every other violation is about its input.
+CALL_RULES = frozenset({"unknown-tool", "deprecated", "permission", "requires", "conflict"})
+
+
+class _OldChecker(RegistryChecker):
+    """Checks against OLD, but validates no input whose tool has the same `parameters` in
+    NEW: NEW's verdict on it is OLD's (so the evidence costs about one replay)."""
+
+    def __init__(self, old: Registry, new: Registry) -> None:
+        super().__init__(old)
+        self.new = new
+        self.same_input: set[str] = set()  # call ids whose input NEW judges as OLD would
+        self._same: dict[str, bool] = {}
+
+    def check_input(
+        self, call: Call, line: int, *, deadline: float | None = None
+    ) -> list[Violation]:
+        same = self._same.get(call.tool)
+        if same is None:
+            old, new = self.registry.get(call.tool), self.new.get(call.tool)
+            same = self._same[call.tool] = (
+                old is not None and new is not None and old.parameters == new.parameters
+            )
+        if same:
+            self.same_input.add(call.id)
+            return []
+        return super().check_input(call, line, deadline=deadline)
+
+
 class _OldChecks:
     """Checks each call against OLD while the replay checks it against NEW: a listener on
     the same pass (`replay_paths(prompts=...)`), one `RegistryChecker` per file."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, new: Registry) -> None:
         self.registry = registry
-        self.checker: RegistryChecker | None = None
+        self.new = new
+        self.checker: _OldChecker | None = None
         self.file = ""
-        self.by_file: dict[str, tuple[Violation, ...]] = {}
+        self.by_file: dict[str, set[tuple[str, str]]] = {}
+        self.same_input: dict[str, set[str]] = {}
 
     def start_file(self, path: str) -> None:
         self.finish()
-        self.file, self.checker = path, RegistryChecker(self.registry)
+        self.file, self.checker = path, _OldChecker(self.registry, self.new)
 
     def finish(self) -> None:
         if self.checker is not None:
-            self.by_file[self.file] = self.checker.finish()
+            self.by_file[self.file] = {(v.id, v.rule) for v in self.checker.finish()}
+            self.same_input[self.file] = self.checker.same_input
             self.checker = None
 
     def human(self, text: str, line: int) -> None:
@@ -61,16 +93,17 @@ def transcript_evidence(paths: list[str], old: Registry, new: Registry) -> Evide
     """TD901: each recorded call OLD accepts and NEW rejects, one change per tool and reason."""
     from toolsel.replay.driver import replay_paths
 
-    old_checks = _OldChecks(old)
+    old_checks = _OldChecks(old, new)
     replayed = replay_paths(paths, registry=new, prompts=old_checks)
     old_checks.finish()
     grouped: dict[tuple[str, str], list[Evidence]] = {}
     calls = 0
     for report in replayed.files:
         calls += report.calls
-        before = {(v.id, v.rule) for v in old_checks.by_file.get(report.path, ())}
+        before = old_checks.by_file.get(report.path, set())
+        same_input = old_checks.same_input.get(report.path, set())
         for v in report.violations:
-            if (v.id, v.rule) in before:
+            if (v.id, v.rule) in before or (v.rule not in CALL_RULES and v.id in same_input):
                 continue
             grouped.setdefault((v.tool, v.rule), []).append(
                 Evidence("transcript", report.path, v.line, f"call {v.id}: {v.message}")
