@@ -55,6 +55,9 @@ def test_a_call_by_an_alias_is_its_tools_call(tmp_path: Path) -> None:
     assert bad.rule == "invalid-input"
     checker.succeeded.add(checker._canonical("Task"))
     assert checker.check(Call("c3", "report", {}), 3) == []
-    assert RegistryChecker(load_registry([path], use_cache=False)).check(
-        Call("c4", "report", {}), 4
-    )[0].rule == "requires"
+    assert (
+        RegistryChecker(load_registry([path], use_cache=False))
+        .check(Call("c4", "report", {}), 4)[0]
+        .rule
+        == "requires"
+    )
