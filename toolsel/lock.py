@@ -44,6 +44,15 @@ def governance_hash(tool: Tool) -> str:
     return domain_hash(GOVERNANCE_DOMAIN, [tool.name, *(fields[f] for f in GOVERNANCE_FIELDS)])
 
 
+def source_label(file: str) -> str:
+    """How the lock names a tool's source: its file, or, for a live MCP server's snapshot
+    (a cache file), the server as the user named it (`.mcp.json#github`, `mcp:npx -y ...`),
+    so the lock means the same on every machine."""
+    from toolsel.live import snapshot_label
+
+    return snapshot_label(file) or file
+
+
 def lock_document(registry: Registry) -> dict[str, Any]:
     from toolsel.schemas import Output, schema_name
 
@@ -51,7 +60,7 @@ def lock_document(registry: Registry) -> dict[str, Any]:
     for tool in registry.tools:
         if registry.get(tool.name) is not tool:
             continue
-        sources.setdefault(tool.source.file, {})[tool.name] = {
+        sources.setdefault(source_label(tool.source.file), {})[tool.name] = {
             "definition": definition_hash(tool),
             "governance": governance_hash(tool),
             "tool": {**definition(tool), **governance(tool)},

@@ -37,7 +37,15 @@ def lock(
     from toolsel.lock import check_lock, lock_document, read_lock
     from toolsel.render.console import dumps_json
 
-    loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
+    if check:  # a check against a cached list would miss what a server changed since
+        from dataclasses import replace
+
+        from toolsel.live import current, live_settings
+
+        with live_settings(replace(current(), refresh=True)):
+            loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
+    else:
+        loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
     if not check:
         with output(lock_file, inputs=[f.path for f in loaded.files]) as out:
             out.write(dumps_json(lock_document(loaded)))
