@@ -92,7 +92,7 @@ def test_a_server_that_fails_on_the_command_line_is_exit_2(cli) -> None:  # type
 def test_a_hanging_server_obeys_mcp_timeout(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli(*["rank", "-r", f"mcp:{command('hang')}", "x", "--mcp-timeout", "4"])
     assert result.exit_code == 2
-    assert "took longer than 4 s to answer tools/list" in result.stderr
+    assert "took longer than 4 s to answer" in result.stderr  # initialize, on a loaded machine
 
 
 def test_env_reaches_the_server_and_bad_values_are_one_line(cli) -> None:  # type: ignore[no-untyped-def]
