@@ -17,6 +17,7 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
+    from toolsel.cases import CaseFile
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 
@@ -117,6 +118,20 @@ def warn(message: str) -> None:
     from toolsel.render.escape import visible
 
     typer.echo(f"toolsel: {visible(message)}", err=True)
+
+
+def warn_cases(found: CaseFile, *, problems: str | None = None) -> None:
+    """A case file's notes on stderr, and with `problems` (what happens to an unreadable
+    case: "case skipped"), each problem with its place."""
+    for note in found.notes:
+        warn(note)
+    if problems is not None:
+        for problem in found.problems:
+            warn(
+                f"{problem.located(found.file)} ({problems})"
+                if problems
+                else problem.located(found.file)
+            )
 
 
 def load_registry(
