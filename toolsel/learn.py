@@ -1,7 +1,8 @@
 """`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
 written as an examples overlay (a registry file that adds examples and defines no tool).
 
-- From cases: each expected tool of an `eval` case or a `test` golden case gets its query.
+- From cases (`toolsel.cases`, as `eval` and `test` read them): each expected tool of a
+  case gets its prompt.
 - From transcripts: each successful call gets the user's request that led to it (the last
   human message before the assistant turn that made the call); a sub-agent's calls get the
   prompt of the Task that launched them. Tool results and system text are never examples.
@@ -60,7 +61,8 @@ class Learned:
     below_min_count: tuple[str, ...] = ()  # tools seen fewer than --min-count times
     calls_seen: int = 0  # transcripts: successful calls looked at
     calls_without_prompt: int = 0  # transcripts: calls no human prompt preceded
-    problems: tuple[str, ...] = field(default_factory=tuple)  # case lines it could not read
+    problems: tuple[str, ...] = field(default_factory=tuple)  # cases it could not read
+    notes: tuple[str, ...] = ()  # about the case files (the other spelling of a key, ...)
     kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
     read: int = 0  # examples read from cases and transcripts, before cleaning
     too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
@@ -86,50 +88,23 @@ def normalise(text: str) -> str:
 # -- from cases -------------------------------------------------------------------------
 
 
-def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str]]:
-    """(examples, problems) from `eval` case files (JSON lines `{"query", "expected"}`) and
-    `test` golden files (YAML or JSON `cases:` with `prompt` and `expect`). Each line that
-    could not be read is one problem (`file:line: what`); the others are still used."""
-    found: list[Example] = []
+def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[str]]:
+    """(examples, problems, notes) from case files (`toolsel.cases`: YAML, JSON or JSON
+    lines): each expected tool of a case gets its prompt. Each case that could not be read
+    is one problem (`file:line:col: what`); the others are still used."""
+    from toolsel.cases import read_cases
+
+    examples: list[Example] = []
     problems: list[str] = []
+    notes: list[str] = []
     for path in paths:
-        if path.suffix.lower() in (".yaml", ".yml") or _is_golden(path):
-            from toolsel.golden import read_cases as read_golden
-
-            for golden in read_golden(path):
-                found += [Example(t, golden.prompt, f"{path}:{golden.line}") for t in golden.expect]
-        else:
-            from toolsel.evaluate import read_cases
-
-            cases, bad = read_cases(path)
-            problems += [f"{path}:{b.line}: {b.error}" for b in bad]
-            lines = _case_lines(path)
-            for case in cases:
-                source = f"{path}:{lines.get(case.id, 0)}"
-                found += [Example(t, case.query, source) for t in case.expected]
-    return found, problems
-
-
-def _is_golden(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4096).lstrip()
-    except OSError:
-        return False
-    return head.startswith(b"{") and b'"cases"' in head and b"\n{" not in head
-
-
-def _case_lines(path: Path) -> dict[str, int]:
-    """Case id -> its line number, for provenance comments."""
-    from toolsel.inputs import BadLine, jsonl_values
-
-    lines: dict[str, int] = {}
-    for item in jsonl_values(path):
-        if not isinstance(item, BadLine):
-            number, value = item
-            if isinstance(value, dict):
-                lines.setdefault(str(value.get("id", f"line-{number}")), number)
-    return lines
+        found = read_cases(path)
+        notes += found.notes
+        problems += [problem.located(found.file) for problem in found.problems]
+        for case in found.cases:
+            source = f"{found.file}:{case.line}"
+            examples += [Example(tool, case.prompt, source) for tool in case.expect]
+    return examples, problems, notes
 
 
 # -- from transcripts ---------------------------------------------------------------------
@@ -261,7 +236,7 @@ def learn_examples(
             patterns.append(re.compile(pattern))
         except re.error as error:
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
-    found, problems = from_cases(cases) if cases else ([], [])
+    found, problems, notes = from_cases(cases) if cases else ([], [], [])
     calls = without_prompt = 0
     left_out: list[Example] = []
     if transcripts:
@@ -288,6 +263,7 @@ def learn_examples(
         calls_without_prompt=without_prompt,
         read=len(found) + len(left_out),
         problems=tuple(problems),
+        notes=tuple(notes),
         kept_from_overlay=len(kept),
         dangerous_left_out=len(left_out),
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),

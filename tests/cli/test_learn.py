@@ -277,7 +277,7 @@ def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> Non
 def test_learn_bad_inputs_are_one_line_errors(cli: Cli, write) -> None:
     empty = write("empty.jsonl", "")
     run = cli("learn", "--cases", str(empty), "-o", str(empty.parent / "o.yaml"))
-    assert run.exit_code == 1 and "no usable cases" in run.stderr
+    assert run.exit_code == 2 and "not a case file: it is empty" in run.stderr
     binary = write("bin.jsonl", b"\x00\x01\x02" * 100)
     run = cli("learn", "--cases", str(binary))
     assert run.exit_code in (1, 2) and "Traceback" not in run.stderr

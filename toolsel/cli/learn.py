@@ -17,8 +17,8 @@ def learn(
         list[Path] | None,
         typer.Option(
             "--cases",
-            help="eval cases (JSONL) or test golden files whose queries become examples "
-            "of their expected tools. Repeatable.",
+            help="Case files (YAML, JSON or JSON lines, as eval and test read them): each "
+            "case's prompt becomes an example of its expected tools. Repeatable.",
         ),
     ] = None,
     transcripts: Annotated[
@@ -115,8 +115,10 @@ def learn(
         max_chars=max_chars,
         leave_out=dangerous,
     )
+    for note in learned.notes:
+        warn(note)
     for problem in learned.problems:
-        warn(f"{problem} (line skipped)")
+        warn(f"{problem} (case skipped)")
     new = learned.count - learned.kept_from_overlay
     if new <= 0 and learned.kept_from_overlay and learned.read:
         warn(f"{output_path}: already has every example learned; nothing written")

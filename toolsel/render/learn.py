@@ -54,7 +54,7 @@ def summary(learned: Learned, path: Path | None = None) -> str:
     if learned.below_min_count:
         parts.append(f"{counted(len(learned.below_min_count), 'tool')} below --min-count dropped")
     if learned.problems:
-        parts.append(f"{counted(len(learned.problems), 'unreadable case line')} skipped")
+        parts.append(f"{counted(len(learned.problems), 'unreadable case')} skipped")
     where = f"; wrote {path}" if path is not None else ""
     return "learned " + "; ".join(parts) + where
 
