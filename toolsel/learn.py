@@ -12,6 +12,9 @@ written as an examples overlay (a registry file that adds examples and defines n
 - Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
   transcript shows what an agent did once, not what it should do (labelled cases are kept).
 - `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
+- With a registry, the examples `lint` would flag are left out, each with why: one that
+  ranks another tool first (TS702), or that is already an example of another tool (TS703),
+  by the checks lint runs (`toolsel.example_checks`), so the overlay passes `lint --strict`.
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay.
 """
@@ -33,7 +36,7 @@ from toolsel.secrets import redact as with_placeholders
 from toolsel.text import visible
 
 if TYPE_CHECKING:
-    from toolsel.registry.model import Registry
+    from toolsel.registry.model import OverlayExample, Registry
     from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
 
@@ -46,6 +49,15 @@ class Example:
     text: str
     source: str  # file:line it came from (the first, if it was seen several times)
     count: int = 1  # how many calls it led to (transcripts)
+
+
+@dataclass(frozen=True, slots=True)
+class Flagged:
+    """An example left out because lint would flag it: the rule, and why."""
+
+    example: Example
+    rule: str  # TS702 (ranks another tool first) or TS703 (an example of another tool)
+    why: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +80,7 @@ class Learned:
     too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
     dangerous_left_out: int = 0  # transcript examples for `dangerous` tools, left out
     dangerous_tools: tuple[str, ...] = ()  # the tools they were for
+    flagged: tuple[Flagged, ...] = ()  # examples lint would flag (TS702, TS703), left out
 
     @property
     def count(self) -> int:
@@ -225,11 +238,14 @@ def learn_examples(
     redact: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
     leave_out: Iterable[str] = (),
+    registry: Registry | None = None,
+    replacing: Path | None = None,
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
     mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
-    and counted."""
+    and counted. With `registry`, new examples lint would flag are left out, each with why
+    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read)."""
     patterns = []
     for pattern in redact:
         try:
@@ -257,8 +273,13 @@ def learn_examples(
             keep=len(kept),
             max_chars=max_chars,
         )
+    flagged: list[Flagged] = []
+    if registry is not None:
+        chosen, flagged = lint_clean(learned.examples, registry, kept=kept, replacing=replacing)
+        learned = replace(learned, examples=chosen)
     return replace(
         learned,
+        flagged=tuple(flagged),
         calls_seen=calls,
         calls_without_prompt=without_prompt,
         read=len(found) + len(left_out),
@@ -268,6 +289,87 @@ def learn_examples(
         dangerous_left_out=len(left_out),
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
     )
+
+
+# -- agreeing with lint ----------------------------------------------------------------------
+
+
+def lint_clean(
+    examples: dict[str, tuple[Example, ...]],
+    registry: Registry,
+    *,
+    kept: Sequence[Example] = (),
+    replacing: Path | None = None,
+) -> tuple[dict[str, tuple[Example, ...]], list[Flagged]]:
+    """(the examples lint's TS702 and TS703 would not flag, those left out and why), read
+    as `lint` reads the registry with the overlay last. `kept` examples (an overlay merged
+    into) are never left out. Leaving one out changes the index the others rank on, so
+    the rest are checked again until none is flagged."""
+    from toolsel.example_checks import example_key
+
+    fixed = {(e.tool, example_key(e.text)) for e in kept}
+    base = tuple(e for e in registry.overlay_examples if not _same_file(e.file, replacing))
+    own = [(tool.name, text) for tool in registry.tools for text in tool.examples]
+    own += [(e.tool, e.text) for e in base]
+    candidates = [e for tool in examples.values() for e in tool]
+    left_out: list[Flagged] = []
+    while True:
+        found = _flagged(candidates, registry, base, own, fixed)
+        if not found:
+            break
+        left_out += found.values()
+        candidates = [e for i, e in enumerate(candidates) if i not in found]
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for example in candidates:
+        chosen[example.tool] = (*chosen.get(example.tool, ()), example)
+    return chosen, sorted(left_out, key=lambda f: (f.example.tool, f.example.text.casefold()))
+
+
+def _flagged(
+    candidates: list[Example],
+    registry: Registry,
+    base: tuple[OverlayExample, ...],
+    own: list[tuple[str, str]],
+    fixed: set[tuple[str, str]],
+) -> dict[int, Flagged]:
+    """One round: the candidates (by position) that rank another tool first, then those
+    that another tool already has among the rest."""
+    from toolsel.example_checks import collision, duplicates, example_key
+    from toolsel.ranking.index import build_index
+    from toolsel.ranking.prepared import PreparedIndex
+    from toolsel.registry.model import OverlayExample
+
+    learned = tuple(OverlayExample(e.tool, e.text, "", "") for e in candidates)
+    index = PreparedIndex(
+        build_index(replace(registry, overlay_examples=(*base, *learned))), bulk=True
+    )
+    found: dict[int, Flagged] = {}
+    for i, example in enumerate(candidates):
+        if (example.tool, example_key(example.text)) in fixed:
+            continue
+        hit = collision(index, example.tool, example.text)
+        if hit is not None:
+            why = f"ranks {hit.first!r} first; {example.tool!r} is {hit.where}"
+            found[i] = Flagged(example, "TS702", why)
+    rest = [i for i in range(len(candidates)) if i not in found]
+    pairs = own + [(candidates[i].tool, candidates[i].text) for i in rest]
+    for position, first in duplicates(pairs):
+        if position < len(own):
+            continue  # the registry's own: lint reports it, learn did not write it
+        i = rest[position - len(own)]
+        example = candidates[i]
+        if (example.tool, example_key(example.text)) not in fixed:
+            found[i] = Flagged(example, "TS703", f"also an example of {pairs[first][0]!r}")
+    return found
+
+
+def _same_file(file: str, path: Path | None) -> bool:
+    if path is None:
+        return False
+    try:
+        return Path(file).resolve() == path.resolve()
+    except OSError:
+        return False
 
 
 # -- choosing and cleaning -------------------------------------------------------------------
