@@ -62,13 +62,19 @@ class CaseFormat(StrEnum):
     JSON_LINES = "JSON lines"
 
 
-#: What a file's name says it holds (the content decides; a difference is noted).
+#: What a file's name says it holds (another name: the content decides).
 _SUFFIX_FORMAT = {
     ".yaml": CaseFormat.YAML,
     ".yml": CaseFormat.YAML,
     ".json": CaseFormat.JSON,
     ".jsonl": CaseFormat.JSON_LINES,
     ".ndjson": CaseFormat.JSON_LINES,
+}
+
+_SUFFIX_OF = {
+    CaseFormat.YAML: ".yaml",
+    CaseFormat.JSON: ".json",
+    CaseFormat.JSON_LINES: ".jsonl",
 }
 
 _EXPECTED = {
@@ -127,6 +133,26 @@ class CaseFile:
     #: keys the readable cases use, as written (`forbid`, `query`, ...): what a command ignores
     keys: frozenset[str] = frozenset()
 
+    @property
+    def listed_problems(self) -> tuple[CaseProblem, ...]:
+        """The problems a command lists before refusing the file: all but the first, which
+        the refusal names (`refusal`)."""
+        return self.problems[1:]
+
+    def refusal(self, why: str) -> UsageError:
+        """One line refusing the file: its first problem with its place, how many there
+        are, and `why` that stops the command."""
+        if not self.problems:
+            return UsageError(f"{self.file}: {why}")
+        count = len(self.problems)
+        of = f" (the first of {count} problems)" if count > 1 else ""
+        return UsageError(f"{self.problems[0].located(self.file)}{of}; {why}")
+
+    def no_cases(self, what: str = "") -> UsageError:
+        """The file has no case a command can use: `what` (default: none could be read),
+        and the format expected."""
+        return self.refusal(f"{what or 'no case could be read'}; expected {_EXPECTED[self.format]}")
+
 
 class NotCases(UsageError):
     """The file holds no cases at all: a registry, a transcript, binary data, nothing."""
@@ -146,9 +172,9 @@ def read_cases(path: Path) -> CaseFile:
         whole = None if kind.is_file else read_bounded(path, MAX_CASES_BYTES)
         head = whole if whole is not None else _head(path)
         named = _SUFFIX_FORMAT.get(Path(path).suffix.lower())
-        found = _sniff(file, head, named)
+        found = _format(file, head, named)
         if found is CaseFormat.JSON_LINES:
-            return _read_lines(file, path, whole, named)
+            return _read_lines(file, path, whole)
         data = whole if whole is not None else read_bounded(path, MAX_CASES_BYTES)
     except InputProblem as problem:
         raise UsageError(f"{file}: cannot read: {problem}") from None
@@ -165,32 +191,60 @@ def _head(path: Path) -> bytes:
         raise InputProblem(os_reason(error)) from None
 
 
-def _sniff(file: str, head: bytes, named: CaseFormat | None) -> CaseFormat:
-    """The format the content is in: JSON lines when its first line is a JSON object of its
-    own (and not a whole one-line `{"cases": ...}` file), or when it is not but a later line
-    starting a line is (a broken first line); JSON when it starts with `[` or `{`; else YAML."""
+def _format(file: str, head: bytes, named: CaseFormat | None) -> CaseFormat:
+    """The format to read: the one the name says (`.yaml`, `.json`, `.jsonl`), else the one
+    the content is in. Content in another format than its name says is an error at the
+    first line that shows it (YAML reads JSON, so JSON named `.yaml` is read)."""
+    found, line = _sniff(file, head, named)
+    if named is None or named is found or (named is CaseFormat.YAML and found is CaseFormat.JSON):
+        return found
+    if named is CaseFormat.JSON and found is CaseFormat.YAML:
+        return named  # the JSON parser says where it stops being JSON
+    if named is CaseFormat.JSON_LINES:
+        what = "not JSON lines: this line is not a JSON object of its own"
+    else:
+        what = f"not {named}: this line starts another JSON object"
+    raise NotCases(
+        f"{file}:{line}:1: {what} (the file looks like {found}); expected {_EXPECTED[named]}; "
+        f"or name a {found} case file {_SUFFIX_OF[found]}"
+    )
+
+
+def _sniff(file: str, head: bytes, named: CaseFormat | None) -> tuple[CaseFormat, int]:
+    """The format the content is in, and the line that shows it: JSON lines when its first
+    line is a JSON object of its own (and not a whole one-line `{"cases": ...}` file), or
+    when it is not but a later line starting a line is (a broken first line); JSON when it
+    starts with `[` or `{`; else YAML."""
     from toolsel.inputs import binary_reason
 
     reason = binary_reason(head)
     if reason:
         raise _not_cases(file, reason, named)
-    lines = [line for line in head.removeprefix(b"\xef\xbb\xbf").splitlines() if line.strip()]
+    lines = [
+        (number, line.strip())
+        for number, line in enumerate(head.removeprefix(b"\xef\xbb\xbf").splitlines(), start=1)
+        if line.strip()
+    ]
     if not lines:
         raise _not_cases(file, "it is empty", named)
-    first = lines[0].strip()
+    number, first = lines[0]
+    second = lines[1][0] if len(lines) > 1 else number
     if first.startswith(b"["):
-        return CaseFormat.JSON
+        return CaseFormat.JSON, number
     if not first.startswith(b"{"):
-        return CaseFormat.YAML
+        return CaseFormat.YAML, number
     if len(head) >= SNIFF_BYTES and b"\n" not in head:  # a first line too long to look at
-        return CaseFormat.JSON if named is CaseFormat.JSON else CaseFormat.JSON_LINES
+        return (CaseFormat.JSON if named is CaseFormat.JSON else CaseFormat.JSON_LINES), number
     value = _json_object(first)
     if value is not None:
         one_line_file = len(lines) == 1 and len(head) < SNIFF_BYTES
-        return CaseFormat.JSON if one_line_file and "cases" in value else CaseFormat.JSON_LINES
-    if first != b"{" and any(_json_object(line) is not None for line in lines[1:20]):
-        return CaseFormat.JSON_LINES  # pretty-printed JSON indents its inner objects
-    return CaseFormat.JSON
+        if one_line_file and "cases" in value:
+            return CaseFormat.JSON, number
+        return CaseFormat.JSON_LINES, second
+    later = next((n for n, line in lines[1:20] if _json_object(line) is not None), None)
+    if first != b"{" and later is not None:
+        return CaseFormat.JSON_LINES, later  # pretty-printed JSON indents its inner objects
+    return CaseFormat.JSON, number
 
 
 def _json_object(line: bytes) -> dict[str, Any] | None:
@@ -215,16 +269,10 @@ def _not_cases(file: str, why: str, fmt: CaseFormat | None) -> NotCases:
     return NotCases(f"{file}: not a case file: {why}; expected {expected}")
 
 
-def _format_note(file: str, found: CaseFormat, named: CaseFormat | None) -> tuple[str, ...]:
-    if named is None or named is found or (named is CaseFormat.YAML and found is CaseFormat.JSON):
-        return ()  # YAML reads JSON too
-    return (f"note: {file} holds {found}, not {named} as its name says; read as {found}",)
-
-
 # -- JSON lines -------------------------------------------------------------------------------
 
 
-def _read_lines(file: str, path: Path, whole: bytes | None, named: CaseFormat | None) -> CaseFile:
+def _read_lines(file: str, path: Path, whole: bytes | None) -> CaseFile:
     from toolsel.inputs import jsonl_records
 
     reader = _Reader(file)
@@ -239,7 +287,7 @@ def _read_lines(file: str, path: Path, whole: bytes | None, named: CaseFormat | 
             raise UsageError(f"{file}: cannot read: {os_reason(error)}") from None
         with handle:
             reader.lines(jsonl_records(handle))
-    return reader.result(CaseFormat.JSON_LINES, _format_note(file, CaseFormat.JSON_LINES, named))
+    return reader.result(CaseFormat.JSON_LINES)
 
 
 # -- YAML and JSON ----------------------------------------------------------------------------
@@ -298,7 +346,7 @@ def _read_document(file: str, data: bytes, fmt: CaseFormat, named: CaseFormat | 
             return locate(pointer + relative, key=key)
 
         reader.entry(entry, where, duplicates.get(i, ()))
-    return reader.result(fmt, _format_note(file, fmt, named))
+    return reader.result(fmt)
 
 
 # -- one case ---------------------------------------------------------------------------------
@@ -358,7 +406,8 @@ class _Reader:
             self.cases.append(case)
             self.used.update(entry)
 
-    def result(self, fmt: CaseFormat, notes: tuple[str, ...]) -> CaseFile:
+    def result(self, fmt: CaseFormat) -> CaseFile:
+        notes: tuple[str, ...] = ()
         used = [k for k in OTHER_SPELLING if k in self.used]
         if used:
             which = " and ".join(f"`{k}`" for k in used)

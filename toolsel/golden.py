@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolsel.errors import UsageError
 from toolsel.ranking.core import rank_index, rank_options
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
@@ -81,13 +80,12 @@ class GoldenReport:
 
 def golden_cases(found: CaseFile) -> list[GoldenCase]:
     """The cases to run, with the defaults applied. Raises UsageError when any case could
-    not be read (the problems themselves are listed by the caller, each with its place)."""
+    not be read (a test suite that skips a case passes wrongly); the caller lists
+    `found.listed_problems` first."""
+    if not found.cases:
+        raise found.no_cases()
     if found.problems:
-        count = len(found.problems)
-        raise UsageError(
-            f"{found.file}: {count} {'problem' if count == 1 else 'problems'} "
-            "(listed above); every case must be readable for `toolsel test` to pass or fail"
-        )
+        raise found.refusal("every case must be readable for `toolsel test` to pass or fail")
     return [
         GoldenCase(
             case.label,

@@ -104,7 +104,8 @@ def normalise(text: str) -> str:
 def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[str]]:
     """(examples, problems, notes) from case files (`toolsel.cases`: YAML, JSON or JSON
     lines): each expected tool of a case gets its prompt. Each case that could not be read
-    is one problem (`file:line:col: what`); the others are still used."""
+    is one problem (`file:line:col: what`); the others are still used. Raises UsageError
+    for a file with no readable case."""
     from toolsel.cases import read_cases
 
     examples: list[Example] = []
@@ -112,6 +113,8 @@ def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[st
     notes: list[str] = []
     for path in paths:
         found = read_cases(path)
+        if not found.cases:
+            raise found.no_cases()
         notes += found.notes
         problems += [problem.located(found.file) for problem in found.problems]
         for case in found.cases:

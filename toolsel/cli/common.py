@@ -17,7 +17,7 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
-    from toolsel.cases import CaseFile
+    from toolsel.cases import CaseFile, CaseProblem
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 
@@ -120,18 +120,13 @@ def warn(message: str) -> None:
     typer.echo(f"toolsel: {visible(message)}", err=True)
 
 
-def warn_cases(found: CaseFile, *, problems: str | None = None) -> None:
-    """A case file's notes on stderr, and with `problems` (what happens to an unreadable
-    case: "case skipped"), each problem with its place."""
+def warn_cases(found: CaseFile, problems: Iterable[CaseProblem] = (), suffix: str = "") -> None:
+    """A case file's notes on stderr, then each of `problems` with its place (and `suffix`:
+    what became of the case)."""
     for note in found.notes:
         warn(note)
-    if problems is not None:
-        for problem in found.problems:
-            warn(
-                f"{problem.located(found.file)} ({problems})"
-                if problems
-                else problem.located(found.file)
-            )
+    for problem in problems:
+        warn(problem.located(found.file) + suffix)
 
 
 def load_registry(

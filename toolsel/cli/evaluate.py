@@ -67,8 +67,13 @@ def evaluate(
 
     ks = _cutoffs(k)
     case_file = read_cases(cases)
-    warn_cases(case_file)
     found, notes = eval_cases(case_file)
+    if not found:
+        warn_cases(case_file, case_file.listed_problems)
+        raise case_file.no_cases(
+            "no case has `expect`, which eval measures" if case_file.cases else ""
+        )
+    warn_cases(case_file)
     for note in notes:
         warn(note)
     bad = case_file.problems

@@ -55,7 +55,7 @@ def test(
     inputs = [cases, *registry_files(registry or None)]
     check_output(output_file, inputs)
     found = read_cases(cases)
-    warn_cases(found, problems="")
+    warn_cases(found, found.listed_problems)
     golden = golden_cases(found)
     index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = prepare_methods(
