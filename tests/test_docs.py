@@ -67,7 +67,7 @@ def test_quickstart_is_the_ci_test_command() -> None:
 def test_readme_documents_every_flag_of_every_command(cli: Cli) -> None:
     from toolsel.cli import COMMANDS
 
-    for command in (name for name, _ in COMMANDS):
+    for command in (name for name, _, _ in COMMANDS):
         for option in set(re.findall(r"(--[a-z][a-z-]+)", cli(command, "--help").stdout)) - {
             "--help"
         }:

@@ -28,7 +28,7 @@ RegistryOption = Annotated[
     typer.Option(
         "--registry",
         "-r",
-        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
+        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, else ./registries/.",
     ),
 ]
 CheckRegistryOption = Annotated[

@@ -124,6 +124,25 @@ class OverlayExample:
 
 
 @dataclass(frozen=True, slots=True)
+class Governance:
+    """Fields a governance overlay gives the tools `pattern` names (a name, or a glob)."""
+
+    pattern: str
+    values: dict[str, Any]
+    file: str
+    pointer: str  # /governance/<pattern>
+
+    def matches(self, name: str) -> bool:
+        if self.pattern == name:
+            return True
+        if not any(c in self.pattern for c in "*?["):
+            return False
+        from fnmatch import fnmatchcase
+
+        return fnmatchcase(name, self.pattern)
+
+
+@dataclass(frozen=True, slots=True)
 class RegistryFile:
     path: str
     format: str

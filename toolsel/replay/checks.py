@@ -10,6 +10,7 @@ validate, is reported, and so is an input whose check runs over its budget or de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolsel.registry.model import Permission, Registry
@@ -35,10 +36,17 @@ class RegistryChecker:
         permission: Permission | None = None,
         *,
         validators: dict[str, InputValidator] | None = None,
+        allow_unknown: tuple[str, ...] = (),
+        transcript_format: Callable[[], str | None] | None = None,
     ) -> None:
         """`validators` (tool name -> validator) may be shared by checkers of one registry:
-        building one checks the schema, and each check keeps its own budget."""
+        building one checks the schema, and each check keeps its own budget.
+        `allow_unknown`: globs of tools the registry need not declare (built-ins, another
+        team's servers). `transcript_format` says which client wrote the transcript, so an
+        unknown built-in names its catalog."""
         self.registry = registry
+        self.allow_unknown = allow_unknown
+        self.transcript_format = transcript_format
         self.permission = permission
         self.called: set[str] = set()
         self.succeeded: set[str] = set()
@@ -89,13 +97,13 @@ class RegistryChecker:
 
         tool = self.registry.get(call.tool)
         if tool is None:
+            self.called.add(call.tool)
+            if self.allow_unknown and _allowed(call.tool, self.allow_unknown):
+                return found
             suggestion = self._suggestions.get(call.tool)
             if suggestion is None:
-                suggestion = self._suggestions[call.tool] = did_you_mean(
-                    call.tool, self.registry.names
-                )
+                suggestion = self._suggestions[call.tool] = self._unknown_hint(call.tool)
             violation("unknown-tool", f"{call.tool!r} is not in the registry{suggestion}")
-            self.called.add(call.tool)
             return found
         if tool.deprecated:
             replacement = f"; use {tool.deprecated_by!r} instead" if tool.deprecated_by else ""
@@ -122,6 +130,21 @@ class RegistryChecker:
             )
         self.called.add(call.tool)
         return found
+
+    def _unknown_hint(self, name: str) -> str:
+        """Did you mean a registry tool; else, for a client's built-in, its catalog."""
+        close = did_you_mean(name, self.registry.names)
+        if close:
+            return close
+        from toolsel.catalogs import builtin_of, client_name
+
+        found = builtin_of(name, self.transcript_format() if self.transcript_format else None)
+        if found is None:
+            return ""
+        return (
+            f"; it is a {client_name(found)} built-in: add -r builtin:{found}, "
+            f"or --allow-unknown {name!r}"
+        )
 
     def check_input(
         self, call: Call, line: int, *, deadline: float | None = None
@@ -151,3 +174,9 @@ class RegistryChecker:
         if validator is None:
             validator = self._validators[name] = InputValidator(schema)
         return validator
+
+
+def _allowed(name: str, patterns: tuple[str, ...]) -> bool:
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(name, pattern) for pattern in patterns)
