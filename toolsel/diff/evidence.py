@@ -218,20 +218,25 @@ def _rank(rank: int | None) -> str:
 
 
 def _read_cases(path: Path, top_k: int) -> list[_Case]:
-    """Golden test cases (`toolsel test` YAML) or eval cases (`toolsel eval` JSONL)."""
-    if path.suffix.lower() == ".jsonl":
-        from toolsel.errors import UsageError
-        from toolsel.evaluate import read_cases
+    """The cases of a case file (`toolsel test` and `toolsel eval` read the same files)."""
+    from toolsel.cases import read_cases
 
-        found, bad = read_cases(path)
-        if bad:
-            raise UsageError(f"{path}:{bad[0].line}: {bad[0].error}")
-        return [_Case(c.id, c.query, c.expected, (), top_k, "hybrid", 0) for c in found]
-    from toolsel.golden import read_cases as read_golden
-
+    found = read_cases(path)
+    if not found.cases:
+        raise found.no_cases()
+    if found.problems:
+        raise found.refusal("fix the case file before using it as evidence")
     return [
-        _Case(c.name, c.prompt, c.expect, c.forbid, c.top_k, c.method.value, c.line)
-        for c in read_golden(path)
+        _Case(
+            c.label,
+            c.prompt,
+            c.expect,
+            c.forbid,
+            c.top_k or top_k,
+            c.method.value if c.method else "hybrid",
+            c.line,
+        )
+        for c in found.cases
     ]
 
 
