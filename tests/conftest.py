@@ -56,6 +56,7 @@ SLOW = frozenset(
         "tests/render/test_html_replay.py::test_a_hostile_transcript_runs_nothing_and_shows_every_text_as_text",
         "tests/render/test_html_replay.py::test_screenshots_at_two_widths_light_and_dark",
         "tests/ranking/test_rank.py::test_ranking_is_the_same_in_processes_with_different_hash_seeds",
+        "tests/serve/test_html_dashboard.py::test_the_dashboard_asks_for_the_token_then_shows_the_analytics",
         "tests/serve/test_connections.py::test_idle_and_slow_connections_are_closed",
         "tests/serve/test_connections.py::test_idle_sockets_never_lock_out_a_client_with_the_token",
         "tests/serve/test_mcp.py::test_mcp_stdio_answers_lines_it_cannot_read",

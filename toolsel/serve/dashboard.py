@@ -38,6 +38,7 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>toolsel serve</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css">
 </head>
 <body>

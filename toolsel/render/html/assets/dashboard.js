@@ -81,7 +81,8 @@ async function dashboard() {
   const draw = async () => {
     clearTimeout(timer);
     try {
-      const [ready, analytics] = await Promise.all([getJson("/readyz"), loadAnalytics(windowKey)]);
+      const ready = await getJson("/readyz");  // first alone: a 401 asks for the token once
+      const analytics = await loadAnalytics(windowKey);
       const select = optionList(el("select", {id: "window"}), Object.entries(WINDOWS).map(([k, w]) => [k, w.label]));
       select.value = windowKey;
       select.addEventListener("change", () => { windowKey = select.value; draw(); });
