@@ -55,6 +55,8 @@ SLOW = frozenset(
         "tests/render/test_html_replay.py::test_a_problem_links_to_its_row_and_sub_agent_calls_sit_under_their_task",
         "tests/render/test_html_replay.py::test_a_hostile_transcript_runs_nothing_and_shows_every_text_as_text",
         "tests/render/test_html_replay.py::test_screenshots_at_two_widths_light_and_dark",
+        "tests/render/test_html_stats.py::test_the_charts_and_tables_show_the_json_numbers",
+        "tests/render/test_html_stats.py::test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter",
         "tests/ranking/test_rank.py::test_ranking_is_the_same_in_processes_with_different_hash_seeds",
         "tests/serve/test_html_dashboard.py::test_the_dashboard_asks_for_the_token_then_shows_the_analytics",
         "tests/serve/test_connections.py::test_idle_and_slow_connections_are_closed",

@@ -70,14 +70,23 @@ class Browser:
         return watched
 
 
+def _missing(reason: str) -> None:
+    """Skip, saying why; CI (TOOLSEL_REQUIRE_BROWSER=1, set by .ci/run) fails instead."""
+    if os.environ.get("TOOLSEL_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"TOOLSEL_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="needs Playwright: pip install 'toolsel[test]'"
-    )
+    try:
+        from playwright import sync_api
+    except ImportError:
+        _missing("no Playwright: pip install 'toolsel[test]'")
     path = chromium_path()
     if path is None:
-        pytest.skip("no Chromium to drive: apt-get install chromium (.ci/run does)")
+        _missing("no Chromium to drive: apt-get install chromium (.ci/run does)")
+        return
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=path, args=ARGS)
         try:

@@ -9,8 +9,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.conftest import ROOT, Cli
 from tests.render.browser import Browser, browser, screenshots
 
@@ -173,11 +171,3 @@ def test_screenshots_at_two_widths_light_and_dark(
     if keep:
         for path in taken:
             shutil.copy(path, Path(keep) / path.name)
-
-
-def test_without_playwright_the_tests_say_why() -> None:
-    from tests.render import browser as helper
-
-    assert helper.CANDIDATES and callable(helper.chromium_path)
-    if helper.chromium_path() is None:
-        pytest.skip("no Chromium here")

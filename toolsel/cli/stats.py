@@ -78,7 +78,13 @@ def stats(
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
-        from toolsel.serve.store import Window, open_store, stored_time, window_stats
+        from toolsel.serve.store import (
+            Window,
+            open_store,
+            stored_time,
+            window_series,
+            window_stats,
+        )
 
         times = {}
         for name, value in (("--since", since), ("--until", until)):
@@ -93,10 +99,18 @@ def stats(
         store = open_store(db)
         try:
             result = window_stats(store, window, loaded, exact=exact)
+            series = None
+            if output_format is StatsFormat.HTML:
+                series = window_series(store, window, loaded, exact=exact)
         finally:
             store.close()
         with output(output_file) as out:
-            STATS_RENDERERS[output_format](result, out, top=top)
+            if series is not None:
+                from toolsel.render.html.stats import stats_page
+
+                out.write(stats_page(result, source=f"Tool usage in {store.url}", series=series))
+            else:
+                STATS_RENDERERS[output_format](result, out, top=top)
         return
     if not paths:
         raise UsageError("give transcript files, directories or globs, or --db URL")
