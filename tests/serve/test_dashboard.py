@@ -49,7 +49,9 @@ def test_the_data_stays_behind_the_token(client: TestClient) -> None:
     assert client.get("/v1/analytics").status_code == 401
     assert client.get("/readyz").status_code == 401
     assert client.get("/v1/analytics", headers=AUTH).status_code == 200
-    assert client.get("/readyz", headers=AUTH).status_code == 200
+    ready = client.get("/readyz", headers=AUTH)
+    assert ready.status_code == 200
+    assert ready.json()["last_reload"].endswith("Z")  # the dashboard's "last reload"
 
 
 def test_a_foreign_host_or_origin_gets_no_page(client: TestClient) -> None:

@@ -52,7 +52,8 @@ def test_the_dashboard_asks_for_the_token_then_shows_the_analytics(
         page.fill("#token", TOKEN)
         page.click("#login button")
         page.wait_for_selector("body[data-ready='1']")
-        assert "ready" in page.inner_text("#readiness")
+        readiness = page.inner_text("#readiness")
+        assert "ready" in readiness and "last reload 20" in readiness
         shown = page.eval_on_selector_all(
             "#stats-tools tbody tr",
             "rows => rows.map(r => [r.dataset.tool, r.querySelector('[data-key=calls]').textContent,"
