@@ -92,7 +92,7 @@ def test_a_server_that_fails_on_the_command_line_is_exit_2(cli) -> None:  # type
 def test_a_hanging_server_obeys_mcp_timeout(cli) -> None:  # type: ignore[no-untyped-def]
     result = cli(*["rank", "-r", f"mcp:{command('hang')}", "x", "--mcp-timeout", "4"])
     assert result.exit_code == 2
-    assert "took longer than 4 s to answer tools/list" in result.stderr
+    assert "took longer than 4 s to answer" in result.stderr  # initialize, on a loaded machine
 
 
 def test_env_reaches_the_server_and_bad_values_are_one_line(cli) -> None:  # type: ignore[no-untyped-def]
@@ -131,3 +131,20 @@ def test_the_project_config_can_allow_connecting(cli, tmp_path: Path, monkeypatc
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["results"][0]["name"] == "mcp__github__create_issue"
     assert path.exists()
+
+
+def test_lock_pins_a_live_server_and_check_fetches_it_anew(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A rug pull: the server changes a tool after it was approved; `lock --check` asks the
+    server again (a cached list would hide the change) and names the tool."""
+    names = tmp_path / "names.txt"
+    names.write_text("alpha\n")
+    source = f"s=mcp:{command('changing', str(names))}"
+    assert cli(*["lock", "-r", source]).exit_code == 0
+    document = json.loads((tmp_path / "toolsel.lock").read_text())
+    [label] = document["sources"]
+    assert label.startswith("mcp:") and "mcp_servers.py changing" in label  # not a cache path
+    assert cli(*["lock", "-r", source, "--check"]).exit_code == 0
+    names.write_text("alpha\nbeta\n")
+    changed = cli(*["lock", "-r", source, "--check"])
+    assert changed.exit_code == 1
+    assert "mcp__s__beta" in changed.stdout

@@ -160,6 +160,22 @@ def _snapshots(
     return [memo.get(s.identity(), p) for s, p in zip(servers, paths, strict=True)]
 
 
+def snapshot_label(file: str) -> str | None:
+    """For a snapshot file, the server it holds as the user named it: `CONFIG#SERVER` for a
+    client config's server, else what `-r` gave (`mcp:CMD`, the URL); None for any other file."""
+    path = Path(file)
+    if path.suffix != ".json" or path.parent != snapshot_dir():
+        return None
+    try:
+        meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if meta.get("origin"):
+        return f"{meta['origin']}#{meta['server']}"
+    target = str(meta.get("target") or "")
+    return target if target.startswith(("http://", "https://")) else f"mcp:{target}"
+
+
 def _write_snapshot(path: Path, listed: Listed) -> None:
     from toolsel.atomic import replace_file
 

@@ -115,3 +115,11 @@ class InputFormat(StrEnum):
     GROK_CLI = "grok-cli"
     DROID = "droid"
     ANTIGRAVITY = "antigravity"
+
+
+class DiffFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+    MARKDOWN = "markdown"
+    SARIF = "sarif"
+    GITHUB = "github"

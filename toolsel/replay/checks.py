@@ -58,7 +58,7 @@ class RegistryChecker:
     # -- the matcher's listener protocol ----------------------------------------------
     def started(self, opened: OpenCall, line: int) -> None:
         self.violations.extend(self.check_call(opened.call, line))
-        if opened.call.tool in self.registry:
+        if self.registry.resolve(opened.call.tool) is not None:
             self._input_pending[opened.call.id] = (opened, line)
 
     def enriched(self, opened: OpenCall, line: int) -> None:
@@ -69,7 +69,7 @@ class RegistryChecker:
         if pending is not None:
             self.violations.extend(self.check_input(opened.call, pending[1]))
         if not result.is_error:
-            self.succeeded.add(opened.call.tool)
+            self.succeeded.add(self._canonical(opened.call.tool))
 
     def finish(self) -> tuple[Violation, ...]:
         """Check the input of the calls still open, and return every violation by line."""
@@ -84,7 +84,7 @@ class RegistryChecker:
         """Every check of a complete call, at once (`/v1/validate`); `deadline`
         (`time.monotonic()`) bounds its input's check."""
         found = self.check_call(call, line)
-        if call.tool in self.registry:
+        if self.registry.resolve(call.tool) is not None:
             found.extend(self.check_input(call, line, deadline=deadline))
         return found
 
@@ -95,7 +95,7 @@ class RegistryChecker:
         def violation(rule: str, message: str) -> None:
             found.append(Violation(call.id, call.tool, rule, message, line))
 
-        tool = self.registry.get(call.tool)
+        tool = self.registry.resolve(call.tool)
         if tool is None:
             self.called.add(call.tool)
             if self.allow_unknown and _allowed(call.tool, self.allow_unknown):
@@ -121,15 +121,19 @@ class RegistryChecker:
         conflicts = sorted(set(tool.conflicts) & self.called) + sorted(
             other
             for other in self.called
-            if (o := self.registry.get(other)) is not None and call.tool in o.conflicts
+            if (o := self.registry.get(other)) is not None and tool.name in o.conflicts
         )
         for other in dict.fromkeys(conflicts):
             violation(
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        self.called.add(call.tool)
+        self.called.add(tool.name)  # an alias's call is its tool's
         return found
+
+    def _canonical(self, name: str) -> str:
+        tool = self.registry.resolve(name)
+        return tool.name if tool is not None else name
 
     def _unknown_hint(self, name: str) -> str:
         """Did you mean a registry tool; else, for a client's built-in, its catalog."""
@@ -151,7 +155,7 @@ class RegistryChecker:
     ) -> list[Violation]:
         """The call's input against its tool's `parameters` (a known tool's), within
         `deadline`, or the current work's (`toolsel.deadline`, set by `serve`)."""
-        tool = self.registry.get(call.tool)
+        tool = self.registry.resolve(call.tool)
         if tool is None:
             return []
         unreadable = call.arguments_problem()
