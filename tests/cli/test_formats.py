@@ -86,6 +86,12 @@ def json_value(text: str) -> None:
     json.loads(text)
 
 
+def html_page(text: str) -> None:
+    """A whole page with its data block (drawn and checked in a browser by tests/render)."""
+    assert text.startswith("<!doctype html>") and text.rstrip().endswith("</html>")
+    assert 'id="toolsel-data"' in text and "Content-Security-Policy" in text
+
+
 def github(text: str) -> None:
     lines = text.splitlines()
     assert lines[0].startswith("::group::") and any(line.startswith("::error ") for line in lines)
@@ -172,12 +178,17 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
             ReplayFormat.HUMAN: human,
             ReplayFormat.JSON: validates(Output.REPLAY),
             ReplayFormat.JSONL: lines_validate(Output.REPLAY_EVENT),
+            ReplayFormat.HTML: html_page,
         },
     ),
     "stats": (
         StatsFormat,
         ("stats", "-r", REG, TRANSCRIPT),
-        {StatsFormat.HUMAN: human, StatsFormat.JSON: validates(Output.STATS)},
+        {
+            StatsFormat.HUMAN: human,
+            StatsFormat.JSON: validates(Output.STATS),
+            StatsFormat.HTML: html_page,
+        },
     ),
 }
 RUNS = [

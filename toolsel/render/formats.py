@@ -86,11 +86,13 @@ class ReplayFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JSONL = "jsonl"
+    HTML = "html"
 
 
 class StatsFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
+    HTML = "html"
 
 
 class InputFormat(StrEnum):

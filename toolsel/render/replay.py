@@ -271,9 +271,19 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
     return rows
 
 
+def render_replay_html(result: ReplayResult, out: IO[str]) -> None:
+    """The HTML report without timelines (the CLI records them while reading and calls
+    `toolsel.render.html.replay.render_replay_html` with them)."""
+    from toolsel.render.html.replay import render_replay_html as render
+    from toolsel.replay.timeline import Timeline
+
+    render(result, out, Timeline(()))
+
+
 #: `replay --format F`. JSON lines are written while reading (see `event_writer`).
 REPLAY_RENDERERS: dict[ReplayFormat, Callable[[ReplayResult, IO[str]], None]] = {
     ReplayFormat.HUMAN: render_replay_human,
     ReplayFormat.JSON: render_replay_json,
     ReplayFormat.JSONL: render_replay_jsonl,
+    ReplayFormat.HTML: render_replay_html,
 }

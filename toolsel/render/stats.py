@@ -125,8 +125,15 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
         console.print(visible(note), style="yellow")
 
 
+def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
+    from toolsel.render.html.stats import render_stats_html as render
+
+    render(stats, out, top=top)
+
+
 #: `stats --format F`.
 STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.HUMAN: render_stats_human,
     StatsFormat.JSON: render_stats_json,
+    StatsFormat.HTML: render_stats_html,
 }

@@ -224,6 +224,7 @@ class _EventStream:
                 line=line,
                 is_error=None if result is None else result.is_error,
                 latency_ms=latency,
+                copied=opened.copied,
             )
         )
 

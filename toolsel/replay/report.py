@@ -114,6 +114,7 @@ class ToolEvent:
     line: int
     is_error: bool | None = None  # tool_result only: whether the result was an error
     latency_ms: float | None = None  # tool_result only, when both ends carry a timestamp
+    copied: bool = False  # the call repeats an earlier file's id and tool (a resumed session)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`
-paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`.
+paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`; the read-only
+dashboard at `/` (`toolsel.serve.dashboard`).
 
 Every handler reads its body itself (so a malformed body gets one clear 4xx, in the same
 `{"error": ...}` shape everywhere) and runs one `Service` method on the work pool
@@ -162,6 +163,9 @@ def create_app(
     app.include_router(_health_routes(service, work))
     app.include_router(_v1_routes(service, work, bodies))
     app.include_router(_agent_routes(service, work, bodies))
+    from toolsel.serve.dashboard import dashboard_routes
+
+    app.include_router(dashboard_routes())
     if mcp_app is not None:
         app.mount("/", mcp_app)
     app.add_middleware(

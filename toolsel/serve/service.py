@@ -75,6 +75,7 @@ class Service:
         self._watcher: threading.Thread | None = None
         files, stamp = self._stamp()
         self.snapshot = self._load(1, files, stamp)  # raises on a bad registry at start
+        self.loaded_at = _now()  # when the live registry was loaded (/readyz `last_reload`)
 
     # -- loading ------------------------------------------------------------------------
     def files(self) -> FileList:
@@ -151,6 +152,7 @@ class Service:
             self._reload_failed(describe_error(error), stamp)
             return False
         self.snapshot = fresh  # one reference swap: requests see the old or the new
+        self.loaded_at = _now()
         self.last_error = None
         log.info(
             "registry reloaded: version %s, %s tools", fresh.version, len(fresh.registry.tools)
@@ -196,6 +198,7 @@ class Service:
             "ready": store_error is None,
             "registry_version": snap.version,
             "tools": len(snap.registry.tools),
+            "last_reload": self.loaded_at,
             "last_reload_error": self.last_error,
             "store_error": store_error,
         }
@@ -409,6 +412,12 @@ def _store_errors() -> Iterator[None]:
         raise RequestError(str(error), 507) from None
     except StoreUnavailable as error:
         raise RequestError(str(error), 503) from None
+
+
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
