@@ -37,6 +37,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 #: Measured with `pytest --durations=40` (each over about 2 s on its own).
 SLOW = frozenset(
     {
+        "tests/cli/test_live.py::test_a_hanging_server_obeys_mcp_timeout",
+        "tests/cli/test_live.py::test_lock_pins_a_live_server_and_check_fetches_it_anew",
+        "tests/cli/test_live.py::test_a_server_that_fails_on_the_command_line_is_exit_2",
+        "tests/cli/test_live.py::test_connect_loads_every_server_namespaced_and_a_failing_one_is_one_line",
+        "tests/cli/test_live.py::test_env_reaches_the_server_and_bad_values_are_one_line",
+        "tests/cli/test_live.py::test_rank_a_stdio_server_named_on_the_command_line",
+        "tests/cli/test_live.py::test_replay_checks_calls_against_a_live_server",
+        "tests/cli/test_live.py::test_the_list_is_cached_until_refresh",
+        "tests/cli/test_live.py::test_the_project_config_can_allow_connecting",
+        "tests/live/test_fetch.py::test_a_server_that_crashes_is_one_reason_with_its_stderr",
+        "tests/live/test_fetch.py::test_a_server_that_hangs_is_stopped_at_the_list_deadline",
+        "tests/live/test_fetch.py::test_a_streamable_http_server_with_a_bearer_token",
+        "tests/live/test_fetch.py::test_one_failure_leaves_the_others_listed_in_order",
+        "tests/live/test_fetch.py::test_the_server_gets_the_environment_it_is_given",
         "tests/ranking/test_rank.py::test_ranking_is_the_same_in_processes_with_different_hash_seeds",
         "tests/serve/test_connections.py::test_idle_and_slow_connections_are_closed",
         "tests/serve/test_connections.py::test_idle_sockets_never_lock_out_a_client_with_the_token",

@@ -104,7 +104,7 @@ def test_an_expected_tool_the_registry_lacks_is_an_error_with_a_suggestion(cli: 
 def test_eval_bad_k_and_empty_file(cli: Cli, write) -> None:
     assert cli("eval", "-r", REG, "--cases", CASES, "-k", "x").exit_code == 2
     run = cli("eval", "-r", REG, "--cases", str(write("e.jsonl", "\n")))
-    assert run.exit_code == 2 and "no readable cases" in run.stderr
+    assert run.exit_code == 2 and "not a case file: it is empty" in run.stderr
 
 
 def test_conversational_prompts_examples_lift_recall(cli: Cli) -> None:

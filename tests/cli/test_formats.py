@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from tests.conftest import ROOT, Cli
 from toolsel.render.formats import (
     DepsFormat,
+    DiffFormat,
     EvalFormat,
     GraphFormat,
     LintFormat,
@@ -61,6 +62,14 @@ def lines_validate(output: Output) -> Callable[[str], None]:
             one(line)
 
     return check
+
+
+def annotations(text: str) -> None:
+    assert any(line.startswith("::error file=") for line in text.splitlines())
+
+
+def markdown(text: str) -> None:
+    assert text.startswith("### toolsel diff") and "| breaking | risky | safe |" in text
 
 
 def human(text: str) -> None:
@@ -130,6 +139,17 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
             LintFormat.GITLAB: json_value,
         },
     ),
+    "diff": (
+        DiffFormat,
+        ("diff", REG, str(ROOT / "tests" / "examples" / "valid" / "native.yaml")),
+        {
+            DiffFormat.HUMAN: human,
+            DiffFormat.JSON: validates(Output.DIFF),
+            DiffFormat.MARKDOWN: markdown,
+            DiffFormat.SARIF: json_value,
+            DiffFormat.GITHUB: annotations,
+        },
+    ),
     "eval": (
         EvalFormat,
         ("eval", "-r", REG, "--cases", CASES),
@@ -176,6 +196,14 @@ def test_every_format_of_every_command(cli: Cli, command: str, member: Enum) -> 
         return
     assert run.exit_code in (0, 1), run.stderr
     checks[member](run.stdout)
+
+
+LOCK_FILE = validates(Output.LOCK)
+
+
+def test_the_lock_file_matches_its_schema(cli: Cli, in_tmp: Any) -> None:
+    assert cli("lock", "-r", REG).exit_code == 0
+    LOCK_FILE((in_tmp / "toolsel.lock").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("graph", list(GraphFormat))

@@ -10,11 +10,15 @@ commands, so `toolsel --help` starts fast.
 from __future__ import annotations
 
 from toolsel.cli import (
+    convert,
     deps,
+    diff,
     evaluate,
     golden,
+    init,
     learn,
     lint,
+    lock,
     prompt,
     rank,
     replay,
@@ -27,9 +31,13 @@ from toolsel.cli.app import app
 #: (command name, function, its line in `toolsel --help`), in the order the help lists them.
 #: The line is written out, not cut from the docstring: a cut line ends in "...".
 COMMANDS = (
+    ("init", init.init, "Start a project: config, registry skeleton, golden tests."),
     ("rank", rank.rank, "Rank the registry's tools for a prompt, and say why."),
     ("deps", deps.deps, "Show what tools require, in load order."),
     ("lint", lint.lint, "Check registry files for provider and selection problems."),
+    ("diff", diff.diff, "Class registry changes as breaking, risky or safe."),
+    ("lock", lock.lock, "Pin tool definitions by hash; --check catches drift."),
+    ("convert", convert.convert, "Convert a whole registry to another shape."),
     ("eval", evaluate.evaluate, "Measure selection quality on labelled cases."),
     ("test", golden.test, "Run golden selection tests (exit 1 on a failure)."),
     ("prompt", prompt.prompt, "Print the tool listing an agent would see."),

@@ -17,7 +17,10 @@ class OneLineErrors(TyperGroup):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         import sys
 
+        from toolsel.cli.live import add_live_options
+
         for command in self.commands.values():
+            add_live_options(command)
             _plain_metavars(command)
 
         from typer import _click

@@ -17,6 +17,7 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
+    from toolsel.cases import CaseFile, CaseProblem
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 
@@ -117,6 +118,15 @@ def warn(message: str) -> None:
     from toolsel.render.escape import visible
 
     typer.echo(f"toolsel: {visible(message)}", err=True)
+
+
+def warn_cases(found: CaseFile, problems: Iterable[CaseProblem] = (), suffix: str = "") -> None:
+    """A case file's notes on stderr, then each of `problems` with its place (and `suffix`:
+    what became of the case)."""
+    for note in found.notes:
+        warn(note)
+    for problem in problems:
+        warn(problem.located(found.file) + suffix)
 
 
 def load_registry(

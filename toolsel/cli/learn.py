@@ -17,8 +17,8 @@ def learn(
         list[Path] | None,
         typer.Option(
             "--cases",
-            help="eval cases (JSONL) or test golden files whose queries become examples "
-            "of their expected tools. Repeatable.",
+            help="Case files (YAML, JSON or JSON lines, as eval and test read them): each "
+            "case's prompt becomes an example of its expected tools. Repeatable.",
         ),
     ] = None,
     transcripts: Annotated[
@@ -93,7 +93,7 @@ def learn(
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
     them as an examples overlay (sorted, with each example's source in a comment)."""
     from toolsel.learn import check_output, learn_examples, overlay_text, registry_policy
-    from toolsel.render.learn import UNKNOWN_DANGEROUS, nothing_learned, summary
+    from toolsel.render.learn import UNKNOWN_DANGEROUS, flagged_lines, nothing_learned, summary
 
     if not cases and not transcripts:
         raise UsageError("nothing to learn from", hint="give --cases FILE or --transcripts PATH")
@@ -114,9 +114,15 @@ def learn(
         redact=redact or (),
         max_chars=max_chars,
         leave_out=dangerous,
+        registry=loaded,
+        replacing=output_path,
     )
+    for note in learned.notes:
+        warn(note)
     for problem in learned.problems:
-        warn(f"{problem} (line skipped)")
+        warn(f"{problem} (case skipped)")
+    for line in flagged_lines(learned):
+        warn(line)
     new = learned.count - learned.kept_from_overlay
     if new <= 0 and learned.kept_from_overlay and learned.read:
         warn(f"{output_path}: already has every example learned; nothing written")

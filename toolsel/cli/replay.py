@@ -62,6 +62,15 @@ def replay(
         InputFormat,
         typer.Option("--input-format", help="Transcript format; auto detects it per line."),
     ] = InputFormat.AUTO,
+    allow_unknown: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-unknown",
+            metavar="PATTERN",
+            help="Tools the registry need not declare: names or globs (repeatable, "
+            "comma-separated; e.g. 'mcp__*'). Also [tool.toolsel] allow-unknown.",
+        ),
+    ] = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
@@ -81,9 +90,17 @@ def replay(
             on_event=events,
             input_format=None if input_format is InputFormat.AUTO else input_format.value,
             progress=progress,
+            allow_unknown=allowed_unknown(allow_unknown),
         )
     REPLAY_RENDERERS[output_format](result, sys.stdout)
     raise typer.Exit(int(ExitCode.FINDINGS) if result.fails(kinds) else int(ExitCode.OK))
+
+
+def allowed_unknown(values: list[str] | None) -> tuple[str, ...]:
+    """--allow-unknown's globs, then the project's `allow-unknown`."""
+    from toolsel.config import find_config
+
+    return tuple(dict.fromkeys([*split_values(values), *find_config().allow_unknown]))
 
 
 def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:

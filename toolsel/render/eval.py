@@ -65,7 +65,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
             Text(visible(f"expected tool {name!r} is not in the registry"), style="yellow")
         )
     for bad in report.bad_lines:
-        console.print(Text(visible(f"line {bad.line} skipped: {bad.error}"), style="yellow"))
+        console.print(Text(visible(f"{bad.located(report.source)} (case skipped)"), style="yellow"))
 
 
 def eval_payload(report: EvalReport) -> dict[str, Any]:
@@ -95,7 +95,9 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
             }
             for m in report.methods
         ],
-        "unreadable_lines": [{"line": b.line, "error": b.error} for b in report.bad_lines],
+        "unreadable_lines": [
+            {"line": b.line, "column": b.column, "error": b.message} for b in report.bad_lines
+        ],
         "unknown_tools": list(report.unknown_tools),
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,10 +54,41 @@ def summary(learned: Learned, path: Path | None = None) -> str:
         )
     if learned.below_min_count:
         parts.append(f"{counted(len(learned.below_min_count), 'tool')} below --min-count dropped")
+    if learned.flagged:
+        parts.append(
+            f"{counted(len(learned.flagged), 'example')} lint would flag left out ({_why_flagged(learned)})"
+        )
     if learned.problems:
-        parts.append(f"{counted(len(learned.problems), 'unreadable case line')} skipped")
+        parts.append(f"{counted(len(learned.problems), 'unreadable case')} skipped")
     where = f"; wrote {path}" if path is not None else ""
     return "learned " + "; ".join(parts) + where
+
+
+#: What each rule learn applies says about an example it leaves out.
+FLAGGED_BY = {
+    "TS702": "ranks another tool first",
+    "TS703": "an example of another tool",
+}
+#: How many left-out examples are listed one a line (the summary counts them all).
+FLAGGED_SHOWN = 20
+
+
+def _why_flagged(learned: Learned) -> str:
+    by_rule = Counter(f.rule for f in learned.flagged)
+    return "; ".join(f"{rule}, {FLAGGED_BY[rule]}: {n}" for rule, n in sorted(by_rule.items()))
+
+
+def flagged_lines(learned: Learned) -> list[str]:
+    """One line for each example left out because lint would flag it (the first
+    FLAGGED_SHOWN), saying why."""
+    lines = [
+        f"left out {f.example.tool}: {f.example.text!r} {f.why} ({f.rule}; {f.example.source})"
+        for f in learned.flagged[:FLAGGED_SHOWN]
+    ]
+    more = len(learned.flagged) - FLAGGED_SHOWN
+    if more > 0:
+        lines.append(f"... and {counted(more, 'more example')} left out")
+    return lines
 
 
 def nothing_learned(learned: Learned, *, from_transcripts: bool) -> str:

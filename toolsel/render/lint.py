@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import IO
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
@@ -11,6 +12,10 @@ from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import LintFormat
 from toolsel.schemas import Output, schema_name
+
+if TYPE_CHECKING:
+    from toolsel.lint.fix import FixPlan
+    from toolsel.lint.statistics import RuleCount
 
 LINT_SCHEMA = schema_name(Output.LINT)
 HOMEPAGE = "https://github.com/toolsel/toolsel"
@@ -76,20 +81,85 @@ def _hidden(result: LintResult) -> str:
     return f"; {', '.join(parts)} not shown"
 
 
-def json_text(result: LintResult) -> str:
-    return dumps_json(
-        {
-            "schema": LINT_SCHEMA,
-            "tool": {"name": "toolsel", "version": __version__},
-            "findings": [f.to_dict() for f in result.findings],
-            "summary": {
-                **result.summary(),
-                "hidden": len(result.hidden),
-                "failed": result.failed,
-                "fail_on": result.fail_on.value,
-            },
-        }
-    )
+def json_text(result: LintResult, statistics: Sequence[RuleCount] | None = None) -> str:
+    document: dict[str, object] = {
+        "schema": LINT_SCHEMA,
+        "tool": {"name": "toolsel", "version": __version__},
+        "findings": [f.to_dict() for f in result.findings],
+        "summary": {
+            **result.summary(),
+            "hidden": len(result.hidden),
+            "failed": result.failed,
+            "fail_on": result.fail_on.value,
+        },
+    }
+    if statistics is not None:
+        document["statistics"] = [row.to_dict() for row in statistics]
+    return dumps_json(document)
+
+
+def render_statistics(rows: Sequence[RuleCount], result: LintResult, out: IO[str]) -> None:
+    """`--statistics`: a count per rule (and severity) instead of the findings, then the
+    summary line; columns sized to their longest value, so a name is never broken."""
+    if rows:
+        table = [("count", "rule", "name", "severity", "fixable")]
+        table += [
+            (str(r.count), r.rule, r.name, r.severity.value, str(r.fixable) if r.fixable else "-")
+            for r in rows
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(5)]
+        for count, rule, name, severity, fixable in table:
+            out.write(
+                f"{count:>{widths[0]}}  {rule:<{widths[1]}}  {name:<{widths[2]}}  "
+                f"{severity:<{widths[3]}}  {fixable:>{widths[4]}}".rstrip()
+                + "\n"
+            )
+        out.write("\n")
+    out.write(summary_line(result) + "\n")
+
+
+def render_fix_plan(plan: FixPlan, out: IO[str], *, quiet: bool, applied: bool) -> None:
+    """What `--fix` changed (or `--diff` would change): a unified diff per file, or with
+    `quiet` one line per file, then the count."""
+    import difflib
+
+    verb = "Fixed" if applied else "Would fix"
+    for item in plan.files:
+        if quiet:
+            rules = Counter(f.rule for f in item.fixed)
+            counts = ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items()))
+            out.write(
+                visible(f"{verb} {item.file}: {_findings(len(item.fixed))} ({counts})") + "\n"
+            )
+            continue
+        diff = difflib.unified_diff(
+            item.before.splitlines(keepends=True),
+            item.after.splitlines(keepends=True),
+            fromfile=item.file,
+            tofile=item.file,
+        )
+        for line in diff:
+            out.write(visible(line.rstrip("\r\n"), newlines=True) + "\n")
+    count, files = len(plan.fixed), len(plan.files)
+    if not count:
+        out.write("Nothing to fix.\n")
+    else:
+        out.write(f"{verb} {_findings(count)} in {files} {'file' if files == 1 else 'files'}.\n")
+
+
+def render_unfixed(plan: FixPlan, out: IO[str]) -> None:
+    """Each finding of a fixable rule that `--fix` leaves, and why."""
+    for left in plan.unfixed:
+        f = left.finding
+        out.write(
+            visible(f"{f.file}:{f.line}:{f.column}: {f.rule} not fixed: {left.reason}") + "\n"
+        )
+    if plan.unfixed:
+        out.write("\n")
+
+
+def _findings(n: int) -> str:
+    return f"{n} finding{'s' if n != 1 else ''}"
 
 
 def _sarif_level(severity: Severity) -> str:

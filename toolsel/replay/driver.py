@@ -38,6 +38,7 @@ def replay_paths(
     input_format: str | None = None,
     progress: Progress | None = None,
     prompts: PromptSink | None = None,
+    allow_unknown: tuple[str, ...] = (),
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them. `prompts`
@@ -55,6 +56,7 @@ def replay_paths(
             progress=progress,
             memory=memory,
             prompts=prompts,
+            allow_unknown=allow_unknown,
         )
         for path in inputs
     ]
@@ -71,6 +73,7 @@ def replay_file(
     progress: Progress | None = None,
     memory: RunMemory | None = None,
     prompts: PromptSink | None = None,
+    allow_unknown: tuple[str, ...] = (),
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
@@ -78,7 +81,17 @@ def replay_file(
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
-    checker = RegistryChecker(registry, permission) if registry is not None else None
+    formats: Counter[str] = Counter()
+    checker = (
+        RegistryChecker(
+            registry,
+            permission,
+            allow_unknown=allow_unknown,
+            transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
+        )
+        if registry is not None
+        else None
+    )
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
         listeners.append(_EventStream(shown, on_event))
@@ -89,7 +102,6 @@ def replay_file(
     if prompts is not None:
         matcher.on_human = prompts.human
     reading = Reading()
-    formats: Counter[str] = Counter()
     unknown = _UnknownRecords()
     decode = detect if input_format is None else DECODERS[input_format]
     handlers = matcher.handlers
