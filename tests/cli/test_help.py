@@ -34,3 +34,10 @@ def test_each_command_help_is_plain_and_fits_80_columns(
 def test_a_value_out_of_range_still_says_the_range(cli: Cli) -> None:
     run = cli("learn", "--cases", "x", "--min-count", "0")
     assert run.exit_code == 2 and "0 is not in the range x>=1" in run.stderr
+
+
+def test_lint_fail_on_shows_its_default(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    text = " ".join(cli("lint", "--help").stdout.split())
+    assert "--fail-on SEVERITY Lowest severity that fails: error, warning, info, never." in text
+    assert "never. [default: error]" in text

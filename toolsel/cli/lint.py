@@ -54,7 +54,12 @@ OutputFileOption = Annotated[
 ]
 FailOnOption = Annotated[
     str | None,
-    typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never."),
+    typer.Option(
+        "--fail-on",
+        metavar="SEVERITY",
+        # the value is None here, so that the configuration's fail-on applies; error if unset
+        help="Lowest severity that fails: error, warning, info, never.  [default: error]",
+    ),
 ]
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")

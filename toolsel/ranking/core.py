@@ -17,7 +17,7 @@ from typing import Any
 
 from toolsel.errors import RegistryError, UsageError
 from toolsel.ranking import scorers
-from toolsel.ranking.fields import tokens
+from toolsel.ranking.fields import surface_words, tokens
 from toolsel.ranking.index import RankIndex, ToolMeta
 from toolsel.ranking.methods import SCORERS, Scores, default_top, explain, score
 from toolsel.ranking.options import Method
@@ -118,6 +118,13 @@ class RankResult:
     #: `always_include` tools not in `results`: offered whatever the prompt, not counted in
     #: `--top` (one that ranks in the top is in `results`, at its rank)
     always: tuple[RankedTool, ...] = ()
+    #: each of `terms` and the prompt's word it came from ("committ" from "committed"), so
+    #: an explanation shows the user's words, not stems
+    words: tuple[tuple[str, str], ...] = ()
+
+    def word(self, term: str) -> str:
+        """The prompt's own word for search term `term` (the term itself if none)."""
+        return dict(self.words).get(term, term)
 
     @property
     def strong(self) -> bool:
@@ -194,6 +201,7 @@ def rank_index(
         excluded=tuple(d for d in dropped if isinstance(d, Excluded)),
         deprecated=tuple(d for d in dropped if isinstance(d, Deprecated)),
         terms=tuple(terms),
+        words=tuple(surface_words(query).items()),
     )
 
 

@@ -360,15 +360,24 @@ LINT_RENDERERS: dict[LintFormat, Callable[..., None]] = {
 
 
 def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
-    from rich.table import Table
+    """One rule a row; a narrow terminal loses the profile column (the summary of a
+    profile's rule starts with `[profile]`), then gets one block per rule."""
+    from toolsel.render.layout import Column, fitted_table, stacked
 
     console = make_console(out)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("id", "name", "default", "profile", "summary"):
-        table.add_column(column, overflow="fold")
-    for rule in rules:
-        table.add_row(rule.id, rule.name, rule.default_level, rule.profile or "", rule.summary)
-    console.print(table)
+    columns = [
+        Column("id"),
+        Column("name"),
+        Column("default"),
+        Column("profile", optional=1),
+        Column("summary", wrap=True, min_width=24),
+    ]
+    rows = [[r.id, r.name, r.default_level, r.profile or "", r.summary] for r in rules]
+    fitted = fitted_table(console, columns, rows, boxed=False)
+    if fitted is None:
+        stacked(console, columns, rows)
+    else:
+        console.print(fitted.table)
 
 
 def rule_explanation(rule: Rule) -> str:
