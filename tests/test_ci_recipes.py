@@ -159,7 +159,10 @@ def test_pre_commit_from_the_repository_at_a_commit(
     assert hook.returncode == 1 and "registries/broken.yaml:20:16: TS504" in hook.stdout
 
     # `autoupdate --freeze` moves rev to the newest commit and keeps it a commit id
-    config.write_text(config.read_text().replace(commit, commit[:7] + "0" * 33))
+    # (quoted: a stale id of digits and zeros would read as a YAML integer)
+    stale = commit[:7] + "0" * 33
+    config.write_text(config.read_text().replace(f"rev: {commit}", f'rev: "{stale}"'))
+    assert f'rev: "{stale}"' in config.read_text()
     update = run([sys.executable, "-m", "pre_commit", "autoupdate", "--freeze"], project, env)
     assert update.returncode == 0, update.stdout + update.stderr
     assert yaml.safe_load(config.read_text())["repos"][0]["rev"] == commit
