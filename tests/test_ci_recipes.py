@@ -33,8 +33,8 @@ pytestmark = pytest.mark.skipif(
 
 
 def ci_section() -> str:
-    start = README.index("#### In CI\n")
-    return README[start : README.index("\n### ", start)]
+    start = README.index("## In CI\n")
+    return README[start : README.index("\n## ", start + 1)]
 
 
 def blocks(language: str) -> list[str]:

@@ -415,7 +415,7 @@ class _Reader:
             notes = (
                 *notes,
                 f"note: {self.file} uses {which}, the other spelling of {canonical}; "
-                "both are read (see the README's case format)",
+                "both are read (see Case files in docs/commands.md)",
             )
         return CaseFile(
             self.file,

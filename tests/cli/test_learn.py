@@ -401,12 +401,12 @@ def test_a_tool_named_with_an_emoji_round_trips(cli: Cli, write) -> None:
 
 
 def _readme_learn_commands() -> list[list[str]]:
-    """The `toolsel learn --cases` commands of the README's learn section, as written."""
+    """The `toolsel learn --cases` commands of the documented learn section, as written."""
     import shlex
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### `toolsel learn`") :]
-    section = section[: section.index("\n### ", 1)]
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    section = text[text.index("## `toolsel learn`") :]
+    section = section[: section.index("\n## ", 1)]
     return [
         shlex.split(line)[1:]
         for line in section.splitlines()

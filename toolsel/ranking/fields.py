@@ -107,7 +107,7 @@ EMBED_RECIPE = "name-description-parameters/3"
 def embed_text(tool: Tool) -> str:
     """The text a tool is embedded as: its name as words, its description, then parameter
     names and descriptions. Chosen on the dev splits (benchmarks/embed_tune.py): adding tags
-    or the category cost up to 3 NDCG@10 points; see the README's quality section."""
+    or the category cost up to 3 NDCG@10 points; see docs/quality.md."""
     params = tool.parameters.get("properties", {})
     parts = [" ".join(split_name(tool.name)), tool.description.strip()]
     if isinstance(params, dict) and params:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
-#: see benchmarks/quality.py and the README's quality table).
+#: see benchmarks/quality.py and docs/quality.md).
 HYBRID_WEIGHTS = {"bm25": 0.5, "tfidf": 0.5, "fuzzy": 0.15}
 #: Fuzzy matching and typo correction join hybrid only for queries that look typed by hand
 #: (see `looks_typed`): they rescue "raed fle" and "db exec", but on sentences they cost

@@ -127,7 +127,7 @@ def sarif_text(result: DiffResult) -> str:
             "id": rule_id,
             "name": RULES[rule_id].name,
             "shortDescription": {"text": RULES[rule_id].summary},
-            "helpUri": f"{HOMEPAGE}/blob/main/README.md#toolsel-diff",
+            "helpUri": f"{HOMEPAGE}/blob/main/docs/commands.md#toolsel-diff",
             "properties": {"category": RULES[rule_id].category.value},
         }
         for rule_id in used

@@ -104,7 +104,7 @@ def nothing_learned(learned: Learned, *, from_transcripts: bool) -> str:
 
 UNKNOWN_DANGEROUS = (
     "without -r, learn cannot tell which tools are dangerous: examples for all of "
-    "them were learned (see the README's `toolsel learn`)"
+    "them were learned (see `toolsel learn` in docs/commands.md)"
 )
 
 
