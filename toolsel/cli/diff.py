@@ -39,7 +39,10 @@ def diff(
         Path | None, typer.Option("--output-file", "-o", help="Write the report here.")
     ] = None,
     fail_on: Annotated[
-        str, typer.Option("--fail-on", help="Class that exits 1: breaking, risky, any, none.")
+        str,
+        typer.Option(
+            "--fail-on", metavar="CLASS", help="Class that exits 1: breaking, risky, any, none."
+        ),
     ] = "breaking",
     ignore: Annotated[
         Path | None,
