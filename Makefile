@@ -1,11 +1,14 @@
 # Short task file; CI (.ci/run) uses the same commands the README gives.
-.PHONY: dev test lint bench docs mutate
+.PHONY: dev test test-fast lint bench docs mutate
 
 dev:
 	python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,embed,dev]'
 
 test:
-	python -m pytest
+	python -m pytest -n auto
+
+test-fast:  # skips tests marked slow; fewer Hypothesis examples
+	HYPOTHESIS_PROFILE=dev python -m pytest -n auto -m "not slow"
 
 lint:
 	ruff check toolsel tests benchmarks && ruff format --check toolsel tests benchmarks && mypy

@@ -1,6 +1,6 @@
 """Generate the rule documentation from the rule table, so it cannot drift.
 
-python docs/generate.py          # rewrite docs/rules.md and the README's rule table
+python docs/generate.py          # rewrite docs/rules.md and docs/reference.md's rule table
 python docs/generate.py --check  # exit 1 if either is out of date (tests run this)
 """
 
@@ -20,7 +20,7 @@ def rule_table() -> str:
     for rule in all_rules().values():
         summary = rule.summary.replace("|", "\\|")
         lines.append(
-            f"| [{rule.id}](docs/rules.md#{rule.id.lower()}) | `{rule.name}` | {rule.default_level} | {rule.profile or ''} | {summary} |"
+            f"| [{rule.id}](rules.md#{rule.id.lower()}) | `{rule.name}` | {rule.default_level} | {rule.profile or ''} | {summary} |"
         )
     return "\n".join(lines)
 
@@ -75,7 +75,9 @@ def main() -> int:
     check = "--check" in sys.argv
     targets = {
         ROOT / "docs" / "rules.md": rules_page(),
-        ROOT / "README.md": readme_with_rules((ROOT / "README.md").read_text(encoding="utf-8")),
+        ROOT / "docs" / "reference.md": readme_with_rules(
+            (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+        ),
     }
     stale = (
         [path for path, text in targets.items() if path.read_text(encoding="utf-8") != text]

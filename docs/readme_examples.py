@@ -1,4 +1,4 @@
-"""Re-run the README's `console` examples and write their real output back.
+"""Re-run the `console` examples of the README and docs/*.md and write their real output back.
 
 python docs/readme_examples.py           # rewrite every example's output in place
 python docs/readme_examples.py --check   # exit 1 if any example's output differs
@@ -20,6 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = re.compile(r"```console\n(\$ toolsel [^\n]*)\n(.*?)```", re.DOTALL)
 
 
+def documented_pages() -> list[Path]:
+    """The README and every page of docs/ (examples run from the repository root)."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
 def run(command: str) -> str:
     from typer.testing import CliRunner
 
@@ -34,7 +39,6 @@ def main() -> int:
     os.chdir(ROOT)
     os.environ.update(COLUMNS="120", TOOLSEL_CACHE_DIR=tempfile.mkdtemp())
     os.environ.pop("GITHUB_ACTIONS", None)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     stale: list[str] = []
 
     def refresh(match: re.Match[str]) -> str:
@@ -44,12 +48,15 @@ def main() -> int:
             stale.append(command)
         return f"```console\n{command}\n{output.rstrip()}\n```"
 
-    updated = EXAMPLE.sub(refresh, readme)
+    for page in documented_pages():
+        text = page.read_text(encoding="utf-8")
+        updated = EXAMPLE.sub(refresh, text)
+        if not check and updated != text:
+            page.write_text(updated, encoding="utf-8")
     for command in stale:
         print(f"{'stale' if check else 'updated'}: {command}", file=sys.stderr)
     if check:
         return 1 if stale else 0
-    (ROOT / "README.md").write_text(updated, encoding="utf-8")
     return 0
 
 

@@ -149,3 +149,27 @@ def test_a_toolsel_toml_beside_an_unreadable_pyproject_is_the_way_round_it(
     assert refused.exit_code == 2 and "keep toolsel's settings in a toolsel.toml" in refused.stderr
     (in_tmp / "toolsel.toml").write_text("[lint]\n")
     assert cli("rank", "does", "-f", "json").exit_code == 0
+
+
+def test_live_registry_entries_are_kept_as_written(in_tmp: Path) -> None:
+    from toolsel.config import find_config
+
+    (in_tmp / "toolsel.toml").write_text(
+        'registry = ["registries", "gh=mcp:npx -y server-github", "https://h.example/mcp"]\n'
+        "connect = true\n"
+    )
+    config = find_config()
+    assert config.connect is True
+    assert [str(p) for p in config.registry] == [
+        str(in_tmp / "registries"),
+        "gh=mcp:npx -y server-github",
+        "https:/h.example/mcp",  # a Path keeps one slash; toolsel.live puts it back
+    ]
+
+
+def test_connect_must_be_a_boolean(in_tmp: Path) -> None:
+    from toolsel.config import find_config
+
+    (in_tmp / "toolsel.toml").write_text('connect = "yes"\n')
+    with pytest.raises(ConfigError, match="`connect` must be true or false"):
+        find_config()

@@ -11,7 +11,7 @@ from typing import Any
 from toolsel.errors import ConfigError
 
 CONFIG_NAMES = ("toolsel.toml", "pyproject.toml")
-PROJECT_KEYS = ("registry", "lint", "serve")
+PROJECT_KEYS = ("registry", "lint", "serve", "connect", "allow-unknown")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,8 @@ class ProjectConfig:
     registry: tuple[Path, ...] = ()
     lint: dict[str, Any] = field(default_factory=dict)
     serve: dict[str, Any] = field(default_factory=dict)  # `toolsel serve` settings
+    connect: bool = False  # start the MCP servers that client configs name
+    allow_unknown: tuple[str, ...] = ()  # tools replay -r need not find in the registry
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -119,7 +121,39 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     serve = table.get("serve", {})
     if not isinstance(serve, dict):
         raise ConfigError(f"{path}: `serve` must be a table")
-    return ProjectConfig(path, tuple(path.parent / r for r in registry), lint, serve)
+    connect = table.get("connect", False)
+    if not isinstance(connect, bool):
+        raise ConfigError(f"{path}: `connect` must be true or false")
+    allow = table.get("allow-unknown", [])
+    if isinstance(allow, str):
+        allow = [allow]
+    if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
+        raise ConfigError(f"{path}: `allow-unknown` must be a tool name or glob, or a list of them")
+    return ProjectConfig(
+        path,
+        tuple(_registry_path(path.parent, r) for r in registry),
+        lint,
+        serve,
+        connect,
+        tuple(allow),
+    )
+
+
+def _registry_path(folder: Path, entry: str) -> Path:
+    """A configured registry entry: a path relative to the config's folder, or a live
+    server (`mcp:CMD`, a URL, `name=mcp:CMD`) or a catalog (`builtin:NAME`) as written."""
+    from toolsel.live.sources import live_text
+
+    _, _, rest = entry.partition("=")
+    if entry.startswith("builtin:") or live_text(entry) is not None:
+        return Path(entry)
+    if rest and live_text(rest) is not None:
+        return Path(entry)
+    return folder / entry
+
+
+#: What a checking command without `-r`, in a project without a registry, says.
+NO_REGISTRY = "no registry given; pass PATH or set `[tool.toolsel] registry`"
 
 
 def bundled_registry() -> Path:

@@ -24,6 +24,22 @@ def _openai(tools: Sequence[Tool]) -> dict[str, Any]:
     return {"tools": out}
 
 
+def _openai_responses(tools: Sequence[Tool]) -> dict[str, Any]:
+    """Responses API: {"tools": [{"type": "function", "name", "description", "parameters"}]}."""
+    out = []
+    for tool in tools:
+        entry: dict[str, Any] = {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+        }
+        if tool.strict:
+            entry["strict"] = True
+        out.append(entry)
+    return {"tools": out}
+
+
 def _anthropic(tools: Sequence[Tool]) -> dict[str, Any]:
     """Messages API: {"tools": [{"name", "description", "input_schema"}]}."""
     out = []
@@ -75,12 +91,12 @@ def _gemini(tools: Sequence[Tool]) -> dict[str, Any]:
     declarations = []
     for tool in tools:
         schema = {k: v for k, v in tool.parameters.items() if k != "$schema"}
-        key = "parametersJsonSchema" if _beyond_gemini_subset(schema) else "parameters"
+        key = "parametersJsonSchema" if beyond_gemini_subset(schema) else "parameters"
         declarations.append({"name": tool.name, "description": tool.description, key: schema})
     return {"tools": [{"functionDeclarations": declarations}]}
 
 
-def _beyond_gemini_subset(schema: dict[str, Any]) -> bool:
+def beyond_gemini_subset(schema: dict[str, Any]) -> bool:
     from toolsel.lint.schema import walk_schema
     from toolsel.registry.formats import GEMINI_UNSUPPORTED
 
@@ -89,6 +105,7 @@ def _beyond_gemini_subset(schema: dict[str, Any]) -> bool:
 
 EMITTERS: dict[str, Callable[[Sequence[Tool]], dict[str, Any]]] = {
     "openai": _openai,
+    "openai-responses": _openai_responses,
     "anthropic": _anthropic,
     "mcp": _mcp,
     "gemini": _gemini,

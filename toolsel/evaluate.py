@@ -1,7 +1,9 @@
 """Selection quality: Recall@k, MRR@10, NDCG@10 over labelled cases, per method.
 
-A case is `{"id", "query", "expected": [tool names]}`, one JSON object a line. Metrics use
-binary relevance: Recall@k is the share of a query's expected tools found in its top k,
+Cases are those of `toolsel.cases` (YAML, JSON or JSON lines): `prompt` and `expect`, and
+`permission` (the case is ranked under that ceiling). `forbid`, `top_k` and `method` belong
+to `toolsel test`: eval's metrics do not use them (a note says so). Metrics use binary
+relevance: Recall@k is the share of a query's expected tools found in its top k,
 averaged over queries; MRR@10 is the reciprocal rank of the first expected tool within the
 top 10; NDCG@10 is DCG over the top 10 divided by the ideal DCG of min(|expected|, 10)
 relevant tools. Comp@k is the share of queries with every expected tool in the top k.
@@ -11,15 +13,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import UsageError
-from toolsel.inputs import BadLine
 from toolsel.ranking.core import RankOptions, rank_index
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
+
+if TYPE_CHECKING:
+    from toolsel.cases import CaseFile, CaseProblem
+    from toolsel.registry.permission import Permission
 
 DEFAULT_KS = (1, 5, 10)
 #: The methods that rank with example prompts (`cc` emulates Claude Code, which has none;
@@ -34,6 +39,7 @@ class Case:
     id: str
     query: str
     expected: tuple[str, ...]
+    permission: Permission | None = None  # the agent's ceiling: ranked as rank --permission
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,44 +78,47 @@ class EvalReport:
     source: str
     ks: tuple[int, ...]
     methods: tuple[MethodReport, ...]
-    bad_lines: tuple[BadLine, ...] = ()
+    bad_lines: tuple[CaseProblem, ...] = ()
     unknown_tools: tuple[str, ...] = ()  # expected names the registry does not have
 
 
-def read_cases(path: Path) -> tuple[list[Case], list[BadLine]]:
-    """Every readable case; unreadable lines are returned with their number, never dropped silently."""
-    from toolsel.inputs import InputProblem, jsonl_values
-
-    cases: list[Case] = []
-    bad: list[BadLine] = []
-    try:
-        for item in jsonl_values(path):
-            if isinstance(item, BadLine):
-                bad.append(item)
-                continue
-            number, value = item
-            try:
-                cases.append(_case(value, number))
-            except ValueError as exc:
-                bad.append(BadLine(number, str(exc)))
-    except InputProblem as problem:
-        raise UsageError(f"{path}: cannot read: {problem}") from None
-    return cases, bad
+#: What eval does not measure, and who does: the note for a file whose cases use these keys.
+IGNORED_KEYS = {
+    "forbid": "`toolsel test` checks it",
+    "top_k": "eval measures at each -k",
+    "method": "eval ranks with --method or --compare",
+}
 
 
-def _case(item: object, number: int) -> Case:
-    if not isinstance(item, dict):
-        raise ValueError('expected an object like {"id", "query", "expected": [...]}')
-    query, expected = item.get("query"), item.get("expected")
-    if not isinstance(query, str) or not query.strip():
-        raise ValueError('missing or empty "query"')
-    if (
-        not isinstance(expected, list)
-        or not expected
-        or not all(isinstance(e, str) for e in expected)
-    ):
-        raise ValueError('"expected" must be a non-empty list of tool names')
-    return Case(str(item.get("id", f"line-{number}")), query, tuple(dict.fromkeys(expected)))
+def read_cases(path: Path) -> tuple[list[Case], list[CaseProblem]]:
+    """Every readable case; unreadable ones are returned with their place, never dropped
+    silently."""
+    from toolsel.cases import read_cases as read_case_file
+
+    found = read_case_file(path)
+    return eval_cases(found)[0], list(found.problems)
+
+
+def eval_cases(found: CaseFile) -> tuple[list[Case], list[str]]:
+    """(the cases eval measures, notes): a case with no `expect` (only `forbid`) cannot be
+    measured and is counted in a note, as are the keys eval does not use."""
+    cases = [
+        Case(c.id or c.name or f"line-{c.line}", c.prompt, c.expect, c.permission)
+        for c in found.cases
+        if c.expect
+    ]
+    notes = []
+    ignored = [key for key in IGNORED_KEYS if key in found.keys]
+    if ignored:
+        why = "; ".join(f"`{key}`: {IGNORED_KEYS[key]}" for key in ignored)
+        notes.append(f"note: {found.file}: eval's metrics do not use {why}")
+    unmeasured = len(found.cases) - len(cases)
+    if unmeasured:
+        notes.append(
+            f"note: {found.file}: {unmeasured} {'case has' if unmeasured == 1 else 'cases have'} "
+            "no `expect` and cannot be measured (`toolsel test` checks `forbid`)"
+        )
+    return cases, notes
 
 
 def evaluate(
@@ -119,7 +128,7 @@ def evaluate(
     ks: Sequence[int] = DEFAULT_KS,
     *,
     source: str = "",
-    bad_lines: Sequence[BadLine] = (),
+    bad_lines: Sequence[CaseProblem] = (),
     query_vectors: Mapping[str, Any] | None = None,
     without_examples: PreparedIndex | None = None,
 ) -> EvalReport:
@@ -128,15 +137,24 @@ def evaluate(
     indexed without its example prompts), each method that uses examples is measured on
     both, so the two can be compared (`eval --compare`)."""
     if not cases:
-        first = f" (line {bad_lines[0].line}: {bad_lines[0].error})" if bad_lines else ""
+        first = f" ({bad_lines[0].located(source)})" if bad_lines else ""
         raise UsageError(
-            f"{source or 'the cases file'}: no readable cases{first}",
-            hint='each line: {"id": "q1", "query": "...", "expected": ["tool"]}',
+            f"{source or 'the cases file'}: no readable cases with `expect`{first}",
+            hint='each case: {"prompt": "...", "expect": ["tool"]}',
         )
     ks = tuple(sorted(set(ks)))
     depth = max(10, *ks)
     known = {t.name for t in index.tools}
     unknown = sorted({name for case in cases for name in case.expected if name not in known})
+    if unknown:  # a typo would count as a miss, and the report would look like a result
+        from toolsel.suggest import did_you_mean
+
+        named = "; ".join(f"{name!r}{did_you_mean(name, sorted(known))}" for name in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise UsageError(
+            f"{source or 'the cases'}: expected tools not in the registry: {named}{more}",
+            hint="fix the names in the cases, or pass the registry they were written for (-r)",
+        )
     vectors = query_vectors or {}
     examples = index.index.example_count > 0
     runs: list[tuple[PreparedIndex, Method, bool]] = []
@@ -168,7 +186,8 @@ def _evaluate_method(
     outcomes = []
     missed = dict.fromkeys(("conflict", "permission", "not_retrieved"), 0)
     for case in cases:
-        result = rank_index(index, case.query, options, query_vector=vectors.get(case.query))
+        ranked_as = replace(options, permission=case.permission) if case.permission else options
+        result = rank_index(index, case.query, ranked_as, query_vector=vectors.get(case.query))
         ranked = [r.name for r in result.results]
         outcome = score_case(case, ranked)
         outcomes.append(outcome)

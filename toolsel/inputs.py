@@ -190,10 +190,22 @@ def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | LongLine | 
 
 @dataclass(frozen=True, slots=True)
 class BadLine:
-    """A line that could not be read, with its 1-based number and the reason."""
+    """A line that could not be read, with its 1-based number, the reason, and the 1-based
+    column where it stops being readable (0 when the whole line is)."""
 
     line: int
     error: str
+    column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class JsonLine:
+    """One JSON value read from a JSON-lines file: its line number, the value, and the
+    line's bytes (to find positions inside it)."""
+
+    line: int
+    value: object
+    raw: bytes
 
 
 #: Longest line of a query or case file (a prompt and a few names; far above any real one).
@@ -206,33 +218,40 @@ def jsonl_values(
     """(line number, parsed JSON) for each non-blank line of a JSON-lines file, and a
     BadLine for each line that is not JSON, too long, or binary (which ends the file).
     Raises InputProblem when the file cannot be opened."""
-    import orjson
-
     try:
         handle = Path(path).open("rb")  # noqa: SIM115 - the with below closes it
     except OSError as error:
         raise _problem(path, error) from None
     with handle:
-        try:
-            for number, raw in enumerate(bounded_lines(handle, limit), start=1):
-                if isinstance(raw, LongLine):
-                    yield BadLine(
-                        number, f"line is {raw.size:,} bytes, over the {limit:,}-byte limit"
-                    )
-                    continue
-                if isinstance(raw, BinaryData):
-                    yield BadLine(number, f"{raw.reason}; the rest of the file was not read")
-                    return
-                if number == 1:
-                    raw = raw.removeprefix(b"\xef\xbb\xbf")
-                if not raw.strip():
-                    continue
-                try:
-                    yield number, orjson.loads(raw)
-                except orjson.JSONDecodeError as error:
-                    yield BadLine(number, json_reason(raw, error))
-        except OSError as error:
-            raise InputProblem(os_reason(error)) from None
+        for item in jsonl_records(handle, limit):
+            yield item if isinstance(item, BadLine) else (item.line, item.value)
+
+
+def jsonl_records(handle: IO[bytes], limit: int = QUERY_LINE_BYTES) -> Iterator[JsonLine | BadLine]:
+    """Each non-blank line of an open JSON-lines stream as a JsonLine, and a BadLine for
+    each line that is not JSON, too long, or binary (which ends the stream). Raises
+    InputProblem when reading fails."""
+    import orjson
+
+    try:
+        for number, raw in enumerate(bounded_lines(handle, limit), start=1):
+            if isinstance(raw, LongLine):
+                yield BadLine(number, f"line is {raw.size:,} bytes, over the {limit:,}-byte limit")
+                continue
+            if isinstance(raw, BinaryData):
+                yield BadLine(number, f"{raw.reason}; the rest of the file was not read")
+                return
+            if number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            if not raw.strip():
+                continue
+            try:
+                yield JsonLine(number, orjson.loads(raw), raw)
+            except orjson.JSONDecodeError as error:
+                column = error.colno if isinstance(error.colno, int) else 0
+                yield BadLine(number, json_reason(raw, error), column)
+    except OSError as error:
+        raise InputProblem(os_reason(error)) from None
 
 
 def json_reason(raw: bytes, error: Exception, *, ends_with_newline: bool | None = None) -> str:

@@ -1,7 +1,8 @@
 """`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
 written as an examples overlay (a registry file that adds examples and defines no tool).
 
-- From cases: each expected tool of an `eval` case or a `test` golden case gets its query.
+- From cases (`toolsel.cases`, as `eval` and `test` read them): each expected tool of a
+  case gets its prompt.
 - From transcripts: each successful call gets the user's request that led to it (the last
   human message before the assistant turn that made the call); a sub-agent's calls get the
   prompt of the Task that launched them. Tool results and system text are never examples.
@@ -11,6 +12,9 @@ written as an examples overlay (a registry file that adds examples and defines n
 - Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
   transcript shows what an agent did once, not what it should do (labelled cases are kept).
 - `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
+- With a registry, the examples `lint` would flag are left out, each with why: one that
+  ranks another tool first (TS702), or that is already an example of another tool (TS703),
+  by the checks lint runs (`toolsel.example_checks`), so the overlay passes `lint --strict`.
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay.
 """
@@ -27,11 +31,12 @@ from typing import TYPE_CHECKING, Any
 from toolsel.acyclic import gc_paused
 from toolsel.errors import UsageError
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
-from toolsel.render.escape import visible
 from toolsel.secrets import PLACEHOLDERS
 from toolsel.secrets import redact as with_placeholders
+from toolsel.text import visible
 
 if TYPE_CHECKING:
+    from toolsel.registry.model import OverlayExample, Registry
     from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
 
@@ -47,6 +52,15 @@ class Example:
 
 
 @dataclass(frozen=True, slots=True)
+class Flagged:
+    """An example left out because lint would flag it: the rule, and why."""
+
+    example: Example
+    rule: str  # TS702 (ranks another tool first) or TS703 (an example of another tool)
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Learned:
     """What learning found: examples by tool (sorted), and what it left out and why."""
 
@@ -59,12 +73,14 @@ class Learned:
     below_min_count: tuple[str, ...] = ()  # tools seen fewer than --min-count times
     calls_seen: int = 0  # transcripts: successful calls looked at
     calls_without_prompt: int = 0  # transcripts: calls no human prompt preceded
-    problems: tuple[str, ...] = field(default_factory=tuple)  # case lines it could not read
+    problems: tuple[str, ...] = field(default_factory=tuple)  # cases it could not read
+    notes: tuple[str, ...] = ()  # about the case files (the other spelling of a key, ...)
     kept_from_overlay: int = 0  # --merge: examples the existing overlay already had
     read: int = 0  # examples read from cases and transcripts, before cleaning
     too_long: int = 0  # prompts over --max-chars (pasted files and logs), left out
     dangerous_left_out: int = 0  # transcript examples for `dangerous` tools, left out
     dangerous_tools: tuple[str, ...] = ()  # the tools they were for
+    flagged: tuple[Flagged, ...] = ()  # examples lint would flag (TS702, TS703), left out
 
     @property
     def count(self) -> int:
@@ -85,50 +101,26 @@ def normalise(text: str) -> str:
 # -- from cases -------------------------------------------------------------------------
 
 
-def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str]]:
-    """(examples, problems) from `eval` case files (JSON lines `{"query", "expected"}`) and
-    `test` golden files (YAML or JSON `cases:` with `prompt` and `expect`). Each line that
-    could not be read is one problem (`file:line: what`); the others are still used."""
-    found: list[Example] = []
+def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[str]]:
+    """(examples, problems, notes) from case files (`toolsel.cases`: YAML, JSON or JSON
+    lines): each expected tool of a case gets its prompt. Each case that could not be read
+    is one problem (`file:line:col: what`); the others are still used. Raises UsageError
+    for a file with no readable case."""
+    from toolsel.cases import read_cases
+
+    examples: list[Example] = []
     problems: list[str] = []
+    notes: list[str] = []
     for path in paths:
-        if path.suffix.lower() in (".yaml", ".yml") or _is_golden(path):
-            from toolsel.golden import read_cases as read_golden
-
-            for golden in read_golden(path):
-                found += [Example(t, golden.prompt, f"{path}:{golden.line}") for t in golden.expect]
-        else:
-            from toolsel.evaluate import read_cases
-
-            cases, bad = read_cases(path)
-            problems += [f"{path}:{b.line}: {b.error}" for b in bad]
-            lines = _case_lines(path)
-            for case in cases:
-                source = f"{path}:{lines.get(case.id, 0)}"
-                found += [Example(t, case.query, source) for t in case.expected]
-    return found, problems
-
-
-def _is_golden(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4096).lstrip()
-    except OSError:
-        return False
-    return head.startswith(b"{") and b'"cases"' in head and b"\n{" not in head
-
-
-def _case_lines(path: Path) -> dict[str, int]:
-    """Case id -> its line number, for provenance comments."""
-    from toolsel.inputs import BadLine, jsonl_values
-
-    lines: dict[str, int] = {}
-    for item in jsonl_values(path):
-        if not isinstance(item, BadLine):
-            number, value = item
-            if isinstance(value, dict):
-                lines.setdefault(str(value.get("id", f"line-{number}")), number)
-    return lines
+        found = read_cases(path)
+        if not found.cases:
+            raise found.no_cases()
+        notes += found.notes
+        problems += [problem.located(found.file) for problem in found.problems]
+        for case in found.cases:
+            source = f"{found.file}:{case.line}"
+            examples += [Example(tool, case.prompt, source) for tool in case.expect]
+    return examples, problems, notes
 
 
 # -- from transcripts ---------------------------------------------------------------------
@@ -210,6 +202,34 @@ class _Miner:
 # -- the whole job ----------------------------------------------------------------------------
 
 
+def check_output(output: Path | None, merge: bool) -> None:
+    """Refuse what `learn` must never do: merge without an overlay to add to, or overwrite a
+    file that is not an examples overlay."""
+    if merge and output is None:
+        raise UsageError("--merge needs -o OVERLAY (the overlay to add to)")
+    if output is not None and output.exists() and not is_overlay_file(output):
+        raise UsageError(
+            f"{output}: exists and is not an examples overlay; refusing to overwrite it",
+            hint="pass another -o, or remove the file",
+        )
+
+
+def registry_policy(
+    registry: Registry | None, *, include_dangerous: bool
+) -> tuple[list[str] | None, list[str]]:
+    """(the tools that may receive examples, those whose transcript examples are left out):
+    every tool of the registry, and its `dangerous` ones unless asked (one call seen once
+    must not put a destructive tool first); with no registry, any tool and none left out."""
+    if registry is None:
+        return None, []
+    known = [tool.name for tool in registry.tools]
+    if include_dangerous:
+        return known, []
+    from toolsel.registry.permission import Permission
+
+    return known, [t.name for t in registry.tools if t.permission is Permission.DANGEROUS]
+
+
 def learn_examples(
     *,
     cases: Sequence[Path] = (),
@@ -221,18 +241,21 @@ def learn_examples(
     redact: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
     leave_out: Iterable[str] = (),
+    registry: Registry | None = None,
+    replacing: Path | None = None,
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
     mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
-    and counted."""
+    and counted. With `registry`, new examples lint would flag are left out, each with why
+    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read)."""
     patterns = []
     for pattern in redact:
         try:
             patterns.append(re.compile(pattern))
         except re.error as error:
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
-    found, problems = from_cases(cases) if cases else ([], [])
+    found, problems, notes = from_cases(cases) if cases else ([], [], [])
     calls = without_prompt = 0
     left_out: list[Example] = []
     if transcripts:
@@ -253,16 +276,103 @@ def learn_examples(
             keep=len(kept),
             max_chars=max_chars,
         )
+    flagged: list[Flagged] = []
+    if registry is not None:
+        chosen, flagged = lint_clean(learned.examples, registry, kept=kept, replacing=replacing)
+        learned = replace(learned, examples=chosen)
     return replace(
         learned,
+        flagged=tuple(flagged),
         calls_seen=calls,
         calls_without_prompt=without_prompt,
         read=len(found) + len(left_out),
         problems=tuple(problems),
+        notes=tuple(notes),
         kept_from_overlay=len(kept),
         dangerous_left_out=len(left_out),
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
     )
+
+
+# -- agreeing with lint ----------------------------------------------------------------------
+
+
+def lint_clean(
+    examples: dict[str, tuple[Example, ...]],
+    registry: Registry,
+    *,
+    kept: Sequence[Example] = (),
+    replacing: Path | None = None,
+) -> tuple[dict[str, tuple[Example, ...]], list[Flagged]]:
+    """(the examples lint's TS702 and TS703 would not flag, those left out and why), read
+    as `lint` reads the registry with the overlay last. `kept` examples (an overlay merged
+    into) are never left out. Leaving one out changes the index the others rank on, so
+    the rest are checked again until none is flagged."""
+    from toolsel.example_checks import example_key
+
+    fixed = {(e.tool, example_key(e.text)) for e in kept}
+    base = tuple(e for e in registry.overlay_examples if not _same_file(e.file, replacing))
+    own = [(tool.name, text) for tool in registry.tools for text in tool.examples]
+    own += [(e.tool, e.text) for e in base]
+    candidates = [e for tool in examples.values() for e in tool]
+    left_out: list[Flagged] = []
+    while True:
+        found = _flagged(candidates, registry, base, own, fixed)
+        if not found:
+            break
+        left_out += found.values()
+        candidates = [e for i, e in enumerate(candidates) if i not in found]
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for example in candidates:
+        chosen[example.tool] = (*chosen.get(example.tool, ()), example)
+    return chosen, sorted(left_out, key=lambda f: (f.example.tool, f.example.text.casefold()))
+
+
+def _flagged(
+    candidates: list[Example],
+    registry: Registry,
+    base: tuple[OverlayExample, ...],
+    own: list[tuple[str, str]],
+    fixed: set[tuple[str, str]],
+) -> dict[int, Flagged]:
+    """One round: the candidates (by position) that rank another tool first, then those
+    that another tool already has among the rest."""
+    from toolsel.example_checks import collision, duplicates, example_key
+    from toolsel.ranking.index import build_index
+    from toolsel.ranking.prepared import PreparedIndex
+    from toolsel.registry.model import OverlayExample
+
+    learned = tuple(OverlayExample(e.tool, e.text, "", "") for e in candidates)
+    index = PreparedIndex(
+        build_index(replace(registry, overlay_examples=(*base, *learned))), bulk=True
+    )
+    found: dict[int, Flagged] = {}
+    for i, example in enumerate(candidates):
+        if (example.tool, example_key(example.text)) in fixed:
+            continue
+        hit = collision(index, example.tool, example.text)
+        if hit is not None:
+            why = f"ranks {hit.first!r} first; {example.tool!r} is {hit.where}"
+            found[i] = Flagged(example, "TS702", why)
+    rest = [i for i in range(len(candidates)) if i not in found]
+    pairs = own + [(candidates[i].tool, candidates[i].text) for i in rest]
+    for position, first in duplicates(pairs):
+        if position < len(own):
+            continue  # the registry's own: lint reports it, learn did not write it
+        i = rest[position - len(own)]
+        example = candidates[i]
+        if (example.tool, example_key(example.text)) not in fixed:
+            found[i] = Flagged(example, "TS703", f"also an example of {pairs[first][0]!r}")
+    return found
+
+
+def _same_file(file: str, path: Path | None) -> bool:
+    if path is None:
+        return False
+    try:
+        return Path(file).resolve() == path.resolve()
+    except OSError:
+        return False
 
 
 # -- choosing and cleaning -------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[_\-.\s/:]+")
@@ -61,3 +62,40 @@ def estimate_tokens(text: str) -> int:
 def is_select(query: str) -> bool:
     """Whether a prompt is a `select:` lookup (any case), without importing `toolsel.select`."""
     return query[:7].lower() == "select:"
+
+
+# -- text from inputs, made safe to show (toolsel.render.escape builds on it) ----------
+
+
+#: Categories shown as they are although ``str.isprintable`` says no: spaces other than
+#: U+0020, private-use characters, and code points newer than Python's Unicode tables.
+_SHOWN = frozenset({"Zs", "Co", "Cn"})
+#: The zero-width joiner builds emoji sequences; it cannot move or hide text on its own.
+_JOINER = "\u200d"
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(ch: str) -> str:
+    named = _NAMED.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def visible(text: str, *, newlines: bool = False) -> str:
+    """`text` with every unsafe character escaped; ``newlines=True`` keeps line feeds and
+    tabs (for multi-line blocks such as a system-prompt listing)."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        shown = ch.isprintable() or ch == _JOINER or (newlines and ch in "\n\t")
+        out.append(ch if shown or unicodedata.category(ch) in _SHOWN else _escape(ch))
+    return "".join(out)

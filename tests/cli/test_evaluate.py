@@ -84,19 +84,27 @@ def test_eval_human_lists_worst_queries(cli: Cli) -> None:
 def test_eval_reports_bad_lines_and_goes_on(cli: Cli, write) -> None:
     cases = write(
         "c.jsonl",
-        '{"id": "a", "query": "deploy", "expected": ["deploy_service"]}\nnope\n{"query": "x"}\n{"query": "y", "expected": ["ghost_tool"]}\n',
+        '{"id": "a", "query": "deploy", "expected": ["deploy_service"]}\nnope\n{"query": "x"}\n{"query": "y", "expected": ["read_file"]}\n',
     )
     run = cli("eval", "-r", REG, "--cases", str(cases), "-f", "json")
     data = json.loads(run.stdout)
     assert run.exit_code == 1
     assert [b["line"] for b in data["unreadable_lines"]] == [2, 3]
-    assert data["unknown_tools"] == ["ghost_tool"] and data["methods"][0]["cases"] == 2
+    assert data["unknown_tools"] == [] and data["methods"][0]["cases"] == 2
+
+
+def test_an_expected_tool_the_registry_lacks_is_an_error_with_a_suggestion(cli: Cli, write) -> None:
+    """Issue 20: a typo made eval exit 0 and count a miss."""
+    cases = write("c.jsonl", '{"id": "a", "query": "deploy it", "expected": ["deploy_servce"]}\n')
+    run = cli("eval", "-r", REG, "--cases", str(cases))
+    assert run.exit_code == 2
+    assert "'deploy_servce' (did you mean 'deploy_service'?)" in run.stderr
 
 
 def test_eval_bad_k_and_empty_file(cli: Cli, write) -> None:
     assert cli("eval", "-r", REG, "--cases", CASES, "-k", "x").exit_code == 2
     run = cli("eval", "-r", REG, "--cases", str(write("e.jsonl", "\n")))
-    assert run.exit_code == 2 and "no readable cases" in run.stderr
+    assert run.exit_code == 2 and "not a case file: it is empty" in run.stderr
 
 
 def test_conversational_prompts_examples_lift_recall(cli: Cli) -> None:

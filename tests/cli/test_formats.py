@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from tests.conftest import ROOT, Cli
 from toolsel.render.formats import (
     DepsFormat,
+    DiffFormat,
     EvalFormat,
     GraphFormat,
     LintFormat,
@@ -50,13 +51,25 @@ def validates(output: Output) -> Callable[[str], None]:
 
 
 def lines_validate(output: Output) -> Callable[[str], None]:
+    """Checks each line; registers `output` now, when the table is built, so the check
+    below does not depend on which tests ran before it in this process."""
+    one = validates(output)
+
     def check(text: str) -> None:
         lines = text.splitlines()
         assert lines, "no JSON lines"
         for line in lines:
-            validates(output)(line)
+            one(line)
 
     return check
+
+
+def annotations(text: str) -> None:
+    assert any(line.startswith("::error file=") for line in text.splitlines())
+
+
+def markdown(text: str) -> None:
+    assert text.startswith("### toolsel diff") and "| breaking | risky | safe |" in text
 
 
 def human(text: str) -> None:
@@ -71,6 +84,12 @@ def xml(text: str) -> None:
 
 def json_value(text: str) -> None:
     json.loads(text)
+
+
+def html_page(text: str) -> None:
+    """A whole page with its data block (drawn and checked in a browser by tests/render)."""
+    assert text.startswith("<!doctype html>") and text.rstrip().endswith("</html>")
+    assert 'id="toolsel-data"' in text and "Content-Security-Policy" in text
 
 
 def github(text: str) -> None:
@@ -126,6 +145,17 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
             LintFormat.GITLAB: json_value,
         },
     ),
+    "diff": (
+        DiffFormat,
+        ("diff", REG, str(ROOT / "tests" / "examples" / "valid" / "native.yaml")),
+        {
+            DiffFormat.HUMAN: human,
+            DiffFormat.JSON: validates(Output.DIFF),
+            DiffFormat.MARKDOWN: markdown,
+            DiffFormat.SARIF: json_value,
+            DiffFormat.GITHUB: annotations,
+        },
+    ),
     "eval": (
         EvalFormat,
         ("eval", "-r", REG, "--cases", CASES),
@@ -148,12 +178,17 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
             ReplayFormat.HUMAN: human,
             ReplayFormat.JSON: validates(Output.REPLAY),
             ReplayFormat.JSONL: lines_validate(Output.REPLAY_EVENT),
+            ReplayFormat.HTML: html_page,
         },
     ),
     "stats": (
         StatsFormat,
         ("stats", "-r", REG, TRANSCRIPT),
-        {StatsFormat.HUMAN: human, StatsFormat.JSON: validates(Output.STATS)},
+        {
+            StatsFormat.HUMAN: human,
+            StatsFormat.JSON: validates(Output.STATS),
+            StatsFormat.HTML: html_page,
+        },
     ),
 }
 RUNS = [
@@ -172,6 +207,14 @@ def test_every_format_of_every_command(cli: Cli, command: str, member: Enum) -> 
         return
     assert run.exit_code in (0, 1), run.stderr
     checks[member](run.stdout)
+
+
+LOCK_FILE = validates(Output.LOCK)
+
+
+def test_the_lock_file_matches_its_schema(cli: Cli, in_tmp: Any) -> None:
+    assert cli("lock", "-r", REG).exit_code == 0
+    LOCK_FILE((in_tmp / "toolsel.lock").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("graph", list(GraphFormat))

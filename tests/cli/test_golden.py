@@ -47,9 +47,9 @@ def test_golden_failures_exit_one_with_reasons(cli: Cli, write) -> None:
 def test_golden_bad_case_files(cli: Cli, write) -> None:
     for text, message in (
         ("cases:\n  - prompt: x\n    expekt: [a]\n", "did you mean 'expect'"),
-        ("cases:\n  - prompt: x\n", "needs `expect` or `forbid`"),
+        ("cases:\n  - prompt: x\n", "bad.yaml:2:5: a case needs `expect`"),
         ("cases: [\n", "cannot parse"),
-        ("cases: []\n", "list of test cases"),
+        ("cases: []\n", "has no cases; expected `cases:` with a list"),
         ("cases:\n  - prompt: x\n    expect: [a]\n    top_k: 0\n", "top_k"),
     ):
         run = cli("test", "-r", REG, str(write("bad.yaml", text)))

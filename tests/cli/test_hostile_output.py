@@ -85,10 +85,7 @@ def hostile(tmp_path: Path) -> dict[str, Path]:
     )
     cases = folder / "cases.jsonl"
     cases.write_text(
-        json.dumps({"id": f"c{CLEAR}", "query": f"read files {TITLE}", "expected": [name]})
-        + "\n"
-        + json.dumps({"id": "c2", "query": "read", "expected": [f"gone{CSI}"]})
-        + "\n",
+        json.dumps({"id": f"c{CLEAR}", "query": f"read files {TITLE}", "expected": [name]}) + "\n",
         encoding="utf-8",
     )
     golden = folder / "golden.yaml"

@@ -55,7 +55,7 @@ def test_learn_with_registry_drops_and_reports_unknown_tools(cli: Cli, write) ->
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 0
     assert list(_examples(out)) == ["deploy_service"]
-    assert "1 tools not in the registry dropped (ghost_tool)" in run.stderr
+    assert "1 tool not in the registry dropped (ghost_tool)" in run.stderr
 
 
 def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: Cli, write) -> None:
@@ -88,8 +88,8 @@ def test_learn_replaces_secrets_by_placeholders_and_drops_redact_patterns(cli: C
         "3 prompts kept with secrets or personal data replaced (<api-key> x1, <email> x1, "
         "<phone> x1)" in run.stderr
     )
-    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
-    assert "1 prompts matching --redact dropped" in run.stderr
+    assert "1 prompt that was only a secret or personal data dropped" in run.stderr
+    assert "1 prompt matching --redact dropped" in run.stderr
     # lint reads the overlay and does not take the placeholders for secrets (TS704)
     lint = cli("lint", REG, str(out), "--select", "TS704")
     assert lint.exit_code == 0, lint.stdout
@@ -130,7 +130,7 @@ def test_learn_leaves_out_pasted_prompts_over_max_chars(cli: Cli, write) -> None
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "-o", str(out))
     assert _examples(out) == {"read_file": ["read the config file", "x" * 40]}
-    assert "1 prompts over --max-chars left out" in run.stderr
+    assert "1 prompt over --max-chars left out" in run.stderr
     run = cli("learn", "--cases", str(cases), "--max-chars", "30", "-o", str(out))
     assert _examples(out) == {"read_file": ["read the config file"]}
     assert "2 prompts over --max-chars left out" in run.stderr
@@ -260,8 +260,8 @@ def test_learn_says_why_when_every_example_found_is_left_out(cli: Cli, write) ->
     run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out))
     assert run.exit_code == 1 and not out.exists()
     assert "all 2 found were left out" in run.stderr and "no usable cases" not in run.stderr
-    assert "1 prompts that were only a secret or personal data dropped" in run.stderr
-    assert "1 tools not in the registry dropped (Bash)" in run.stderr
+    assert "1 prompt that was only a secret or personal data dropped" in run.stderr
+    assert "1 tool not in the registry dropped (Bash)" in run.stderr
 
 
 def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> None:
@@ -277,17 +277,18 @@ def test_learn_reports_unreadable_case_lines_and_goes_on(cli: Cli, write) -> Non
 def test_learn_bad_inputs_are_one_line_errors(cli: Cli, write) -> None:
     empty = write("empty.jsonl", "")
     run = cli("learn", "--cases", str(empty), "-o", str(empty.parent / "o.yaml"))
-    assert run.exit_code == 1 and "no usable cases" in run.stderr
+    assert run.exit_code == 2 and "not a case file: it is empty" in run.stderr
     binary = write("bin.jsonl", b"\x00\x01\x02" * 100)
     run = cli("learn", "--cases", str(binary))
-    assert run.exit_code in (1, 2) and "Traceback" not in run.stderr
+    assert run.exit_code == 2 and "not a case file: binary data" in run.stderr
     missing = cli("learn", "--cases", str(empty.parent / "nope.jsonl"))
     assert missing.exit_code == 2 and "nope.jsonl" in missing.stderr
     bad_regex = cli("learn", "--cases", CASES, "--redact", "(")
     assert bad_regex.exit_code == 2 and "--redact" in bad_regex.stderr
     huge = write("huge.jsonl", '{"query": "' + "x" * 2_000_000 + '", "expected": ["a"]}\n')
     run = cli("learn", "--cases", str(huge))
-    assert run.exit_code == 1 and "huge.jsonl:1" in run.stderr
+    assert run.exit_code == 2 and "huge.jsonl:1: line is 2,000,032 bytes" in run.stderr
+    assert "no case could be read" in run.stderr and len(run.stderr.splitlines()) == 1
 
 
 def test_learn_keeps_hostile_prompts_as_data(cli: Cli, write) -> None:
@@ -342,7 +343,7 @@ def test_one_transcript_call_does_not_put_a_dangerous_tool_first(cli: Cli, write
     assert run.exit_code == 0, run.stderr
     assert _examples(out) == {"list_directory": ["list the src folder"]}
     assert (
-        "1 transcript examples for dangerous tools left out (delete_file; "
+        "1 transcript example for dangerous tools left out (delete_file; "
         "--include-dangerous learns them)" in run.stderr
     )
     assert first("-r", str(out)) != "delete_file"
@@ -394,3 +395,116 @@ def test_a_tool_named_with_an_emoji_round_trips(cli: Cli, write) -> None:
         "learn", "--transcripts", str(session), "-r", str(registry), "-o", str(out), "--merge"
     )
     assert again.exit_code == 0 and "already has every example" in again.stderr
+
+
+# -- learn and lint agree -------------------------------------------------------------------
+
+
+def _readme_learn_commands() -> list[list[str]]:
+    """The `toolsel learn --cases` commands of the documented learn section, as written."""
+    import shlex
+
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    section = text[text.index("## `toolsel learn`") :]
+    section = section[: section.index("\n## ", 1)]
+    return [
+        shlex.split(line)[1:]
+        for line in section.splitlines()
+        if line.startswith("toolsel learn --cases")
+    ]
+
+
+def test_the_readme_learn_flow_ends_with_a_clean_strict_lint(
+    cli: Cli, in_tmp: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(ROOT)  # the README's paths are relative to the repository
+    commands = _readme_learn_commands()
+    assert commands, "the README's learn section has no `toolsel learn --cases` command"
+    for args in commands:
+        out = in_tmp / "learned.yaml"
+        args = [str(out) if a == "learned.yaml" else a for a in args]
+        if "-o" not in args:
+            args += ["-o", str(out)]
+        run = cli(*args)
+        assert run.exit_code == 0, run.stderr
+        assert "lint would flag left out" in run.stderr
+        linted = cli("lint", "--strict", "registries/", str(out))
+        assert linted.exit_code == 0, linted.stdout
+        assert "TS702" not in linted.stdout and "TS703" not in linted.stdout
+        out.unlink()
+
+
+def _learn_json(cli: Cli, cases: Path, *extra: str) -> tuple[dict[str, list[str]], str]:
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out), *extra)
+    assert run.exit_code == 0, run.stderr
+    return _examples(out), run.stderr
+
+
+def test_learn_leaves_out_an_example_that_ranks_another_tool_first(cli: Cli, write) -> None:
+    cases = write(
+        "c.yaml",
+        "cases:\n"
+        "  - prompt: deploy the billing service to production\n"
+        "    expect: [deploy_service]\n"
+        "  - prompt: file a bug about the login page\n"
+        "    expect: [create_issue, search_issues]\n",
+    )
+    examples, stderr = _learn_json(cli, cases)
+    assert examples == {
+        "deploy_service": ["deploy the billing service to production"],
+        "search_issues": ["file a bug about the login page"],
+    }
+    assert (
+        "left out create_issue: 'file a bug about the login page' ranks 'search_issues' first"
+        in stderr
+    )
+    assert "(TS702; " in stderr and "c.yaml:4)" in stderr
+    assert "1 example lint would flag left out (TS702, ranks another tool first: 1)" in stderr
+
+
+def test_learn_leaves_out_the_same_example_for_a_second_tool(cli: Cli, write) -> None:
+    # nothing in "do it" to rank on (TS702 cannot tell): the first tool keeps it
+    cases = write("c.jsonl", '{"prompt": "do it", "expect": ["deploy_service", "run_tests"]}\n')
+    examples, stderr = _learn_json(cli, cases)
+    assert examples == {"deploy_service": ["do it"]}
+    assert "left out run_tests: 'do it' also an example of 'deploy_service' (TS703" in stderr
+    assert "(TS703, an example of another tool: 1)" in stderr
+
+
+def test_learn_leaves_out_an_example_another_tool_of_the_registry_has(cli: Cli, write) -> None:
+    registry = write(
+        "reg.yaml",
+        "tools:\n"
+        "  - {name: tidy_workspace, description: Remove build output., examples: [do it]}\n"
+        "  - {name: run_tests, description: Run the unit tests.}\n",
+    )
+    cases = write("c.jsonl", '{"prompt": "Do  it", "expect": ["run_tests"]}\n')
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", str(registry), "-o", str(out))
+    assert run.exit_code == 1 and not out.exists()
+    assert "also an example of 'tidy_workspace' (TS703" in run.stderr
+    assert "all 1 found were left out" in run.stderr
+
+
+def test_learn_without_a_registry_cannot_check_and_keeps_every_example(
+    cli: Cli, tmp_path: Path
+) -> None:
+    out = tmp_path / "o.yaml"
+    run = cli("learn", "--cases", CASES, "-o", str(out))
+    assert run.exit_code == 0
+    assert "lint would flag" not in run.stderr
+    assert "the site is down, check what is wrong" in _examples(out)["get_service_logs"]
+
+
+def test_learn_merge_keeps_what_the_overlay_had_even_if_lint_flags_it(cli: Cli, write) -> None:
+    out = write(
+        "o.yaml",
+        "# toolsel examples overlay (written by `toolsel learn`; edit freely)\n"
+        "examples:\n  create_issue:\n    - file a bug about the login page\n",
+    )
+    cases = write("c.jsonl", '{"prompt": "ship the billing build", "expect": ["deploy_service"]}\n')
+    run = cli("learn", "--cases", str(cases), "-r", REG, "-o", str(out), "--merge")
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out)["create_issue"] == ["file a bug about the login page"]
+    assert "lint would flag" not in run.stderr

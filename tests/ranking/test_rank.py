@@ -67,6 +67,17 @@ def test_strength_is_absolute_and_flags_weak_best_matches() -> None:
     assert cut.results == ()
 
 
+def test_a_right_answer_to_a_wordy_prompt_is_a_strong_match() -> None:
+    """The flag is calibrated (benchmarks/strong_match.py): a right best tool that matches a
+    quarter of a wordy prompt is not "No strong match"; nonsense still is."""
+    wordy = rank_index(INDEX, "read the user's config file")
+    assert wordy.results[0].name == "read_file"
+    assert 0.22 <= wordy.results[0].strength < 0.5 and wordy.strong
+    assert not rank_index(INDEX, "purple elephant dances").strong
+    # the threshold moved, the strengths did not: a short prompt still gets its name likeness
+    assert rank_index(INDEX, "raed fle").results[0].strength == pytest.approx(0.823529, abs=1e-6)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz _-", min_size=1, max_size=40))
 def test_strength_stays_in_range(query: str) -> None:
@@ -357,8 +368,8 @@ def test_numpy_path_ranks_like_the_python_path(
     small = rank_index(INDEX, query, RankOptions(method=method, top=10))
     assert not INDEX.index.is_large
     monkeypatch.setattr("toolsel.ranking.index.LARGE_INDEX_POSTINGS", 0)
-    monkeypatch.setattr("toolsel.ranking.scorers.NUMPY_MIN_POSTINGS", 0)
-    monkeypatch.setattr("toolsel.ranking.core.LARGE_CANDIDATES", 12)
+    monkeypatch.setattr("toolsel.ranking.prepared.NUMPY_MIN_POSTINGS", 0)
+    monkeypatch.setattr("toolsel.ranking.methods.LARGE_CANDIDATES", 12)
     large = rank_index(INDEX.index, query, RankOptions(method=method, top=10))
     assert [r.name for r in large.results] == [r.name for r in small.results]
     assert [r.score for r in large.results] == pytest.approx([r.score for r in small.results])

@@ -37,3 +37,27 @@ def test_a_schema_too_costly_is_a_violation_on_every_call(tmp_path: Path) -> Non
         found = [checker.check(Call(f"c{i}", "boom", {"x": "v"}), i) for i in range(3)]
     assert [[v.rule for v in violations] for violations in found] == [["not-checked"]] * 3
     assert all("schema too costly to validate" in v[0].message for v in found)
+
+
+def test_a_call_by_an_alias_is_its_tools_call(tmp_path: Path) -> None:
+    """Claude Code sessions before 2.1 call Task, which the catalog keeps as Agent's alias:
+    not unknown, checked against Agent's schema, and it satisfies `requires: [Agent]`."""
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "tools:\n"
+        "  - name: Agent\n    aliases: [Task]\n    description: d\n"
+        "    parameters: {type: object, properties: {prompt: {type: string}}, required: [prompt]}\n"
+        "  - name: report\n    description: d\n    requires: [Agent]\n"
+    )
+    checker = RegistryChecker(load_registry([path], use_cache=False))
+    assert checker.check(Call("c1", "Task", {"prompt": "go"}), 1) == []
+    (bad,) = checker.check(Call("c2", "Task", {}), 2)
+    assert bad.rule == "invalid-input"
+    checker.succeeded.add(checker._canonical("Task"))
+    assert checker.check(Call("c3", "report", {}), 3) == []
+    assert (
+        RegistryChecker(load_registry([path], use_cache=False))
+        .check(Call("c4", "report", {}), 4)[0]
+        .rule
+        == "requires"
+    )

@@ -10,11 +10,15 @@ commands, so `toolsel --help` starts fast.
 from __future__ import annotations
 
 from toolsel.cli import (
+    convert,
     deps,
+    diff,
     evaluate,
     golden,
+    init,
     learn,
     lint,
+    lock,
     prompt,
     rank,
     replay,
@@ -24,23 +28,28 @@ from toolsel.cli import (
 )
 from toolsel.cli.app import app
 
-#: (command name, function), in the order `toolsel --help` lists them.
+#: (command name, function, its line in `toolsel --help`), in the order the help lists them.
+#: The line is written out, not cut from the docstring: a cut line ends in "...".
 COMMANDS = (
-    ("rank", rank.rank),
-    ("deps", deps.deps),
-    ("lint", lint.lint),
-    ("eval", evaluate.evaluate),
-    ("test", golden.test),
-    ("prompt", prompt.prompt),
-    ("replay", replay.replay),
-    ("stats", stats.stats),
-    ("learn", learn.learn),
-    ("serve", serve.serve),
-    ("mcp", serve.mcp),
-    ("schema", schema.schema),
+    ("init", init.init, "Start a project: config, registry skeleton, golden tests."),
+    ("rank", rank.rank, "Rank the registry's tools for a prompt, and say why."),
+    ("deps", deps.deps, "Show what tools require, in load order."),
+    ("lint", lint.lint, "Check registry files for provider and selection problems."),
+    ("diff", diff.diff, "Class registry changes as breaking, risky or safe."),
+    ("lock", lock.lock, "Pin tool definitions by hash; --check catches drift."),
+    ("convert", convert.convert, "Convert a whole registry to another shape."),
+    ("eval", evaluate.evaluate, "Measure selection quality on labelled cases."),
+    ("test", golden.test, "Run golden selection tests (exit 1 on a failure)."),
+    ("prompt", prompt.prompt, "Print the tool listing an agent would see."),
+    ("replay", replay.replay, "Pair tool calls with their results in transcripts."),
+    ("stats", stats.stats, "Usage analytics across transcripts or a store."),
+    ("learn", learn.learn, "Learn example prompts for tools."),
+    ("serve", serve.serve, "Serve selection over HTTP (and MCP)."),
+    ("mcp", serve.mcp, "Serve the registry to MCP clients over stdio."),
+    ("schema", schema.schema, "Print a JSON Schema toolsel publishes."),
 )
-for _name, _function in COMMANDS:
-    app.command(name=_name)(_function)
+for _name, _function, _short in COMMANDS:
+    app.command(name=_name, short_help=_short)(_function)
 
 __all__ = ["COMMANDS", "app", "main"]
 

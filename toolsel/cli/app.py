@@ -17,7 +17,10 @@ class OneLineErrors(TyperGroup):
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         import sys
 
+        from toolsel.cli.live import add_live_options
+
         for command in self.commands.values():
+            add_live_options(command)
             _plain_metavars(command)
 
         from typer import _click
@@ -54,17 +57,33 @@ _METAVARS = {
     "path": "PATH",
     "int": "N",
     "integer": "N",
+    "integer range": "N",
+    "int range": "N",
     "float": "X",
+    "float range": "X",
     "str": "TEXT",
     "text": "TEXT",
 }
 
 
+#: A choice list longer than this goes into the help text, so no help line is wider than
+#: an 80-column terminal.
+_CHOICES_WIDTH = 40
+
+
 def _plain_metavars(command: Any) -> None:
     """Give every value option and argument an upper-case metavar (PATH, N, X, TEXT; an
-    argument is named, PROMPT, PATH...) unless it has its own; choices keep their list."""
+    argument is named, PROMPT, PATH...) unless it has its own; choices keep their list
+    when it fits a line, else the help text lists them. Number ranges stay out of help."""
     for param in getattr(command, "params", ()):
+        if getattr(getattr(param, "type", None), "name", "").endswith(" range"):
+            param.type = _quiet_range(param.type)
         if getattr(param, "metavar", None) or getattr(param, "is_flag", False):
+            continue
+        choices = getattr(param.type, "choices", None)
+        if choices and len("|".join(map(str, choices))) > _CHOICES_WIDTH:
+            param.metavar = param.name.upper().replace("INPUT_", "")
+            param.help = f"{param.help or ''} One of: {', '.join(map(str, choices))}.".strip()
             continue
         if param.param_type_name == "argument":
             many = param.nargs == -1
@@ -76,6 +95,32 @@ def _plain_metavars(command: Any) -> None:
         kind = getattr(param.type, "name", "")
         if kind in _METAVARS:
             param.metavar = _METAVARS[kind]
+
+
+def _quiet_range(kind: Any) -> Any:
+    """A number range that help shows as `[default: 0]`, not `[default: 0; x>=0]` (the
+    help text says what the number means), and that still names its range when a value is
+    out of it."""
+    from typer import _click
+
+    real = kind._describe_range
+
+    class QuietRange(type(kind)):  # type: ignore[misc]
+        def _describe_range(self) -> str:
+            return ""
+
+        def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+            try:
+                return super().convert(value, param, ctx)
+            except _click.exceptions.BadParameter:
+                self.fail(f"{value} is not in the range {real()}.", param, ctx)
+
+    quiet = QuietRange(
+        min=kind.min, max=kind.max, min_open=kind.min_open, max_open=kind.max_open,
+        clamp=kind.clamp,
+    )  # fmt: skip
+    quiet.name = kind.name
+    return quiet
 
 
 app = typer.Typer(

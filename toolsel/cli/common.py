@@ -17,6 +17,7 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
+    from toolsel.cases import CaseFile, CaseProblem
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 
@@ -27,7 +28,7 @@ RegistryOption = Annotated[
     typer.Option(
         "--registry",
         "-r",
-        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, ./registries/, or the bundled example.",
+        help="Registry file or directory (repeatable). Default: [tool.toolsel] registry, else ./registries/.",
     ),
 ]
 CheckRegistryOption = Annotated[
@@ -119,10 +120,21 @@ def warn(message: str) -> None:
     typer.echo(f"toolsel: {visible(message)}", err=True)
 
 
-def load_registry(paths: list[Path] | None, *, no_cache: bool, namespace: bool = False) -> Registry:
+def warn_cases(found: CaseFile, problems: Iterable[CaseProblem] = (), suffix: str = "") -> None:
+    """A case file's notes on stderr, then each of `problems` with its place (and `suffix`:
+    what became of the case)."""
+    for note in found.notes:
+        warn(note)
+    for problem in problems:
+        warn(problem.located(found.file) + suffix)
+
+
+def load_registry(
+    paths: list[Path] | None, *, no_cache: bool, namespace: bool = False, example: bool = False
+) -> Registry:
     from toolsel.registry import load_registry as load
 
-    return load(registry_paths(paths, namespace=namespace), use_cache=not no_cache)
+    return load(registry_paths(paths, namespace=namespace, example=example), use_cache=not no_cache)
 
 
 def check_registry(
@@ -143,11 +155,35 @@ def check_registry(
     return load_registry(paths, no_cache=no_cache, namespace=namespace)
 
 
-def registry_paths(paths: list[Path] | None, *, namespace: bool = False) -> FileList:
-    """The registry files of `-r` (or the project's), namespaced with `--namespace`."""
+def registry_paths(
+    paths: list[Path] | None, *, namespace: bool = False, example: bool = False
+) -> FileList:
+    """The registry files of `registry_sources`, expanded and, with `--namespace`, named
+    as Claude Code names MCP tools."""
     from toolsel.registry.paths import registry_files
 
-    return registry_files(paths or None, namespace=namespace)
+    return registry_files(registry_sources(paths, example=example), namespace=namespace)
+
+
+def registry_sources(paths: list[Path] | None, *, example: bool = False) -> list[Path]:
+    """The registry as given: `-r`, else the project's (`[tool.toolsel] registry`, or
+    ./registries/). With neither, `example` commands (rank, prompt, deps, serve, mcp: the
+    quickstart) use the bundled example registry and say so on stderr; every other command
+    (lint, test, eval: a check must check the user's files) stops with exit 2."""
+    if paths:
+        return paths  # as given (a FileList already expanded keeps its server names)
+    from toolsel.config import NO_REGISTRY, bundled_registry, project_registry_paths
+
+    project = project_registry_paths()
+    if project is not None:
+        return project
+    if not example:
+        raise UsageError(
+            NO_REGISTRY,
+            hint="e.g. toolsel lint registries/; `toolsel init` writes a starter registry",
+        )
+    warn("using the bundled example registry (pass -r PATH, or set `[tool.toolsel] registry`)")
+    return [bundled_registry()]
 
 
 def split_values(values: list[str] | None) -> list[str]:

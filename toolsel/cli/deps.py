@@ -36,7 +36,7 @@ def deps(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Show the transitive `requires` of tools in load order, with conflicts and cycles."""
-    registry = registry_paths(registry, namespace=namespace)
+    registry = registry_paths(registry, namespace=namespace, example=True)
     from toolsel.graph import closure, conflicting_pairs
     from toolsel.render.deps import DEPS_RENDERERS, GRAPH_RENDERERS
     from toolsel.suggest import did_you_mean

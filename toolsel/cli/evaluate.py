@@ -15,6 +15,7 @@ from toolsel.cli.common import (
     handle_errors,
     registry_paths,
     warn,
+    warn_cases,
 )
 from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.options import Method
@@ -24,7 +25,11 @@ from toolsel.render.formats import EvalFormat
 @handle_errors
 def evaluate(
     cases: Annotated[
-        Path, typer.Option("--cases", help='JSONL of {"id", "query", "expected": [tools]}.')
+        Path,
+        typer.Option(
+            "--cases",
+            help="Cases (YAML, JSON or JSON lines): prompt, expect, and optionally permission.",
+        ),
     ],
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
@@ -51,8 +56,9 @@ def evaluate(
 ) -> None:
     """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
     registry = registry_paths(registry, namespace=namespace)
+    from toolsel.cases import read_cases
+    from toolsel.evaluate import eval_cases
     from toolsel.evaluate import evaluate as run_evaluation
-    from toolsel.evaluate import read_cases
     from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
@@ -60,7 +66,17 @@ def evaluate(
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     ks = _cutoffs(k)
-    found, bad = read_cases(cases)
+    case_file = read_cases(cases)
+    found, notes = eval_cases(case_file)
+    if not found:
+        warn_cases(case_file, case_file.listed_problems)
+        raise case_file.no_cases(
+            "no case has `expect`, which eval measures" if case_file.cases else ""
+        )
+    warn_cases(case_file)
+    for note in notes:
+        warn(note)
+    bad = case_file.problems
     methods = _compared_methods() if compare else [method]
     index = load_index(
         registry or None, use_cache=not no_cache, bulk=True, examples=not no_examples

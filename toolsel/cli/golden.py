@@ -15,6 +15,7 @@ from toolsel.cli.common import (
     handle_errors,
     output,
     registry_paths,
+    warn_cases,
 )
 from toolsel.errors import ExitCode
 from toolsel.render.formats import TestFormat
@@ -24,7 +25,10 @@ from toolsel.render.formats import TestFormat
 def test(
     cases: Annotated[
         Path,
-        typer.Argument(help="YAML of golden cases: prompt, expect, forbid, top_k, permission."),
+        typer.Argument(
+            help="Cases (YAML, JSON or JSON lines): prompt, expect, forbid, top_k, method, "
+            "permission."
+        ),
     ],
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
@@ -39,7 +43,8 @@ def test(
 ) -> None:
     """Run golden selection tests: fail (exit 1) when a prompt stops offering the right tools."""
     registry = registry_paths(registry, namespace=namespace)
-    from toolsel.golden import read_cases, run_cases
+    from toolsel.cases import read_cases
+    from toolsel.golden import golden_cases, run_cases
     from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
@@ -49,7 +54,9 @@ def test(
 
     inputs = [cases, *registry_files(registry or None)]
     check_output(output_file, inputs)
-    golden = read_cases(cases)
+    found = read_cases(cases)
+    warn_cases(found, found.listed_problems)
+    golden = golden_cases(found)
     index = load_index(registry or None, use_cache=not no_cache, bulk=True)
     vectors = prepare_methods(
         index,

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from toolsel.cli.common import NamespaceOption, NoCacheOption, handle_errors, output, warn
 from toolsel.errors import ExitCode, UsageError
-
-if TYPE_CHECKING:
-    from toolsel.learn import Learned
 
 
 @handle_errors
@@ -20,8 +17,8 @@ def learn(
         list[Path] | None,
         typer.Option(
             "--cases",
-            help="eval cases (JSONL) or test golden files whose queries become examples "
-            "of their expected tools. Repeatable.",
+            help="Case files (YAML, JSON or JSON lines, as eval and test read them): each "
+            "case's prompt becomes an example of its expected tools. Repeatable.",
         ),
     ] = None,
     transcripts: Annotated[
@@ -95,27 +92,18 @@ def learn(
 ) -> None:
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
     them as an examples overlay (sorted, with each example's source in a comment)."""
-    from toolsel.learn import is_overlay_file, learn_examples, overlay_text
+    from toolsel.learn import check_output, learn_examples, overlay_text, registry_policy
+    from toolsel.render.learn import UNKNOWN_DANGEROUS, flagged_lines, nothing_learned, summary
 
     if not cases and not transcripts:
         raise UsageError("nothing to learn from", hint="give --cases FILE or --transcripts PATH")
-    if merge and output_path is None:
-        raise UsageError("--merge needs -o OVERLAY (the overlay to add to)")
-    if output_path is not None and output_path.exists() and not is_overlay_file(output_path):
-        raise UsageError(
-            f"{output_path}: exists and is not an examples overlay; refusing to overwrite it",
-            hint="pass another -o, or remove the file",
-        )
-    known = None
-    dangerous: list[str] = []
+    check_output(output_path, merge)
+    loaded = None
     if registry:
         from toolsel.cli.common import load_registry
-        from toolsel.registry.permission import Permission
 
-        tools = load_registry(registry, no_cache=no_cache, namespace=namespace).tools
-        known = [tool.name for tool in tools]
-        if not include_dangerous:
-            dangerous = [t.name for t in tools if t.permission is Permission.DANGEROUS]
+        loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
+    known, dangerous = registry_policy(loaded, include_dangerous=include_dangerous)
     learned = learn_examples(
         cases=cases or (),
         transcripts=transcripts or (),
@@ -126,83 +114,27 @@ def learn(
         redact=redact or (),
         max_chars=max_chars,
         leave_out=dangerous,
+        registry=loaded,
+        replacing=output_path,
     )
+    for note in learned.notes:
+        warn(note)
     for problem in learned.problems:
-        warn(f"{problem} (line skipped)")
+        warn(f"{problem} (case skipped)")
+    for line in flagged_lines(learned):
+        warn(line)
     new = learned.count - learned.kept_from_overlay
     if new <= 0 and learned.kept_from_overlay and learned.read:
         warn(f"{output_path}: already has every example learned; nothing written")
         return
     if new <= 0:
-        if learned.read:  # found, then every one left out: the summary says why
-            warn(
-                f"no examples learned: all {learned.read} found were left out "
-                "(see below); nothing written"
-            )
-        else:
-            what = "human prompts before successful calls" if transcripts else "usable cases"
-            warn(f"no examples learned: no {what} in the input; nothing written")
-        _summary(learned)
+        warn(nothing_learned(learned, from_transcripts=bool(transcripts)))
+        warn(summary(learned))
         raise typer.Exit(int(ExitCode.FINDINGS))
     with output(output_path, inputs=[*(cases or ()), *(transcripts or ())]) as handle:
         handle.write(overlay_text(learned))
-    _summary(learned, output_path)
+    warn(summary(learned, output_path))
     if transcripts and not registry:
-        warn(
-            "without -r, learn cannot tell which tools are dangerous: examples for all of "
-            "them were learned (see the README's `toolsel learn`)"
-        )
+        warn(UNKNOWN_DANGEROUS)
     if learned.problems:
         raise typer.Exit(int(ExitCode.FINDINGS))
-
-
-def _summary(learned: Learned, path: Path | None = None) -> None:
-    parts = [
-        f"{learned.count} examples for {len(learned.examples)} tools"
-        + (
-            f" ({learned.kept_from_overlay} kept from the overlay)"
-            if learned.kept_from_overlay
-            else ""
-        )
-    ]
-    if learned.calls_seen:
-        parts.append(
-            f"{learned.calls_seen} successful calls read, "
-            f"{learned.calls_without_prompt} with no human prompt before them"
-        )
-    if learned.redacted:
-        used = ", ".join(f"{p} x{n}" for p, n in learned.placeholders[:5])
-        more = ", ..." if len(learned.placeholders) > 5 else ""
-        parts.append(
-            f"{learned.redacted} prompts kept with secrets or personal data replaced ({used}{more})"
-        )
-    if learned.only_secret:
-        parts.append(
-            f"{learned.only_secret} prompts that were only a secret or personal data dropped"
-        )
-    if learned.dropped:
-        parts.append(f"{learned.dropped} prompts matching --redact dropped")
-    if learned.dangerous_left_out:
-        parts.append(
-            f"{learned.dangerous_left_out} transcript examples for dangerous tools left out "
-            f"({_some(learned.dangerous_tools)}; --include-dangerous learns them)"
-        )
-    if learned.too_long:
-        parts.append(f"{learned.too_long} prompts over --max-chars left out")
-    if learned.unknown_tools:
-        parts.append(
-            f"{len(learned.unknown_tools)} tools not in the registry dropped "
-            f"({_some(learned.unknown_tools)})"
-        )
-    if learned.below_min_count:
-        parts.append(f"{len(learned.below_min_count)} tools below --min-count dropped")
-    if learned.problems:
-        parts.append(f"{len(learned.problems)} unreadable case lines skipped")
-    where = f"; wrote {path}" if path is not None else ""
-    warn("learned " + "; ".join(parts) + where)
-
-
-def _some(names: tuple[str, ...], shown: int = 5) -> str:
-    """The first few names: "a, b, c, d, e and 2 more"."""
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more

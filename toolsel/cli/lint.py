@@ -20,7 +20,10 @@ from toolsel.errors import ExitCode, UsageError
 from toolsel.render.formats import LintFormat
 
 if TYPE_CHECKING:
-    from toolsel.lint.model import Rule, Severity
+    from typing import IO
+
+    from toolsel.lint.fix import FixPlan
+    from toolsel.lint.model import LintResult, Rule, Severity
 
 
 PathsArgument = Annotated[
@@ -51,7 +54,12 @@ OutputFileOption = Annotated[
 ]
 FailOnOption = Annotated[
     str | None,
-    typer.Option("--fail-on", help="Lowest severity that fails: error, warning, info, never."),
+    typer.Option(
+        "--fail-on",
+        metavar="SEVERITY",
+        # the value is None here, so that the configuration's fail-on applies; error if unset
+        help="Lowest severity that fails: error, warning, info, never.  [default: error]",
+    ),
 ]
 StrictOption = Annotated[
     bool, typer.Option("--strict", help="Fail on warnings too (same as --fail-on warning).")
@@ -94,6 +102,28 @@ MinSeverityOption = Annotated[
         "error. Default: info; warning for --format github (info would be an annotation).",
     ),
 ]
+FixOption = Annotated[
+    bool,
+    typer.Option(
+        "--fix",
+        help="Make the fixes that are certain (TS401, TS402 for nullable properties, TS422's "
+        "additionalProperties) in place, show the diff, then report what remains.",
+    ),
+]
+DiffOption = Annotated[
+    bool,
+    typer.Option(
+        "--diff",
+        help="Show the diff --fix would make and write nothing; exit 1 if there is one.",
+    ),
+]
+StatisticsOption = Annotated[
+    bool,
+    typer.Option(
+        "--statistics",
+        help="Count findings per rule instead of listing them (human and json formats).",
+    ),
+]
 ListRulesOption = Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")]
 ExplainOption = Annotated[
     str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")
@@ -117,6 +147,9 @@ def lint(
     config: ConfigOption = None,
     quiet: QuietOption = False,
     min_severity: MinSeverityOption = None,
+    fix: FixOption = False,
+    diff: DiffOption = False,
+    statistics: StatisticsOption = False,
     list_rules: ListRulesOption = False,
     explain: ExplainOption = None,
     no_cache: NoCacheOption = False,
@@ -136,26 +169,81 @@ def lint(
 
     given = [str(p) for p in [*(paths or []), *(registry or [])]] or None
     targets = registry_files(given, namespace=namespace) if given or namespace else None
-    inputs = [*registry_files(targets), *([config] if config else [])]
+    files = registry_files(targets)
+    inputs = [*files, *([config] if config else [])]
     check_output(output_file, inputs)
-    result = lint_paths(
-        targets,
-        config_file=str(config) if config else None,
-        overrides={
-            "select": split_values(select),
-            "extend-select": split_values(extend_select),
-            "ignore": split_values(ignore),
-            "targets": split_values(target),
-            "fail-on": "warning" if strict else fail_on,
-        },
-        use_cache=not no_cache,
-    )
     chosen = output_format.resolve()
+    _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
+    overrides: dict[str, object] = {
+        "select": split_values(select),
+        "extend-select": split_values(extend_select),
+        "ignore": split_values(ignore),
+        "targets": split_values(target),
+        "fail-on": "warning" if strict else fail_on,
+    }
+
+    def run() -> LintResult:
+        return lint_paths(
+            targets,
+            config_file=str(config) if config else None,
+            overrides=overrides,
+            use_cache=not no_cache,
+        )
+
+    result = run()
+    plan = None
+    if fix or diff or statistics:
+        from toolsel.inputs import display_path
+        from toolsel.lint.fix import apply_fixes, plan_fixes
+
+        plan = plan_fixes(result, {display_path(p): Path(p) for p in files})
+        if fix or diff:
+            from toolsel.render.lint import render_fix_plan, render_unfixed
+
+            render_fix_plan(plan, sys.stdout, quiet=quiet, applied=fix)
+            if diff:
+                render_unfixed(plan, sys.stdout)
+                if plan.files:
+                    raise typer.Exit(int(ExitCode.FINDINGS))
+                return
+            apply_fixes(plan)
+            if plan.files:
+                result = run()
+                plan = plan_fixes(result, {display_path(p): Path(p) for p in files})
+            sys.stdout.write("\n")
+            render_unfixed(plan, sys.stdout)
     shown = result.at_least(_minimum(min_severity, quiet, chosen))
     with output(output_file, inputs=inputs) as out:
-        LINT_RENDERERS[chosen](shown, out)
+        if statistics and plan is not None:
+            _statistics(shown, plan, chosen, out)
+        else:
+            LINT_RENDERERS[chosen](shown, out)
     if result.failed and not exit_zero:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _check_modes(chosen: LintFormat, *, fix: bool, diff: bool, statistics: bool) -> None:
+    if fix and diff:
+        raise UsageError("--diff shows what --fix would change; give one of them")
+    if (fix or diff) and chosen is not LintFormat.HUMAN:
+        flag = "--fix" if fix else "--diff"
+        raise UsageError(
+            f"{flag} reports in the human format, not {chosen.value}",
+            hint=f"run `toolsel lint -f {chosen.value}` after fixing",
+        )
+    if statistics and chosen not in (LintFormat.HUMAN, LintFormat.JSON):
+        raise UsageError(f"--statistics is for the human and json formats, not {chosen.value}")
+
+
+def _statistics(result: LintResult, plan: FixPlan, chosen: LintFormat, out: IO[str]) -> None:
+    from toolsel.lint.statistics import finding_key, rule_counts
+    from toolsel.render.lint import json_text, render_statistics
+
+    rows = rule_counts(result, {finding_key(f) for f in plan.fixed})
+    if chosen is LintFormat.JSON:
+        out.write(json_text(result, rows))
+    else:
+        render_statistics(rows, result, out)
 
 
 def _minimum(min_severity: str | None, quiet: bool, chosen: LintFormat) -> Severity:

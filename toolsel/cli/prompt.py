@@ -38,7 +38,7 @@ def prompt(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Print the deferred-tool listing an agent would see, and the always-loaded tools' cost."""
-    registry = registry_paths(registry, namespace=namespace)
+    registry = registry_paths(registry, namespace=namespace, example=True)
     from toolsel.listing import build_listing
     from toolsel.render.prompt import PROMPT_RENDERERS
 

@@ -139,16 +139,16 @@ def rank(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
-    registry = registry_paths(registry, namespace=namespace)
-    from toolsel.ranking.core import RankOptions
+    registry = registry_paths(registry, namespace=namespace, example=True)
+    from toolsel.ranking.core import rank_options
     from toolsel.text import is_select
 
-    options = RankOptions(
+    options = rank_options(
         method=method,
-        top=top if top is not None else (5 if method is Method.CC else 8),
+        top=top,
         permission=permission,
-        categories=tuple(category or ()),
-        tags=tuple(tag or ()),
+        categories=category or (),
+        tags=tag or (),
         include_deprecated=include_deprecated,
         min_score=min_score,
         min_strength=min_strength,

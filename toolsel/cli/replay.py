@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,8 +14,10 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    check_output,
     check_registry,
     handle_errors,
+    output,
     split_values,
 )
 from toolsel.errors import ExitCode, UsageError
@@ -24,7 +25,7 @@ from toolsel.registry.permission import Permission
 from toolsel.render.formats import InputFormat, ReplayFormat
 
 if TYPE_CHECKING:
-    from toolsel.replay.report import FailOn
+    from toolsel.replay.report import FailOn, ToolEvent
 
 #: A byte-progress bar is drawn (on a terminal's stderr) for inputs larger than this.
 PROGRESS_MIN_BYTES = 50 * 1024 * 1024
@@ -48,9 +49,14 @@ def replay(
         typer.Option(
             "--format",
             "-f",
-            help="human, json (toolsel.replay/v1) or jsonl (tool_start/tool_result events).",
+            help="human, json (toolsel.replay), jsonl (tool_start/tool_result events) or "
+            "html (a self-contained report page).",
         ),
     ] = ReplayFormat.HUMAN,
+    output_file: Annotated[
+        Path | None,
+        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+    ] = None,
     fail_on: Annotated[
         list[str] | None,
         typer.Option(
@@ -62,6 +68,15 @@ def replay(
         InputFormat,
         typer.Option("--input-format", help="Transcript format; auto detects it per line."),
     ] = InputFormat.AUTO,
+    allow_unknown: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-unknown",
+            metavar="PATTERN",
+            help="Tools the registry need not declare: names or globs (repeatable, "
+            "comma-separated; e.g. 'mcp__*'). Also [tool.toolsel] allow-unknown.",
+        ),
+    ] = None,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
@@ -72,18 +87,40 @@ def replay(
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
-    events = event_writer(sys.stdout, loaded) if output_format is ReplayFormat.JSONL else None
-    with _progress_bar(paths) as progress:
-        result = replay_paths(
-            paths,
-            registry=loaded,
-            permission=permission,
-            on_event=events,
-            input_format=None if input_format is InputFormat.AUTO else input_format.value,
-            progress=progress,
-        )
-    REPLAY_RENDERERS[output_format](result, sys.stdout)
+    check_output(output_file, paths)
+    with output(output_file, inputs=paths) as out:
+        events: Callable[[ToolEvent], None] | None = None
+        timeline = None
+        if output_format is ReplayFormat.JSONL:
+            events = event_writer(out, loaded)
+        elif output_format is ReplayFormat.HTML:
+            from toolsel.replay.timeline import TimelineRecorder
+
+            events = timeline = TimelineRecorder()
+        with _progress_bar(paths) as progress:
+            result = replay_paths(
+                paths,
+                registry=loaded,
+                permission=permission,
+                on_event=events,
+                input_format=None if input_format is InputFormat.AUTO else input_format.value,
+                progress=progress,
+                allow_unknown=allowed_unknown(allow_unknown),
+            )
+        if timeline is not None:
+            from toolsel.render.html.replay import render_replay_html
+
+            render_replay_html(result, out, timeline.finish())
+        else:
+            REPLAY_RENDERERS[output_format](result, out)
     raise typer.Exit(int(ExitCode.FINDINGS) if result.fails(kinds) else int(ExitCode.OK))
+
+
+def allowed_unknown(values: list[str] | None) -> tuple[str, ...]:
+    """--allow-unknown's globs, then the project's `allow-unknown`."""
+    from toolsel.config import find_config
+
+    return tuple(dict.fromkeys([*split_values(values), *find_config().allow_unknown]))
 
 
 def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:

@@ -366,15 +366,17 @@ def _service(
     embed: bool = True,
     max_store: int | None = None,
 ) -> Service:
+    from toolsel.cli.common import registry_sources
     from toolsel.embed.model import missing
     from toolsel.serve.service import Service
     from toolsel.serve.store import open_store
 
+    sources = registry_sources(registry, example=True)  # re-expanded at every reload
     url = db or os.environ.get("TOOLSEL_DB")
     store = open_store(url, max_bytes=max_store) if use_store else None
     try:
         return Service(
-            registry, store, namespace=namespace, warm_embeddings=embed and missing() is None
+            sources, store, namespace=namespace, warm_embeddings=embed and missing() is None
         )
     except BaseException:
         if store is not None:

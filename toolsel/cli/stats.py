@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,8 +12,10 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    check_output,
     check_registry,
     handle_errors,
+    output,
 )
 from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
@@ -28,8 +30,12 @@ def stats(
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
     output_format: Annotated[
-        StatsFormat, typer.Option("--format", "-f", help="Output format.")
+        StatsFormat, typer.Option("--format", "-f", help="human, json or html (charts).")
     ] = StatsFormat.HUMAN,
+    output_file: Annotated[
+        Path | None,
+        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+    ] = None,
     top: Annotated[
         int,
         typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool)."),
@@ -72,7 +78,13 @@ def stats(
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
-        from toolsel.serve.store import Window, open_store, stored_time, window_stats
+        from toolsel.serve.store import (
+            Window,
+            open_store,
+            stored_time,
+            window_series,
+            window_stats,
+        )
 
         times = {}
         for name, value in (("--since", since), ("--until", until)):
@@ -83,12 +95,22 @@ def stats(
                     f"{name} must be an ISO 8601 time, got {value!r}: {error}"
                 ) from None
         window = Window(times["--since"], times["--until"], session)
+        check_output(output_file, ())
         store = open_store(db)
         try:
             result = window_stats(store, window, loaded, exact=exact)
+            series = None
+            if output_format is StatsFormat.HTML:
+                series = window_series(store, window, loaded, exact=exact)
         finally:
             store.close()
-        STATS_RENDERERS[output_format](result, sys.stdout, top=top)
+        with output(output_file) as out:
+            if series is not None:
+                from toolsel.render.html.stats import stats_page
+
+                out.write(stats_page(result, source=f"Tool usage in {store.url}", series=series))
+            else:
+                STATS_RENDERERS[output_format](result, out, top=top)
         return
     if not paths:
         raise UsageError("give transcript files, directories or globs, or --db URL")
@@ -96,4 +118,7 @@ def stats(
         raise UsageError("--since, --until, --session and --exact read a usage store: add --db URL")
     from toolsel.replay.driver import replay_paths
 
-    STATS_RENDERERS[output_format](usage_stats(replay_paths(paths), loaded), sys.stdout, top=top)
+    check_output(output_file, paths)
+    result = usage_stats(replay_paths(paths), loaded)
+    with output(output_file, inputs=paths) as out:
+        STATS_RENDERERS[output_format](result, out, top=top)

@@ -2,7 +2,7 @@
 `engine` runs them, `context` is what they see, `config` and `suppress` decide what counts.
 
 The table is the single source for `--list-rules`, `--explain`, SARIF rule metadata,
-configuration validation and the README's rule list.
+configuration validation and the rule table of docs/reference.md.
 """
 
 from __future__ import annotations

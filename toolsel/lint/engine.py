@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from toolsel.errors import ToolselError
+from toolsel.errors import ToolselError, UsageError
 from toolsel.lint import all_rules
 from toolsel.lint.config import LintConfig
 from toolsel.lint.context import BACKGROUND_RESOURCES, LintContext
@@ -139,7 +139,16 @@ def lint_paths(
     source = str(project.path) if project.path else "command line"
     rules = all_rules()
     config = build_config(project.lint, rules, source=source, cli=overrides)
-    targets = registry_files(paths or None)
+    if not paths:  # lint checks the user's files: never the bundled example
+        from toolsel.config import NO_REGISTRY, project_registry_paths
+
+        paths = project_registry_paths()
+        if paths is None:
+            raise UsageError(
+                NO_REGISTRY,
+                hint="e.g. toolsel lint registries/; `toolsel init` writes a starter registry",
+            )
+    targets = registry_files(paths)
     worker = None
     uses_worker = any(
         config.is_enabled(rule) and set(rule.uses) & BACKGROUND_RESOURCES for rule in rules.values()

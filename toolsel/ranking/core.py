@@ -10,38 +10,22 @@ name, so the same input always gives the same output.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolsel.errors import RegistryError, UsageError
 from toolsel.ranking import scorers
-from toolsel.ranking.fields import tokens
+from toolsel.ranking.fields import surface_words, tokens
 from toolsel.ranking.index import RankIndex, ToolMeta
+from toolsel.ranking.methods import SCORERS, Scores, default_top, explain, score
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex, prepare
 from toolsel.ranking.scorers import Contribution
+from toolsel.ranking.strength import STRONG_MATCH, strength, strength_terms
 from toolsel.registry.permission import Permission
-from toolsel.text import fold_name, split_name
 
-if TYPE_CHECKING:
-    import numpy as np
-
-#: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
-#: see benchmarks/quality.py and the README's quality table).
-HYBRID_WEIGHTS = {"bm25": 0.5, "tfidf": 0.5, "fuzzy": 0.15}
-#: Fuzzy matching and typo correction join hybrid only for queries that look typed by hand
-#: (see `looks_typed`): they rescue "raed fle" and "db exec", but on sentences they cost
-#: 2-3 NDCG@10 (MetaTool, ToolLens dev splits).
-HYBRID_TYPED_MAX_TERMS = 3
-#: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
-#: lexical methods find nothing), which keeps batch ranking fast on large registries.
-HYBRID_FUZZY_CANDIDATES = 50
-#: On large registries only this many best-scoring tools go through the selection pipeline.
-LARGE_CANDIDATES = 300
 DEFAULT_TOP = 8
 
 
@@ -57,6 +41,33 @@ class RankOptions:
     min_strength: float = 0.0
     explain: bool = False
     pin_always_include: bool = True  # False: always-include tools compete on score (eval)
+
+
+def rank_options(
+    method: Method | str = Method.HYBRID,
+    top: int | None = None,
+    permission: Permission | str | None = None,
+    categories: Sequence[str] = (),
+    tags: Sequence[str] = (),
+    include_deprecated: bool = False,
+    min_score: float = 0.0,
+    min_strength: float = 0.0,
+    explain: bool = False,
+) -> RankOptions:
+    """The one place ranking options are made, for the CLI, the service and MCP alike: a
+    method's own default `top` when none is given (5 for `cc`, 8 otherwise)."""
+    method = Method(method)
+    return RankOptions(
+        method=method,
+        top=top if top is not None else default_top(method),
+        permission=Permission(permission) if permission is not None else None,
+        categories=tuple(categories),
+        tags=tuple(tags),
+        include_deprecated=include_deprecated,
+        min_score=min_score,
+        min_strength=min_strength,
+        explain=explain,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +106,6 @@ class Excluded:
     score: float
 
 
-#: A best match at or above this strength is a strong match; below it, output says that
-#: nothing matches the prompt well.
-STRONG_MATCH = 0.5
-
-
 @dataclass(frozen=True, slots=True)
 class RankResult:
     query: str
@@ -112,6 +118,13 @@ class RankResult:
     #: `always_include` tools not in `results`: offered whatever the prompt, not counted in
     #: `--top` (one that ranks in the top is in `results`, at its rank)
     always: tuple[RankedTool, ...] = ()
+    #: each of `terms` and the prompt's word it came from ("committ" from "committed"), so
+    #: an explanation shows the user's words, not stems
+    words: tuple[tuple[str, str], ...] = ()
+
+    def word(self, term: str) -> str:
+        """The prompt's own word for search term `term` (the term itself if none)."""
+        return dict(self.words).get(term, term)
 
     @property
     def strong(self) -> bool:
@@ -122,17 +135,6 @@ class RankResult:
     def offered(self) -> tuple[str, ...]:
         """Every tool an agent is offered: the always-include tools, then the ranked ones."""
         return tuple(t.name for t in (*self.always, *self.results))
-
-
-@dataclass(slots=True)
-class Scores:
-    """One query's raw scores by tool position, and what explaining them needs."""
-
-    raw: dict[int, float]
-    match: dict[int, str] = field(default_factory=dict)  # exact matches: how they matched
-    cosine: Any = None  # semantic: every tool's cosine
-    fusion: tuple[np.ndarray, np.ndarray] | None = None  # fusion: its two scaled parts
-    votes: dict[int, float] = field(default_factory=dict)  # what examples added, by tool
 
 
 def validate(index: RankIndex | PreparedIndex, query: str, options: RankOptions) -> None:
@@ -199,153 +201,18 @@ def rank_index(
         excluded=tuple(d for d in dropped if isinstance(d, Excluded)),
         deprecated=tuple(d for d in dropped if isinstance(d, Deprecated)),
         terms=tuple(terms),
+        words=tuple(surface_words(query).items()),
     )
-
-
-# -- scoring ---------------------------------------------------------------------------
-
-
-def score(
-    prepared: PreparedIndex, query: str, terms: list[str], method: Method, vector: Any = None
-) -> Scores:
-    """The method's raw scores by tool position."""
-    if method is Method.CC:
-        from toolsel.ranking import cc
-
-        matches = cc.search(prepared.tools, query, len(prepared), rows=prepared.cc_rows)
-        # fast paths return unscored names; give them a score so they sort first
-        return Scores(
-            {m.index: float(m.score or 1) for m in matches},
-            {m.index: m.path for m in matches if m.path != "keyword"},
-        )
-    if method in (Method.BM25, Method.TFIDF):
-        lexical = scorers.lexical(prepared, terms, method.value, limit=_limit(prepared))
-        return _with_examples(prepared, terms, Scores(lexical))
-    if method is Method.FUZZY:
-        return Scores(scorers.fuzzy(prepared, query))
-    if method in (Method.SEMANTIC, Method.FUSION):
-        return _embedding_scores(prepared, query, terms, method, vector)
-    return _hybrid(prepared, query, terms)
-
-
-def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
-    """Add what the examples say to the method's own max-normalised scores: the learned
-    weights' scores (`scorers.learned`, times `PreparedIndex.learned_weight`), or, where
-    nothing was learned (a registry over `learned.BUDGET`), the nearest examples' votes
-    (`scorers.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
-    index = prepared.index
-    if not index.example_count or not terms:
-        return scores
-    extra: dict[int, float] = {}
-    if index.learned:
-        weight = prepared.learned_weight
-        extra = {doc: weight * value for doc, value in scorers.learned(prepared, terms).items()}
-    elif prepared.vote_weight:
-        votes = scorers.example_votes(prepared, terms)
-        top = max(votes.values(), default=0.0)
-        extra = {doc: prepared.vote_weight * value / top for doc, value in votes.items()}
-    if not extra:
-        return scores
-    combined = scorers.normalise(scores.raw)
-    for doc, value in extra.items():
-        combined[doc] = combined.get(doc, 0.0) + value
-    scores.raw = combined
-    scores.votes = extra
-    return scores
-
-
-def _embedding_scores(
-    prepared: PreparedIndex, query: str, terms: list[str], method: Method, vector: Any
-) -> Scores:
-    from toolsel.ranking import semantic
-
-    if vector is None:
-        vector = semantic.query_vector(query)
-    if method is Method.SEMANTIC:
-        cosine = semantic.cosines(prepared, vector)
-        return Scores(scorers.top_entries(cosine, semantic.CANDIDATES), cosine=cosine)
-    parts = semantic.fusion_parts(prepared, vector, terms)
-    scores = _with_examples(prepared, terms, Scores(semantic.fused(parts), fusion=parts))
-    _exact_first(prepared, query, scores)
-    return scores
-
-
-def _hybrid(prepared: PreparedIndex, query: str, terms: list[str]) -> Scores:
-    """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
-    queries that look typed by hand; exact name or alias matches first."""
-    typed = looks_typed(prepared, terms)
-    lexical_terms = scorers.correct_terms(prepared, terms) if typed else terms
-    voted = _with_examples(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
-    combined = voted.raw
-    if typed or not combined:
-        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
-        fuzzy = (
-            scorers.fuzzy_over(prepared, query, candidates)
-            if candidates
-            else scorers.fuzzy(prepared, query)
-        )
-        for doc, value in fuzzy.items():
-            combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
-    scores = Scores(combined, votes=voted.votes)
-    _exact_first(prepared, query, scores)
-    return scores
-
-
-def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
-    lexical score."""
-    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
-    limit = _limit(prepared)
-    if scorers.numpy_suits(prepared, terms):
-        b = scorers.dense_scores(prepared, terms, "bm25")
-        t = scorers.dense_scores(prepared, terms, "tfidf")
-        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
-        return scorers.top_entries(fused, limit or len(prepared))
-    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25"))
-    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf"))
-    combined = {
-        doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
-        for doc in bm25.keys() | tfidf.keys()
-    }
-    return scorers.best(combined, limit) if limit else combined
-
-
-def _limit(prepared: PreparedIndex) -> int | None:
-    """On a large registry, only the best-scoring tools go on to the selection pipeline."""
-    return LARGE_CANDIDATES if prepared.index.is_large else None
-
-
-def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:
-    """An exact name or alias match ranks first."""
-    for doc, kind in exact_matches(prepared, query).items():
-        scores.raw[doc] = max(scores.raw.values(), default=0.0) + 1.0
-        scores.match[doc] = kind
-
-
-def looks_typed(prepared: PreparedIndex, terms: list[str]) -> bool:
-    """A short query (3 terms or fewer) with a term the registry never uses: a typed,
-    possibly misspelt or abbreviated tool name rather than a sentence."""
-    return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
-        t not in prepared.index.vocabulary for t in terms
-    )
-
-
-def exact_matches(prepared: PreparedIndex, query: str) -> dict[int, str]:
-    """Tools whose name or alias equals the query, ignoring case and separators."""
-    folded = fold_name(query.strip())
-    if not folded:
-        return {}
-    return dict(prepared.folded_names.get(folded, ()))
 
 
 # -- the selection pipeline: order, filter, pin, build --------------------------------------
 
 
 def _order(prepared: PreparedIndex, normalised: dict[int, float], method: Method) -> list[int]:
-    """Best first; ties by name, except `cc`, which keeps registry order as Claude Code's
-    stable sort does."""
+    """Best first; ties by name, except for a method that keeps registry order (`cc`, as
+    Claude Code's stable sort does)."""
     tools = prepared.tools
-    if method is Method.CC:
+    if SCORERS[method].registry_order:
         return sorted(normalised, key=lambda d: (-normalised[d], d))
     return sorted(normalised, key=lambda d: (-normalised[d], tools[d].name))
 
@@ -402,7 +269,7 @@ def _filter(
 
 def _pinned(options: RankOptions) -> bool:
     # `cc` reproduces Claude Code's search, which returns matches only
-    return options.pin_always_include and options.method is not Method.CC
+    return options.pin_always_include and SCORERS[options.method].pins_always_include
 
 
 def _always(prepared: PreparedIndex, kept: list[int], options: RankOptions) -> list[int]:
@@ -434,15 +301,15 @@ def _build(
     """Ranked tools: at most `--top`, at or above `--min-score` and `--min-strength`.
     Always-include tools: all of them, exempt from the limits."""
     tools = prepared.tools
-    matching = _strength_terms(prepared, query, terms, options.method)
+    matching = strength_terms(prepared, query, terms, options.method)
     results: list[RankedTool] = []
     for doc in chosen:
         tool = tools[doc]
         value = normalised.get(doc, 0.0)
         if not always and value < options.min_score:
             continue
-        strength = _strength(prepared, doc, scores, matching)
-        if not always and strength < options.min_strength:
+        found = strength(prepared, doc, scores, matching)
+        if not always and found < options.min_strength:
             continue
         matched = doc in normalised
         kind = scores.match.get(doc) or ("always-include" if always and not matched else "match")
@@ -454,146 +321,13 @@ def _build(
                 category=tool.category,
                 permission=tool.permission,
                 match=kind,
-                contributions=tuple(_explain(prepared, query, terms, doc, options.method, scores))
+                contributions=tuple(explain(prepared, query, terms, doc, options.method, scores))
                 if options.explain and matched
                 else (),
                 always_include=tool.always_include,
-                strength=round(strength, 6),
+                strength=round(found, 6),
             )
         )
         if not always and len(results) == options.top:
             break
     return tuple(results)
-
-
-# -- strength: an absolute signal beside the relative score --------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Matching:
-    """The prompt's searchable terms as (term, weight, credit): the weight is the term's
-    BM25 idf (a word the registry never uses weighs as much as the rarest word can); the
-    credit is 1, or 1/2 for a typo correction, which is a guess."""
-
-    query: str
-    terms: tuple[tuple[str, float, float], ...]
-    total: float
-
-
-#: Below this, a prompt and a name are not alike at all ("purple elephant" and
-#: send_chat_message are 0.41 alike by edit distance).
-NAME_LIKENESS_FLOOR = 0.6
-#: Prompts of more words than this are sentences, not names typed by hand.
-NAME_LIKENESS_MAX_WORDS = 4
-#: What a term corrected for a typo ("raed" -> "read") counts for when found.
-CORRECTED_CREDIT = 0.5
-
-
-def _strength_terms(
-    prepared: PreparedIndex, query: str, terms: list[str], method: Method
-) -> _Matching:
-    index = prepared.index
-    corrected = terms
-    if method is Method.HYBRID and looks_typed(prepared, terms):
-        corrected = scorers.correct_terms(prepared, terms)
-    unseen = math.log(1 + (len(index) + 0.5) / 0.5)
-    weighted: dict[str, tuple[float, float]] = {}
-    for original, term in zip(terms, corrected, strict=True):
-        position = index.vocabulary.get(term)
-        weight = index.bm25_idf[position] if position is not None else unseen
-        weighted.setdefault(term, (weight, 1.0 if term == original else CORRECTED_CREDIT))
-    return _Matching(
-        query.strip().lower(),
-        tuple((term, w, c) for term, (w, c) in weighted.items()),
-        sum(w for w, _ in weighted.values()),
-    )
-
-
-def _strength(prepared: PreparedIndex, doc: int, scores: Scores, matching: _Matching) -> float:
-    """How much of the prompt tool `doc` matches, 0..1, whatever the other tools score: 1 for
-    an exact name or alias; the cosine for `semantic`; otherwise the larger of the
-    idf-weighted share of the prompt's words found in the tool's indexed text, and how
-    alike the prompt and the tool's name are (a typed name: "raed fle")."""
-    if doc in scores.match:
-        return 1.0
-    if scores.cosine is not None and scores.fusion is None:
-        return max(0.0, min(1.0, float(scores.cosine[doc])))
-    index = prepared.index
-    doc_ids = index.doc_ids
-    found = 0.0
-    for term, weight, credit in matching.terms:
-        span = index.postings(term)
-        if span:
-            at = bisect.bisect_left(doc_ids, doc, span.start, span.stop)
-            if at < span.stop and doc_ids[at] == doc:
-                found += weight * credit
-    share = found / matching.total if matching.total else 0.0
-    if share >= STRONG_MATCH or len(matching.query.split()) > NAME_LIKENESS_MAX_WORDS:
-        return share  # a sentence is not a name typed by hand (and rapidfuzz stays unloaded)
-    return max(share, _name_likeness(prepared.tools[doc], matching.query))
-
-
-def _name_likeness(tool: ToolMeta, query: str) -> float:
-    """The best plain edit-distance ratio between the prompt and the tool's name (as words),
-    display name or aliases: "raed fle" and read_file are 0.82 alike."""
-    from rapidfuzz import fuzz
-
-    names = [tool.name, *tool.aliases] + ([tool.display_name] if tool.display_name else [])
-    best = max(fuzz.ratio(query, " ".join(split_name(name))) for name in names) / 100.0
-    return best if best >= NAME_LIKENESS_FLOOR else 0.0
-
-
-def _explain(
-    prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
-) -> list[Contribution]:
-    found = _explain_method(prepared, query, terms, doc, method, scores)
-    if doc in scores.votes:  # matched through examples: quote the nearest one
-        found += _explain_examples(prepared, terms, doc, scores.votes[doc])
-    return found
-
-
-def _explain_examples(
-    prepared: PreparedIndex, terms: list[str], doc: int, value: float
-) -> list[Contribution]:
-    """The nearest example that shares a word with the query, quoted; else the query's words
-    whose learned weights speak for the tool (`prod (learned)`); else nothing (the tool's
-    learned score came from no word of the query)."""
-    nearest = scorers.nearest_example(prepared, terms, doc)
-    if nearest is not None:
-        return [Contribution(f'"{prepared.index.example_texts[nearest]}"', "example", value)]
-    if not prepared.index.learned:
-        return []
-    return [
-        Contribution(word, "learned", value * share)
-        for word, share in scorers.learned_words(prepared, terms, doc)
-    ]
-
-
-def _explain_method(
-    prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
-) -> list[Contribution]:
-    if method is Method.FUZZY:
-        return scorers.explain_fuzzy(prepared, query, doc)
-    if method is Method.CC:
-        return []
-    if method is Method.SEMANTIC:
-        from toolsel.ranking import semantic
-
-        return semantic.explain_cosine(float(scores.cosine[doc]))
-    if method is Method.FUSION:
-        from toolsel.ranking import semantic
-
-        assert scores.fusion is not None
-        return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
-    if method is Method.HYBRID:
-        typed = looks_typed(prepared, terms)
-        lexical = scorers.explain_lexical(
-            prepared, scorers.correct_terms(prepared, terms) if typed else terms, doc, "bm25"
-        )
-        # fuzzy matching took part only for typed queries (or when nothing matched lexically)
-        return (
-            lexical + scorers.explain_fuzzy(prepared, query, doc)
-            if typed or not lexical
-            else lexical
-        )
-    return scorers.explain_lexical(prepared, terms, doc, method.value)

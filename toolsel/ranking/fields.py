@@ -46,14 +46,37 @@ def stem(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
+#: A negated auxiliary ("don't", "isn't": the whole word) and the suffix of a possessive or
+#: other contraction ("user's", "we're", "I'll"), which would otherwise leave terms such as
+#: `don`, `t` and `s` that match any text with an apostrophe.
+_CONTRACTION = re.compile(r"\b\w+n['’]t\b|(?<=\w)['’](?:s|t|re|ve|ll|d|m)\b", re.I)
+
+
+def _words(text: str) -> list[str]:
+    """The lower-case words of `text` before stemming, names split into their words."""
+    if "'" in text or "’" in text:
+        text = _CONTRACTION.sub(" ", text)
     words: list[str] = []
     for chunk in text.split():
         if chunk.isalnum() and chunk.islower():
             words.append(chunk)  # what split_name gives such a word, without its regexes
         else:
             words.extend(split_name(chunk))
-    return [stem(w) for w in _TOKEN.findall(" ".join(words)) if w not in STOPWORDS]
+    return _TOKEN.findall(" ".join(words))
+
+
+def tokens(text: str) -> list[str]:
+    return [stem(w) for w in _words(text) if w not in STOPWORDS]
+
+
+def surface_words(text: str) -> dict[str, str]:
+    """Each search term of `text` and the word it came from (the first, when words share a
+    stem): an explanation shows `committed`, not the term `committ`."""
+    found: dict[str, str] = {}
+    for word in _words(text):
+        if word not in STOPWORDS:
+            found.setdefault(stem(word), word)
+    return found
 
 
 def tool_fields(tool: Tool, registry: Registry, *, examples: bool = True) -> dict[str, list[str]]:
@@ -84,7 +107,7 @@ EMBED_RECIPE = "name-description-parameters/3"
 def embed_text(tool: Tool) -> str:
     """The text a tool is embedded as: its name as words, its description, then parameter
     names and descriptions. Chosen on the dev splits (benchmarks/embed_tune.py): adding tags
-    or the category cost up to 3 NDCG@10 points; see the README's quality section."""
+    or the category cost up to 3 NDCG@10 points; see docs/quality.md."""
     params = tool.parameters.get("properties", {})
     parts = [" ".join(split_name(tool.name)), tool.description.strip()]
     if isinstance(params, dict) and params:

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from toolsel.ranking.cc import CcRow
 
 
+#: A query whose terms have at least this many postings in all is scored with numpy.
+NUMPY_MIN_POSTINGS = 20_000
+
+
 class PreparedIndex:
     """A `RankIndex` with the values ranking derives from it, computed lazily and once."""
 
@@ -214,6 +218,4 @@ def prepare(index: RankIndex | PreparedIndex) -> PreparedIndex:
 def wants_numpy(prepared: PreparedIndex, postings: int) -> bool:
     """Whether to score a query with numpy: when its terms have many postings, or when many
     queries are ranked over a large index (numpy's 0.1 s import is then paid once)."""
-    from toolsel.ranking.scorers import NUMPY_MIN_POSTINGS
-
     return postings >= NUMPY_MIN_POSTINGS or (prepared.bulk and prepared.index.is_large)

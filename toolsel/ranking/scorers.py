@@ -19,8 +19,6 @@ from toolsel.ranking.prepared import PreparedIndex, wants_numpy
 
 #: The lexical weighting schemes an index stores per posting.
 LEXICAL = ("bm25", "tfidf")
-#: A query whose terms have at least this many postings in all is scored with numpy.
-NUMPY_MIN_POSTINGS = 20_000
 
 
 @dataclass(frozen=True, slots=True)

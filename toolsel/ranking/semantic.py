@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from toolsel.embed.vectors import ProgressFactory
 
 #: fusion = FUSION_WEIGHT x cosine + (1 - FUSION_WEIGHT) x BM25, each min-max scaled per
-#: query over every tool (chosen on the dev splits; see the README's quality section).
+#: query over every tool (chosen on the dev splits; see docs/quality.md).
 FUSION_WEIGHT = 0.7
 #: How many best-scoring tools go on to the selection pipeline.
 CANDIDATES = 300

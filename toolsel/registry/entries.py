@@ -11,6 +11,7 @@ from toolsel.registry.formats import (
     DOCKER_ARGUMENT_KEYS,
     FIELD_TYPES,
     GEMINI,
+    GOVERNANCE_FIELDS,
     OVERLAY_KEYS,
     TOOLSEL,
     TOP_LEVEL_KEYS,
@@ -26,6 +27,7 @@ from toolsel.registry.formats import (
 from toolsel.registry.model import (
     DEFAULT_PARAMETERS,
     Category,
+    Governance,
     OverlayExample,
     Permission,
     ProblemKind,
@@ -65,6 +67,7 @@ class DocumentReader:
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
         self.overlay: list[OverlayExample] = []  # an examples overlay's examples
+        self.governance: list[Governance] = []  # a governance overlay's entries
 
     def read(self, document: Any, *, validate: bool) -> str:
         """Read the tool entries (and categories) of `document`; returns its format."""
@@ -129,6 +132,10 @@ class DocumentReader:
         for key in document:
             if key not in OVERLAY_KEYS and not key.startswith("x-"):
                 self._unknown_key(key, "/" + escape_token(key), OVERLAY_KEYS, None)
+        if "governance" in document:
+            self._read_governance(document["governance"])
+        if "examples" not in document:
+            return
         examples = document["examples"]
         if not isinstance(examples, dict):
             self._problem(
@@ -159,6 +166,64 @@ class DocumentReader:
                 self.overlay.append(
                     OverlayExample(str(name), prompt, self.display, f"{pointer}/{index}")
                 )
+
+    def _read_governance(self, governance: Any) -> None:
+        """A governance overlay: `governance: {tool or glob: {permission: ..., ...}}` gives
+        tools defined elsewhere (an MCP server's, an OpenAI list's) the fields their format
+        cannot hold. Each entry is checked as a tool entry's fields are, at its position."""
+        if not isinstance(governance, dict):
+            self._problem(
+                ProblemKind.SHAPE,
+                "`governance` must map tool names (or globs such as mcp__github__*) to "
+                f"fields, got {_json_type(governance)}",
+                "/governance",
+            )
+            return
+        for name, fields in governance.items():
+            pointer = "/governance/" + escape_token(str(name))
+            if not isinstance(fields, dict):
+                self._problem(
+                    ProblemKind.SHAPE,
+                    f"governance of {name!r} must be a mapping of fields "
+                    f"({', '.join(GOVERNANCE_FIELDS[:3])}, ...), got {_json_type(fields)}",
+                    pointer,
+                    tool=str(name),
+                )
+                continue
+            known = {k: v for k, v in fields.items() if k in GOVERNANCE_FIELDS}
+            for key in fields:
+                if key not in known and not str(key).startswith("x-"):
+                    self._unknown_key(
+                        str(key),
+                        f"{pointer}/{escape_token(str(key))}",
+                        GOVERNANCE_FIELDS,
+                        str(name),
+                    )
+            values = self._checked_fields(str(name), known, pointer)
+            if values:
+                self.governance.append(Governance(str(name), values, self.display, pointer))
+
+    def _checked_fields(
+        self, name: str, known: dict[str, Any], pointer: str
+    ) -> dict[str, Any] | None:
+        """`known`'s values as a tool's fields, checked by the tool builder (so every value
+        meets the rules a tool entry's does); None when one is wrong, so a wrong value is a
+        problem and nothing is half applied."""
+        fatal: list[bool] = []
+        report = self._problem
+
+        def noted(*args: Any, **kwargs: Any) -> None:
+            fatal.append(kwargs.get("fatal", True))
+            report(*args, **kwargs)
+
+        self._problem = noted
+        try:
+            probe = self._build_tool({"name": name, "description": "-", **known}, pointer)
+        finally:
+            self._problem = report
+        if probe is None or any(fatal):
+            return None
+        return {key: getattr(probe, key) for key in known}
 
     def _shape_problem(self, document: Any) -> None:
         if isinstance(document, dict) and "tools" in document:

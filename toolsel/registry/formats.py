@@ -294,15 +294,22 @@ def docker_parameters(arguments: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 DECLARATIONS = ("functionDeclarations", "function_declarations")
-#: Top-level keys an examples overlay may have.
-OVERLAY_KEYS = ("examples", "version", "$schema")
+#: Top-level keys an overlay may have.
+OVERLAY_KEYS = ("examples", "governance", "version", "$schema")
+
+#: The fields a governance overlay may set on tools defined elsewhere: what toolsel
+#: governs and provider formats cannot say.
+GOVERNANCE_FIELDS = (
+    "permission", "category", "tags", "requires", "conflicts", "deprecated", "deprecated_by",
+    "always_include", "defer_loading", "parent_task", "search_hint", "display_name",
+)  # fmt: skip
 
 
 def is_overlay(document: Any) -> bool:
-    """An examples overlay: a mapping with `examples` and no list of tools."""
+    """An overlay: a mapping with `examples` or `governance`, and no list of tools."""
     return (
         isinstance(document, dict)
-        and "examples" in document
+        and ("examples" in document or "governance" in document)
         and "tools" not in document
         and not any(key in document for key in DECLARATIONS)
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from toolsel.registry import cache
 from toolsel.registry.entries import DocumentReader
 from toolsel.registry.model import (
     Category,
+    Governance,
     LoadProblem,
     OverlayExample,
     ProblemKind,
@@ -29,6 +31,7 @@ from toolsel.registry.source import (
     SourceSyntaxError,
     parse_text,
 )
+from toolsel.suggest import did_you_mean
 
 log = logging.getLogger("toolsel")
 
@@ -60,6 +63,7 @@ def load_registry(
     categories: dict[str, Category] = {}
     problems: list[LoadProblem] = []
     overlays: list[OverlayExample] = []
+    governance: list[Governance] = []
     expanded = registry_files(paths)
     for path in expanded:
         with gc_paused():
@@ -74,6 +78,9 @@ def load_registry(
         for category in loaded.categories:
             categories.setdefault(category.name, category)
         problems.extend(loaded.problems)
+        governance.extend(loaded.governance)
+    if governance:
+        tools = _governed(tools, governance, files, problems)
     registry = Registry(tuple(files), tuple(tools), categories, tuple(problems), tuple(overlays))
     if strict:
         raise_for_fatal(registry)
@@ -109,6 +116,50 @@ def namespace(tools: list[Tool], server: str) -> list[Tool]:
         )
         for t in tools
     ]
+
+
+def _governed(
+    tools: list[Tool],
+    governance: list[Governance],
+    files: list[RegistryFile],
+    problems: list[LoadProblem],
+) -> list[Tool]:
+    """Each tool with the fields of every governance entry that names it (a later entry
+    wins); an entry that names no tool is a problem at its position (not fatal: the rest
+    of the registry still loads), since a governance entry with a typo governs nothing."""
+    used = [False] * len(governance)
+    out: list[Tool] = []
+    for tool in tools:
+        values: dict[str, object] = {}
+        for index, entry in enumerate(governance):
+            if entry.matches(tool.name):
+                values.update(entry.values)
+                used[index] = True
+        out.append(replace(tool, **values) if values else tool)  # type: ignore[arg-type]
+    sources = {f.path: f.source for f in files}
+    names = [t.name for t in tools]
+    for entry, hit in zip(governance, used, strict=True):
+        if hit:
+            continue
+        line, column = _position(sources.get(entry.file), entry.pointer)
+        problems.append(
+            LoadProblem(
+                ProblemKind.SHAPE,
+                f"governance for {entry.pattern!r} names no tool in the registry"
+                f"{did_you_mean(entry.pattern, names)}",
+                entry.file,
+                entry.pointer,
+                line,
+                column,
+                tool=entry.pattern,
+                fatal=False,
+            )
+        )
+    return out
+
+
+def _position(source: SourceMap | None, pointer: str) -> tuple[int, int]:
+    return (1, 1) if source is None else source.locate(pointer, key=True)
 
 
 def _prefixed(example: OverlayExample, server: str) -> OverlayExample:
@@ -156,6 +207,7 @@ class _LoadedFile:
         self.categories: list[Category] = []
         self.problems: list[LoadProblem] = []
         self.overlay: list[OverlayExample] = []
+        self.governance: list[Governance] = []
 
 
 class _FileLoader:
@@ -211,6 +263,7 @@ class _FileLoader:
         )
         loaded.tools, loaded.categories = reader.tools, reader.categories
         loaded.overlay = reader.overlay
+        loaded.governance = reader.governance
         loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
         return loaded
 

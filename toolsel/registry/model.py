@@ -124,6 +124,25 @@ class OverlayExample:
 
 
 @dataclass(frozen=True, slots=True)
+class Governance:
+    """Fields a governance overlay gives the tools `pattern` names (a name, or a glob)."""
+
+    pattern: str
+    values: dict[str, Any]
+    file: str
+    pointer: str  # /governance/<pattern>
+
+    def matches(self, name: str) -> bool:
+        if self.pattern == name:
+            return True
+        if not any(c in self.pattern for c in "*?["):
+            return False
+        from fnmatch import fnmatchcase
+
+        return fnmatchcase(name, self.pattern)
+
+
+@dataclass(frozen=True, slots=True)
 class RegistryFile:
     path: str
     format: str
@@ -141,15 +160,33 @@ class Registry:
     problems: tuple[LoadProblem, ...] = ()
     overlay_examples: tuple[OverlayExample, ...] = ()
     _by_name: dict[str, Tool] = field(init=False, repr=False, compare=False)
+    _by_alias: dict[str, Tool] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name: dict[str, Tool] = {}
         for tool in self.tools:
             by_name.setdefault(tool.name, tool)  # first definition wins; TS007 reports the rest
         object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_by_alias", None)
 
     def get(self, name: str) -> Tool | None:
         return self._by_name.get(name)
+
+    def resolve(self, name: str) -> Tool | None:
+        """The tool `name` calls: by its name, else by one of its aliases (a published
+        older name, such as Claude Code's Task for Agent)."""
+        tool = self._by_name.get(name)
+        if tool is not None:
+            return tool
+        if self._by_alias is None:
+            aliases: dict[str, Tool] = {}
+            for each in self.tools:
+                for alias in each.aliases:
+                    if alias not in self._by_name:
+                        aliases.setdefault(alias, each)
+            object.__setattr__(self, "_by_alias", aliases)
+        assert self._by_alias is not None
+        return self._by_alias.get(name)
 
     def examples_for(self, name: str) -> tuple[str, ...]:
         """A tool's example prompts: its own, then the overlays', each once, in order."""

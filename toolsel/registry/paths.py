@@ -72,6 +72,18 @@ def expand_paths(paths: Iterable[PathLike]) -> FileList:
     for raw in paths:
         path = Path(raw)
         server, _, rest = os.fspath(raw).partition("=")
+        live = _live_text(rest) if rest and SERVER.fullmatch(server) else None
+        live, name = (live, server) if live else (_live_text(raw), None)
+        if os.fspath(raw).startswith("builtin:") and not path.exists():  # -r builtin:codex
+            from toolsel.catalogs import catalog_path
+
+            files.append(catalog_path(os.fspath(raw)))
+            continue
+        if live is not None and not path.exists():  # -r 'mcp:npx ...', -r https://host/mcp
+            from toolsel.live import resolve_live
+
+            _add(files, namespaces, resolve_live(live, name))
+            continue
         if rest and SERVER.fullmatch(server) and not path.exists():
             path = Path(rest)  # -r github=tools/github.json
             namespaces[path] = server
@@ -88,6 +100,11 @@ def expand_paths(paths: Iterable[PathLike]) -> FileList:
             files.append(path)  # a symlink loop, no permission: the loader says which
             continue
         if not kind.is_dir:
+            if kind.is_file and _is_client_config(path):  # .mcp.json, ~/.codex/config.toml...
+                from toolsel.live import resolve_config
+
+                _add(files, namespaces, resolve_config(path))
+                continue
             files.append(path)
             continue
         found = sorted(
@@ -104,6 +121,29 @@ def expand_paths(paths: Iterable[PathLike]) -> FileList:
     if not files:
         raise RegistryError("no registry given", hint="pass -r/--registry PATH")
     return FileList(files, namespaces)
+
+
+def _live_text(raw: PathLike) -> str | None:
+    from toolsel.live.sources import live_text
+
+    return live_text(raw)
+
+
+def _is_client_config(path: Path) -> bool:
+    if path.suffix.lower() not in {".json", ".toml"}:
+        return False
+    from toolsel.live.sources import is_client_config
+
+    return is_client_config(path)
+
+
+def _add(
+    files: list[Path], namespaces: dict[Path, str], found: list[tuple[Path, str | None]]
+) -> None:
+    for path, server in found:
+        files.append(path)
+        if server:
+            namespaces[path] = server
 
 
 def max_file_bytes() -> int:

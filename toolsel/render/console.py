@@ -23,11 +23,16 @@ def piped_width() -> int:
     return max(int(columns), 40) if columns.isdigit() else PIPED_WIDTH
 
 
+def is_terminal(stream: IO[str]) -> bool:
+    """Whether `stream` is a person's terminal (tests stand one in for it)."""
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
 def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Console:
     from rich.console import Console
 
     stream = file or (sys.stderr if stderr else sys.stdout)
-    is_tty = hasattr(stream, "isatty") and stream.isatty()
+    is_tty = is_terminal(stream)
     no_color = "NO_COLOR" in os.environ or not is_tty
     kwargs: dict[str, Any] = {
         "file": stream,

@@ -10,8 +10,9 @@ from toolsel.graph import Closure
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import DepsFormat, GraphFormat
+from toolsel.schemas import Output, schema_name
 
-DEPS_SCHEMA = "toolsel.deps/v1"
+DEPS_SCHEMA = schema_name(Output.DEPS)
 
 
 def render_deps_json(closure: Closure, out: IO[str]) -> None:

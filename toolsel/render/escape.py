@@ -8,40 +8,7 @@ so ``[bold red]x[/]`` or ``[link=…]`` in a tool name is shown as written."""
 
 from __future__ import annotations
 
-import unicodedata
-
-#: Categories shown as they are although ``str.isprintable`` says no: spaces other than
-#: U+0020, private-use characters, and code points newer than Python's Unicode tables.
-_SHOWN = frozenset({"Zs", "Co", "Cn"})
-#: The zero-width joiner builds emoji sequences; it cannot move or hide text on its own.
-_JOINER = "\u200d"
-_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(ch: str) -> str:
-    named = _NAMED.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-        return f"\\x{code - 0xDC00:02x}"
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
-def visible(text: str, *, newlines: bool = False) -> str:
-    """`text` with every unsafe character escaped; ``newlines=True`` keeps line feeds and
-    tabs (for multi-line blocks such as a system-prompt listing)."""
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        shown = ch.isprintable() or ch == _JOINER or (newlines and ch in "\n\t")
-        out.append(ch if shown or unicodedata.category(ch) in _SHOWN else _escape(ch))
-    return "".join(out)
+from toolsel.text import visible as visible  # re-exported: the renderers' one import
 
 
 def visible_path(path: object) -> str:

@@ -1,4 +1,4 @@
-"""Render `toolsel eval`: the quality table, the worst queries, and `toolsel.eval/v1` JSON."""
+"""Render `toolsel eval`: the quality table, the worst queries, and `toolsel.eval` JSON."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from toolsel.evaluate import EvalReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
+from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.schemas import Output, schema_name
 
-EVAL_SCHEMA = "toolsel.eval/v1"
+EVAL_SCHEMA = schema_name(Output.EVAL)
 
 
 def _pct(value: float) -> str:
@@ -18,23 +20,28 @@ def _pct(value: float) -> str:
 
 
 def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     console = make_console(out)
-    table = Table(title=f"Selection quality: {visible(report.source)}", title_justify="left")
-    columns = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
-    for column in columns:
-        table.add_column(column, justify="left" if column == "method" else "right")
-    for m in report.methods:
-        table.add_row(
+    title = f"Selection quality: {visible(report.source)}"
+    headers = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
+    columns = [Column(h, justify="left" if h == "method" else "right") for h in headers]
+    rows = [
+        [
             m.label,
             str(m.cases),
             *(_pct(m.recall[k]) for k in report.ks),
             _pct(m.mrr10),
             _pct(m.ndcg10),
-        )
-    console.print(table)
+        ]
+        for m in report.methods
+    ]
+    fitted = fitted_table(console, columns, rows, title=title)
+    if fitted is None:
+        console.print(title)
+        stacked(console, columns, rows)
+    else:
+        console.print(fitted.table)
     for m in report.methods:
         if sum(m.missed.values()):
             console.print(
@@ -58,7 +65,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
             Text(visible(f"expected tool {name!r} is not in the registry"), style="yellow")
         )
     for bad in report.bad_lines:
-        console.print(Text(visible(f"line {bad.line} skipped: {bad.error}"), style="yellow"))
+        console.print(Text(visible(f"{bad.located(report.source)} (case skipped)"), style="yellow"))
 
 
 def eval_payload(report: EvalReport) -> dict[str, Any]:
@@ -88,7 +95,9 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
             }
             for m in report.methods
         ],
-        "unreadable_lines": [{"line": b.line, "error": b.error} for b in report.bad_lines],
+        "unreadable_lines": [
+            {"line": b.line, "column": b.column, "error": b.message} for b in report.bad_lines
+        ],
         "unknown_tools": list(report.unknown_tools),
     }
 

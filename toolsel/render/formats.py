@@ -37,9 +37,21 @@ class RankFormat(StrEnum):
 
 class EmitFormat(StrEnum):
     OPENAI = "openai"
+    OPENAI_RESPONSES = "openai-responses"
     ANTHROPIC = "anthropic"
     MCP = "mcp"
     GEMINI = "gemini"
+
+
+class ConvertFormat(StrEnum):
+    """`toolsel convert --to`: toolsel's own registry format, or a provider's tool list."""
+
+    TOOLSEL = "toolsel"
+    OPENAI = "openai"
+    OPENAI_RESPONSES = "openai-responses"
+    ANTHROPIC = "anthropic"
+    GEMINI = "gemini"
+    MCP = "mcp"
 
 
 class DepsFormat(StrEnum):
@@ -74,11 +86,13 @@ class ReplayFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JSONL = "jsonl"
+    HTML = "html"
 
 
 class StatsFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
+    HTML = "html"
 
 
 class InputFormat(StrEnum):
@@ -101,3 +115,11 @@ class InputFormat(StrEnum):
     GROK_CLI = "grok-cli"
     DROID = "droid"
     ANTIGRAVITY = "antigravity"
+
+
+class DiffFormat(StrEnum):
+    HUMAN = "human"
+    JSON = "json"
+    MARKDOWN = "markdown"
+    SARIF = "sarif"
+    GITHUB = "github"

@@ -1,4 +1,4 @@
-"""Render `toolsel test`: PASS/FAIL lines, `toolsel.test/v1` JSON, and JUnit XML for CI."""
+"""Render `toolsel test`: PASS/FAIL lines, `toolsel.test` JSON, and JUnit XML for CI."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from toolsel.golden import GoldenReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import TestFormat
+from toolsel.schemas import Output, schema_name
 
-TEST_SCHEMA = "toolsel.test/v1"
+TEST_SCHEMA = schema_name(Output.TEST)
 
 
 def render_test_human(report: GoldenReport, out: IO[str]) -> None:

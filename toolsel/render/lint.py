@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import IO
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import LintFormat
+from toolsel.schemas import Output, schema_name
 
-LINT_SCHEMA = "toolsel.lint/v1"
+if TYPE_CHECKING:
+    from toolsel.lint.fix import FixPlan
+    from toolsel.lint.statistics import RuleCount
+
+LINT_SCHEMA = schema_name(Output.LINT)
 HOMEPAGE = "https://github.com/toolsel/toolsel"
 SARIF_SCHEMA = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
@@ -75,20 +81,85 @@ def _hidden(result: LintResult) -> str:
     return f"; {', '.join(parts)} not shown"
 
 
-def json_text(result: LintResult) -> str:
-    return dumps_json(
-        {
-            "schema": LINT_SCHEMA,
-            "tool": {"name": "toolsel", "version": __version__},
-            "findings": [f.to_dict() for f in result.findings],
-            "summary": {
-                **result.summary(),
-                "hidden": len(result.hidden),
-                "failed": result.failed,
-                "fail_on": result.fail_on.value,
-            },
-        }
-    )
+def json_text(result: LintResult, statistics: Sequence[RuleCount] | None = None) -> str:
+    document: dict[str, object] = {
+        "schema": LINT_SCHEMA,
+        "tool": {"name": "toolsel", "version": __version__},
+        "findings": [f.to_dict() for f in result.findings],
+        "summary": {
+            **result.summary(),
+            "hidden": len(result.hidden),
+            "failed": result.failed,
+            "fail_on": result.fail_on.value,
+        },
+    }
+    if statistics is not None:
+        document["statistics"] = [row.to_dict() for row in statistics]
+    return dumps_json(document)
+
+
+def render_statistics(rows: Sequence[RuleCount], result: LintResult, out: IO[str]) -> None:
+    """`--statistics`: a count per rule (and severity) instead of the findings, then the
+    summary line; columns sized to their longest value, so a name is never broken."""
+    if rows:
+        table = [("count", "rule", "name", "severity", "fixable")]
+        table += [
+            (str(r.count), r.rule, r.name, r.severity.value, str(r.fixable) if r.fixable else "-")
+            for r in rows
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(5)]
+        for count, rule, name, severity, fixable in table:
+            out.write(
+                f"{count:>{widths[0]}}  {rule:<{widths[1]}}  {name:<{widths[2]}}  "
+                f"{severity:<{widths[3]}}  {fixable:>{widths[4]}}".rstrip()
+                + "\n"
+            )
+        out.write("\n")
+    out.write(summary_line(result) + "\n")
+
+
+def render_fix_plan(plan: FixPlan, out: IO[str], *, quiet: bool, applied: bool) -> None:
+    """What `--fix` changed (or `--diff` would change): a unified diff per file, or with
+    `quiet` one line per file, then the count."""
+    import difflib
+
+    verb = "Fixed" if applied else "Would fix"
+    for item in plan.files:
+        if quiet:
+            rules = Counter(f.rule for f in item.fixed)
+            counts = ", ".join(f"{rule} {n}" for rule, n in sorted(rules.items()))
+            out.write(
+                visible(f"{verb} {item.file}: {_findings(len(item.fixed))} ({counts})") + "\n"
+            )
+            continue
+        diff = difflib.unified_diff(
+            item.before.splitlines(keepends=True),
+            item.after.splitlines(keepends=True),
+            fromfile=item.file,
+            tofile=item.file,
+        )
+        for line in diff:
+            out.write(visible(line.rstrip("\r\n"), newlines=True) + "\n")
+    count, files = len(plan.fixed), len(plan.files)
+    if not count:
+        out.write("Nothing to fix.\n")
+    else:
+        out.write(f"{verb} {_findings(count)} in {files} {'file' if files == 1 else 'files'}.\n")
+
+
+def render_unfixed(plan: FixPlan, out: IO[str]) -> None:
+    """Each finding of a fixable rule that `--fix` leaves, and why."""
+    for left in plan.unfixed:
+        f = left.finding
+        out.write(
+            visible(f"{f.file}:{f.line}:{f.column}: {f.rule} not fixed: {left.reason}") + "\n"
+        )
+    if plan.unfixed:
+        out.write("\n")
+
+
+def _findings(n: int) -> str:
+    return f"{n} finding{'s' if n != 1 else ''}"
 
 
 def _sarif_level(severity: Severity) -> str:
@@ -289,15 +360,24 @@ LINT_RENDERERS: dict[LintFormat, Callable[..., None]] = {
 
 
 def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
-    from rich.table import Table
+    """One rule a row; a narrow terminal loses the profile column (the summary of a
+    profile's rule starts with `[profile]`), then gets one block per rule."""
+    from toolsel.render.layout import Column, fitted_table, stacked
 
     console = make_console(out)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("id", "name", "default", "profile", "summary"):
-        table.add_column(column, overflow="fold")
-    for rule in rules:
-        table.add_row(rule.id, rule.name, rule.default_level, rule.profile or "", rule.summary)
-    console.print(table)
+    columns = [
+        Column("id"),
+        Column("name"),
+        Column("default"),
+        Column("profile", optional=1),
+        Column("summary", wrap=True, min_width=24),
+    ]
+    rows = [[r.id, r.name, r.default_level, r.profile or "", r.summary] for r in rules]
+    fitted = fitted_table(console, columns, rows, boxed=False)
+    if fitted is None:
+        stacked(console, columns, rows)
+    else:
+        console.print(fitted.table)
 
 
 def rule_explanation(rule: Rule) -> str:

@@ -9,22 +9,25 @@ from toolsel.listing import Listing
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import PromptFormat
+from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.schemas import Output, schema_name
 
-PROMPT_SCHEMA = "toolsel.prompt/v1"
+PROMPT_SCHEMA = schema_name(Output.PROMPT)
 
 
 def render_prompt_human(listing: Listing, out: IO[str]) -> None:
-    from rich.table import Table
-
     console = make_console(out)
     console.print(visible(listing.block(), newlines=True))
-    table = Table(title="Always loaded", title_justify="left")
-    table.add_column("tool")
-    table.add_column("tokens (est.)", justify="right")
-    for name, tokens in listing.loaded:
-        table.add_row(visible(name), str(tokens))
-    table.add_row("total", str(listing.loaded_tokens), style="bold")
-    console.print(table)
+    columns = [Column("tool"), Column("tokens (est.)", justify="right")]
+    rows = [[visible(name), str(tokens)] for name, tokens in listing.loaded]
+    rows.append(["total", str(listing.loaded_tokens)])
+    styles = [""] * (len(rows) - 1) + ["bold"]
+    fitted = fitted_table(console, columns, rows, title="Always loaded", row_styles=styles)
+    if fitted is None:
+        console.print("Always loaded")
+        stacked(console, columns, rows, row_styles=styles)
+    else:
+        console.print(fitted.table)
 
 
 def prompt_payload(listing: Listing) -> dict[str, Any]:

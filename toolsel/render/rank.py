@@ -4,21 +4,27 @@ programs (versioned JSON and JSONL), plus `--batch` output."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.ranking.core import RankedTool, RankResult
 from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
+from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from toolsel.ranking.batch import BatchLine
+    from toolsel.ranking.scorers import Contribution
     from toolsel.select import SelectResult
 
-RANK_SCHEMA = "toolsel.rank/v2"
-RANK_LINE_SCHEMA = "toolsel.rank-line/v2"
-RANK_BATCH_SCHEMA = "toolsel.rank-batch/v2"
-SELECT_SCHEMA = "toolsel.select/v1"
+RANK_SCHEMA = schema_name(Output.RANK)
+RANK_LINE_SCHEMA = schema_name(Output.RANK_LINE)
+RANK_BATCH_SCHEMA = schema_name(Output.RANK_BATCH)
+SELECT_SCHEMA = schema_name(Output.SELECT)
 
 
 # -- search -------------------------------------------------------------------------------
@@ -89,28 +95,11 @@ def render_rank_jsonl(result: RankResult, out: IO[str], *, explain: bool = False
 
 
 def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     console = make_console(out)
     if result.results:
-        table = Table(title=f"Tools for: {visible(result.query)}", title_justify="left")
-        table.add_column("#", justify="right")
-        table.add_column("tool", overflow="fold", min_width=10)
-        table.add_column("score", justify="right")
-        table.add_column("category", overflow="fold")
-        table.add_column("permission", overflow="fold")
-        table.add_column("why", overflow="fold", min_width=12)
-        for i, r in enumerate(result.results, start=1):
-            table.add_row(
-                str(i),
-                visible(r.name),
-                f"{r.score:.3f}",
-                visible(r.category or ""),
-                r.permission,
-                visible(_why(r)),
-            )
-        console.print(table)
+        _print_results(console, result)
         if not result.strong:
             best = result.results[0]
             console.print(
@@ -131,25 +120,98 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
         names = ", ".join(visible(r.name) for r in result.always)
         console.print(Text(f"Always included: {names}", style="dim"))
     if explain:
-        for i, r in enumerate(result.results, start=1):
-            if r.contributions:
-                console.print(Text(f"{i}. {visible(r.name)}", style="bold"))
-                for c in sorted(r.contributions, key=lambda c: -c.value):
-                    console.print(f"   {visible(c.term):<16} {c.field:<12} {c.value:8.3f}")
-    for d in result.deprecated[:5]:
+        _print_explanations(console, result)
+    # a tool dropped, blocked or excluded is said only when it changed the answer: it would
+    # have been shown (it scores at least as well as the last tool shown)
+    floor = result.results[-1].score if result.results else 0.0
+    for d in [d for d in result.deprecated if d.score >= floor][:5]:
         replacement = f"; use {d.replaced_by}" if d.replaced_by else ""
         console.print(Text(visible(f"dropped {d.name}: deprecated{replacement}"), style="dim"))
-    for b in result.blocked:
+    for b in (b for b in result.blocked if b.score >= floor):
         console.print(
             Text(visible(f"blocked {b.name}: needs permission {b.needs}"), style="yellow")
         )
-    for e in result.excluded:
+    for e in (e for e in result.excluded if e.score >= floor):
         console.print(
             Text(visible(f"excluded {e.name}: conflicts with {e.conflicts_with}"), style="yellow")
         )
 
 
-def _why(tool: RankedTool) -> str:
+#: The narrowest the why column may be inside the table; narrower, the reasons are listed
+#: under the table instead (a why column of 15 characters made 8 tools 58 lines long).
+WHY_MIN_WIDTH = 36
+_RESULT_COLUMNS = (
+    Column("#", justify="right"),
+    Column("tool"),
+    Column("score", justify="right"),
+    Column("category", optional=2),
+    Column("permission", optional=1),
+)
+
+
+def _print_results(console: Console, result: RankResult) -> None:
+    """The ranked tools as a table with a why column when it fits; else the table (as many
+    columns as fit) with the reasons listed under it; else one block per tool."""
+    from rich.table import Table
+
+    title = f"Tools for: {visible(result.query)}"
+    rows = [
+        [str(i), visible(r.name), f"{r.score:.3f}", visible(r.category or ""), r.permission]
+        for i, r in enumerate(result.results, start=1)
+    ]
+    whys = [visible(_why(r, result)) for r in result.results]
+    every = [replace(c, optional=0) for c in _RESULT_COLUMNS]
+    why = Column("why", wrap=True, min_width=WHY_MIN_WIDTH)
+    whole = fitted_table(
+        console, [*every, why], [[*row, w] for row, w in zip(rows, whys, strict=True)], title=title
+    )
+    if whole is not None:
+        console.print(whole.table)
+        return
+    narrow = fitted_table(console, _RESULT_COLUMNS, rows, title=title)
+    if narrow is None:
+        console.print(title)
+        stacked(
+            console, [*_RESULT_COLUMNS, why], [[*r, w] for r, w in zip(rows, whys, strict=True)]
+        )
+        return
+    console.print(narrow.table)
+    if narrow.left_out:
+        console.print(left_out_note(narrow.left_out), style="dim")
+    reasons = Table.grid(padding=(0, 1))
+    reasons.add_column(justify="right", no_wrap=True)
+    reasons.add_column(overflow="fold")
+    for row, (tool, reason) in zip(rows, zip(result.results, whys, strict=True), strict=True):
+        if reason:
+            reasons.add_row(row[0], f"{visible(tool.name)}: {reason}")
+    console.print("why:", style="bold")
+    console.print(reasons)
+
+
+def _print_explanations(console: Console, result: RankResult) -> None:
+    """`--explain`: each tool's contributions, strongest first, in the prompt's words."""
+    from rich.text import Text
+
+    for i, r in enumerate(result.results, start=1):
+        if r.contributions:
+            console.print(Text(f"{i}. {visible(r.name)}", style="bold"))
+            for c in sorted(r.contributions, key=lambda c: -c.value):
+                console.print(f"   {c.value:8.3f}  {c.field:<12} {visible(_shown(c, result))}")
+
+
+#: Contributions whose term is not a search term of the prompt (a quoted example, the
+#: embedding, a name fuzzy matching recognised).
+_NOT_TERMS = frozenset({"example", "fuzzy", "cosine", "semantic"})
+
+
+def _shown(contribution: Contribution, result: RankResult) -> str:
+    """The contribution's term as the user wrote it ("committed", not the stem "committ")."""
+    if contribution.field in _NOT_TERMS:
+        return contribution.term
+    return result.word(contribution.term)
+
+
+def _why(tool: RankedTool, result: RankResult) -> str:
     if tool.match != "match":
         return tool.match
     # the embedding's share first, then lexical evidence (strongest first), then what fuzzy
@@ -159,7 +221,7 @@ def _why(tool: RankedTool) -> str:
     best: dict[str, str] = {}
     for c in sorted(tool.contributions, key=lambda c: (c.field == "fuzzy", -c.value)):
         if c.field not in embedding:
-            best.setdefault(c.term, c.field)
+            best.setdefault(_shown(c, result), c.field)
     return ", ".join(parts + [f"{term} ({field})" for term, field in best.items()])
 
 
@@ -201,7 +263,7 @@ BATCH_RENDERERS: dict[RankFormat, Callable[[Iterable[BatchLine], IO[str]], None]
 
 
 def select_payload(result: SelectResult) -> dict[str, Any]:
-    """`toolsel.select/v1`: the tool_result block, and how each requested name resolved."""
+    """`toolsel.select`: the tool_result block, and how each requested name resolved."""
     return {
         "schema": SELECT_SCHEMA,
         "query": result.query,
@@ -220,19 +282,44 @@ def select_payload(result: SelectResult) -> dict[str, Any]:
 
 
 def render_select_human(result: SelectResult, out: IO[str]) -> None:
-    from rich.table import Table
+    """How each requested name resolved; a note that does not fit beside its row (a fix
+    the user would copy, such as `select:a,b`) goes under the table, never folded."""
+    from rich.padding import Padding
     from rich.text import Text
 
     console = make_console(out)
-    table = Table(title=f"Direct selection: {visible(result.query)}", title_justify="left")
-    for column in ("requested", "tool", "resolved by", "note"):
-        table.add_column(column, overflow="fold")
-    for r in result.resolutions:
-        style = "red" if r.tool is None else ("yellow" if r.how == "case-insensitive" else "")
-        table.add_row(
-            visible(r.requested), visible(r.tool or "-"), r.how, visible(r.note), style=style
-        )
-    console.print(table)
+    title = f"Direct selection: {visible(result.query)}"
+    columns = [Column("requested"), Column("tool"), Column("resolved by")]
+    note = Column("note", wrap=True, min_width=24)
+    rows = [[visible(r.requested), visible(r.tool or "-"), r.how] for r in result.resolutions]
+    notes = [visible(r.note) for r in result.resolutions]
+    styles = [
+        "red" if r.tool is None else ("yellow" if r.how == "case-insensitive" else "")
+        for r in result.resolutions
+    ]
+    whole = fitted_table(
+        console,
+        [*columns, note],
+        [[*row, n] for row, n in zip(rows, notes, strict=True)],
+        title=title,
+        row_styles=styles,
+    )
+    if whole is not None:
+        console.print(whole.table)
+    else:
+        narrow = fitted_table(console, columns, rows, title=title, row_styles=styles)
+        if narrow is None:
+            console.print(title)
+            stacked(console, columns, rows, row_styles=styles)
+        else:
+            console.print(narrow.table)
+        if any(notes):
+            console.print("notes:", style="bold")
+        for row, text, style in zip(rows, notes, styles, strict=True):
+            if text:  # wrapped between words only: the fix in it stays whole
+                console.print(
+                    Padding(Text(f"{row[0]}: {text}", style=style), (0, 0, 0, 2), expand=False)
+                )
     if result.with_deps:
         console.print(
             Text(visible("added by --with-deps: " + ", ".join(result.with_deps)), style="dim")

@@ -1,5 +1,5 @@
-"""Render `toolsel replay`: Rich for people, `toolsel.replay/v1` JSON, and JSON lines of
-`toolsel.replay-event/v1` events streamed while the transcripts are read."""
+"""Render `toolsel replay`: Rich for people, `toolsel.replay` JSON, and JSON lines of
+`toolsel.replay-event` events streamed while the transcripts are read."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from typing import IO, TYPE_CHECKING, Any
 from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import ReplayFormat
+from toolsel.render.layout import Column, fitted_table
 from toolsel.replay.report import FileReport, ReplayResult, ToolEvent
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
 
-REPLAY_SCHEMA = "toolsel.replay/v1"
-EVENT_SCHEMA = "toolsel.replay-event/v1"
+REPLAY_SCHEMA = schema_name(Output.REPLAY)
+EVENT_SCHEMA = schema_name(Output.REPLAY_EVENT)
 COUNTS = ("lines", "calls", "results", "paired", "error_results", "copied_calls")
 #: Counts added to replay/v1 later (additive: absent from older outputs).
 ADDED_COUNTS = ("calls_without_id", "results_without_id", "skipped_records")
@@ -131,25 +133,27 @@ def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
 
 
 def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
-    from rich.table import Table
     from rich.text import Text
     from rich.tree import Tree
 
-    from toolsel.render.stats import usage_table
+    from toolsel.render.stats import print_usage
     from toolsel.replay.stats import usage_stats
 
     console = make_console(out)
-    if console.width >= WIDE:
-        table = Table(title="Tool calls (open = unanswered at the end)", title_justify="left")
-        table.add_column("file", overflow="fold", min_width=24)
-        table.add_column("format", overflow="fold")
-        for column in SUMMARY_COLUMNS:
-            table.add_column(column, justify="right")
-        for f in result.files:
-            table.add_row(visible(_short(f.path)), f.format, *(str(n) for n in _counts(f)))
-        console.print(table)
-    else:  # stacked: one block per file, so nothing is cut at 80 columns
-        console.print(Text("Tool calls (open = unanswered at the end)"))
+    title = "Tool calls (open = unanswered at the end)"
+    columns = [
+        Column("file"),
+        Column("format"),
+        *(Column(c, justify="right") for c in SUMMARY_COLUMNS),
+    ]
+    rows = [
+        [visible(_short(f.path)), f.format, *(str(n) for n in _counts(f))] for f in result.files
+    ]
+    fitted = fitted_table(console, columns, rows, title=title)
+    if fitted is not None:
+        console.print(fitted.table)
+    else:  # stacked: one block per file, so nothing is cut on a narrow terminal
+        console.print(Text(title))
         for f in result.files:
             console.print(Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
             counts = [f"{n} {name}" for name, n in zip(STACKED_NAMES, _counts(f), strict=True)]
@@ -187,14 +191,11 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
         console.print(root)
     stats = usage_stats(result)
     if stats.tools:
-        table = usage_table(
-            stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
+        print_usage(
+            console, stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
         )
-        console.print(table)
 
 
-#: The summary is a table at this width and more, stacked per file below it.
-WIDE = 110
 SUMMARY_COLUMNS = ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread")  # fmt: skip
 STACKED_NAMES = ("calls", "results", "paired", "open", "orphans", "duplicate calls", "duplicate results", "errors", "unreadable")  # fmt: skip
 
@@ -270,9 +271,19 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
     return rows
 
 
+def render_replay_html(result: ReplayResult, out: IO[str]) -> None:
+    """The HTML report without timelines (the CLI records them while reading and calls
+    `toolsel.render.html.replay.render_replay_html` with them)."""
+    from toolsel.render.html.replay import render_replay_html as render
+    from toolsel.replay.timeline import Timeline
+
+    render(result, out, Timeline(()))
+
+
 #: `replay --format F`. JSON lines are written while reading (see `event_writer`).
 REPLAY_RENDERERS: dict[ReplayFormat, Callable[[ReplayResult, IO[str]], None]] = {
     ReplayFormat.HUMAN: render_replay_human,
     ReplayFormat.JSON: render_replay_json,
     ReplayFormat.JSONL: render_replay_jsonl,
+    ReplayFormat.HTML: render_replay_html,
 }

@@ -8,12 +8,14 @@ from typing import IO, TYPE_CHECKING, Any
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
+from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
 from toolsel.replay.stats import UsageStats
+from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
-    from rich.table import Table
+    from rich.console import Console
 
-STATS_SCHEMA = "toolsel.stats/v2"
+STATS_SCHEMA = schema_name(Output.STATS)
 
 
 def stats_payload(stats: UsageStats) -> dict[str, Any]:
@@ -57,28 +59,31 @@ def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
 TOP_TOOLS = 50
 
 
-def usage_table(
+def print_usage(
+    console: Console,
     stats: UsageStats,
     *,
     title: str,
     transcripts: bool = True,
     top: int = TOP_TOOLS,
     show_all: str = "--top 0",
-) -> Table:
+) -> None:
     """Per tool: calls, (unanswered, transcripts, success over answered calls,) errors and
-    median latency; used by replay too."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    table.add_column("tool", overflow="fold", min_width=12)
-    columns = ["calls", "open", "files", "success"] if transcripts else ["calls", "errors"]
-    for column in [*columns, "median latency"]:
-        table.add_column(column, justify="right")
+    median latency; used by replay too. Names stay whole: a narrow terminal loses the
+    optional columns first, then gets one block per tool."""
+    if transcripts:
+        headers = [("calls", 0), ("open", 2), ("files", 3), ("success", 0)]
+    else:
+        headers = [("calls", 0), ("errors", 0)]
+    columns = [
+        Column("tool"),
+        *(Column(h, justify="right", optional=o) for h, o in headers),
+        Column("median latency", justify="right", optional=1),
+    ]
     shown = stats.tools[:top] if top > 0 else stats.tools
     hidden = len(stats.tools) - len(shown)
-    if hidden:
-        table.caption = f"{hidden} less-called tools not shown ({show_all} shows all)"
-        table.caption_justify = "left"
+    caption = f"{hidden} less-called tools not shown ({show_all} shows all)" if hidden else None
+    rows = []
     for t in shown:
         latency = f"{t.median_latency_s:.2f} s" if t.median_latency_s is not None else "-"
         if transcripts:
@@ -86,15 +91,24 @@ def usage_table(
             cells = [str(t.calls), str(t.unanswered), str(t.transcripts), success]
         else:
             cells = [str(t.calls), str(t.errors)]
-        table.add_row(visible(t.name), *cells, latency)
-    return table
+        rows.append([visible(t.name), *cells, latency])
+    fitted = fitted_table(console, columns, rows, title=title, caption=caption)
+    if fitted is None:
+        console.print(title)
+        stacked(console, columns, rows)
+        if caption:
+            console.print(caption)
+        return
+    console.print(fitted.table)
+    if fitted.left_out:
+        console.print(left_out_note(fitted.left_out), style="dim")
 
 
 def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS) -> None:
     console = make_console(out)
     count = stats.transcripts
     title = f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
-    console.print(usage_table(stats, title=title, top=top))
+    print_usage(console, stats, title=title, top=top)
     if any(t.unanswered for t in stats.tools):
         console.print(
             "open: calls that never got a result; success counts answered calls only", style="dim"
@@ -124,8 +138,15 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
         console.print(visible(note), style="yellow")
 
 
+def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
+    from toolsel.render.html.stats import render_stats_html as render
+
+    render(stats, out, top=top)
+
+
 #: `stats --format F`.
 STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.HUMAN: render_stats_human,
     StatsFormat.JSON: render_stats_json,
+    StatsFormat.HTML: render_stats_html,
 }

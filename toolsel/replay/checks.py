@@ -10,6 +10,7 @@ validate, is reported, and so is an input whose check runs over its budget or de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolsel.registry.model import Permission, Registry
@@ -35,10 +36,17 @@ class RegistryChecker:
         permission: Permission | None = None,
         *,
         validators: dict[str, InputValidator] | None = None,
+        allow_unknown: tuple[str, ...] = (),
+        transcript_format: Callable[[], str | None] | None = None,
     ) -> None:
         """`validators` (tool name -> validator) may be shared by checkers of one registry:
-        building one checks the schema, and each check keeps its own budget."""
+        building one checks the schema, and each check keeps its own budget.
+        `allow_unknown`: globs of tools the registry need not declare (built-ins, another
+        team's servers). `transcript_format` says which client wrote the transcript, so an
+        unknown built-in names its catalog."""
         self.registry = registry
+        self.allow_unknown = allow_unknown
+        self.transcript_format = transcript_format
         self.permission = permission
         self.called: set[str] = set()
         self.succeeded: set[str] = set()
@@ -50,7 +58,7 @@ class RegistryChecker:
     # -- the matcher's listener protocol ----------------------------------------------
     def started(self, opened: OpenCall, line: int) -> None:
         self.violations.extend(self.check_call(opened.call, line))
-        if opened.call.tool in self.registry:
+        if self.registry.resolve(opened.call.tool) is not None:
             self._input_pending[opened.call.id] = (opened, line)
 
     def enriched(self, opened: OpenCall, line: int) -> None:
@@ -61,7 +69,7 @@ class RegistryChecker:
         if pending is not None:
             self.violations.extend(self.check_input(opened.call, pending[1]))
         if not result.is_error:
-            self.succeeded.add(opened.call.tool)
+            self.succeeded.add(self._canonical(opened.call.tool))
 
     def finish(self) -> tuple[Violation, ...]:
         """Check the input of the calls still open, and return every violation by line."""
@@ -76,7 +84,7 @@ class RegistryChecker:
         """Every check of a complete call, at once (`/v1/validate`); `deadline`
         (`time.monotonic()`) bounds its input's check."""
         found = self.check_call(call, line)
-        if call.tool in self.registry:
+        if self.registry.resolve(call.tool) is not None:
             found.extend(self.check_input(call, line, deadline=deadline))
         return found
 
@@ -87,15 +95,15 @@ class RegistryChecker:
         def violation(rule: str, message: str) -> None:
             found.append(Violation(call.id, call.tool, rule, message, line))
 
-        tool = self.registry.get(call.tool)
+        tool = self.registry.resolve(call.tool)
         if tool is None:
+            self.called.add(call.tool)
+            if self.allow_unknown and _allowed(call.tool, self.allow_unknown):
+                return found
             suggestion = self._suggestions.get(call.tool)
             if suggestion is None:
-                suggestion = self._suggestions[call.tool] = did_you_mean(
-                    call.tool, self.registry.names
-                )
+                suggestion = self._suggestions[call.tool] = self._unknown_hint(call.tool)
             violation("unknown-tool", f"{call.tool!r} is not in the registry{suggestion}")
-            self.called.add(call.tool)
             return found
         if tool.deprecated:
             replacement = f"; use {tool.deprecated_by!r} instead" if tool.deprecated_by else ""
@@ -113,22 +121,41 @@ class RegistryChecker:
         conflicts = sorted(set(tool.conflicts) & self.called) + sorted(
             other
             for other in self.called
-            if (o := self.registry.get(other)) is not None and call.tool in o.conflicts
+            if (o := self.registry.get(other)) is not None and tool.name in o.conflicts
         )
         for other in dict.fromkeys(conflicts):
             violation(
                 "conflict",
                 f"{call.tool!r} conflicts with {other!r}, already used in this transcript",
             )
-        self.called.add(call.tool)
+        self.called.add(tool.name)  # an alias's call is its tool's
         return found
+
+    def _canonical(self, name: str) -> str:
+        tool = self.registry.resolve(name)
+        return tool.name if tool is not None else name
+
+    def _unknown_hint(self, name: str) -> str:
+        """Did you mean a registry tool; else, for a client's built-in, its catalog."""
+        close = did_you_mean(name, self.registry.names)
+        if close:
+            return close
+        from toolsel.catalogs import builtin_of, client_name
+
+        found = builtin_of(name, self.transcript_format() if self.transcript_format else None)
+        if found is None:
+            return ""
+        return (
+            f"; it is a {client_name(found)} built-in: add -r builtin:{found}, "
+            f"or --allow-unknown {name!r}"
+        )
 
     def check_input(
         self, call: Call, line: int, *, deadline: float | None = None
     ) -> list[Violation]:
         """The call's input against its tool's `parameters` (a known tool's), within
         `deadline`, or the current work's (`toolsel.deadline`, set by `serve`)."""
-        tool = self.registry.get(call.tool)
+        tool = self.registry.resolve(call.tool)
         if tool is None:
             return []
         unreadable = call.arguments_problem()
@@ -151,3 +178,9 @@ class RegistryChecker:
         if validator is None:
             validator = self._validators[name] = InputValidator(schema)
         return validator
+
+
+def _allowed(name: str, patterns: tuple[str, ...]) -> bool:
+    from fnmatch import fnmatchcase
+
+    return any(fnmatchcase(name, pattern) for pattern in patterns)

@@ -12,7 +12,7 @@ from typing import Protocol
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
 from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.events import UNKNOWN, Call, Result
+from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
 from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory, seconds_between
@@ -38,6 +38,7 @@ def replay_paths(
     input_format: str | None = None,
     progress: Progress | None = None,
     prompts: PromptSink | None = None,
+    allow_unknown: tuple[str, ...] = (),
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them. `prompts`
@@ -55,6 +56,7 @@ def replay_paths(
             progress=progress,
             memory=memory,
             prompts=prompts,
+            allow_unknown=allow_unknown,
         )
         for path in inputs
     ]
@@ -71,6 +73,7 @@ def replay_file(
     progress: Progress | None = None,
     memory: RunMemory | None = None,
     prompts: PromptSink | None = None,
+    allow_unknown: tuple[str, ...] = (),
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
@@ -78,7 +81,17 @@ def replay_file(
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
-    checker = RegistryChecker(registry, permission) if registry is not None else None
+    formats: Counter[str] = Counter()
+    checker = (
+        RegistryChecker(
+            registry,
+            permission,
+            allow_unknown=allow_unknown,
+            transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
+        )
+        if registry is not None
+        else None
+    )
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
         listeners.append(_EventStream(shown, on_event))
@@ -89,10 +102,9 @@ def replay_file(
     if prompts is not None:
         matcher.on_human = prompts.human
     reading = Reading()
-    formats: Counter[str] = Counter()
     unknown = _UnknownRecords()
     decode = detect if input_format is None else DECODERS[input_format]
-    on_call, on_result, feed = matcher.call, matcher.result, matcher.feed
+    handlers = matcher.handlers
     with gc_paused():
         for number, obj in read_objects(path, reading, progress):
             decoded = decode(obj)
@@ -108,13 +120,9 @@ def replay_file(
                     unknown.suspect(obj, number)  # read as nothing, while nothing was found
                 continue
             for event in events:
-                kind = type(event)
-                if kind is Call:
-                    on_call(event, number)  # type: ignore[arg-type]
-                elif kind is Result:
-                    on_result(event, number)  # type: ignore[arg-type]
-                else:
-                    feed((event,), number)
+                handler = handlers.get(type(event))
+                if handler is not None:
+                    handler(event, number)
     if memory is not None:
         memory.remember(matcher)
     return build_report(
@@ -206,10 +214,19 @@ class _EventStream:
             latency = round(seconds * 1000, 3) if seconds is not None else None
         self.sink(
             ToolEvent(
-                kind, call.id, call.tool, opened.parent, opened.parent_rule, call.message_id,
-                self.path, line, None if result is None else result.is_error, latency,
+                event=kind,
+                id=call.id,
+                tool=call.tool,
+                parent=opened.parent,
+                parent_rule=opened.parent_rule,
+                turn_id=call.message_id,
+                file=self.path,
+                line=line,
+                is_error=None if result is None else result.is_error,
+                latency_ms=latency,
+                copied=opened.copied,
             )
-        )  # fmt: skip
+        )
 
     def started(self, opened: OpenCall, line: int) -> None:
         self._emit("tool_start", opened, line)

@@ -26,6 +26,7 @@ prompt started the sidechain (Claude Code 1.0.x), or the one Task call still run
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -150,20 +151,35 @@ class Matcher:
         self.agent_id: str | None = None
 
     def feed(self, events: Iterable[Event], line: int) -> None:
+        """Each event to its handler (the one dispatch: `handlers`)."""
+        handlers = self.handlers
         for event in events:
-            kind = type(event)
-            if kind is Call:
-                self.call(event, line)  # type: ignore[arg-type]
-            elif kind is Result:
-                self.result(event, line)  # type: ignore[arg-type]
-            elif kind is SidechainStart:
-                self.sidechain_parent = self.task_prompts.get(event.prompt)  # type: ignore[union-attr]
-            elif kind is AgentFile and self.agent_id is None:
-                self.agent_id = event.agent_id  # type: ignore[union-attr]
-            elif kind is Session:
-                self.session(event.id)  # type: ignore[union-attr]
-            elif kind is Human and self.on_human is not None:
-                self.on_human(event.text, line)  # type: ignore[union-attr]
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event, line)
+
+    @functools.cached_property
+    def handlers(self) -> dict[type, Callable[[Any, int], None]]:
+        """The handler of each kind of event, by type (a dict lookup per event)."""
+        return {
+            Call: self.call,
+            Result: self.result,
+            SidechainStart: self._sidechain,
+            AgentFile: self._agent_file,
+            Session: lambda event, line: self.session(event.id),
+            Human: self._human,
+        }
+
+    def _sidechain(self, event: SidechainStart, line: int) -> None:
+        self.sidechain_parent = self.task_prompts.get(event.prompt)
+
+    def _agent_file(self, event: AgentFile, line: int) -> None:
+        if self.agent_id is None:
+            self.agent_id = event.agent_id
+
+    def _human(self, event: Human, line: int) -> None:
+        if self.on_human is not None:
+            self.on_human(event.text, line)
 
     # -- calls --------------------------------------------------------------------------
     def call(self, call: Call, line: int) -> None:

@@ -114,6 +114,7 @@ class ToolEvent:
     line: int
     is_error: bool | None = None  # tool_result only: whether the result was an error
     latency_ms: float | None = None  # tool_result only, when both ends carry a timestamp
+    copied: bool = False  # the call repeats an earlier file's id and tool (a resumed session)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,13 +251,13 @@ def build_report(
         violations=tuple(violations),
         tools={
             name: ToolStats(
-                t.calls,
-                t.errors,
-                t.answered,
-                t.copied,
-                t.copied_errors,
-                t.copied_answered,
-                tuple(t.latencies),
+                calls=t.calls,
+                errors=t.errors,
+                answered=t.answered,
+                copied=t.copied,
+                copied_errors=t.copied_errors,
+                copied_answered=t.copied_answered,
+                latencies=tuple(t.latencies),
             )
             for name, t in matcher.tools.items()
         },

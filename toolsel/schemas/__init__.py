@@ -23,6 +23,8 @@ class Output(StrEnum):
     PROMPT = "prompt"
     DEPS = "deps"
     LINT = "lint"
+    DIFF = "diff"
+    LOCK = "lock"  # the toolsel.lock file `toolsel lock` writes
     VALIDATE = "validate"  # toolsel serve: POST /v1/validate
     USAGE = "usage"  # toolsel serve: POST /v1/usage
     TOOLS = "tools"  # toolsel serve: GET /v1/tools

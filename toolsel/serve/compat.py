@@ -23,7 +23,7 @@ REFERENCE_GATE = Permission.WRITE
 
 def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
     from toolsel.emit import EMITTERS
-    from toolsel.ranking.core import RankOptions, rank_index
+    from toolsel.ranking.core import rank_index, rank_options
 
     message = text_field(body, "message")
     top = integer_field(body, "maxTools", 8, low=1, high=1000)
@@ -35,7 +35,7 @@ def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
             "`permissionLevel` must be read, write, admin or dangerous", 422
         ) from None
     snap = service.snapshot
-    result = rank_index(snap.index, message, RankOptions(top=top, permission=permission))
+    result = rank_index(snap.index, message, rank_options(top=top, permission=permission))
     # the ranked tools first; always-include tools fill what is left of maxTools
     names = [r.name for r in result.results] + [r.name for r in result.always]
     tools = [t for name in names if (t := snap.registry.get(name)) is not None][:top]

@@ -8,8 +8,9 @@ In order:
    DNS-rebinding page (evil.example resolving to 127.0.0.1) cannot read it: 421.
 2. `Origin`, when a browser sends it, must be the server's own origin or one allowed with
    `--allow-origin`: 403. A cross-site page's `fetch` always carries it.
-3. The bearer token, when one is set, on every route but `/healthz`, compared in constant
-   time: 401.
+3. The bearer token, when one is set, on every route but `/healthz` and the dashboard's
+   static page and assets (no data: the page sends the token on its own requests),
+   compared in constant time: 401.
 4. A request body only as JSON (`application/json` or `application/*+json`): a page can
    POST `text/plain` or a form across sites without a CORS preflight, but never JSON: 415.
 5. `Content-Length` over the body cap: 413 (a body without one is capped while it is read).
@@ -142,7 +143,10 @@ class Guard:
         max_body: int,
         policy: HostPolicy | None = None,
     ) -> None:
+        from toolsel.serve.dashboard import PUBLIC_PATHS
+
         self.app = app
+        self.public = PUBLIC_PATHS
         self.expected = token.encode() if token else None
         self.max_body = max_body
         self.policy = policy or HostPolicy.for_bind("127.0.0.1")
@@ -199,7 +203,7 @@ class Guard:
                 "to allow a page's origin",
                 403,
             )
-        if self.expected is not None and path != "/healthz":
+        if self.expected is not None and path != "/healthz" and path not in self.public:
             scheme, _, value = headers.get(b"authorization", b"").partition(b" ")
             if scheme.lower() != b"bearer" or not hmac.compare_digest(value, self.expected):
                 return error_response("missing or wrong bearer token", 401)

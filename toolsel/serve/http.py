@@ -1,5 +1,6 @@
 """The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`
-paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`.
+paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`; the read-only
+dashboard at `/` (`toolsel.serve.dashboard`).
 
 Every handler reads its body itself (so a malformed body gets one clear 4xx, in the same
 `{"error": ...}` shape everywhere) and runs one `Service` method on the work pool
@@ -162,6 +163,9 @@ def create_app(
     app.include_router(_health_routes(service, work))
     app.include_router(_v1_routes(service, work, bodies))
     app.include_router(_agent_routes(service, work, bodies))
+    from toolsel.serve.dashboard import dashboard_routes
+
+    app.include_router(dashboard_routes())
     if mcp_app is not None:
         app.mount("/", mcp_app)
     app.add_middleware(
@@ -211,7 +215,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
         ),
     )
     async def rank(request: Request) -> Response:
-        """The `toolsel.rank/v2` document, as `toolsel rank --format json` prints it."""
+        """The `toolsel.rank` document, as `toolsel rank --format json` prints it."""
         return json_response(await work.run(service.rank, await bodies.object(request)))
 
     @router.post(
@@ -223,7 +227,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
         ),
     )
     async def select(request: Request) -> Response:
-        """The `toolsel.select/v1` document: the tool_reference block and diagnostics."""
+        """The `toolsel.select` document: the tool_reference block and diagnostics."""
         return json_response(await work.run(service.select, await bodies.object(request)))
 
     @router.post(
@@ -262,7 +266,7 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
     async def analytics(
         since: str | None = None, until: str | None = None, session: str | None = None
     ) -> Response:
-        """The `toolsel.stats/v2` payload over the stored records."""
+        """The `toolsel.stats` payload over the stored records."""
         query = {k: v for k, v in (("since", since), ("until", until), ("session", session)) if v}
         return json_response(await work.run(service.analytics, query))
 

@@ -21,6 +21,7 @@ from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission, Registry
 from toolsel.registry.paths import FileList
+from toolsel.schemas import Output, schema_name
 from toolsel.serve.limits import MAX_BATCH, MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
 from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
 
@@ -74,6 +75,7 @@ class Service:
         self._watcher: threading.Thread | None = None
         files, stamp = self._stamp()
         self.snapshot = self._load(1, files, stamp)  # raises on a bad registry at start
+        self.loaded_at = _now()  # when the live registry was loaded (/readyz `last_reload`)
 
     # -- loading ------------------------------------------------------------------------
     def files(self) -> FileList:
@@ -150,6 +152,7 @@ class Service:
             self._reload_failed(describe_error(error), stamp)
             return False
         self.snapshot = fresh  # one reference swap: requests see the old or the new
+        self.loaded_at = _now()
         self.last_error = None
         log.info(
             "registry reloaded: version %s, %s tools", fresh.version, len(fresh.registry.tools)
@@ -195,19 +198,21 @@ class Service:
             "ready": store_error is None,
             "registry_version": snap.version,
             "tools": len(snap.registry.tools),
+            "last_reload": self.loaded_at,
             "last_reload_error": self.last_error,
             "store_error": store_error,
         }
         return store_error is None, body
 
     def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """POST /v1/rank: the `toolsel.rank/v2` document (or `toolsel.select/v1` for a
+        """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
-        from toolsel.ranking.core import RankOptions, rank_index
+        from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
         from toolsel.render.rank import rank_payload
         from toolsel.text import is_select
 
+        _no_unknown_keys(body, RANK_KEYS, "/v1/rank")
         query = text_field(body, "query")
         if len(query) > MAX_QUERY:
             raise RequestError(
@@ -220,9 +225,12 @@ class Service:
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
         method = _choice(body, "method", Method, Method.HYBRID)
         explain = _flag(body, "explain")
-        options = RankOptions(
+        top = None
+        if body.get("top") is not None:
+            top = integer_field(body, "top", 0, low=1, high=1000)
+        options = rank_options(
             method=method,
-            top=integer_field(body, "top", 5 if method is Method.CC else 8, low=1, high=1000),
+            top=top,
             permission=_choice(body, "permission", Permission, None),
             categories=_strings(body, "categories"),
             tags=_strings(body, "tags"),
@@ -308,7 +316,7 @@ class Service:
         return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
 
     def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats/v2` payload over the stored records of a
+        """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
         window (default: the last 7 days, from the start of the hour; `since=all`: all),
         from the roll-ups, and the window it covers."""
         from toolsel.render.stats import stats_payload
@@ -346,9 +354,9 @@ class Service:
         return EMITTERS[emit](list(chosen))
 
 
-VALIDATE_SCHEMA = "toolsel.validate/v1"
-USAGE_SCHEMA = "toolsel.usage/v1"
-TOOLS_SCHEMA = "toolsel.tools/v1"
+VALIDATE_SCHEMA = schema_name(Output.VALIDATE)
+USAGE_SCHEMA = schema_name(Output.USAGE)
+TOOLS_SCHEMA = schema_name(Output.TOOLS)
 
 
 def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
@@ -406,6 +414,12 @@ def _store_errors() -> Iterator[None]:
         raise RequestError(str(error), 503) from None
 
 
+def _now() -> str:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
 def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
     from dataclasses import replace
 
@@ -461,6 +475,28 @@ def _record(item: Mapping[str, Any]) -> UsageRecord:
         error=_optional_text(item, "error"),
         id=_optional_text(item, "id"),
     )
+
+
+#: The keys `POST /v1/rank` reads: the query, `with_deps` for a `select:` query, and every
+#: ranking option (`toolsel.ranking.core.rank_options`'s parameters).
+RANK_KEYS = frozenset(
+    {"query", "with_deps", "method", "top", "permission", "categories", "tags",
+     "include_deprecated", "min_score", "min_strength", "explain"}
+)  # fmt: skip
+
+
+def _no_unknown_keys(body: Mapping[str, Any], known: frozenset[str], route: str) -> None:
+    """A key the route does not read is refused, naming it: a typo (`catgories`) would
+    otherwise be ignored, and the answer would look right."""
+    from toolsel.suggest import did_you_mean
+
+    for key in body:
+        if key not in known:
+            raise RequestError(
+                f"{route} does not take `{str(key)[:40]}`{did_you_mean(str(key), sorted(known))}; "
+                f"it takes {', '.join(sorted(known))}",
+                422,
+            )
 
 
 def _tool_name(item: Mapping[str, Any]) -> str:

@@ -247,6 +247,37 @@ def window_stats(
     return totals_stats(totals.tools, totals.pairs, totals.sessions, registry)
 
 
+#: Windows of `stats --db --format html`'s charts over time (a week: twelve hours each).
+SERIES_WINDOWS = 14
+
+
+def window_series(
+    store: UsageStore,
+    window: Window,
+    registry: Registry | None = None,
+    *,
+    windows: int = SERIES_WINDOWS,
+    exact: bool = False,
+) -> tuple[tuple[str, UsageStats], ...]:
+    """The window cut into `windows` equal slices, each with its statistics (start, stats),
+    for charts over time; an open window is the dashboard's: the last 7 days to this hour's
+    end."""
+    from datetime import UTC, datetime, timedelta
+
+    from toolsel.serve.rollups import default_since, iso
+
+    now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    start = datetime.fromisoformat(window.since or default_since())
+    end = datetime.fromisoformat(window.until) if window.until else now
+    step = (end - start) / windows
+    series = []
+    for n in range(windows):
+        low, high = iso(start + n * step), iso(start + (n + 1) * step)
+        part = Window(low, high, window.session)
+        series.append((low, window_stats(store, part, registry, exact=exact)))
+    return tuple(series)
+
+
 def _refuse_nul(records: Sequence[UsageRecord]) -> None:
     """PostgreSQL text cannot hold NUL: refuse such a record on both engines alike."""
     for number, r in enumerate(records):

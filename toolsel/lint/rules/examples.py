@@ -42,22 +42,18 @@ def example_collision(context: LintContext) -> Iterator[Hit]:
     belongs to the other tool, or it is too vague to be an example. Give it to the right
     tool, make it specific, or tell the two tools apart in their descriptions. The finding
     names the tool that came first and the rank the example's own tool got."""
+    from toolsel.example_checks import collision
+
     for example in _examples(context):
         if example.tool not in context.names:
             continue  # TS706 reports it
-        result = context.ranked_for(example.text, 10)
-        if result is None or not result.results:
-            continue
-        names = [r.name for r in result.results]
-        if names[0] == example.tool:
-            continue
-        place = (
-            f"#{names.index(example.tool) + 1}" if example.tool in names else "not in the top 10"
-        )
-        yield _hit(
-            example,
-            f"example {example.text!r} ranks {names[0]!r} first; {example.tool!r} is {place}",
-        )
+        found = collision(context.rank_index, example.tool, example.text)
+        if found is not None:
+            yield _hit(
+                example,
+                f"example {example.text!r} ranks {found.first!r} first; "
+                f"{example.tool!r} is {found.where}",
+            )
 
 
 TS702 = rule(
@@ -86,16 +82,16 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
     other tool's way, and `eval` cannot pass for both. Keep it for the tool it belongs to
     (case and spacing are ignored when comparing), or, if the prompt really needs both
     tools, say so with `requires` instead."""
-    first: dict[str, _Example] = {}
-    for example in _examples(context):
-        key = " ".join(example.text.casefold().split())
-        seen = first.setdefault(key, example)
-        if seen.tool != example.tool:
-            yield _hit(
-                example,
-                f"example {example.text!r} is also an example of {seen.tool!r} "
-                f"({seen.file}); keep it for one tool",
-            )
+    from toolsel.example_checks import duplicates
+
+    examples = list(_examples(context))
+    for position, first in duplicates([(e.tool, e.text) for e in examples]):
+        example, seen = examples[position], examples[first]
+        yield _hit(
+            example,
+            f"example {example.text!r} is also an example of {seen.tool!r} "
+            f"({seen.file}); keep it for one tool",
+        )
 
 
 TS703 = rule(

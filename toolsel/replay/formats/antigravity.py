@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Result, Session
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result, Session
 
 ANTIGRAVITY = "antigravity"
 EVENTS = frozenset({"init", "step_update", "result", "command_result", "error"})
@@ -45,7 +45,7 @@ def _step(update: dict[str, Any]) -> list[Event]:
     info = info if type(info) is dict else {}
     arguments = info.get("parameters")
     events: list[Event] = [
-        Call(call_id, name, arguments if arguments is not None else {}, None, UNSET, implicit=True)
+        Call(call_id, name, arguments if arguments is not None else {}, implicit=True)
     ]
     state = update.get("state")
     if type(state) is str and state in FINAL:

@@ -89,5 +89,5 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
 def arguments_call(call_id: str, tool: str, raw: Any, timestamp: str | None = None) -> Call:
     """A call whose arguments may be a JSON-encoded string: kept encoded, decoded on use."""
     if type(raw) is str:
-        return Call(call_id, tool, raw, None, UNSET, timestamp, False, True)
-    return Call(call_id, tool, raw if raw is not None else {}, None, UNSET, timestamp)
+        return Call(call_id, tool, raw, timestamp=timestamp, encoded=True)
+    return Call(call_id, tool, raw if raw is not None else {}, timestamp=timestamp)

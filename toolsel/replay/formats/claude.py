@@ -90,9 +90,9 @@ def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
     if kind == "tool_use":
         name = obj.get("name", "")
         tool = name if type(name) is str else str(name)
-        return [Call(_id(obj.get("id")), tool, obj.get("input", {}), None, UNSET, stamp)]
+        return [Call(_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
     flag = obj.get("is_error")
-    return [Result(_id(obj.get("tool_use_id")), flag is True, UNSET, stamp)]
+    return [Result(_id(obj.get("tool_use_id")), flag is True, timestamp=stamp)]
 
 
 def _id(value: Any) -> str:
@@ -170,10 +170,10 @@ def add_blocks(
                     call_id if type(call_id) is str else _id(call_id),  # "": no id, by position
                     name if type(name) is str else str(name),
                     block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
-                    msg_id,
-                    parent,
-                    timestamp,
-                    sidechain,
+                    message_id=msg_id,
+                    parent=parent,
+                    timestamp=timestamp,
+                    sidechain=sidechain,
                 )
             )
         elif kind == "tool_result" or (type(kind) is str and kind.endswith("tool_result")):
@@ -183,9 +183,9 @@ def add_blocks(
                 Result(
                     call_id if type(call_id) is str else _id(call_id),
                     flag if type(flag) is bool else structured_error(structured),
-                    parent,
-                    timestamp,
-                    _agent_id(structured) if structured is not None else None,
+                    parent=parent,
+                    timestamp=timestamp,
+                    agent_id=_agent_id(structured) if structured is not None else None,
                 )
             )
 

@@ -275,8 +275,9 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
         arguments = invocation.get("arguments")
     elif type(payload.get("tool")) is str and payload["tool"]:
         name = payload["tool"]
-    call = Call(call_id, name, arguments if arguments is not None else {}, None,
-                timestamp=stamp, implicit=True)  # fmt: skip
+    call = Call(
+        call_id, name, arguments if arguments is not None else {}, timestamp=stamp, implicit=True
+    )
     return [call, Result(call_id, _end_failed(payload), timestamp=stamp, implicit=True)]
 
 

@@ -52,9 +52,9 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
                 _text_id(request.get("toolCallId")),
                 _tool(request.get("name")),
                 request.get("arguments", {}),
-                message if type(message) is str else None,
-                parent,
-                stamp,
+                message_id=message if type(message) is str else None,
+                parent=parent,
+                timestamp=stamp,
             )
             for request in (requests if type(requests) is list else ())
             if type(request) is dict
@@ -65,9 +65,8 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
                 _text_id(data.get("toolCallId")),
                 _tool(data.get("toolName")),
                 data.get("arguments", {}),
-                None,
-                parent,
-                stamp,
+                parent=parent,
+                timestamp=stamp,
                 implicit=True,
             )
         ]

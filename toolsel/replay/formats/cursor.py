@@ -64,11 +64,11 @@ def stream_event(obj: Any) -> Decoded | None:
     arguments = body.get("args", body.get("arguments", {}))
     subtype = obj.get("subtype")
     if subtype == "started":
-        return STREAM, [Call(call_id, name, arguments, None, UNSET, stamp)]
+        return STREAM, [Call(call_id, name, arguments, timestamp=stamp)]
     if subtype == "completed":
         # the completion repeats the call: a call only when `started` was not logged
-        call = Call(call_id, name, arguments, None, UNSET, stamp, implicit=True)
-        return STREAM, [call, Result(call_id, _failed(body.get("result")), UNSET, stamp)]
+        call = Call(call_id, name, arguments, timestamp=stamp, implicit=True)
+        return STREAM, [call, Result(call_id, _failed(body.get("result")), timestamp=stamp)]
     return STREAM, NOTHING
 
 

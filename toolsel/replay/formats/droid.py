@@ -25,7 +25,7 @@ def event(obj: Any) -> Decoded | None:
                 _text_id(obj.get("id")),
                 name if type(name) is str else "",
                 obj.get("parameters", {}),
-                _message(obj),
+                message_id=_message(obj),
             )
         ]
     if kind == "tool_result":

@@ -83,7 +83,6 @@ def _calls(message: dict[str, Any]) -> list[Event]:
                 call_id,
                 name if type(name) is str else "",
                 call.get("args", {}),
-                None,
                 timestamp=stamp,
                 implicit=True,
             )
@@ -119,7 +118,6 @@ def stream_event(obj: Any) -> Decoded | None:
                 _text_id(obj.get("tool_id")),
                 name if type(name) is str else "",
                 obj.get("parameters", {}),
-                None,
                 timestamp=stamp,
             )
         ]

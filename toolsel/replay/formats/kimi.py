@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.codex import _text_id
 
 KIMI = "kimi"
@@ -44,8 +44,6 @@ def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
                 _text_id(loop_event.get("toolCallId")),
                 name if type(name) is str else "",
                 loop_event.get("args", {}),
-                None,
-                UNSET,
                 implicit=True,
             )
         ]
@@ -71,8 +69,6 @@ def _message(message: dict[str, Any]) -> list[Event]:
                         _text_id(call.get("id")),
                         name if type(name) is str else "",
                         named.get("arguments", {}),
-                        None,
-                        UNSET,
                         implicit=True,
                         encoded=type(named.get("arguments")) is str,
                     )

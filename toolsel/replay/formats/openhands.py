@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Human, Result, human_text
+from toolsel.replay.events import NOTHING, Call, Decoded, Human, Result, human_text
 from toolsel.replay.formats.codex import _text_id
 
 OPENHANDS = "openhands"
@@ -42,12 +42,10 @@ def event(obj: Any) -> Decoded | None:
                 call_id,
                 name if type(name) is str else action,
                 arguments if arguments is not None else {},
-                None,
-                UNSET,
-                stamp,
+                timestamp=stamp,
             )
         ]
-    return OPENHANDS, [Result(call_id, _failed(obj), UNSET, stamp)]
+    return OPENHANDS, [Result(call_id, _failed(obj), timestamp=stamp)]
 
 
 def _failed(obj: dict[str, Any]) -> bool:

@@ -63,9 +63,7 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
                         _text_id(block.get("id")),
                         name if type(name) is str else "",
                         block.get("arguments", {}),
-                        None,
-                        UNSET,
-                        stamp,
+                        timestamp=stamp,
                     )
                 )
         return events

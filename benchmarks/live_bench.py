@@ -1,0 +1,70 @@
+"""How long `-r 'mcp:CMD'` takes: connecting to a local stdio MCP server (written with the
+SDK) and listing its tools, then the same command with the list cached.
+
+    python benchmarks/live_bench.py [--runs 5] [--tools 50]
+
+Targets (issue 21): connect and list in under 1.5 s; cached, 0.3 s. Both figures are the
+whole `toolsel rank` command, from process start to exit, best of --runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+SERVER = textwrap.dedent(
+    """
+    import sys, anyio
+    import mcp.types as t
+    from mcp.server.lowlevel import Server
+    N = int(sys.argv[1])
+    TOOLS = [t.Tool(name=f"tool_{i}", description=f"Does thing number {i} to a file.",
+                    input_schema={"type": "object", "properties": {"path": {"type": "string"}}})
+             for i in range(N)]
+    async def on_list(ctx, params):
+        return t.ListToolsResult(tools=TOOLS)
+    server = Server("bench", version="1", on_list_tools=on_list)
+    async def main():
+        from mcp.server.stdio import stdio_server
+        async with stdio_server() as (r, w):
+            await server.run(r, w, server.create_initialization_options())
+    anyio.run(main)
+    """
+)
+
+
+def run(command: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--tools", type=int, default=50)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "server.py"
+        script.write_text(SERVER)
+        env = {**os.environ, "TOOLSEL_CACHE_DIR": str(Path(folder) / "cache")}
+        source = f"bench=mcp:{sys.executable} {script} {args.tools}"
+        command = [sys.executable, "-m", "toolsel", "rank", "-r", source, "change a file"]
+        fresh = min(run([*command, "--refresh"], env) for _ in range(args.runs))
+        cached = min(run(command, env) for _ in range(args.runs))
+        server_alone = min(
+            run([sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], env)
+            for _ in range(args.runs)
+        )
+    print(f"connect + list ({args.tools} tools), whole command: {fresh:.2f} s (target 1.5 s)")
+    print(f"cached, whole command:                 {cached:.2f} s (target 0.3 s)")
+    print(f"of which the server's own start (python + import mcp): {server_alone:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

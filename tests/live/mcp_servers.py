@@ -1,0 +1,101 @@
+"""Real MCP servers, written with the MCP SDK, for the live-source tests.
+
+    python mcp_servers.py MODE [stdio | http PORT]
+
+MODE: `pager` (five tools, two per page), `hang` (answers initialize, never tools/list),
+`crash` (writes to stderr and exits 1 before answering), `changing FILE` (the tools named
+in FILE, one per line, read at each tools/list), `echo-env` (one tool whose description is
+$GREETING)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import mcp.types as t
+from mcp.server.lowlevel import Server
+
+
+def tool(name: str, description: str, **extra: object) -> t.Tool:
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    return t.Tool(name=name, description=description, input_schema=schema, **extra)  # type: ignore[arg-type]
+
+
+PAGER = [
+    tool("create_issue", "Create an issue in a repository."),
+    tool(
+        "list_issues",
+        "List the issues of a repository.",
+        annotations=t.ToolAnnotations(read_only_hint=True),
+    ),
+    tool("delete_branch", "Delete a branch.", annotations=t.ToolAnnotations(destructive_hint=True)),
+    tool(
+        "get_file",
+        "Read one file of a repository.",
+        output_schema={"type": "object", "properties": {"text": {"type": "string"}}},
+        annotations=t.ToolAnnotations(read_only_hint=True),
+    ),
+    tool("merge_pull_request", "Merge a pull request."),
+]
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    rest = sys.argv[2:]
+    if mode == "crash":
+        print("fatal: GITHUB_TOKEN is not set", file=sys.stderr, flush=True)
+        sys.exit(1)
+    changing = Path(rest.pop(0)) if mode == "changing" else None
+
+    async def on_list(ctx: object, params: t.PaginatedRequestParams | None) -> t.ListToolsResult:
+        if mode == "hang":
+            await anyio.sleep(3600)
+        if changing is not None:
+            names = changing.read_text().split()
+            return t.ListToolsResult(tools=[tool(n, f"The {n} tool.") for n in names])
+        if mode == "echo-env":
+            return t.ListToolsResult(tools=[tool("greet", os.environ.get("GREETING", "none"))])
+        start = int(params.cursor) if params and params.cursor else 0
+        following = str(start + 2) if start + 2 < len(PAGER) else None
+        return t.ListToolsResult(tools=PAGER[start : start + 2], next_cursor=following)
+
+    server = Server(f"test-{mode}", version="1.0", on_list_tools=on_list)
+    transport = rest[0] if rest else "stdio"
+    if transport == "http":
+        import uvicorn
+
+        app = server.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1")
+        token = os.environ.get("REQUIRE_TOKEN")
+        if token:
+            app = _requiring(app, f"Bearer {token}")
+        uvicorn.run(app, host="127.0.0.1", port=int(rest[1]), log_level="warning")
+        return
+
+    async def run() -> None:
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+def _requiring(app: object, expected: str) -> object:
+    """`app`, answering 401 to a request without `Authorization: expected`."""
+
+    async def guarded(scope: dict, receive: object, send: object) -> None:  # type: ignore[type-arg]
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            if headers.get(b"authorization", b"").decode() != expected:
+                await send({"type": "http.response.start", "status": 401, "headers": []})  # type: ignore[operator]
+                await send({"type": "http.response.body", "body": b"unauthorized"})  # type: ignore[operator]
+                return
+        await app(scope, receive, send)  # type: ignore[operator]
+
+    return guarded
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""Listing real MCP servers (written with the SDK, started by the test) over stdio and over
+streamable HTTP on 127.0.0.1: pages, hangs, crashes, environment and headers."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from toolsel.live.fetch import Failed, Listed, Timeouts, list_servers
+from toolsel.live.sources import Server, command_server, url_server
+
+SERVERS = Path(__file__).with_name("mcp_servers.py")
+
+
+def stdio(mode: str, *args: str, env: dict[str, str] | None = None) -> Server:
+    return command_server(
+        f"mcp:{sys.executable} {SERVERS} {mode} {' '.join(args)}", mode, env or {}
+    )
+
+
+def test_a_paged_list_is_read_to_its_end_with_annotations_and_output_schema() -> None:
+    [listed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    names = [tool["name"] for tool in listed.tools]
+    assert names == [
+        "create_issue",
+        "list_issues",
+        "delete_branch",
+        "get_file",
+        "merge_pull_request",
+    ]
+    get_file = listed.tools[3]
+    assert get_file["outputSchema"]["properties"]["text"] == {"type": "string"}
+    assert get_file["annotations"]["readOnlyHint"] is True
+    assert listed.server_info["name"] == "test-pager"
+
+
+def test_a_server_that_crashes_is_one_reason_with_its_stderr() -> None:
+    [failed] = list_servers([stdio("crash")], Timeouts(connect=60, list=30))
+    assert isinstance(failed, Failed)
+    assert "GITHUB_TOKEN is not set" in failed.reason
+    assert "\n" not in failed.reason
+
+
+def test_a_server_that_hangs_is_stopped_at_the_list_deadline() -> None:
+    started = time.monotonic()
+    [failed] = list_servers([stdio("hang")], Timeouts(connect=60, list=1))
+    assert isinstance(failed, Failed)
+    assert "took longer than 1 s to answer tools/list" in failed.reason
+    assert time.monotonic() - started < 30
+
+
+def test_a_command_that_does_not_exist() -> None:
+    server = command_server("mcp:toolsel-no-such-command-xyz --flag", None, {})
+    [failed] = list_servers([server], Timeouts(connect=10, list=10))
+    assert isinstance(failed, Failed)
+    assert "cannot start 'toolsel-no-such-command-xyz': no such command" in failed.reason
+
+
+def test_one_failure_leaves_the_others_listed_in_order() -> None:
+    results = list_servers([stdio("crash"), stdio("pager")], Timeouts(connect=60, list=30))
+    assert [type(r) for r in results] == [Failed, Listed]
+
+
+def test_the_server_gets_the_environment_it_is_given() -> None:
+    [listed] = list_servers([stdio("echo-env", env={"GREETING": "hello there"})], Timeouts(60, 30))
+    assert isinstance(listed, Listed), listed
+    assert listed.tools[0]["description"] == "hello there"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def http_server(mode: str, token: str | None = None) -> Iterator[str]:
+    port = free_port()
+    env = {"REQUIRE_TOKEN": token} if token else {}
+    import os
+
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS), mode, "http", str(port)],
+        env={**os.environ, **env},
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        for _ in range(400):
+            try:
+                urllib.request.urlopen(url, timeout=1)
+            except urllib.error.HTTPError:
+                break  # it answers (405/406/401 to a bare GET)
+            except OSError:
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_a_streamable_http_server_with_a_bearer_token() -> None:
+    with http_server("pager", token="s3cret") as url:
+        good = url_server(url, "gh", {"Authorization": "Bearer s3cret"})
+        bad = url_server(url, "gh", {})
+        listed, refused = list_servers([good, bad], Timeouts(connect=30, list=30))
+    assert isinstance(listed, Listed), listed
+    assert len(listed.tools) == 5
+    assert isinstance(refused, Failed)
+    assert "401" in refused.reason

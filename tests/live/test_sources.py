@@ -1,0 +1,141 @@
+"""Client configs as the servers they name, and live sources as written on the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolsel.errors import RegistryError
+from toolsel.live.sources import (
+    command_server,
+    config_servers,
+    is_client_config,
+    live_text,
+    url_server,
+)
+
+STDIO = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"T": "1"}}
+HTTP = {"url": "https://mcp.example.com/mcp", "headers": {"X-Key": "k"}}
+
+
+def write(path: Path, data: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data) if path.suffix == ".json" else str(data))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("relative", "client"),
+    [
+        (".mcp.json", "Claude Code"),
+        ("claude_desktop_config.json", "Claude Desktop"),
+        (".cursor/mcp.json", "Cursor"),
+        (".gemini/settings.json", "Gemini CLI"),
+    ],
+)
+def test_mcp_servers_configs(tmp_path: Path, relative: str, client: str) -> None:
+    path = write(tmp_path / relative, {"mcpServers": {"github": STDIO, "docs": HTTP}})
+    assert is_client_config(path)
+    github, docs = config_servers(path)
+    assert (github.name, github.transport, github.client) == ("github", "stdio", client)
+    assert github.command == ("npx", "-y", "@modelcontextprotocol/server-github")
+    assert dict(github.env) == {"T": "1"}
+    assert (docs.transport, docs.url, dict(docs.headers)) == ("http", HTTP["url"], {"X-Key": "k"})
+
+
+def test_vscode_servers_with_comments_and_trailing_commas(tmp_path: Path) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text(
+        '{\n  // the team\'s servers\n  "servers": {\n    "fetch": {"type": "stdio", '
+        '"command": "uvx", "args": ["mcp-server-fetch"],},\n  /* more */\n  }\n}\n'
+    )
+    [fetch] = config_servers(path)
+    assert (fetch.name, fetch.command, fetch.client) == (
+        "fetch",
+        ("uvx", "mcp-server-fetch"),
+        "VS Code",
+    )
+
+
+def test_codex_config_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCS_TOKEN", "abc")
+    path = write(
+        tmp_path / ".codex" / "config.toml",
+        'model = "o3"\n[mcp_servers.github]\ncommand = "npx"\nargs = ["-y", "server-github"]\n'
+        '[mcp_servers.github.env]\nGITHUB_TOKEN = "x"\n'
+        '[mcp_servers.docs]\nurl = "https://docs.example.com/mcp"\n'
+        'bearer_token_env_var = "DOCS_TOKEN"\n[mcp_servers.off]\ncommand = "x"\nenabled = false\n',
+    )
+    assert is_client_config(path)
+    github, docs, off = config_servers(path)
+    assert github.command == ("npx", "-y", "server-github") and dict(github.env) == {
+        "GITHUB_TOKEN": "x"
+    }
+    assert dict(docs.headers) == {"Authorization": "Bearer abc"}
+    assert off.disabled and not github.disabled
+
+
+def test_claude_json_per_project_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = write(
+        tmp_path / ".claude.json",
+        {
+            "numStartups": 3,
+            "projects": {
+                str(tmp_path): {"mcpServers": {"here": STDIO}},
+                "/elsewhere": {"mcpServers": {"there": STDIO}},
+            },
+        },
+    )
+    assert [s.name for s in config_servers(path)] == ["here"]
+
+
+def test_a_registry_json_is_not_a_client_config(tmp_path: Path) -> None:
+    tools = write(tmp_path / "tools.json", {"tools": [{"name": "a", "inputSchema": {}}]})
+    openai = write(tmp_path / "openai.json", [{"type": "function", "function": {"name": "a"}}])
+    assert not is_client_config(tools) and not is_client_config(openai)
+
+
+def test_a_config_without_servers_and_a_broken_one(tmp_path: Path) -> None:
+    empty = write(tmp_path / ".mcp.json", {"mcpServers": {}})
+    with pytest.raises(RegistryError, match="no MCP servers in this file"):
+        config_servers(empty)
+    broken = tmp_path / "claude_desktop_config.json"
+    broken.write_text('{"mcpServers": {\n  "a": }\n}')
+    with pytest.raises(RegistryError, match=r"claude_desktop_config\.json:2:8: invalid JSON"):
+        config_servers(broken)
+
+
+def test_the_identity_changes_with_what_is_started_and_with_the_entry(tmp_path: Path) -> None:
+    a = command_server("mcp:npx -y server-github", None, {})
+    assert a.identity() == command_server("mcp:npx  -y server-github", None, {}).identity()
+    assert a.identity() != command_server("mcp:npx -y server-github", None, {"K": "v"}).identity()
+    assert a.identity() != command_server("mcp:npx -y server-gitlab", None, {}).identity()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("mcp:npx -y @modelcontextprotocol/server-github", "github"),
+        ("mcp:uvx mcp-server-fetch", "fetch"),
+        ("mcp:python servers/notes.py --port 1", "notes"),
+        ("mcp:node build/index.js", "index"),
+    ],
+)
+def test_a_command_servers_name(text: str, name: str) -> None:
+    assert command_server(text, None, {}).name == name
+
+
+def test_live_text_and_urls_that_lost_a_slash() -> None:
+    assert live_text(Path("https://host/mcp")) == "https://host/mcp"
+    assert live_text("http://127.0.0.1:8/mcp") == "http://127.0.0.1:8/mcp"
+    assert live_text("mcp:npx x") == "mcp:npx x"
+    assert live_text("registries/tools.yaml") is None
+    assert url_server("https://api.example.com/mcp", None, {}).name == "api"
+    with pytest.raises(RegistryError, match="no command after 'mcp:'"):
+        command_server("mcp:  ", None, {})
+    with pytest.raises(RegistryError, match="cannot split the command"):
+        command_server("mcp:npx 'unclosed", None, {})

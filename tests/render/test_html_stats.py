@@ -1,0 +1,88 @@
+"""`toolsel stats --format html` in a real browser: the dashboard's charts as a file, with
+the numbers of `--format json`; from a usage store, the charts over time follow the tool
+filter."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Cli
+from tests.render.browser import Browser, browser, screenshots
+
+__all__ = ["browser"]
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def test_the_charts_and_tables_show_the_json_numbers(
+    browser: Browser, cli: Cli, tmp_path: Path
+) -> None:
+    args = ("stats", str(ROOT / "transcripts"), "-r", str(ROOT / "registries"))
+    out = tmp_path / "stats.html"
+    assert cli(*args, "--format", "html", "-o", str(out)).exit_code == 0
+    payload = json.loads(cli(*args, "--format", "json").stdout)
+    watched = browser.open(out.as_uri())
+    page = watched.page
+    shown = page.eval_on_selector_all(
+        "#stats-tools tbody tr",
+        "rows => rows.map(r => [r.dataset.tool, r.querySelector('[data-key=calls]').textContent,"
+        " r.querySelector('[data-key=errors]').textContent])",
+    )
+    expected = {name: (t["calls"], t["errors"]) for name, t in payload["tools"].items()}
+    assert {name: (number(c), number(e)) for name, c, e in shown} == expected
+    bars = page.eval_on_selector_all(
+        "[data-chart=calls] rect title", "titles => titles.map(t => t.textContent)"
+    )
+    # most called first, then by name (the JSON output sorts its keys)
+    top = sorted(payload["tools"].items(), key=lambda item: (-item[1]["calls"], item[0]))[:20]
+    assert [b for b in bars if " calls: " in b] == [f"{n} calls: {t['calls']:,}" for n, t in top]
+    never = page.eval_on_selector_all("#never-used .pill", "pills => pills.map(p => p.textContent)")
+    assert never == payload["never_called"]
+    assert watched.problems() == []
+    assert watched.foreign_requests("file://") == []
+    taken = screenshots(browser, out.as_uri(), tmp_path, "stats")
+    keep = os.environ.get("TOOLSEL_SCREENSHOTS")
+    if keep:
+        for path in taken:
+            shutil.copy(path, Path(keep) / path.name)
+
+
+def test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter(
+    browser: Browser, cli: Cli, tmp_path: Path
+) -> None:
+    pytest.importorskip("fastapi", reason="needs the serve extra")
+    from toolsel.serve.service import parse_records
+    from toolsel.serve.store import open_store
+
+    url = f"sqlite:///{tmp_path / 'usage.sqlite3'}"
+    store = open_store(url)
+    now = datetime.now(UTC).replace(microsecond=0)
+    records = [
+        {"tool": ("grep", "edit")[n % 2], "ok": n % 5 != 0, "latency_ms": 10 + n,
+         "at": (now - timedelta(hours=3 * n)).isoformat().replace("+00:00", "Z")}
+        for n in range(40)
+    ]  # fmt: skip
+    store.record(parse_records(records))
+    store.close()
+    out = tmp_path / "stats.html"
+    assert cli("stats", "--db", url, "--format", "html", "-o", str(out)).exit_code == 0
+    payload = json.loads(cli("stats", "--db", url, "--format", "json").stdout)
+    watched = browser.open(out.as_uri())
+    page = watched.page
+    page.select_option("#series-tool", "edit")
+    dots = page.eval_on_selector_all(
+        "[data-chart=calls-over-time] circle title",
+        "titles => titles.map(t => t.textContent).filter(t => t.includes(' calls: '))"
+        ".map(t => Number(t.split(' calls: ')[1].replace(/,/g, '')))",
+    )
+    assert len(dots) == 14
+    assert sum(dots) == payload["tools"]["edit"]["calls"]
+    assert watched.problems() == []

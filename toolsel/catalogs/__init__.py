@@ -1,0 +1,72 @@
+"""Versioned catalogs of agent clients' built-in tools (Claude Code, Codex CLI, Gemini CLI):
+toolsel registry files, each naming its sources in its header (see docs/catalogs.md).
+
+`-r builtin:claude-code` reads one as a registry; `replay -r` names the catalog when a
+transcript calls one of its tools that the registry lacks."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from toolsel.errors import RegistryError
+
+PREFIX = "builtin:"
+FOLDER = Path(__file__).parent
+
+#: The catalog of the client that writes each transcript format.
+FORMAT_CATALOGS = {
+    "claude-code": "claude-code",
+    "stream-json": "claude-code",
+    "codex-rollout": "codex",
+    "codex-exec": "codex",
+    "gemini-cli": "gemini-cli",
+    "gemini-stream-json": "gemini-cli",
+}
+
+
+#: How messages name each catalog's client.
+CLIENTS = {"claude-code": "Claude Code", "codex": "Codex CLI", "gemini-cli": "Gemini CLI"}
+
+
+def client_name(catalog: str) -> str:
+    return CLIENTS.get(catalog, catalog)
+
+
+def available() -> list[str]:
+    return sorted(p.stem for p in FOLDER.glob("*.yaml"))
+
+
+def catalog_path(text: str) -> Path:
+    """`builtin:NAME` as its catalog file."""
+    name = text[len(PREFIX) :].strip()
+    path = FOLDER / f"{name}.yaml"
+    if name and "/" not in name and path.is_file():
+        return path
+    from toolsel.suggest import did_you_mean
+
+    names = available()
+    raise RegistryError(
+        f"{text}: no such built-in catalog{did_you_mean(name, names)}",
+        hint="catalogs: " + ", ".join(f"{PREFIX}{n}" for n in names),
+    )
+
+
+@functools.cache
+def catalog_names(name: str) -> frozenset[str]:
+    """Every tool name (and alias) of catalog `name`."""
+    from toolsel.registry import load_registry
+
+    registry = load_registry(FOLDER / f"{name}.yaml")
+    return frozenset(n for tool in registry.tools for n in (tool.name, *tool.aliases))
+
+
+def builtin_of(tool: str, transcript_format: str | None) -> str | None:
+    """The catalog holding `tool`: the one of the client that wrote the transcript first,
+    else any; None when no catalog has it."""
+    preferred = FORMAT_CATALOGS.get(transcript_format or "")
+    order = ([preferred] if preferred else []) + [n for n in available() if n != preferred]
+    for name in order:
+        if name in available() and tool in catalog_names(name):
+            return name
+    return None

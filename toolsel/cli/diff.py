@@ -1,0 +1,168 @@
+"""`toolsel diff OLD NEW`: class every change between two registries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from toolsel.cli.common import NamespaceOption, NoCacheOption, handle_errors, output
+from toolsel.errors import ExitCode, UsageError
+from toolsel.render.formats import DiffFormat
+
+if TYPE_CHECKING:
+    from toolsel.diff.model import DiffResult, FailOn
+    from toolsel.registry.model import Registry
+
+
+@handle_errors
+def diff(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(help="OLD then NEW: files, directories, or REF:PATH git revisions."),
+    ] = None,
+    old: Annotated[
+        list[str] | None, typer.Option("--old", help="Another OLD path (repeatable).")
+    ] = None,
+    new: Annotated[
+        list[str] | None, typer.Option("--new", help="Another NEW path (repeatable).")
+    ] = None,
+    base: Annotated[
+        str | None,
+        typer.Option("--base", help="OLD = the same paths at the merge base with this ref."),
+    ] = None,
+    output_format: Annotated[
+        DiffFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = DiffFormat.HUMAN,
+    output_file: Annotated[
+        Path | None, typer.Option("--output-file", "-o", help="Write the report here.")
+    ] = None,
+    fail_on: Annotated[
+        str,
+        typer.Option(
+            "--fail-on", metavar="CLASS", help="Class that exits 1: breaking, risky, any, none."
+        ),
+    ] = "breaking",
+    ignore: Annotated[
+        Path | None,
+        typer.Option("--ignore", help="Ignore file (default: .toolsel-diff-ignore.yaml)."),
+    ] = None,
+    transcripts: Annotated[
+        list[str] | None,
+        typer.Option("--transcripts", help="Replay these transcripts against OLD and NEW."),
+    ] = None,
+    cases: Annotated[
+        Path | None,
+        typer.Option("--cases", help="Golden cases (YAML) or eval cases (JSONL) to rank."),
+    ] = None,
+    top_k: Annotated[
+        int, typer.Option("-k", min=1, help="Top k for JSONL eval cases (default 5).")
+    ] = 5,
+    namespace: NamespaceOption = False,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Class every change between two registries as breaking, risky or safe."""
+    from toolsel.diff.sources import load_side
+
+    chosen = _fail_on(fail_on)
+    old_specs, new_specs = _sides(paths or [], old or [], new or [], base)
+    old_registry = load_side(old_specs, no_cache=no_cache, namespace=namespace)
+    new_registry = load_side(new_specs, no_cache=no_cache, namespace=namespace)
+    result = _run(
+        old_registry, new_registry, old_specs, new_specs, chosen, transcripts, cases, top_k
+    )
+    result = _ignored(result, ignore)
+    from toolsel.render.diff import DIFF_RENDERERS
+
+    with output(output_file, inputs=[*old_specs, *new_specs]) as out:
+        DIFF_RENDERERS[output_format](result, out)
+    for warning in result.warnings:
+        if output_format is not DiffFormat.HUMAN:
+            typer.echo(f"toolsel: {warning.file}:{warning.line}: {warning.message}", err=True)
+    if result.failed:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _fail_on(value: str) -> FailOn:
+    from toolsel.diff.model import FailOn
+
+    try:
+        return FailOn(value.strip().lower())
+    except ValueError:
+        raise UsageError(f"--fail-on must be breaking, risky, any or none, got {value!r}") from None
+
+
+def _sides(
+    paths: list[str], old: list[str], new: list[str], base: str | None
+) -> tuple[list[str], list[str]]:
+    if base is not None:
+        from toolsel.cli.common import registry_sources
+        from toolsel.diff.sources import merge_base
+
+        targets = [*paths, *new] or [str(p) for p in registry_sources(None)]
+        if old:
+            raise UsageError("--base gives OLD; do not also give --old")
+        commit = merge_base(base)
+        return [f"{commit}:{t}" for t in targets], targets
+    if len(paths) == 2:
+        return [paths[0], *old], [paths[1], *new]
+    if len(paths) == 1 and (old or new):
+        return ([paths[0], *old], new) if new and not old else (old, [paths[0], *new])
+    if not paths and old and new:
+        return old, new
+    raise UsageError(
+        "give OLD and NEW (e.g. toolsel diff main:registries/ registries/)",
+        hint="or --base main to compare with the merge base",
+    )
+
+
+def _run(
+    old: Registry,
+    new: Registry,
+    old_specs: list[str],
+    new_specs: list[str],
+    fail_on: FailOn,
+    transcripts: list[str] | None,
+    cases: Path | None,
+    top_k: int,
+) -> DiffResult:
+    from toolsel.diff.engine import diff_registries, sort_changes
+    from toolsel.diff.model import DiffResult
+
+    changes = list(diff_registries(old, new))
+    notes = []
+    if transcripts:
+        from toolsel.diff.evidence import transcript_evidence
+
+        found = transcript_evidence(transcripts, old, new)
+        changes += found.changes
+        notes.append(found.note)
+    if cases is not None:
+        from toolsel.diff.evidence import case_evidence
+
+        ranked = case_evidence(cases, old, new, top_k=top_k)
+        changes += ranked.changes
+        notes.append(ranked.note)
+    return DiffResult(
+        old=" ".join(old_specs),
+        new=" ".join(new_specs),
+        changes=tuple(sort_changes(changes)),
+        fail_on=fail_on,
+        old_tools=len(old.names),
+        new_tools=len(new.names),
+        evidence_notes=tuple(notes),
+    )
+
+
+def _ignored(result: DiffResult, path: Path | None) -> DiffResult:
+    from toolsel.diff.ignore import DEFAULT_IGNORE_FILE, apply_ignores, read_ignore_file
+
+    if path is None:
+        default = Path(DEFAULT_IGNORE_FILE)
+        if not default.is_file():
+            return result
+        path = default
+    elif not path.is_file():
+        raise UsageError(f"{path}: no such ignore file")
+    return apply_ignores(result, read_ignore_file(path))

@@ -1,0 +1,286 @@
+"""`toolsel convert`: a whole registry in another shape (toolsel's own, or a provider's tool
+list), with a note for each kind of field the target has no place for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from toolsel.registry.formats import ENTRY_FORMATS, MCP_PERMISSION_META
+from toolsel.registry.model import Permission, ProblemKind, Registry, Tool
+
+#: What each target is called in a note.
+TARGET_TITLES = {
+    "toolsel": "toolsel registries",
+    "openai": "OpenAI Chat Completions tools",
+    "openai-responses": "OpenAI Responses tools",
+    "anthropic": "Anthropic Messages tools",
+    "gemini": "Gemini function declarations",
+    "mcp": "MCP tools",
+}
+
+#: Canonical fields beyond name, description and parameters that each provider's shape
+#: holds (as `toolsel.emit` writes it); toolsel's own shape holds them all.
+HELD: dict[str, frozenset[str]] = {
+    "openai": frozenset({"strict"}),
+    "openai-responses": frozenset({"strict"}),
+    "anthropic": frozenset({"strict", "defer_loading"}),
+    "gemini": frozenset(),
+    "mcp": frozenset({"permission", "display_name", "annotations", "output_schema"}),
+}
+
+
+def _examples(registry: Registry) -> Callable[[Tool], bool]:
+    return lambda tool: bool(registry.examples_for(tool.name))
+
+
+#: Each field a tool may carry beyond name, description and parameters, and whether a
+#: tool carries a value for it that reading the target back would not give.
+CARRIED: dict[str, Callable[[Tool], bool]] = {
+    "display_name": lambda t: t.display_name is not None,
+    "category": lambda t: t.category is not None,
+    "permission": lambda t: t.permission is not Permission.READ,
+    "tags": lambda t: bool(t.tags),
+    "requires": lambda t: bool(t.requires),
+    "conflicts": lambda t: bool(t.conflicts),
+    "aliases": lambda t: bool(t.aliases),
+    "version": lambda t: t.version is not None,
+    "deprecated": lambda t: t.deprecated,
+    "deprecated_by": lambda t: t.deprecated_by is not None,
+    "search_hint": lambda t: t.search_hint is not None,
+    "always_include": lambda t: t.always_include,
+    "defer_loading": lambda t: t.defer_loading,
+    "parent_task": lambda t: t.parent_task,
+    "strict": lambda t: t.strict,
+    "annotations": lambda t: bool(t.annotations),
+    "output_schema": lambda t: bool(t.output_schema),
+}
+
+#: Keys of an entry that only say which shape it is, never data.
+_STRUCTURAL = {
+    "openai-chat": {"type", "function"},
+    "openai-responses": {"type"},
+    "openai-custom": {"type"},
+    "anthropic": {"type"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConversionNote:
+    """Something the target cannot hold, or holds differently, for `tools`."""
+
+    subject: str  # "`permission`", "`cache_control` (Anthropic)", "built-in tools"
+    tools: tuple[str, ...]
+    outcome: str  # what became of it: "OpenAI ... have no place for it; left out"
+
+
+@dataclass(frozen=True, slots=True)
+class Conversion:
+    target: str
+    document: dict[str, Any]
+    notes: tuple[ConversionNote, ...]
+    tool_count: int
+
+
+def convert_registry(registry: Registry, target: str) -> Conversion:
+    """`registry` as one document in `target`'s shape, and what it could not carry."""
+    tools = list(registry.tools)
+    if target == "toolsel":
+        document = toolsel_document(registry)
+    else:
+        from toolsel.emit import EMITTERS
+
+        document = EMITTERS[target](tools)
+    notes = [*_lost_fields(registry, target), *_unread_keys(tools, target)]
+    notes += _shape_notes(registry, target)
+    return Conversion(target, document, tuple(notes), len(tools))
+
+
+def _lost_fields(registry: Registry, target: str) -> list[ConversionNote]:
+    if target == "toolsel":
+        return []
+    held = HELD[target]
+    carried = {**CARRIED, "examples": _examples(registry)}
+    notes = []
+    for field, has_value in carried.items():
+        if field in held:
+            continue
+        names = tuple(t.name for t in registry.tools if has_value(t))
+        if names:
+            notes.append(ConversionNote(f"`{field}`", names, _no_place(target)))
+    return notes
+
+
+def _no_place(target: str) -> str:
+    return f"left out: {TARGET_TITLES[target]} have no place for it"
+
+
+def _unread_keys(tools: list[Tool], target: str) -> list[ConversionNote]:
+    """Keys of the source entries no canonical field holds (Anthropic's `cache_control`,
+    MCP's `icons`, a typo): toolsel keeps `x-` extension keys, nothing keeps the rest."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for tool in tools:
+        for key in extra_keys(tool):
+            if target == "toolsel" and key.startswith("x-"):
+                continue
+            found.setdefault((key, tool.source.format), []).append(tool.name)
+    return [
+        ConversionNote(
+            f"unknown key `{key}`"
+            if shape == "toolsel"
+            else f"`{key}` ({ENTRY_FORMATS[shape].title})",
+            tuple(names),
+            "left out: toolsel does not read it",
+        )
+        for (key, shape), names in sorted(found.items())
+    ]
+
+
+def extra_keys(tool: Tool) -> list[str]:
+    """The keys of a tool's own entry that are not one of its canonical fields."""
+    fmt = ENTRY_FORMATS[tool.source.format]
+    entry = _entry_keys(tool)
+    fields = {pointer.split("/")[-1] for pointer in fmt.fields.values()}
+    keys = []
+    for key in entry:
+        if key in fields or key in _STRUCTURAL.get(fmt.name, ()):
+            continue
+        if fmt.name == "docker-catalog" and key == "arguments":
+            continue
+        if key == "_meta" and _only_toolsel_meta(entry[key]):
+            continue
+        keys.append(str(key))
+    return keys
+
+
+def _entry_keys(tool: Tool) -> dict[str, Any]:
+    """A tool's entry with OpenAI Chat's `function` members lifted beside the rest."""
+    entry = tool.raw
+    if tool.source.format == "openai-chat" and isinstance(entry.get("function"), dict):
+        return {**entry, **entry["function"]}
+    return entry
+
+
+def _only_toolsel_meta(meta: Any) -> bool:
+    return isinstance(meta, dict) and set(meta) <= {MCP_PERMISSION_META}
+
+
+def _shape_notes(registry: Registry, target: str) -> list[ConversionNote]:
+    notes = []
+    builtins = [
+        p.message.split(" is a built-in tool")[0]
+        for p in registry.problems
+        if p.kind is ProblemKind.BUILTIN_TOOL
+    ]
+    if builtins:
+        notes.append(
+            ConversionNote(
+                "built-in tools", tuple(builtins), "left out: the provider runs them itself"
+            )
+        )
+    custom = tuple(t.name for t in registry.tools if t.source.format == "openai-custom")
+    if custom and target != "toolsel":
+        notes.append(
+            ConversionNote(
+                "OpenAI custom tools (free-text input)",
+                custom,
+                "written with an empty parameter schema (the target has no free-text tools)",
+            )
+        )
+    if target == "gemini":
+        notes += _gemini_notes(registry.tools)
+    return notes
+
+
+def _gemini_notes(tools: tuple[Tool, ...]) -> list[ConversionNote]:
+    from toolsel.emit import beyond_gemini_subset
+
+    notes = []
+    with_schema = tuple(t.name for t in tools if "$schema" in t.parameters)
+    if with_schema:
+        notes.append(ConversionNote("root `$schema`", with_schema, "left out: Gemini refuses it"))
+    beyond = tuple(
+        t.name
+        for t in tools
+        if beyond_gemini_subset({k: v for k, v in t.parameters.items() if k != "$schema"})
+    )
+    if beyond:
+        notes.append(
+            ConversionNote(
+                "parameters beyond Gemini's OpenAPI subset",
+                beyond,
+                "written as `parametersJsonSchema` (full JSON Schema) instead of `parameters`",
+            )
+        )
+    return notes
+
+
+#: The order fields are written in a toolsel registry entry.
+TOOLSEL_FIELDS = (
+    "name",
+    "display_name",
+    "description",
+    "category",
+    "permission",
+    "version",
+    "deprecated",
+    "deprecated_by",
+    "tags",
+    "aliases",
+    "requires",
+    "conflicts",
+    "search_hint",
+    "always_include",
+    "defer_loading",
+    "parent_task",
+    "strict",
+    "examples",
+    "annotations",
+    "output_schema",
+    "parameters",
+)
+
+
+def toolsel_document(registry: Registry) -> dict[str, Any]:
+    """The registry in toolsel's own format: every field that has a value, in a fixed
+    order; overlay examples merged into each tool's `examples`."""
+    document: dict[str, Any] = {"version": 1}
+    if registry.categories:
+        document["categories"] = {
+            name: {"description": category.description} if category.description else {}
+            for name, category in registry.categories.items()
+        }
+    document["tools"] = [_toolsel_entry(registry, tool) for tool in registry.tools]
+    return document
+
+
+def _toolsel_entry(registry: Registry, tool: Tool) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "name": tool.name,
+        "display_name": tool.display_name,
+        "description": tool.description,
+        "category": tool.category,
+        "permission": tool.permission.value,
+        "version": tool.version,
+        "deprecated": tool.deprecated or None,
+        "deprecated_by": tool.deprecated_by,
+        "tags": list(tool.tags) or None,
+        "aliases": list(tool.aliases) or None,
+        "requires": list(tool.requires) or None,
+        "conflicts": list(tool.conflicts) or None,
+        "search_hint": tool.search_hint,
+        "always_include": tool.always_include or None,
+        "defer_loading": tool.defer_loading or None,
+        "parent_task": tool.parent_task or None,
+        "strict": tool.strict or None,
+        "examples": list(registry.examples_for(tool.name)) or None,
+        "annotations": tool.annotations or None,
+        "output_schema": tool.output_schema or None,
+        "parameters": tool.parameters,
+    }
+    entry = {field: values[field] for field in TOOLSEL_FIELDS if values[field] is not None}
+    # extension keys (`x-toolsel-ignore` too) are toolsel's: they travel as they are
+    extensions = _entry_keys(tool).items()
+    entry.update({k: v for k, v in extensions if isinstance(k, str) and k.startswith("x-")})
+    return entry

@@ -1,0 +1,104 @@
+"""Each side of a diff as given: registry paths (loaded by the loader every command uses),
+or `REF:PATH` read from git (read-only: `git rev-parse`, `git ls-tree`, `git show`).
+`REF:PATH` is read from git only when PATH does not exist on disk as written."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolsel.errors import UsageError
+from toolsel.registry.model import Registry
+from toolsel.registry.paths import REGISTRY_SUFFIXES, FileList
+
+#: A git revision, as `REF:PATH` starts (no scheme such as `https:` or `mcp:`).
+_REVISION = re.compile(r"[A-Za-z0-9._/@^~{}-]+")
+_NOT_REVISIONS = frozenset({"http", "https", "mcp", "builtin", "file", "stdio"})
+GIT_TIMEOUT = 30
+
+
+@dataclass(frozen=True, slots=True)
+class GitPath:
+    ref: str
+    path: str
+
+
+def split_revision(spec: str) -> GitPath | None:
+    """`REF:PATH` when `spec` is not a path on disk and REF is a revision of this clone."""
+    if Path(spec).exists() or ":" not in spec:
+        return None
+    ref, _, path = spec.partition(":")
+    if not ref or not _REVISION.fullmatch(ref) or ref.lower() in _NOT_REVISIONS:
+        return None
+    if _git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}") is None:
+        if _git("rev-parse", "--is-inside-work-tree") is None:
+            return None
+        remote, _, branch = ref.partition("/")
+        fetch = f"git fetch {remote} {branch}" if branch else f"git fetch origin {ref}"
+        raise UsageError(f"{spec}: revision {ref!r} is not in this clone", hint=f"run: {fetch}")
+    return GitPath(ref, path or ".")
+
+
+def merge_base(ref: str) -> str:
+    base = _git("merge-base", ref, "HEAD")
+    if base is None:
+        raise UsageError(
+            f"--base {ref}: no merge base with HEAD", hint=f"run: git fetch origin {ref}"
+        )
+    return base.decode().strip()
+
+
+def load_side(specs: list[str], *, no_cache: bool, namespace: bool = False) -> Registry:
+    """One side's registry: git revisions read with `git show`, the rest through the loader
+    every command uses (`toolsel.cli.common.registry_paths`)."""
+    from toolsel.cli.common import registry_paths
+    from toolsel.registry import load_registry
+
+    files = FileList()
+    contents: dict[Path, bytes] = {}
+    local: list[Path] = []
+    for spec in specs:
+        revision = split_revision(spec)
+        if revision is None:
+            local.append(Path(spec))
+            continue
+        for name, data in read_revision(revision).items():
+            files.append(name)
+            contents[name] = data
+    if local:
+        expanded = registry_paths(local, namespace=namespace)
+        files.extend(expanded)
+        files.namespaces.update(expanded.namespaces)
+    return load_registry(files, use_cache=not no_cache, contents=contents)
+
+
+def read_revision(revision: GitPath) -> dict[Path, bytes]:
+    """The registry files under PATH at REF, by the name `REF:FILE` they are shown as."""
+    listed = _git("ls-tree", "-r", "--name-only", revision.ref, "--", revision.path)
+    names = [n for n in (listed or b"").decode("utf-8", "surrogateescape").splitlines() if n]
+    wanted = [n for n in names if n.lower().endswith(REGISTRY_SUFFIXES)]
+    if len(names) == 1:
+        wanted = names  # a file named directly is read whatever its suffix
+    if not wanted:
+        raise UsageError(
+            f"{revision.ref}:{revision.path}: no registry files at that revision",
+            hint=f"check with: git ls-tree -r {revision.ref} -- {revision.path}",
+        )
+    found: dict[Path, bytes] = {}
+    for name in sorted(wanted):
+        data = _git("show", f"{revision.ref}:./{name}")
+        if data is None:
+            raise UsageError(f"{revision.ref}:{name}: git cannot show it")
+        found[Path(f"{revision.ref}:{name}")] = data
+    return found
+
+
+def _git(*args: str) -> bytes | None:
+    """git's standard output, or None when git fails or is not installed."""
+    try:
+        done = subprocess.run(["git", *args], capture_output=True, timeout=GIT_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout if done.returncode == 0 else None

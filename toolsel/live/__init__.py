@@ -1,0 +1,192 @@
+"""Live MCP servers as registries.
+
+A registry source may be a server rather than a file: `mcp:CMD ARGS` (started over stdio),
+`https://host/mcp` (streamable HTTP), or a client config file that names servers (Claude
+Code `.mcp.json` and `~/.claude.json`, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI).
+Each server's `tools/list` is fetched with the MCP SDK and written, as an MCP tools/list
+document, to a snapshot file in the cache directory, keyed by the server's identity (what
+is started or reached, its environment and headers, and its config entry). Every command
+then reads the snapshot as it reads any registry file: `rank`, `lint`, `prompt`, `replay
+-r`, `serve` see the agent's whole surface. A cached snapshot is used until `--refresh`.
+
+Starting the commands of a client config runs code that the config names: it happens only
+with `--connect` (or `[tool.toolsel] connect = true`). Without it, the servers are listed
+with how to connect, and nothing is started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolsel.errors import RegistryError, UsageError
+from toolsel.live.fetch import Failed, Listed, Timeouts
+from toolsel.live.sources import Server
+
+__all__ = ["LiveSettings", "Server", "Timeouts", "live_settings", "resolve_config", "resolve_live"]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveSettings:
+    """How live sources are reached; set for a command by `live_settings`."""
+
+    connect: bool = False  # start the servers a client config names
+    refresh: bool = False  # fetch anew instead of using a cached list
+    env: tuple[tuple[str, str], ...] = ()  # for servers given as `mcp:CMD`
+    headers: tuple[tuple[str, str], ...] = ()  # for servers given as a URL
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    report: Callable[[str], None] | None = None  # one line per server that failed
+    #: what this command already fetched, by server identity (a snapshot, or the failure)
+    fetched: dict[str, Path | Failed] = field(default_factory=dict, compare=False)
+
+
+_current: contextvars.ContextVar[LiveSettings | None] = contextvars.ContextVar(
+    "toolsel_live", default=None
+)
+
+
+@contextlib.contextmanager
+def live_settings(settings: LiveSettings) -> Iterator[LiveSettings]:
+    token = _current.set(settings)
+    try:
+        yield settings
+    finally:
+        _current.reset(token)
+
+
+def current() -> LiveSettings:
+    """The command's settings; outside `live_settings`, the defaults (a fresh memo)."""
+    return _current.get() or LiveSettings()
+
+
+def resolve_live(text: str, name: str | None) -> list[tuple[Path, str | None]]:
+    """`mcp:CMD` or a URL given as a registry source: its snapshot file, and the server name
+    to namespace its tools by (the `name=` the user wrote, else none)."""
+    from toolsel.live.sources import STDIO_PREFIX, command_server, url_server
+
+    settings = current()
+    if text.startswith(STDIO_PREFIX):
+        server = command_server(text, name, dict(settings.env))
+    else:
+        server = url_server(text, name, dict(settings.headers))
+    [path] = _snapshots([server], settings)
+    if isinstance(path, Failed):
+        raise RegistryError(f"{server.shown}: {path.reason}")
+    return [(path, name)]
+
+
+def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
+    """A client config's servers as snapshot files, each namespaced by its server's name
+    (`mcp__github__create_issue`). Disabled servers are left out; a server that fails is
+    one line and the others still load."""
+    from toolsel.live.sources import config_servers
+
+    settings = current()
+    servers = config_servers(config)
+    enabled = [s for s in servers if not s.disabled]
+    if not settings.connect and not _project_connects():
+        raise UsageError(_not_connected(config, servers), hint=_CONNECT_HINT)
+    if not enabled:
+        raise RegistryError(f"{config}: every MCP server in this file is disabled")
+    paths = _snapshots(enabled, settings, report=True)
+    found: list[tuple[Path, str | None]] = [
+        (p, s.name) for p, s in zip(paths, enabled, strict=True) if isinstance(p, Path)
+    ]
+    if not found:
+        raise RegistryError(f"{config}: no server listed its tools (see the lines above)")
+    return found
+
+
+_CONNECT_HINT = (
+    "starting them runs the commands the file names: pass --connect (or set "
+    "`[tool.toolsel] connect = true`) once you trust them"
+)
+
+
+def _not_connected(config: Path, servers: list[Server]) -> str:
+    shown = "; ".join(
+        f"{s.name}: {s.target or '(no command)'}{' [disabled]' if s.disabled else ''}"
+        for s in servers
+    )
+    return f"{config}: {len(servers)} MCP server{'s' * (len(servers) != 1)}, not started: {shown}"
+
+
+def _project_connects() -> bool:
+    from toolsel.config import find_config
+
+    with contextlib.suppress(Exception):
+        return bool(find_config().connect)
+    return False
+
+
+def snapshot_dir() -> Path:
+    from toolsel.registry.cache import cache_dir
+
+    return cache_dir() / "mcp"
+
+
+def snapshot_path(server: Server) -> Path:
+    return snapshot_dir() / f"{server.name}-{server.identity()[:20]}.json"
+
+
+def _snapshots(
+    servers: list[Server], settings: LiveSettings, *, report: bool = False
+) -> list[Path | Failed]:
+    """Each server's snapshot file: cached, unless `refresh`, else fetched now (all at the
+    same time), or why it could not be listed (with `report`, also a line as it fails, so
+    the other servers still load). Within one command (one `live_settings`), a
+    server is fetched at most once, however often its source is expanded."""
+    from toolsel.live.fetch import list_servers
+
+    memo = settings.fetched
+    paths = [snapshot_path(s) for s in servers]
+    wanted = [
+        i
+        for i, (s, p) in enumerate(zip(servers, paths, strict=True))
+        if s.identity() not in memo and (settings.refresh or not p.is_file())
+    ]
+    listed = list_servers([servers[i] for i in wanted], settings.timeouts)
+    for index, result in zip(wanted, listed, strict=True):
+        if isinstance(result, Listed):
+            _write_snapshot(paths[index], result)
+        elif report and settings.report is not None:
+            settings.report(f"{result.server.shown}: {result.reason}")
+        memo[servers[index].identity()] = result if isinstance(result, Failed) else paths[index]
+    return [memo.get(s.identity(), p) for s, p in zip(servers, paths, strict=True)]
+
+
+def snapshot_label(file: str) -> str | None:
+    """For a snapshot file, the server it holds as the user named it: `CONFIG#SERVER` for a
+    client config's server, else what `-r` gave (`mcp:CMD`, the URL); None for any other file."""
+    path = Path(file)
+    if path.suffix != ".json" or path.parent != snapshot_dir():
+        return None
+    try:
+        meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if meta.get("origin"):
+        return f"{meta['origin']}#{meta['server']}"
+    target = str(meta.get("target") or "")
+    return target if target.startswith(("http://", "https://")) else f"mcp:{target}"
+
+
+def _write_snapshot(path: Path, listed: Listed) -> None:
+    from toolsel.atomic import replace_file
+
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    text = json.dumps({"tools": list(listed.tools)}, indent=2, ensure_ascii=False) + "\n"
+    replace_file(path, text)
+    meta = {
+        "server": listed.server.name,
+        "target": listed.server.target,
+        "origin": os.fspath(listed.server.origin) if listed.server.origin else None,
+        "server_info": listed.server_info,
+        "tools": len(listed.tools),
+    }
+    replace_file(path.with_suffix(".meta.json"), json.dumps(meta, indent=2) + "\n")

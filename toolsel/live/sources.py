@@ -1,0 +1,319 @@
+"""What a live registry source names: an MCP server started by a command (`mcp:CMD`), one
+reached over streamable HTTP (`https://host/mcp`), or the servers of a client's config file
+(Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI).
+
+Kept free of the MCP SDK: reading a source is cheap, connecting is `toolsel.live.fetch`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolsel.errors import RegistryError
+
+#: The spelling of a stdio server on the command line: `-r 'mcp:npx -y @scope/server'`.
+STDIO_PREFIX = "mcp:"
+
+#: Client config files, by name (a path ending in one of these is read as a client config).
+CONFIG_NAMES = {
+    ".mcp.json": "Claude Code",
+    ".claude.json": "Claude Code",
+    "claude_desktop_config.json": "Claude Desktop",
+    "mcp.json": "Cursor or VS Code",  # .cursor/mcp.json (mcpServers), .vscode/mcp.json (servers)
+    "config.toml": "Codex",  # ~/.codex/config.toml ([mcp_servers.NAME])
+    "settings.json": "Gemini CLI",  # ~/.gemini/settings.json (mcpServers)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    """One MCP server to list tools from. `origin` is the client config that names it (None
+    for a server given on the command line); `entry` is that config's text for the server,
+    part of its identity."""
+
+    name: str
+    transport: str  # "stdio" or "http"
+    command: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    cwd: str | None = None
+    url: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    origin: Path | None = None
+    entry: str = ""
+    client: str = ""
+    disabled: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def shown(self) -> str:
+        """How messages name it: `server 'github' (.mcp.json)`."""
+        where = f" ({self.origin})" if self.origin is not None else ""
+        return f"server '{self.name}'{where}"
+
+    @property
+    def target(self) -> str:
+        """What it runs or reaches, for a listing: the command line, or the URL."""
+        return shlex.join(self.command) if self.transport == "stdio" else self.url
+
+    def identity(self) -> str:
+        """The cache key: what is started or reached, with its environment and headers, and
+        the config entry it came from (a changed entry is a different server)."""
+        parts = [
+            self.transport,
+            "\0".join(self.command),
+            "\0".join(f"{k}={v}" for k, v in self.env),
+            self.cwd or "",
+            self.url,
+            "\0".join(f"{k}:{v}" for k, v in self.headers),
+            self.entry,
+        ]
+        return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def live_text(raw: str | os.PathLike[str]) -> str | None:
+    """`raw` as a live source's text, or None for a plain path. A URL that went through
+    `pathlib.Path` (Typer's `-r` type) lost one slash of `https://`; it is put back."""
+    text = os.fspath(raw)
+    if text.startswith(STDIO_PREFIX):
+        return text
+    for scheme in ("http://", "https://"):
+        if text.startswith(scheme):
+            return text
+        if text.startswith(scheme[:-1]) and not text.startswith(scheme):  # https:/host
+            return scheme + text[len(scheme) - 1 :]
+    return None
+
+
+def command_server(text: str, name: str | None, env: dict[str, str]) -> Server:
+    """`mcp:CMD ARGS...` as a stdio server; named `name`, else after its package or script."""
+    try:
+        argv = tuple(shlex.split(text[len(STDIO_PREFIX) :]))
+    except ValueError as error:
+        raise RegistryError(f"{text}: cannot split the command: {error}") from None
+    if not argv:
+        raise RegistryError(
+            f"{text}: no command after '{STDIO_PREFIX}'",
+            hint="e.g. -r 'mcp:npx -y @modelcontextprotocol/server-github'",
+        )
+    return Server(
+        name=name or _guess_name(argv),
+        transport="stdio",
+        command=argv,
+        env=tuple(sorted(env.items())),
+    )
+
+
+def url_server(url: str, name: str | None, headers: dict[str, str]) -> Server:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise RegistryError(f"{url}: not a URL with a host", hint="e.g. -r https://host/mcp")
+    return Server(
+        name=name or _safe_name(parts.hostname.split(".")[0]),
+        transport="http",
+        url=url,
+        headers=tuple(sorted(headers.items())),
+    )
+
+
+#: Commands that run the server named by their first word (docker: by the last, the image).
+_LAUNCHERS = frozenset(
+    {"npx", "uvx", "bunx", "pnpx", "pipx", "python", "python3", "node", "bun", "deno", "docker"}
+)
+
+
+def _guess_name(argv: tuple[str, ...]) -> str:
+    """`npx -y @modelcontextprotocol/server-github` -> github; `python srv.py` -> srv."""
+    launcher = Path(argv[0]).name.lower()
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if launcher.rstrip("0123456789.") in _LAUNCHERS and words:
+        last = words[-1] if launcher == "docker" else words[0]
+    else:
+        last = argv[0]
+    stem = Path(last.split("@", 2)[-1] if last.startswith("@") else last).stem
+    stem = re.sub(r"^(mcp-server-|server-|mcp-)|(-mcp-server|-server|-mcp)$", "", stem)
+    return _safe_name(stem)
+
+
+def _safe_name(text: str) -> str:
+    from toolsel.registry.paths import server_name
+
+    return server_name(text)
+
+
+def is_client_config(path: Path) -> bool:
+    """A file a client reads its MCP servers from: by its name, or, for any other `.json` or
+    `.toml`, by holding a servers table (and no `tools`)."""
+    if path.name in CONFIG_NAMES and path.name not in {"config.toml", "settings.json", "mcp.json"}:
+        return True
+    if path.suffix.lower() not in {".json", ".toml"}:
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return False
+    if not any(key in head for key in (b"mcpServers", b'"servers"', b"mcp_servers")):
+        return False  # a registry (most named files): not read twice
+    try:
+        data = _read_config(path)
+    except (OSError, ValueError, RegistryError):
+        return path.name in CONFIG_NAMES
+    return isinstance(data, dict) and "tools" not in data and bool(_server_tables(data, path))
+
+
+def config_servers(path: Path) -> list[Server]:
+    """The servers a client config names, in its order; disabled ones are kept, marked."""
+    try:
+        data = _read_config(path)
+    except OSError as error:
+        from toolsel.inputs import os_reason
+
+        raise RegistryError(f"{path}: cannot read: {os_reason(error)}") from None
+    if not isinstance(data, dict):
+        raise RegistryError(f"{path}: not a client config (expected a JSON or TOML table)")
+    tables = _server_tables(data, path)
+    if not tables:
+        raise RegistryError(
+            f"{path}: no MCP servers in this file",
+            hint="a client config lists them under mcpServers, servers, or [mcp_servers.NAME]",
+        )
+    client = _client(path, data)
+    return [_entry_server(name, entry, path, client) for name, entry in tables]
+
+
+def _read_config(path: Path) -> Any:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".toml":
+        import tomllib
+
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RegistryError(f"{path}: invalid TOML: {error}") from None
+    try:
+        return json.loads(_strip_jsonc(text))
+    except json.JSONDecodeError as error:
+        raise RegistryError(
+            f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"
+        ) from None
+
+
+def _strip_jsonc(text: str) -> str:
+    """VS Code's and Gemini CLI's files allow // and /* */ comments and trailing commas."""
+    if "//" not in text and "/*" not in text and ",}" not in text.replace(" ", ""):
+        return text
+    out: list[str] = []
+    i, n, in_string = 0, len(text), False
+    while i < n:
+        c = text[i]
+        if in_string:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+def _server_tables(data: dict[str, Any], path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(name, entry) for each server: `mcpServers` (Claude, Cursor, Gemini CLI), `servers`
+    (VS Code), `mcp_servers` (Codex), and ~/.claude.json's per-project `mcpServers` for the
+    current directory (or, failing that, every project's)."""
+    for key in ("mcpServers", "servers", "mcp_servers"):
+        table = data.get(key)
+        if isinstance(table, dict) and table:
+            found = [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+            if path.name == ".claude.json":
+                found += _claude_projects(data)
+            return found
+    if path.name == ".claude.json" or "projects" in data:
+        return _claude_projects(data)
+    return []
+
+
+def _claude_projects(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return []
+    here = str(Path.cwd())
+    chosen = [projects[here]] if isinstance(projects.get(here), dict) else list(projects.values())
+    found: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+    for project in chosen:
+        table = project.get("mcpServers") if isinstance(project, dict) else None
+        for name, entry in (table or {}).items():
+            if isinstance(entry, dict) and name not in seen:
+                seen.add(name)
+                found.append((str(name), entry))
+    return found
+
+
+def _client(path: Path, data: dict[str, Any]) -> str:
+    if path.name == "mcp.json":
+        return "VS Code" if "servers" in data else "Cursor"
+    if path.name == "settings.json":
+        return "Gemini CLI"
+    return CONFIG_NAMES.get(path.name, "MCP client")
+
+
+def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
+    text = json.dumps(entry, sort_keys=True, default=str)
+    safe = _safe_name(name)
+    disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
+    env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+    url = entry.get("url") or entry.get("httpUrl") or entry.get("serverUrl")
+    headers = {
+        str(k): str(v) for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
+    }
+    token_env = entry.get("bearer_token_env_var")  # Codex
+    if isinstance(token_env, str) and os.environ.get(token_env):
+        headers.setdefault("Authorization", f"Bearer {os.environ[token_env]}")
+    if isinstance(url, str) and url:
+        return Server(
+            name=safe, transport="http", url=url, headers=tuple(sorted(headers.items())),
+            origin=origin, entry=text, client=client, disabled=disabled,
+        )  # fmt: skip
+    command: Any = entry.get("command")
+    args: list[Any] = list(entry.get("args") or [])
+    if isinstance(command, list):  # some clients write the whole argv as `command`
+        command, args = (command[0] if command else None), [*command[1:], *args]
+    if not isinstance(command, str) or not command:
+        return Server(
+            name=safe, transport="stdio", origin=origin, entry=text, client=client,
+            disabled=True, notes=("neither a command nor a url",),
+        )  # fmt: skip
+    cwd = entry.get("cwd")
+    return Server(
+        name=safe,
+        transport="stdio",
+        command=(command, *(str(a) for a in args if not isinstance(a, (dict, list)))),
+        env=tuple(sorted(env.items())),
+        cwd=str(cwd) if isinstance(cwd, str) else None,
+        origin=origin,
+        entry=text,
+        client=client,
+        disabled=disabled,
+    )

@@ -1,0 +1,312 @@
+"""The ranking methods, one table: how each scores a prompt against an index, explains a
+tool's score, and what the selection pipeline needs to know of it (its default `--top`,
+whether ties keep registry order, whether always-include tools are pinned). `rank_index`
+and every surface (CLI, service, MCP, eval) read the table; nothing else branches on the
+method."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolsel.ranking import scorers
+from toolsel.ranking.options import Method
+from toolsel.ranking.prepared import PreparedIndex
+from toolsel.ranking.scorers import Contribution
+from toolsel.text import fold_name
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
+#: see benchmarks/quality.py and docs/quality.md).
+HYBRID_WEIGHTS = {"bm25": 0.5, "tfidf": 0.5, "fuzzy": 0.15}
+#: Fuzzy matching and typo correction join hybrid only for queries that look typed by hand
+#: (see `looks_typed`): they rescue "raed fle" and "db exec", but on sentences they cost
+#: 2-3 NDCG@10 (MetaTool, ToolLens dev splits).
+HYBRID_TYPED_MAX_TERMS = 3
+#: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
+#: lexical methods find nothing), which keeps batch ranking fast on large registries.
+HYBRID_FUZZY_CANDIDATES = 50
+#: On large registries only this many best-scoring tools go through the selection pipeline.
+LARGE_CANDIDATES = 300
+
+
+@dataclass(slots=True)
+class Scores:
+    """One query's raw scores by tool position, and what explaining them needs."""
+
+    raw: dict[int, float]
+    match: dict[int, str] = field(default_factory=dict)  # exact matches: how they matched
+    cosine: Any = None  # semantic: every tool's cosine
+    fusion: tuple[np.ndarray, np.ndarray] | None = None  # fusion: its two scaled parts
+    votes: dict[int, float] = field(default_factory=dict)  # what examples added, by tool
+
+
+ScoreFn = Callable[[PreparedIndex, str, list[str], Any], Scores]
+ExplainFn = Callable[[PreparedIndex, str, list[str], int, Scores], list[Contribution]]
+
+
+@dataclass(frozen=True, slots=True)
+class Scorer:
+    """One ranking method: `score(prepared, query, terms, vector)` gives raw scores by tool
+    position; `explain(prepared, query, terms, doc, scores)` says what made one."""
+
+    score: ScoreFn
+    explain: ExplainFn
+    default_top: int = 8
+    #: ties keep registry order (Claude Code's stable sort) instead of being broken by name
+    registry_order: bool = False
+    #: always-include tools are offered whatever the prompt (`cc` returns matches only)
+    pins_always_include: bool = True
+
+
+def _cc(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+    from toolsel.ranking import cc
+
+    matches = cc.search(prepared.tools, query, len(prepared), rows=prepared.cc_rows)
+    # fast paths return unscored names; give them a score so they sort first
+    return Scores(
+        {m.index: float(m.score or 1) for m in matches},
+        {m.index: m.path for m in matches if m.path != "keyword"},
+    )
+
+
+def _lexical(name: str) -> ScoreFn:
+    def score(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+        found = scorers.lexical(prepared, terms, name, limit=_limit(prepared))
+        return _with_examples(prepared, terms, Scores(found))
+
+    return score
+
+
+def _fuzzy(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+    return Scores(scorers.fuzzy(prepared, query))
+
+
+def _semantic(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+    from toolsel.ranking import semantic
+
+    cosine = semantic.cosines(prepared, _vector(query, vector))
+    return Scores(scorers.top_entries(cosine, semantic.CANDIDATES), cosine=cosine)
+
+
+def _fusion(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+    from toolsel.ranking import semantic
+
+    parts = semantic.fusion_parts(prepared, _vector(query, vector), terms)
+    scores = _with_examples(prepared, terms, Scores(semantic.fused(parts), fusion=parts))
+    _exact_first(prepared, query, scores)
+    return scores
+
+
+def _vector(query: str, vector: Any) -> Any:
+    if vector is not None:
+        return vector
+    from toolsel.ranking import semantic
+
+    return semantic.query_vector(query)
+
+
+def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
+    """Add what the examples say to the method's own max-normalised scores: the learned
+    weights' scores (`scorers.learned`, times `PreparedIndex.learned_weight`), or, where
+    nothing was learned (a registry over `learned.BUDGET`), the nearest examples' votes
+    (`scorers.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
+    index = prepared.index
+    if not index.example_count or not terms:
+        return scores
+    extra: dict[int, float] = {}
+    if index.learned:
+        weight = prepared.learned_weight
+        extra = {doc: weight * value for doc, value in scorers.learned(prepared, terms).items()}
+    elif prepared.vote_weight:
+        votes = scorers.example_votes(prepared, terms)
+        top = max(votes.values(), default=0.0)
+        extra = {doc: prepared.vote_weight * value / top for doc, value in votes.items()}
+    if not extra:
+        return scores
+    combined = scorers.normalise(scores.raw)
+    for doc, value in extra.items():
+        combined[doc] = combined.get(doc, 0.0) + value
+    scores.raw = combined
+    scores.votes = extra
+    return scores
+
+
+def _hybrid(prepared: PreparedIndex, query: str, terms: list[str], vector: Any = None) -> Scores:
+    """BM25 and TF-IDF, max-normalised and averaged; fuzzy matching and typo correction for
+    queries that look typed by hand; exact name or alias matches first."""
+    typed = looks_typed(prepared, terms)
+    lexical_terms = scorers.correct_terms(prepared, terms) if typed else terms
+    voted = _with_examples(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
+    combined = voted.raw
+    if typed or not combined:
+        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
+        fuzzy = (
+            scorers.fuzzy_over(prepared, query, candidates)
+            if candidates
+            else scorers.fuzzy(prepared, query)
+        )
+        for doc, value in fuzzy.items():
+            combined[doc] = combined.get(doc, 0.0) + HYBRID_WEIGHTS["fuzzy"] * value / 100.0
+    scores = Scores(combined, votes=voted.votes)
+    _exact_first(prepared, query, scores)
+    return scores
+
+
+def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
+    """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
+    lexical score."""
+    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
+    limit = _limit(prepared)
+    if scorers.numpy_suits(prepared, terms):
+        b = scorers.dense_scores(prepared, terms, "bm25")
+        t = scorers.dense_scores(prepared, terms, "tfidf")
+        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
+        return scorers.top_entries(fused, limit or len(prepared))
+    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25"))
+    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf"))
+    combined = {
+        doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
+        for doc in bm25.keys() | tfidf.keys()
+    }
+    return scorers.best(combined, limit) if limit else combined
+
+
+def _limit(prepared: PreparedIndex) -> int | None:
+    """On a large registry, only the best-scoring tools go on to the selection pipeline."""
+    return LARGE_CANDIDATES if prepared.index.is_large else None
+
+
+def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:
+    """An exact name or alias match ranks first."""
+    for doc, kind in exact_matches(prepared, query).items():
+        scores.raw[doc] = max(scores.raw.values(), default=0.0) + 1.0
+        scores.match[doc] = kind
+
+
+def looks_typed(prepared: PreparedIndex, terms: list[str]) -> bool:
+    """A short query (3 terms or fewer) with a term the registry never uses: a typed,
+    possibly misspelt or abbreviated tool name rather than a sentence."""
+    return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
+        t not in prepared.index.vocabulary for t in terms
+    )
+
+
+def exact_matches(prepared: PreparedIndex, query: str) -> dict[int, str]:
+    """Tools whose name or alias equals the query, ignoring case and separators."""
+    folded = fold_name(query.strip())
+    if not folded:
+        return {}
+    return dict(prepared.folded_names.get(folded, ()))
+
+
+# -- explaining a score ------------------------------------------------------------------
+
+
+def _explain_lexical(name: str) -> ExplainFn:
+    def explain(
+        prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+    ) -> list[Contribution]:
+        return scorers.explain_lexical(prepared, terms, doc, name)
+
+    return explain
+
+
+def _explain_fuzzy(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+) -> list[Contribution]:
+    return scorers.explain_fuzzy(prepared, query, doc)
+
+
+def _explain_nothing(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+) -> list[Contribution]:
+    return []  # Claude Code's points: the match kind already says it
+
+
+def _explain_semantic(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+) -> list[Contribution]:
+    from toolsel.ranking import semantic
+
+    return semantic.explain_cosine(float(scores.cosine[doc]))
+
+
+def _explain_fusion(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+) -> list[Contribution]:
+    from toolsel.ranking import semantic
+
+    assert scores.fusion is not None
+    return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
+
+
+def _explain_hybrid(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
+) -> list[Contribution]:
+    typed = looks_typed(prepared, terms)
+    lexical = scorers.explain_lexical(
+        prepared, scorers.correct_terms(prepared, terms) if typed else terms, doc, "bm25"
+    )
+    # fuzzy matching took part only for typed queries (or when nothing matched lexically)
+    return (
+        lexical + scorers.explain_fuzzy(prepared, query, doc) if typed or not lexical else lexical
+    )
+
+
+def explain(
+    prepared: PreparedIndex, query: str, terms: list[str], doc: int, method: Method, scores: Scores
+) -> list[Contribution]:
+    """What made tool `doc`'s score: the method's own reasons, then the examples' (the
+    nearest one quoted, or the query's learned words)."""
+    found = SCORERS[method].explain(prepared, query, terms, doc, scores)
+    if doc in scores.votes:  # matched through examples: quote the nearest one
+        found += _explain_examples(prepared, terms, doc, scores.votes[doc])
+    return found
+
+
+def _explain_examples(
+    prepared: PreparedIndex, terms: list[str], doc: int, value: float
+) -> list[Contribution]:
+    """The nearest example that shares a word with the query, quoted; else the query's words
+    whose learned weights speak for the tool (`prod (learned)`); else nothing (the tool's
+    learned score came from no word of the query)."""
+    nearest = scorers.nearest_example(prepared, terms, doc)
+    if nearest is not None:
+        return [Contribution(f'"{prepared.index.example_texts[nearest]}"', "example", value)]
+    if not prepared.index.learned:
+        return []
+    return [
+        Contribution(word, "learned", value * share)
+        for word, share in scorers.learned_words(prepared, terms, doc)
+    ]
+
+
+#: Every ranking method. `set(SCORERS) == set(Method)`, which a test keeps so.
+SCORERS: dict[Method, Scorer] = {
+    Method.HYBRID: Scorer(_hybrid, _explain_hybrid),
+    Method.TFIDF: Scorer(_lexical("tfidf"), _explain_lexical("tfidf")),
+    Method.BM25: Scorer(_lexical("bm25"), _explain_lexical("bm25")),
+    Method.FUZZY: Scorer(_fuzzy, _explain_fuzzy),
+    Method.CC: Scorer(
+        _cc, _explain_nothing, default_top=5, registry_order=True, pins_always_include=False
+    ),
+    Method.SEMANTIC: Scorer(_semantic, _explain_semantic),  # EMBEDDING_METHODS: need
+    Method.FUSION: Scorer(_fusion, _explain_fusion),  # toolsel[embed]
+}
+
+
+def score(
+    prepared: PreparedIndex, query: str, terms: list[str], method: Method, vector: Any = None
+) -> Scores:
+    """The method's raw scores by tool position."""
+    return SCORERS[method].score(prepared, query, terms, vector)
+
+
+def default_top(method: Method) -> int:
+    """How many tools `method` offers unless told: 5 for `cc` (Claude Code's default), 8
+    for the others."""
+    return SCORERS[method].default_top

@@ -1,0 +1,1 @@
+"""Starter files `toolsel init` writes (read as data)."""
