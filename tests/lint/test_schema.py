@@ -515,12 +515,14 @@ def test_ts319_checks_a_nodes_pattern_beside_its_pattern_properties() -> None:
 
 
 def test_ts321_checks_every_tool_and_advises_flattening_a_fan_out() -> None:
+    cheap = {"type": "object", "properties": {"p": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}  # fmt: skip
     tools = [
         {"name": "plain", "description": "d", "parameters": {"type": "object"}},
+        {"name": "cheap", "description": "d", "parameters": cheap},
         {"name": "wide", "description": "d", "parameters": fan_out(14)},
     ]
     (finding,) = [f for f in lint_text(json.dumps(tools)) if f.rule == "TS321"]
-    assert finding.pointer.startswith("/tools/1/parameters")
+    assert finding.pointer.startswith("/tools/2/parameters")
     assert finding.message.startswith("schema too costly to validate: ")
     assert finding.message.endswith(
         ": reference each shared definition once per level (flatten it, or keep one `$ref` "
