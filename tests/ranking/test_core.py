@@ -175,6 +175,20 @@ def test_an_empty_prompt_is_an_error(small: PreparedIndex) -> None:
     assert caught.value.hint == 'give a prompt, e.g. toolsel rank "read a file"'
 
 
+def test_an_index_of_no_tools_is_a_registry_error() -> None:
+    """The loader refuses an empty registry (TS009); an index built in code is checked too."""
+    from toolsel.errors import RegistryError
+    from toolsel.ranking.index import build_index
+    from toolsel.registry.model import Registry
+
+    with pytest.raises(RegistryError) as caught:
+        rank_index(build_index(Registry(files=(), tools=(), categories={})), COPY)
+    assert (caught.value.message, caught.value.hint) == (
+        "the registry has no tools",
+        "add entries under `tools:`",
+    )
+
+
 def test_an_unknown_category_or_tag_names_the_known_ones(small: PreparedIndex) -> None:
     with pytest.raises(UsageError) as caught:
         rank_index(small, COPY, RankOptions(categories=("file",)))
