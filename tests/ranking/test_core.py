@@ -1,4 +1,4 @@
-"""ranking/core.py's selection pipeline, pinned on a registry small enough to reason about:
+"""The ranking pipeline (ranking/core.py and the methods.py and strength.py it calls) on a small registry:
 how ties are ordered, what each filter drops and names, the limits' boundaries, strength and
 the example paths (learned weights and nearest-example votes)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import ROOT, Cli
 from toolsel.errors import UsageError
-from toolsel.ranking import Method, RankOptions, core, load_index, rank_index
+from toolsel.ranking import Method, RankOptions, load_index, methods, rank_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission
 
@@ -240,11 +240,11 @@ def test_a_corrected_word_counts_half(small: PreparedIndex) -> None:
 def test_looks_typed_is_a_short_query_with_a_word_the_registry_lacks(
     small: PreparedIndex,
 ) -> None:
-    assert core.looks_typed(small, ["mvoe"])
-    assert core.looks_typed(small, ["mvoe", "a", "file"])
-    assert not core.looks_typed(small, ["mvoe", "a", "file", "disk"])  # a sentence
-    assert not core.looks_typed(small, ["move", "file"])  # every word known
-    assert not core.looks_typed(small, [])
+    assert methods.looks_typed(small, ["mvoe"])
+    assert methods.looks_typed(small, ["mvoe", "a", "file"])
+    assert not methods.looks_typed(small, ["mvoe", "a", "file", "disk"])  # a sentence
+    assert not methods.looks_typed(small, ["move", "file"])  # every word known
+    assert not methods.looks_typed(small, [])
 
 
 # -- examples: learned weights and nearest-example votes -------------------------------------
@@ -340,15 +340,15 @@ def test_fuzzy_matching_looks_at_the_best_lexical_candidates(tmp_path: Path) -> 
     """Over HYBRID_FUZZY_CANDIDATES lexical matches, fuzzy scores only the best ones."""
     lines = [
         f"  - {{name: widget_{i}, description: Handles widget {'widget widget' if i < 10 else 'number'} {i}.}}"
-        for i in range(core.HYBRID_FUZZY_CANDIDATES + 10)
+        for i in range(methods.HYBRID_FUZZY_CANDIDATES + 10)
     ]  # fmt: skip
     index = index_of(tmp_path, "tools:\n" + "\n".join(lines) + "\n")
     terms = ["widgt", "handles"]
-    assert core.looks_typed(index, terms)
-    lexical = core.lexical_fusion(index, ["widget", "handles"])
+    assert methods.looks_typed(index, terms)
+    lexical = methods.lexical_fusion(index, ["widget", "handles"])
     best = max(lexical, key=lambda d: lexical[d])
     assert index.tools[best].name.startswith("widget_") and int(index.tools[best].name[7:]) < 10
-    hybrid = core.score(index, "widgt handles", terms, Method.HYBRID).raw
+    hybrid = methods.score(index, "widgt handles", terms, Method.HYBRID).raw
     # the fuzzy part (WRatio 77.14 of 100, weighted 0.15) was added to the best candidate
     assert hybrid[best] - lexical[best] == pytest.approx(0.15 * 0.7714285714, abs=1e-9)
 
