@@ -52,11 +52,14 @@ TESTS: dict[str, list[str]] = {
         "tests/replay/test_matcher.py",
         "tests/replay/test_matcher_properties.py",
     ],
-    "toolsel/ranking/core.py": [
-        "tests/ranking/test_core.py",
-        "tests/ranking/test_rank.py",
-        "tests/ranking/test_semantic.py",
-    ],
+    **{
+        f"toolsel/ranking/{name}.py": [
+            "tests/ranking/test_core.py",
+            "tests/ranking/test_rank.py",
+            "tests/ranking/test_semantic.py",
+        ]
+        for name in ("core", "methods", "strength")
+    },
     "toolsel/serve/service.py": ["tests/serve/test_service.py"],
     "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
 }
