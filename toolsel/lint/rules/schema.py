@@ -98,7 +98,8 @@ def _needs_full_check(schema: dict[str, Any]) -> bool:
     return False
 
 
-def _passes_fast_check(schema: dict[str, Any]) -> bool:
+def passes_fast_check(schema: dict[str, Any]) -> bool:
+    """The schema is valid draft-07 and uses no keyword whose meaning differs in 2020-12."""
     if _needs_full_check(schema):
         return False
     try:
@@ -112,7 +113,7 @@ def _passes_fast_check(schema: dict[str, Any]) -> bool:
 def _schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
     """Every metaschema error as (pointer, message); a fast draft-07 pass clears most schemas."""
     schema = orjson.loads(schema_json)
-    if _passes_fast_check(schema):
+    if passes_fast_check(schema):
         return ()
     from jsonschema.exceptions import best_match
 
