@@ -61,3 +61,19 @@ def test_a_call_by_an_alias_is_its_tools_call(tmp_path: Path) -> None:
         .rule
         == "requires"
     )
+
+
+def test_a_conflict_is_found_from_either_side(tmp_path: Path) -> None:
+    """`conflicts` is declared on one tool; calling the other one after it is a conflict too."""
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "tools:\n  - name: deploy\n    description: d\n    conflicts: [rollback]\n"
+        "  - name: rollback\n    description: d\n  - name: status\n    description: d\n"
+    )
+    registry = load_registry([path], use_cache=False)
+    for first, second in (("deploy", "rollback"), ("rollback", "deploy")):
+        checker = RegistryChecker(registry)
+        assert checker.check(Call("c1", first, {}), 1) == []
+        assert checker.check(Call("c2", "status", {}), 2) == []
+        (found,) = checker.check(Call("c3", second, {}), 3)
+        assert found.rule == "conflict" and repr(first) in found.message

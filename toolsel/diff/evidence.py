@@ -15,6 +15,7 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import Call, Result
 from toolsel.replay.matcher import OpenCall
 from toolsel.replay.report import Violation
+from toolsel.validate import InputValidator
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,14 +28,22 @@ class EvidenceResult:
 CALL_RULES = frozenset({"unknown-tool", "deprecated", "permission", "requires", "conflict"})
 
 
-class _OldChecker(RegistryChecker):
-    """Checks against OLD, but validates no input whose tool has the same `parameters` in
-    NEW: NEW's verdict on it is OLD's (so the evidence costs about one replay)."""
+#: Calls whose input `_OldChecker` keeps to validate under OLD only if NEW rejects them;
+#: past this many in one file, it validates at once (memory stays bounded).
+MAX_DEFERRED = 100_000
 
-    def __init__(self, old: Registry, new: Registry) -> None:
-        super().__init__(old)
+
+class _OldChecker(RegistryChecker):
+    """Checks a call's start against OLD as the replay does against NEW, but validates no
+    input in the pass: an input whose tool has the same `parameters` in NEW gets NEW's
+    verdict, and any other is kept, to be validated under OLD only if NEW rejects it (TD901
+    is a call OLD accepts and NEW rejects). So the evidence costs about one replay."""
+
+    def __init__(self, old: Registry, new: Registry, validators: dict[str, InputValidator]) -> None:
+        super().__init__(old, validators=validators)
         self.new = new
         self.same_input: set[str] = set()  # call ids whose input NEW judges as OLD would
+        self.deferred: dict[str, tuple[Call, int]] = {}  # call id -> (call, line)
         self._same: dict[str, bool] = {}
 
     def check_input(
@@ -42,14 +51,22 @@ class _OldChecker(RegistryChecker):
     ) -> list[Violation]:
         same = self._same.get(call.tool)
         if same is None:
-            old, new = self.registry.get(call.tool), self.new.get(call.tool)
+            old, new = self.registry.resolve(call.tool), self.new.resolve(call.tool)
             same = self._same[call.tool] = (
                 old is not None and new is not None and old.parameters == new.parameters
             )
         if same:
             self.same_input.add(call.id)
             return []
+        if len(self.deferred) < MAX_DEFERRED:
+            self.deferred[call.id] = (call, line)
+            return []
         return super().check_input(call, line, deadline=deadline)
+
+    def rejects(self, call_id: str) -> bool:
+        """Whether OLD rejects the input of a deferred call."""
+        call, line = self.deferred[call_id]
+        return bool(RegistryChecker.check_input(self, call, line))
 
 
 class _OldChecks:
@@ -63,15 +80,19 @@ class _OldChecks:
         self.file = ""
         self.by_file: dict[str, set[tuple[str, str]]] = {}
         self.same_input: dict[str, set[str]] = {}
+        self.checkers: dict[str, _OldChecker] = {}  # each file's, for its deferred inputs
+        self.validators: dict[str, InputValidator] = {}  # OLD's, shared by every file
 
     def start_file(self, path: str) -> None:
         self.finish()
-        self.file, self.checker = path, _OldChecker(self.registry, self.new)
+        self.file, self.checker = path, _OldChecker(self.registry, self.new, self.validators)
 
     def finish(self) -> None:
         if self.checker is not None:
             self.by_file[self.file] = {(v.id, v.rule) for v in self.checker.finish()}
             self.same_input[self.file] = self.checker.same_input
+            if self.checker.deferred:
+                self.checkers[self.file] = self.checker
             self.checker = None
 
     def human(self, text: str, line: int) -> None:
@@ -102,9 +123,17 @@ def transcript_evidence(paths: list[str], old: Registry, new: Registry) -> Evide
         calls += report.calls
         before = old_checks.by_file.get(report.path, set())
         same_input = old_checks.same_input.get(report.path, set())
+        deferred = old_checks.checkers.get(report.path)
         for v in report.violations:
             if (v.id, v.rule) in before or (v.rule not in CALL_RULES and v.id in same_input):
                 continue
+            if (
+                v.rule not in CALL_RULES
+                and deferred is not None
+                and v.id in deferred.deferred
+                and deferred.rejects(v.id)
+            ):
+                continue  # OLD rejects this input too: not a change's doing
             grouped.setdefault((v.tool, v.rule), []).append(
                 Evidence("transcript", report.path, v.line, f"call {v.id}: {v.message}")
             )

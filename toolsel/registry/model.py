@@ -161,6 +161,7 @@ class Registry:
     overlay_examples: tuple[OverlayExample, ...] = ()
     _by_name: dict[str, Tool] = field(init=False, repr=False, compare=False)
     _by_alias: dict[str, Tool] | None = field(init=False, repr=False, compare=False)
+    _conflicted_by: dict[str, frozenset[str]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_name: dict[str, Tool] = {}
@@ -168,9 +169,22 @@ class Registry:
             by_name.setdefault(tool.name, tool)  # first definition wins; TS007 reports the rest
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_by_alias", None)
+        object.__setattr__(self, "_conflicted_by", None)
 
     def get(self, name: str) -> Tool | None:
         return self._by_name.get(name)
+
+    def conflicted_by(self, name: str) -> frozenset[str]:
+        """The tools whose `conflicts` name `name` (the other direction of a conflict),
+        computed once for the registry."""
+        if self._conflicted_by is None:
+            found: dict[str, set[str]] = {}
+            for tool in self._by_name.values():
+                for other in tool.conflicts:
+                    found.setdefault(other, set()).add(tool.name)
+            object.__setattr__(self, "_conflicted_by", {k: frozenset(v) for k, v in found.items()})
+        assert self._conflicted_by is not None
+        return self._conflicted_by.get(name, frozenset())
 
     def resolve(self, name: str) -> Tool | None:
         """The tool `name` calls: by its name, else by one of its aliases (a published

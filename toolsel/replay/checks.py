@@ -119,9 +119,7 @@ class RegistryChecker:
                 "requires", f"{call.tool!r} requires {', '.join(missing)} to have succeeded first"
             )
         conflicts = sorted(set(tool.conflicts) & self.called) + sorted(
-            other
-            for other in self.called
-            if (o := self.registry.get(other)) is not None and tool.name in o.conflicts
+            self.registry.conflicted_by(tool.name) & self.called
         )
         for other in dict.fromkeys(conflicts):
             violation(

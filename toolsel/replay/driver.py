@@ -25,6 +25,7 @@ from toolsel.replay.report import (
     build_report,
 )
 from toolsel.replay.unread import tool_content
+from toolsel.validate import InputValidator
 
 EventSink = Callable[[ToolEvent], None]
 
@@ -46,6 +47,7 @@ def replay_paths(
     inputs = expand_inputs(paths)
     # several files: remember call ids and sessions across them, to recognise copies
     memory = RunMemory() if len(inputs) > 1 else None
+    validators: dict[str, InputValidator] = {}  # one per tool for the whole run, not per file
     files = [
         replay_file(
             path,
@@ -57,6 +59,7 @@ def replay_paths(
             memory=memory,
             prompts=prompts,
             allow_unknown=allow_unknown,
+            validators=validators,
         )
         for path in inputs
     ]
@@ -74,6 +77,7 @@ def replay_file(
     memory: RunMemory | None = None,
     prompts: PromptSink | None = None,
     allow_unknown: tuple[str, ...] = (),
+    validators: dict[str, InputValidator] | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
@@ -86,6 +90,7 @@ def replay_file(
         RegistryChecker(
             registry,
             permission,
+            validators=validators,
             allow_unknown=allow_unknown,
             transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
         )

@@ -101,7 +101,8 @@ def _needs_full_check(schema: dict[str, Any]) -> bool:
     return False
 
 
-def _passes_fast_check(schema: dict[str, Any]) -> bool:
+def passes_fast_check(schema: dict[str, Any]) -> bool:
+    """The schema is valid draft-07 and uses no keyword whose meaning differs in 2020-12."""
     if _needs_full_check(schema):
         return False
     try:
@@ -120,7 +121,7 @@ def _schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
         import json
 
         schema = json.loads(schema_json)
-    if _passes_fast_check(schema):
+    if passes_fast_check(schema):
         return ()
     from jsonschema.exceptions import best_match
 
