@@ -54,7 +54,7 @@ class Hit:
 CheckFunction = Callable[["LintContext"], Iterator[Hit]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """A rule's contract: an id, a default severity, a summary, examples that fail and pass,
     and where its findings come from: a `check` function over the registry, or the loader's
@@ -111,15 +111,15 @@ def rule(
     Written as a plain assignment after the function (`TS302 = rule(..., check=fn)`), not as
     a decorator: mutmut skips decorated functions, and every rule body should be mutated."""
     return Rule(
-        rule_id,
-        name,
-        severity,
-        summary,
-        check,
-        profile,
-        bad,
-        good,
-        targets,
+        id=rule_id,
+        name=name,
+        severity=severity,
+        summary=summary,
+        check=check,
+        profile=profile,
+        bad=bad,
+        good=good,
+        targets=targets,
         after=after,
         uses=uses,
         config_only=config_only,
@@ -139,10 +139,10 @@ def loader_rule(
 ) -> Rule:
     """A rule whose findings are the registry loader's problems of one kind."""
     return Rule(
-        rule_id,
-        name,
-        severity,
-        summary,
+        id=rule_id,
+        name=name,
+        severity=severity,
+        summary=summary,
         problem=problem,
         explanation=explanation,
         bad=bad,

@@ -139,7 +139,7 @@ TS704 = rule(
 
 def missing_examples(context: LintContext) -> Iterator[Hit]:
     """Example prompts say how people ask for a tool, which descriptions rarely do; with
-    them, `rank` learns (see the README's "Ranking that learns"). Off by default: turn it on
+    them, `rank` learns (see "Ranking that learns" in docs/quality.md). Off by default: turn it on
     with `--extend-select TS705` when every tool should have examples, in its entry or in an
     examples overlay (`toolsel learn` writes one from eval cases or transcripts).
     Deprecated tools are not checked."""
