@@ -139,6 +139,23 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     )
 
 
+def _checked_live(config: ProjectConfig) -> list[Path]:
+    """The configured registry. A live server among its entries (`mcp:CMD`, a URL) is
+    started or reached only with --connect or `connect = true`: a project's config is a
+    file in a repository, and running a command because a cloned file names it needs the
+    user's say, as a client config's servers do."""
+    from toolsel.live import current
+    from toolsel.live.sources import live_text
+
+    live = [str(p) for p in config.registry if live_text(p) or live_text(str(p).partition("=")[2])]
+    if live and not (config.connect or current().connect):
+        raise ConfigError(
+            f"{config.path}: `registry` names live MCP servers, not started: {'; '.join(live)}",
+            hint="pass --connect (or set `connect = true`) once you trust them",
+        )
+    return list(config.registry)
+
+
 def _registry_path(folder: Path, entry: str) -> Path:
     """A configured registry entry: a path relative to the config's folder, or a live
     server (`mcp:CMD`, a URL, `name=mcp:CMD`) or a catalog (`builtin:NAME`) as written."""
@@ -170,7 +187,7 @@ def project_registry_paths(start: Path | None = None) -> list[Path] | None:
     the project has neither (the bundled example is never a project's registry)."""
     config = find_config(start)
     if config.registry:
-        return list(config.registry)
+        return _checked_live(config)
     local = (start or Path.cwd()) / "registries"
     return [local] if local.is_dir() else None
 
@@ -179,7 +196,7 @@ def default_registry_paths(start: Path | None = None) -> list[Path]:
     """The configured registry, else ./registries/, else the bundled example registry."""
     config = find_config(start)
     if config.registry:
-        return list(config.registry)
+        return _checked_live(config)
     local = (start or Path.cwd()) / "registries"
     if local.is_dir():
         return [local]

@@ -148,3 +148,53 @@ def test_lock_pins_a_live_server_and_check_fetches_it_anew(cli, tmp_path: Path) 
     changed = cli(*["lock", "-r", source, "--check"])
     assert changed.exit_code == 1
     assert "mcp__s__beta" in changed.stdout
+
+
+def test_a_project_config_never_starts_a_server_without_connect(
+    cli, tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A cloned repository's config naming `mcp:CMD` must not run CMD on `toolsel rank`."""
+    monkeypatch.delenv("TOOLSEL_NO_CONFIG")
+    marker = tmp_path / "ran"
+    (tmp_path / "toolsel.toml").write_text(
+        f'registry = ["mcp:{sys.executable} -c \'open(\\"{marker}\\", \\"w\\")\'"]\n'
+    )
+    result = cli("rank", "anything")
+    assert result.exit_code == 2
+    assert "`registry` names live MCP servers, not started" in result.stderr
+    assert "pass --connect" in result.stderr
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\x01binary\xff" * 10, "cannot read this client config"),
+        (b'{"mcpServers": {"a": {"command": "caf\xe9"}}}', "not UTF-8"),
+        (b'{"mcpServers": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+        (b"", "invalid JSON"),
+        (b'{"mcpServers": {"a": }}', ".mcp.json:1:22: invalid JSON"),
+    ],
+    ids=["binary", "not-utf8", "deep", "empty", "broken"],
+)
+def test_a_bad_client_config_is_one_line(cli, tmp_path: Path, content: bytes, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / ".mcp.json"
+    path.write_bytes(content)
+    result = cli("lint", str(path), "--connect")
+    assert result.exit_code == 2, result.stdout
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_a_huge_client_config_is_refused_before_it_is_read(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path, monkeypatch
+) -> None:
+    import toolsel.live.sources as sources
+
+    monkeypatch.setattr(sources, "MAX_CONFIG_BYTES", 1000)
+    path = tmp_path / "claude_desktop_config.json"
+    path.write_text('{"mcpServers": {"a": {"command": "x", "args": ["' + "y" * 5000 + '"]}}}')
+    result = cli("lint", str(path), "--connect")
+    assert result.exit_code == 2
+    assert "cannot read this client config" in result.stderr and "limit" in result.stderr

@@ -164,19 +164,14 @@ def is_client_config(path: Path) -> bool:
         return False  # a registry (most named files): not read twice
     try:
         data = _read_config(path)
-    except (OSError, ValueError, RegistryError):
+    except (OSError, RegistryError):
         return path.name in CONFIG_NAMES
     return isinstance(data, dict) and "tools" not in data and bool(_server_tables(data, path))
 
 
 def config_servers(path: Path) -> list[Server]:
     """The servers a client config names, in its order; disabled ones are kept, marked."""
-    try:
-        data = _read_config(path)
-    except OSError as error:
-        from toolsel.inputs import os_reason
-
-        raise RegistryError(f"{path}: cannot read: {os_reason(error)}") from None
+    data = _read_config(path)
     if not isinstance(data, dict):
         raise RegistryError(f"{path}: not a client config (expected a JSON or TOML table)")
     tables = _server_tables(data, path)
@@ -189,8 +184,24 @@ def config_servers(path: Path) -> list[Server]:
     return [_entry_server(name, entry, path, client) for name, entry in tables]
 
 
+#: A client config is small; a bigger file is refused before it is read.
+MAX_CONFIG_BYTES = 8 * 1024 * 1024
+
+
 def _read_config(path: Path) -> Any:
-    text = path.read_text(encoding="utf-8")
+    from toolsel.inputs import InputProblem, read_bounded
+
+    try:
+        data = read_bounded(path, MAX_CONFIG_BYTES)
+    except InputProblem as problem:
+        raise RegistryError(f"{path}: cannot read this client config: {problem}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RegistryError(
+            f"{path}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); "
+            "a client config is JSON or TOML text"
+        ) from None
     if path.suffix.lower() == ".toml":
         import tomllib
 
@@ -204,6 +215,8 @@ def _read_config(path: Path) -> Any:
         raise RegistryError(
             f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"
         ) from None
+    except RecursionError:
+        raise RegistryError(f"{path}: nested too deeply to read as a client config") from None
 
 
 def _strip_jsonc(text: str) -> str:
