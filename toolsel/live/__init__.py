@@ -89,7 +89,7 @@ def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
     settings = current()
     servers = config_servers(config)
     enabled = [s for s in servers if not s.disabled]
-    if not settings.connect and not _project_connects():
+    if not connect_allowed():
         raise UsageError(_not_connected(config, servers), hint=_CONNECT_HINT)
     if not enabled:
         raise RegistryError(f"{config}: every MCP server in this file is disabled")
@@ -116,7 +116,13 @@ def _not_connected(config: Path, servers: list[Server]) -> str:
     return f"{config}: {len(servers)} MCP server{'s' * (len(servers) != 1)}, not started: {shown}"
 
 
-def _project_connects() -> bool:
+def connect_allowed(project_connect: bool | None = None) -> bool:
+    """May a command start the servers a file names: --connect, or `connect = true` in the
+    project's config (`project_connect` when the caller has read it already)."""
+    if current().connect:
+        return True
+    if project_connect is not None:
+        return project_connect
     from toolsel.config import find_config
 
     with contextlib.suppress(Exception):
