@@ -88,11 +88,16 @@ def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
 
     settings = current()
     servers = config_servers(config)
-    enabled = [s for s in servers if not s.disabled]
+    enabled = [s for s in servers if not s.disabled and s.problem is None]
     if not connect_allowed():
         raise UsageError(_not_connected(config, servers), hint=_CONNECT_HINT)
+    for server in servers:
+        if server.problem is not None and settings.report is not None:
+            settings.report(f"{server.shown}: {server.problem}; left out")
     if not enabled:
-        raise RegistryError(f"{config}: every MCP server in this file is disabled")
+        raise RegistryError(
+            f"{config}: no MCP server in this file can be started (disabled or broken)"
+        )
     paths = _snapshots(enabled, settings, report=True)
     found: list[tuple[Path, str | None]] = [
         (p, s.name) for p, s in zip(paths, enabled, strict=True) if isinstance(p, Path)

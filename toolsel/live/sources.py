@@ -11,7 +11,7 @@ import json
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ class Server:
     entry: str = ""
     client: str = ""
     disabled: bool = False
-    notes: tuple[str, ...] = field(default=())
+    problem: str | None = None  # why the entry cannot be started (left out, and said)
 
     @property
     def shown(self) -> str:
@@ -316,7 +316,7 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
     if not isinstance(command, str) or not command:
         return Server(
             name=safe, transport="stdio", origin=origin, entry=text, client=client,
-            disabled=True, notes=("neither a command nor a url",),
+            problem="the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
     return Server(
