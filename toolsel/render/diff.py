@@ -118,11 +118,11 @@ def markdown_text(result: DiffResult) -> str:
 
 def sarif_text(result: DiffResult) -> str:
     from toolsel.diff import RULES
-    from toolsel.render.lint import HOMEPAGE, SARIF_SCHEMA, _uri
+    from toolsel.render.lint import HOMEPAGE, sarif_location, sarif_log
 
     level = {ChangeClass.BREAKING: "error", ChangeClass.RISKY: "warning", ChangeClass.SAFE: "note"}
     used = sorted({c.rule for c in result.changes})
-    rules = [
+    rules: list[dict[str, object]] = [
         {
             "id": rule_id,
             "name": RULES[rule_id].name,
@@ -142,44 +142,18 @@ def sarif_text(result: DiffResult) -> str:
                 "level": level[c.change_class],
                 "message": {"text": f"{c.message} [tool: {c.tool}]"},
                 "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": {
-                                "uri": _uri(side.file) if side else "",
-                                "uriBaseId": "%SRCROOT%",
-                            },
-                            "region": {
-                                "startLine": c.new.line if c.new else 1,
-                                "startColumn": c.new.column if c.new else 1,
-                            },
-                        },
-                        "logicalLocations": [{"fullyQualifiedName": c.pointer, "kind": "member"}],
-                    }
+                    sarif_location(
+                        side.file if side else "",
+                        c.new.line if c.new else 1,
+                        c.new.column if c.new else 1,
+                        c.pointer,
+                    )
                 ],
                 "partialFingerprints": {"toolsel-diff/v1": c.fingerprint},
                 "properties": {"class": c.change_class.value, "category": c.category.value},
             }
         )
-    return dumps_json(
-        {
-            "$schema": SARIF_SCHEMA,
-            "version": "2.1.0",
-            "runs": [
-                {
-                    "tool": {
-                        "driver": {
-                            "name": "toolsel",
-                            "version": __version__,
-                            "informationUri": HOMEPAGE,
-                            "rules": rules,
-                        }
-                    },
-                    "results": results,
-                    "columnKind": "unicodeCodePoints",
-                }
-            ],
-        }
-    )
+    return sarif_log(rules, results)
 
 
 def github_text(result: DiffResult) -> str:

@@ -194,21 +194,18 @@ def sarif_text(result: LintResult) -> str:
                 "text": finding.message + (f" [tool: {finding.tool}]" if finding.tool else "")
             },
             "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(finding.file), "uriBaseId": "%SRCROOT%"},
-                        "region": {"startLine": finding.line, "startColumn": finding.column},
-                    },
-                    "logicalLocations": [
-                        {"fullyQualifiedName": finding.pointer or "/", "kind": "member"}
-                    ],
-                }
+                sarif_location(finding.file, finding.line, finding.column, finding.pointer)
             ],
             "partialFingerprints": {"toolsel/v1": finding.fingerprint},
         }
         if finding.rule in index:
             item["ruleIndex"] = index[finding.rule]
         results.append(item)
+    return sarif_log([sarif_rule(rule) for rule in rules], results)
+
+
+def sarif_log(rules: list[dict[str, object]], results: list[dict[str, object]]) -> str:
+    """A SARIF 2.1.0 log of one toolsel run (lint's findings, diff's changes)."""
     return dumps_json(
         {
             "$schema": SARIF_SCHEMA,
@@ -220,7 +217,7 @@ def sarif_text(result: LintResult) -> str:
                             "name": "toolsel",
                             "version": __version__,
                             "informationUri": HOMEPAGE,
-                            "rules": [sarif_rule(rule) for rule in rules],
+                            "rules": rules,
                         }
                     },
                     "results": results,
@@ -229,6 +226,17 @@ def sarif_text(result: LintResult) -> str:
             ],
         }
     )
+
+
+def sarif_location(file: str, line: int, column: int, pointer: str) -> dict[str, object]:
+    """Where a result is: the file (a relative URI), line and column, and the JSON pointer."""
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": _uri(file) if file else "", "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": line, "startColumn": column},
+        },
+        "logicalLocations": [{"fullyQualifiedName": pointer or "/", "kind": "member"}],
+    }
 
 
 def _uri(path: str) -> str:

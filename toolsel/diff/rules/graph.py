@@ -45,43 +45,13 @@ def check(context: DiffContext) -> Iterator[Change]:
 
 
 def cycles(registry: Registry) -> list[list[str]]:
-    """Each `requires` cycle once (Tarjan's strongly connected components, iteratively)."""
-    graph = {t.name: [r for r in t.requires if r in registry] for t in registry.tools}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    for root in graph:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            edges = graph.get(node, [])
-            if i < len(edges):
-                work.append((node, i + 1))
-                nxt = edges[i]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1 or node in graph.get(node, []):
-                    found.append(sorted(component))
-    return found
+    """Each `requires` cycle once: a strongly connected component of more than one tool, or
+    a tool that requires itself (`toolsel.graph`'s Tarjan, as `deps` and lint use)."""
+    from toolsel.graph import requires_graph, strongly_connected
+
+    graph = requires_graph(registry)
+    return [
+        sorted(component)
+        for component in strongly_connected(graph)
+        if len(component) > 1 or component[0] in graph.get(component[0], [])
+    ]
