@@ -38,6 +38,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 SLOW = frozenset(
     {
         "tests/cli/test_live.py::test_a_hanging_server_obeys_mcp_timeout",
+        "tests/cli/test_live.py::test_a_config_entry_that_cannot_be_started_is_said_and_the_rest_load",
         "tests/cli/test_live.py::test_lock_pins_a_live_server_and_check_fetches_it_anew",
         "tests/cli/test_live.py::test_a_server_that_fails_on_the_command_line_is_exit_2",
         "tests/cli/test_live.py::test_connect_loads_every_server_namespaced_and_a_failing_one_is_one_line",

@@ -144,11 +144,11 @@ def _checked_live(config: ProjectConfig) -> list[Path]:
     started or reached only with --connect or `connect = true`: a project's config is a
     file in a repository, and running a command because a cloned file names it needs the
     user's say, as a client config's servers do."""
-    from toolsel.live import current
+    from toolsel.live import connect_allowed
     from toolsel.live.sources import live_text
 
     live = [str(p) for p in config.registry if live_text(p) or live_text(str(p).partition("=")[2])]
-    if live and not (config.connect or current().connect):
+    if live and not connect_allowed(config.connect):
         raise ConfigError(
             f"{config.path}: `registry` names live MCP servers, not started: {'; '.join(live)}",
             hint="pass --connect (or set `connect = true`) once you trust them",

@@ -198,3 +198,21 @@ def test_a_huge_client_config_is_refused_before_it_is_read(  # type: ignore[no-u
     result = cli("lint", str(path), "--connect")
     assert result.exit_code == 2
     assert "cannot read this client config" in result.stderr and "limit" in result.stderr
+
+
+def test_a_config_entry_that_cannot_be_started_is_said_and_the_rest_load(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path
+) -> None:
+    path = tmp_path / ".mcp.json"
+    path.write_text(json.dumps({"mcpServers": {
+        "github": {"command": sys.executable, "args": [str(SERVERS), "pager"]},
+        "empty": {"env": {"A": "1"}},
+        "off": {"command": "nowhere", "disabled": True},
+    }}))  # fmt: skip
+    result = cli("convert", str(path), "--connect", "--to", "mcp")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)["tools"]) == 5
+    assert (
+        "server 'empty' (" in result.stderr and "neither a `command` nor a `url`" in result.stderr
+    )
+    assert "'off'" not in result.stderr  # disabled on purpose: nothing to say

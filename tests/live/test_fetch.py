@@ -120,3 +120,12 @@ def test_a_streamable_http_server_with_a_bearer_token() -> None:
     assert len(listed.tools) == 5
     assert isinstance(refused, Failed)
     assert "401" in refused.reason
+
+
+def test_a_server_listing_too_many_tools_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolsel.live.fetch as fetch
+
+    monkeypatch.setattr(fetch, "MAX_TOOLS", 3)
+    [failed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(failed, Failed)
+    assert "tools/list gave more than 3 tools" in failed.reason

@@ -159,7 +159,9 @@ def test_claude_code_expands_variables_and_defaults(
     s, w = config_servers(path)
     assert s.command == ("./bin/server", "--token=t0k", "${UNSET_KEY}")
     assert dict(s.env) == {"KEY": "", "TTL": "300", "T": "t0k"}
-    assert s.notes == ("${UNSET_KEY} is not set",)
+    assert (
+        s.problem == "${UNSET_KEY} not set and without a default (Claude Code would not start it)"
+    )
     assert (w.url, dict(w.headers)) == ("https://h.example/mcp", {"A": "Bearer t0k"})
 
 
@@ -188,9 +190,7 @@ def test_vscode_and_cursor_variables_and_inputs(
         [s] = config_servers(write(tmp_path / folder / "mcp.json", {key: {"s": entry}}))
         assert s.command == ("node", f"{tmp_path}/dist/server.js")
         assert dict(s.env) == {"B": "firefox", "N": "", "K": "${input:api_key}"}
-        assert [n for n in s.notes if "api_key" in n] == [
-            "needs the input 'api_key', which only the editor can prompt for"
-        ]
+        assert s.problem is None  # the input stays as written: only the editor can prompt
 
 
 def test_codex_env_vars_are_passed_on_from_the_environment(
@@ -211,6 +211,6 @@ def test_text_without_a_variable_is_left_as_written(text: str, client: str) -> N
     from toolsel.live.sources import _expander
 
     assume("${" not in text)
-    notes: list[str] = []
-    expand = _expander(client, Path("/w/.vscode/mcp.json"), notes)
-    assert expand(text) == text and notes == []
+    unset: list[str] = []
+    expand = _expander(client, Path("/w/.vscode/mcp.json"), unset)
+    assert expand(text) == text and unset == []

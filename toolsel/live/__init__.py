@@ -88,11 +88,16 @@ def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
 
     settings = current()
     servers = config_servers(config)
-    enabled = [s for s in servers if not s.disabled]
-    if not settings.connect and not _project_connects():
+    enabled = [s for s in servers if not s.disabled and s.problem is None]
+    if not connect_allowed():
         raise UsageError(_not_connected(config, servers), hint=_CONNECT_HINT)
+    for server in servers:
+        if server.problem is not None and settings.report is not None:
+            settings.report(f"{server.shown}: {server.problem}; left out")
     if not enabled:
-        raise RegistryError(f"{config}: every MCP server in this file is disabled")
+        raise RegistryError(
+            f"{config}: no MCP server in this file can be started (disabled or broken)"
+        )
     paths = _snapshots(enabled, settings, report=True)
     found: list[tuple[Path, str | None]] = [
         (p, s.name) for p, s in zip(paths, enabled, strict=True) if isinstance(p, Path)
@@ -116,7 +121,13 @@ def _not_connected(config: Path, servers: list[Server]) -> str:
     return f"{config}: {len(servers)} MCP server{'s' * (len(servers) != 1)}, not started: {shown}"
 
 
-def _project_connects() -> bool:
+def connect_allowed(project_connect: bool | None = None) -> bool:
+    """May a command start the servers a file names: --connect, or `connect = true` in the
+    project's config (`project_connect` when the caller has read it already)."""
+    if current().connect:
+        return True
+    if project_connect is not None:
+        return project_connect
     from toolsel.config import find_config
 
     with contextlib.suppress(Exception):

@@ -15,6 +15,8 @@ from toolsel.live.sources import Server
 
 #: Most pages a list may have: a server whose cursor never ends is stopped, not followed.
 MAX_PAGES = 1000
+#: Most tools one server may list: a server that lists more is refused, not held in memory.
+MAX_TOOLS = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,8 @@ async def _session(
                 tool.model_dump(mode="json", by_alias=True, exclude_none=True)
                 for tool in page.tools
             )
+            if len(tools) > MAX_TOOLS:
+                raise _Protocol(f"tools/list gave more than {MAX_TOOLS:,} tools")
             cursor = page.next_cursor
             if not cursor:
                 break

@@ -12,7 +12,7 @@ import os
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ class Server:
     entry: str = ""
     client: str = ""
     disabled: bool = False
-    notes: tuple[str, ...] = field(default=())
+    problem: str | None = None  # why the entry cannot be started (left out, and said)
 
     @property
     def shown(self) -> str:
@@ -296,8 +296,8 @@ def _client(path: Path, data: dict[str, Any]) -> str:
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
     text = json.dumps(entry, sort_keys=True, default=str)
     safe = _safe_name(name)
-    notes: list[str] = []
-    expand = _expander(client, origin, notes)
+    unset: list[str] = []
+    expand = _expander(client, origin, unset)
     disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
     env = {str(k): expand(str(v)) for k, v in (entry.get("env") or {}).items()}
     forwarded = entry.get("env_vars")  # Codex: names passed on from its own environment
@@ -315,7 +315,8 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
     if isinstance(url, str) and url:
         return Server(
             name=safe, transport="http", url=expand(url), headers=tuple(sorted(headers.items())),
-            origin=origin, entry=text, client=client, disabled=disabled, notes=tuple(dict.fromkeys(notes)),
+            origin=origin, entry=text, client=client, disabled=disabled,
+            problem=_unset_problem(unset),
         )  # fmt: skip
     command: Any = entry.get("command")
     args: list[Any] = list(entry.get("args") or [])
@@ -324,7 +325,7 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
     if not isinstance(command, str) or not command:
         return Server(
             name=safe, transport="stdio", origin=origin, entry=text, client=client,
-            disabled=True, notes=("neither a command nor a url",),
+            problem="the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
     argv = (expand(command), *(expand(str(a)) for a in args if not isinstance(a, (dict, list))))
@@ -338,7 +339,7 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
         entry=text,
         client=client,
         disabled=disabled,
-        notes=tuple(dict.fromkeys(notes)),
+        problem=_unset_problem(unset),
     )
 
 
@@ -348,15 +349,23 @@ _CLAUDE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _EDITOR_VARIABLE = re.compile(r"\$\{(?:(env|input):([^}]*)|(workspaceFolder|userHome))\}")
 
 
-def _expander(client: str, origin: Path, notes: list[str]) -> Callable[[str], str]:
-    """How the client fills in variables in an entry's strings, as a function; what it could
-    not fill in stays as written and gets a note (the server is then likely to fail)."""
+def _unset_problem(unset: list[str]) -> str | None:
+    if not unset:
+        return None
+    names = ", ".join(f"${{{name}}}" for name in dict.fromkeys(unset))
+    return f"{names} not set and without a default (Claude Code would not start it)"
+
+
+def _expander(client: str, origin: Path, unset: list[str]) -> Callable[[str], str]:
+    """How the client fills in variables in an entry's strings, as a function. A Claude Code
+    variable that is not set and has no default stays as written and is added to `unset`; a
+    VS Code `${input:ID}` (a prompt only the editor can show) stays as written."""
     if client == "Claude Code":
 
         def claude(match: re.Match[str]) -> str:
             value = os.environ.get(match[1], match[2])
             if value is None:
-                notes.append(f"${{{match[1]}}} is not set")
+                unset.append(match[1])
                 return match[0]
             return value
 
@@ -370,7 +379,6 @@ def _expander(client: str, origin: Path, notes: list[str]) -> Callable[[str], st
         if match[1] == "env":
             return os.environ.get(match[2], "")
         if match[1] == "input":
-            notes.append(f"needs the input '{match[2]}', which only the editor can prompt for")
             return match[0]
         return str(workspace if match[3] == "workspaceFolder" else Path.home())
 
