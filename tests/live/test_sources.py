@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from toolsel.errors import RegistryError
 from toolsel.live.sources import (
@@ -139,3 +141,76 @@ def test_live_text_and_urls_that_lost_a_slash() -> None:
         command_server("mcp:  ", None, {})
     with pytest.raises(RegistryError, match="cannot split the command"):
         command_server("mcp:npx 'unclosed", None, {})
+
+
+def test_claude_code_expands_variables_and_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOKEN", "t0k")
+    monkeypatch.delenv("UNSET_DIR", raising=False)
+    monkeypatch.delenv("UNSET_KEY", raising=False)
+    entry = {
+        "command": "${UNSET_DIR:-.}/bin/server",
+        "args": ["--token=${TOKEN}", "${UNSET_KEY}"],
+        "env": {"KEY": "${UNSET_KEY:-}", "TTL": "${UNSET_KEY:-300}", "T": "${TOKEN}"},
+    }
+    web = {"url": "https://${UNSET_DIR:-h.example}/mcp", "headers": {"A": "Bearer ${TOKEN}"}}
+    path = write(tmp_path / ".mcp.json", {"mcpServers": {"s": entry, "w": web}})
+    s, w = config_servers(path)
+    assert s.command == ("./bin/server", "--token=t0k", "${UNSET_KEY}")
+    assert dict(s.env) == {"KEY": "", "TTL": "300", "T": "t0k"}
+    assert (
+        s.problem == "${UNSET_KEY} not set and without a default (Claude Code would not start it)"
+    )
+    assert (w.url, dict(w.headers)) == ("https://h.example/mcp", {"A": "Bearer t0k"})
+
+
+def test_claude_desktop_does_not_expand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOKEN", "t0k")
+    path = write(
+        tmp_path / "claude_desktop_config.json",
+        {"mcpServers": {"s": {"command": "x", "env": {"T": "${TOKEN}"}}}},
+    )
+    [s] = config_servers(path)
+    assert dict(s.env) == {"T": "${TOKEN}"}
+
+
+def test_vscode_and_cursor_variables_and_inputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BROWSER", "firefox")
+    monkeypatch.delenv("NOPE", raising=False)
+    entry = {
+        "command": "node",
+        "args": ["${workspaceFolder}/dist/server.js"],
+        "env": {"B": "${env:BROWSER}", "N": "${env:NOPE}", "K": "${input:api_key}"},
+    }
+    for folder in (".vscode", ".cursor"):
+        key = "servers" if folder == ".vscode" else "mcpServers"
+        [s] = config_servers(write(tmp_path / folder / "mcp.json", {key: {"s": entry}}))
+        assert s.command == ("node", f"{tmp_path}/dist/server.js")
+        assert dict(s.env) == {"B": "firefox", "N": "", "K": "${input:api_key}"}
+        assert s.problem is None  # the input stays as written: only the editor can prompt
+
+
+def test_codex_env_vars_are_passed_on_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("API_KEY", "k")
+    monkeypatch.delenv("MISSING", raising=False)
+    path = write(
+        tmp_path / ".codex" / "config.toml",
+        '[mcp_servers.s]\ncommand = "x"\nenv_vars = ["API_KEY", "MISSING"]\nenv = { A = "1" }\n',
+    )
+    [s] = config_servers(path)
+    assert dict(s.env) == {"A": "1", "API_KEY": "k"}
+
+
+@given(st.text(), st.sampled_from(["Claude Code", "VS Code", "Cursor", "Codex", "Gemini CLI"]))
+def test_text_without_a_variable_is_left_as_written(text: str, client: str) -> None:
+    from toolsel.live.sources import _expander
+
+    assume("${" not in text)
+    unset: list[str] = []
+    expand = _expander(client, Path("/w/.vscode/mcp.json"), unset)
+    assert expand(text) == text and unset == []

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -295,19 +296,27 @@ def _client(path: Path, data: dict[str, Any]) -> str:
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
     text = json.dumps(entry, sort_keys=True, default=str)
     safe = _safe_name(name)
+    unset: list[str] = []
+    expand = _expander(client, origin, unset)
     disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
-    env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
+    env = {str(k): expand(str(v)) for k, v in (entry.get("env") or {}).items()}
+    forwarded = entry.get("env_vars")  # Codex: names passed on from its own environment
+    for var in forwarded if isinstance(forwarded, list) else ():
+        if isinstance(var, str) and var in os.environ and var not in env:
+            env[var] = os.environ[var]
     url = entry.get("url") or entry.get("httpUrl") or entry.get("serverUrl")
     headers = {
-        str(k): str(v) for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
+        str(k): expand(str(v))
+        for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
     }
     token_env = entry.get("bearer_token_env_var")  # Codex
     if isinstance(token_env, str) and os.environ.get(token_env):
         headers.setdefault("Authorization", f"Bearer {os.environ[token_env]}")
     if isinstance(url, str) and url:
         return Server(
-            name=safe, transport="http", url=url, headers=tuple(sorted(headers.items())),
+            name=safe, transport="http", url=expand(url), headers=tuple(sorted(headers.items())),
             origin=origin, entry=text, client=client, disabled=disabled,
+            problem=_unset_problem(unset),
         )  # fmt: skip
     command: Any = entry.get("command")
     args: list[Any] = list(entry.get("args") or [])
@@ -319,14 +328,58 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
             problem="the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
+    argv = (expand(command), *(expand(str(a)) for a in args if not isinstance(a, (dict, list))))
     return Server(
         name=safe,
         transport="stdio",
-        command=(command, *(str(a) for a in args if not isinstance(a, (dict, list)))),
+        command=argv,
         env=tuple(sorted(env.items())),
-        cwd=str(cwd) if isinstance(cwd, str) else None,
+        cwd=expand(cwd) if isinstance(cwd, str) else None,
         origin=origin,
         entry=text,
         client=client,
         disabled=disabled,
+        problem=_unset_problem(unset),
     )
+
+
+#: Claude Code's `${VAR}` and `${VAR:-default}` (in command, args, env, url and headers).
+_CLAUDE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+#: VS Code's and Cursor's `${env:NAME}`, `${input:ID}`, `${workspaceFolder}`, `${userHome}`.
+_EDITOR_VARIABLE = re.compile(r"\$\{(?:(env|input):([^}]*)|(workspaceFolder|userHome))\}")
+
+
+def _unset_problem(unset: list[str]) -> str | None:
+    if not unset:
+        return None
+    names = ", ".join(f"${{{name}}}" for name in dict.fromkeys(unset))
+    return f"{names} not set and without a default (Claude Code would not start it)"
+
+
+def _expander(client: str, origin: Path, unset: list[str]) -> Callable[[str], str]:
+    """How the client fills in variables in an entry's strings, as a function. A Claude Code
+    variable that is not set and has no default stays as written and is added to `unset`; a
+    VS Code `${input:ID}` (a prompt only the editor can show) stays as written."""
+    if client == "Claude Code":
+
+        def claude(match: re.Match[str]) -> str:
+            value = os.environ.get(match[1], match[2])
+            if value is None:
+                unset.append(match[1])
+                return match[0]
+            return value
+
+        return lambda text: _CLAUDE_VARIABLE.sub(claude, text) if "${" in text else text
+    if client not in {"VS Code", "Cursor"}:
+        return lambda text: text
+    folder = origin.parent
+    workspace = folder.parent if folder.name in {".vscode", ".cursor"} else folder
+
+    def editor(match: re.Match[str]) -> str:
+        if match[1] == "env":
+            return os.environ.get(match[2], "")
+        if match[1] == "input":
+            return match[0]
+        return str(workspace if match[3] == "workspaceFolder" else Path.home())
+
+    return lambda text: _EDITOR_VARIABLE.sub(editor, text) if "${" in text else text
