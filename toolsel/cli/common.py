@@ -62,20 +62,52 @@ def handle_errors(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             _require_utf8(kwargs)
-            return command(*args, **kwargs)
+            try:
+                outcome = command(*args, **kwargs)
+            except typer.Exit:
+                _flush_stdout()  # keeps the command's exit code
+                raise
+            _flush_stdout()
+            return outcome
         except ToolselError as error:
             from toolsel.render.escape import visible
 
             typer.echo(f"toolsel: error: {visible(describe(error))}", err=True)
             raise typer.Exit(int(error.exit_code)) from None
         except BrokenPipeError:
-            sys.stderr.close()  # the reader went away (`| head`); nothing left to say
+            _reader_gone()
             raise typer.Exit(int(ExitCode.OK)) from None
         except KeyboardInterrupt:
             typer.echo("toolsel: interrupted", err=True)
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _flush_stdout() -> None:
+    """Flush stdout while the command's errors are still handled here: a reader that went
+    away (`| head`) after reading what it wanted is not an error (exit 0, or the command's
+    own code), where click would make the final flush's broken pipe exit 1."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _reader_gone()
+    except (OSError, ValueError):
+        pass
+
+
+def _reader_gone() -> None:
+    """The reader of stdout went away (`| head`): nothing left to say, and nothing may fail
+    at exit either. Python flushes stdout once more when it exits, which would fail again
+    and turn exit 0 into 1 (the Python docs' recipe: point stdout at /dev/null)."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stdout)
+        pass
+    sys.stderr.close()
 
 
 #: Text parameters that name files: a file name may hold any bytes (shown as \xNN).

@@ -46,7 +46,15 @@ def make_console(file: IO[str] | None = None, *, stderr: bool = False) -> Consol
     if not is_tty:
         # piped output must not depend on the terminal: fixed width, no colour
         kwargs.update(force_terminal=False, color_system=None, width=piped_width())
-    return Console(**kwargs)
+    console = Console(**kwargs)
+    # Rich answers a broken pipe (`| head`) with exit 1; the reader going away is not an
+    # error: the command's error handling gets it, as it does for any other write
+    console.on_broken_pipe = _broken_pipe  # type: ignore[method-assign]
+    return console
+
+
+def _broken_pipe() -> None:
+    raise BrokenPipeError("the reader of stdout went away")
 
 
 def dumps_json(data: Any) -> str:
