@@ -126,13 +126,16 @@ def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[st
 # -- from transcripts ---------------------------------------------------------------------
 
 
-def from_transcripts(paths: list[str]) -> tuple[list[Example], int, int]:
+def from_transcripts(
+    paths: list[str], *, jobs: int = 1, since: float | None = None
+) -> tuple[list[Example], int, int]:
     """(examples, successful calls seen, calls with no human prompt before them), mined
-    with the replay readers in every format they read."""
+    with the replay readers in every format they read (`jobs` processes at once; files
+    last modified before `since` skipped)."""
     from toolsel.replay.driver import replay_paths
 
     miner = _Miner()
-    replay_paths(paths, prompts=miner)
+    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep_files=False)
     with gc_paused():  # one object per distinct prompt, no cycles
         examples = [
             Example(tool, text, source, count)
@@ -155,6 +158,22 @@ class _Miner:
         self.file = ""
         self.pending: dict[str, tuple[str, int] | None] = {}  # call id -> its prompt
         self.task_prompts: dict[str, tuple[str, int]] = {}  # Task call id -> its prompt
+
+    def fork(self) -> _Miner:
+        """An empty miner, for a worker process to mine one file with."""
+        return _Miner()
+
+    def join(self, other: _Miner) -> None:
+        """Add what another miner found (the next file's, in path order)."""
+        found = self.found
+        for key, (source, count) in other.found.items():
+            seen = found.get(key)
+            if seen is None:
+                found[key] = [source, count]
+            else:
+                seen[1] += count
+        self.calls += other.calls
+        self.without_prompt += other.without_prompt
 
     def start_file(self, path: str) -> None:
         self.file, self.prompt = path, None
@@ -243,6 +262,8 @@ def learn_examples(
     leave_out: Iterable[str] = (),
     registry: Registry | None = None,
     replacing: Path | None = None,
+    jobs: int = 1,
+    since: float | None = None,
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
@@ -259,7 +280,7 @@ def learn_examples(
     calls = without_prompt = 0
     left_out: list[Example] = []
     if transcripts:
-        mined, calls, without_prompt = from_transcripts(list(transcripts))
+        mined, calls, without_prompt = from_transcripts(list(transcripts), jobs=jobs, since=since)
         unasked = set(leave_out)
         for example in mined:
             (left_out if example.tool in unasked else found).append(example)

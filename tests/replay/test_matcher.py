@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from toolsel.replay.events import AgentFile, Call, Event, Human, Result, Session, SidechainStart
 from toolsel.replay.lines import Reading
-from toolsel.replay.matcher import Matcher, OpenCall, RunMemory, seconds_between
+from toolsel.replay.matcher import Matcher, OpenCall, seconds_between
+from toolsel.replay.memory import RunMemory
 from toolsel.replay.report import build_report
 
 
@@ -397,6 +398,10 @@ def test_the_other_events_of_a_line() -> None:
 # -- several files of one run --------------------------------------------------------------
 
 
+def remember(memory: RunMemory, matcher: Matcher) -> None:
+    memory.remember(matcher.started_calls, matcher.sessions)
+
+
 def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:
     memory = RunMemory()
     first = fed(
@@ -406,10 +411,9 @@ def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:
         (4, call("c", "Grep", message_id="m3")),
         memory=memory,
     )
-    memory.remember(first)
-    assert memory.files == 1
-    assert memory.calls == {"a": ("Bash", "m1", 0), "b": ("Read", None, 0), "c": ("Grep", "m3", 0)}
-    assert memory.sessions == {"s": {0}}
+    remember(memory, first)
+    assert memory.files == 1 and len(memory) == 3
+    assert memory.sessions == {"s": [0]}
     # another session: only calls with the same message id are copies
     other = fed(
         (1, Session("t")),
@@ -421,9 +425,9 @@ def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:
     )
     assert [o.copied for o in other.open_calls.values()] == [True, False, False, False]
     assert other.copied_calls == 1 and other.tools["Bash"].copied == 1
-    memory.remember(other)
-    assert memory.files == 2 and memory.sessions == {"s": {0}, "t": {1}}
-    assert memory.calls["d"] == ("Bash", None, 1)
+    remember(memory, other)
+    assert memory.files == 2 and memory.sessions == {"s": [0], "t": [1]}
+    assert len(memory) == 4  # "d" is new; the others keep their first file
     # the same session: its earlier files' ids are copies, unless the tool differs
     resumed = fed(
         (1, Session("s")),
@@ -441,7 +445,7 @@ def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:
 
 def test_a_copied_call_is_answered_but_not_timed_again() -> None:
     memory = RunMemory()
-    memory.remember(fed((1, call("a", "Bash", message_id="m")), memory=memory))
+    remember(memory, fed((1, call("a", "Bash", message_id="m")), memory=memory))
     m = fed(
         (1, call("a", "Bash", message_id="m", timestamp="2025-01-01T00:00:00Z")),
         (2, Result("a", True, timestamp="2025-01-01T00:00:09Z")),
@@ -514,15 +518,15 @@ def test_input_that_was_empty_is_completed_whatever_its_type() -> None:
 
 def test_a_file_of_two_sessions_links_both_lineages() -> None:
     memory = RunMemory()
-    memory.remember(fed((1, Session("s")), memory=memory))
-    memory.remember(fed((1, Session("t")), memory=memory))
+    remember(memory, fed((1, Session("s")), memory=memory))
+    remember(memory, fed((1, Session("t")), memory=memory))
     both = fed((1, Session("s")), (2, Session("t")), memory=memory)
     assert both.linked_files == {0, 1}
 
 
 def test_counts_add_up_per_tool() -> None:
     memory = RunMemory()
-    memory.remember(fed((1, call("a", "Bash", message_id="m")), (2, call("b", "Bash", message_id="n")), memory=memory))  # fmt: skip
+    remember(memory, fed((1, call("a", "Bash", message_id="m")), (2, call("b", "Bash", message_id="n")), memory=memory))  # fmt: skip
     m = fed(
         (1, call("a", "Bash", message_id="m")),
         (2, call("b", "Bash", message_id="n")),

@@ -53,6 +53,47 @@ NamespaceOption = Annotated[
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")
 ]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        min=1,
+        help="Processes reading transcripts at once (default: the cores available; 1: one). "
+        "The output is the same for any N.",
+    ),
+]
+SinceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--since",
+        metavar="TIME",
+        help="Skip transcript files last modified before TIME: an ISO 8601 date or time "
+        "(UTC unless it says), or an age such as 7d, 12h.",
+    ),
+]
+
+
+def jobs_wanted(jobs: int | None) -> int:
+    """--jobs N, or the cores this process may use."""
+    if jobs is not None:
+        return jobs
+    from toolsel.replay.parallel import available_cores
+
+    return available_cores()
+
+
+def since_time(value: str | None, option: str = "--since") -> float | None:
+    """--since TIME as a POSIX time; a usage error says what is wrong with it."""
+    if value is None:
+        return None
+    from toolsel.replay.window import parse_time
+
+    try:
+        return parse_time(value)
+    except ValueError as error:
+        raise UsageError(f"{option}: {error}") from None
 
 
 def handle_errors(command: F) -> F:

@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import NamespaceOption, NoCacheOption, handle_errors, output, warn
+from toolsel.cli.common import (
+    JobsOption,
+    NamespaceOption,
+    NoCacheOption,
+    SinceOption,
+    handle_errors,
+    jobs_wanted,
+    output,
+    since_time,
+    warn,
+)
 from toolsel.errors import ExitCode, UsageError
 
 
@@ -89,6 +99,8 @@ def learn(
         ),
     ] = False,
     no_cache: NoCacheOption = False,
+    jobs: JobsOption = None,
+    since: SinceOption = None,
 ) -> None:
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
     them as an examples overlay (sorted, with each example's source in a comment)."""
@@ -116,6 +128,8 @@ def learn(
         leave_out=dangerous,
         registry=loaded,
         replacing=output_path,
+        jobs=jobs_wanted(jobs),
+        since=since_time(since),
     )
     for note in learned.notes:
         warn(note)

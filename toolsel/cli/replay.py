@@ -11,13 +11,17 @@ import typer
 
 from toolsel.cli.common import (
     CheckRegistryOption,
+    JobsOption,
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    SinceOption,
     check_output,
     check_registry,
     handle_errors,
+    jobs_wanted,
     output,
+    since_time,
     split_values,
 )
 from toolsel.errors import ExitCode, UsageError
@@ -78,8 +82,13 @@ def replay(
         ),
     ] = None,
     no_cache: NoCacheOption = False,
+    jobs: JobsOption = None,
+    since: SinceOption = None,
 ) -> None:
-    """Pair tool calls with their results by id in agent transcripts, and report what went wrong."""
+    """Pair tool calls with their results by id in agent transcripts, and report what went wrong.
+
+    The report lists every file, so its memory grows with the number of files (about
+    0.5 kB each); `toolsel stats` keeps none."""
     from toolsel.render.replay import REPLAY_RENDERERS, event_writer
     from toolsel.replay.driver import replay_paths
 
@@ -106,6 +115,9 @@ def replay(
                 input_format=None if input_format is InputFormat.AUTO else input_format.value,
                 progress=progress,
                 allow_unknown=allowed_unknown(allow_unknown),
+                jobs=jobs_wanted(jobs),
+                since=since_time(since),
+                keep_latencies=False,
             )
         if timeline is not None:
             from toolsel.render.html.replay import render_replay_html

@@ -9,13 +9,16 @@ import typer
 
 from toolsel.cli.common import (
     CheckRegistryOption,
+    JobsOption,
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
     check_output,
     check_registry,
     handle_errors,
+    jobs_wanted,
     output,
+    since_time,
 )
 from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
@@ -51,10 +54,17 @@ def stats(
         ),
     ] = None,
     since: Annotated[
-        str | None, typer.Option("--since", metavar="TIME", help="--db: records at or after.")
+        str | None,
+        typer.Option(
+            "--since",
+            metavar="TIME",
+            help="Count calls (--db: records) at or after TIME: ISO 8601 (UTC unless it "
+            "says) or an age (7d, 12h). Transcript files last modified before are skipped.",
+        ),
     ] = None,
     until: Annotated[
-        str | None, typer.Option("--until", metavar="TIME", help="--db: records before.")
+        str | None,
+        typer.Option("--until", metavar="TIME", help="Count calls (--db: records) before TIME."),
     ] = None,
     session: Annotated[
         str | None, typer.Option("--session", help="--db: one session's records.")
@@ -67,6 +77,7 @@ def stats(
             "the store's hourly and daily sums.",
         ),
     ] = False,
+    jobs: JobsOption = None,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     from toolsel.render.stats import STATS_RENDERERS
@@ -89,7 +100,7 @@ def stats(
         times = {}
         for name, value in (("--since", since), ("--until", until)):
             try:
-                times[name] = stored_time(value) if value else None
+                times[name] = stored_time(_absolute(value)) if value else None
             except ValueError as error:
                 raise UsageError(
                     f"{name} must be an ISO 8601 time, got {value!r}: {error}"
@@ -114,11 +125,27 @@ def stats(
         return
     if not paths:
         raise UsageError("give transcript files, directories or globs, or --db URL")
-    if since or until or session or exact:
-        raise UsageError("--since, --until, --session and --exact read a usage store: add --db URL")
+    if session or exact:
+        raise UsageError("--session and --exact read a usage store: add --db URL")
     from toolsel.replay.driver import replay_paths
+    from toolsel.replay.window import CallWindow
 
+    start, end = since_time(since), since_time(until, "--until")
     check_output(output_file, paths)
-    result = usage_stats(replay_paths(paths), loaded)
+    replayed = replay_paths(
+        paths,
+        jobs=jobs_wanted(jobs),
+        since=start,
+        keep_files=False,
+        window=CallWindow(start, end) if start is not None or end is not None else None,
+    )
+    result = usage_stats(replayed, loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)
+
+
+def _absolute(value: str) -> str:
+    """An age (7d) as the ISO 8601 time it names; any other value as it is."""
+    from toolsel.replay.window import is_age, iso, parse_time
+
+    return iso(parse_time(value)) if is_age(value) else value

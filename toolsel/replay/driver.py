@@ -5,9 +5,10 @@ distinct ids, not with file size."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import replace
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
@@ -15,7 +16,8 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
-from toolsel.replay.matcher import Listener, Matcher, OpenCall, RunMemory, seconds_between
+from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall, seconds_between
+from toolsel.replay.memory import RunMemory
 from toolsel.replay.report import (
     FileReport,
     ReplayResult,
@@ -26,6 +28,9 @@ from toolsel.replay.report import (
 )
 from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
+
+if TYPE_CHECKING:
+    from toolsel.replay.window import CallWindow
 
 EventSink = Callable[[ToolEvent], None]
 
@@ -40,30 +45,111 @@ def replay_paths(
     progress: Progress | None = None,
     prompts: PromptSink | None = None,
     allow_unknown: tuple[str, ...] = (),
+    jobs: int = 1,
+    since: float | None = None,
+    keep_files: bool = True,
+    keep_latencies: bool = True,
+    window: CallWindow | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them. `prompts`
-    (`toolsel learn`) is told of each human message and each call and its outcome."""
+    (`toolsel learn`) is told of each human message and each call and its outcome.
+
+    `jobs` processes read files at once (see `toolsel.replay.parallel`); the answer is the
+    same for any number. `since` (a POSIX time) skips files last modified before it.
+    Each file's report is added to the usage totals as it comes; `keep_files=False` keeps
+    no report (memory then grows with tools and calls, not files), `keep_latencies=False`
+    keeps each file's per-tool median latency instead of every latency. With `window`,
+    only the calls whose own time is in it are counted per tool (`stats --since`)."""
+    from toolsel.replay.stats import UsageTotals
+
     inputs = expand_inputs(paths)
+    if since is not None:
+        inputs = [path for path in inputs if not modified_before(path, since)]
+    totals = UsageTotals()
+    kept: list[FileReport] = []
+    for report in _reports(
+        inputs,
+        _Options(registry, permission, input_format, allow_unknown, window),
+        on_event=on_event,
+        progress=progress,
+        prompts=prompts,
+        jobs=jobs,
+    ):
+        totals.add(report)
+        if keep_files:
+            kept.append(report if keep_latencies else without_latencies(report))
+    return ReplayResult(_link_agent_files(kept), usage=totals)
+
+
+def modified_before(path: str, since: float) -> bool:
+    """Whether a file was last modified before `since` (stdin and unreadable files never
+    are: reading them says what is wrong)."""
+    if path == "-":
+        return False
+    try:
+        return Path(path).stat().st_mtime < since
+    except OSError:
+        return False
+
+
+def without_latencies(report: FileReport) -> FileReport:
+    """The report with each tool's median latency in place of its latencies."""
+    return replace(
+        report,
+        tools={
+            name: replace(s, latencies=(), median_s=s.median_latency)
+            for name, s in report.tools.items()
+        },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """How each file is replayed, the same in every process."""
+
+    registry: Registry | None
+    permission: Permission | None
+    input_format: str | None
+    allow_unknown: tuple[str, ...]
+    window: CallWindow | None = None
+
+
+def _reports(
+    inputs: list[str],
+    options: _Options,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    prompts: PromptSink | None,
+    jobs: int,
+) -> Iterator[FileReport]:
+    """Each file's report, in path order; a call copied from an earlier file is marked."""
+    from toolsel.replay.parallel import parallel_reports, use_pool
+
+    forking = prompts if isinstance(prompts, ForkingPromptSink) else None
+    if use_pool(inputs, jobs) and forking is prompts:  # else a listener that cannot split
+        yield from parallel_reports(
+            inputs, options, on_event=on_event, progress=progress, prompts=forking, jobs=jobs
+        )
+        return
     # several files: remember call ids and sessions across them, to recognise copies
     memory = RunMemory() if len(inputs) > 1 else None
     validators: dict[str, InputValidator] = {}  # one per tool for the whole run, not per file
-    files = [
-        replay_file(
+    for path in inputs:
+        yield replay_file(
             path,
-            registry=registry,
-            permission=permission,
+            registry=options.registry,
+            permission=options.permission,
             on_event=on_event,
-            input_format=input_format,
+            input_format=options.input_format,
             progress=progress,
             memory=memory,
             prompts=prompts,
-            allow_unknown=allow_unknown,
+            allow_unknown=options.allow_unknown,
             validators=validators,
+            window=options.window,
         )
-        for path in inputs
-    ]
-    return ReplayResult(_link_agent_files(files))
 
 
 def replay_file(
@@ -74,14 +160,18 @@ def replay_file(
     on_event: EventSink | None = None,
     input_format: str | None = None,
     progress: Progress | None = None,
-    memory: RunMemory | None = None,
+    memory: RunMemory | CopyLog | None = None,
     prompts: PromptSink | None = None,
     allow_unknown: tuple[str, ...] = (),
     validators: dict[str, InputValidator] | None = None,
+    event_numbers: list[int] | None = None,
+    window: CallWindow | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
-    copied from those files are counted, and this file's calls and sessions are added."""
+    copied from those files are counted, and this file's calls and sessions are added; a
+    `CopyLog` instead records what deciding that takes (in a worker process), and
+    `event_numbers` gets the number of the call each event is about."""
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
@@ -99,11 +189,11 @@ def replay_file(
     )
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:
-        listeners.append(_EventStream(shown, on_event))
+        listeners.append(_EventStream(shown, on_event, event_numbers))
     if prompts is not None:
         prompts.start_file(shown)
         listeners.append(prompts)
-    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory)
+    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory, window)
     if prompts is not None:
         matcher.on_human = prompts.human
     reading = Reading()
@@ -128,8 +218,8 @@ def replay_file(
                 handler = handlers.get(type(event))
                 if handler is not None:
                     handler(event, number)
-    if memory is not None:
-        memory.remember(matcher)
+    if isinstance(memory, RunMemory):
+        memory.remember(matcher.started_calls, matcher.sessions)
     return build_report(
         shown,
         reading,
@@ -204,12 +294,23 @@ class PromptSink(Listener, Protocol):
     def human(self, text: str, line: int) -> None: ...
 
 
+@runtime_checkable
+class ForkingPromptSink(PromptSink, Protocol):
+    """A prompt sink that can be split across worker processes: `fork` gives an empty one
+    for a file, `join` adds what one found (each file's, in path order)."""
+
+    def fork(self) -> ForkingPromptSink: ...
+
+    def join(self, other: ForkingPromptSink) -> None: ...
+
+
 class _EventStream:
     """A listener that turns the matcher's moves into `tool_start`/`tool_result` events."""
 
-    def __init__(self, path: str, sink: EventSink) -> None:
+    def __init__(self, path: str, sink: EventSink, numbers: list[int] | None = None) -> None:
         self.path = path
         self.sink = sink
+        self.numbers = numbers  # a worker's: the call each event is about, for the copy pass
 
     def _emit(self, kind: str, opened: OpenCall, line: int, result: Result | None = None) -> None:
         call = opened.call
@@ -217,6 +318,8 @@ class _EventStream:
         if result is not None and call.timestamp and result.timestamp:
             seconds = seconds_between(call.timestamp, result.timestamp)
             latency = round(seconds * 1000, 3) if seconds is not None else None
+        if self.numbers is not None:
+            self.numbers.append(opened.number)
         self.sink(
             ToolEvent(
                 event=kind,

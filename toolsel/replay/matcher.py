@@ -58,6 +58,8 @@ class OpenCall:
     parent: str | None
     parent_rule: str | None
     copied: bool = False  # the id and tool were already called in an earlier file of the run
+    number: int = 0  # the how-manieth call the file opened, from 0
+    counted: bool = True  # in the window of time counted per tool (`stats --since`)
     seen_again: list[int] | None = None  # later lines with the same id, while still open
 
     @property
@@ -80,22 +82,36 @@ class ToolTally:
     latencies: array[float] = field(default_factory=lambda: array("d"))
 
 
-@dataclass(slots=True)
-class RunMemory:
-    """What the files replayed so far in one run left behind, to recognise copies: each
-    call id's (tool, message id, file number), and each session's files."""
+class CopyMemory(Protocol):
+    """What a matcher asks about the earlier files of its run (`toolsel.replay.memory`)."""
 
-    calls: dict[str, tuple[str, str | None, int]] = field(default_factory=dict)
-    sessions: dict[str, set[int]] = field(default_factory=dict)
-    files: int = 0
+    def is_copy(
+        self, call_id: str, tool: str, message_id: str | None, linked: set[int]
+    ) -> bool: ...
 
-    def remember(self, matcher: Matcher) -> None:
-        number = self.files
-        self.files += 1
-        for call_id, (tool, message_id) in matcher.started_calls.items():
-            self.calls.setdefault(call_id, (tool, message_id, number))
-        for session in matcher.sessions:
-            self.sessions.setdefault(session, set()).add(number)
+    def linked(self, session: str) -> Iterable[int]: ...
+
+
+class CopyLog:
+    """Stands in for the run's memory where the earlier files are not known (a worker
+    process): records, in order, what the copy pass needs to decide later, in the parent,
+    which calls were copies (`toolsel.replay.parallel`). Says no call is one."""
+
+    def __init__(self) -> None:
+        #: each opened call: (id, tool, message id, how many of `sessions` were known then)
+        self.opens: list[tuple[str, str, str | None, int]] = []
+        self.sessions: list[str] = []  # the file's sessions, in the order they appeared
+        #: opened call number -> (answered with an error, index of its latency or -1)
+        self.closes: dict[int, tuple[bool, int]] = {}
+        self.uncounted: set[int] = set()  # calls outside the window counted per tool
+
+    def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
+        self.opens.append((call_id, tool, message_id, len(self.sessions)))
+        return False
+
+    def linked(self, session: str) -> Iterable[int]:
+        self.sessions.append(session)
+        return ()
 
 
 class Listener(Protocol):
@@ -117,7 +133,8 @@ class Matcher:
         self,
         is_parent_task: Callable[[str], bool] = DEFAULT_PARENT_TASK_TOOLS.__contains__,
         listeners: Sequence[Listener] = (),
-        memory: RunMemory | None = None,
+        memory: CopyMemory | None = None,
+        window: Callable[[str | None], bool] | None = None,
     ) -> None:
         self.is_parent_task = is_parent_task
         self.listeners = tuple(listeners)
@@ -131,6 +148,7 @@ class Matcher:
         self.last_result_line = 0
         # several files: call id -> tool of the earlier files of the run, and this file's
         self.memory = memory
+        self.log = memory if isinstance(memory, CopyLog) else None
         self.on_human: Callable[[str, int], None] | None = None  # `toolsel learn` listens
         self.started_calls: dict[str, tuple[str, str | None]] = {}  # id -> (tool, message id)
         self.sessions: set[str] = set()
@@ -144,6 +162,10 @@ class Matcher:
         self._noid_line = 0
         self._noid_count = 0
         self.tools: dict[str, ToolTally] = {}
+        # `window` (a call's timestamp -> whether it is counted): the calls outside it are
+        # paired as any other, and tallied apart, in `uncounted`, which no report shows
+        self.window = window
+        self.uncounted: dict[str, ToolTally] = {}
         self.duplicates: dict[str, tuple[str, list[int]]] = {}
         self.duplicate_results: dict[str, list[int]] = {}
         self.children: Counter[tuple[str, str, str]] = Counter()
@@ -203,11 +225,17 @@ class Matcher:
         else:
             parent, rule = self._parent_of(call)
         copied = self.memory is not None and self._is_copy(call)
-        opened = open_calls[call_id] = OpenCall(call, line, parent, rule, copied)
+        counted = self.window is None or self.window(call.timestamp)
+        if not counted and self.log is not None:
+            self.log.uncounted.add(self.calls)
+        opened = open_calls[call_id] = OpenCall(
+            call, line, parent, rule, copied, self.calls, counted
+        )
         self.calls += 1
-        tally = self.tools.get(tool)
+        tools = self.tools if counted else self.uncounted
+        tally = tools.get(tool)
         if tally is None:
-            tally = self.tools[tool] = ToolTally()
+            tally = tools[tool] = ToolTally()
         tally.calls += 1
         if copied:
             self.copied_calls += 1
@@ -293,12 +321,7 @@ class Matcher:
         restart in every run (`codex exec`'s item_0) are never copies across lineages."""
         self.started_calls.setdefault(call.id, (call.tool, call.message_id))
         assert self.memory is not None
-        earlier = self.memory.calls.get(call.id)
-        if earlier is None or earlier[0] != call.tool:
-            return False
-        if call.message_id is not None and earlier[1] == call.message_id:
-            return True
-        return earlier[2] in self.linked_files
+        return self.memory.is_copy(call.id, call.tool, call.message_id, self.linked_files)
 
     def session(self, session_id: str) -> None:
         """This file belongs to `session_id`: earlier files of that session are its lineage."""
@@ -306,7 +329,7 @@ class Matcher:
             return
         self.sessions.add(session_id)
         if self.memory is not None:
-            self.linked_files |= self.memory.sessions.get(session_id, set())
+            self.linked_files.update(self.memory.linked(session_id))
 
     # -- results ------------------------------------------------------------------------
     def result(self, result: Result, line: int) -> None:
@@ -382,12 +405,13 @@ class Matcher:
         if self.active_parents:
             self.active_parents.pop(call_id, None)
         self.paired += 1
-        tally = self.tools[call.tool]
+        tally = (self.tools if opened.counted else self.uncounted)[call.tool]
         tally.answered += 1
         if result.is_error:
             tally.errors += 1
             tally.copied_errors += opened.copied
         start, end = call.timestamp, result.timestamp
+        kept = len(tally.latencies)
         if opened.copied:
             tally.copied_answered += 1
         elif start is not None and end is not None:
@@ -400,6 +424,9 @@ class Matcher:
                     pass
                 else:
                     tally.latencies.append(seconds if seconds > 0.0 else 0.0)
+        if self.log is not None:  # a worker's: what the copy pass may take back
+            latency = kept if len(tally.latencies) > kept else -1
+            self.log.closes[opened.number] = (result.is_error, latency)
         for listener in self.listeners:
             listener.paired(opened, result, line)
 

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from toolsel.replay.lines import Reading, Unreadable
 from toolsel.replay.matcher import Matcher
@@ -92,12 +93,14 @@ class ToolStats:
     #: seconds from call to result, where both have a time (copies excluded: counted once,
     #: in the file they were copied from)
     latencies: tuple[float, ...] = ()
+    #: the median of the latencies, where they were not kept (`replay` of many files)
+    median_s: float | None = None
 
     @property
     def median_latency(self) -> float | None:
         import statistics
 
-        return statistics.median(self.latencies) if self.latencies else None
+        return statistics.median(self.latencies) if self.latencies else self.median_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +192,9 @@ def _has(report: FileReport, kind: FailOn) -> bool:
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
     files: tuple[FileReport, ...]
+    #: the usage totals (`toolsel.replay.stats.UsageTotals`), gathered file by file while
+    #: replaying: they hold what `files` may no longer (latencies; files not kept)
+    usage: Any = None
 
     def total(self, name: str) -> int:
         """A count summed over files; for a list of findings, how many there are."""

@@ -4,12 +4,13 @@ and latency, registry tools never called, and tools used in the same transcript.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
-from toolsel.replay.report import ReplayResult, ToolStats
+from toolsel.replay.report import FileReport, ReplayResult, ToolStats
 
 #: How many co-used pairs the statistics keep (the most frequent).
 TOP_PAIRS = 20
@@ -75,7 +76,7 @@ class UsageStats:
         return sum(u.lines for u in self.unreadable)
 
 
-def p95(values: list[float]) -> float | None:
+def p95(values: Sequence[float]) -> float | None:
     """The nearest-rank 95th percentile (None for no values)."""
     if not values:
         return None
@@ -85,35 +86,70 @@ def p95(values: list[float]) -> float | None:
 
 def usage_stats(result: ReplayResult, registry: Registry | None = None) -> UsageStats:
     """Calls copied from an earlier file of the run (resumed sessions) are counted once,
-    with their results, errors and latencies."""
-    calls: dict[str, int] = {}
-    answered: dict[str, int] = {}
-    errors: dict[str, int] = {}
-    transcripts: dict[str, int] = {}
-    latencies: dict[str, list[float]] = {}
-    pairs: dict[tuple[str, str], int] = {}
-    for f in result.files:
+    with their results, errors and latencies. The totals gathered while replaying are
+    used when the result has them (its files may not hold every latency)."""
+    totals = result.usage
+    if totals is None:
+        totals = UsageTotals()
+        for report in result.files:
+            totals.add(report)
+    assert isinstance(totals, UsageTotals)
+    return totals.stats(registry)
+
+
+@dataclass(slots=True)
+class UsageTotals:
+    """What `usage_stats` counts, summed one file report at a time, so that the reports
+    need not be kept: memory grows with tools, pairs and answered calls (8 bytes a
+    latency), not with files."""
+
+    files: int = 0
+    calls: dict[str, int] = field(default_factory=dict)
+    answered: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    transcripts: dict[str, int] = field(default_factory=dict)
+    latencies: dict[str, array[float]] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    unreadable: list[UnreadableFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, f: FileReport) -> None:
+        self.files += 1
         # a tool whose calls in this file are all copies of an earlier file's does not count
         used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
+        calls, answered, errors = self.calls, self.answered, self.errors
         for name, s in used.items():
             calls[name] = calls.get(name, 0) + s.calls - s.copied
             answered[name] = answered.get(name, 0) + s.answered - s.copied_answered
             errors[name] = errors.get(name, 0) + s.errors - s.copied_errors
-            transcripts[name] = transcripts.get(name, 0) + 1
-            latencies.setdefault(name, []).extend(s.latencies)
-        _count_pairs(pairs, used)
-    quantiles = {name: _exact_quantiles(values) for name, values in latencies.items()}
-    stats = _summarise(calls, errors, transcripts, quantiles, answered, pairs, registry)
-    return replace(
-        stats,
-        transcripts=len(result.files),
-        unreadable=tuple(
-            UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line)
-            for f in result.files
-            if f.unreadable
-        ),
-        notes=tuple(note for f in result.files for note in f.notes),
-    )
+            self.transcripts[name] = self.transcripts.get(name, 0) + 1
+            if s.latencies:
+                times = self.latencies.get(name)
+                if times is None:
+                    times = self.latencies[name] = array("d")
+                times.extend(s.latencies)
+        _count_pairs(self.pairs, used)
+        if f.unreadable:
+            self.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
+        self.notes.extend(f.notes)
+
+    def stats(self, registry: Registry | None = None) -> UsageStats:
+        quantiles = {name: _exact_quantiles(values) for name, values in self.latencies.items()}
+        stats = _summarise(
+            self.calls,
+            self.errors,
+            self.transcripts,
+            quantiles,
+            self.answered,
+            self.pairs,
+            registry,
+        )
+        return replace(
+            stats,
+            transcripts=self.files,
+            unreadable=tuple(self.unreadable),
+            notes=tuple(self.notes),
+        )
 
 
 def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) -> None:
@@ -244,7 +280,7 @@ def _pair_with(pairs: dict[tuple[str, str], int], tool: str, earlier: Iterable[s
         pairs.update(keep)
 
 
-def _exact_quantiles(values: list[float]) -> tuple[float | None, float | None]:
+def _exact_quantiles(values: Sequence[float]) -> tuple[float | None, float | None]:
     return (statistics.median(values) if values else None), p95(values)
 
 

@@ -1,0 +1,256 @@
+"""Replay files in worker processes, with the same answer as one process.
+
+Each worker replays whole files on its own, and records what deciding copies takes (a
+`CopyLog`: each call's id, tool and message id, the file's sessions, each call's outcome).
+Which calls copy an earlier file's cannot be known in a worker, because it depends on the
+files before. So the parent takes the reports in path order and makes the copy pass
+itself, with the run's one `RunMemory`, exactly as one process does while reading: the
+calls it finds copied are marked, their counts moved to the `copied` columns and their
+latencies taken back, and their events marked before they are passed on.
+
+Files go to workers in chunks, and only a few chunks are out at a time, so the parent
+holds a bounded number of reports whatever the number of files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolsel.replay.matcher import CopyLog
+from toolsel.replay.memory import RunMemory
+from toolsel.replay.report import FileReport, ToolEvent, ToolStats
+
+if TYPE_CHECKING:
+    from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
+    from toolsel.replay.lines import Progress
+
+#: Fewer files than this are read in the one process: starting workers costs more.
+MIN_FILES = 64
+#: Files a worker is sent at once, at most; and chunks out per worker at a time.
+CHUNK = 32
+AHEAD = 3
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def use_pool(inputs: list[str], jobs: int, min_files: int = MIN_FILES) -> bool:
+    return jobs > 1 and len(inputs) >= min_files and "-" not in inputs
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    """One file, replayed in a worker: its report before the copy pass, and what that
+    pass needs."""
+
+    report: FileReport
+    log: CopyLog
+    events: list[ToolEvent] | None  # in order, when events are wanted
+    event_numbers: list[int] | None  # the call each event is about
+    prompts: ForkingPromptSink | None  # `learn`: what this file taught
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a report's fields as a plain tuple: unpickling a slotted dataclass field by
+        # field cost the parent, which unpickles every file, a sixth of a worker's time
+        report = self.report
+        fields = [getattr(report, name) for name in _REPORT_FIELDS]
+        fields[_TOOLS] = tuple(
+            (name, *(getattr(s, f) for f in _TOOL_FIELDS)) for name, s in report.tools.items()
+        )
+        return (
+            _outcome,
+            (tuple(fields), self.log, self.events, self.event_numbers, self.prompts),
+        )
+
+
+_REPORT_FIELDS = tuple(f.name for f in fields(FileReport))
+_TOOLS = _REPORT_FIELDS.index("tools")
+_TOOL_FIELDS = tuple(f.name for f in fields(ToolStats))
+
+
+def _outcome(
+    report: tuple[Any, ...],
+    log: CopyLog,
+    events: list[ToolEvent] | None,
+    numbers: list[int] | None,
+    prompts: ForkingPromptSink | None,
+) -> FileOutcome:
+    values = list(report)
+    values[_TOOLS] = {name: ToolStats(*counts) for name, *counts in values[_TOOLS]}
+    return FileOutcome(FileReport(*values), log, events, numbers, prompts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    options: _Options
+    events: bool
+    prompts: ForkingPromptSink | None  # an empty one, to start each file from
+
+
+_work: _Work | None = None  # a worker's, set once when it starts
+
+
+def _start_worker(work: _Work) -> None:
+    global _work
+    _work = work
+
+
+def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
+    from toolsel.replay.driver import replay_file
+
+    work = _work
+    assert work is not None
+    options = work.options
+    validators: dict[str, object] = {}
+    outcomes = []
+    for path in paths:
+        log = CopyLog()
+        events: list[ToolEvent] | None = [] if work.events else None
+        numbers: list[int] | None = [] if work.events else None
+        prompts = work.prompts.fork() if work.prompts is not None else None
+        report = replay_file(
+            path,
+            registry=options.registry,
+            permission=options.permission,
+            on_event=events.append if events is not None else None,
+            input_format=options.input_format,
+            memory=log,
+            prompts=prompts,
+            allow_unknown=options.allow_unknown,
+            validators=validators,  # type: ignore[arg-type]
+            event_numbers=numbers,
+            window=options.window,
+        )
+        outcomes.append(FileOutcome(report, log, events, numbers, prompts))
+    return outcomes
+
+
+def parallel_reports(
+    inputs: list[str],
+    options: _Options,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    prompts: ForkingPromptSink | None,
+    jobs: int,
+    chunk: int = CHUNK,
+) -> Iterator[FileReport]:
+    """Each file's report in path order, read by `jobs` worker processes; the copy pass
+    runs here, in order (see the module's docstring)."""
+    import multiprocessing
+
+    memory = RunMemory()
+    work = _Work(options, on_event is not None, prompts.fork() if prompts is not None else None)
+    chunks = [inputs[i : i + chunk] for i in range(0, len(inputs), chunk)]
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_worker, initargs=(work,)
+    ) as pool:
+        waiting: deque[Future[list[FileOutcome]]] = deque()
+        upcoming = iter(chunks)
+        for paths in upcoming:
+            waiting.append(pool.submit(_replay_chunk, paths))
+            if len(waiting) >= jobs * AHEAD:
+                break
+        while waiting:
+            outcomes = waiting.popleft().result()
+            following = next(upcoming, None)
+            if following is not None:
+                waiting.append(pool.submit(_replay_chunk, following))
+            for outcome in outcomes:
+                yield settle(outcome, memory, on_event, prompts)
+                if progress is not None:
+                    progress(_size(outcome.report.path))
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def settle(
+    outcome: FileOutcome,
+    memory: RunMemory,
+    on_event: EventSink | None = None,
+    prompts: ForkingPromptSink | None = None,
+) -> FileReport:
+    """The copy pass over one file, after the files before it: its report with the
+    copied calls marked, its events passed on (marked too), what it taught added."""
+    copied = copied_calls(outcome.log, memory)
+    if on_event is not None and outcome.events is not None:
+        numbers = outcome.event_numbers or []
+        for number, event in zip(numbers, outcome.events, strict=True):
+            on_event(replace(event, copied=True) if number in copied else event)
+    if prompts is not None and outcome.prompts is not None:
+        prompts.join(outcome.prompts)
+    if not copied:
+        return outcome.report
+    return _with_copies(outcome.report, outcome.log, copied)
+
+
+def copied_calls(log: CopyLog, memory: RunMemory) -> set[int]:
+    """The numbers of a file's calls that copy an earlier file's, decided as the matcher
+    decides while reading (`Matcher._is_copy`); then the file is remembered."""
+    copied: set[int] = set()
+    started: dict[str, tuple[str, str | None]] = {}
+    linked: set[int] = set()
+    sessions = 0
+    for number, (call_id, tool, message_id, known) in enumerate(log.opens):
+        while sessions < known:
+            linked.update(memory.linked(log.sessions[sessions]))
+            sessions += 1
+        started.setdefault(call_id, (tool, message_id))
+        if memory.is_copy(call_id, tool, message_id, linked):
+            copied.add(number)
+    memory.remember(started, log.sessions)
+    return copied
+
+
+def _with_copies(report: FileReport, log: CopyLog, copied: set[int]) -> FileReport:
+    """Move the copied calls' counts to the `copied` columns and take back their
+    latencies (a copy's time was counted in the file it was copied from)."""
+    moved: dict[str, list[int]] = {}  # tool -> [copied, answered, errors]
+    dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
+    for number in copied:
+        if number in log.uncounted:
+            continue  # tallied apart, in no report
+        tool = log.opens[number][1]
+        counts = moved.setdefault(tool, [0, 0, 0])
+        counts[0] += 1
+        closed = log.closes.get(number)
+        if closed is not None:
+            counts[1] += 1
+            counts[2] += closed[0]
+            if closed[1] >= 0:
+                dropped.setdefault(tool, set()).add(closed[1])
+    tools = dict(report.tools)
+    for tool, (calls, answered, errors) in moved.items():
+        s = tools[tool]
+        latencies = s.latencies
+        if tool in dropped:
+            gone = dropped[tool]
+            latencies = tuple(v for i, v in enumerate(latencies) if i not in gone)
+        tools[tool] = replace(
+            s,
+            copied=s.copied + calls,
+            copied_answered=s.copied_answered + answered,
+            copied_errors=s.copied_errors + errors,
+            latencies=latencies,
+        )
+    return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
+
+
+__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports", "settle"]
