@@ -45,8 +45,9 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def use_pool(inputs: list[str], jobs: int, min_files: int = MIN_FILES) -> bool:
-    return jobs > 1 and len(inputs) >= min_files and "-" not in inputs
+def use_pool(inputs: list[str], jobs: int) -> bool:
+    """Whether worker processes are worth starting (stdin is read in this one)."""
+    return jobs > 1 and len(inputs) >= MIN_FILES and "-" not in inputs
 
 
 @dataclass(slots=True)
@@ -144,7 +145,6 @@ def parallel_reports(
     progress: Progress | None,
     prompts: ForkingPromptSink | None,
     jobs: int,
-    chunk: int = CHUNK,
 ) -> Iterator[FileReport]:
     """Each file's report in path order, read by `jobs` worker processes; the copy pass
     runs here, in order (see the module's docstring)."""
@@ -152,7 +152,8 @@ def parallel_reports(
 
     memory = RunMemory()
     work = _Work(options, on_event is not None, prompts.fork() if prompts is not None else None)
-    chunks = [inputs[i : i + chunk] for i in range(0, len(inputs), chunk)]
+    size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
+    chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_worker, initargs=(work,)

@@ -1,0 +1,135 @@
+"""Replaying in worker processes gives what one process gives: the same reports, events,
+usage statistics and mined prompts, copies across files included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT
+from tests.replay.archive import write_archive
+from toolsel.learn import from_transcripts
+from toolsel.registry.loader import load_registry
+from toolsel.replay import parallel
+from toolsel.replay.driver import replay_paths
+from toolsel.replay.report import ToolEvent
+from toolsel.replay.stats import usage_stats
+from toolsel.replay.window import CallWindow
+
+BUNDLED = ROOT / "transcripts"
+CORPUS = ROOT / "tests" / "corpus" / "transcripts"
+
+
+@pytest.fixture(autouse=True)
+def _pool_for_few_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers even for a handful of files, so the tests take the pool's path."""
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+
+
+def both(paths: list[str], **options: Any) -> tuple[Any, Any]:
+    return replay_paths(paths, jobs=1, **options), replay_paths(paths, jobs=2, **options)
+
+
+@pytest.mark.parametrize("folder", [BUNDLED, CORPUS], ids=["bundled", "corpus"])
+def test_two_processes_give_the_reports_and_statistics_of_one(folder: Path) -> None:
+    registry = load_registry([ROOT / "registries"])
+    one, two = both([str(folder)], registry=registry)
+    assert len(one.files) > 10
+    assert one.files == two.files
+    assert usage_stats(one, registry) == usage_stats(two, registry)
+
+
+def test_pool_is_used_and_copies_are_found_across_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_archive(tmp_path, 30, seed=3, resumed=0.5)
+    pools: list[int] = []
+    real = parallel.parallel_reports
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pools.append(kwargs["jobs"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "parallel_reports", counted)
+    one, two = both([str(tmp_path)])
+    assert pools == [2]  # one process for --jobs 1, the pool for 2
+    assert sum(f.copied_calls for f in one.files) > 0
+    assert one.files == two.files and one.usage == two.usage
+
+
+def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) -> None:
+    write_archive(tmp_path, 20, seed=5, resumed=0.6)
+    heard: list[list[ToolEvent]] = [[], []]
+    for jobs, events in zip((1, 2), heard, strict=True):
+        replay_paths([str(tmp_path)], jobs=jobs, on_event=events.append)
+    assert heard[0] == heard[1]
+    assert any(event.copied for event in heard[0])
+
+
+def test_mined_prompts_are_the_same(tmp_path: Path) -> None:
+    write_archive(tmp_path, 25, seed=9)
+    one = from_transcripts([str(tmp_path)], jobs=1)
+    two = from_transcripts([str(tmp_path)], jobs=2)
+    assert one == two and one[0]
+
+
+def test_a_window_counts_the_same_calls_in_both(tmp_path: Path) -> None:
+    write_archive(tmp_path, 30, seed=11, resumed=0.5)
+    window = CallWindow(since=1_770_000_000.0)  # 2026-02-02: about half the calls
+    one, two = both([str(tmp_path)], window=window, keep_files=False)
+    assert one.files == two.files == ()
+    everything = usage_stats(replay_paths([str(tmp_path)], jobs=1))
+    counted = usage_stats(one)
+    assert counted == usage_stats(two)
+    assert 0 < sum(t.calls for t in counted.tools) < sum(t.calls for t in everything.tools)
+
+
+def test_latencies_can_be_folded_into_medians(tmp_path: Path) -> None:
+    write_archive(tmp_path, 12, seed=2, resumed=0.5)
+    full = replay_paths([str(tmp_path)], jobs=2)
+    slim = replay_paths([str(tmp_path)], jobs=2, keep_latencies=False)
+    assert usage_stats(full) == usage_stats(slim)
+    for a, b in zip(full.files, slim.files, strict=True):
+        assert {n: s.median_latency for n, s in a.tools.items()} == {
+            n: s.median_latency for n, s in b.tools.items()
+        }
+        assert all(not s.latencies for s in b.tools.values())
+
+
+def test_few_files_stdin_or_one_job_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_FILES", 64)
+    many = [f"f{i}.jsonl" for i in range(64)]
+    assert parallel.use_pool(many, 2)
+    assert not parallel.use_pool(many[:63], 2)
+    assert not parallel.use_pool(many, 1)
+    assert not parallel.use_pool([*many, "-"], 2)
+    assert parallel.available_cores() >= 1
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    sessions=st.integers(2, 14),
+    seed=st.integers(0, 2**16),
+    resumed=st.sampled_from([0.0, 0.5, 1.0]),
+    subagents=st.sampled_from([0.0, 0.2]),
+)
+def test_any_archive_replays_the_same_in_one_process_and_in_two(
+    tmp_path_factory: pytest.TempPathFactory,
+    sessions: int,
+    seed: int,
+    resumed: float,
+    subagents: float,
+) -> None:
+    out = tmp_path_factory.mktemp("archive")
+    write_archive(out, sessions, seed=seed, resumed=resumed, subagents=subagents, turns=4)
+    one, two = both([str(out)])
+    assert one.files == two.files
+    assert usage_stats(one) == usage_stats(two)
