@@ -1,0 +1,51 @@
+"""--since and --until: dates, times and ages; the calls a window counts."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from toolsel.replay.window import CallWindow, is_age, iso, parse_time
+
+JAN = datetime(2026, 1, 31, tzinfo=UTC).timestamp()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2026-01-31", JAN),
+        ("2026-01-31T00:00:00Z", JAN),
+        ("2026-01-31T02:00:00+02:00", JAN),
+        (" 2026-01-31 00:00 ", JAN),
+        ("7d", 1_000_000.0 - 7 * 86400),
+        ("12h", 1_000_000.0 - 12 * 3600),
+        ("30m", 1_000_000.0 - 1800),
+        ("90s", 1_000_000.0 - 90),
+        ("2w", 1_000_000.0 - 14 * 86400),
+    ],
+)
+def test_dates_times_and_ages(text: str, expected: float) -> None:
+    assert parse_time(text, now=1_000_000.0) == expected
+
+
+@pytest.mark.parametrize("text", ["yesterday", "7 days", "-7d", "2026-13-01", "", "7y"])
+def test_anything_else_says_what_is_expected(text: str) -> None:
+    with pytest.raises(ValueError, match="ISO 8601 date or time, nor an age such as 7d"):
+        parse_time(text)
+
+
+def test_ages_and_iso() -> None:
+    assert is_age("7d") and not is_age("2026-01-31")
+    assert iso(JAN) == "2026-01-31T00:00:00.000Z"
+
+
+def test_a_window_counts_calls_by_their_own_time() -> None:
+    window = CallWindow(since=JAN, until=JAN + 3600)
+    assert window("2026-01-31T00:00:00.000Z")
+    assert window("2026-01-31T00:59:59Z")
+    assert not window("2026-01-31T01:00:00Z")  # until is exclusive
+    assert not window("2026-01-30T23:59:59Z")
+    assert window("2026-01-31T00:30:00")  # no zone: UTC
+    assert window(None) and window("not a time")  # nothing places it outside
+    assert CallWindow()("1999-01-01T00:00:00Z")
