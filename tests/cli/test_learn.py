@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import ROOT, Cli
@@ -508,3 +509,19 @@ def test_learn_merge_keeps_what_the_overlay_had_even_if_lint_flags_it(cli: Cli, 
     assert run.exit_code == 0, run.stderr
     assert _examples(out)["create_issue"] == ["file a bug about the login page"]
     assert "lint would flag" not in run.stderr
+
+
+def test_jobs_learn_the_same_overlay(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.replay.archive import write_archive
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    write_archive(tmp_path / "archive", 20, seed=4, resumed=0.4)
+    one = cli("learn", "--transcripts", str(tmp_path / "archive"), "-j", "1")
+    two = cli("learn", "--transcripts", str(tmp_path / "archive"), "--jobs", "2")
+    assert one.exit_code == 0 and "please" in one.stdout
+    assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
+    none = cli("learn", "--transcripts", str(tmp_path / "archive"), "--since", "2099-01-01")
+    assert none.exit_code == 1 and none.stdout == ""

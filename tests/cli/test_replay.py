@@ -4,11 +4,16 @@ checks, stdin and forced input formats."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import ROOT, Cli
 from tests.fan_out import chain, descending, fan_out, hard_timeout
+from toolsel.render.formats import ReplayFormat
 
 T = ROOT / "transcripts"
 TOP = sorted(str(p) for p in T.iterdir() if p.is_file())
@@ -331,3 +336,51 @@ def test_replay_reports_a_schema_that_fans_out_and_finishes(
     human = cli("replay", str(transcript), "-r", str(registry))
     assert "not-checked: schema too costly to validate" in human.stdout and human.exit_code == 1
     assert cli("replay", str(transcript), "-r", str(registry), "--fail-on", "none").exit_code == 0
+
+
+# -- --jobs and --since -----------------------------------------------------------------------
+
+CORPUS = str(ROOT / "tests" / "corpus" / "transcripts")
+
+
+@pytest.fixture
+def pool_for_few_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes even for a handful of files, so that --jobs 2 takes the pool."""
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+
+
+@pytest.mark.usefixtures("pool_for_few_files")
+@pytest.mark.parametrize("fmt", [f.value for f in ReplayFormat])
+@pytest.mark.parametrize(
+    "args",
+    [[str(T), CORPUS, "--no-registry"], [str(T), CORPUS, "-r", str(ROOT / "registries")]],
+    ids=["no-registry", "registry"],
+)
+def test_jobs_give_byte_identical_output(cli: Cli, fmt: str, args: list[str]) -> None:
+    one = cli("replay", *args, "-f", fmt, "--jobs", "1")
+    two = cli("replay", *args, "-f", fmt, "-j", "2")
+    assert one.stdout and (one.stdout, one.stderr, one.exit_code) == (
+        two.stdout,
+        two.stderr,
+        two.exit_code,
+    )
+
+
+def test_since_skips_files_last_modified_before(cli: Cli, tmp_path: Path) -> None:
+    for name in ("old.jsonl", "new.jsonl"):
+        (tmp_path / name).write_bytes((T / "openai-chat.jsonl").read_bytes())
+    old = datetime(2025, 6, 1, tzinfo=UTC).timestamp()
+    os.utime(tmp_path / "old.jsonl", (old, old))
+    run = cli("replay", str(tmp_path), "--since", "2026-01-01", "-f", "json", "--no-registry")
+    assert [Path(f["path"]).name for f in json.loads(run.stdout)["files"]] == ["new.jsonl"]
+    run = cli("replay", str(tmp_path), "--since", "100000d", "-f", "json", "--no-registry")
+    assert len(json.loads(run.stdout)["files"]) == 2
+
+
+def test_a_bad_since_is_one_line(cli: Cli) -> None:
+    run = cli("replay", str(T), "--since", "yesterday")
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.stderr.startswith("toolsel: error: --since: 'yesterday' is not an ISO 8601")
+    assert len(run.stderr.strip().splitlines()) <= 2  # the error, and a hint at most

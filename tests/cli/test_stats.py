@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import ROOT, Cli
 
 T = ROOT / "transcripts"
@@ -104,3 +106,62 @@ def test_stats_db_from_the_sums_or_exactly(cli: Cli, tmp_path) -> None:  # type:
     assert summed["tools"]["f"]["calls"] == exact["tools"]["f"]["calls"] == 3
     run = cli("stats", "--exact", str(ROOT / "transcripts" / "claude-code-session.jsonl"))
     assert run.exit_code == 2 and "--db" in run.stderr
+
+
+# -- --jobs, --since and --until over transcripts ---------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "html"])
+def test_jobs_give_byte_identical_output(
+    cli: Cli, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    corpus = str(ROOT / "tests" / "corpus" / "transcripts")
+    args = ["stats", str(ROOT / "transcripts"), corpus, "-r", str(ROOT / "registries"), "-f", fmt]
+    one, two = cli(*args, "-j", "1"), cli(*args, "-j", "2")
+    assert one.stdout and (one.stdout, one.stderr, one.exit_code) == (
+        two.stdout,
+        two.stderr,
+        two.exit_code,
+    )
+
+
+def _timed_calls(write) -> str:  # type: ignore[no-untyped-def]
+    """A session with a Read at 10:00, a Grep at 12:00 and a Bash at 14:00 (UTC)."""
+    lines = []
+    for n, (tool, hour) in enumerate((("Read", 10), ("Grep", 12), ("Bash", 14))):
+        at = f"2026-01-31T{hour}:00:00.000Z"
+        lines.append(
+            json.dumps({"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "timestamp": at,
+                        "message": {"id": f"m{n}", "role": "assistant", "content": [
+                            {"type": "tool_use", "id": f"t{n}", "name": tool, "input": {}}]}})
+        )  # fmt: skip
+        lines.append(
+            json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": "s", "timestamp": at,
+                        "message": {"role": "user", "content": [
+                            {"type": "tool_result", "tool_use_id": f"t{n}", "content": "ok"}]}})
+        )  # fmt: skip
+    return str(write("timed.jsonl", "\n".join(lines) + "\n"))
+
+
+def test_since_and_until_count_calls_by_their_own_time(cli: Cli, write) -> None:  # type: ignore[no-untyped-def]
+    path = _timed_calls(write)
+
+    def tools(*args: str) -> list[str]:
+        run = cli("stats", path, "--no-registry", "-f", "json", *args)
+        assert run.exit_code == 0, run.stderr
+        return sorted(json.loads(run.stdout)["tools"])
+
+    assert tools() == ["Bash", "Grep", "Read"]
+    assert tools("--since", "2026-01-31T12:00:00Z") == ["Bash", "Grep"]
+    assert tools("--until", "2026-01-31T12:00:00Z") == ["Read"]
+    assert tools("--since", "2026-01-31T11:00", "--until", "2026-01-31T13:00+00:00") == ["Grep"]
+    # the file was written now, so it is read; its calls are older than a day
+    assert tools("--since", "1d") == []
+
+
+def test_session_and_exact_still_need_a_store(cli: Cli) -> None:
+    run = cli("stats", str(ROOT / "transcripts"), "--session", "s")
+    assert run.exit_code == 2 and "--session and --exact read a usage store" in run.stderr
