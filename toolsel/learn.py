@@ -135,7 +135,7 @@ def from_transcripts(
     from toolsel.replay.driver import replay_paths
 
     miner = _Miner()
-    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep_files=False)
+    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep="none")
     with gc_paused():  # one object per distinct prompt, no cycles
         examples = [
             Example(tool, text, source, count)

@@ -524,4 +524,5 @@ def test_jobs_learn_the_same_overlay(
     assert one.exit_code == 0 and "please" in one.stdout
     assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
     none = cli("learn", "--transcripts", str(tmp_path / "archive"), "--since", "2099-01-01")
-    assert none.exit_code == 1 and none.stdout == ""
+    assert none.exit_code == 2 and none.stdout == ""
+    assert "no transcript file was modified since 2099-01-01T00:00:00.000Z" in none.stderr

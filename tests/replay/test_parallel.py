@@ -80,7 +80,7 @@ def test_mined_prompts_are_the_same(tmp_path: Path) -> None:
 def test_a_window_counts_the_same_calls_in_both(tmp_path: Path) -> None:
     write_archive(tmp_path, 30, seed=11, resumed=0.5)
     window = CallWindow(since=1_770_000_000.0)  # 2026-02-02: about half the calls
-    one, two = both([str(tmp_path)], window=window, keep_files=False)
+    one, two = both([str(tmp_path)], window=window, keep="none")
     assert one.files == two.files == ()
     everything = usage_stats(replay_paths([str(tmp_path)], jobs=1))
     counted = usage_stats(one)
@@ -91,7 +91,7 @@ def test_a_window_counts_the_same_calls_in_both(tmp_path: Path) -> None:
 def test_latencies_can_be_folded_into_medians(tmp_path: Path) -> None:
     write_archive(tmp_path, 12, seed=2, resumed=0.5)
     full = replay_paths([str(tmp_path)], jobs=2)
-    slim = replay_paths([str(tmp_path)], jobs=2, keep_latencies=False)
+    slim = replay_paths([str(tmp_path)], jobs=2, keep="compact")
     assert usage_stats(full) == usage_stats(slim)
     for a, b in zip(full.files, slim.files, strict=True):
         assert {n: s.median_latency for n, s in a.tools.items()} == {

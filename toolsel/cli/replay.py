@@ -117,7 +117,7 @@ def replay(
                 allow_unknown=allowed_unknown(allow_unknown),
                 jobs=jobs_wanted(jobs),
                 since=since_time(since),
-                keep_latencies=False,
+                keep="compact",
             )
         if timeline is not None:
             from toolsel.render.html.replay import render_replay_html

@@ -136,7 +136,7 @@ def stats(
         paths,
         jobs=jobs_wanted(jobs),
         since=start,
-        keep_files=False,
+        keep="none",
         window=CallWindow(start, end) if start is not None or end is not None else None,
     )
     result = usage_stats(replayed, loaded)

@@ -88,7 +88,27 @@ def replay_payload(result: ReplayResult) -> dict[str, Any]:
 
 
 def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
-    out.write(dumps_json(replay_payload(result)))
+    """`dumps_json(replay_payload(result))`, written a file at a time: the document of a
+    run of many files is never held whole."""
+    files = iter(result.files)
+    first = next(files, None)
+    if first is None:
+        out.write(dumps_json(replay_payload(result)))
+        return
+    out.write('{\n  "files": [\n')
+    out.write(_indented(file_payload(first), 4))
+    for report in files:
+        out.write(",\n")
+        out.write(_indented(file_payload(report), 4))
+    out.write(f'\n  ],\n  "schema": "{REPLAY_SCHEMA}",\n  "summary": ')
+    out.write(_indented(summary_payload(result), 2).lstrip(" "))
+    out.write("\n}\n")
+
+
+def _indented(payload: dict[str, Any], spaces: int) -> str:
+    """A payload as `dumps_json` writes it `spaces` deeper (JSON strings hold no newline)."""
+    pad = " " * spaces
+    return pad + dumps_json(payload).rstrip("\n").replace("\n", "\n" + pad)
 
 
 def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:

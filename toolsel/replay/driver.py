@@ -4,11 +4,12 @@ distinct ids, not with file size."""
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
@@ -20,11 +21,14 @@ from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall, seconds
 from toolsel.replay.memory import RunMemory
 from toolsel.replay.report import (
     FileReport,
+    PackedReports,
     ReplayResult,
     Subagent,
     ToolEvent,
+    Totals,
     UnreadTools,
     build_report,
+    pack,
 )
 from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
@@ -33,6 +37,12 @@ if TYPE_CHECKING:
     from toolsel.replay.window import CallWindow
 
 EventSink = Callable[[ToolEvent], None]
+
+
+#: What `replay_paths` keeps of each file's report: all of it; its counts and findings with
+#: each tool's median latency, packed (`PackedReports`, about 0.5 kB a file); or nothing
+#: (usage statistics and mining need no report).
+Keep = Literal["full", "compact", "none"]
 
 
 def replay_paths(
@@ -47,8 +57,7 @@ def replay_paths(
     allow_unknown: tuple[str, ...] = (),
     jobs: int = 1,
     since: float | None = None,
-    keep_files: bool = True,
-    keep_latencies: bool = True,
+    keep: Keep = "full",
     window: CallWindow | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
@@ -57,29 +66,55 @@ def replay_paths(
 
     `jobs` processes read files at once (see `toolsel.replay.parallel`); the answer is the
     same for any number. `since` (a POSIX time) skips files last modified before it.
-    Each file's report is added to the usage totals as it comes; `keep_files=False` keeps
-    no report (memory then grows with tools and calls, not files), `keep_latencies=False`
-    keeps each file's per-tool median latency instead of every latency. With `window`,
-    only the calls whose own time is in it are counted per tool (`stats --since`)."""
+    Each file's report is added to the usage totals and the summary as it comes, and kept
+    as `keep` says: memory grows with the files kept, not with the files read. With
+    `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
     from toolsel.replay.stats import UsageTotals
 
     inputs = expand_inputs(paths)
     if since is not None:
         inputs = [path for path in inputs if not modified_before(path, since)]
-    totals = UsageTotals()
-    kept: list[FileReport] = []
-    for report in _reports(
+        if not inputs:
+            from toolsel.errors import UsageError
+            from toolsel.replay.window import iso
+
+            raise UsageError(
+                f"no transcript file was modified since {iso(since)}",
+                hint="pass an earlier --since, or none",
+            )
+    usage, totals, links = UsageTotals(), Totals(), _AgentLinks()
+    full: list[FileReport] = []
+    packed: list[bytes] = []
+    reports = _reports(
         inputs,
         _Options(registry, permission, input_format, allow_unknown, window),
         on_event=on_event,
         progress=progress,
         prompts=prompts,
         jobs=jobs,
-    ):
+    )
+    for index, report in enumerate(reports):
+        usage.add(report)
         totals.add(report)
-        if keep_files:
-            kept.append(report if keep_latencies else without_latencies(report))
-    return ReplayResult(_link_agent_files(kept), usage=totals)
+        links.add(index, report)
+        if keep == "full":
+            full.append(report)
+        elif keep == "compact":
+            packed.append(pack(without_latencies(report)))
+    linked = links.links()
+    totals.counts["subagents"] += sum(len(found) for found in linked.values())
+    files: Sequence[FileReport] = ()
+    if keep == "full":
+        files = tuple(
+            replace(f, subagents=f.subagents + tuple(linked[i])) if i in linked else f
+            for i, f in enumerate(full)
+        )
+    elif keep == "compact":
+        for i, found in linked.items():
+            report = pickle.loads(packed[i])
+            packed[i] = pack(replace(report, subagents=report.subagents + tuple(found)))
+        files = PackedReports(packed)
+    return ReplayResult(files, usage=usage, totals=totals.counts, found=frozenset(totals.found))
 
 
 def modified_before(path: str, since: float) -> bool:
@@ -346,19 +381,28 @@ class _EventStream:
         self._emit("tool_result", opened, line, result)
 
 
-def _link_agent_files(files: list[FileReport]) -> tuple[FileReport, ...]:
-    """Claude Code 2.x: a sub-agent file's agentId names the Task result that launched it."""
-    owners = {
-        agent: (i, task) for i, f in enumerate(files) for agent, task in f.task_agents.items()
-    }
-    links: dict[int, list[Subagent]] = {}
-    for report in files:
-        if report.agent_id and report.agent_id in owners:
-            owner, (task_id, task_tool) = owners[report.agent_id]
-            links.setdefault(owner, []).append(
-                Subagent(task_id, task_tool, report.calls, "agent-file")
-            )
-    return tuple(
-        replace(f, subagents=f.subagents + tuple(links[i])) if i in links else f
-        for i, f in enumerate(files)
-    )
+class _AgentLinks:
+    """Claude Code 2.x: a sub-agent file's agentId names the Task result that launched it.
+    Gathered file by file (the last Task result naming an agent owns it), linked at the
+    end, each owner's links in the order of the agent files."""
+
+    def __init__(self) -> None:
+        self.owners: dict[str, tuple[int, tuple[str, str]]] = {}
+        self.agents: list[tuple[str, int]] = []  # (agent id, calls) of each agent file
+
+    def add(self, index: int, report: FileReport) -> None:
+        for agent, task in report.task_agents.items():
+            self.owners[agent] = (index, task)
+        if report.agent_id:
+            self.agents.append((report.agent_id, report.calls))
+
+    def links(self) -> dict[int, list[Subagent]]:
+        """The owner's index -> the agent files it launched."""
+        links: dict[int, list[Subagent]] = {}
+        for agent, calls in self.agents:
+            if agent in self.owners:
+                owner, (task_id, task_tool) = self.owners[agent]
+                links.setdefault(owner, []).append(
+                    Subagent(task_id, task_tool, calls, "agent-file")
+                )
+        return links

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 from toolsel.replay.lines import Reading, Unreadable
 from toolsel.replay.matcher import Matcher
@@ -17,15 +18,18 @@ __all__ = [
     "FailOn",
     "FileReport",
     "Orphan",
+    "PackedReports",
     "ReplayResult",
     "Subagent",
     "ToolEvent",
     "ToolStats",
+    "Totals",
     "Unanswered",
     "UnreadTools",
     "Unreadable",
     "Violation",
     "build_report",
+    "pack",
 ]
 
 
@@ -189,15 +193,60 @@ def _has(report: FileReport, kind: FailOn) -> bool:
     return bool(getattr(report, attribute))
 
 
+class PackedReports(Sequence[FileReport]):
+    """File reports kept pickled (about 0.5 kB each, one object), for a run of many files
+    whose output lists every file: each is unpacked when it is read."""
+
+    def __init__(self, packed: list[bytes]) -> None:
+        self.packed = packed
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+    @overload
+    def __getitem__(self, index: int) -> FileReport: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[FileReport, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> FileReport | tuple[FileReport, ...]:
+        if isinstance(index, slice):
+            return tuple(pickle.loads(p) for p in self.packed[index])
+        report: FileReport = pickle.loads(self.packed[index])
+        return report
+
+    def __iter__(self) -> Iterator[FileReport]:
+        loads = pickle.loads
+        for packed in self.packed:
+            yield loads(packed)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def pack(report: FileReport) -> bytes:
+    return pickle.dumps(report, pickle.HIGHEST_PROTOCOL)
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
-    files: tuple[FileReport, ...]
+    files: Sequence[FileReport]
     #: the usage totals (`toolsel.replay.stats.UsageTotals`), gathered file by file while
     #: replaying: they hold what `files` may no longer (latencies; files not kept)
     usage: Any = None
+    #: each count and list of `FileReport` summed over the files, and the finding kinds
+    #: some file has, when gathered while replaying (else worked out from `files`)
+    totals: Mapping[str, int] | None = None
+    found: frozenset[FailOn] | None = None
 
     def total(self, name: str) -> int:
         """A count summed over files; for a list of findings, how many there are."""
+        if self.totals is not None:
+            return self.totals[name]
         return sum(
             value if isinstance(value := getattr(f, name), int) else len(value) for f in self.files
         )
@@ -205,7 +254,34 @@ class ReplayResult:
     def fails(self, kinds: Iterable[FailOn]) -> bool:
         """Whether any file has a finding of these kinds (`--fail-on`)."""
         wanted = tuple(kinds)
+        if self.found is not None:
+            return any(kind in self.found for kind in wanted)
         return any(_has(f, kind) for f in self.files for kind in wanted)
+
+
+#: The counts and lists of a file report that `ReplayResult.total` sums.
+SUMMED = tuple(
+    name
+    for name in FileReport.__dataclass_fields__
+    if name not in ("path", "format", "tools", "agent_id", "task_agents")
+)
+
+
+@dataclass(slots=True)
+class Totals:
+    """`ReplayResult.totals` and `found`, summed one file at a time."""
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SUMMED, 0))
+    found: set[FailOn] = field(default_factory=set)
+
+    def add(self, report: FileReport) -> None:
+        counts = self.counts
+        for name in SUMMED:
+            value = getattr(report, name)
+            counts[name] += value if type(value) is int else len(value)
+        for kind in FailOn:
+            if kind not in self.found and _has(report, kind):
+                self.found.add(kind)
 
 
 def build_report(

@@ -3,6 +3,7 @@ JSON output is (`replay_payload`), plus each session's timeline of calls."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import IO, Any
 
 from toolsel.replay.report import FileReport, ReplayResult
@@ -53,7 +54,7 @@ def session_data(report: FileReport, timeline: FileTimeline) -> dict[str, Any]:
     }
 
 
-def agent_owners(files: tuple[FileReport, ...]) -> dict[int, str]:
+def agent_owners(files: Sequence[FileReport]) -> dict[int, str]:
     """A Claude Code sub-agent file's index -> "owner file index:Task call id"."""
     owners = {
         agent: f"{index}:{task_id}"
