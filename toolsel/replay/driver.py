@@ -4,7 +4,6 @@ distinct ids, not with file size."""
 
 from __future__ import annotations
 
-import pickle
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -25,10 +24,12 @@ from toolsel.replay.report import (
     ReplayResult,
     Subagent,
     ToolEvent,
+    ToolStats,
     Totals,
     UnreadTools,
     build_report,
     pack,
+    unpack,
 )
 from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
@@ -111,7 +112,7 @@ def replay_paths(
         )
     elif keep == "compact":
         for i, found in linked.items():
-            report = pickle.loads(packed[i])
+            report = unpack(packed[i])
             packed[i] = pack(replace(report, subagents=report.subagents + tuple(found)))
         files = PackedReports(packed)
     return ReplayResult(files, usage=usage, totals=totals.counts, found=frozenset(totals.found))
@@ -133,7 +134,16 @@ def without_latencies(report: FileReport) -> FileReport:
     return replace(
         report,
         tools={
-            name: replace(s, latencies=(), median_s=s.median_latency)
+            name: ToolStats(
+                s.calls,
+                s.errors,
+                s.answered,
+                s.copied,
+                s.copied_errors,
+                s.copied_answered,
+                (),
+                s.median_latency,
+            )
             for name, s in report.tools.items()
         },
     )

@@ -12,7 +12,7 @@ collide at once (the id's, and the tool's or the message id's), so it is left to
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,8 +25,21 @@ BITS_PER_ID = 16
 NO_MESSAGE = 0  # the hash stored for a call with no message id
 
 
-def _hash(text: str | None) -> int:
+def message_key(text: str | None) -> int:
     return NO_MESSAGE if text is None else hash(text) or 1
+
+
+def copies(
+    earlier: tuple[int, int, int], tool: str, message_id: str | None, linked: Collection[int]
+) -> bool:
+    """Whether a call copies the earlier call of its id (`RunMemory.find`): the same tool,
+    and the same message id (a resumed Claude Code session copies its messages) or a file
+    of the same lineage (`linked`: a shared session or thread id)."""
+    if earlier[0] != hash(tool):
+        return False
+    if message_id is not None and earlier[1] == message_key(message_id):
+        return True
+    return earlier[2] in linked
 
 
 class RunMemory:
@@ -53,22 +66,18 @@ class RunMemory:
     def is_copy(
         self, call_id: str, tool: str, message_id: str | None, linked: set[int] | frozenset[int]
     ) -> bool:
-        """Whether a call copies one of an earlier file of the run: the same id and tool,
-        with the same message id (a resumed Claude Code session copies its messages) or in
-        a file of the same lineage (`linked`: a shared session or thread id)."""
-        key = hash(call_id)
+        """Whether a call copies one of an earlier file of the run (`copies`)."""
+        earlier = self.find(hash(call_id))
+        return earlier is not None and copies(earlier, tool, message_id, linked)
+
+    def find(self, key: int) -> tuple[int, int, int] | None:
+        """An id hash's (tool hash, message id hash, first file), or None."""
         earlier = self._pending.get(key)
         if earlier is None:
             if not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7)):
-                return False
+                return None
             earlier = self._search(key)
-            if earlier is None:
-                return False
-        if earlier[0] != hash(tool):
-            return False
-        if message_id is not None and earlier[1] == _hash(message_id):
-            return True
-        return earlier[2] in linked
+        return earlier
 
     def _search(self, key: int) -> tuple[int, int, int] | None:
         keys = self._keys
@@ -86,25 +95,29 @@ class RunMemory:
     ) -> None:
         """Add the next file: its calls (id -> (tool, message id), first seen first) and
         its sessions. An id already known keeps its first file."""
+        self.add(
+            {
+                key: (hash(tool), message_key(message_id))
+                for call_id, (tool, message_id) in started.items()
+                if self.find(key := hash(call_id)) is None
+            },
+            sessions,
+        )
+
+    def add(self, new: Mapping[int, tuple[int, int]], sessions: Iterable[str]) -> None:
+        """Add the next file: the hashes of its ids that no earlier file had, each with its
+        tool's and message id's, and its sessions."""
         number = self.files
         self.files += 1
         pending = self._pending
-        for call_id, (tool, message_id) in started.items():
-            key = hash(call_id)
-            if key in pending or self._known(key):
-                continue
-            pending[key] = (hash(tool), _hash(message_id), number)
+        for key, (tool, message) in new.items():
+            pending[key] = (tool, message, number)
         for session in sessions:
             files = self.sessions.setdefault(session, [])
             if not files or files[-1] != number:
                 files.append(number)
         if len(pending) >= PENDING:
             self._merge()
-
-    def _known(self, key: int) -> bool:
-        if not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7)):
-            return False
-        return self._search(key) is not None
 
     def _merge(self) -> None:
         import numpy as np

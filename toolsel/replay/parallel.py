@@ -18,13 +18,13 @@ import os
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsel.replay.matcher import CopyLog
-from toolsel.replay.memory import RunMemory
-from toolsel.replay.report import FileReport, ToolEvent, ToolStats
+from toolsel.replay.memory import RunMemory, copies, message_key
+from toolsel.replay.report import FileReport, ToolEvent, ToolStats, flatten, unflatten
 
 if TYPE_CHECKING:
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
@@ -62,22 +62,11 @@ class FileOutcome:
     prompts: ForkingPromptSink | None  # `learn`: what this file taught
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # a report's fields as a plain tuple: unpickling a slotted dataclass field by
-        # field cost the parent, which unpickles every file, a sixth of a worker's time
-        report = self.report
-        fields = [getattr(report, name) for name in _REPORT_FIELDS]
-        fields[_TOOLS] = tuple(
-            (name, *(getattr(s, f) for f in _TOOL_FIELDS)) for name, s in report.tools.items()
-        )
+        # the report as plain tuples (`flatten`): the parent unpickles every file's
         return (
             _outcome,
-            (tuple(fields), self.log, self.events, self.event_numbers, self.prompts),
+            (flatten(self.report), self.log, self.events, self.event_numbers, self.prompts),
         )
-
-
-_REPORT_FIELDS = tuple(f.name for f in fields(FileReport))
-_TOOLS = _REPORT_FIELDS.index("tools")
-_TOOL_FIELDS = tuple(f.name for f in fields(ToolStats))
 
 
 def _outcome(
@@ -87,9 +76,7 @@ def _outcome(
     numbers: list[int] | None,
     prompts: ForkingPromptSink | None,
 ) -> FileOutcome:
-    values = list(report)
-    values[_TOOLS] = {name: ToolStats(*counts) for name, *counts in values[_TOOLS]}
-    return FileOutcome(FileReport(*values), log, events, numbers, prompts)
+    return FileOutcome(unflatten(report), log, events, numbers, prompts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,17 +193,22 @@ def copied_calls(log: CopyLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     copied: set[int] = set()
-    started: dict[str, tuple[str, str | None]] = {}
+    new: dict[int, tuple[int, int]] = {}  # ids no earlier file had: the first call's
     linked: set[int] = set()
     sessions = 0
+    find = memory.find
     for number, (call_id, tool, message_id, known) in enumerate(log.opens):
         while sessions < known:
             linked.update(memory.linked(log.sessions[sessions]))
             sessions += 1
-        started.setdefault(call_id, (tool, message_id))
-        if memory.is_copy(call_id, tool, message_id, linked):
+        key = hash(call_id)
+        earlier = find(key)
+        if earlier is None:
+            if key not in new:
+                new[key] = (hash(tool), message_key(message_id))
+        elif copies(earlier, tool, message_id, linked):
             copied.add(number)
-    memory.remember(started, log.sessions)
+    memory.add(new, log.sessions)
     return copied
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, overload
 
 from toolsel.replay.lines import Reading, Unreadable
@@ -29,7 +30,10 @@ __all__ = [
     "Unreadable",
     "Violation",
     "build_report",
+    "flatten",
     "pack",
+    "unflatten",
+    "unpack",
 ]
 
 
@@ -178,19 +182,21 @@ DEFAULT_FAIL_ON = (
 )
 
 
+_FINDINGS = {
+    FailOn.UNANSWERED: "unanswered",
+    FailOn.ORPHANS: "orphans",
+    FailOn.DUPLICATES: "duplicate_calls",
+    FailOn.DUPLICATE_RESULTS: "duplicate_results",
+    FailOn.UNREADABLE: "unreadable",
+    FailOn.VIOLATIONS: "violations",
+    FailOn.UNREAD_TOOLS: "unread_tools",
+}
+
+
 def _has(report: FileReport, kind: FailOn) -> bool:
     if kind is FailOn.CONFLICTING:
         return any(d.kind == "conflicting" for d in report.duplicate_calls)
-    attribute = {
-        FailOn.UNANSWERED: "unanswered",
-        FailOn.ORPHANS: "orphans",
-        FailOn.DUPLICATES: "duplicate_calls",
-        FailOn.DUPLICATE_RESULTS: "duplicate_results",
-        FailOn.UNREADABLE: "unreadable",
-        FailOn.VIOLATIONS: "violations",
-        FailOn.UNREAD_TOOLS: "unread_tools",
-    }[kind]
-    return bool(getattr(report, attribute))
+    return bool(getattr(report, _FINDINGS[kind]))
 
 
 class PackedReports(Sequence[FileReport]):
@@ -211,14 +217,12 @@ class PackedReports(Sequence[FileReport]):
 
     def __getitem__(self, index: int | slice) -> FileReport | tuple[FileReport, ...]:
         if isinstance(index, slice):
-            return tuple(pickle.loads(p) for p in self.packed[index])
-        report: FileReport = pickle.loads(self.packed[index])
-        return report
+            return tuple(unpack(p) for p in self.packed[index])
+        return unpack(self.packed[index])
 
     def __iter__(self) -> Iterator[FileReport]:
-        loads = pickle.loads
         for packed in self.packed:
-            yield loads(packed)
+            yield unpack(packed)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -229,7 +233,30 @@ class PackedReports(Sequence[FileReport]):
 
 
 def pack(report: FileReport) -> bytes:
-    return pickle.dumps(report, pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(flatten(report), pickle.HIGHEST_PROTOCOL)
+
+
+def unpack(packed: bytes) -> FileReport:
+    return unflatten(pickle.loads(packed))
+
+
+def flatten(report: FileReport) -> tuple[Any, ...]:
+    """A report as plain tuples, to pickle: a slotted dataclass pickles field by field in
+    Python, several times slower (and a run of many files pickles each report twice)."""
+    values = list(_report_fields(report))
+    for at, kind in _NESTED:
+        values[at] = tuple(map(_FIELDS_OF[kind], values[at]))
+    values[_TOOLS] = tuple((name, *_tool_fields(s)) for name, s in report.tools.items())
+    return tuple(values)
+
+
+def unflatten(flat: tuple[Any, ...]) -> FileReport:
+    values = list(flat)
+    for at, kind in _NESTED:
+        if values[at]:
+            values[at] = tuple(kind(*item) for item in values[at])
+    values[_TOOLS] = {name: ToolStats(*counts) for name, *counts in values[_TOOLS]}
+    return FileReport(*values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,12 +303,14 @@ class Totals:
 
     def add(self, report: FileReport) -> None:
         counts = self.counts
-        for name in SUMMED:
-            value = getattr(report, name)
-            counts[name] += value if type(value) is int else len(value)
-        for kind in FailOn:
-            if kind not in self.found and _has(report, kind):
-                self.found.add(kind)
+        for name, value in zip(SUMMED, _summed(report), strict=True):
+            if value:
+                counts[name] += value if type(value) is int else len(value)
+        if len(self.found) < len(FailOn):
+            self.found.update(kind for kind in FailOn if _has(report, kind))
+
+
+_summed = attrgetter(*SUMMED)
 
 
 def build_report(
@@ -373,3 +402,29 @@ def _notes(reading: Reading, matcher: Matcher, unread: tuple[UnreadTools, ...]) 
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _fields_getter(kind: Any) -> Callable[[Any], tuple[Any, ...]]:
+    """A dataclass's fields, in order, as one tuple (it has several)."""
+    return attrgetter(*(f.name for f in fields(kind)))
+
+
+_NAMES = tuple(FileReport.__dataclass_fields__)
+_TOOLS = _NAMES.index("tools")
+#: The fields of a report that hold findings, and their kind.
+_NESTED = tuple(
+    (_NAMES.index(name), kind)
+    for name, kind in (
+        ("unreadable", Unreadable),
+        ("unanswered", Unanswered),
+        ("orphans", Orphan),
+        ("duplicate_calls", DuplicateCall),
+        ("duplicate_results", DuplicateResult),
+        ("subagents", Subagent),
+        ("violations", Violation),
+        ("unread_tools", UnreadTools),
+    )
+)
+_FIELDS_OF = {kind: _fields_getter(kind) for _, kind in _NESTED}
+_report_fields = _fields_getter(FileReport)
+_tool_fields = _fields_getter(ToolStats)

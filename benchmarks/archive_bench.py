@@ -1,0 +1,140 @@
+"""`replay`, `stats` and `learn` over many-file archives: `--jobs` speed-up and peak memory.
+
+    python benchmarks/archive_bench.py --files 10000 --runs 3            # --jobs 2 vs 1
+    python benchmarks/archive_bench.py --files 50000 --runs 1 --memory   # peak RSS
+
+Archives come from `benchmarks/gen_archive.py` (Claude Code sessions, 15% resumed, with
+sub-agent files), written once under --dir. Each measurement is a whole `toolsel` process
+run from an empty directory (no project registry), `--jobs 1` and `--jobs 2` taking turns
+so that a shared machine's drifting load hits both; medians of wall seconds, with the CPU
+seconds of the process and its workers, and the load average before each run. Peak memory
+is the largest sum of the proportional resident sets (PSS) of the process and its workers,
+sampled every 20 ms, beside the kernel's peak RSS for the main process alone (`ru_maxrss`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+COMMANDS = {
+    "replay": ["replay", "{dir}", "--format", "json", "-o", os.devnull, "--fail-on", "none"],
+    "stats": ["stats", "{dir}", "--format", "json", "-o", os.devnull],
+    "learn": ["learn", "--transcripts", "{dir}", "-o", "{out}"],
+}
+
+
+def archive(directory: Path, files: int) -> Path:
+    out = directory / f"archive-{files}"
+    if not (out / ".done").exists():
+        subprocess.run(
+            [sys.executable, str(HERE / "gen_archive.py"), str(files), str(out)], check=True
+        )
+        (out / ".done").write_text("")
+    return out
+
+
+def _tree_rss(root: int) -> int:
+    """Proportional resident kB (PSS: pages shared after a fork are split between the
+    processes that share them, not counted in each) of a process and its children (one
+    level: the pool's workers)."""
+    total = 0
+    pids = [root]
+    try:
+        children = Path(f"/proc/{root}/task/{root}/children").read_text().split()
+        pids += [int(p) for p in children]
+    except OSError:
+        pass
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def run(command: list[str]) -> dict[str, float]:
+    """One whole process: wall and CPU seconds, peak RSS (the tree's, and its own)."""
+    with tempfile.TemporaryDirectory() as cwd:
+        load = os.getloadavg()[0]
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            ["toolsel", *command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        peak = [0]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                peak[0] = max(peak[0], _tree_rss(process.pid))
+                done.wait(0.02)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        done.set()
+        sampler.join()
+        assert process.stderr is not None
+        error = process.stderr.read().decode()
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"toolsel {' '.join(command)} failed: {error}")
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "tree_mb": peak[0] / 1024,
+        "own_mb": usage.ru_maxrss / 1024,
+        "load": load,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=int, default=10_000, help="sessions in the archive")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--commands", nargs="+", default=["replay", "stats", "learn"])
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "toolsel-bench")
+    parser.add_argument("--memory", action="store_true", help="report peak RSS, not speed-up")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    source = archive(args.dir, args.files)
+    count = sum(1 for _ in source.rglob("*.jsonl"))
+    size = sum(p.stat().st_size for p in source.rglob("*.jsonl")) / 1e6
+    print(f"{count:,} files ({args.files:,} sessions), {size:,.0f} MB; {os.cpu_count()} CPUs")
+    print("| command | --jobs | wall s (median) | CPU s | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name in args.commands:
+        results: dict[int, list[dict[str, float]]] = {jobs: [] for jobs in args.jobs}
+        for _ in range(args.runs):
+            for jobs in args.jobs:
+                out = args.dir / "learned.yaml"
+                out.unlink(missing_ok=True)
+                command = [part.format(dir=source, out=out) for part in COMMANDS[name]]
+                results[jobs].append(run([*command, "--jobs", str(jobs)]))
+        base = statistics.median(r["wall"] for r in results[args.jobs[0]])
+        for jobs, runs in results.items():
+            wall = statistics.median(r["wall"] for r in runs)
+            speed = f" ({base / wall:.2f}x)" if jobs != args.jobs[0] else ""
+            cpu = statistics.median(r["cpu"] for r in runs)
+            tree = max(r["tree_mb"] for r in runs)
+            own = max(r["own_mb"] for r in runs)
+            loads = ", ".join(f"{r['load']:.1f}" for r in runs)
+            print(
+                f"| {name} | {jobs} | {wall:.2f}{speed} | {cpu:.1f} | {tree:.0f} MB "
+                f"| {own:.0f} MB | {loads} |"
+            )
+
+
+if __name__ == "__main__":
+    main()
