@@ -384,3 +384,17 @@ def test_a_bad_since_is_one_line(cli: Cli) -> None:
     assert run.exit_code == 2 and run.stdout == ""
     assert run.stderr.startswith("toolsel: error: --since: 'yesterday' is not an ISO 8601")
     assert len(run.stderr.strip().splitlines()) <= 2  # the error, and a hint at most
+
+
+@pytest.mark.usefixtures("pool_for_few_files")
+def test_a_file_that_cannot_be_read_is_the_same_one_line_from_a_worker(
+    cli: Cli, tmp_path: Path
+) -> None:
+    for name in ("a.jsonl", "b.jsonl", "c.jsonl"):
+        (tmp_path / name).write_bytes((T / "openai-chat.jsonl").read_bytes())
+    (tmp_path / "d.jsonl").symlink_to(tmp_path / "missing")
+    one = cli("replay", str(tmp_path), "-j", "1")
+    two = cli("replay", str(tmp_path), "-j", "2")
+    assert one.exit_code == two.exit_code == 2
+    assert one.stderr == two.stderr
+    assert one.stderr.startswith(f"toolsel: error: {tmp_path / 'd.jsonl'}: cannot read")

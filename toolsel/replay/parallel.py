@@ -90,8 +90,13 @@ _work: _Work | None = None  # a worker's, set once when it starts
 
 
 def _start_worker(work: _Work) -> None:
+    import signal
+
     global _work
     _work = work
+    # Ctrl-C is the parent's to handle (it stops the pool): a worker that took it too
+    # would print its traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
@@ -145,21 +150,38 @@ def parallel_reports(
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_worker, initargs=(work,)
     ) as pool:
-        waiting: deque[Future[list[FileOutcome]]] = deque()
-        upcoming = iter(chunks)
-        for paths in upcoming:
-            waiting.append(pool.submit(_replay_chunk, paths))
-            if len(waiting) >= jobs * AHEAD:
-                break
-        while waiting:
-            outcomes = waiting.popleft().result()
-            following = next(upcoming, None)
-            if following is not None:
-                waiting.append(pool.submit(_replay_chunk, following))
-            for outcome in outcomes:
-                yield settle(outcome, memory, on_event, prompts)
-                if progress is not None:
-                    progress(_size(outcome.report.path))
+        try:
+            yield from _in_order(pool, chunks, memory, on_event, progress, prompts, jobs)
+        except BaseException:  # an unreadable file, Ctrl-C: what was sent is not waited for
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _in_order(
+    pool: ProcessPoolExecutor,
+    chunks: list[list[str]],
+    memory: RunMemory,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    prompts: ForkingPromptSink | None,
+    jobs: int,
+) -> Iterator[FileReport]:
+    """The chunks' reports in order, settled, with a few chunks out at a time."""
+    waiting: deque[Future[list[FileOutcome]]] = deque()
+    upcoming = iter(chunks)
+    for paths in upcoming:
+        waiting.append(pool.submit(_replay_chunk, paths))
+        if len(waiting) >= jobs * AHEAD:
+            break
+    while waiting:
+        outcomes = waiting.popleft().result()
+        following = next(upcoming, None)
+        if following is not None:
+            waiting.append(pool.submit(_replay_chunk, following))
+        for outcome in outcomes:
+            yield settle(outcome, memory, on_event, prompts)
+            if progress is not None:
+                progress(_size(outcome.report.path))
 
 
 def _size(path: str) -> int:
