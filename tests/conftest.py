@@ -24,6 +24,10 @@ SHARED = ROOT.parent / "shared"
 _hypothesis.register_profile("ci", deadline=None)
 _hypothesis.register_profile("dev", deadline=None, max_examples=20)
 _hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# `auto` (the default method) is fusion where toolsel[embed] is installed: the suite pins it
+# to hybrid, so results do not depend on which extras are installed; tests of `auto` itself
+# (tests/ranking/test_options.py) set TOOLSEL_EMBED themselves.
+os.environ["TOOLSEL_EMBED"] = "0"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

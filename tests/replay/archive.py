@@ -11,7 +11,9 @@ from tests.conftest import ROOT
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_archive", ROOT / "benchmarks" / "gen_archive.py")
+    spec = importlib.util.spec_from_file_location(
+        "gen_archive", ROOT / "benchmarks" / "gen_archive.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

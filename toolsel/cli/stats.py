@@ -132,13 +132,15 @@ def stats(
 
     start, end = since_time(since), since_time(until, "--until")
     check_output(output_file, paths)
-    replayed = replay_paths(
-        paths,
-        jobs=jobs_wanted(jobs),
-        since=start,
-        keep="none",
-        window=CallWindow(start, end) if start is not None or end is not None else None,
-    )
+    counted = CallWindow(start, end) if start is not None or end is not None else None
+    if output_format is StatsFormat.HTML:
+        from toolsel.render.html.stats import transcripts_page
+
+        page = transcripts_page(paths, loaded, jobs=jobs_wanted(jobs), since=start, window=counted)
+        with output(output_file, inputs=paths) as out:
+            out.write(page)
+        return
+    replayed = replay_paths(paths, jobs=jobs_wanted(jobs), since=start, keep="none", window=counted)
     result = usage_stats(replayed, loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)

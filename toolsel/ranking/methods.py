@@ -308,5 +308,7 @@ def score(
 
 def default_top(method: Method) -> int:
     """How many tools `method` offers unless told: 5 for `cc` (Claude Code's default), 8
-    for the others."""
-    return SCORERS[method].default_top
+    for the others (`auto`: the method it stands for)."""
+    from toolsel.ranking.options import resolve
+
+    return SCORERS[resolve(method)[0]].default_top
