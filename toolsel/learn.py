@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,7 +127,11 @@ def from_cases(paths: Sequence[Path]) -> tuple[list[Example], list[str], list[st
 
 
 def from_transcripts(
-    paths: list[str], *, jobs: int = 1, since: float | None = None
+    paths: list[str],
+    *,
+    jobs: int = 1,
+    since: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Example], int, int]:
     """(examples, successful calls seen, calls with no human prompt before them), mined
     with the replay readers in every format they read (`jobs` processes at once; files
@@ -135,7 +139,7 @@ def from_transcripts(
     from toolsel.replay.driver import replay_paths
 
     miner = _Miner()
-    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep="none")
+    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep="none", progress=progress)
     with gc_paused():  # one object per distinct prompt, no cycles
         examples = [
             Example(tool, text, source, count)
@@ -264,6 +268,7 @@ def learn_examples(
     replacing: Path | None = None,
     jobs: int = 1,
     since: float | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Learned:
     """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
@@ -280,7 +285,9 @@ def learn_examples(
     calls = without_prompt = 0
     left_out: list[Example] = []
     if transcripts:
-        mined, calls, without_prompt = from_transcripts(list(transcripts), jobs=jobs, since=since)
+        mined, calls, without_prompt = from_transcripts(
+            list(transcripts), jobs=jobs, since=since, progress=progress
+        )
         unasked = set(leave_out)
         for example in mined:
             (left_out if example.tool in unasked else found).append(example)

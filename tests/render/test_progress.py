@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +32,7 @@ def test_a_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_replay_draws_a_byte_bar_for_large_input(monkeypatch: pytest.MonkeyPatch, write) -> None:  # type: ignore[no-untyped-def]
-    from toolsel.cli.replay import _progress_bar
+    from toolsel.cli.replay import progress_bar_for
     from toolsel.replay.driver import replay_paths
 
     class Terminal(io.StringIO):
@@ -42,10 +44,40 @@ def test_replay_draws_a_byte_bar_for_large_input(monkeypatch: pytest.MonkeyPatch
     path = write("t.jsonl", line * 5000)
     err = Terminal()
     monkeypatch.setattr("sys.stderr", err)
-    with _progress_bar([str(path)]) as advance:
+    with progress_bar_for([str(path)]) as advance:
         assert advance is not None
         replay_paths([str(path)], progress=advance)
     assert "replaying" in err.getvalue()
     drawn = err.getvalue()
     assert "0.0/275.0 kB" in drawn and "225.3/275.0 kB" in drawn  # drawn as it advances
     assert "275.0/275.0 kB" in drawn  # and the last lines count too
+
+
+def test_workers_advance_the_bar_a_file_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from toolsel.cli.replay import progress_bar_for
+    from toolsel.replay import parallel
+    from toolsel.replay.driver import replay_paths
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("toolsel.cli.replay.PROGRESS_MIN_BYTES", 1000)
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    line = '{"role": "tool", "tool_call_id": "x", "content": "ok"}\n'
+    paths = []
+    for n in range(4):
+        (tmp_path / f"{n}.jsonl").write_text(line * 1000)
+        paths.append(str(tmp_path / f"{n}.jsonl"))
+    (tmp_path / "old.jsonl").write_text(line * 1000)
+    os.utime(tmp_path / "old.jsonl", (0, 0))  # 1970: --since leaves it out of the total
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    with progress_bar_for([str(tmp_path)], since=1.0) as advance:
+        assert advance is not None
+        replay_paths([str(tmp_path)], progress=advance, jobs=2, since=1.0)
+    drawn = err.getvalue()
+    assert "replaying" in drawn and "/220.0 kB" in drawn
+    assert "110.0/220.0 kB" in drawn and "220.0/220.0 kB" in drawn

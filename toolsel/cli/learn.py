@@ -116,21 +116,28 @@ def learn(
 
         loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
     known, dangerous = registry_policy(loaded, include_dangerous=include_dangerous)
-    learned = learn_examples(
-        cases=cases or (),
-        transcripts=transcripts or (),
-        known_tools=known,
-        merge=output_path if merge else None,
-        max_per_tool=max_per_tool,
-        min_count=min_count,
-        redact=redact or (),
-        max_chars=max_chars,
-        leave_out=dangerous,
-        registry=loaded,
-        replacing=output_path,
-        jobs=jobs_wanted(jobs),
-        since=since_time(since),
-    )
+    import contextlib
+
+    from toolsel.cli.replay import progress_bar_for
+
+    bar = progress_bar_for(transcripts, since_time(since)) if transcripts else None
+    with bar or contextlib.nullcontext() as progress:
+        learned = learn_examples(
+            cases=cases or (),
+            transcripts=transcripts or (),
+            known_tools=known,
+            merge=output_path if merge else None,
+            max_per_tool=max_per_tool,
+            min_count=min_count,
+            redact=redact or (),
+            max_chars=max_chars,
+            leave_out=dangerous,
+            registry=loaded,
+            replacing=output_path,
+            jobs=jobs_wanted(jobs),
+            since=since_time(since),
+            progress=progress,
+        )
     for note in learned.notes:
         warn(note)
     for problem in learned.problems:

@@ -106,7 +106,7 @@ def replay(
             from toolsel.replay.timeline import TimelineRecorder
 
             events = timeline = TimelineRecorder()
-        with _progress_bar(paths) as progress:
+        with progress_bar_for(paths, since_time(since)) as progress:
             result = replay_paths(
                 paths,
                 registry=loaded,
@@ -156,15 +156,23 @@ def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:
 
 
 @contextlib.contextmanager
-def _progress_bar(paths: list[str]) -> Iterator[Callable[[int], None] | None]:
-    """A byte-progress bar on stderr, only when stderr is a terminal and the input is large."""
+def progress_bar_for(
+    paths: list[str], since: float | None = None
+) -> Iterator[Callable[[int], None] | None]:
+    """A byte-progress bar on stderr, only when stderr is a terminal and the input (the
+    files `since` keeps) is large."""
     from toolsel.render.progress import progress_bar, wants_progress
+    from toolsel.replay.driver import modified_before
     from toolsel.replay.lines import expand_inputs
 
     if not wants_progress():
         yield None
         return
-    total = sum(Path(p).stat().st_size for p in expand_inputs(paths) if p != "-")
+    total = sum(
+        Path(p).stat().st_size
+        for p in expand_inputs(paths)
+        if p != "-" and not (since is not None and modified_before(p, since))
+    )
     if total < PROGRESS_MIN_BYTES:
         yield None
         return

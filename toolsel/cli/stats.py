@@ -127,6 +127,7 @@ def stats(
         raise UsageError("give transcript files, directories or globs, or --db URL")
     if session or exact:
         raise UsageError("--session and --exact read a usage store: add --db URL")
+    from toolsel.cli.replay import progress_bar_for
     from toolsel.replay.driver import replay_paths
     from toolsel.replay.window import CallWindow
 
@@ -136,11 +137,27 @@ def stats(
     if output_format is StatsFormat.HTML:
         from toolsel.render.html.stats import transcripts_page
 
-        page = transcripts_page(paths, loaded, jobs=jobs_wanted(jobs), since=start, window=counted)
+        with progress_bar_for(paths, start) as progress:
+            page = transcripts_page(
+                paths,
+                loaded,
+                jobs=jobs_wanted(jobs),
+                since=start,
+                window=counted,
+                progress=progress,
+            )
         with output(output_file, inputs=paths) as out:
             out.write(page)
         return
-    replayed = replay_paths(paths, jobs=jobs_wanted(jobs), since=start, keep="none", window=counted)
+    with progress_bar_for(paths, start) as progress:
+        replayed = replay_paths(
+            paths,
+            jobs=jobs_wanted(jobs),
+            since=start,
+            keep="none",
+            window=counted,
+            progress=progress,
+        )
     result = usage_stats(replayed, loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)

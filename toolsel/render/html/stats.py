@@ -3,7 +3,7 @@ drawn from the same `toolsel.stats` document `--format json` prints."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from toolsel.registry.model import Registry
@@ -42,6 +42,7 @@ def transcripts_page(
     jobs: int = 1,
     since: float | None = None,
     window: CallWindow | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> str:
     """The page for transcripts: the statistics `--format json` prints, and the charts over
     time from each call's own timestamp (`toolsel.replay.series`); `jobs`, `since` and
@@ -60,7 +61,13 @@ def transcripts_page(
             recorder(event)
 
     replayed = replay_paths(
-        paths, on_event=in_window, jobs=jobs, since=since, keep="none", window=window
+        paths,
+        on_event=in_window,
+        jobs=jobs,
+        since=since,
+        keep="none",
+        window=window,
+        progress=progress,
     )
     stats = usage_stats(replayed, registry)
     series = recorder.finish()
