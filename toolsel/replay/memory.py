@@ -3,11 +3,12 @@ file copies (a resumed session): each call id's tool, message id and first file,
 session's files.
 
 Kept compact, because a run may cover a million sessions: each call id is a 64-bit hash
-in a sorted numpy array beside the hashes of its tool and message id and its file number
-(28 bytes an id, against about 250 for a dict of strings), behind a one-bit-per-id Bloom
+in a sorted numpy array beside 32-bit hashes of its tool and message id and its file number
+(20 bytes an id, against about 250 for a dict of strings), behind a 16-bits-per-id Bloom
 filter so that the common answer, "never seen", costs no search. The most recent ids wait
-in a small dict until the arrays take them in. A false "seen" needs two 64-bit hashes to
-collide at once (the id's, and the tool's or the message id's), so it is left to chance.
+in a small dict until the arrays take them in. A false "seen" needs the 64-bit hashes of
+two ids to collide, and then their tools' (and message ids') 32-bit ones: it is left to
+chance.
 """
 
 from __future__ import annotations
@@ -22,11 +23,19 @@ if TYPE_CHECKING:
 PENDING = 1 << 15
 #: Bloom filter bits per id (one hash): about 6% of new ids are searched for nothing.
 BITS_PER_ID = 16
+#: Sorted arrays the ids are kept in, by the top byte of their hash.
+BUCKETS = 256
 NO_MESSAGE = 0  # the hash stored for a call with no message id
 
 
 def message_key(text: str | None) -> int:
-    return NO_MESSAGE if text is None else hash(text) or 1
+    """A message id's hash, as the memory keeps it (32 bits; 0 for none)."""
+    return NO_MESSAGE if text is None else (hash(text) & 0xFFFFFFFF) or 1
+
+
+def tool_key(tool: str) -> int:
+    """A tool name's hash, as the memory keeps it (32 bits)."""
+    return hash(tool) & 0xFFFFFFFF
 
 
 def copies(
@@ -35,7 +44,7 @@ def copies(
     """Whether a call copies the earlier call of its id (`RunMemory.find`): the same tool,
     and the same message id (a resumed Claude Code session copies its messages) or a file
     of the same lineage (`linked`: a shared session or thread id)."""
-    if earlier[0] != hash(tool):
+    if earlier[0] != tool_key(tool):
         return False
     if message_id is not None and earlier[1] == message_key(message_id):
         return True
@@ -49,15 +58,18 @@ class RunMemory:
         self.files = 0
         self.sessions: dict[str, list[int]] = {}
         self._pending: dict[int, tuple[int, int, int]] = {}  # id hash -> (tool, message, file)
-        # sorted id hashes and their (tool, message, file), once PENDING ids were seen
-        # (numpy is imported then: a run of a few files does not pay for it)
-        self._keys: np.ndarray[Any, Any] | None = None
-        self._values: np.ndarray[Any, Any] | None = None
+        # per bucket (the top byte of an id hash): its sorted id hashes, and beside them
+        # their tool and message id hashes (32 bits) and first file, once PENDING ids were
+        # seen (numpy is imported then: a run of a few files does not pay for it). Buckets
+        # keep each merge small: a copy of one bucket, never of every id.
+        self._keys: list[np.ndarray[Any, Any] | None] = [None] * BUCKETS
+        self._values: list[np.ndarray[Any, Any] | None] = [None] * BUCKETS
+        self._stored = 0
         self._mask = (1 << 16) - 1
         self._bloom = bytearray((self._mask + 1) >> 3)
 
     def __len__(self) -> int:
-        return len(self._pending) + (0 if self._keys is None else len(self._keys))
+        return len(self._pending) + self._stored
 
     def linked(self, session: str) -> list[int]:
         """The earlier files of a session (one lineage)."""
@@ -80,13 +92,15 @@ class RunMemory:
         return earlier
 
     def _search(self, key: int) -> tuple[int, int, int] | None:
-        keys = self._keys
+        bucket = (key >> 56) & 0xFF
+        keys = self._keys[bucket]
         if keys is None:
             return None
         at = int(keys.searchsorted(key))
         if at < len(keys) and int(keys[at]) == key:
-            assert self._values is not None
-            tool, message, file = self._values[at]
+            values = self._values[bucket]
+            assert values is not None
+            tool, message, file = values[at]
             return int(tool), int(message), int(file)
         return None
 
@@ -97,7 +111,7 @@ class RunMemory:
         its sessions. An id already known keeps its first file."""
         self.add(
             {
-                key: (hash(tool), message_key(message_id))
+                key: (tool_key(tool), message_key(message_id))
                 for call_id, (tool, message_id) in started.items()
                 if self.find(key := hash(call_id)) is None
             },
@@ -106,7 +120,7 @@ class RunMemory:
 
     def add(self, new: Mapping[int, tuple[int, int]], sessions: Iterable[str]) -> None:
         """Add the next file: the hashes of its ids that no earlier file had, each with its
-        tool's and message id's, and its sessions."""
+        tool's and message id's (`tool_key`, `message_key`), and its sessions."""
         number = self.files
         self.files += 1
         pending = self._pending
@@ -124,34 +138,37 @@ class RunMemory:
 
         pending = self._pending
         keys = np.fromiter(pending.keys(), np.int64, len(pending))
-        values = np.array(list(pending.values()), np.int64).reshape(-1, 3)
-        order = np.argsort(keys, kind="stable")
-        keys, values = keys[order], values[order]
-        if self._keys is None or self._values is None:
-            self._keys, self._values = keys, values
-        else:
-            at = self._keys.searchsorted(keys)
-            self._keys = np.insert(self._keys, at, keys)
-            self._values = np.insert(self._values, at, values, axis=0)
+        values = np.array(list(pending.values()), np.uint32).reshape(-1, 3)
         pending.clear()
+        order = np.argsort(keys.view(np.uint64))  # by bucket, then by key within it
+        keys, values = keys[order], values[order]
+        buckets = (keys >> 56) & 0xFF
+        bounds = np.searchsorted(buckets, np.arange(BUCKETS + 1))
+        for bucket in np.flatnonzero(np.diff(bounds)):
+            start, end = bounds[bucket], bounds[bucket + 1]
+            stored, beside = self._keys[bucket], self._values[bucket]
+            if stored is None or beside is None:
+                self._keys[bucket], self._values[bucket] = keys[start:end], values[start:end]
+            else:
+                at = stored.searchsorted(keys[start:end])
+                self._keys[bucket] = np.insert(stored, at, keys[start:end])
+                self._values[bucket] = np.insert(beside, at, values[start:end], axis=0)
+        self._stored += len(keys)
         bits = self._mask + 1
-        if bits < BITS_PER_ID * len(self._keys):
-            while bits < BITS_PER_ID * len(self._keys):
+        if bits < BITS_PER_ID * self._stored:
+            while bits < BITS_PER_ID * self._stored:
                 bits <<= 1
             self._mask = bits - 1
-            self._rebuild_bloom(self._keys)
+            self._bloom = bytearray(bits >> 3)
+            for stored in self._keys:
+                if stored is not None:
+                    self._add_to_bloom(stored)
         else:
             self._add_to_bloom(keys)
-
-    def _rebuild_bloom(self, keys: np.ndarray[Any, Any]) -> None:
-        self._bloom = bytearray((self._mask + 1) >> 3)
-        self._add_to_bloom(keys)
 
     def _add_to_bloom(self, keys: np.ndarray[Any, Any]) -> None:
         import numpy as np
 
-        bits = np.zeros(self._mask + 1, np.bool_)
-        bits[(keys & self._mask).astype(np.int64)] = True
-        packed = np.packbits(bits, bitorder="little")
-        current = np.frombuffer(self._bloom, np.uint8)
-        self._bloom = bytearray((current | packed).tobytes())
+        bits = keys & self._mask
+        bloom = np.frombuffer(self._bloom, np.uint8)  # a view: the bytearray is written
+        np.bitwise_or.at(bloom, bits >> 3, (1 << (bits & 7)).astype(np.uint8))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsel.replay.matcher import CopyLog
-from toolsel.replay.memory import RunMemory, copies, message_key
+from toolsel.replay.memory import RunMemory, copies, message_key, tool_key
 from toolsel.replay.report import FileReport, ToolEvent, ToolStats, flatten, unflatten
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def copied_calls(log: CopyLog, memory: RunMemory) -> set[int]:
         earlier = find(key)
         if earlier is None:
             if key not in new:
-                new[key] = (hash(tool), message_key(message_id))
+                new[key] = (tool_key(tool), message_key(message_id))
         elif copies(earlier, tool, message_id, linked):
             copied.add(number)
     memory.add(new, log.sessions)
