@@ -63,6 +63,16 @@ def _tree_rss(root: int) -> int:
     return total
 
 
+def _own_cpu(pid: int) -> float:
+    """CPU seconds of a process itself, not of its children (the last sample before it
+    ends: a little short)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run(command: list[str]) -> dict[str, float]:
     """One whole process: wall and CPU seconds, peak RSS (the tree's, and its own)."""
     with tempfile.TemporaryDirectory() as cwd:
@@ -72,11 +82,13 @@ def run(command: list[str]) -> dict[str, float]:
             ["toolsel", *command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         peak = [0]
+        own_cpu = [0.0]
         done = threading.Event()
 
         def sample() -> None:
             while not done.is_set():
                 peak[0] = max(peak[0], _tree_rss(process.pid))
+                own_cpu[0] = max(own_cpu[0], _own_cpu(process.pid))
                 done.wait(0.02)
 
         sampler = threading.Thread(target=sample)
@@ -94,6 +106,7 @@ def run(command: list[str]) -> dict[str, float]:
         "cpu": usage.ru_utime + usage.ru_stime,
         "tree_mb": peak[0] / 1024,
         "own_mb": usage.ru_maxrss / 1024,
+        "own_cpu": own_cpu[0],
         "load": load,
     }
 
@@ -112,7 +125,7 @@ def main() -> None:
     count = sum(1 for _ in source.rglob("*.jsonl"))
     size = sum(p.stat().st_size for p in source.rglob("*.jsonl")) / 1e6
     print(f"{count:,} files ({args.files:,} sessions), {size:,.0f} MB; {os.cpu_count()} CPUs")
-    print("| command | --jobs | wall s (median) | CPU s | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
+    print("| command | --jobs | wall s (median) | CPU s, all (main) | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name in args.commands:
         results: dict[int, list[dict[str, float]]] = {jobs: [] for jobs in args.jobs}
@@ -127,12 +140,13 @@ def main() -> None:
             wall = statistics.median(r["wall"] for r in runs)
             speed = f" ({base / wall:.2f}x)" if jobs != args.jobs[0] else ""
             cpu = statistics.median(r["cpu"] for r in runs)
+            own = statistics.median(r["own_cpu"] for r in runs)
             tree = max(r["tree_mb"] for r in runs)
-            own = max(r["own_mb"] for r in runs)
+            own_mb = max(r["own_mb"] for r in runs)
             loads = ", ".join(f"{r['load']:.1f}" for r in runs)
             print(
-                f"| {name} | {jobs} | {wall:.2f}{speed} | {cpu:.1f} | {tree:.0f} MB "
-                f"| {own:.0f} MB | {loads} |"
+                f"| {name} | {jobs} | {wall:.2f}{speed} | {cpu:.1f} ({own:.1f}) | {tree:.0f} MB "
+                f"| {own_mb:.0f} MB | {loads} |"
             )
 
 
