@@ -61,6 +61,17 @@ def test_pool_is_used_and_copies_are_found_across_chunks(
     assert one.files == two.files and one.usage == two.usage
 
 
+def test_workers_salted_unlike_the_parent_hash_with_blake2b(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_archive(tmp_path, 30, seed=8, resumed=0.6)
+    monkeypatch.setattr(parallel, "FORK_HASH", False)
+    one, two = both([str(tmp_path)])
+    assert sum(f.copied_calls for f in one.files) > 0
+    assert one.files == two.files and one.usage == two.usage
+    assert parallel.blake2b_64("toolu_1") == parallel.blake2b_64("toolu_1") != hash("toolu_1")
+
+
 def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) -> None:
     write_archive(tmp_path, 20, seed=5, resumed=0.6)
     heard: list[list[ToolEvent]] = [[], []]

@@ -30,7 +30,12 @@ NO_MESSAGE = 0  # the hash stored for a call with no message id
 
 def message_key(text: str | None) -> int:
     """A message id's hash, as the memory keeps it (32 bits; 0 for none)."""
-    return NO_MESSAGE if text is None else (hash(text) & 0xFFFFFFFF) or 1
+    return NO_MESSAGE if text is None else message_key_of(hash(text))
+
+
+def message_key_of(hashed: int) -> int:
+    """A message id's 64-bit hash as the memory keeps it."""
+    return (hashed & 0xFFFFFFFF) or 1
 
 
 def tool_key(tool: str) -> int:
@@ -38,15 +43,14 @@ def tool_key(tool: str) -> int:
     return hash(tool) & 0xFFFFFFFF
 
 
-def copies(
-    earlier: tuple[int, int, int], tool: str, message_id: str | None, linked: Collection[int]
-) -> bool:
+def copies(earlier: tuple[int, int, int], tool: int, message: int, linked: Collection[int]) -> bool:
     """Whether a call copies the earlier call of its id (`RunMemory.find`): the same tool,
     and the same message id (a resumed Claude Code session copies its messages) or a file
-    of the same lineage (`linked`: a shared session or thread id)."""
-    if earlier[0] != tool_key(tool):
+    of the same lineage (`linked`: a shared session or thread id). `tool` and `message`
+    are keys (`tool_key`, `message_key`)."""
+    if earlier[0] != tool:
         return False
-    if message_id is not None and earlier[1] == message_key(message_id):
+    if message != NO_MESSAGE and earlier[1] == message:
         return True
     return earlier[2] in linked
 
@@ -80,7 +84,9 @@ class RunMemory:
     ) -> bool:
         """Whether a call copies one of an earlier file of the run (`copies`)."""
         earlier = self.find(hash(call_id))
-        return earlier is not None and copies(earlier, tool, message_id, linked)
+        return earlier is not None and copies(
+            earlier, tool_key(tool), message_key(message_id), linked
+        )
 
     def find(self, key: int) -> tuple[int, int, int] | None:
         """An id hash's (tool hash, message id hash, first file), or None."""

@@ -14,16 +14,18 @@ holds a bounded number of reports whatever the number of files.
 
 from __future__ import annotations
 
+import hashlib
 import os
+from array import array
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsel.replay.matcher import CopyLog
-from toolsel.replay.memory import RunMemory, copies, message_key, tool_key
+from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
 from toolsel.replay.report import FileReport, ToolEvent, ToolStats, flatten, unflatten
 
 if TYPE_CHECKING:
@@ -56,7 +58,7 @@ class FileOutcome:
     pass needs."""
 
     report: FileReport
-    log: CopyLog
+    log: PackedLog
     events: list[ToolEvent] | None  # in order, when events are wanted
     event_numbers: list[int] | None  # the call each event is about
     prompts: ForkingPromptSink | None  # `learn`: what this file taught
@@ -71,7 +73,7 @@ class FileOutcome:
 
 def _outcome(
     report: tuple[Any, ...],
-    log: CopyLog,
+    log: PackedLog,
     events: list[ToolEvent] | None,
     numbers: list[int] | None,
     prompts: ForkingPromptSink | None,
@@ -79,11 +81,54 @@ def _outcome(
     return FileOutcome(unflatten(report), log, events, numbers, prompts)
 
 
+@dataclass(slots=True)
+class PackedLog:
+    """A worker's `CopyLog` as the parent reads it: numbers in arrays, which cross
+    processes as bytes. Per call: the hashes of its id and tool (`hasher`'s) and its
+    message id's key (`message_key`), how many of `sessions` were known then; whether its result was an error (-1: none
+    came) and the index of its latency (-1: none)."""
+
+    opens: array[int]  # 4 per call
+    closes: array[int]  # 2 per call
+    sessions: list[str]
+    uncounted: set[int]
+
+
+def pack_log(log: CopyLog, hasher: Callable[[str], int]) -> PackedLog:
+    opens: array[int] = array("q")
+    for call_id, tool, message_id, known in log.opens:
+        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
+        opens.extend((hasher(call_id), hasher(tool), message, known))
+    closes = array("q", [-1, -1]) * len(log.opens)
+    for number, (error, latency) in log.closes.items():
+        closes[2 * number] = error
+        closes[2 * number + 1] = latency
+    return PackedLog(opens, closes, log.sessions, log.uncounted)
+
+
+def blake2b_64(text: str) -> int:
+    """A 64-bit hash that is the same in every process (`hash` is salted per process)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+#: A string whose `hash` a worker compares with the parent's: the same salt, or not.
+PROBE = "toolsel.replay.parallel"
+#: Whether forked workers hash with `hash` (salted as the parent is); else, and where
+#: workers are spawned (a fresh salt each), with blake2b.
+FORK_HASH = True
+
+
 @dataclass(frozen=True, slots=True)
 class _Work:
     options: _Options
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
+    probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
+
+    def hasher(self) -> Callable[[str], int]:
+        """`hash` where every process salts it alike (forked workers), else blake2b."""
+        return hash if self.probe is not None else blake2b_64
 
 
 _work: _Work | None = None  # a worker's, set once when it starts
@@ -94,6 +139,8 @@ def _start_worker(work: _Work) -> None:
 
     global _work
     _work = work
+    if work.probe is not None and hash(PROBE) != work.probe:
+        raise RuntimeError("a forked worker salts str hashes unlike its parent")
     # Ctrl-C is the parent's to handle (it stops the pool): a worker that took it too
     # would print its traceback
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -105,6 +152,7 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
     work = _work
     assert work is not None
     options = work.options
+    hasher = work.hasher()
     validators: dict[str, object] = {}
     outcomes = []
     for path in paths:
@@ -125,7 +173,8 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
             event_numbers=numbers,
             window=options.window,
         )
-        outcomes.append(FileOutcome(report, log, events, numbers, prompts))
+        packed = pack_log(log, hasher)
+        outcomes.append(FileOutcome(report, packed, events, numbers, prompts))
     return outcomes
 
 
@@ -143,15 +192,22 @@ def parallel_reports(
     import multiprocessing
 
     memory = RunMemory()
-    work = _Work(options, on_event is not None, prompts.fork() if prompts is not None else None)
+    fork = os.name == "posix"
+    work = _Work(
+        options,
+        on_event is not None,
+        prompts.fork() if prompts is not None else None,
+        hash(PROBE) if fork and FORK_HASH else None,
+    )
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
     chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    context = multiprocessing.get_context("fork" if fork else "spawn")
     with ProcessPoolExecutor(
         jobs, mp_context=context, initializer=_start_worker, initargs=(work,)
     ) as pool:
         try:
-            yield from _in_order(pool, chunks, memory, on_event, progress, prompts, jobs)
+            settled = _Settle(memory, work.hasher(), on_event, prompts)
+            yield from _in_order(pool, chunks, settled, progress, jobs)
         except BaseException:  # an unreadable file, Ctrl-C: what was sent is not waited for
             pool.shutdown(wait=False, cancel_futures=True)
             raise
@@ -160,10 +216,8 @@ def parallel_reports(
 def _in_order(
     pool: ProcessPoolExecutor,
     chunks: list[list[str]],
-    memory: RunMemory,
-    on_event: EventSink | None,
+    settle: _Settle,
     progress: Progress | None,
-    prompts: ForkingPromptSink | None,
     jobs: int,
 ) -> Iterator[FileReport]:
     """The chunks' reports in order, settled, with a few chunks out at a time."""
@@ -179,7 +233,7 @@ def _in_order(
         if following is not None:
             waiting.append(pool.submit(_replay_chunk, following))
         for outcome in outcomes:
-            yield settle(outcome, memory, on_event, prompts)
+            yield settle(outcome)
             if progress is not None:
                 progress(_size(outcome.report.path))
 
@@ -191,27 +245,32 @@ def _size(path: str) -> int:
         return 0
 
 
-def settle(
-    outcome: FileOutcome,
-    memory: RunMemory,
-    on_event: EventSink | None = None,
-    prompts: ForkingPromptSink | None = None,
-) -> FileReport:
-    """The copy pass over one file, after the files before it: its report with the
-    copied calls marked, its events passed on (marked too), what it taught added."""
-    copied = copied_calls(outcome.log, memory)
-    if on_event is not None and outcome.events is not None:
-        numbers = outcome.event_numbers or []
-        for number, event in zip(numbers, outcome.events, strict=True):
-            on_event(replace(event, copied=True) if number in copied else event)
-    if prompts is not None and outcome.prompts is not None:
-        prompts.join(outcome.prompts)
-    if not copied:
-        return outcome.report
-    return _with_copies(outcome.report, outcome.log, copied)
+@dataclass(slots=True)
+class _Settle:
+    """The copy pass, in the parent, one file after the other (see the module's
+    docstring): `hasher` is the workers'."""
+
+    memory: RunMemory
+    hasher: Callable[[str], int]
+    on_event: EventSink | None = None
+    prompts: ForkingPromptSink | None = None
+
+    def __call__(self, outcome: FileOutcome) -> FileReport:
+        """The file's report with the copied calls marked, its events passed on (marked
+        too), what it taught added."""
+        copied = copied_calls(outcome.log, self.memory)
+        if self.on_event is not None and outcome.events is not None:
+            numbers = outcome.event_numbers or []
+            for number, event in zip(numbers, outcome.events, strict=True):
+                self.on_event(replace(event, copied=True) if number in copied else event)
+        if self.prompts is not None and outcome.prompts is not None:
+            self.prompts.join(outcome.prompts)
+        if not copied:
+            return outcome.report
+        return _with_copies(outcome.report, outcome.log, copied, self.hasher)
 
 
-def copied_calls(log: CopyLog, memory: RunMemory) -> set[int]:
+def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     copied: set[int] = set()
@@ -219,38 +278,43 @@ def copied_calls(log: CopyLog, memory: RunMemory) -> set[int]:
     linked: set[int] = set()
     sessions = 0
     find = memory.find
-    for number, (call_id, tool, message_id, known) in enumerate(log.opens):
+    opens = log.opens
+    for number in range(len(opens) // 4):
+        key, tool, message, known = opens[4 * number : 4 * number + 4]
         while sessions < known:
             linked.update(memory.linked(log.sessions[sessions]))
             sessions += 1
-        key = hash(call_id)
         earlier = find(key)
+        tool &= 0xFFFFFFFF  # as `tool_key`
         if earlier is None:
             if key not in new:
-                new[key] = (tool_key(tool), message_key(message_id))
-        elif copies(earlier, tool, message_id, linked):
+                new[key] = (tool, message)
+        elif copies(earlier, tool, message, linked):
             copied.add(number)
     memory.add(new, log.sessions)
     return copied
 
 
-def _with_copies(report: FileReport, log: CopyLog, copied: set[int]) -> FileReport:
+def _with_copies(
+    report: FileReport, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
+) -> FileReport:
     """Move the copied calls' counts to the `copied` columns and take back their
     latencies (a copy's time was counted in the file it was copied from)."""
+    names = {hasher(name): name for name in report.tools}
     moved: dict[str, list[int]] = {}  # tool -> [copied, answered, errors]
     dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
     for number in copied:
         if number in log.uncounted:
             continue  # tallied apart, in no report
-        tool = log.opens[number][1]
+        tool = names[log.opens[4 * number + 1]]
         counts = moved.setdefault(tool, [0, 0, 0])
         counts[0] += 1
-        closed = log.closes.get(number)
-        if closed is not None:
+        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
+        if error >= 0:
             counts[1] += 1
-            counts[2] += closed[0]
-            if closed[1] >= 0:
-                dropped.setdefault(tool, set()).add(closed[1])
+            counts[2] += error
+            if latency >= 0:
+                dropped.setdefault(tool, set()).add(latency)
     tools = dict(report.tools)
     for tool, (calls, answered, errors) in moved.items():
         s = tools[tool]
@@ -268,4 +332,4 @@ def _with_copies(report: FileReport, log: CopyLog, copied: set[int]) -> FileRepo
     return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
 
 
-__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports", "settle"]
+__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports"]
