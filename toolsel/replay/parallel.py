@@ -1,7 +1,8 @@
 """Replay files in worker processes, with the same answer as one process.
 
 Each worker replays whole files on its own, and records what deciding copies takes (a
-`CopyLog`: each call's id, tool and message id, the file's sessions, each call's outcome).
+`CopyLog`: each call's id, tool and message id, hashed, the file's sessions, each call's
+outcome).
 Which calls copy an earlier file's cannot be known in a worker, because it depends on the
 files before. So the parent takes the reports in path order and makes the copy pass
 itself, with the run's one `RunMemory`, exactly as one process does while reading: the
@@ -84,9 +85,9 @@ def _outcome(
 @dataclass(slots=True)
 class PackedLog:
     """A worker's `CopyLog` as the parent reads it: numbers in arrays, which cross
-    processes as bytes. Per call: the hashes of its id and tool (`hasher`'s) and its
-    message id's key (`message_key`), how many of `sessions` were known then; whether its result was an error (-1: none
-    came) and the index of its latency (-1: none)."""
+    processes as bytes. Per call: the hashes of its id and tool (`hasher`'s), its message
+    id's key (`message_key_of`) and how many of `sessions` were known then; whether its
+    result was an error (-1: none came) and the index of its latency (-1: none)."""
 
     opens: array[int]  # 4 per call
     closes: array[int]  # 2 per call
