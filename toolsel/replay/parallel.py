@@ -15,12 +15,11 @@ holds a bounded number of reports whatever the number of files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from array import array
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +29,17 @@ from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
 from toolsel.replay.report import FileReport, ToolEvent, ToolStats, flatten, unflatten
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
     from toolsel.replay.lines import Progress
 
 #: Fewer files than this are read in the one process: starting workers costs more.
 MIN_FILES = 64
-#: Files a worker is sent at once, at most; and chunks out per worker at a time.
-CHUNK = 32
-AHEAD = 3
+#: Files a worker is sent at once, at most; and chunks out per worker at a time: enough
+#: work queued (about 0.1 s a chunk) that a busy machine's scheduler does not stall the pipeline.
+CHUNK = 256
+AHEAD = 4
 
 
 def available_cores() -> int:
@@ -203,40 +205,79 @@ def parallel_reports(
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
     chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
     context = multiprocessing.get_context("fork" if fork else "spawn")
-    with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(work,)
-    ) as pool:
+    workers = _Workers(jobs, context, work)
+    try:
+        settle = _Settle(memory, work.hasher(), on_event, prompts)
+        for outcomes in workers.replay(chunks):
+            for outcome in outcomes:
+                yield settle(outcome)
+                if progress is not None:
+                    progress(_size(outcome.report.path))
+    except BaseException:  # an unreadable file, Ctrl-C: the workers are stopped
+        workers.close(stop=True)
+        raise
+    workers.close()
+
+
+class _Workers:
+    """`jobs` worker processes, each with its own pipe. Chunk i goes to worker i % jobs, a
+    few ahead, so the reports come back in order and are received by the thread that uses
+    them: no result thread in this process (one contended with it for the GIL, which cost
+    most of the gain on a busy machine)."""
+
+    def __init__(self, jobs: int, context: Any, work: _Work) -> None:
+        self.pipes: list[Connection] = []
+        self.processes: list[Any] = []
+        for _ in range(jobs):
+            here, there = context.Pipe()
+            process = context.Process(target=_serve, args=(there, work), daemon=True)
+            process.start()
+            there.close()
+            self.pipes.append(here)
+            self.processes.append(process)
+
+    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome]]:
+        jobs = len(self.pipes)
+        ahead = min(len(chunks), jobs * AHEAD)
+        for number in range(ahead):
+            self.pipes[number % jobs].send(chunks[number])
+        for number in range(len(chunks)):
+            pipe = self.pipes[number % jobs]
+            try:
+                failed, answer = pipe.recv()
+            except EOFError:
+                raise RuntimeError("a replay worker process ended unexpectedly") from None
+            if failed:
+                raise answer
+            if number + ahead < len(chunks):
+                pipe.send(chunks[number + ahead])  # the same worker's next
+            yield answer
+
+    def close(self, *, stop: bool = False) -> None:
+        for pipe, process in zip(self.pipes, self.processes, strict=True):
+            if stop:
+                process.terminate()
+            else:
+                with contextlib.suppress(OSError):
+                    pipe.send(None)
+        for pipe, process in zip(self.pipes, self.processes, strict=True):
+            process.join()
+            pipe.close()
+
+
+def _serve(pipe: Connection, work: _Work) -> None:
+    """A worker: replay each chunk it is sent, and send back the outcomes or the error."""
+    _start_worker(work)
+    while True:
+        paths = pipe.recv()
+        if paths is None:
+            return
         try:
-            settled = _Settle(memory, work.hasher(), on_event, prompts)
-            yield from _in_order(pool, chunks, settled, progress, jobs)
-        except BaseException:  # an unreadable file, Ctrl-C: what was sent is not waited for
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-
-
-def _in_order(
-    pool: ProcessPoolExecutor,
-    chunks: list[list[str]],
-    settle: _Settle,
-    progress: Progress | None,
-    jobs: int,
-) -> Iterator[FileReport]:
-    """The chunks' reports in order, settled, with a few chunks out at a time."""
-    waiting: deque[Future[list[FileOutcome]]] = deque()
-    upcoming = iter(chunks)
-    for paths in upcoming:
-        waiting.append(pool.submit(_replay_chunk, paths))
-        if len(waiting) >= jobs * AHEAD:
-            break
-    while waiting:
-        outcomes = waiting.popleft().result()
-        following = next(upcoming, None)
-        if following is not None:
-            waiting.append(pool.submit(_replay_chunk, following))
-        for outcome in outcomes:
-            yield settle(outcome)
-            if progress is not None:
-                progress(_size(outcome.report.path))
+            outcomes = _replay_chunk(paths)
+        except BaseException as error:  # the parent raises it
+            pipe.send((True, error))
+        else:
+            pipe.send((False, outcomes))
 
 
 def _size(path: str) -> int:
