@@ -70,8 +70,6 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
-    from toolsel.replay.stats import UsageTotals
-
     inputs = expand_inputs(paths)
     if since is not None:
         inputs = [path for path in inputs if not modified_before(path, since)]
@@ -83,39 +81,58 @@ def replay_paths(
                 f"no transcript file was modified since {iso(since)}",
                 hint="pass an earlier --since, or none",
             )
-    usage, totals, links = UsageTotals(), Totals(), _AgentLinks()
-    full: list[FileReport] = []
-    packed: list[bytes] = []
-    reports = _reports(
+    gathered = _Gathered(keep)
+    for report in _reports(
         inputs,
         _Options(registry, permission, input_format, allow_unknown, window),
         on_event=on_event,
         progress=progress,
         prompts=prompts,
         jobs=jobs,
-    )
-    for index, report in enumerate(reports):
-        usage.add(report)
-        totals.add(report)
-        links.add(index, report)
-        if keep == "full":
-            full.append(report)
-        elif keep == "compact":
-            packed.append(pack(without_latencies(report)))
-    linked = links.links()
-    totals.counts["subagents"] += sum(len(found) for found in linked.values())
-    files: Sequence[FileReport] = ()
-    if keep == "full":
-        files = tuple(
-            replace(f, subagents=f.subagents + tuple(linked[i])) if i in linked else f
-            for i, f in enumerate(full)
+    ):
+        gathered.add(report)
+    return gathered.result()
+
+
+class _Gathered:
+    """The reports of a run, added one by one: the usage totals, the summary, the agent
+    links, and the reports themselves as `keep` says."""
+
+    def __init__(self, keep: Keep) -> None:
+        from toolsel.replay.stats import UsageTotals
+
+        self.keep = keep
+        self.usage, self.totals, self.links = UsageTotals(), Totals(), _AgentLinks()
+        self.full: list[FileReport] = []
+        self.packed: list[bytes] = []
+
+    def add(self, report: FileReport) -> None:
+        self.links.add(self.usage.files, report)  # the file's index: the files added so far
+        self.usage.add(report)
+        self.totals.add(report)
+        if self.keep == "full":
+            self.full.append(report)
+        elif self.keep == "compact":
+            self.packed.append(pack(without_latencies(report)))
+
+    def result(self) -> ReplayResult:
+        linked = self.links.links()
+        self.totals.counts["subagents"] += sum(len(links) for links in linked.values())
+        files: Sequence[FileReport] = ()
+        if self.keep == "full":
+            files = tuple(
+                replace(f, subagents=f.subagents + tuple(linked[i])) if i in linked else f
+                for i, f in enumerate(self.full)
+            )
+        elif self.keep == "compact":
+            packed = self.packed
+            for i, links in linked.items():
+                report = unpack(packed[i])
+                packed[i] = pack(replace(report, subagents=report.subagents + tuple(links)))
+            files = PackedReports(packed)
+        return ReplayResult(
+            files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
         )
-    elif keep == "compact":
-        for i, found in linked.items():
-            report = unpack(packed[i])
-            packed[i] = pack(replace(report, subagents=report.subagents + tuple(found)))
-        files = PackedReports(packed)
-    return ReplayResult(files, usage=usage, totals=totals.counts, found=frozenset(totals.found))
 
 
 def modified_before(path: str, since: float) -> bool:
