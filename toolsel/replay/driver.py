@@ -230,6 +230,7 @@ class _EventStream:
                 is_error=None if result is None else result.is_error,
                 latency_ms=latency,
                 copied=opened.copied,
+                at=call.timestamp,
             )
         )
 
