@@ -22,6 +22,11 @@ def test_groups_go_both_ways_and_one_way_words_do_not_come_back() -> None:
     for group in GROUPS:
         assert len(set(group)) == len(group) > 1
     assert all(targets for targets in ONE_WAY.values())
+    # a stop word never becomes a term, so an entry for one would never be used
+    from toolsel.ranking.fields import IGNORED
+
+    assert not {w for g in GROUPS for w in g} & IGNORED
+    assert not set(ONE_WAY) & IGNORED
 
 
 def test_only_alternatives_the_registry_uses_and_the_prompt_did_not_say() -> None:

@@ -58,10 +58,8 @@ ONE_WAY: dict[str, tuple[str, ...]] = {
     "write": ("save", "create"),
     "read": ("get", "view"),
     "download": ("fetch", "get"),
-    "all": ("list",),
     "every": ("list",),
     "what": ("get", "describe"),
-    "which": ("list",),
     "rid": ("delete", "remove"),  # "get rid of"
     "ticket": ("issue",),
     "problem": ("issue", "error"),
