@@ -132,6 +132,13 @@ def stats(
     from toolsel.replay.driver import replay_paths
 
     check_output(output_file, paths)
+    if output_format is StatsFormat.HTML:
+        from toolsel.render.html.stats import transcripts_page
+
+        page = transcripts_page(paths, loaded)
+        with output(output_file, inputs=paths) as out:
+            out.write(page)
+        return
     result = usage_stats(replay_paths(paths), loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)

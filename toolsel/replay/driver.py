@@ -234,6 +234,7 @@ class _EventStream:
                 is_error=None if result is None else result.is_error,
                 latency_ms=latency,
                 copied=opened.copied,
+                at=call.timestamp,
             )
         )
 
