@@ -9,12 +9,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from toolsel.errors import UsageError
+from toolsel.schemas.events import EVENTS_SCHEMA
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 #: Written in every Parquet file's key-value metadata under SCHEMA_KEY.
-SCHEMA_VERSION = "toolsel.events/v1"
+SCHEMA_VERSION = EVENTS_SCHEMA
 SCHEMA_KEY = b"toolsel.schema"
 EVENTS_INSTALL = "pip install 'toolsel[events]'"
 REMOTE_INSTALL = "pip install 'toolsel[remote]'"
