@@ -19,7 +19,7 @@ CORPUS = str(ROOT / "tests" / "corpus" / "transcripts")
 
 
 @pytest.mark.parametrize("where", [BUNDLED, CORPUS, "archive"])
-@pytest.mark.parametrize("fmt", ["human", "json"])
+@pytest.mark.parametrize("fmt", ["human", "json", "html"])
 def test_stats_of_the_export_prints_what_stats_prints(
     cli: Cli, tmp_path: Path, where: str, fmt: str, archive: Path
 ) -> None:

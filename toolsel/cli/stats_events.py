@@ -25,6 +25,15 @@ def stats_from_events(
     if paths or db is not None:
         raise UsageError("give transcripts, --db URL or --events DIR, one of them")
     check_output(output_file, ())
+    if output_format is StatsFormat.HTML:  # with the charts over time, as from transcripts
+        from toolsel.render.html.stats import series_page
+        from toolsel.replay.series import SeriesRecorder
+
+        recorder = SeriesRecorder()
+        result = events_stats(str(events), registry, series=recorder)
+        with output(output_file) as out:
+            out.write(series_page(result, recorder))
+        return
     result = events_stats(str(events), registry)
     with output(output_file) as out:
         STATS_RENDERERS[output_format](result, out, top=top)

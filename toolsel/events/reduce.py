@@ -113,8 +113,19 @@ ORDER BY file_no, k
 """
 
 
-def events_stats(directory: str, registry: Registry | None = None) -> UsageStats:
-    """`toolsel stats`'s statistics from the tables `toolsel export` wrote to `directory`."""
+#: Each call, in path order, for the charts over time (`stats --events DIR --format html`).
+TIMELINE = """
+SELECT file, call_id, tool, started_at, answered, is_error, latency_s, is_copy
+FROM marked ORDER BY file_no, seq
+"""
+
+
+def events_stats(
+    directory: str, registry: Registry | None = None, *, series: Any = None
+) -> UsageStats:
+    """`toolsel stats`'s statistics from the tables `toolsel export` wrote to `directory`;
+    `series` (a `replay.series.SeriesRecorder`), when given, is told of every call, as
+    replaying the transcripts would tell it."""
     from toolsel.events.export import check_events_dir
     from toolsel.events.schema import require
 
@@ -124,7 +135,25 @@ def events_stats(directory: str, registry: Registry | None = None) -> UsageStats
         for table in ("calls", "files"):
             pattern = str(Path(directory) / table / "*.parquet").replace("'", "''")
             con.execute(f"CREATE TEMP VIEW {table} AS SELECT * FROM read_parquet('{pattern}')")
-        return reduce(con, registry)
+        stats = reduce(con, registry)
+        if series is not None:
+            _replay_timeline(con, series)
+        return stats
+
+
+def _replay_timeline(con: Any, sink: Any) -> None:
+    from toolsel.replay.report import ToolEvent
+
+    cursor = con.execute(TIMELINE)
+    while rows := cursor.fetchmany(10_000):
+        for file, call_id, tool, at, answered, is_error, latency, copy in rows:
+            common = {"id": call_id, "parent": None, "parent_rule": None, "turn_id": None}
+            sink(ToolEvent(event="tool_start", tool=tool, file=file, line=0, copied=bool(copy),
+                           at=at, **common))  # fmt: skip
+            if answered:
+                sink(ToolEvent(event="tool_result", tool=tool, file=file, line=0,
+                               is_error=bool(is_error), latency_ms=None if latency is None
+                               else round(latency * 1000, 3), **common))  # fmt: skip
 
 
 def reduce(con: Any, registry: Registry | None = None) -> UsageStats:

@@ -4,10 +4,13 @@ drawn from the same `toolsel.stats` document `--format json` prints."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.registry.model import Registry
 from toolsel.replay.stats import UsageStats
+
+if TYPE_CHECKING:
+    from toolsel.replay.series import SeriesRecorder
 
 
 def stats_page(
@@ -37,14 +40,18 @@ def stats_page(
 def transcripts_page(paths: list[str], registry: Registry | None) -> str:
     """The page for transcripts: the statistics `--format json` prints, and the charts over
     time from each call's own timestamp (`toolsel.replay.series`)."""
-    from dataclasses import replace
-
     from toolsel.replay.driver import replay_paths
     from toolsel.replay.series import SeriesRecorder
     from toolsel.replay.stats import usage_stats
 
     recorder = SeriesRecorder()
-    stats = usage_stats(replay_paths(paths, on_event=recorder), registry)
+    return series_page(usage_stats(replay_paths(paths, on_event=recorder), registry), recorder)
+
+
+def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
+    """The page for statistics whose every call `recorder` was told of."""
+    from dataclasses import replace
+
     series = recorder.finish()
     if recorder.untimed:
         calls = sum(t.calls for t in stats.tools)
