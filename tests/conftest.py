@@ -41,6 +41,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 #: Measured with `pytest --durations=40` (each over about 2 s on its own).
 SLOW = frozenset(
     {
+        "tests/test_sets.py::test_auto_with_embeddings_is_never_below_hybrid",
+        "tests/events/test_dask.py::test_the_engine_run_equals_the_local_run",
         "tests/cli/test_live.py::test_a_hanging_server_obeys_mcp_timeout",
         "tests/cli/test_live.py::test_a_config_entry_that_cannot_be_started_is_said_and_the_rest_load",
         "tests/cli/test_live.py::test_lock_pins_a_live_server_and_check_fetches_it_anew",

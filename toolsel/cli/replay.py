@@ -168,10 +168,12 @@ def progress_bar_for(
     if not wants_progress():
         yield None
         return
+    from toolsel.replay.remote import is_remote
+
     total = sum(
         Path(p).stat().st_size
         for p in expand_inputs(paths)
-        if p != "-" and not (since is not None and modified_before(p, since))
+        if p != "-" and not is_remote(p) and not (since is not None and modified_before(p, since))
     )
     if total < PROGRESS_MIN_BYTES:
         yield None

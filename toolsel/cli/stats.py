@@ -69,6 +69,14 @@ def stats(
     session: Annotated[
         str | None, typer.Option("--session", help="--db: one session's records.")
     ] = None,
+    events: Annotated[
+        Path | None,
+        typer.Option(
+            "--events",
+            metavar="DIR",
+            help="Read the tables `toolsel export` wrote (SQL in DuckDB) instead of transcripts.",
+        ),
+    ] = None,
     exact: Annotated[
         bool,
         typer.Option(
@@ -86,6 +94,11 @@ def stats(
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
+    if events is not None:
+        from toolsel.cli.stats_events import stats_from_events
+
+        stats_from_events(events, paths, db, loaded, output_format, output_file, top)
+        return
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")

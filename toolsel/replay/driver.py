@@ -228,12 +228,14 @@ def replay_file(
     validators: dict[str, InputValidator] | None = None,
     event_numbers: list[int] | None = None,
     window: CallWindow | None = None,
+    watch: Callable[[Matcher], Listener] | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
     copied from those files are counted, and this file's calls and sessions are added; a
     `CopyLog` instead records what deciding that takes (in a worker process), and
-    `event_numbers` gets the number of the call each event is about."""
+    `event_numbers` gets the number of the call each event is about. `watch` is given the
+    file's matcher and returns one more listener (`toolsel.events`)."""
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
@@ -256,6 +258,8 @@ def replay_file(
         prompts.start_file(shown)
         listeners.append(prompts)
     matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory, window)
+    if watch is not None:
+        matcher.listeners += (watch(matcher),)
     if prompts is not None:
         matcher.on_human = prompts.human
     reading = Reading()

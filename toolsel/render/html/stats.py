@@ -4,11 +4,14 @@ drawn from the same `toolsel.stats` document `--format json` prints."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.registry.model import Registry
 from toolsel.replay.stats import UsageStats
 from toolsel.replay.window import CallWindow
+
+if TYPE_CHECKING:
+    from toolsel.replay.series import SeriesRecorder
 
 
 def stats_page(
@@ -47,8 +50,6 @@ def transcripts_page(
     """The page for transcripts: the statistics `--format json` prints, and the charts over
     time from each call's own timestamp (`toolsel.replay.series`); `jobs`, `since` and
     `window` as `replay_paths` takes them (the charts draw the window's calls only)."""
-    from dataclasses import replace
-
     from toolsel.replay.driver import replay_paths
     from toolsel.replay.report import ToolEvent
     from toolsel.replay.series import SeriesRecorder
@@ -69,7 +70,13 @@ def transcripts_page(
         window=window,
         progress=progress,
     )
-    stats = usage_stats(replayed, registry)
+    return series_page(usage_stats(replayed, registry), recorder)
+
+
+def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
+    """The page for statistics whose every call `recorder` was told of."""
+    from dataclasses import replace
+
     series = recorder.finish()
     if recorder.untimed:
         calls = sum(t.calls for t in stats.tools)
