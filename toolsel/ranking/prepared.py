@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from toolsel.embed.vectors import ProgressFactory
-    from toolsel.ranking.cc import CcRow
+    from toolsel.ranking.cc import CcIndex
+    from toolsel.ranking.fuzzy import FuzzyIndex
 
 
 #: A query whose terms have at least this many postings in all is scored with numpy.
@@ -139,11 +140,18 @@ class PreparedIndex:
         return tuple(strings), tuple(owners)
 
     @cached_property
-    def cc_rows(self) -> list[CcRow]:
-        """What Claude Code's scorer reads of each tool, parsed once (see `ranking.cc`)."""
-        from toolsel.ranking.cc import prepare_rows
+    def fuzzy_index(self) -> FuzzyIndex:
+        """`fuzzy_strings`, normalised, de-duplicated and indexed by word (`ranking.fuzzy`)."""
+        from toolsel.ranking.fuzzy import FuzzyIndex
 
-        return prepare_rows(self.index.tools)
+        return FuzzyIndex(*self.fuzzy_strings)
+
+    @cached_property
+    def cc_index(self) -> CcIndex:
+        """What Claude Code's scorer reads of each tool, indexed once (see `ranking.cc`)."""
+        from toolsel.ranking.cc import CcIndex
+
+        return CcIndex(self.index.tools)
 
     @cached_property
     def arrays(self) -> dict[str, Any]:

@@ -127,25 +127,13 @@ def explain_lexical(
     return rows
 
 
-def fuzzy(prepared: PreparedIndex, query: str, *, cutoff: float = 60.0) -> dict[int, float]:
+def fuzzy(
+    prepared: PreparedIndex, query: str, *, cutoff: float = 60.0, every_string: bool = True
+) -> dict[int, float]:
     """rapidfuzz WRatio of the query against names, aliases, tags and hints; best per tool.
-    Catches typos and partial names ("raed fle", "db exec")."""
-    from rapidfuzz import fuzz, process, utils
-
-    strings, owners = prepared.fuzzy_strings
-    scores: dict[int, float] = {}
-    for _, score, key in process.extract(
-        query,
-        strings,
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        limit=None,
-        score_cutoff=cutoff,
-    ):
-        owner = owners[key]
-        if score > scores.get(owner, 0.0):
-            scores[owner] = score
-    return scores
+    Catches typos and partial names ("raed fle", "db exec"). Without `every_string`, a
+    sentence is compared only with the strings sharing a word with it (`ranking.fuzzy`)."""
+    return prepared.fuzzy_index.scores(query, cutoff, every_string=every_string)
 
 
 def fuzzy_over(prepared: PreparedIndex, query: str, candidates: Sequence[int]) -> dict[int, float]:
