@@ -84,6 +84,8 @@ def search(
         return found[:max_results]
     required, scoring = _terms(query_lower)
     counts = Counter(scoring)
+    if not counts:
+        return []
     if vectorised:
         return index.search_numpy(counts, set(required), max_results)
     return index.search_python(counts, set(required), max_results)
@@ -198,10 +200,14 @@ class CcIndex:
     ) -> list[CcMatch]:
         import numpy as np
 
-        totals = np.zeros(self.size, dtype=np.int64)
-        for term, count in counts.items():
-            tools, values = self.arrays(term)
-            totals[tools] += values * count  # a term's tools are distinct
+        parts = [self.arrays(term) for term in counts]
+        totals = np.bincount(
+            np.concatenate([tools for tools, _ in parts]),
+            weights=np.concatenate(
+                [values * count for (_, values), count in zip(parts, counts.values(), strict=True)]
+            ),
+            minlength=self.size,
+        ).astype(np.int64)  # whole points: exact in float64
         for term in required:
             held = np.zeros(self.size, dtype=bool)
             held[self.arrays(term)[0]] = True
