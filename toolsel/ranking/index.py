@@ -19,7 +19,7 @@ from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, token
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/8"  # 8: contractions and possessives are not terms
+INDEX_FORMAT = "toolsel-rank-index/9"  # 9: only tools with examples get a learned model
 BM25_K1 = 1.2
 BM25_B = 0.75
 

@@ -1,12 +1,13 @@
 """Learned term weights: a linear classifier from words to tools, fitted on example prompts.
 
 Each distinct example prompt is a training document labelled with its tools, and so is
-each tool's own name and description (so a tool without examples still has a class of its
-own). The
-documents are sublinear TF-IDF vectors of words and word pairs (`features`), and one linear SVM per
-tool (scikit-learn's `LinearSVC`, one-vs-rest, fixed seed; a prompt given for
-several tools is a positive for each, never a negative) learns which words speak for it
-and which against. This is what lets `rank` learn, for example, that "is prod up" is asked
+each tool's own name and description. The documents are sublinear TF-IDF vectors of words
+and word pairs (`features`), and one linear SVM per tool that has examples (scikit-learn's
+`LinearSVC`, one-vs-rest, fixed seed; a prompt given for several tools is a positive for
+each, never a negative) learns which words speak for it and which against. A tool without
+examples gets no model (its bias is UNFITTED_BIAS, so it never has a learned score) and
+ranks on its own text: fitting one per tool made learning cost (documents x all tools),
+and switched it off on large registries where only some tools have examples. This is what lets `rank` learn, for example, that "is prod up" is asked
 of a health check whose description never says "prod".
 
 Each tool's weights below PRUNE of its largest are dropped (on the benchmarks' dev splits this keeps
@@ -29,10 +30,13 @@ from toolsel.ranking.fields import tokens
 
 #: A tool's weights smaller than this share of its largest are dropped.
 PRUNE = 0.02
-#: Nothing is learned above this many (distinct documents x tools): one-vs-rest costs
-#: about 0.8 s per million on one core (ToolLens's dev split, 10.6k distinct prompts for
-#: 30k examples over 464 tools, is 5.1M).
+#: Nothing is learned above this many (distinct documents x tools with examples):
+#: one-vs-rest costs about 0.8 s per million on one core (ToolLens's dev split, 10.6k
+#: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
+#: The decision value of a tool without examples: far below any fitted tool's, so it
+#: never comes within `scorers.LEARNED_CUTOFF` of the best.
+UNFITTED_BIAS = -1e9
 #: The SVM's stopping tolerance: 1e-4 (scikit-learn's default) gained nothing here and
 #: took 10 % longer.
 TOLERANCE = 1e-2
@@ -61,7 +65,8 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     texts: dict[str, set[int]] = {}  # a prompt given for several tools is one document
     for tool, text in [*enumerate(tool_texts), *examples]:
         texts.setdefault(text, set()).add(tool)
-    if n_tools < 2 or not examples or len(texts) * n_tools > BUDGET:
+    fitted_tools = sorted({tool for tool, _ in examples})
+    if n_tools < 2 or not examples or len(texts) * len(fitted_tools) > BUDGET:
         return None
     import numpy as np
     from scipy.sparse import csr_matrix
@@ -92,15 +97,16 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     )
     transformer = TfidfTransformer(sublinear_tf=True, smooth_idf=True, norm="l2")
     matrix = transformer.fit_transform(matrix)
-    members = [np.zeros(len(texts), dtype=bool) for _ in range(n_tools)]
+    members = {tool: np.zeros(len(texts), dtype=bool) for tool in fitted_tools}
     for row, tools in enumerate(texts.values()):
         for tool in tools:
-            members[tool][row] = True
-    biases = np.zeros(n_tools)
+            if tool in members:
+                members[tool][row] = True
+    biases = np.full(n_tools, UNFITTED_BIAS)
     kept_terms, kept_tools, kept_weights = [], [], []
     with warnings.catch_warnings():  # a model that stops at its iteration limit is kept
         warnings.simplefilter("ignore")
-        for tool, positive in enumerate(members):  # one-vs-rest, each prompt once
+        for tool, positive in members.items():  # one-vs-rest, each prompt once
             if positive.all():
                 continue  # every document names this tool: nothing tells it apart
             model = LinearSVC(C=C, tol=TOLERANCE, random_state=0)
