@@ -240,7 +240,15 @@ def test_learning_fits_only_the_tools_with_examples(monkeypatch: pytest.MonkeyPa
     assert all(decisions[t] <= learned_module.UNFITTED_BIAS for t in range(3, 50))
 
 
-def test_a_tool_without_examples_gets_no_learned_score(tmp_path: Path) -> None:
+def test_every_tool_is_fitted_while_the_budget_allows() -> None:
+    assert learned_module.fitted(3, 10, {1}) == [0, 1, 2]
+    assert learned_module.fitted(3, learned_module.BUDGET, {1}) == [1]
+
+
+def test_over_budget_a_tool_without_examples_gets_no_learned_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(learned_module, "BUDGET", 10)  # 6 texts x 3 tools is over; x 1 not
     overlay = 'examples:\n  get_weather:\n    - "do I need an umbrella in Oslo"\n'
     overlay += '    - "is it going to rain in Oslo"\n    - "umbrella weather Oslo"\n'
     index = _index(tmp_path, overlay=overlay)

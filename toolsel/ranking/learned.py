@@ -4,10 +4,11 @@ Each distinct example prompt is a training document labelled with its tools, and
 each tool's own name and description. The documents are sublinear TF-IDF vectors of words
 and word pairs (`features`), and one linear SVM per tool that has examples (scikit-learn's
 `LinearSVC`, one-vs-rest, fixed seed; a prompt given for several tools is a positive for
-each, never a negative) learns which words speak for it and which against. A tool without
-examples gets no model (its bias is UNFITTED_BIAS, so it never has a learned score) and
-ranks on its own text: fitting one per tool made learning cost (documents x all tools),
-and switched it off on large registries where only some tools have examples. This is what lets `rank` learn, for example, that "is prod up" is asked
+each, never a negative) learns which words speak for it and which against. When one model
+per tool would cost over BUDGET, only the tools with examples get one (`fitted`); the
+others get UNFITTED_BIAS, never have a learned score, and rank on their own text. Before,
+learning then switched off altogether, even in a large registry where few tools have
+examples. This is what lets `rank` learn, for example, that "is prod up" is asked
 of a health check whose description never says "prod".
 
 Each tool's weights below PRUNE of its largest are dropped (on the benchmarks' dev splits this keeps
@@ -30,7 +31,7 @@ from toolsel.ranking.fields import tokens
 
 #: A tool's weights smaller than this share of its largest are dropped.
 PRUNE = 0.02
-#: Nothing is learned above this many (distinct documents x tools with examples):
+#: Nothing is learned above this many (distinct documents x tools fitted):
 #: one-vs-rest costs about 0.8 s per million on one core (ToolLens's dev split, 10.6k
 #: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
@@ -65,7 +66,7 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     texts: dict[str, set[int]] = {}  # a prompt given for several tools is one document
     for tool, text in [*enumerate(tool_texts), *examples]:
         texts.setdefault(text, set()).add(tool)
-    fitted_tools = sorted({tool for tool, _ in examples})
+    fitted_tools = fitted(n_tools, len(texts), {tool for tool, _ in examples})
     if n_tools < 2 or not examples or len(texts) * len(fitted_tools) > BUDGET:
         return None
     import numpy as np
@@ -103,6 +104,7 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
             if tool in members:
                 members[tool][row] = True
     biases = np.full(n_tools, UNFITTED_BIAS)
+    biases[fitted_tools] = 0.0
     kept_terms, kept_tools, kept_weights = [], [], []
     with warnings.catch_warnings():  # a model that stops at its iteration limit is kept
         warnings.simplefilter("ignore")
@@ -130,6 +132,15 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
         "lw_idf": array("d", np.asarray(transformer.idf_, dtype=np.float64).tobytes()),
         "lw_bias": array("d", biases.tobytes()),
     }
+
+
+def fitted(n_tools: int, n_documents: int, with_examples: set[int]) -> list[int]:
+    """The tools that get a model: every tool while (documents x tools) is within BUDGET
+    (a tool without examples learns from its own name and description), else only the
+    tools with examples."""
+    if n_documents * n_tools <= BUDGET:
+        return list(range(n_tools))
+    return sorted(with_examples)
 
 
 def query_weights(idf: Sequence[float], positions: Sequence[int]) -> dict[int, float]:

@@ -33,8 +33,9 @@ HYBRID_FUZZY_CANDIDATES = 50
 LARGE_CANDIDATES = 300
 #: `cc` passes only its this many best tools on, whatever the registry's size: Claude
 #: Code's scoring gives points to nearly every tool for a sentence (any name part holding
-#: "a" scores), and the pipeline would otherwise walk them all.
-CC_CANDIDATES = LARGE_CANDIDATES
+#: "a" scores), and the pipeline would otherwise walk them all (at 300, `cc` answered
+#: ToolLens's dev queries 2.8x slower than `bm25`; at 100, 2.0x).
+CC_CANDIDATES = 100
 
 
 @dataclass(slots=True)

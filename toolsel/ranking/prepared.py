@@ -83,6 +83,14 @@ class PreparedIndex:
         return {term: i for i, term in enumerate(self.index.lw_terms)}
 
     @cached_property
+    def learned_tools(self) -> tuple[int, ...]:
+        """The tools with a learned model, in registry order: those with examples (the
+        others' bias is `learned.UNFITTED_BIAS`, and they never have a learned score)."""
+        from toolsel.ranking.learned import UNFITTED_BIAS
+
+        return tuple(t for t, bias in enumerate(self.index.lw_bias) if bias > UNFITTED_BIAS)
+
+    @cached_property
     def examples_per_tool(self) -> float:
         """The mean number of examples of the tools that have any."""
         owners = len(set(self.index.ex_owner))

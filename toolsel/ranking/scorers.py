@@ -273,14 +273,15 @@ def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
     index = prepared.index
     if not index.learned:
         return {}
-    decision = list(index.lw_bias)
+    bias = index.lw_bias  # only tools with examples have a model (`learned.fit`)
+    decision = {tool: bias[tool] for tool in prepared.learned_tools}
     lw_ptr, lw_tools, lw_weights = index.lw_ptr, index.lw_tools, index.lw_weights
     for position, q in learned_query(prepared, terms).items():
         for p in range(lw_ptr[position], lw_ptr[position + 1]):
             decision[lw_tools[p]] += q * lw_weights[p]
-    top = max(decision)
+    top = max(decision.values(), default=0.0)
     return {
         tool: math.exp(value - top)
-        for tool, value in enumerate(decision)
+        for tool, value in decision.items()
         if value >= top - LEARNED_CUTOFF
     }
