@@ -14,12 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tokens, tool_fields
+from toolsel.ranking.fields import (
+    FIELD_CAPS,
+    FIELD_NAMES,
+    FIELD_WEIGHTS,
+    embed_text,
+    tokens,
+    tool_fields,
+)
 
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/9"  # 9: only tools with examples get a learned model
+#: 9: example values are a field of their own (`values`); conversational filler is ignored;
+#: 10: over the learning budget, only tools with examples get a learned model
+INDEX_FORMAT = "toolsel-rank-index/10"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -205,7 +214,9 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
         fields = tool_fields(tool, registry, examples=examples)
         for field_index, (field_name, words) in enumerate(fields.items()):
             weight = weights[field_name]
+            cap = FIELD_CAPS.get(field_name)
             for word, n in Counter(words).items():
+                n = min(n, cap) if cap else n
                 counts.setdefault(word, [0] * len(FIELD_NAMES))[field_index] += n
                 length += weight * n
             for word in words:
