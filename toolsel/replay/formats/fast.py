@@ -25,6 +25,7 @@ import msgspec
 import orjson
 from msgspec import Raw, Struct, UnsetType, field
 
+from toolsel.replay import lines
 from toolsel.replay.events import (
     NOTHING,
     UNSET,
@@ -48,7 +49,6 @@ from toolsel.replay.formats.claude import (
     structured_error,
 )
 from toolsel.replay.lines import (
-    PROGRESS_LINES,
     UNREADABLE,
     Progress,
     Reading,
@@ -191,13 +191,14 @@ def records(
 def _tell(progress: Progress, pieces: list[bytes], first: int, ends: bool, untold: int) -> int:
     """Tell `progress` the bytes read at every PROGRESS_LINES-th line of a block, as
     `read_objects` does; the bytes not told yet."""
+    every = lines.PROGRESS_LINES
     told = 0  # pieces already told
-    line = -(-first // PROGRESS_LINES) * PROGRESS_LINES  # the first such line from `first`
+    line = -(-first // every) * every  # the first such line from `first`
     while line < first + len(pieces):
         upto = line - first + 1
         breaks = upto - told - (upto == len(pieces) and not ends)
         progress(untold + sum(map(len, pieces[told:upto])) + breaks)
-        untold, told, line = 0, upto, line + PROGRESS_LINES
+        untold, told, line = 0, upto, line + every
     rest = pieces[told:]
     return untold + sum(map(len, rest)) + len(rest) - (0 if ends or not rest else 1)
 
