@@ -433,3 +433,20 @@ def test_edge_records_decode_as_detect_does(record: dict[str, Any]) -> None:
     decoded = fast.decode_line(line)
     if decoded is not fast.FALLBACK:
         assert _events(decoded) == _events(detect(record))
+
+
+def test_a_file_of_other_shapes_stops_trying_the_fast_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After TRIAL_LINES lines mostly left to the full path, the next blocks take it directly."""
+    monkeypatch.setattr(lines, "BLOCK_BYTES", 256)
+    chat = [{"role": "assistant", "tool_calls": [{"id": f"c{n}", "function": {"name": "f"}}]}
+            for n in range(fast.TRIAL_LINES + 500)]  # fmt: skip
+    claude = [{"type": "assistant", "uuid": "u", "message": {"content": [
+        {"type": "tool_use", "id": "t", "name": "Read"}]}}] * 3  # fmt: skip
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in chat + claude))
+    full, quick = _both(str(path))
+    assert quick == full
+    tail = list(fast.records(str(path), Reading(), None, detect))[-3:]
+    assert [type(obj) for _, obj, _ in tail] == [dict] * 3  # parsed by the full path

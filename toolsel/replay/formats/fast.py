@@ -137,6 +137,9 @@ class _Fallback:
 
 #: The line is not one the fast path decodes: the full path reads it.
 FALLBACK: Final[Any] = _Fallback()
+#: After this many lines, a file whose lines mostly take the full path stops trying the fast
+#: one (its structs are decoded for nothing).
+TRIAL_LINES = 1000
 DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 Record = tuple[int, Any, "Decoded | None"]
 
@@ -157,6 +160,8 @@ def records(
         return
     decode = msgspec.json.Decoder(Line).decode
     untold = 0  # bytes read since progress was last told
+    tried = missed = 0  # lines the fast path was tried on, and those it left to the full path
+    trying = True
     for first, block in line_blocks(handle, reading):
         if block.__class__ is not bytes:
             record_special(block, first, reading)
@@ -169,8 +174,11 @@ def records(
         if progress is not None:
             untold = _tell(progress, pieces, first, ends, untold)
         last = len(pieces) - 1
+        if trying and tried >= TRIAL_LINES and missed * 2 > tried:
+            trying = False  # a file of other shapes (OpenAI Chat): the full path only
         for offset, piece in enumerate(pieces):
-            if checked or piece.isascii() or _is_utf8(piece):
+            tried += 1
+            if trying and (checked or piece.isascii() or _is_utf8(piece)):
                 try:
                     line = decode(piece)
                 except DECODE_ERRORS:
@@ -180,6 +188,7 @@ def records(
                     if decoded is not FALLBACK:
                         yield first + offset, piece, decoded
                         continue
+            missed += 1
             raw = piece + b"\n" if ends or offset < last else piece
             obj = parse_line(raw, first + offset, reading)
             if obj is not UNREADABLE:
