@@ -37,7 +37,8 @@ def run(command: str) -> str:
 def main() -> int:
     check = "--check" in sys.argv
     os.chdir(ROOT)
-    os.environ.update(COLUMNS="120", TOOLSEL_CACHE_DIR=tempfile.mkdtemp())
+    # as after the quickstart, which installs no extra: `auto` ranks as hybrid
+    os.environ.update(COLUMNS="120", TOOLSEL_CACHE_DIR=tempfile.mkdtemp(), TOOLSEL_EMBED="0")
     os.environ.pop("GITHUB_ACTIONS", None)
     stale: list[str] = []
 

@@ -6,7 +6,7 @@ A case says which tools a prompt should (and should not) be offered:
     expect: [deploy_service]       # tools it should offer (test: within top_k)
     forbid: [deploy_legacy]        # tools it must not offer (test only)
     top_k: 5                       # test: how deep `expect` may be (default 8)
-    method: hybrid                 # test: the scorer, as rank --method (default hybrid)
+    method: hybrid                 # test: the scorer, as rank --method (default auto)
     permission: write              # the agent's permission ceiling, as rank --permission
     id: deploy-1                   # optional: what reports call the case
     name: deploy offers deploy_service

@@ -7,6 +7,8 @@ relevance: Recall@k is the share of a query's expected tools found in its top k,
 averaged over queries; MRR@10 is the reciprocal rank of the first expected tool within the
 top 10; NDCG@10 is DCG over the top 10 divided by the ideal DCG of min(|expected|, 10)
 relevant tools. Comp@k is the share of queries with every expected tool in the top k.
+An expected tool has no evidence when the method gave it no score at all (no prompt word
+reached any of its fields): a vocabulary gap, counted apart from ranking errors.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class Outcome:
     ranks: dict[str, int | None]  # expected tool -> 1-based rank within the top N, or None
     ndcg10: float
     reciprocal_rank: float
+    #: expected tools the method gave no score at all: no depth of results would hold them
+    no_evidence: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,20 @@ class MethodReport:
     #: with a higher-ranked tool), "permission" (above the permission ceiling) or
     #: "not_retrieved" (ranked too low, or not matched at all)
     missed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def expected(self) -> int:
+        """Expected tools over all cases (a tool expected by two cases counts twice)."""
+        return sum(len(o.ranks) for o in self.outcomes)
+
+    @property
+    def no_evidence(self) -> int:
+        """Expected tools the method gave no score at all (a vocabulary gap)."""
+        return sum(len(o.no_evidence) for o in self.outcomes)
+
+    @property
+    def no_evidence_queries(self) -> int:
+        return sum(1 for o in self.outcomes if o.no_evidence)
 
     @property
     def label(self) -> str:
@@ -189,10 +207,18 @@ def _evaluate_method(
         ranked_as = replace(options, permission=case.permission) if case.permission else options
         result = rank_index(index, case.query, ranked_as, query_vector=vectors.get(case.query))
         ranked = [r.name for r in result.results]
-        outcome = score_case(case, ranked)
-        outcomes.append(outcome)
         excluded = {e.name for e in result.excluded}
         blocked = {b.name for b in result.blocked}
+        unranked = [
+            name
+            for name in case.expected
+            if name not in ranked and name not in excluded and name not in blocked
+        ]
+        if unranked and len(ranked) >= depth:  # the list was cut: were they scored below it?
+            scored = _scored(index, case.query, ranked_as, vectors.get(case.query))
+            unranked = [name for name in unranked if name not in scored]
+        outcome = replace(score_case(case, ranked), no_evidence=tuple(unranked))
+        outcomes.append(outcome)
         for name, rank in outcome.ranks.items():
             if rank is not None and rank <= 10:
                 continue
@@ -218,6 +244,12 @@ def _evaluate_method(
         examples=with_examples,
         missed=missed,
     )
+
+
+def _scored(index: PreparedIndex, query: str, options: RankOptions, vector: Any) -> set[str]:
+    """Every tool the method gives a score for `query`: ranking stops where evidence does."""
+    every = replace(options, top=max(1, len(index.tools)))
+    return {r.name for r in rank_index(index, query, every, query_vector=vector).results}
 
 
 def score_case(case: Case, ranked: Sequence[str]) -> Outcome:

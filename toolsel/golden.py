@@ -94,7 +94,7 @@ def golden_cases(found: CaseFile) -> list[GoldenCase]:
             case.forbid,
             case.top_k or DEFAULT_TOP_K,
             case.permission,
-            case.method or Method.HYBRID,
+            case.method or Method.AUTO,
             case.line,
         )
         for case in found.cases

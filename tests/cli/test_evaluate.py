@@ -116,3 +116,29 @@ def test_conversational_prompts_examples_lift_recall(cli: Cli) -> None:
     assert data["methods"][0]["cases"] >= 60
     assert r5["hybrid", True] > r5["hybrid", False] >= r5["bm25", False]
     assert r5["hybrid", True] >= 0.8
+
+
+def test_eval_reports_expected_tools_without_evidence(cli: Cli, write) -> None:
+    """Issue 22: how often no prompt word matched the expected tool at all."""
+    registry = write(
+        "r.yaml",
+        """
+        tools:
+          - name: deploy_service
+            description: Deploy a service to production.
+          - name: read_file
+            description: Read a file from disk.
+        """,
+    )
+    cases = write(
+        "c.jsonl",
+        '{"id": "a", "prompt": "ship the service", "expect": ["deploy_service", "read_file"]}\n'
+        '{"id": "b", "prompt": "open the file", "expect": ["read_file"]}\n',
+    )
+    data = json.loads(cli("eval", "-r", str(registry), "--cases", str(cases), "-f", "json").stdout)
+    method = data["methods"][0]
+    assert method["no_evidence"] == {"tools": 1, "expected": 3, "queries": 1}
+    assert [q["no_evidence"] for q in method["queries"]] == [["read_file"], []]
+    human = cli("eval", "-r", str(registry), "--cases", str(cases)).stdout
+    assert "hybrid: no evidence for 1 of 3 expected tools (33.3%), in 1 query" in human
+    assert "read_file no evidence" in human

@@ -369,7 +369,7 @@ def test_numpy_path_ranks_like_the_python_path(
     assert not INDEX.index.is_large
     monkeypatch.setattr("toolsel.ranking.index.LARGE_INDEX_POSTINGS", 0)
     monkeypatch.setattr("toolsel.ranking.prepared.NUMPY_MIN_POSTINGS", 0)
-    monkeypatch.setattr("toolsel.ranking.methods.LARGE_CANDIDATES", 12)
+    monkeypatch.setattr("toolsel.ranking.methods.LARGE_CANDIDATES", 50)  # all that match
     large = rank_index(INDEX.index, query, RankOptions(method=method, top=10))
     assert [r.name for r in large.results] == [r.name for r in small.results]
     assert [r.score for r in large.results] == pytest.approx([r.score for r in small.results])

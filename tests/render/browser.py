@@ -48,6 +48,16 @@ class Watched:
     def foreign_requests(self, allowed_prefix: str) -> list[str]:
         return [r for r in self.requests if not r.startswith((allowed_prefix, "data:"))]
 
+    def chart(self, key: str) -> dict[str, Any]:
+        """What the chart `data-chart=KEY` draws, as Chart.js holds it: labels, and each
+        series' name and values."""
+        data: dict[str, Any] = self.page.eval_on_selector(
+            f"[data-chart={key}] canvas",
+            "canvas => { const c = Chart.getChart(canvas); return {labels: c.data.labels,"
+            " series: c.data.datasets.map(d => ({name: d.label, values: d.data}))}; }",
+        )
+        return data
+
 
 class Browser:
     def __init__(self, browser: Any) -> None:

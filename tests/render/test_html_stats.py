@@ -38,12 +38,12 @@ def test_the_charts_and_tables_show_the_json_numbers(
     )
     expected = {name: (t["calls"], t["errors"]) for name, t in payload["tools"].items()}
     assert {name: (number(c), number(e)) for name, c, e in shown} == expected
-    bars = page.eval_on_selector_all(
-        "[data-chart=calls] rect title", "titles => titles.map(t => t.textContent)"
-    )
+    bars = watched.chart("calls")
     # most called first, then by name (the JSON output sorts its keys)
     top = sorted(payload["tools"].items(), key=lambda item: (-item[1]["calls"], item[0]))[:20]
-    assert [b for b in bars if " calls: " in b] == [f"{n} calls: {t['calls']:,}" for n, t in top]
+    assert bars["labels"] == [name for name, _ in top]
+    assert bars["series"][0] == {"name": "calls", "values": [t["calls"] for _, t in top]}
+    assert bars["series"][1] == {"name": "errors", "values": [t["errors"] for _, t in top]}
     never = page.eval_on_selector_all("#never-used .pill", "pills => pills.map(p => p.textContent)")
     assert never == payload["never_called"]
     assert watched.problems() == []
@@ -53,6 +53,37 @@ def test_the_charts_and_tables_show_the_json_numbers(
     if keep:
         for path in taken:
             shutil.copy(path, Path(keep) / path.name)
+
+
+def test_from_transcripts_the_charts_over_time_add_up_to_the_json_numbers(
+    browser: Browser, cli: Cli, tmp_path: Path
+) -> None:
+    """Each call counts at its own timestamp; a tool's points add up to its calls."""
+    from toolsel.replay.driver import replay_paths
+    from toolsel.replay.series import SeriesRecorder
+
+    args = ("stats", str(ROOT / "transcripts"))
+    out = tmp_path / "stats.html"
+    assert cli(*args, "--format", "html", "-o", str(out)).exit_code == 0
+    payload = json.loads(cli(*args, "--format", "json").stdout)
+    recorder = SeriesRecorder()
+    replay_paths([str(ROOT / "transcripts")], on_event=recorder)
+    page = (watched := browser.open(out.as_uri())).page
+    everything = watched.chart("calls-over-time")["series"][0]["values"]
+    total = sum(t["calls"] for t in payload["tools"].values())
+    assert sum(everything) == total - recorder.untimed
+    assert 1 < len(everything) <= 14
+    if recorder.untimed:  # said on the page, not lost silently
+        assert f"{recorder.untimed} of {total} calls carried no timestamp" in page.inner_text(
+            "#app"
+        )
+    tool = max(payload["tools"], key=lambda name: payload["tools"][name]["calls"])
+    page.select_option("#series-tool", tool)
+    points = watched.chart("calls-over-time")["series"][0]["values"]
+    assert 0 < sum(points) <= payload["tools"][tool]["calls"]
+    assert sum(points) < sum(everything)
+    assert watched.problems() == []
+    assert watched.foreign_requests("file://") == []
 
 
 def test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter(
@@ -78,11 +109,21 @@ def test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter(
     watched = browser.open(out.as_uri())
     page = watched.page
     page.select_option("#series-tool", "edit")
-    dots = page.eval_on_selector_all(
-        "[data-chart=calls-over-time] circle title",
-        "titles => titles.map(t => t.textContent).filter(t => t.includes(' calls: '))"
-        ".map(t => Number(t.split(' calls: ')[1].replace(/,/g, '')))",
-    )
+    dots = watched.chart("calls-over-time")["series"][0]["values"]
     assert len(dots) == 14
     assert sum(dots) == payload["tools"]["edit"]["calls"]
     assert watched.problems() == []
+
+
+def test_the_vendored_chart_library_is_the_documented_file() -> None:
+    """The README and docs/commands.md name the file and its sha256: a change to it is a
+    deliberate upgrade, made with the docs."""
+    import hashlib
+
+    vendor = ROOT / "toolsel" / "render" / "html" / "assets" / "vendor"
+    data = (vendor / "chart.umd.min.js").read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    assert digest in (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    assert b"sourceMappingURL" not in data  # nothing for a browser to fetch
+    assert b"Chart.js v4.6.1" in data[:200]
+    assert "MIT License" in (vendor / "CHART-JS-LICENSE.md").read_text(encoding="utf-8")

@@ -43,6 +43,8 @@ def test_the_page_and_its_assets_are_served_without_the_token_and_hold_no_data(
         assert asset.headers["x-content-type-options"] == "nosniff"
     assert client.get("/assets/../registries").status_code in (401, 404)
     assert client.get("/assets/secret.js").status_code == 401  # not an asset: token rules
+    for path in ("/assets/vendor/secret.js", "/assets/vendor/%2e%2e/%2e%2e/pyproject.toml"):
+        assert client.get(path).status_code == 401, path  # only the listed files are public
 
 
 def test_the_data_stays_behind_the_token(client: TestClient) -> None:

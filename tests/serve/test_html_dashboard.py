@@ -65,11 +65,7 @@ def test_the_dashboard_asks_for_the_token_then_shows_the_analytics(
         assert number(page.inner_text("#stats-summary [data-key=calls]")) == total
         # the tool filter redraws the charts over time with that tool's calls only
         page.select_option("#series-tool", "run_tests")
-        dots = page.eval_on_selector_all(
-            "[data-chart=calls-over-time] circle title",
-            "titles => titles.map(t => t.textContent).filter(t => t.includes(' calls: '))"
-            ".map(t => Number(t.split(' calls: ')[1].replace(/,/g, '')))",
-        )
+        dots = watched.chart("calls-over-time")["series"][0]["values"]
         assert sum(dots) == expected["run_tests"][0]
         assert watched.problems() == []
         assert watched.foreign_requests(server.base + "/") == []

@@ -34,8 +34,13 @@ def evaluate(
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
     method: Annotated[
-        Method, typer.Option("--method", "-m", help="Scoring method.")
-    ] = Method.HYBRID,
+        Method,
+        typer.Option(
+            "--method",
+            "-m",
+            help="Scoring method; auto is fusion with toolsel[embed], else hybrid.",
+        ),
+    ] = Method.AUTO,
     compare: Annotated[
         bool,
         typer.Option(
@@ -77,7 +82,9 @@ def evaluate(
     for note in notes:
         warn(note)
     bad = case_file.problems
-    methods = _compared_methods() if compare else [method]
+    from toolsel.ranking.options import resolve
+
+    methods = _compared_methods() if compare else [resolve(method)[0]]
     index = load_index(
         registry or None, use_cache=not no_cache, bulk=True, examples=not no_examples
     )
@@ -124,7 +131,8 @@ def _compared_methods() -> list[Method]:
     from toolsel.embed.model import INSTALL_HINT, missing
     from toolsel.ranking.options import EMBEDDING_METHODS
 
+    every: list[Method] = [m for m in Method if m is not Method.AUTO]  # auto: one of them
     if missing() is None:
-        return list(Method)
+        return every
     warn(f"note: semantic and fusion skipped (install them with: {INSTALL_HINT})")
-    return [m for m in Method if m not in EMBEDDING_METHODS]
+    return [m for m in every if m not in EMBEDDING_METHODS]

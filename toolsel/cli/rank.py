@@ -33,7 +33,14 @@ PromptArgument = Annotated[
         help='What the user asked ("read the config file"), or select:NAME,NAME for a direct lookup.'
     ),
 ]
-MethodOption = Annotated[Method, typer.Option("--method", "-m", help="Scoring method.")]
+MethodOption = Annotated[
+    Method,
+    typer.Option(
+        "--method",
+        "-m",
+        help="Scoring method; auto is fusion with toolsel[embed] installed, else hybrid.",
+    ),
+]
 TopOption = Annotated[
     int | None,
     typer.Option(
@@ -120,7 +127,7 @@ def rank(
     prompt: PromptArgument = None,
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
-    method: MethodOption = Method.HYBRID,
+    method: MethodOption = Method.AUTO,
     top: TopOption = None,
     permission: PermissionOption = None,
     category: CategoryOption = None,

@@ -152,7 +152,11 @@ def _progress_bar(paths: list[str]) -> Iterator[Callable[[int], None] | None]:
     if not wants_progress():
         yield None
         return
-    total = sum(Path(p).stat().st_size for p in expand_inputs(paths) if p != "-")
+    from toolsel.replay.remote import is_remote
+
+    total = sum(
+        Path(p).stat().st_size for p in expand_inputs(paths) if p != "-" and not is_remote(p)
+    )
     if total < PROGRESS_MIN_BYTES:
         yield None
         return

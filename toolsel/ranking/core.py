@@ -31,7 +31,10 @@ DEFAULT_TOP = 8
 
 @dataclass(frozen=True, slots=True)
 class RankOptions:
-    method: Method = Method.HYBRID
+    """`method` is the method that runs: `auto` is resolved when the options are made, and
+    `requested` keeps what was asked for (with `reason`, why `auto` chose as it did)."""
+
+    method: Method = Method.AUTO
     top: int = DEFAULT_TOP
     permission: Permission | None = None
     categories: tuple[str, ...] = ()
@@ -41,10 +44,21 @@ class RankOptions:
     min_strength: float = 0.0
     explain: bool = False
     pin_always_include: bool = True  # False: always-include tools compete on score (eval)
+    requested: Method | None = None  # what was asked for; None: `method` itself
+    reason: str | None = None  # why `auto` became `method`
+
+    def __post_init__(self) -> None:
+        if self.method is Method.AUTO:
+            from toolsel.ranking.options import resolve
+
+            chosen, reason = resolve(self.method)
+            object.__setattr__(self, "method", chosen)
+            object.__setattr__(self, "requested", Method.AUTO)
+            object.__setattr__(self, "reason", reason)
 
 
 def rank_options(
-    method: Method | str = Method.HYBRID,
+    method: Method | str = Method.AUTO,
     top: int | None = None,
     permission: Permission | str | None = None,
     categories: Sequence[str] = (),
@@ -55,10 +69,16 @@ def rank_options(
     explain: bool = False,
 ) -> RankOptions:
     """The one place ranking options are made, for the CLI, the service and MCP alike: a
-    method's own default `top` when none is given (5 for `cc`, 8 otherwise)."""
-    method = Method(method)
+    method's own default `top` when none is given (5 for `cc`, 8 otherwise); `auto`
+    becomes the method it stands for here (see `options.auto_method`)."""
+    from toolsel.ranking.options import resolve
+
+    requested = Method(method)
+    method, reason = resolve(requested)
     return RankOptions(
         method=method,
+        requested=requested if requested is not method else None,
+        reason=reason,
         top=top if top is not None else default_top(method),
         permission=Permission(permission) if permission is not None else None,
         categories=tuple(categories),
@@ -121,6 +141,8 @@ class RankResult:
     #: each of `terms` and the prompt's word it came from ("committ" from "committed"), so
     #: an explanation shows the user's words, not stems
     words: tuple[tuple[str, str], ...] = ()
+    requested: str | None = None  # `auto` when `method` was chosen by it
+    reason: str | None = None  # why `auto` chose `method`
 
     def word(self, term: str) -> str:
         """The prompt's own word for search term `term` (the term itself if none)."""
@@ -195,6 +217,8 @@ def rank_index(
     return RankResult(
         query=query,
         method=options.method.value,
+        requested=options.requested.value if options.requested is not None else None,
+        reason=options.reason,
         results=results,
         always=build([d for d in always if prepared.tools[d].name not in shown], always=True),
         blocked=tuple(d for d in dropped if isinstance(d, Blocked)),

@@ -14,12 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, embed_text, tokens, tool_fields
+from toolsel.ranking.fields import (
+    FIELD_CAPS,
+    FIELD_NAMES,
+    FIELD_WEIGHTS,
+    embed_text,
+    tokens,
+    tool_fields,
+)
 
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-INDEX_FORMAT = "toolsel-rank-index/8"  # 8: contractions and possessives are not terms
+#: 9: example values are a field of their own (`values`); conversational filler is ignored
+INDEX_FORMAT = "toolsel-rank-index/9"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -205,7 +213,9 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
         fields = tool_fields(tool, registry, examples=examples)
         for field_index, (field_name, words) in enumerate(fields.items()):
             weight = weights[field_name]
+            cap = FIELD_CAPS.get(field_name)
             for word, n in Counter(words).items():
+                n = min(n, cap) if cap else n
                 counts.setdefault(word, [0] * len(FIELD_NAMES))[field_index] += n
                 length += weight * n
             for word in words:

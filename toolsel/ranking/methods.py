@@ -158,16 +158,19 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str], vector: Any =
 
 def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
     """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
-    lexical score."""
+    lexical score, with the prompt's words' alternatives (`synonyms`) at a lower weight."""
+    from toolsel.ranking.synonyms import expansions
+
     wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
     limit = _limit(prepared)
-    if scorers.numpy_suits(prepared, terms):
-        b = scorers.dense_scores(prepared, terms, "bm25")
-        t = scorers.dense_scores(prepared, terms, "tfidf")
+    extra = expansions(list(terms), prepared.index.vocabulary, prepared.index.bm25_idf)
+    if scorers.numpy_suits(prepared, [*terms, *extra]):
+        b = scorers.dense_scores(prepared, terms, "bm25", extra)
+        t = scorers.dense_scores(prepared, terms, "tfidf", extra)
         fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
         return scorers.top_entries(fused, limit or len(prepared))
-    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25"))
-    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf"))
+    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25", extra=extra))
+    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf", extra=extra))
     combined = {
         doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
         for doc in bm25.keys() | tfidf.keys()
@@ -247,9 +250,16 @@ def _explain_fusion(
 def _explain_hybrid(
     prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
 ) -> list[Contribution]:
+    from toolsel.ranking.synonyms import expansions
+
     typed = looks_typed(prepared, terms)
+    used = scorers.correct_terms(prepared, terms) if typed else terms
     lexical = scorers.explain_lexical(
-        prepared, scorers.correct_terms(prepared, terms) if typed else terms, doc, "bm25"
+        prepared,
+        used,
+        doc,
+        "bm25",
+        expansions(used, prepared.index.vocabulary, prepared.index.bm25_idf),
     )
     # fuzzy matching took part only for typed queries (or when nothing matched lexically)
     return (
@@ -308,5 +318,7 @@ def score(
 
 def default_top(method: Method) -> int:
     """How many tools `method` offers unless told: 5 for `cc` (Claude Code's default), 8
-    for the others."""
-    return SCORERS[method].default_top
+    for the others (`auto`: the method it stands for)."""
+    from toolsel.ranking.options import resolve
+
+    return SCORERS[resolve(method)[0]].default_top

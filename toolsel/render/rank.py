@@ -55,6 +55,11 @@ def rank_payload(result: RankResult, *, explain: bool = False) -> dict[str, Any]
         "schema": RANK_SCHEMA,
         "query": result.query,
         "method": result.method,
+        **(
+            {"method_requested": result.requested, "method_reason": result.reason}
+            if result.requested
+            else {}
+        ),
         "mode": "search",
         "terms": list(result.terms),
         "strong_match": result.strong,
@@ -120,6 +125,10 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
         names = ", ".join(visible(r.name) for r in result.always)
         console.print(Text(f"Always included: {names}", style="dim"))
     if explain:
+        if result.requested:
+            console.print(
+                Text(f"Method: {result.method} ({result.requested}: {result.reason})", style="dim")
+            )
         _print_explanations(console, result)
     # a tool dropped, blocked or excluded is said only when it changed the answer: it would
     # have been shown (it scores at least as well as the last tool shown)

@@ -78,10 +78,12 @@ def replay_file(
     prompts: PromptSink | None = None,
     allow_unknown: tuple[str, ...] = (),
     validators: dict[str, InputValidator] | None = None,
+    watch: Callable[[Matcher], Listener] | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
-    copied from those files are counted, and this file's calls and sessions are added."""
+    copied from those files are counted, and this file's calls and sessions are added.
+    `watch` is given the file's matcher and returns one more listener (`toolsel.events`)."""
     from toolsel.inputs import display_path
 
     shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
@@ -104,6 +106,8 @@ def replay_file(
         prompts.start_file(shown)
         listeners.append(prompts)
     matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory)
+    if watch is not None:
+        matcher.listeners += (watch(matcher),)
     if prompts is not None:
         matcher.on_human = prompts.human
     reading = Reading()
@@ -240,6 +244,7 @@ class _EventStream:
                 is_error=None if result is None else result.is_error,
                 latency_ms=latency,
                 copied=opened.copied,
+                at=call.timestamp,
             )
         )
 

@@ -51,11 +51,15 @@ def expand_inputs(paths: list[str]) -> list[str]:
     """Files, pipes, directories (recursively: *.jsonl, *.json, *.traj, *.ndjson) and globs;
     '-' is stdin. A path that cannot be read says why (a symlink loop, a dangling symlink)."""
     from toolsel.inputs import InputProblem, check_path
+    from toolsel.replay.remote import expand_remote, is_remote
 
     found: list[str] = []
     for raw in paths:
         if raw == "-":
             found.append(raw)
+            continue
+        if is_remote(raw):  # s3://, gs://: listed through fsspec
+            found.extend(expand_remote(raw))
             continue
         try:
             kind = check_path(raw)
@@ -89,10 +93,12 @@ def read_objects(
     A whole-document file (.json, .traj) up to MAX_LINE_BYTES is parsed whole; anything
     else, and a larger document, is read line by line with the line limit applied."""
     from toolsel.inputs import InputProblem, read_bounded
+    from toolsel.replay.remote import is_remote, read_remote
 
     if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
         try:
-            data = read_bounded(path, MAX_LINE_BYTES)
+            whole = read_remote(path, MAX_LINE_BYTES) if is_remote(path) else None
+            data = whole if whole is not None else read_bounded(path, MAX_LINE_BYTES)
         except InputProblem:
             pass  # too large, binary or unreadable: the line reader says which, per line
         else:
@@ -264,6 +270,10 @@ def _open(path: str) -> IO[bytes]:
     if path == "-":
         return sys.stdin.buffer
     from toolsel.inputs import os_reason
+    from toolsel.replay.remote import is_remote, open_remote
+
+    if is_remote(path):
+        return open_remote(path)
 
     try:
         return Path(path).open("rb")

@@ -115,6 +115,7 @@ class ToolEvent:
     is_error: bool | None = None  # tool_result only: whether the result was an error
     latency_ms: float | None = None  # tool_result only, when both ends carry a timestamp
     copied: bool = False  # the call repeats an earlier file's id and tool (a resumed session)
+    at: str | None = None  # the call's own timestamp (ISO 8601), when its line has one
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from starlette.responses import Response
 ASSETS = {
     "page.css": "text/css; charset=utf-8",
     "common.js": "text/javascript; charset=utf-8",
+    "vendor/chart.umd.min.js": "text/javascript; charset=utf-8",
     "charts.js": "text/javascript; charset=utf-8",
     "stats.js": "text/javascript; charset=utf-8",
     "dashboard.js": "text/javascript; charset=utf-8",
@@ -46,6 +47,7 @@ PAGE = """<!doctype html>
 are at <code>/v1/analytics</code> and <code>/readyz</code>.</p></noscript>
 <main id="app" data-page="dashboard"><p class="muted">loading…</p></main>
 <script src="/assets/common.js"></script>
+<script src="/assets/vendor/chart.umd.min.js"></script>
 <script src="/assets/charts.js"></script>
 <script src="/assets/stats.js"></script>
 <script src="/assets/dashboard.js"></script>
@@ -64,7 +66,7 @@ def dashboard_routes() -> APIRouter:
         """The dashboard page (static: it fetches its numbers itself)."""
         return Response(PAGE, media_type="text/html; charset=utf-8", headers=HEADERS)
 
-    @router.get("/assets/{name}")
+    @router.get("/assets/{name:path}")
     async def dashboard_asset(name: str) -> Response:
         media = ASSETS.get(name)
         if media is None:

@@ -223,7 +223,7 @@ class Service:
         snap = self.snapshot
         if is_select(query):
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
-        method = _choice(body, "method", Method, Method.HYBRID)
+        method = _choice(body, "method", Method, Method.AUTO)
         explain = _flag(body, "explain")
         top = None
         if body.get("top") is not None:

@@ -46,8 +46,12 @@ in <code>toolsel {command} --format json</code>.</p></noscript>
 
 @cache
 def asset(name: str) -> str:
-    """One of the package's own page assets (`assets/NAME`)."""
-    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+    """One of the package's own page assets (`assets/NAME`; NAME may be `vendor/FILE`)."""
+    return (
+        resources.files(__package__)
+        .joinpath("assets", *name.split("/"))
+        .read_text(encoding="utf-8")
+    )
 
 
 def script_json(data: Any) -> str:

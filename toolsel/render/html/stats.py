@@ -4,9 +4,13 @@ drawn from the same `toolsel.stats` document `--format json` prints."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
+from toolsel.registry.model import Registry
 from toolsel.replay.stats import UsageStats
+
+if TYPE_CHECKING:
+    from toolsel.replay.series import SeriesRecorder
 
 
 def stats_page(
@@ -29,11 +33,42 @@ def stats_page(
         title="toolsel stats",
         command="stats",
         data=data,
-        scripts=("common.js", "charts.js", "stats.js", "stats_page.js"),
+        scripts=("common.js", "vendor/chart.umd.min.js", "charts.js", "stats.js", "stats_page.js"),
     )
 
 
+def transcripts_page(paths: list[str], registry: Registry | None) -> str:
+    """The page for transcripts: the statistics `--format json` prints, and the charts over
+    time from each call's own timestamp (`toolsel.replay.series`)."""
+    from toolsel.replay.driver import replay_paths
+    from toolsel.replay.series import SeriesRecorder
+    from toolsel.replay.stats import usage_stats
+
+    recorder = SeriesRecorder()
+    return series_page(usage_stats(replay_paths(paths, on_event=recorder), registry), recorder)
+
+
+def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
+    """The page for statistics whose every call `recorder` was told of."""
+    from dataclasses import replace
+
+    series = recorder.finish()
+    if recorder.untimed:
+        calls = sum(t.calls for t in stats.tools)
+        note = (
+            "no call carried a timestamp readable as ISO 8601, so there are no charts over time"
+            if not series
+            else f"{recorder.untimed} of {calls} calls carried no timestamp readable as "
+            "ISO 8601; the charts over time leave them out"
+        )
+        stats = replace(stats, notes=(*stats.notes, note))
+    return stats_page(stats, source=_source(stats), series=series or None)
+
+
 def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
+    out.write(stats_page(stats, source=_source(stats)))
+
+
+def _source(stats: UsageStats) -> str:
     count = stats.transcripts
-    source = f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
-    out.write(stats_page(stats, source=source))
+    return f"Tool usage across {count} transcript{'s' if count != 1 else ''}"

@@ -1,127 +1,122 @@
-/* toolsel's charts: plain SVG drawn with DOM calls (no library, nothing fetched).
-   barChart: one row per label, one bar per series; lineChart: values over time. */
+/* toolsel's charts, drawn by Chart.js (vendored in assets/vendor: nothing is fetched).
+   barChart: one row per label, one bar per series; lineChart: values over time.
+   Colours come from the page's CSS variables, so light and dark themes both apply. */
 "use strict";
 
-/* Each chart is drawn at its box's real width (one SVG unit = one pixel, so text keeps its
-   size on a phone), and drawn again when the window is resized. */
-const CHARTS = [];
-let resizeTimer = null;
-window.addEventListener("resize", () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(layoutCharts, 150);
-});
+const DRAWN = [];  // [{chart, series}] to recolour when the colour scheme changes
 
-function layoutCharts() {
-  for (let i = CHARTS.length - 1; i >= 0; i--) {
-    const chart = CHARTS[i];
-    if (!chart.box.isConnected) { CHARTS.splice(i, 1); continue; }
-    const width = Math.max(260, Math.floor(chart.box.clientWidth - 20));
-    if (width !== chart.width) {
-      chart.width = width;
-      const drawn = chart.draw(width);
-      if (chart.svg) chart.svg.replaceWith(drawn); else chart.box.insertBefore(drawn, chart.box.children[1] || null);
-      chart.svg = drawn;
-    }
-  }
+function themeColour(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue("--" + name).trim() || "#888";
 }
 
-function deferred(box, draw) {
-  CHARTS.push({box, draw, width: 0, svg: null});
-  queueMicrotask(layoutCharts);
+function seriesColour(cls) {
+  return themeColour(cls === "bad" ? "bad" : cls === "bar" ? "bar" : "bar2");
+}
+
+function baseOptions(format, indexAxis) {
+  const muted = themeColour("muted"), line = themeColour("line");
+  const valueAxis = {
+    beginAtZero: true, grid: {color: line}, border: {color: line},
+    ticks: {color: muted, maxTicksLimit: 5, callback: value => format(value)},
+  };
+  const labelAxis = {grid: {display: false}, border: {color: line}, ticks: indexAxis === "y"
+    ? {color: themeColour("fg"), autoSkip: false}
+    : {color: muted, autoSkip: true, maxRotation: 0, maxTicksLimit: 6}};
+  return {
+    animation: false, responsive: true, maintainAspectRatio: false, indexAxis,
+    scales: indexAxis === "y" ? {x: valueAxis, y: labelAxis} : {x: labelAxis, y: valueAxis},
+    plugins: {
+      legend: {display: false},
+      tooltip: {callbacks: {label: item => `${item.dataset.label}: ${format(item.raw)}`}},
+    },
+  };
+}
+
+function recolour() {
+  for (let i = DRAWN.length - 1; i >= 0; i--) {
+    const {chart, series, format, indexAxis} = DRAWN[i];
+    if (!chart.canvas.isConnected) { chart.destroy(); DRAWN.splice(i, 1); continue; }
+    chart.data.datasets.forEach((set, j) => {
+      set.backgroundColor = set.borderColor = seriesColour(series[j].cls);
+    });
+    chart.options = baseOptions(format, indexAxis);
+    chart.update();
+  }
+}
+if (window.matchMedia) {
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", recolour);
+}
+
+function chartBox(title, key, series) {
+  const box = el("figure", {class: "chart", "data-chart": key});
+  box.append(el("h3", null, title));
+  if (series && series.length > 1) {
+    box.append(el("div", {class: "legend"},
+      series.map(s => el("span", null, el("span", {class: "swatch " + (s.cls || "bar2")}), s.name))));
+  }
   return box;
 }
 
-function shorten(text, max) {
-  return text.length > max ? text.slice(0, max - 1) + "…" : text;
+function draw(box, height, config, series, format) {
+  const holder = el("div", {class: "plot"});
+  holder.style.height = height + "px";
+  const canvas = el("canvas", {role: "img", "aria-label": box.querySelector("h3").textContent});
+  holder.append(canvas);
+  box.append(holder);
+  const chart = new Chart(canvas, config);
+  DRAWN.push({chart, series, format, indexAxis: config.options.indexAxis});
+  return box;
 }
 
 /** rows: [{label, values: [number|null...]}]; series: [{name, cls}]; format: value -> text. */
 function barChart(title, rows, series, format, key) {
-  const box = el("figure", {class: "chart", "data-chart": key});
-  box.append(el("h3", null, title));
+  const box = chartBox(title, key, series);
   if (!rows.length) {
     box.append(el("p", {class: "muted"}, "nothing to draw"));
     return box;
   }
-  if (series.length > 1) {
-    box.append(el("div", {class: "legend"},
-      series.map(s => el("span", null, el("span", {class: "swatch " + s.cls}), s.name))));
-  }
-  return deferred(box, (width) => {
-    const CHART_WIDTH = width;
-    const labelWidth = Math.min(170, Math.round(CHART_WIDTH * 0.38)), valueWidth = 64, rowHeight = 8 + 13 * series.length;
-    const plotWidth = CHART_WIDTH - labelWidth - valueWidth;
-    const max = Math.max(1e-9, ...rows.flatMap(r => r.values.filter(v => v !== null)));
-    const height = rows.length * rowHeight + 4;
-    const chart = svg("svg", {viewBox: `0 0 ${CHART_WIDTH} ${height}`, width: CHART_WIDTH, height, role: "img", "aria-label": title});
-    rows.forEach((row, i) => {
-      const top = i * rowHeight + 2;
-      const label = svg("text", {x: labelWidth - 6, y: top + rowHeight / 2 + 4, "text-anchor": "end", class: "label"},
-        shorten(row.label, Math.floor(labelWidth / 6.5)));
-      label.append(svg("title", null, row.label));
-      chart.append(label);
-      row.values.forEach((value, j) => {
-        if (value === null || value === undefined || (j > 0 && value === 0)) return;
-        const y = top + 4 + j * 13;
-        const width = Math.max(value > 0 ? 1 : 0, (value / max) * plotWidth);
-        const bar = svg("rect", {x: labelWidth, y, width: width.toFixed(1), height: 11, rx: 2, class: series[j].cls});
-        bar.append(svg("title", null, `${row.label} ${series[j].name}: ${format(value)}`));
-        chart.append(bar);
-        chart.append(svg("text", {x: labelWidth + width + 4, y: y + 10, "data-value": value}, format(value)));
-      });
-  });
-  chart.append(svg("line", {x1: labelWidth, x2: labelWidth, y1: 0, y2: height, class: "axis"}));
-  return chart;
-  });
+  const config = {
+    type: "bar",
+    data: {
+      labels: rows.map(r => r.label),
+      datasets: series.map((s, j) => ({
+        label: s.name, data: rows.map(r => r.values[j] ?? null),
+        backgroundColor: seriesColour(s.cls), borderRadius: 2, maxBarThickness: 14,
+      })),
+    },
+    options: baseOptions(format, "y"),
+  };
+  return draw(box, 24 + rows.length * (8 + 12 * series.length), config, series, format);
 }
 
 /** points: [{t: Date, values: [number|null...]}]; series: [{name, cls}]. */
 function lineChart(title, points, series, format, key) {
-  const box = el("figure", {class: "chart", "data-chart": key});
-  box.append(el("h3", null, title));
+  const box = chartBox(title, key, series);
   const values = points.flatMap(p => p.values.filter(v => v !== null && v !== undefined));
   if (!points.length || !values.length) {
     box.append(el("p", {class: "muted"}, "nothing recorded in this window"));
     return box;
   }
-  box.append(el("div", {class: "legend"},
-    series.map(s => el("span", null, el("span", {class: "swatch " + (s.cls === "bad" ? "bad" : "bar2")}), s.name))));
-  return deferred(box, (width) => {
-    const CHART_WIDTH = width;
-    const left = 56, right = 12, top = 10, bottom = 24, height = 180;
-    const plotWidth = CHART_WIDTH - left - right, plotHeight = height - top - bottom;
-    const max = Math.max(1e-9, ...values);
-    const x = i => left + (points.length === 1 ? plotWidth / 2 : (i / (points.length - 1)) * plotWidth);
-    const y = v => top + plotHeight - (v / max) * plotHeight;
-    const chart = svg("svg", {viewBox: `0 0 ${CHART_WIDTH} ${height}`, width: CHART_WIDTH, height, role: "img", "aria-label": title});
-    for (const fraction of [0, 0.5, 1]) {
-      const value = max * fraction;
-      chart.append(svg("line", {x1: left, x2: CHART_WIDTH - right, y1: y(value), y2: y(value), class: "axis"}));
-      chart.append(svg("text", {x: left - 6, y: y(value) + 4, "text-anchor": "end"}, format(value)));
-    }
-    const ticks = Math.min(points.length, Math.max(2, Math.floor(CHART_WIDTH / 90)));
-    for (let k = 0; k < ticks; k++) {
-      const i = ticks === 1 ? 0 : Math.round((k / (ticks - 1)) * (points.length - 1));
-      chart.append(svg("text", {x: x(i), y: height - 6, "text-anchor": "middle"}, timeLabel(points[i].t, points)));
-    }
-    series.forEach((s, j) => {
-      let path = "";
-      points.forEach((p, i) => {
-        const v = p.values[j];
-        if (v === null || v === undefined) return;
-        path += (path ? " L" : "M") + x(i).toFixed(1) + " " + y(v).toFixed(1);
-        const dot = svg("circle", {cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 2.5, class: "dot " + s.cls});
-        dot.append(svg("title", null, `${p.t.toISOString()} ${s.name}: ${format(v)}`));
-        chart.append(dot);
-      });
-      if (path) chart.append(svg("path", {d: path, class: "line " + s.cls}));
-  });
-  return chart;
-  });
+  const options = baseOptions(format, "x");
+  options.plugins.tooltip.callbacks.title = items => points[items[0].dataIndex].t.toISOString();
+  const config = {
+    type: "line",
+    data: {
+      labels: points.map(p => timeLabel(p.t, points)),
+      datasets: series.map((s, j) => ({
+        label: s.name, data: points.map(p => p.values[j] ?? null),
+        borderColor: seriesColour(s.cls), backgroundColor: seriesColour(s.cls),
+        borderWidth: 2, pointRadius: 2.5, spanGaps: true,
+      })),
+    },
+    options,
+  };
+  return draw(box, 180, config, series, format);
 }
 
 function timeLabel(t, points) {
   const span = points.length > 1 ? points[points.length - 1].t - points[0].t : 0;
   const iso = t.toISOString();
-  return span > 2 * 86400e3 ? iso.slice(5, 10) : iso.slice(11, 16);
+  if (span > 300 * 86400e3) return iso.slice(0, 10);
+  return span > 2 * 86400e3 ? iso.slice(5, 10) : span > 2 * 3600e3 ? iso.slice(5, 16).replace("T", " ") : iso.slice(11, 19);
 }

@@ -2,7 +2,6 @@
    set with setAttribute on a fixed name: nothing from the data is ever parsed as HTML. */
 "use strict";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An element with attributes (fixed names only) and children (nodes or text). */
 function el(tag, attrs, ...children) {
@@ -10,16 +9,6 @@ function el(tag, attrs, ...children) {
   setAttrs(node, attrs);
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function svg(tag, attrs, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  setAttrs(node, attrs);
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;

@@ -1,0 +1,98 @@
+"""`toolsel export` and `toolsel stats --events`: the same numbers as `toolsel stats`,
+byte for byte, and one line when something is missing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, Cli
+
+pytest.importorskip("pyarrow")
+pytest.importorskip("duckdb")
+
+BUNDLED = str(ROOT / "transcripts")
+CORPUS = str(ROOT / "tests" / "corpus" / "transcripts")
+
+
+@pytest.mark.parametrize("where", [BUNDLED, CORPUS, "archive"])
+@pytest.mark.parametrize("fmt", ["human", "json", "html"])
+def test_stats_of_the_export_prints_what_stats_prints(
+    cli: Cli, tmp_path: Path, where: str, fmt: str, archive: Path
+) -> None:
+    source = str(archive) if where == "archive" else where
+    exported = cli("export", source, "-o", str(tmp_path / "events"))
+    assert exported.exit_code == 0 and exported.stdout.startswith("wrote ")
+    expected = cli("stats", source, "-f", fmt, "--top", "0")
+    got = cli("stats", "--events", str(tmp_path / "events"), "-f", fmt, "--top", "0")
+    assert (got.exit_code, got.stdout) == (expected.exit_code, expected.stdout)
+
+
+def test_the_summary_counts_calls_copies_and_transcripts(
+    cli: Cli, tmp_path: Path, archive: Path
+) -> None:
+    run = cli("export", str(archive), "-o", str(tmp_path / "ev"))
+    assert run.stdout.startswith("wrote ") and " copied from earlier files) from " in run.stdout
+    assert run.stdout.rstrip().endswith(f"transcripts to {tmp_path / 'ev'}")
+
+
+def test_a_missing_extra_is_one_line_and_exit_2(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cli("export", BUNDLED, "-o", str(tmp_path / "ev"))
+    monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb raises ImportError
+    run = cli("stats", "--events", str(tmp_path / "ev"))
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.stderr == (
+        "toolsel: error: this needs duckdb, which is not installed "
+        "(install it with: pip install 'toolsel[events]')\n"
+    )
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    run = cli("export", BUNDLED, "-o", str(tmp_path / "other"))
+    assert run.exit_code == 2 and "this needs pyarrow" in run.stderr
+    assert not (tmp_path / "other").exists()
+
+
+def test_an_output_directory_with_files_in_it_is_refused(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "ev").mkdir()
+    (tmp_path / "ev" / "keep.txt").write_text("x")
+    run = cli("export", BUNDLED, "-o", str(tmp_path / "ev"))
+    assert run.exit_code == 2
+    assert "already exists and is not an empty directory" in run.stderr
+    assert [p.name for p in (tmp_path / "ev").iterdir()] == ["keep.txt"]
+
+
+def test_an_empty_output_directory_is_filled(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "ev").mkdir()
+    assert cli("export", BUNDLED, "-o", str(tmp_path / "ev")).exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "ev").iterdir()) == ["calls", "files"]
+    assert [p.name for p in tmp_path.iterdir()] == ["ev"]  # no temporary left beside it
+
+
+def test_options_that_do_not_go_together_are_refused(cli: Cli, tmp_path: Path) -> None:
+    run = cli("export", BUNDLED, "-o", str(tmp_path / "ev"), "--scheduler", "tcp://x:1")
+    assert (run.exit_code, run.stderr) == (2, "toolsel: error: --scheduler needs --engine dask\n")
+    run = cli("stats", BUNDLED, "--events", str(tmp_path))
+    assert run.exit_code == 2 and "one of them" in run.stderr
+
+
+def test_start_up_imports_no_extra() -> None:
+    code = (
+        "import sys, toolsel.cli\n"
+        "print(sorted(m for m in ('pyarrow', 'duckdb', 'fsspec', 'distributed', 's3fs')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.events.archive import write_archive
+
+    root = tmp_path_factory.mktemp("archive")
+    write_archive(root, 60)
+    return root

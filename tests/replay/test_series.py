@@ -1,0 +1,143 @@
+"""Usage over time from transcript events (`toolsel.replay.series`): what
+`stats --format html` charts when it reads transcripts."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.conftest import ROOT
+from toolsel.replay.driver import replay_paths
+from toolsel.replay.report import ToolEvent
+from toolsel.replay.series import SeriesRecorder, epoch_seconds
+from toolsel.replay.stats import usage_stats
+
+START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> str:
+    return (START + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
+
+
+def start(
+    ident: str, tool: str, when: str | None, *, file: str = "a", copied: bool = False
+) -> ToolEvent:
+    return ToolEvent(
+        event="tool_start", id=ident, tool=tool, parent=None, parent_rule=None, turn_id=None,
+        file=file, line=1, copied=copied, at=when,
+    )  # fmt: skip
+
+
+def result(
+    ident: str, *, error: bool = False, latency: float | None = None, file: str = "a"
+) -> ToolEvent:
+    return ToolEvent(
+        event="tool_result", id=ident, tool=None, parent=None, parent_rule=None, turn_id=None,
+        file=file, line=2, is_error=error, latency_ms=latency,
+    )  # fmt: skip
+
+
+def totals(series: tuple[tuple[str, object], ...]) -> dict[str, tuple[int, int, int]]:
+    out: dict[str, tuple[int, int, int]] = {}
+    for _, stats in series:
+        for t in stats.tools:  # type: ignore[attr-defined]
+            c, a, e = out.get(t.name, (0, 0, 0))
+            out[t.name] = (c + t.calls, a + t.answered, e + t.errors)
+    return out
+
+
+def test_a_call_counts_in_the_slice_of_its_start_with_its_result() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", at(0)))
+    recorder(start("2", "edit", at(600)))
+    recorder(result("1", error=True, latency=1500.0))
+    recorder(result("2"))
+    series = recorder.finish()
+    assert series[0][0] == "2026-03-01T12:00:00Z"
+    first = {t.name: t for t in series[0][1].tools}
+    assert first["grep"].calls == 1 and first["grep"].errors == 1
+    assert first["grep"].median_latency_s is not None
+    assert abs(first["grep"].median_latency_s - 1.5) <= 0.015  # the sketch: within 1%
+    last = {t.name: t for t in series[-1][1].tools}
+    assert last["edit"].calls == 1 and last["edit"].answered == 1 and last["edit"].errors == 0
+    assert len(series) <= 14
+    # slices are equal and contiguous
+    starts = [epoch_seconds(t) for t, _ in series]
+    steps = {b - a for a, b in itertools.pairwise(starts)}  # type: ignore[operator]
+    assert len(steps) == 1
+
+
+def test_an_enriched_call_copies_and_calls_without_a_time_are_not_charted() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", at(0)))
+    recorder(start("1", "grep", at(0)))  # announced again with its full input
+    recorder(start("2", "grep", at(5), copied=True))
+    recorder(start("3", "grep", None))
+    recorder(start("4", "grep", "not a time"))
+    recorder(result("3", error=True))
+    recorder(result("9"))  # an orphan result
+    assert totals(recorder.finish()) == {"grep": (1, 0, 0)}
+    assert recorder.untimed == 2
+
+
+def test_no_time_at_all_gives_no_series() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", None))
+    assert recorder.finish() == ()
+
+
+def test_the_same_id_in_two_files_is_two_calls() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", at(0), file="a"))
+    recorder(start("1", "grep", at(1), file="b"))
+    recorder(result("1", file="b", error=True))
+    series = recorder.finish()
+    assert totals(series) == {"grep": (2, 1, 1)}
+    assert sum(s.transcripts for _, s in series) == 2
+
+
+calls = st.lists(
+    st.tuples(
+        st.integers(0, 400 * 86400),  # seconds after START: up to 400 days
+        st.sampled_from(["grep", "edit", "bash"]),
+        st.sampled_from([None, False, True]),  # no result, ok, error
+    ),
+    max_size=60,
+)
+
+
+@given(calls, st.integers(1, 8))
+def test_sums_over_time_are_kept_whatever_the_unit(
+    drawn: list[tuple[int, str, bool | None]], max_buckets: int
+) -> None:
+    """Merging seconds into minutes, hours and days (as memory runs out) loses no call."""
+    recorder = SeriesRecorder(max_buckets=max_buckets)
+    for n, (when, tool, _) in enumerate(drawn):
+        recorder(start(str(n), tool, at(when)))
+    for n, (_, _, outcome) in enumerate(drawn):
+        if outcome is not None:
+            recorder(result(str(n), error=outcome))
+    expected: dict[str, tuple[int, int, int]] = {}
+    for _, tool, outcome in drawn:
+        c, a, e = expected.get(tool, (0, 0, 0))
+        expected[tool] = (c + 1, a + (outcome is not None), e + (outcome is True))
+    series = recorder.finish()
+    assert totals(series) == expected
+    assert len(series) <= 14
+    if drawn:
+        first = epoch_seconds(series[0][0])
+        assert first is not None and first <= min(epoch_seconds(at(w)) or 0 for w, _, _ in drawn)
+
+
+def test_on_the_bundled_transcripts_the_series_adds_up_to_the_statistics() -> None:
+    recorder = SeriesRecorder()
+    stats = usage_stats(replay_paths([str(ROOT / "transcripts")], on_event=recorder))
+    charted = totals(recorder.finish())
+    whole = {t.name: t.calls for t in stats.tools}
+    assert charted  # the bundled transcripts carry times
+    assert sum(c for c, _, _ in charted.values()) + recorder.untimed == sum(whole.values())
+    for name, (c, _, _) in charted.items():
+        assert c <= whole[name]

@@ -1,0 +1,39 @@
+"""`toolsel stats --events DIR`: the statistics from exported event tables, reduced in SQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolsel.cli.common import check_output, output
+from toolsel.errors import UsageError
+from toolsel.registry.model import Registry
+from toolsel.render.formats import StatsFormat
+
+
+def stats_from_events(
+    events: Path,
+    paths: list[str] | None,
+    db: str | None,
+    registry: Registry | None,
+    output_format: StatsFormat,
+    output_file: Path | None,
+    top: int,
+) -> None:
+    from toolsel.events.reduce import events_stats
+    from toolsel.render.stats import STATS_RENDERERS
+
+    if paths or db is not None:
+        raise UsageError("give transcripts, --db URL or --events DIR, one of them")
+    check_output(output_file, ())
+    if output_format is StatsFormat.HTML:  # with the charts over time, as from transcripts
+        from toolsel.render.html.stats import series_page
+        from toolsel.replay.series import SeriesRecorder
+
+        recorder = SeriesRecorder()
+        result = events_stats(str(events), registry, series=recorder)
+        with output(output_file) as out:
+            out.write(series_page(result, recorder))
+        return
+    result = events_stats(str(events), registry)
+    with output(output_file) as out:
+        STATS_RENDERERS[output_format](result, out, top=top)

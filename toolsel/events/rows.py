@@ -1,0 +1,179 @@
+"""The map step: one transcript file's calls as rows (`map_file`), with nothing from any
+other file, so files can be mapped anywhere and in any order. The copy marks, which need
+the files before, are added in path order (`toolsel.events.copies`) or derived by the
+reduce's SQL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, arrow_schema, require
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from toolsel.replay.events import Result
+    from toolsel.replay.matcher import Matcher, OpenCall
+    from toolsel.replay.report import FileReport
+
+fromisoformat = datetime.fromisoformat
+
+
+@dataclass(frozen=True, slots=True)
+class FileEvents:
+    """One file's rows: `calls` column by column (CALL_COLUMNS' names), `file` its record
+    (FILE_COLUMNS' names)."""
+
+    calls: dict[str, list[Any]]
+    file: dict[str, Any]
+
+    @property
+    def rows(self) -> int:
+        return len(self.calls["call_id"])
+
+    def to_arrow(self) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+        """(calls, file) as Arrow record batches of the documented schema."""
+        return calls_batch([self]), files_batch([self])
+
+
+def map_file(path: str, file_no: int, *, input_format: str | None = None) -> FileEvents:
+    """Replay one transcript alone and return its calls, one row each (`copied` is None:
+    see `toolsel.events.copies`). `file_no` is the file's place in path order."""
+    from toolsel.replay.driver import replay_file
+
+    recorder: _CallRecorder | None = None
+
+    def watch(matcher: Matcher) -> _CallRecorder:
+        nonlocal recorder
+        recorder = _CallRecorder(matcher, file_no)
+        return recorder
+
+    report = replay_file(path, input_format=input_format, watch=watch)
+    assert recorder is not None
+    return recorder.finish(report)
+
+
+class _CallRecorder:
+    """A matcher listener that writes a row when a call starts and fills it in when the
+    call is answered."""
+
+    def __init__(self, matcher: Matcher, file_no: int) -> None:
+        self.matcher = matcher
+        self.file_no = file_no
+        self.columns: dict[str, list[Any]] = {c.name: [] for c in CALL_COLUMNS}
+        self.open_rows: dict[str, int] = {}  # open call id -> its row
+        self.sessions: list[str] = []  # in the order the file named them
+
+    def _sessions_seen(self) -> int:
+        named = self.matcher.sessions
+        if len(named) != len(self.sessions):
+            known = set(self.sessions)
+            self.sessions.extend(sorted(s for s in named if s not in known))
+        return len(self.sessions)
+
+    def started(self, opened: OpenCall, line: int) -> None:
+        call = opened.call
+        seen = self._sessions_seen()
+        self.open_rows[call.id] = len(self.columns["call_id"])
+        row = {
+            "file_no": self.file_no,
+            "file": "",  # filled in by finish: the report's name for the file
+            "session": self.sessions[0] if seen else None,
+            "turn": call.message_id,
+            "seq": len(self.columns["call_id"]),
+            "line": line,
+            "call_id": call.id,
+            "result_id": None,
+            "result_line": None,
+            "tool": call.tool,
+            "started_at": call.timestamp,
+            "answered": False,
+            "is_error": None,
+            "latency_s": None,
+            "parent_call_id": opened.parent,
+            "parent_rule": opened.parent_rule,
+            "agent_id": None,
+            "duplicate": None,
+            "duplicate_results": 0,
+            "sessions_seen": seen,
+            "copied": None,
+        }
+        for name, value in row.items():
+            self.columns[name].append(value)
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        pass  # the same call, its input completed: still one row
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        index = self.open_rows.pop(opened.call.id)
+        columns = self.columns
+        columns["result_id"][index] = result.id
+        columns["result_line"][index] = line
+        columns["answered"][index] = True
+        columns["is_error"][index] = result.is_error
+        columns["latency_s"][index] = latency(opened.call.timestamp, result.timestamp)
+        columns["agent_id"][index] = result.agent_id
+
+    def finish(self, report: FileReport) -> FileEvents:
+        self._sessions_seen()
+        columns = self.columns
+        count = len(columns["call_id"])
+        columns["file"] = [report.path] * count
+        duplicates = {d.id: d.kind for d in report.duplicate_calls}
+        extra = {d.id: len(d.lines) - 1 for d in report.duplicate_results}
+        if duplicates or extra:
+            for index, call_id in enumerate(columns["call_id"]):
+                columns["duplicate"][index] = duplicates.get(call_id)
+                columns["duplicate_results"][index] = extra.get(call_id, 0)
+        unreadable = report.unreadable
+        record = {
+            "file_no": self.file_no,
+            "file": report.path,
+            "format": report.format,
+            "lines": report.lines,
+            "calls": report.calls,
+            "agent_id": report.agent_id,
+            "sessions": list(self.sessions),
+            "unreadable_lines": len(unreadable),
+            "first_unreadable_line": unreadable[0].line if unreadable else None,
+            "notes": list(report.notes),
+        }
+        return FileEvents(columns, record)
+
+
+def latency(start: str | None, end: str | None) -> float | None:
+    """Seconds from a call's time to its result's, as the matcher counts them (never
+    negative; None without both times, or when they cannot be compared)."""
+    if start is None or end is None:
+        return None
+    if start == end:
+        return 0.0
+    try:
+        seconds = (fromisoformat(end) - fromisoformat(start)).total_seconds()
+    except (ValueError, TypeError):  # TypeError: one has a zone, the other not
+        return None
+    return seconds if seconds > 0.0 else 0.0
+
+
+def calls_batch(mapped: list[FileEvents]) -> pa.RecordBatch:
+    """The calls of several files as one record batch."""
+    pa = require("pyarrow")
+    schema = arrow_schema(CALL_COLUMNS)
+    arrays = [
+        pa.array([v for m in mapped for v in m.calls[c.name]], type=schema.field(c.name).type)
+        for c in CALL_COLUMNS
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def files_batch(mapped: list[FileEvents]) -> pa.RecordBatch:
+    """The file records of several files as one record batch."""
+    pa = require("pyarrow")
+    schema = arrow_schema(FILE_COLUMNS)
+    arrays = [
+        pa.array([m.file[c.name] for m in mapped], type=schema.field(c.name).type)
+        for c in FILE_COLUMNS
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
