@@ -9,6 +9,15 @@
   examples    with ../shared/bench present: `toolsel learn --cases` on MetaTool's 14,715
               dev cases (the overlay goes to a scratch folder), then `toolsel rank` over its
               199 tools with those examples (index cached), and a 1,000-query batch
+
+    python benchmarks/rank_bench.py --qps [--methods cc fuzzy bm25]
+
+`--qps` measures instead how many queries per second (of CPU time) each method answers
+inside one process (index loaded and prepared, `rank_index` with default options, output not
+rendered): on the three public benches in ../shared/bench with their own dev queries, and
+on generated registries of 1,800, 3,600 and 10,000 tools with queries of 6 words drawn
+from the tools' descriptions. Target (issue 22): `cc` and `fuzzy` within 3x of `bm25`.
+
 Targets (issue 3): bundled <= 2x floor; 10k cached <= 2.5x floor; batch < 2 s.
 Targets (issue 11): learn --cases on 14k cases < 10 s; rank with 14k examples over 200 tools,
 cached, <= 2.5x floor; --batch of 1,000 with examples < 2 s after load.
@@ -25,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -65,10 +75,86 @@ def batch_seconds(path: Path | list[Path], count: int) -> tuple[float, float]:
     return loaded, time.perf_counter() - started
 
 
+def generated(count: int) -> Path:
+    """benchmarks/data/registry-<count>.yaml, generated once."""
+    path = HERE / "data" / f"registry-{count}.yaml"
+    if not path.exists():
+        subprocess.run(
+            [sys.executable, str(HERE / "gen_registry.py"), str(count), "-o", str(path)],
+            check=True,
+        )
+    return path
+
+
+def description_queries(index: Any, count: int) -> list[str]:
+    words = [w for t in index.tools[:2000] for w in t.description.lower().split()[:12]]
+    rng = random.Random(5)
+    return [" ".join(rng.sample(words, 6)) for _ in range(count)]
+
+
+def bench_queries(name: str, count: int) -> list[str]:
+    import json
+
+    path = ROOT.parent / "shared" / "bench" / name / "queries.dev.jsonl"
+    with path.open(encoding="utf-8") as lines:
+        queries = [json.loads(line)["query"] for line in lines if line.strip()]
+    return random.Random(5).sample(queries, min(count, len(queries)))
+
+
+def queries_per_second(index: Any, queries: list[str], method: str, seconds: float) -> float:
+    """Queries ranked per second of this process's CPU time with `method`, over at least
+    `seconds` (or every query): CPU time, not wall time, so that other processes on a
+    shared machine do not count."""
+    from toolsel.ranking import rank_index
+    from toolsel.ranking.core import rank_options
+
+    options = rank_options(method)
+    rank_index(index, queries[0], options)  # prepare what the method derives once
+    done = 0
+    started = time.process_time()
+    for query in queries:
+        rank_index(index, query, options)
+        done += 1
+        if time.process_time() - started >= seconds:
+            break
+    return done / (time.process_time() - started)
+
+
+def main_qps(methods: list[str], seconds: float) -> None:
+    from toolsel.ranking import load_index
+
+    print("| registry | tools | " + " | ".join(f"{m} (q/s)" for m in methods) + " |")
+    print("|---|---:|" + "---:|" * len(methods))
+    sets: list[tuple[str, Path, str | None]] = []
+    bench = ROOT.parent / "shared" / "bench"
+    for name in ("metatool", "toollens", "livemcpbench"):
+        if (bench / name).is_dir():
+            sets.append((name, bench / name / "registry.yaml", name))
+    for count in (1800, 3600, 10000):
+        sets.append((f"generated {count:,}", generated(count), None))
+    for label, path, name in sets:
+        index = load_index(path, bulk=True)
+        queries = bench_queries(name, 2000) if name else description_queries(index, 2000)
+        # rounds, each method in turn, and the median: other load on the machine then
+        # weighs on every method alike
+        rounds = [[queries_per_second(index, queries, m, seconds) for m in methods]
+                  for _ in range(3)]  # fmt: skip
+        rates = [statistics.median(column) for column in zip(*rounds, strict=True)]
+        print(f"| {label} | {len(index):,} | " + " | ".join(f"{r:,.0f}" for r in rates) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--qps", action="store_true", help="queries per second per method")
+    parser.add_argument("--methods", nargs="+", default=["bm25", "hybrid", "cc", "fuzzy"])
+    parser.add_argument(
+        "--seconds", type=float, default=1.0, help="--qps: time per method and round"
+    )
     args = parser.parse_args()
+    if args.qps:
+        main_qps(args.methods, args.seconds)
+        return
     env = {**os.environ, "TOOLSEL_CACHE_DIR": tempfile.mkdtemp(prefix="toolsel-rank-bench-")}
     # measure what users get: a normal install has bytecode, even where the environment
     # forbids writing it (PYTHONDONTWRITEBYTECODE makes an editable install recompile)
@@ -79,11 +165,7 @@ def main() -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    big = HERE / "data" / "registry-10000.yaml"
-    if not big.exists():
-        subprocess.run(
-            [sys.executable, str(HERE / "gen_registry.py"), "10000", "-o", str(big)], check=True
-        )
+    big = generated(10000)
     toolsel = str(Path(sys.executable).with_name("toolsel"))
     floor = timed([sys.executable, str(HERE / "floor_app.py"), QUERY], env, args.runs)
     timed([toolsel, "rank", QUERY], env, 1)  # warm the index cache

@@ -220,3 +220,39 @@ def test_malformed_overlays_are_findings_with_positions(cli, tmp_path: Path, bad
     assert (
         rank.exit_code == 2 and "examples.yaml:" in rank.stderr and "Traceback" not in rank.stderr
     )
+
+
+def _many_tools(count: int) -> list[str]:
+    topics = ["weather", "flight", "currency", "invoice", "calendar", "printer", "garden"]
+    return [f"tool_{i} handles {topics[i % len(topics)]} item {i}" for i in range(count)]
+
+
+def test_learning_fits_only_the_tools_with_examples(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 60 documents x 50 tools is over this budget; 60 x the 3 tools with examples is not
+    monkeypatch.setattr(learned_module, "BUDGET", 1000)
+    texts = _many_tools(50)
+    examples = [(t, f"{verb} the {topic} now") for t, topic in ((0, "rain"), (1, "plane"),
+                (2, "euros")) for verb in ("show", "check", "get", "find")]  # fmt: skip
+    fitted = learned_module.fit(texts, examples)
+    assert fitted is not None
+    assert set(fitted["lw_tools"]) <= {0, 1, 2}
+    decisions = dict(enumerate(fitted["lw_bias"]))
+    assert all(decisions[t] <= learned_module.UNFITTED_BIAS for t in range(3, 50))
+
+
+def test_every_tool_is_fitted_while_the_budget_allows() -> None:
+    assert learned_module.fitted(3, 10, {1}) == [0, 1, 2]
+    assert learned_module.fitted(3, learned_module.BUDGET, {1}) == [1]
+
+
+def test_over_budget_a_tool_without_examples_gets_no_learned_score(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(learned_module, "BUDGET", 10)  # 6 texts x 3 tools is over; x 1 not
+    overlay = 'examples:\n  get_weather:\n    - "do I need an umbrella in Oslo"\n'
+    overlay += '    - "is it going to rain in Oslo"\n    - "umbrella weather Oslo"\n'
+    index = _index(tmp_path, overlay=overlay)
+    assert index.index.learned
+    positions = index.positions
+    found = scorers.learned(index, tokens("book a seat on a plane to Oslo"))
+    assert set(found) <= {positions["get_weather"]}

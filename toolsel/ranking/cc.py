@@ -5,18 +5,34 @@ github.com/stephanoskomnenos/claude-code-clean. Registry authors use `--method c
 predict what Claude Code will return for a query: the name-part weights (10/12, 5/6, 3, 4,
 2), `+required` terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5
 results by default.
+
+Claude Code scores every tool for every term; here each tool's name parts, description
+words and hint words are indexed once (`CcIndex`), so a term finds the tools it scores on
+through postings (a trigram index for substrings of name parts, word runs for the `\b`
+matches) and the points are added up, with numpy when many queries are ranked. The
+results are the same, tool for tool and point for point: tests/ranking/test_cc.py checks
+them against a rule-for-rule transcription on generated registries.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from toolsel.ranking.index import ToolMeta
 
 DEFAULT_MAX_RESULTS = 5
 _CAMEL_BOUNDARY = re.compile(r"([a-z])([A-Z])")
+#: A run of the characters `\b` (in ASCII mode) counts as a word: a pattern `\bterm\b`
+#: can only match where each such run of the term is a whole run of the text.
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
+#: How many terms' postings an index keeps (a few MB on 10k tools).
+TERM_CACHE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,55 +64,175 @@ def search(
     query: str,
     max_results: int = DEFAULT_MAX_RESULTS,
     *,
-    rows: Sequence[CcRow] | None = None,
+    index: CcIndex | None = None,
+    vectorised: bool = False,
 ) -> list[CcMatch]:
-    """The tools Claude Code's ToolSearch would return for `query`, in its order. `rows`
-    are the tools' `prepare_rows`, when the caller keeps them (a prepared index does)."""
+    """The tools Claude Code's ToolSearch would return for `query`, in its order. `index`
+    is `CcIndex(tools)`, when the caller keeps one (a prepared index does); `vectorised`
+    adds the points up with numpy (worth its import when many queries are ranked)."""
+    index = index or CcIndex(tools)
     query_lower = query.lower().strip()
-    for index, tool in enumerate(tools):
-        if tool.name.lower() == query_lower:
-            return [CcMatch(index, 0, "exact-name")]
+    exact = index.exact_names.get(query_lower)
+    if exact is not None:
+        return [CcMatch(exact, 0, "exact-name")]
     if query_lower.startswith("mcp__") and len(query_lower) > 5:
         found = [
             CcMatch(i, 0, "mcp-prefix")
-            for i, t in enumerate(tools)
-            if t.name.lower().startswith(query_lower)
+            for i, name in enumerate(index.lower_names)
+            if name.startswith(query_lower)
         ]
         return found[:max_results]
     required, scoring = _terms(query_lower)
-    patterns = {term: re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII) for term in scoring}
-    scored: list[CcMatch] = []
-    for index, (parsed, joined, description, hint) in enumerate(rows or prepare_rows(tools)):
-        if not all(
-            _required_matches(term, parsed, description, hint, patterns[term]) for term in required
-        ):
-            continue
-        score = _score(scoring, parsed, joined, description, hint, patterns)
-        if score > 0:
-            scored.append(CcMatch(index, score, "keyword"))
-    scored.sort(key=lambda m: -m.score)  # stable: ties keep registry order
-    return scored[:max_results]
+    counts = Counter(scoring)
+    if not counts:
+        return []
+    if vectorised:
+        return index.search_numpy(counts, set(required), max_results)
+    return index.search_python(counts, set(required), max_results)
 
 
-#: Per tool: the parsed name; its parts joined by a newline, which no term contains (terms
-#: come from `str.split()`), so `term in joined` is `any(term in part for part in parts)`;
-#: the lowercased description and search hint.
-CcRow = tuple[ParsedName, str, str, str]
+class CcIndex:
+    """What Claude Code's scorer reads of each tool, as postings: distinct name parts (with
+    a trigram index over them) -> tools; description and hint word runs -> tools."""
 
+    def __init__(self, tools: Sequence[ToolMeta]) -> None:
+        self.size = len(tools)
+        self.lower_names = [t.name.lower() for t in tools]
+        self.exact_names: dict[str, int] = {}
+        for position, name in enumerate(self.lower_names):
+            self.exact_names.setdefault(name, position)
+        self.is_mcp: list[bool] = []
+        self.descriptions = [t.description.lower() for t in tools]
+        self.hints = [" ".join((t.search_hint or "").split()).lower() for t in tools]
+        part_ids: dict[str, int] = {}
+        self.part_tools: list[list[int]] = []
+        for position, tool in enumerate(tools):
+            parsed = parse_tool_name(tool.name)
+            self.is_mcp.append(parsed.is_mcp)
+            for part in dict.fromkeys(parsed.parts):
+                if part not in part_ids:
+                    part_ids[part] = len(part_ids)
+                    self.part_tools.append([])
+                self.part_tools[part_ids[part]].append(position)
+        self.part_ids = part_ids
+        self.parts = list(part_ids)
+        self.trigrams: dict[str, set[int]] = {}
+        for part, pid in part_ids.items():
+            for at in range(len(part) - 2):
+                self.trigrams.setdefault(part[at : at + 3], set()).add(pid)
+        self.description_runs = _runs(self.descriptions)
+        self.hint_runs = _runs(self.hints)
+        self.points = lru_cache(maxsize=TERM_CACHE)(self._points)
+        self.arrays = lru_cache(maxsize=TERM_CACHE)(self._arrays)
 
-def prepare_rows(tools: Sequence[ToolMeta]) -> list[CcRow]:
-    rows = []
-    for t in tools:
-        parsed = parse_tool_name(t.name)
-        rows.append(
-            (
-                parsed,
-                "\n".join(parsed.parts),
-                t.description.lower(),
-                " ".join((t.search_hint or "").split()).lower(),
-            )
+    def _points(self, term: str) -> dict[int, int]:
+        """Tool -> the points one occurrence of `term` gives it (tools it gives none are
+        left out): a name part equal to it 10 (12 for MCP tools), else one holding it 5 (6),
+        the hint at word boundaries 4, the description 2. (Claude Code's +3 for the term in
+        the space-joined name while the total is 0 never applies here: a term has no
+        whitespace, so one inside that name is inside a part, which has already scored.)"""
+        found: dict[int, int] = {}
+        equal = self.part_ids.get(term)
+        for pid in self._parts_holding(term):
+            bonus = 2 if pid == equal else 1
+            for tool in self.part_tools[pid]:
+                value = (6 if self.is_mcp[tool] else 5) * bonus
+                if value > found.get(tool, 0):
+                    found[tool] = value
+        for tool in self._word_matches(term, self.hint_runs, self.hints):
+            found[tool] = found.get(tool, 0) + 4
+        for tool in self._word_matches(term, self.description_runs, self.descriptions):
+            found[tool] = found.get(tool, 0) + 2
+        return found
+
+    def _parts_holding(self, term: str) -> list[int]:
+        """The distinct name parts `term` is a substring of."""
+        if len(term) < 3:
+            return [pid for pid, part in enumerate(self.parts) if term in part]
+        candidates: set[int] | None = None
+        for at in range(len(term) - 2):
+            holders = self.trigrams.get(term[at : at + 3])
+            if not holders:
+                return []
+            if candidates is None or len(holders) < len(candidates):
+                candidates = holders
+        assert candidates is not None
+        return sorted(pid for pid in candidates if term in self.parts[pid])
+
+    def _word_matches(
+        self, term: str, runs: dict[str, list[int]], texts: list[str]
+    ) -> Sequence[int]:
+        """The tools whose text matches `term` at word boundaries (`\\bterm\\b`)."""
+        words = _WORD_RUN.findall(term)
+        if words == [term]:
+            return runs.get(term, ())
+        if words:  # every run of the term is a whole run of a text it matches
+            candidates: Sequence[int] = min((runs.get(w, ()) for w in words), key=len)
+        else:
+            candidates = range(self.size)
+        pattern = re.compile(r"\b" + re.escape(term) + r"\b", re.ASCII)
+        return [t for t in candidates if term in texts[t] and pattern.search(texts[t])]
+
+    def search_python(
+        self, counts: Counter[str], required: set[str], max_results: int
+    ) -> list[CcMatch]:
+        totals: dict[int, int] = {}
+        for term, count in counts.items():
+            for tool, value in self.points(term).items():
+                totals[tool] = totals.get(tool, 0) + value * count
+        for term in required:
+            held = self.points(term)
+            totals = {tool: value for tool, value in totals.items() if tool in held}
+        best = heapq.nsmallest(max_results, totals.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [CcMatch(tool, value, "keyword") for tool, value in best]
+
+    def _arrays(self, term: str) -> tuple[Any, Any]:
+        import numpy as np
+
+        found = self.points(term)
+        return (
+            np.fromiter(found.keys(), dtype=np.intp, count=len(found)),
+            np.fromiter(found.values(), dtype=np.int64, count=len(found)),
         )
-    return rows
+
+    def search_numpy(
+        self, counts: Counter[str], required: set[str], max_results: int
+    ) -> list[CcMatch]:
+        import numpy as np
+
+        parts = [self.arrays(term) for term in counts]
+        totals = np.bincount(
+            np.concatenate([tools for tools, _ in parts]),
+            weights=np.concatenate(
+                [values * count for (_, values), count in zip(parts, counts.values(), strict=True)]
+            ),
+            minlength=self.size,
+        ).astype(np.int64)  # whole points: exact in float64
+        for term in required:
+            held = np.zeros(self.size, dtype=bool)
+            held[self.arrays(term)[0]] = True
+            totals[~held] = 0
+        (scored,) = np.nonzero(totals > 0)
+        values = totals[scored]
+        if len(scored) > max_results:  # the best, ties in registry order
+            cut = -np.partition(-values, max_results - 1)[max_results - 1]
+            keep = np.nonzero(values > cut)[0]
+            ties = np.nonzero(values == cut)[0][: max_results - len(keep)]
+            scored, values = scored[np.r_[keep, ties]], values[np.r_[keep, ties]]
+        order = np.lexsort((scored, -values))
+        return [
+            CcMatch(tool, value, "keyword")
+            for tool, value in zip(scored[order].tolist(), values[order].tolist(), strict=True)
+        ]
+
+
+def _runs(texts: Sequence[str]) -> dict[str, list[int]]:
+    """Word run -> the positions of the texts holding it, ascending."""
+    found: dict[str, list[int]] = {}
+    for position, text in enumerate(texts):
+        for word in set(_WORD_RUN.findall(text)):
+            found.setdefault(word, []).append(position)
+    return found
 
 
 def _terms(query_lower: str) -> tuple[list[str], list[str]]:
@@ -109,44 +245,3 @@ def _terms(query_lower: str) -> tuple[list[str], list[str]]:
         else:
             scoring.append(term)
     return required, scoring
-
-
-def _required_matches(
-    term: str, parsed: ParsedName, description: str, hint: str, pattern: re.Pattern[str]
-) -> bool:
-    return (
-        term in parsed.parts
-        or any(term in part for part in parsed.parts)
-        or _word_in(term, pattern, description)
-        or _word_in(term, pattern, hint)
-    )
-
-
-def _word_in(term: str, pattern: re.Pattern[str], text: str) -> bool:
-    """`pattern` (the term at word boundaries) matches `text`. A substring test first: most
-    terms are not in most descriptions, and `in` is ~10x cheaper than a regex search."""
-    return term in text and pattern.search(text) is not None
-
-
-def _score(
-    terms: list[str],
-    parsed: ParsedName,
-    joined: str,
-    description: str,
-    hint: str,
-    patterns: dict[str, re.Pattern[str]],
-) -> int:
-    score = 0
-    for term in terms:
-        pattern = patterns[term]
-        if term in parsed.parts:
-            score += 12 if parsed.is_mcp else 10
-        elif term in joined:  # a substring of some part
-            score += 6 if parsed.is_mcp else 5
-        if term in parsed.full and score == 0:
-            score += 3
-        if _word_in(term, pattern, hint):
-            score += 4
-        if _word_in(term, pattern, description):
-            score += 2
-    return score

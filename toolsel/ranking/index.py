@@ -26,8 +26,9 @@ from toolsel.ranking.fields import (
 if TYPE_CHECKING:  # the query path never loads the registry model
     from toolsel.registry.model import Registry, Tool
 
-#: 9: example values are a field of their own (`values`); conversational filler is ignored
-INDEX_FORMAT = "toolsel-rank-index/9"
+#: 9: example values are a field of their own (`values`); conversational filler is ignored;
+#: 10: over the learning budget, only tools with examples get a learned model
+INDEX_FORMAT = "toolsel-rank-index/10"
 BM25_K1 = 1.2
 BM25_B = 0.75
 

@@ -1,12 +1,14 @@
 """Learned term weights: a linear classifier from words to tools, fitted on example prompts.
 
 Each distinct example prompt is a training document labelled with its tools, and so is
-each tool's own name and description (so a tool without examples still has a class of its
-own). The
-documents are sublinear TF-IDF vectors of words and word pairs (`features`), and one linear SVM per
-tool (scikit-learn's `LinearSVC`, one-vs-rest, fixed seed; a prompt given for
-several tools is a positive for each, never a negative) learns which words speak for it
-and which against. This is what lets `rank` learn, for example, that "is prod up" is asked
+each tool's own name and description. The documents are sublinear TF-IDF vectors of words
+and word pairs (`features`), and one linear SVM per tool that has examples (scikit-learn's
+`LinearSVC`, one-vs-rest, fixed seed; a prompt given for several tools is a positive for
+each, never a negative) learns which words speak for it and which against. When one model
+per tool would cost over BUDGET, only the tools with examples get one (`fitted`); the
+others get UNFITTED_BIAS, never have a learned score, and rank on their own text. Before,
+learning then switched off altogether, even in a large registry where few tools have
+examples. This is what lets `rank` learn, for example, that "is prod up" is asked
 of a health check whose description never says "prod".
 
 Each tool's weights below PRUNE of its largest are dropped (on the benchmarks' dev splits this keeps
@@ -29,10 +31,13 @@ from toolsel.ranking.fields import tokens
 
 #: A tool's weights smaller than this share of its largest are dropped.
 PRUNE = 0.02
-#: Nothing is learned above this many (distinct documents x tools): one-vs-rest costs
-#: about 0.8 s per million on one core (ToolLens's dev split, 10.6k distinct prompts for
-#: 30k examples over 464 tools, is 5.1M).
+#: Nothing is learned above this many (distinct documents x tools fitted):
+#: one-vs-rest costs about 0.8 s per million on one core (ToolLens's dev split, 10.6k
+#: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
+#: The decision value of a tool without examples: far below any fitted tool's, so it
+#: never comes within `scorers.LEARNED_CUTOFF` of the best.
+UNFITTED_BIAS = -1e9
 #: The SVM's stopping tolerance: 1e-4 (scikit-learn's default) gained nothing here and
 #: took 10 % longer.
 TOLERANCE = 1e-2
@@ -61,7 +66,8 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     texts: dict[str, set[int]] = {}  # a prompt given for several tools is one document
     for tool, text in [*enumerate(tool_texts), *examples]:
         texts.setdefault(text, set()).add(tool)
-    if n_tools < 2 or not examples or len(texts) * n_tools > BUDGET:
+    fitted_tools = fitted(n_tools, len(texts), {tool for tool, _ in examples})
+    if n_tools < 2 or not examples or len(texts) * len(fitted_tools) > BUDGET:
         return None
     import numpy as np
     from scipy.sparse import csr_matrix
@@ -92,15 +98,17 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     )
     transformer = TfidfTransformer(sublinear_tf=True, smooth_idf=True, norm="l2")
     matrix = transformer.fit_transform(matrix)
-    members = [np.zeros(len(texts), dtype=bool) for _ in range(n_tools)]
+    members = {tool: np.zeros(len(texts), dtype=bool) for tool in fitted_tools}
     for row, tools in enumerate(texts.values()):
         for tool in tools:
-            members[tool][row] = True
-    biases = np.zeros(n_tools)
+            if tool in members:
+                members[tool][row] = True
+    biases = np.full(n_tools, UNFITTED_BIAS)
+    biases[fitted_tools] = 0.0
     kept_terms, kept_tools, kept_weights = [], [], []
     with warnings.catch_warnings():  # a model that stops at its iteration limit is kept
         warnings.simplefilter("ignore")
-        for tool, positive in enumerate(members):  # one-vs-rest, each prompt once
+        for tool, positive in members.items():  # one-vs-rest, each prompt once
             if positive.all():
                 continue  # every document names this tool: nothing tells it apart
             model = LinearSVC(C=C, tol=TOLERANCE, random_state=0)
@@ -124,6 +132,15 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
         "lw_idf": array("d", np.asarray(transformer.idf_, dtype=np.float64).tobytes()),
         "lw_bias": array("d", biases.tobytes()),
     }
+
+
+def fitted(n_tools: int, n_documents: int, with_examples: set[int]) -> list[int]:
+    """The tools that get a model: every tool while (documents x tools) is within BUDGET
+    (a tool without examples learns from its own name and description), else only the
+    tools with examples."""
+    if n_documents * n_tools <= BUDGET:
+        return list(range(n_tools))
+    return sorted(with_examples)
 
 
 def query_weights(idf: Sequence[float], positions: Sequence[int]) -> dict[int, float]:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from toolsel.embed.vectors import ProgressFactory
-    from toolsel.ranking.cc import CcRow
+    from toolsel.ranking.cc import CcIndex
+    from toolsel.ranking.fuzzy import FuzzyIndex
 
 
 #: A query whose terms have at least this many postings in all is scored with numpy.
@@ -82,6 +83,14 @@ class PreparedIndex:
         return {term: i for i, term in enumerate(self.index.lw_terms)}
 
     @cached_property
+    def learned_tools(self) -> tuple[int, ...]:
+        """The tools with a learned model, in registry order: those with examples (the
+        others' bias is `learned.UNFITTED_BIAS`, and they never have a learned score)."""
+        from toolsel.ranking.learned import UNFITTED_BIAS
+
+        return tuple(t for t, bias in enumerate(self.index.lw_bias) if bias > UNFITTED_BIAS)
+
+    @cached_property
     def examples_per_tool(self) -> float:
         """The mean number of examples of the tools that have any."""
         owners = len(set(self.index.ex_owner))
@@ -139,11 +148,18 @@ class PreparedIndex:
         return tuple(strings), tuple(owners)
 
     @cached_property
-    def cc_rows(self) -> list[CcRow]:
-        """What Claude Code's scorer reads of each tool, parsed once (see `ranking.cc`)."""
-        from toolsel.ranking.cc import prepare_rows
+    def fuzzy_index(self) -> FuzzyIndex:
+        """`fuzzy_strings`, normalised, de-duplicated and indexed by word (`ranking.fuzzy`)."""
+        from toolsel.ranking.fuzzy import FuzzyIndex
 
-        return prepare_rows(self.index.tools)
+        return FuzzyIndex(*self.fuzzy_strings)
+
+    @cached_property
+    def cc_index(self) -> CcIndex:
+        """What Claude Code's scorer reads of each tool, indexed once (see `ranking.cc`)."""
+        from toolsel.ranking.cc import CcIndex
+
+        return CcIndex(self.index.tools)
 
     @cached_property
     def arrays(self) -> dict[str, Any]:

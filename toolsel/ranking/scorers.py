@@ -154,25 +154,13 @@ def explain_lexical(
     return rows
 
 
-def fuzzy(prepared: PreparedIndex, query: str, *, cutoff: float = 60.0) -> dict[int, float]:
+def fuzzy(
+    prepared: PreparedIndex, query: str, *, cutoff: float = 60.0, every_string: bool = True
+) -> dict[int, float]:
     """rapidfuzz WRatio of the query against names, aliases, tags and hints; best per tool.
-    Catches typos and partial names ("raed fle", "db exec")."""
-    from rapidfuzz import fuzz, process, utils
-
-    strings, owners = prepared.fuzzy_strings
-    scores: dict[int, float] = {}
-    for _, score, key in process.extract(
-        query,
-        strings,
-        scorer=fuzz.WRatio,
-        processor=utils.default_process,
-        limit=None,
-        score_cutoff=cutoff,
-    ):
-        owner = owners[key]
-        if score > scores.get(owner, 0.0):
-            scores[owner] = score
-    return scores
+    Catches typos and partial names ("raed fle", "db exec"). Without `every_string`, a
+    sentence is compared only with the strings sharing a word with it (`ranking.fuzzy`)."""
+    return prepared.fuzzy_index.scores(query, cutoff, every_string=every_string)
 
 
 def fuzzy_over(prepared: PreparedIndex, query: str, candidates: Sequence[int]) -> dict[int, float]:
@@ -312,14 +300,15 @@ def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
     index = prepared.index
     if not index.learned:
         return {}
-    decision = list(index.lw_bias)
+    bias = index.lw_bias  # only tools with examples have a model (`learned.fit`)
+    decision = {tool: bias[tool] for tool in prepared.learned_tools}
     lw_ptr, lw_tools, lw_weights = index.lw_ptr, index.lw_tools, index.lw_weights
     for position, q in learned_query(prepared, terms).items():
         for p in range(lw_ptr[position], lw_ptr[position + 1]):
             decision[lw_tools[p]] += q * lw_weights[p]
-    top = max(decision)
+    top = max(decision.values(), default=0.0)
     return {
         tool: math.exp(value - top)
-        for tool, value in enumerate(decision)
+        for tool, value in decision.items()
         if value >= top - LEARNED_CUTOFF
     }

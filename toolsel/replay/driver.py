@@ -14,7 +14,7 @@ from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
 from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
-from toolsel.replay.formats import DECODERS, detect
+from toolsel.replay.formats import DECODERS, detect, fast
 from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
 from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall, seconds_between
 from toolsel.replay.memory import RunMemory
@@ -264,11 +264,9 @@ def replay_file(
         matcher.on_human = prompts.human
     reading = Reading()
     unknown = _UnknownRecords()
-    decode = detect if input_format is None else DECODERS[input_format]
     handlers = matcher.handlers
     with gc_paused():
-        for number, obj in read_objects(path, reading, progress):
-            decoded = decode(obj)
+        for number, obj, decoded in _decoded(path, reading, progress, input_format):
             if decoded is None:
                 unknown.record(obj, number, reading)
                 continue
@@ -278,7 +276,8 @@ def replay_file(
                 if events is UNKNOWN:
                     unknown.record(obj, number, reading)
                 elif not matcher.calls and not matcher.results:
-                    unknown.suspect(obj, number)  # read as nothing, while nothing was found
+                    # read as nothing, while nothing was found
+                    unknown.suspect(fast.value(obj), number)
                 continue
             for event in events:
                 handler = handlers.get(type(event))
@@ -295,6 +294,17 @@ def replay_file(
         unknown.skipped,
         unknown.unread_tools(matcher),
     )
+
+
+def _decoded(
+    path: str, reading: Reading, progress: Progress | None, input_format: str | None
+) -> Iterator[fast.Record]:
+    """Each readable line's number, value and decoding: detected per line through the fast
+    path (`formats.fast`), or by the decoder `input_format` names."""
+    if input_format is None:
+        return fast.records(path, reading, progress, detect)
+    decode = DECODERS[input_format]
+    return ((n, obj, decode(obj)) for n, obj in read_objects(path, reading, progress))
 
 
 class _UnknownRecords:

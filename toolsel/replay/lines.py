@@ -18,7 +18,7 @@ from typing import IO, Any
 import orjson
 
 from toolsel.errors import UsageError
-from toolsel.inputs import BadLine, json_reason
+from toolsel.inputs import BadLine, BinaryData, LongLine, json_reason
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
@@ -122,6 +122,101 @@ def read_objects(
             return _jsonl(_split(data), reading, progress, None)
         stream = _buffered(data, stream)
     return _jsonl(bounded_lines(stream, MAX_LINE_BYTES), reading, progress, handle)
+
+
+def jsonl_stream(path: str) -> IO[bytes] | None:
+    """The open input when `read_objects` would read it as JSON lines (not a whole-document
+    file, not a JSON array), else None (and nothing is consumed: stdin keeps what was
+    peeked)."""
+    if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
+        return None
+    handle = _open(path)
+    if hasattr(handle, "peek") and not _starts_an_array(handle):
+        return handle
+    if handle is not sys.stdin.buffer:
+        handle.close()
+    return None
+
+
+#: Bytes read at a time by `line_blocks` (whole lines are completed past it).
+BLOCK_BYTES = 1 << 20
+
+
+def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any]]:
+    """What `bounded_lines` reads, a block of whole lines at a time: (number of the block's
+    first line, bytes of about BLOCK_BYTES ending in a line break, or the file's last line
+    without one). A line over MAX_LINE_BYTES comes alone as `LongLine`, binary data as
+    `BinaryData` (and the end). Sets `reading.lines`; a read that fails is unreadable; closes
+    `handle` (unless it is stdin)."""
+    number = 1
+    try:
+        first = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
+        if first in (b"\xff\xfe", b"\xfe\xff"):
+            yield 1, BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8")
+            number = 2
+            return
+        # a pipe gives what has arrived (a live session is read as it is written)
+        read = handle.read if handle.seekable() else handle.read1  # type: ignore[attr-defined]
+        size = min(BLOCK_BYTES, MAX_LINE_BYTES)  # so a line inside a block is within the limit
+        while block := read(size):
+            if not block.endswith(b"\n"):
+                cut = block.rfind(b"\n") + 1
+                if cut:
+                    yield number, block[:cut]
+                    number += block.count(b"\n", 0, cut)
+                line = block[cut:]
+                line += handle.readline(MAX_LINE_BYTES + 1 - len(line))
+                if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                    special = _past_long_line(handle, line)
+                    yield number, special
+                    number += 1
+                    if special.__class__ is not LongLine:
+                        return
+                    continue
+                block = line
+            yield number, block
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
+    except OSError as error:  # a read that fails half-way (a device, a network file system)
+        from toolsel.inputs import os_reason
+
+        last = number - 1  # the line before the failed read, as `read_objects` says
+        reading.unreadable.append(Unreadable(last or 1, f"read failed: {os_reason(error)}"))
+    finally:
+        reading.lines = number - 1
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def _past_long_line(handle: IO[bytes], start: bytes) -> LongLine | BinaryData:
+    """Read past the rest of a line over the limit (never holding it), as `bounded_lines`
+    does: its size as `LongLine`, or `BinaryData` when it holds NUL bytes."""
+    from toolsel.inputs import CHUNK
+
+    if b"\0" in start:
+        return BinaryData("binary data (NUL bytes), not text")
+    size = len(start)
+    while chunk := handle.readline(CHUNK):
+        if b"\0" in chunk:
+            return BinaryData("binary data (NUL bytes), not text")
+        size += len(chunk)
+        if chunk.endswith(b"\n"):
+            size -= 1 + chunk.endswith(b"\r\n")
+            break
+    return LongLine(size)
+
+
+def parse_line(raw: bytes, number: int, reading: Reading) -> Any:
+    """One JSON line as `read_objects` reads it (`raw` with its line break): the value, or
+    `UNREADABLE` once the reason (or a blank line) is recorded in `reading`."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        return _second_look(raw, number, error, reading)
+
+
+def record_special(item: Any, number: int, reading: Reading) -> None:
+    """Record an over-long line or binary data (`line_blocks` ends after binary data)."""
+    _special(item, number, reading)
 
 
 def _buffered(first: bytes, rest: IO[bytes]) -> IO[bytes]:
@@ -293,6 +388,10 @@ def _decoder() -> Any:
     return json.JSONDecoder()
 
 
+#: `read_objects` tells its progress every this many lines.
+PROGRESS_LINES = 2048
+
+
 def _jsonl(
     lines: Iterable[Any], reading: Reading, progress: Progress | None, handle: IO[bytes] | None
 ) -> Iterator[tuple[int, Any]]:
@@ -311,7 +410,7 @@ def _jsonl(
                 continue
             if progress is not None:
                 consumed += len(raw)
-                if number % 2048 == 0:
+                if number % PROGRESS_LINES == 0:
                     progress(consumed)
                     consumed = 0
             try:
@@ -351,6 +450,8 @@ def _special(item: Any, number: int, reading: Reading) -> bool:
 
 
 _UNREADABLE: Any = object()
+#: What `parse_line` returns for a line it could not read (compared by identity).
+UNREADABLE: Any = _UNREADABLE
 
 
 def _second_look(raw: bytes, number: int, error: Exception, reading: Reading) -> Any:
