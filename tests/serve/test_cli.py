@@ -69,10 +69,11 @@ def test_serve_without_the_extra_says_how_to_install_it(
 def test_stats_db_errors(cli: Cli, tmp_path: Path) -> None:
     assert cli("stats", "--db", "mysql://x").exit_code == 2
     assert cli("stats", "x.jsonl", "--db", f"sqlite:///{tmp_path / 'u.db'}").exit_code == 2
-    run = cli(
-        "stats", "--since", "2026-01-01", str(ROOT / "transcripts" / "claude-code-session.jsonl")
-    )
+    transcript = str(ROOT / "transcripts" / "claude-code-session.jsonl")
+    run = cli("stats", "--session", "s1", transcript)
     assert run.exit_code == 2 and "--db" in run.stderr
+    # --since and --until read transcripts too: their calls, by their own time
+    assert cli("stats", "--since", "2026-01-01", transcript).exit_code == 0
 
 
 def test_serve_and_mcp_refuse_a_requires_cycle_in_one_line(cli: Cli, tmp_path: Path) -> None:
