@@ -24,11 +24,11 @@ from toolsel.replay.report import (
     ReplayResult,
     Subagent,
     ToolEvent,
-    ToolStats,
     Totals,
     UnreadTools,
     build_report,
     pack,
+    pack_compact,
     unpack,
 )
 from toolsel.replay.unread import tool_content
@@ -113,7 +113,7 @@ class _Gathered:
         if self.keep == "full":
             self.full.append(report)
         elif self.keep == "compact":
-            self.packed.append(pack(without_latencies(report)))
+            self.packed.append(pack_compact(report))
 
     def result(self) -> ReplayResult:
         linked = self.links.links()
@@ -144,26 +144,6 @@ def modified_before(path: str, since: float) -> bool:
         return Path(path).stat().st_mtime < since
     except OSError:
         return False
-
-
-def without_latencies(report: FileReport) -> FileReport:
-    """The report with each tool's median latency in place of its latencies."""
-    return replace(
-        report,
-        tools={
-            name: ToolStats(
-                s.calls,
-                s.errors,
-                s.answered,
-                s.copied,
-                s.copied_errors,
-                s.copied_answered,
-                (),
-                s.median_latency,
-            )
-            for name, s in report.tools.items()
-        },
-    )
 
 
 @dataclass(frozen=True, slots=True)
