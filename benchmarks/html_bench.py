@@ -37,7 +37,7 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     out = subprocess.run(
         [sys.executable, "-c", PEAK, *command], capture_output=True, text=True, check=True, env=env
     )
-    return time.perf_counter() - started, int(out.stdout.strip()) / 1024
+    return time.perf_counter() - started, int(out.stdout.split()[0]) / 1024  # PEAK: "rss cpu"
 
 
 def open_times(report: Path, runs: int) -> tuple[float, float, float]:

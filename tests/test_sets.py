@@ -87,31 +87,12 @@ def test_the_naive_bm25_scores_as_bm25s_does() -> None:
     assert sets_bench.check_against_bm25s(docs, [sets_bench.words(c.query) for c in cases])
 
 
-#: Where hybrid is still below the naive BM25 on Recall@5, and why (strict: a fix shows).
-RECALL_BELOW = {
-    "currency": 'one query of 31: "what\'s 100 USD in EUR, GBP, JPY and AUD all at once" '
-    "reaches convert_many in the naive BM25 only through the stop word 'all' ('all off the "
-    "same ECB rate date'); hybrid wins NDCG@10 on the set (+1.6)",
-}
-
-
-def _marked(eval_set):  # type: ignore[no-untyped-def]
-    reason = RECALL_BELOW.get(eval_set.name)
-    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
-    return pytest.param(eval_set, marks=marks, id=eval_set.name)
-
-
 @pytest.mark.parametrize("eval_set", SETS, ids=[s.name for s in SETS])
-def test_hybrid_ndcg_is_never_below_naive_bm25(eval_set) -> None:  # type: ignore[no-untyped-def]
+def test_hybrid_is_never_below_naive_bm25(eval_set) -> None:  # type: ignore[no-untyped-def]
     hybrid, naive = sets_bench.measure_set(eval_set, ["hybrid"])
     assert (hybrid.method, naive.method) == ("hybrid", sets_bench.NAIVE)
-    assert hybrid.ndcg10 >= naive.ndcg10 - 1e-9, "NDCG@10"
-
-
-@pytest.mark.parametrize("eval_set", [_marked(s) for s in SETS])
-def test_hybrid_recall_is_never_below_naive_bm25(eval_set) -> None:  # type: ignore[no-untyped-def]
-    hybrid, naive = sets_bench.measure_set(eval_set, ["hybrid"])
     assert hybrid.recall(5) >= naive.recall(5) - 1e-9, "Recall@5"
+    assert hybrid.ndcg10 >= naive.ndcg10 - 1e-9, "NDCG@10"
 
 
 needs_embed = pytest.mark.skipif(

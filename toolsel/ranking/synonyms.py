@@ -39,6 +39,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("price", "cost"),
     ("url", "link", "website", "webpage", "site", "page"),
     ("log", "logs"),
+    ("refresh", "reload", "resync"),
 )
 #: Words with more senses than one: each reaches these, but not back ("open a file" and
 #: "open a page"; "show" is any way of getting something to look at).
@@ -58,6 +59,8 @@ ONE_WAY: dict[str, tuple[str, ...]] = {
     "write": ("save", "create"),
     "read": ("get", "view"),
     "download": ("fetch", "get"),
+    "pull": ("fetch", "download", "refresh"),  # git's pull is a word of its own too
+    "sync": ("refresh",),
     "every": ("list",),
     "what": ("get", "describe"),
     "rid": ("delete", "remove"),  # "get rid of"
