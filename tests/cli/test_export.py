@@ -96,3 +96,13 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("archive")
     write_archive(root, 60)
     return root
+
+
+def test_options_that_read_transcripts_are_refused_with_events(cli: Cli, tmp_path: Path) -> None:
+    """The tables hold every call exported: --since, --until and --jobs would be ignored."""
+    assert cli("export", BUNDLED, "-o", str(tmp_path / "ev")).exit_code == 0
+    for option in (("--since", "2024-01-01"), ("--until", "2025-01-01"), ("--jobs", "2")):
+        run = cli("stats", "--events", str(tmp_path / "ev"), *option)
+        assert run.exit_code == 2, option
+        assert f"{option[0]} cannot be used with --events DIR" in run.stderr
+        assert "Traceback" not in run.stderr

@@ -97,6 +97,14 @@ def stats(
     if events is not None:
         from toolsel.cli.stats_events import stats_from_events
 
+        given = [n for n, v in (("--since", since), ("--until", until), ("--session", session),
+                                ("--exact", exact), ("--jobs", jobs)) if v]  # fmt: skip
+        if given:  # the tables hold every call exported: nothing would narrow or split them
+            raise UsageError(
+                f"{', '.join(given)} cannot be used with --events DIR",
+                hint="read the transcripts instead: toolsel stats PATH... " + " ".join(given),
+            )
+
         stats_from_events(events, paths, db, loaded, output_format, output_file, top)
         return
     if db is not None:
