@@ -115,3 +115,31 @@ def test_auto_with_the_extra_ranks_as_fusion(cli: Cli, monkeypatch: pytest.Monke
     fusion = json.loads(cli("rank", "read a file", "--format", "json", "-m", "fusion").stdout)
     assert auto["method"] == "fusion" and auto["method_reason"] == "toolsel[embed] is installed"
     assert auto["results"] == fusion["results"]
+
+
+def test_a_prompt_that_is_a_misspelt_name_is_told_from_a_short_question() -> None:
+    """`fusion` scores a typed name as hybrid does (an embedding of "raed fle" means
+    nothing), and keeps its embeddings for a short question that names no tool."""
+    from toolsel.ranking import load_index
+    from toolsel.ranking.methods import looks_typed, names_a_tool
+    from toolsel.ranking.prepared import prepare
+
+    prepared = prepare(load_index(ROOT / "registries", use_cache=False))
+    assert looks_typed(prepared, ["raed", "fle"]) and names_a_tool(prepared, "raed fle")
+    assert names_a_tool(prepared, "Read-File")  # any case and separators
+    assert not names_a_tool(prepared, "is it the free plan or paid")
+
+
+@needs_model
+def test_auto_with_the_extra_still_finds_a_misspelt_name(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dogfood golden case (tests/selection/registries.yaml) under `auto` = fusion."""
+    monkeypatch.setenv("TOOLSEL_EMBED", "1")
+    run = cli("rank", "raed fle", "--format", "json", "--explain")
+    payload = json.loads(run.stdout)
+    assert payload["method"] == "fusion"
+    assert payload["results"][0]["name"] == "read_file"
+    assert payload["results"][0]["explain"]  # explained as hybrid explains it
+    golden = cli("test", str(ROOT / "tests" / "selection" / "registries.yaml"))
+    assert golden.exit_code == 0, golden.stdout

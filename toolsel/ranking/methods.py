@@ -106,6 +106,13 @@ def _semantic(prepared: PreparedIndex, query: str, terms: list[str], vector: Any
 
 
 def _fusion(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
+    """Cosine and BM25 fused; a prompt that is a tool's name typed by hand ("raed fle": a few
+    words, one the registry never uses, and as a whole at least FUSION_NAME_LIKENESS alike
+    to a tool's name) is scored as `hybrid` scores it, with typo correction and fuzzy names,
+    since an embedding of a misspelt name means nothing. A short prompt that is not a name
+    ("free version or paid?") stays with the embeddings."""
+    if looks_typed(prepared, terms) and names_a_tool(prepared, query):
+        return _hybrid(prepared, query, terms)
     from toolsel.ranking import semantic
 
     parts = semantic.fusion_parts(prepared, _vector(query, vector), terms)
@@ -203,6 +210,26 @@ def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:
         scores.match[doc] = kind
 
 
+#: How alike (rapidfuzz ratio, 0..100) a typed prompt and a tool's name (as words) must be
+#: for `fusion` to score the prompt as a name (see `_fusion`): "raed fle" and read_file are
+#: 82 alike; "free version or paid" and the nearest name in the currency registry, 48.
+FUSION_NAME_LIKENESS = 75.0
+
+
+def names_a_tool(prepared: PreparedIndex, query: str) -> bool:
+    """Whether the prompt, as a whole, is nearly some tool's name or alias (split into
+    words), the way a name typed by hand is."""
+    from rapidfuzz import fuzz, process
+
+    from toolsel.text import split_name
+
+    names = [" ".join(split_name(n)) for t in prepared.tools for n in (t.name, *t.aliases)]
+    found = process.extractOne(
+        query.strip().lower(), names, scorer=fuzz.ratio, score_cutoff=FUSION_NAME_LIKENESS
+    )
+    return found is not None
+
+
 def looks_typed(prepared: PreparedIndex, terms: list[str]) -> bool:
     """A short query (3 terms or fewer) with a term the registry never uses: a typed,
     possibly misspelt or abbreviated tool name rather than a sentence."""
@@ -256,7 +283,8 @@ def _explain_fusion(
 ) -> list[Contribution]:
     from toolsel.ranking import semantic
 
-    assert scores.fusion is not None
+    if scores.fusion is None:  # a typed prompt, scored as hybrid scores it
+        return _explain_hybrid(prepared, query, terms, doc, scores)
     return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from toolsel.ranking import scorers
 from toolsel.ranking.index import ToolMeta
-from toolsel.ranking.methods import Scores, looks_typed
+from toolsel.ranking.methods import Scores, looks_typed, names_a_tool
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.text import split_name
@@ -52,7 +52,9 @@ def strength_terms(
 ) -> Matching:
     index = prepared.index
     corrected = terms
-    if method is Method.HYBRID and looks_typed(prepared, terms):
+    if looks_typed(prepared, terms) and (
+        method is Method.HYBRID or (method is Method.FUSION and names_a_tool(prepared, query))
+    ):
         corrected = scorers.correct_terms(prepared, terms)
     unseen = math.log(1 + (len(index) + 0.5) / 0.5)
     weighted: dict[str, tuple[float, float]] = {}
