@@ -574,3 +574,19 @@ def test_an_analytics_window_names_the_bound_at_fault() -> None:
         with pytest.raises(RequestError) as caught:
             analytics_window(query)
         assert str(caught.value).startswith(f"`{key}` must be an ISO 8601 time")
+
+
+def test_rank_without_a_method_is_auto_and_says_what_it_ran(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLSEL_EMBED", "0")
+    lexical = service.rank({"query": "read a file"})
+    assert (lexical["method"], lexical["method_requested"]) == ("hybrid", "auto")
+    import importlib.util
+
+    if importlib.util.find_spec("onnxruntime") is None:
+        return  # without toolsel[embed], auto is hybrid: checked above
+    monkeypatch.setenv("TOOLSEL_EMBED", "1")
+    fused = service.rank({"query": "read a file"})
+    assert fused["method"] == "fusion" and fused["method_reason"] == "toolsel[embed] is installed"
+    assert fused["results"][0]["name"] == "read_file"

@@ -142,9 +142,11 @@ def prepare_methods(
     the install command if not), load or embed the tool vectors (`progress` shows a bar for
     more than 100 tools), and embed many prompts in batches up front (their vectors are
     returned, to pass to `rank_index`). Other methods need none of this."""
-    from toolsel.ranking.options import EMBEDDING_METHODS
+    from toolsel.ranking.options import EMBEDDING_METHODS, Method, resolve
 
-    wanted = [m for m in methods if m in EMBEDDING_METHODS]
+    # `auto` stands for fusion where the extra is installed: prepare what it will run
+    ran = (resolve(m)[0] if isinstance(m, Method) else m for m in methods)
+    wanted = [m for m in ran if m in EMBEDDING_METHODS]
     if not wanted:
         return {}
     from toolsel.embed.model import require

@@ -240,12 +240,14 @@ class Service:
             explain=explain,
         )
         vector = None
-        if method in EMBEDDING_METHODS:
+        if options.method in EMBEDDING_METHODS:  # auto, resolved: fusion with the extra
             from toolsel.embed.model import missing
 
             reason = missing()
             if reason is not None:
-                raise RequestError(f"method {method.value} needs toolsel[embed]: {reason}", 422)
+                raise RequestError(
+                    f"method {options.method.value} needs toolsel[embed]: {reason}", 422
+                )
             snap.index.tool_vectors()
             snap.index.example_vectors()
         try:
