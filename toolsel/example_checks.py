@@ -37,10 +37,13 @@ def collision(index: PreparedIndex, tool: str, text: str) -> Collision | None:
     or when the text has no searchable words (nothing to rank)."""
     from toolsel.ranking.core import RankOptions, rank_index
     from toolsel.ranking.fields import tokens
+    from toolsel.ranking.options import Method
 
     if not tokens(text):
         return None
-    names = [r.name for r in rank_index(index, text, RankOptions(top=COLLISION_DEPTH)).results]
+    # hybrid, never auto: what lint and learn flag must not depend on the extras installed
+    options = RankOptions(method=Method.HYBRID, top=COLLISION_DEPTH)
+    names = [r.name for r in rank_index(index, text, options).results]
     if not names or names[0] == tool:
         return None
     return Collision(names[0], names.index(tool) + 1 if tool in names else None)

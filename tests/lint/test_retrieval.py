@@ -24,8 +24,10 @@ def test_off_by_default() -> None:
     assert not [f for f in lint_text(CROWDED) if f.rule == "TS701"]
 
 
-def test_lint_and_rank_agree(cli: Cli, write) -> None:
-    """TS701 ranks exactly as `toolsel rank` does: what it reports, rank shows."""
+def test_lint_and_rank_agree(cli: Cli, write, monkeypatch) -> None:
+    """TS701 ranks exactly as `toolsel rank -m hybrid` does: what it reports, rank shows;
+    and it never ranks with embeddings, whatever extras are installed."""
+    monkeypatch.setenv("TOOLSEL_EMBED", "1")  # auto would be fusion where [embed] is installed
     from tests.conftest import tools_document
 
     path = write("crowded.yaml", tools_document(CROWDED))
@@ -33,7 +35,9 @@ def test_lint_and_rank_agree(cli: Cli, write) -> None:
         "findings"
     ]
     (finding,) = [f for f in findings if f["rule"] == "TS701"]
-    ranked = json.loads(cli("rank", "Read a file", "-r", str(path), "-n", "3", "-f", "json").stdout)
+    ranked = json.loads(
+        cli("rank", "Read a file", "-r", str(path), "-n", "3", "-m", "hybrid", "-f", "json").stdout
+    )
     offered = [r["name"] for r in ranked["results"]]
     assert "fs_read" not in offered
     assert f"({', '.join(offered)} come first)" in finding["message"]

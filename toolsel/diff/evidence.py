@@ -262,7 +262,7 @@ def _read_cases(path: Path, top_k: int) -> list[_Case]:
             c.expect,
             c.forbid,
             c.top_k or top_k,
-            c.method.value if c.method else "hybrid",
+            c.method.value if c.method else "auto",
             c.line,
         )
         for c in found.cases

@@ -205,14 +205,16 @@ class LintContext:
         return PreparedIndex(build_index(self.registry), bulk=True)
 
     def ranked_for(self, query: str, top: int) -> RankResult | None:
-        """What `toolsel rank QUERY --top TOP` offers, by exactly rank's default method and
-        pipeline; None when the query has no searchable words."""
+        """What `toolsel rank QUERY --top TOP --method hybrid` offers, by rank's pipeline;
+        None when the query has no searchable words. Always `hybrid`, never `auto`: lint's
+        findings must not depend on which extras are installed (nor load a model)."""
         from toolsel.ranking.core import RankOptions, rank_index
         from toolsel.ranking.fields import tokens
+        from toolsel.ranking.options import Method
 
         if not tokens(query):
             return None
-        return rank_index(self.rank_index, query, RankOptions(top=top))
+        return rank_index(self.rank_index, query, RankOptions(method=Method.HYBRID, top=top))
 
     @functools.cached_property
     def names(self) -> set[str]:

@@ -15,8 +15,10 @@ def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
     """A tool that `toolsel rank` does not put in its top 3 when searched for by its own
     name written as words (`read_file` -> "read file"), its display name or its search hint
     will not be found by an agent that searches for it. The check ranks exactly as `toolsel
-    rank` does by default (hybrid, with its exact-name and alias matches, typo handling and
-    selection pipeline), so `toolsel rank "QUERY"` shows the same order. A name written as
+    rank --method hybrid` does (the default without `toolsel[embed]`; never the embeddings,
+    so findings do not depend on the extras installed), with its exact-name and alias
+    matches, typo handling and selection pipeline, so `toolsel rank -m hybrid "QUERY"` shows
+    the same order. A name written as
     words matches its own tool exactly, so in practice this flags display names and search
     hints that other tools' words crowd out: make them distinct, or say in the description
     what sets the tool apart. Deprecated and always-include tools are not checked (rank
@@ -43,7 +45,8 @@ def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
                     tool,
                     field,
                     message=(
-                        f"`toolsel rank {query!r}` does not offer {tool.name!r} in its top {TOP} "
+                        f"`toolsel rank -m hybrid {query!r}` does not offer {tool.name!r} in its "
+                        f"top {TOP} "
                         f"({', '.join(offered) or 'nothing'} come first); other tools repeat "
                         "these words"
                     ),
