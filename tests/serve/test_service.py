@@ -590,3 +590,16 @@ def test_rank_without_a_method_is_auto_and_says_what_it_ran(
     fused = service.rank({"query": "read a file"})
     assert fused["method"] == "fusion" and fused["method_reason"] == "toolsel[embed] is installed"
     assert "read_file" in [r["name"] for r in fused["results"][:3]]
+
+
+def test_serve_no_embed_keeps_auto_lexical(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLSEL_EMBED", "1")  # embeddings allowed, but the server says no
+    running = Service([ROOT / "registries"], None, auto_embeddings=False)
+    try:
+        answer = running.rank({"query": "read a file"})
+        assert (answer["method"], answer["method_requested"]) == ("hybrid", "auto")
+        assert answer["method_reason"] == "toolsel serve --no-embed"
+        named = running.rank({"query": "read a file", "method": "bm25"})
+        assert named["method"] == "bm25" and "method_requested" not in named
+    finally:
+        running.close()

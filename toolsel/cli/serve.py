@@ -376,7 +376,11 @@ def _service(
     store = open_store(url, max_bytes=max_store) if use_store else None
     try:
         return Service(
-            sources, store, namespace=namespace, warm_embeddings=embed and missing() is None
+            sources,
+            store,
+            namespace=namespace,
+            warm_embeddings=embed and missing() is None,
+            auto_embeddings=embed,
         )
     except BaseException:
         if store is not None:

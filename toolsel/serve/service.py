@@ -63,6 +63,7 @@ class Service:
         *,
         namespace: bool = False,
         warm_embeddings: bool = False,
+        auto_embeddings: bool = True,
     ) -> None:
         # the paths as given (files, directories, server=PATH), expanded anew at every
         # poll, so a file added to a registry directory is loaded
@@ -70,6 +71,8 @@ class Service:
         self.namespace = namespace
         self.store = store
         self.warm_embeddings = warm_embeddings
+        #: False (`serve --no-embed`): a request that names no method ranks with hybrid
+        self.auto_embeddings = auto_embeddings
         self.last_error: str | None = None
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -224,6 +227,9 @@ class Service:
         if is_select(query):
             return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
         method = _choice(body, "method", Method, Method.AUTO)
+        lexical = method is Method.AUTO and not self.auto_embeddings
+        if lexical:
+            method = Method.HYBRID
         explain = _flag(body, "explain")
         top = None
         if body.get("top") is not None:
@@ -239,6 +245,10 @@ class Service:
             min_strength=_number(body, "min_strength", 0.0),
             explain=explain,
         )
+        if lexical:  # auto, as `serve --no-embed` makes it: said like any other choice
+            from dataclasses import replace
+
+            options = replace(options, requested=Method.AUTO, reason="toolsel serve --no-embed")
         vector = None
         if options.method in EMBEDDING_METHODS:  # auto, resolved: fusion with the extra
             from toolsel.embed.model import missing
