@@ -96,3 +96,11 @@ def test_an_example_value_does_not_steer_the_ranking(cli: Cli, tmp_path: Path) -
         ],
     )
     assert _first(cli, registry, "open shop.test and sign in") == "browser_open"
+
+
+def test_each_alternative_is_looked_at_and_two_words_calling_for_one_add_up() -> None:
+    """Found by mutation testing: a skipped alternative ("delete", not in the registry)
+    must not end the search for the next ("remove"); and "erase" and "wipe" in one prompt
+    both call for "delete"."""
+    assert expansions(["erase"], {"remove": 0}) == {"remove": WEIGHT}
+    assert expansions(["erase", "wipe"], {"delete": 0}) == {"delete": 2 * WEIGHT}

@@ -141,3 +141,64 @@ def test_on_the_bundled_transcripts_the_series_adds_up_to_the_statistics() -> No
     assert sum(c for c, _, _ in charted.values()) + recorder.untimed == sum(whole.values())
     for name, (c, _, _) in charted.items():
         assert c <= whole[name]
+
+
+def test_percentiles_per_slice_come_from_every_latency_in_it() -> None:
+    """Found by mutation testing: one latency per slice could not tell a median from a p95."""
+    recorder = SeriesRecorder()
+    for n in range(100):  # 1..100 ms, all in one second, in two files
+        file = "a" if n % 2 else "b"
+        recorder(start(str(n), "grep", at(0), file=file))
+        recorder(result(str(n), latency=float(n + 1), file=file))
+    recorder(start("x", "edit", at(0)))
+    ((when, stats),) = recorder.finish()
+    assert when == "2026-03-01T12:00:00Z"
+    grep, edit = stats.tools  # most calls first
+    assert (grep.name, grep.calls, grep.answered, grep.transcripts) == ("grep", 100, 100, 2)
+    assert (edit.name, edit.calls, edit.median_latency_s, edit.p95_latency_s) == (
+        "edit",
+        1,
+        None,
+        None,
+    )
+    assert grep.median_latency_s is not None and grep.p95_latency_s is not None
+    assert abs(grep.median_latency_s - 0.050) <= 0.0006  # nearest rank 50 of 100, within 1%
+    assert abs(grep.p95_latency_s - 0.095) <= 0.001  # nearest rank 95 of 100
+    assert stats.transcripts == 2 and stats.co_used_pairs == () and stats.never_called is None
+
+
+def test_times_without_a_zone_are_utc_and_offsets_count() -> None:
+    utc = epoch_seconds("2026-03-01T12:00:00Z")
+    assert epoch_seconds("2026-03-01T12:00:00") == utc
+    assert epoch_seconds("2026-03-01T14:00:00+02:00") == utc
+    assert epoch_seconds("yesterday") is None and epoch_seconds(None) is None
+
+
+def test_slices_start_at_the_first_calls_second_and_end_after_the_last() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", at(5)))
+    recorder(start("2", "grep", at(33)))
+    series = recorder.finish()
+    assert series[0][0] == "2026-03-01T12:00:05Z"  # seconds first: no rounding to the minute
+    starts = [epoch_seconds(t) for t, _ in series]
+    step = starts[1] - starts[0]  # type: ignore[operator]
+    assert starts[-1] <= epoch_seconds(at(33)) < starts[-1] + step  # type: ignore[operator]
+    assert [sum(t.calls for t in s.tools) for _, s in series].count(1) == 2
+
+
+def test_past_its_budget_the_recorder_merges_into_coarser_units_up_to_days() -> None:
+    recorder = SeriesRecorder(max_buckets=1)
+    for n, day in enumerate((0, 3, 9)):  # three days apart: seconds, minutes, hours all too fine
+        recorder(start(str(n), "grep", at(day * 86400 + 3600 * n + 7)))
+    assert recorder.unit == 3  # days, the coarsest
+    assert len(recorder.sums) == 3  # one per day: days are never merged further
+    assert sum(s.calls for s in recorder.sums.values()) == 3
+
+
+def test_a_slice_merging_two_files_counts_both() -> None:
+    recorder = SeriesRecorder()
+    recorder(start("1", "grep", at(0), file="a"))
+    recorder(start("2", "grep", at(1), file="b"))  # the same 2-second slice, another file
+    recorder(start("3", "grep", at(27), file="a"))
+    first = recorder.finish()[0][1]
+    assert first.tools[0].calls == 2 and first.tools[0].transcripts == 2

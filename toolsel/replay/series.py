@@ -88,8 +88,9 @@ class SeriesRecorder:
             sums = self.sums.get(key)
             if sums is None:
                 sums = self.sums[key] = _Sums()
-                if len(self.sums) > self.max_buckets and self.unit < len(UNITS) - 1:
-                    self._coarsen()
+                if len(self.sums) > self.max_buckets:
+                    while len(self.sums) > self.max_buckets and self.unit < len(UNITS) - 1:
+                        self._coarsen()  # as many units coarser as it takes, up to days
                     key = (int(at // UNITS[self.unit]) * UNITS[self.unit], event.tool)
                     sums = self.sums[key]
             sums.calls += 1
