@@ -48,6 +48,9 @@ def test_a_request_past_its_deadline_is_answered_and_its_work_told() -> None:
         seen.append(deadline.current())
         while not deadline.expired():
             time.sleep(0.01)
+        # then overrun it, as slow work does: had `slow` returned right at the deadline, its
+        # result could race the request's own timeout (it did, once in a CI run)
+        time.sleep(0.5)
 
     async def scenario() -> None:
         pool = WorkPool(workers=1, queue=0, timeout=0.2)
