@@ -3,11 +3,15 @@ and helpers that write registries."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
+import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings as _hypothesis
@@ -16,6 +20,21 @@ from typer.testing import CliRunner
 from toolsel.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def benchmark(name: str) -> ModuleType:
+    """`benchmarks/NAME.py`, loaded by path as the module `NAME_bench` (the benchmarks are
+    scripts, not a package), once per process."""
+    path = ROOT / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"{name}_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 SHARED = ROOT.parent / "shared"
 
 # Hypothesis profiles: the default runs every property test in full (CI); `dev` runs fewer

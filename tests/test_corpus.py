@@ -10,22 +10,14 @@ benchmarks/corpus.py must pass every gate.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, benchmark
 
 
 @pytest.fixture(scope="module")
 def card():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("corpus_bench", ROOT / "benchmarks" / "corpus.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["corpus_bench"] = module
-    spec.loader.exec_module(module)
-    return module.scorecard()
+    return benchmark("corpus").scorecard()
 
 
 def test_every_warning_and_error_rule_is_precise_and_labelled(card) -> None:  # type: ignore[no-untyped-def]

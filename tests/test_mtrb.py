@@ -3,28 +3,16 @@ paper's metrics (issue 22)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import benchmark
 from toolsel.evaluate import Case, read_cases, score_case
 
-
-def _load():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("mtrb_bench", ROOT / "benchmarks" / "mtrb.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["mtrb_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-mtrb = _load()
+mtrb = benchmark("mtrb")
 
 
 def test_a_checkout_becomes_a_registry_and_cases(tmp_path: Path) -> None:

@@ -9,24 +9,12 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import sys
-from types import ModuleType
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, benchmark
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sets_bench", ROOT / "benchmarks" / "sets.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["sets_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-sets_bench = _load()
+sets_bench = benchmark("sets")
 SETS = sets_bench.load_sets()
 
 

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from tests.conftest import ROOT
+from tests.conftest import benchmark
 
-
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "gen_archive", ROOT / "benchmarks" / "gen_archive.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GENERATOR = _generator()
+GENERATOR = benchmark("gen_archive")
 
 
 def write_archive(out: Path, sessions: int, **options: Any) -> list[Path]:
