@@ -3,6 +3,7 @@ it says which it used (toolsel/ranking/options.py)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import subprocess
@@ -29,6 +30,9 @@ def _modules(monkeypatch: pytest.MonkeyPatch, missing: set[str]) -> None:
         return real(name, *args)
 
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    # the lookup is cached per process: this test gets its own, undone afterwards
+    fresh = functools.cache(options._embed_installed.__wrapped__)
+    monkeypatch.setattr(options, "_embed_installed", fresh)
 
 
 def test_auto_is_fusion_with_the_embedding_extra(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,6 +57,18 @@ def test_toolsel_embed_0_keeps_auto_lexical(monkeypatch: pytest.MonkeyPatch, val
     method, reason = auto_method()
     assert method is Method.HYBRID
     assert reason == f"TOOLSEL_EMBED={value.strip()}"
+
+
+def test_the_module_lookup_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` resolves `auto` per request: the lookup must not be repeated each time."""
+    monkeypatch.delenv("TOOLSEL_EMBED", raising=False)
+    _modules(monkeypatch, set())
+    looked: list[str] = []
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: looked.append(n) or real(n, *a))
+    for _ in range(3):
+        auto_method()
+    assert len(looked) <= len(options._EMBED_MODULES)
 
 
 def test_a_named_method_is_never_resolved() -> None:

