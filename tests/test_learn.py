@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolsel.learn import Example, Learned, learn, normalise, overlay_text, read_overlay
+from toolsel.learn import (
+    Example,
+    Learned,
+    _Miner,
+    keep_most_frequent,
+    learn,
+    normalise,
+    overlay_text,
+    read_overlay,
+)
 from toolsel.secrets import PLACEHOLDERS, looks_secret, redact
 
 texts = st.one_of(
@@ -204,3 +214,91 @@ def test_a_lone_surrogate_is_written_as_the_replacement_character() -> None:
     text = overlay_text(learned)
     text.encode("utf-8")
     assert yaml.safe_load(text)["examples"] == {"t\ufffd": ["a \ufffd b"]}
+
+
+# -- a bounded pool of mined prompts ------------------------------------------------------------
+
+#: One file's mining: tool -> prompt -> how many calls it led to.
+FILE_FOUND = st.dictionaries(
+    st.sampled_from(["a_tool", "b_tool"]),
+    st.dictionaries(st.sampled_from([f"p{i}" for i in range(12)]), st.integers(1, 4), max_size=6),
+    max_size=2,
+)
+
+
+def _file_miner(number: int, found: dict[str, dict[str, int]]) -> _Miner:
+    miner = _Miner()
+    miner.found = {
+        tool: {text: [f"f{number}", 1, count] for text, count in prompts.items()}
+        for tool, prompts in found.items()
+    }
+    miner.calls = sum(sum(prompts.values()) for prompts in found.values())
+    return miner
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(1, 5), max_size=20), n=st.integers(1, 8))
+def test_pruning_keeps_the_most_frequent_first_seen_first(counts: list[int], n: int) -> None:
+    prompts = {f"p{i}": ["f", i, count] for i, count in enumerate(counts)}
+    kept, let_go = keep_most_frequent(dict(prompts), n)
+    assert len(kept) == min(n, len(prompts))
+    assert list(kept) == [text for text in prompts if text in kept]  # first-seen order
+    dropped = [value for text, value in prompts.items() if text not in kept]
+    assert let_go == sum(value[2] for value in dropped)
+    for value in kept.values():  # no prompt let go had more calls, or as many and came first
+        assert all(
+            value[2] > gone[2] or (value[2] == gone[2] and value[1] < gone[1]) for gone in dropped
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(files=st.lists(FILE_FOUND, max_size=12), pool=st.integers(1, 4))
+def test_a_bounded_pool_keeps_exact_totals(
+    files: list[dict[str, dict[str, int]]], pool: int
+) -> None:
+    """Whatever is pruned, the calls each tool led to are all counted (in the pool or as
+    let go), and no tool ever holds 2 x pool prompts; without pruning, nothing changes."""
+    bounded, unbounded = _Miner(pool), _Miner()
+    for number, found in enumerate(files):
+        bounded.join(_file_miner(number, found))
+        unbounded.join(_file_miner(number, found))
+        assert all(len(prompts) < 2 * pool for prompts in bounded.found.values())
+    assert bounded.calls == unbounded.calls
+    for tool, prompts in unbounded.found.items():
+        total = sum(value[2] for value in prompts.values())
+        kept = bounded.found[tool]
+        assert sum(value[2] for value in kept.values()) + bounded.pruned_calls[tool] == total
+        if not bounded.pruned[tool]:
+            assert kept == prompts
+        for text, value in kept.items():  # a kept prompt's calls are all counted
+            assert value[2] <= prompts[text][2]
+
+
+def test_min_count_counts_the_calls_of_prompts_let_go(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from tests.replay.archive import write_archive
+    from toolsel import learn
+
+    monkeypatch.setattr(learn, "POOL_FLOOR", 2)
+    monkeypatch.setattr(learn, "POOL_PER_EXAMPLE", 1)
+    write_archive(tmp_path, 30, seed=6)
+    every = learn.learn_examples(transcripts=[str(tmp_path)], max_per_tool=0)
+    calls = {tool: sum(e.count for e in found) for tool, found in _mined(str(tmp_path)).items()}
+    read = max(calls, key=calls.__getitem__)
+    for min_count, dropped in ((calls[read], False), (calls[read] + 1, True)):
+        pruned = learn.learn_examples(
+            transcripts=[str(tmp_path)], max_per_tool=1, min_count=min_count
+        )
+        assert pruned.pruned > 0
+        assert (read in pruned.below_min_count) == dropped
+    assert every.pruned == 0 and every.pool is None
+
+
+def _mined(path: str) -> dict[str, list[Any]]:
+    from toolsel.learn import from_transcripts
+
+    found: dict[str, list[Any]] = {}
+    for example in from_transcripts([path]).examples:
+        found.setdefault(example.tool, []).append(example)
+    return found

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,7 @@ from toolsel.text import visible
 
 if TYPE_CHECKING:
     from toolsel.registry.model import OverlayExample, Registry
+    from toolsel.replay.driver import ForkingPromptSink
     from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
 
@@ -81,6 +82,8 @@ class Learned:
     dangerous_left_out: int = 0  # transcript examples for `dangerous` tools, left out
     dangerous_tools: tuple[str, ...] = ()  # the tools they were for
     flagged: tuple[Flagged, ...] = ()  # examples lint would flag (TS702, TS703), left out
+    pruned: int = 0  # transcripts: rarer distinct prompts the bounded pool let go
+    pool: int | None = None  # transcripts: the prompts each tool's pool keeps (None: all)
 
     @property
     def count(self) -> int:
@@ -132,50 +135,132 @@ def from_transcripts(
     jobs: int = 1,
     since: float | None = None,
     progress: Callable[[int], None] | None = None,
-) -> tuple[list[Example], int, int]:
-    """(examples, successful calls seen, calls with no human prompt before them), mined
-    with the replay readers in every format they read (`jobs` processes at once; files
-    last modified before `since` skipped)."""
-    from toolsel.replay.driver import replay_paths
+    pool: int | None = None,
+) -> Mined:
+    """The examples mined with the replay readers in every format they read (`jobs`
+    processes at once; files last modified before `since` skipped), with the successful
+    calls seen and those with no human prompt before them. With `pool`, each tool keeps
+    at most 2 x `pool` distinct prompts at a time (see `_Miner.join`): memory is bounded
+    whatever the archive, and the rarer prompts let go are counted."""
+    from toolsel.replay.driver import mine_paths
 
-    miner = _Miner()
-    replay_paths(paths, prompts=miner, jobs=jobs, since=since, keep="none", progress=progress)
+    miner = _Miner(pool)
+    mine_paths(paths, miner, jobs=jobs, since=since, progress=progress)
     with gc_paused():  # one object per distinct prompt, no cycles
         examples = [
-            Example(tool, text, source, count)
-            for (tool, text), (source, count) in miner.found.items()
+            Example(tool, text, f"{file}:{line}", count)
+            for tool, prompts in miner.found.items()
+            for text, (file, line, count) in prompts.items()
         ]
-    return examples, miner.calls, miner.without_prompt
+    return Mined(
+        examples,
+        miner.calls,
+        miner.without_prompt,
+        pruned=dict(miner.pruned),
+        pruned_calls=dict(miner.pruned_calls),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Mined:
+    """What mining transcripts found: the examples (by tool, each tool's in the order first
+    seen), the successful calls seen and those no human prompt preceded, and per tool the
+    distinct prompts a bounded pool let go and the calls they had led to (a prompt let go
+    and seen again is counted again)."""
+
+    examples: list[Example]
+    calls: int = 0
+    without_prompt: int = 0
+    pruned: dict[str, int] = field(default_factory=dict)
+    pruned_calls: dict[str, int] = field(default_factory=dict)
+
+
+#: `--max-per-tool` when transcripts are mined and none is given: an archive's distinct
+#: prompts are unbounded, an overlay of every one of them is no help to `rank`, and all of
+#: them would have to be kept in memory to write it (cases alone keep all by default).
+TRANSCRIPT_MAX_PER_TOOL = 50
+#: The pool of distinct prompts each tool keeps while mining, for `--max-per-tool N`: at
+#: least this many, and this many per example wanted (`pool_size`).
+POOL_FLOOR = 1000
+POOL_PER_EXAMPLE = 20
+
+
+def pool_size(max_per_tool: int) -> int | None:
+    """The prompts each tool's pool is pruned down to (`_Miner.join`), for choosing
+    `max_per_tool` examples: enough that the diverse choice has plenty to choose from;
+    None (every distinct prompt kept) when all are wanted."""
+    return max(POOL_FLOOR, POOL_PER_EXAMPLE * max_per_tool) if max_per_tool else None
+
+
+def keep_most_frequent(prompts: dict[str, list[Any]], n: int) -> tuple[dict[str, list[Any]], int]:
+    """(the `n` prompts with the highest counts, ties to the first seen, in the order they
+    were first seen; the calls the others had led to). Each prompt's value ends with its
+    count."""
+    if len(prompts) <= n:
+        return prompts, 0
+    counts = [value[-1] for value in prompts.values()]
+    least = sorted(counts, reverse=True)[n - 1]  # the count of the n-th most frequent
+    ties = n - sum(1 for count in counts if count > least)  # how many of that count stay
+    chosen: dict[str, list[Any]] = {}
+    let_go = 0
+    for text, value in prompts.items():
+        count = value[-1]
+        if count > least or (count == least and ties > 0):
+            chosen[text] = value
+            ties -= count == least
+        else:
+            let_go += count
+    return chosen, let_go
 
 
 class _Miner:
     """A replay listener that remembers, per file, the last human prompt, each call's
-    prompt (a sub-agent call: its Task's prompt), and keeps those of successful calls."""
+    prompt (a sub-agent call: its Task's prompt), and keeps those of successful calls.
+    Files are mined each by a `fork` and added with `join`, in path order, in one process
+    or several: pruning happens only in `join`, so at the same points for any `--jobs`."""
 
-    def __init__(self) -> None:
-        #: (tool, prompt) -> [where it was first seen, how many calls it led to]: memory
-        #: grows with distinct prompts, not with calls
-        self.found: dict[tuple[str, str], list[Any]] = {}
+    def __init__(self, pool: int | None = None) -> None:
+        #: tool -> prompt -> [file, line where first seen, how many calls it led to]:
+        #: memory grows with distinct prompts, not with calls; with `pool`, a tool's
+        #: prompts are cut to the `pool` most frequent each time they reach 2 x `pool`
+        self.found: dict[str, dict[str, list[Any]]] = {}
+        self.pool = pool
         self.calls = 0
         self.without_prompt = 0
+        self.pruned: Counter[str] = Counter()  # tool -> distinct prompts let go
+        self.pruned_calls: Counter[str] = Counter()  # tool -> the calls they had led to
         self.prompt: tuple[str, int] | None = None
         self.file = ""
         self.pending: dict[str, tuple[str, int] | None] = {}  # call id -> its prompt
         self.task_prompts: dict[str, tuple[str, int]] = {}  # Task call id -> its prompt
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # what a worker sends back for a file: what it found, not the listener's state
+        return (_mined, (self.found, self.calls, self.without_prompt))
+
     def fork(self) -> _Miner:
-        """An empty miner, for a worker process to mine one file with."""
+        """An empty miner, to mine one file with."""
         return _Miner()
 
-    def join(self, other: _Miner) -> None:
-        """Add what another miner found (the next file's, in path order)."""
-        found = self.found
-        for key, (source, count) in other.found.items():
-            seen = found.get(key)
-            if seen is None:
-                found[key] = [source, count]
-            else:
-                seen[1] += count
+    def join(self, other: ForkingPromptSink) -> None:
+        """Add what another miner found (the next file's, in path order); then each tool
+        whose prompts reached 2 x `pool` keeps its `pool` most frequent (`keep_most_frequent`),
+        and what it let go is counted."""
+        assert isinstance(other, _Miner)
+        for tool, prompts in other.found.items():
+            pool = self.found.get(tool)
+            if pool is None:
+                pool = self.found[tool] = {}
+            for text, value in prompts.items():
+                seen = pool.get(text)
+                if seen is None:
+                    pool[text] = value  # the other miner is not used again
+                else:
+                    seen[2] += value[2]
+            if self.pool is not None and len(pool) >= 2 * self.pool:
+                self.found[tool], let_go = keep_most_frequent(pool, self.pool)
+                self.pruned[tool] += len(pool) - self.pool
+                self.pruned_calls[tool] += let_go
         self.calls += other.calls
         self.without_prompt += other.without_prompt
 
@@ -215,11 +300,20 @@ class _Miner:
             self.without_prompt += 1
             return
         text, at = prompt
-        seen = self.found.get((tool, text))
+        prompts = self.found.get(tool)
+        if prompts is None:
+            prompts = self.found[tool] = {}
+        seen = prompts.get(text)
         if seen is None:
-            self.found[tool, text] = [f"{self.file}:{at or line}", 1]
+            prompts[text] = [self.file, at or line, 1]
         else:
-            seen[1] += 1
+            seen[2] += 1
+
+
+def _mined(found: dict[str, dict[str, list[Any]]], calls: int, without_prompt: int) -> _Miner:
+    miner = _Miner()
+    miner.found, miner.calls, miner.without_prompt = found, calls, without_prompt
+    return miner
 
 
 # -- the whole job ----------------------------------------------------------------------------
@@ -259,7 +353,7 @@ def learn_examples(
     transcripts: Sequence[str] = (),
     known_tools: Iterable[str] | None = None,
     merge: Path | None = None,
-    max_per_tool: int = 0,
+    max_per_tool: int | None = None,
     min_count: int = 1,
     redact: Sequence[str] = (),
     max_chars: int = MAX_CHARS,
@@ -274,7 +368,11 @@ def learn_examples(
     overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
     mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
     and counted. With `registry`, new examples lint would flag are left out, each with why
-    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read)."""
+    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read).
+    `max_per_tool` None: `TRANSCRIPT_MAX_PER_TOOL` with transcripts (mining then keeps a
+    bounded pool of prompts per tool, `pool_size`), else all."""
+    if max_per_tool is None:
+        max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
     patterns = []
     for pattern in redact:
         try:
@@ -282,15 +380,17 @@ def learn_examples(
         except re.error as error:
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
     found, problems, notes = from_cases(cases) if cases else ([], [], [])
-    calls = without_prompt = 0
+    mined = Mined([])
+    pool = pool_size(max_per_tool)
     left_out: list[Example] = []
+    unasked = set(leave_out)
     if transcripts:
-        mined, calls, without_prompt = from_transcripts(
-            list(transcripts), jobs=jobs, since=since, progress=progress
+        mined = from_transcripts(
+            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
         )
-        unasked = set(leave_out)
-        for example in mined:
+        for example in mined.examples:
             (left_out if example.tool in unasked else found).append(example)
+    let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
     kept: list[Example] = []
     if merge is not None and merge.exists() and merge.stat().st_size:
         kept = read_overlay(merge)
@@ -303,6 +403,7 @@ def learn_examples(
             redact=patterns,
             keep=len(kept),
             max_chars=max_chars,
+            pruned_calls={t: n for t, n in mined.pruned_calls.items() if t not in unasked},
         )
     flagged: list[Flagged] = []
     if registry is not None:
@@ -311,14 +412,16 @@ def learn_examples(
     return replace(
         learned,
         flagged=tuple(flagged),
-        calls_seen=calls,
-        calls_without_prompt=without_prompt,
-        read=len(found) + len(left_out),
+        calls_seen=mined.calls,
+        calls_without_prompt=mined.without_prompt,
+        read=len(found) + len(left_out) + sum(mined.pruned.values()),
         problems=tuple(problems),
         notes=tuple(notes),
         kept_from_overlay=len(kept),
-        dangerous_left_out=len(left_out),
+        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - sum(let_go.values()),
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
+        pruned=sum(let_go.values()),
+        pool=pool if transcripts else None,
     )
 
 
@@ -415,6 +518,7 @@ def learn(
     redact: Sequence[re.Pattern[str]] = (),
     keep: int = 0,
     max_chars: int = MAX_CHARS,
+    pruned_calls: Mapping[str, int] | None = None,
 ) -> Learned:
     """Group, clean and choose: secrets and personal data replaced by placeholders (a prompt
     that is nothing else, or that matches a `redact` pattern, dropped), counted; unknown
@@ -422,7 +526,8 @@ def learn(
     counted, tools seen fewer than `min_count` times dropped, duplicates merged, at most
     `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
     examples (an overlay being merged into) are kept, redacted but otherwise as they are,
-    and new ones are added to them up to `max_per_tool` new examples per tool."""
+    and new ones are added to them up to `max_per_tool` new examples per tool.
+    `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
     known = set(known_tools) if known_tools is not None else None
     by_tool: dict[str, dict[str, Example]] = {}
     kept: dict[str, dict[str, Example]] = {}
@@ -459,6 +564,9 @@ def learn(
         group = by_tool.setdefault(example.tool, {})
         if clean.key not in group:
             group[clean.key] = Example(example.tool, clean.text or "", example.source)
+    for tool, calls in (pruned_calls or {}).items():
+        if tool in seen:
+            seen[tool] += calls  # prompts let go while mining still count as seen
     few = sorted(t for t, n in seen.items() if n < min_count)
     chosen: dict[str, tuple[Example, ...]] = {}
     for tool in sorted(set(by_tool) | set(kept)):

@@ -526,3 +526,50 @@ def test_jobs_learn_the_same_overlay(
     none = cli("learn", "--transcripts", str(tmp_path / "archive"), "--since", "2099-01-01")
     assert none.exit_code == 2 and none.stdout == ""
     assert "no transcript file was modified since 2099-01-01T00:00:00.000Z" in none.stderr
+
+
+def test_jobs_learn_the_same_overlay_when_the_pool_is_pruned(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pruning happens as each file is joined, in path order, in one process or several:
+    the same prompts are let go, and the overlay and summary are the same byte for byte."""
+    from tests.replay.archive import write_archive
+    from toolsel import learn
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    monkeypatch.setattr(learn, "POOL_FLOOR", 2)
+    monkeypatch.setattr(learn, "POOL_PER_EXAMPLE", 1)
+    write_archive(tmp_path / "archive", 30, seed=6, resumed=0.5)
+    archive = str(tmp_path / "archive")
+    one = cli("learn", "--transcripts", archive, "--max-per-tool", "2", "-j", "1")
+    two = cli("learn", "--transcripts", archive, "--max-per-tool", "2", "--jobs", "2")
+    assert one.exit_code == 0 and "please" in one.stdout
+    assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
+    assert "rarer prompts let go while mining, each tool keeping its 2 most frequent" in one.stderr
+    every = cli("learn", "--transcripts", archive, "--max-per-tool", "0")
+    assert "let go" not in every.stderr
+
+
+def test_transcripts_learn_at_most_50_per_tool_by_default_and_cases_all(
+    cli: Cli, tmp_path: Path, write
+) -> None:
+    from tests.replay.archive import write_archive
+
+    write_archive(tmp_path / "archive", 60, seed=2)
+    archive = str(tmp_path / "archive")
+    capped = cli("learn", "--transcripts", archive, "-o", str(tmp_path / "capped.yaml"))
+    every = cli("learn", "--transcripts", archive, "--max-per-tool", "0", "-o", str(tmp_path / "all.yaml"))  # fmt: skip
+    assert capped.exit_code == every.exit_code == 0, capped.stderr
+    many = {tool: len(found) for tool, found in _examples(tmp_path / "all.yaml").items()}
+    assert max(many.values()) > 50
+    kept = _examples(tmp_path / "capped.yaml")
+    assert {tool: len(found) for tool, found in kept.items()} == {
+        tool: min(50, n) for tool, n in many.items()
+    }
+    lines = "".join(
+        json.dumps({"prompt": f"read file number {i}", "expect": ["Read"]}) + "\n"
+        for i in range(60)
+    )
+    cases = cli("learn", "--cases", str(write("c.jsonl", lines)))
+    assert len(yaml.safe_load(cases.stdout)["examples"]["Read"]) == 60

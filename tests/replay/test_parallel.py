@@ -81,11 +81,22 @@ def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) 
     assert any(event.copied for event in heard[0])
 
 
-def test_mined_prompts_are_the_same(tmp_path: Path) -> None:
-    write_archive(tmp_path, 25, seed=9)
-    one = from_transcripts([str(tmp_path)], jobs=1)
-    two = from_transcripts([str(tmp_path)], jobs=2)
-    assert one == two and one[0]
+def test_mined_prompts_are_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_archive(tmp_path, 25, seed=9, resumed=0.5)
+    pools: list[int] = []
+    real = parallel.parallel_prompts
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pools.append(kwargs["jobs"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "parallel_prompts", counted)
+    for pool in (None, 3):  # every prompt kept; a pool pruned many times over
+        one = from_transcripts([str(tmp_path)], jobs=1, pool=pool)
+        two = from_transcripts([str(tmp_path)], jobs=2, pool=pool)
+        assert one == two and one.examples
+        assert bool(one.pruned) == (pool is not None)
+    assert pools == [2, 2]
 
 
 def test_a_window_counts_the_same_calls_in_both(tmp_path: Path) -> None:

@@ -58,13 +58,16 @@ def learn(
     ] = None,
     namespace: NamespaceOption = False,
     max_per_tool: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--max-per-tool",
             min=0,
-            help="Keep N representative, diverse examples per tool (0: all).",
+            show_default=False,
+            help="Keep N representative, diverse examples per tool (default: 50 with "
+            "--transcripts, else all). 0: all; mining then keeps every distinct prompt "
+            "in memory.",
         ),
-    ] = 0,
+    ] = None,
     min_count: Annotated[
         int, typer.Option("--min-count", min=1, help="Drop tools seen fewer than N times.")
     ] = 1,

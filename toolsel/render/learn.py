@@ -26,6 +26,11 @@ def summary(learned: Learned, path: Path | None = None) -> str:
             f"{learned.calls_without_prompt} with no human prompt before "
             f"{'it' if learned.calls_seen == 1 else 'them'}"
         )
+    if learned.pruned:
+        parts.append(
+            f"{counted(learned.pruned, 'rarer prompt')} let go while mining, each tool keeping "
+            f"its {learned.pool} most frequent (--max-per-tool 0 keeps all)"
+        )
     if learned.redacted:
         used = ", ".join(f"{p} x{n}" for p, n in learned.placeholders[:5])
         more = ", ..." if len(learned.placeholders) > 5 else ""

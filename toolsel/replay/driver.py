@@ -70,17 +70,7 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
-    inputs = expand_inputs(paths)
-    if since is not None:
-        inputs = [path for path in inputs if not modified_before(path, since)]
-        if not inputs:
-            from toolsel.errors import UsageError
-            from toolsel.replay.window import iso
-
-            raise UsageError(
-                f"no transcript file was modified since {iso(since)}",
-                hint="pass an earlier --since, or none",
-            )
+    inputs = _selected(paths, since)
     gathered = _Gathered(keep)
     for report in _reports(
         inputs,
@@ -92,6 +82,48 @@ def replay_paths(
     ):
         gathered.add(report)
     return gathered.result()
+
+
+def mine_paths(
+    paths: list[str],
+    prompts: ForkingPromptSink,
+    *,
+    jobs: int = 1,
+    since: float | None = None,
+    progress: Progress | None = None,
+) -> None:
+    """Tell `prompts` (`toolsel learn`) what every transcript under `paths` holds, and
+    nothing else: no report, no totals, no copy pass (a miner does not look at copies).
+    Each file is mined by a fresh `prompts.fork()` joined to `prompts` at the file's end,
+    in path order, in one process or in `jobs` (`parallel.parallel_prompts`): so `prompts`
+    sees the same joins, in the same order, for any `jobs`. `since` as for `replay_paths`."""
+    from toolsel.replay.parallel import parallel_prompts, use_pool
+
+    inputs = _selected(paths, since)
+    if use_pool(inputs, jobs):
+        parallel_prompts(inputs, prompts, progress=progress, jobs=jobs)
+        return
+    for path in inputs:
+        mined = prompts.fork()
+        replay_file(path, prompts=mined, progress=progress)
+        prompts.join(mined)
+
+
+def _selected(paths: list[str], since: float | None) -> list[str]:
+    """The files under `paths`, those last modified before `since` left out; raises
+    UsageError when that leaves none."""
+    inputs = expand_inputs(paths)
+    if since is not None:
+        inputs = [path for path in inputs if not modified_before(path, since)]
+        if not inputs:
+            from toolsel.errors import UsageError
+            from toolsel.replay.window import iso
+
+            raise UsageError(
+                f"no transcript file was modified since {iso(since)}",
+                hint="pass an earlier --since, or none",
+            )
+    return inputs
 
 
 class _Gathered:

@@ -128,6 +128,7 @@ class _Work:
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
     probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
+    mine: bool = False  # `learn`: each file's prompts only (`parallel_prompts`)
 
     def hasher(self) -> Callable[[str], int]:
         """`hash` where every process salts it alike (forked workers), else blake2b."""
@@ -219,6 +220,46 @@ def parallel_reports(
     workers.close()
 
 
+def parallel_prompts(
+    inputs: list[str], prompts: ForkingPromptSink, *, progress: Progress | None, jobs: int
+) -> None:
+    """`driver.mine_paths` in `jobs` worker processes: each file is mined by its own
+    `prompts.fork()`, which comes back (and only it: no report, no copy log) to be joined
+    here in path order."""
+    import multiprocessing
+
+    from toolsel.replay.driver import _Options
+
+    fork = os.name == "posix"
+    work = _Work(_Options(None, None, None, ()), False, prompts.fork(), None, mine=True)
+    size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))
+    chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
+    workers = _Workers(jobs, multiprocessing.get_context("fork" if fork else "spawn"), work)
+    try:
+        for paths, mined in zip(chunks, workers.replay(chunks), strict=True):
+            for path, found in zip(paths, mined, strict=True):
+                prompts.join(found)
+                if progress is not None:
+                    progress(_size(path))
+    except BaseException:  # as in `parallel_reports`
+        workers.close(stop=True)
+        raise
+    workers.close()
+
+
+def _mine_chunk(paths: list[str]) -> list[ForkingPromptSink]:
+    from toolsel.replay.driver import replay_file
+
+    work = _work
+    assert work is not None and work.prompts is not None
+    mined = []
+    for path in paths:
+        prompts = work.prompts.fork()
+        replay_file(path, input_format=work.options.input_format, prompts=prompts)
+        mined.append(prompts)
+    return mined
+
+
 class _Workers:
     """`jobs` worker processes, each with its own pipe. Chunk i goes to worker i % jobs, a
     few ahead, so the reports come back in order and are received by the thread that uses
@@ -236,7 +277,7 @@ class _Workers:
             self.pipes.append(here)
             self.processes.append(process)
 
-    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome]]:
+    def replay(self, chunks: list[list[str]]) -> Iterator[list[Any]]:
         jobs = len(self.pipes)
         ahead = min(len(chunks), jobs * AHEAD)
         for number in range(ahead):
@@ -273,7 +314,7 @@ def _serve(pipe: Connection, work: _Work) -> None:
         if paths is None:
             return
         try:
-            outcomes = _replay_chunk(paths)
+            outcomes = _mine_chunk(paths) if work.mine else _replay_chunk(paths)
         except BaseException as error:  # the parent raises it
             pipe.send((True, error))
         else:
