@@ -15,6 +15,7 @@ from toolsel.learn import (
     Example,
     Learned,
     _Miner,
+    diverse,
     keep_most_frequent,
     learn,
     normalise,
@@ -302,3 +303,56 @@ def _mined(path: str) -> dict[str, list[Any]]:
     for example in from_transcripts([path]).examples:
         found.setdefault(example.tool, []).append(example)
     return found
+
+
+def _diverse_by_scikit_learn(examples: list[Example], n: int) -> list[Example]:
+    """`diverse` as it was written with scikit-learn's TfidfVectorizer: the reference."""
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from toolsel.learn import RELEVANCE
+    from toolsel.ranking.fields import tokens
+
+    texts = [e.text for e in examples]
+    try:
+        vectors = TfidfVectorizer(
+            tokenizer=tokens, lowercase=False, token_pattern=None, sublinear_tf=True
+        ).fit_transform(texts)
+    except ValueError:
+        return sorted(examples, key=lambda e: e.text)[:n]
+    typical = np.asarray(vectors @ vectors.mean(axis=0).T).ravel()
+    rank = {i: r for r, i in enumerate(sorted(range(len(texts)), key=lambda i: texts[i]))}
+    chosen: list[int] = []
+    closest = np.zeros(len(texts))
+    available = np.ones(len(texts), dtype=bool)
+    for _ in range(n):
+        value = RELEVANCE * typical - (1 - RELEVANCE) * closest
+        value[~available] = -np.inf
+        best = value.max() - 1e-9  # as `diverse` takes ties (the reference took ==)
+        pick = min((int(i) for i in np.flatnonzero(value >= best)), key=rank.__getitem__)
+        chosen.append(pick)
+        available[pick] = False
+        closest = np.maximum(closest, (vectors @ vectors[pick].T).toarray().ravel())
+    return [examples[i] for i in chosen]
+
+
+WORDS = st.sampled_from("deploy the api to prod staging check logs restart service a an of".split())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    prompts=st.lists(
+        st.one_of(
+            st.lists(WORDS, min_size=0, max_size=8).map(" ".join), st.sampled_from(["", "!!", "42"])
+        ),
+        min_size=1,
+        max_size=25,
+    ),
+    n=st.integers(1, 6),
+)
+def test_diverse_chooses_as_scikit_learn_tfidf_did(prompts: list[str], n: int) -> None:
+    """The TF-IDF is computed in numpy (scikit-learn's import cost a second of every
+    `learn --max-per-tool`): the same choice as with scikit-learn's vectors."""
+    examples = [Example("t", text, f"f:{i}") for i, text in enumerate(prompts)]
+    n = min(n, len(examples))
+    assert diverse(examples, n) == _diverse_by_scikit_learn(examples, n)

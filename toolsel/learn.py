@@ -625,6 +625,9 @@ def _only_placeholders(text: str) -> bool:
 #: Maximal marginal relevance weight: how much a chosen example must represent the others
 #: (mean similarity) against how much it must differ from those already chosen.
 RELEVANCE = 0.7
+#: Values of the choice closer than this are a tie (cosines of unit vectors, and sums
+#: that are equal but for the order they were added in).
+TIE = 1e-9
 
 
 def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -> list[Example]:
@@ -632,36 +635,72 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
     marginal relevance over TF-IDF cosine: each pick maximises 0.7 x its mean similarity
     to all the tool's examples (how typical a request it is) minus 0.3 x its similarity to
     the closest example already picked (how much it repeats one). The first pick is the
-    most typical request; ties go to the text that sorts first. So the N kept cover the
-    common ways people asked, instead of the first N, which are often rephrasings."""
+    most typical request; ties (within `TIE`) go to the text that sorts first. So the N
+    kept cover the common ways people asked, instead of the first N, which are often
+    rephrasings."""
     import numpy as np
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    from toolsel.ranking.fields import tokens
 
     texts = [e.text for e in examples]
-    try:
-        vectors = TfidfVectorizer(
-            tokenizer=tokens, lowercase=False, token_pattern=None, sublinear_tf=True
-        ).fit_transform(texts)
-    except ValueError:  # no words at all: keep the first n in text order
+    tfidf = _tfidf(texts)
+    if tfidf is None:  # no words at all: keep the first n in text order
         return sorted(examples, key=lambda e: e.text)[:n]
+    rows, columns, weights, starts = tfidf
+    size = len(texts)
     # mean similarity to every example, from the centroid: no n x n matrix, so a tool with
     # 100k mined prompts costs linear memory
-    typical = np.asarray(vectors @ vectors.mean(axis=0).T).ravel()
-    rank = {i: r for r, i in enumerate(sorted(range(len(texts)), key=lambda i: texts[i]))}
+    centroid = np.bincount(columns, weights) / size
+    typical = np.bincount(rows, weights * centroid[columns], minlength=size)
+    rank = {i: r for r, i in enumerate(sorted(range(size), key=lambda i: texts[i]))}
     chosen: list[int] = []
-    closest = np.zeros(len(texts))
-    available = np.ones(len(texts), dtype=bool)
+    closest = np.zeros(size)
+    available = np.ones(size, dtype=bool)
+    picked = np.zeros(len(centroid))
     for _ in range(n):
         value = relevance * typical - (1 - relevance) * closest
         value[~available] = -np.inf
-        best = value.max()
-        pick = min((int(i) for i in np.flatnonzero(value == best)), key=rank.__getitem__)
+        # ties (to rounding: the order of a sum can move its last bit) go to the first text
+        best = value.max() - TIE
+        pick = min((int(i) for i in np.flatnonzero(value >= best)), key=rank.__getitem__)
         chosen.append(pick)
         available[pick] = False
-        closest = np.maximum(closest, (vectors @ vectors[pick].T).toarray().ravel())
+        own = slice(starts[pick], starts[pick + 1])
+        picked[:] = 0.0
+        picked[columns[own]] = weights[own]
+        closest = np.maximum(closest, np.bincount(rows, weights * picked[columns], minlength=size))
     return [examples[i] for i in chosen]
+
+
+def _tfidf(texts: Sequence[str]) -> tuple[Any, Any, Any, Any] | None:
+    """The TF-IDF vectors of `texts` (`ranking.fields.tokens`), as scikit-learn's
+    `TfidfVectorizer(sublinear_tf=True)` makes them (smoothed idf, 1 + log tf, each row of
+    unit length), in numpy alone (scikit-learn's import costs a second): (row, column,
+    weight) of each non-zero, rows in order and each row's columns sorted, and where each
+    row starts. None when no text has a word."""
+    import numpy as np
+
+    from toolsel.ranking.fields import tokens
+
+    counted = [Counter(tokens(text)) for text in texts]
+    vocabulary = {term: i for i, term in enumerate(sorted({t for c in counted for t in c}))}
+    if not vocabulary:
+        return None
+    rows: list[int] = []
+    columns: list[int] = []
+    counts: list[int] = []
+    starts = [0]
+    for row, terms in enumerate(counted):
+        for column, count in sorted((vocabulary[t], n) for t, n in terms.items()):
+            rows.append(row)
+            columns.append(column)
+            counts.append(count)
+        starts.append(len(columns))
+    row_of, column_of = np.array(rows, dtype=np.intp), np.array(columns, dtype=np.intp)
+    documents = np.bincount(column_of, minlength=len(vocabulary))
+    idf = np.log((1 + len(texts)) / (1 + documents)) + 1
+    weights = (np.log(np.array(counts, dtype=np.float64)) + 1) * idf[column_of]
+    norms = np.sqrt(np.bincount(row_of, weights * weights, minlength=len(texts)))
+    weights /= norms[row_of]
+    return row_of, column_of, weights, starts
 
 
 # -- writing ----------------------------------------------------------------------------------
