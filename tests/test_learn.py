@@ -264,6 +264,8 @@ def test_a_bounded_pool_keeps_exact_totals(
         bounded.join(_file_miner(number, found))
         unbounded.join(_file_miner(number, found))
         assert all(len(prompts) < 2 * pool for prompts in bounded.found.values())
+    bounded.finish()
+    assert all(len(prompts) <= pool for prompts in bounded.found.values())
     assert bounded.calls == unbounded.calls
     for tool, prompts in unbounded.found.items():
         total = sum(value[2] for value in prompts.values())

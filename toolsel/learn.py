@@ -140,12 +140,14 @@ def from_transcripts(
     """The examples mined with the replay readers in every format they read (`jobs`
     processes at once; files last modified before `since` skipped), with the successful
     calls seen and those with no human prompt before them. With `pool`, each tool keeps
-    at most 2 x `pool` distinct prompts at a time (see `_Miner.join`): memory is bounded
-    whatever the archive, and the rarer prompts let go are counted."""
+    at most 2 x `pool` distinct prompts at a time (see `_Miner.join`), and its `pool` most
+    frequent in the end: memory is bounded whatever the archive, and the rarer prompts let
+    go are counted."""
     from toolsel.replay.driver import mine_paths
 
     miner = _Miner(pool)
     mine_paths(paths, miner, jobs=jobs, since=since, progress=progress)
+    miner.finish()
     with gc_paused():  # one object per distinct prompt, no cycles
         examples = [
             Example(tool, text, f"{file}:{line}", count)
@@ -257,12 +259,24 @@ class _Miner:
                     pool[text] = value  # the other miner is not used again
                 else:
                     seen[2] += value[2]
-            if self.pool is not None and len(pool) >= 2 * self.pool:
-                self.found[tool], let_go = keep_most_frequent(pool, self.pool)
-                self.pruned[tool] += len(pool) - self.pool
-                self.pruned_calls[tool] += let_go
+            if self.pool is not None:
+                self._prune(tool, 2 * self.pool - 1)
         self.calls += other.calls
         self.without_prompt += other.without_prompt
+
+    def finish(self) -> None:
+        """After the last join: each tool keeps its `pool` most frequent prompts."""
+        if self.pool is not None:
+            for tool in self.found:
+                self._prune(tool, self.pool)
+
+    def _prune(self, tool: str, limit: int) -> None:
+        """Over `limit` prompts, the tool keeps its `pool` most frequent."""
+        prompts = self.found[tool]
+        if self.pool is not None and len(prompts) > limit:
+            self.found[tool], let_go = keep_most_frequent(prompts, self.pool)
+            self.pruned[tool] += len(prompts) - self.pool
+            self.pruned_calls[tool] += let_go
 
     def start_file(self, path: str) -> None:
         self.file, self.prompt = path, None
