@@ -70,7 +70,7 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
-    inputs = _selected(paths, since)
+    inputs = expand_since(paths, since)
     gathered = _Gathered(keep)
     for report in _reports(
         inputs,
@@ -99,7 +99,7 @@ def mine_paths(
     sees the same joins, in the same order, for any `jobs`. `since` as for `replay_paths`."""
     from toolsel.replay.parallel import parallel_prompts, use_pool
 
-    inputs = _selected(paths, since)
+    inputs = expand_since(paths, since)
     if use_pool(inputs, jobs):
         parallel_prompts(inputs, prompts, progress=progress, jobs=jobs)
         return
@@ -107,23 +107,6 @@ def mine_paths(
         mined = prompts.fork()
         replay_file(path, prompts=mined, progress=progress)
         prompts.join(mined)
-
-
-def _selected(paths: list[str], since: float | None) -> list[str]:
-    """The files under `paths`, those last modified before `since` left out; raises
-    UsageError when that leaves none."""
-    inputs = expand_inputs(paths)
-    if since is not None:
-        inputs = [path for path in inputs if not modified_before(path, since)]
-        if not inputs:
-            from toolsel.errors import UsageError
-            from toolsel.replay.window import iso
-
-            raise UsageError(
-                f"no transcript file was modified since {iso(since)}",
-                hint="pass an earlier --since, or none",
-            )
-    return inputs
 
 
 class _Gathered:
@@ -165,6 +148,24 @@ class _Gathered:
         return ReplayResult(
             files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
         )
+
+
+def expand_since(paths: list[str], since: float | None) -> list[str]:
+    """The transcript files under `paths` (`expand_inputs`), less those last modified
+    before `since`; a usage error when that leaves none."""
+    inputs = expand_inputs(paths)
+    if since is None:
+        return inputs
+    inputs = [path for path in inputs if not modified_before(path, since)]
+    if not inputs:
+        from toolsel.errors import UsageError
+        from toolsel.replay.window import iso
+
+        raise UsageError(
+            f"no transcript file was modified since {iso(since)}",
+            hint="pass an earlier --since, or none",
+        )
+    return inputs
 
 
 def modified_before(path: str, since: float) -> bool:
