@@ -20,3 +20,11 @@ def test_one_of_each_reads_in_the_singular() -> None:
     text = summary(one)
     assert "1 prompt kept" in text and "1 successful call read" in text
     assert "1 examples" not in text and "1 prompts" not in text
+
+
+def test_prompts_let_go_by_the_pool_are_counted_and_the_way_to_keep_them_named() -> None:
+    learned = replace(Learned(examples={}), pruned=1, pool=1000)
+    text = summary(learned)
+    assert "1 rarer prompt let go while mining, each tool keeping its 1000 most frequent" in text
+    assert "--max-per-tool 0 keeps all" in text
+    assert "let go" not in summary(Learned(examples={}))
