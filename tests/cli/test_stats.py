@@ -86,7 +86,7 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     assert stats.co_used_pairs[0].tools == ("t0000", "t0001")
     assert all(p.transcripts == 2 for p in stats.co_used_pairs)
     pairs: dict[tuple[str, str], int] = {}
-    _count_pairs(pairs, tools)
+    _count_pairs(pairs, {name: s.calls for name, s in tools.items()})
     assert len(pairs) == PAIR_TOOLS * (PAIR_TOOLS - 1) // 2
 
 

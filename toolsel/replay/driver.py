@@ -35,6 +35,7 @@ from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
 
 if TYPE_CHECKING:
+    from toolsel.replay.stats import UsageTotals
     from toolsel.replay.window import CallWindow
 
 EventSink = Callable[[ToolEvent], None]
@@ -70,6 +71,48 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
+    gathered = _Gathered(keep)
+    for report in _reports(
+        _inputs(paths, since),
+        _Options(registry, permission, input_format, allow_unknown, window),
+        on_event=on_event,
+        progress=progress,
+        prompts=prompts,
+        jobs=jobs,
+    ):
+        gathered.add(report)
+    return gathered.result()
+
+
+def usage_paths(
+    paths: list[str],
+    *,
+    on_event: EventSink | None = None,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    since: float | None = None,
+    window: CallWindow | None = None,
+) -> UsageTotals:
+    """What `toolsel stats` counts of every transcript under `paths`: the usage totals
+    `replay_paths` gathers, and nothing else. With `jobs` > 1, each worker sends its files'
+    usage already summed, rather than their reports (`parallel.parallel_usage`)."""
+    from toolsel.replay.parallel import parallel_usage, use_pool
+    from toolsel.replay.stats import UsageTotals
+
+    inputs = _inputs(paths, since)
+    options = _Options(None, None, None, (), window)
+    if use_pool(inputs, jobs):
+        return parallel_usage(inputs, options, on_event=on_event, progress=progress, jobs=jobs)
+    totals = UsageTotals()
+    for report in _reports(
+        inputs, options, on_event=on_event, progress=progress, prompts=None, jobs=1
+    ):
+        totals.add(report)
+    return totals
+
+
+def _inputs(paths: list[str], since: float | None) -> list[str]:
+    """The files under `paths`, less those last modified before `since`."""
     inputs = expand_inputs(paths)
     if since is not None:
         inputs = [path for path in inputs if not modified_before(path, since)]
@@ -81,17 +124,7 @@ def replay_paths(
                 f"no transcript file was modified since {iso(since)}",
                 hint="pass an earlier --since, or none",
             )
-    gathered = _Gathered(keep)
-    for report in _reports(
-        inputs,
-        _Options(registry, permission, input_format, allow_unknown, window),
-        on_event=on_event,
-        progress=progress,
-        prompts=prompts,
-        jobs=jobs,
-    ):
-        gathered.add(report)
-    return gathered.result()
+    return inputs
 
 
 class _Gathered:

@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import os
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
     from toolsel.replay.lines import Progress
+    from toolsel.replay.stats import FileUsage, ToolCopies, UsageTotals
 
 #: Fewer files than this are read in the one process: starting workers costs more.
 MIN_FILES = 64
@@ -96,6 +97,9 @@ class PackedLog:
     sessions: list[str]
     uncounted: set[int]
 
+    def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
+        return PackedLog, (self.opens, self.closes, self.sessions, self.uncounted)
+
 
 def pack_log(log: CopyLog, hasher: Callable[[str], int]) -> PackedLog:
     opens: array[int] = array("q")
@@ -128,6 +132,7 @@ class _Work:
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
     probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
+    usage: bool = False  # `stats`: each file's usage (`usage_of`), not its whole report
 
     def hasher(self) -> Callable[[str], int]:
         """`hash` where every process salts it alike (forked workers), else blake2b."""
@@ -149,15 +154,16 @@ def _start_worker(work: _Work) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
+def _replay_chunk(paths: list[str]) -> list[FileOutcome] | list[UsageOutcome]:
     from toolsel.replay.driver import replay_file
+    from toolsel.replay.stats import usage_of
 
     work = _work
     assert work is not None
     options = work.options
     hasher = work.hasher()
     validators: dict[str, object] = {}
-    outcomes = []
+    outcomes: list[Any] = []
     for path in paths:
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
@@ -177,7 +183,10 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
             window=options.window,
         )
         packed = pack_log(log, hasher)
-        outcomes.append(FileOutcome(report, packed, events, numbers, prompts))
+        if work.usage:
+            outcomes.append((usage_of(report), packed, events, numbers))
+        else:
+            outcomes.append(FileOutcome(report, packed, events, numbers, prompts))
     return outcomes
 
 
@@ -192,27 +201,68 @@ def parallel_reports(
 ) -> Iterator[FileReport]:
     """Each file's report in path order, read by `jobs` worker processes; the copy pass
     runs here, in order (see the module's docstring)."""
+    work = _work_for(options, on_event, prompts.fork() if prompts is not None else None)
+    settle = _Settle(RunMemory(), work.hasher(), on_event, prompts)
+    for outcome in _outcomes(inputs, work, jobs):
+        assert isinstance(outcome, FileOutcome)
+        yield settle(outcome)
+        if progress is not None:
+            progress(_size(outcome.report.path))
+
+
+def parallel_usage(
+    inputs: list[str],
+    options: _Options,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    jobs: int,
+) -> UsageTotals:
+    """What `stats` counts of every file, read by `jobs` worker processes: each sends its
+    files' usage already summed (`usage_of`) and what the copy pass needs, so that this
+    process only decides the copies, in path order, and adds."""
+    from toolsel.replay.stats import UsageTotals
+
+    work = replace(_work_for(options, on_event, None), usage=True)
+    memory, hasher = RunMemory(), work.hasher()
+    totals = UsageTotals()
+    for outcome in _outcomes(inputs, work, jobs):
+        assert not isinstance(outcome, FileOutcome)
+        usage, log, events, numbers = outcome
+        copied = copied_calls(log, memory)
+        if on_event is not None and events is not None:
+            _pass_on(on_event, events, numbers or [], copied)
+        totals.add_usage(usage, _copies(usage, log, copied, hasher) if copied else ())
+        if progress is not None:
+            progress(_size(usage[0]))
+    return totals
+
+
+def _work_for(
+    options: _Options, on_event: EventSink | None, prompts: ForkingPromptSink | None
+) -> _Work:
+    fork = os.name == "posix"
+    return _Work(
+        options, on_event is not None, prompts, hash(PROBE) if fork and FORK_HASH else None
+    )
+
+
+#: What a worker sends of one file for `stats`: its usage, its copy log, its events (and
+#: the call each is about) when they are wanted.
+UsageOutcome = tuple["FileUsage", PackedLog, list[ToolEvent] | None, list[int] | None]
+
+
+def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[FileOutcome | UsageOutcome]:
+    """What the workers send of each file, in path order."""
     import multiprocessing
 
-    memory = RunMemory()
-    fork = os.name == "posix"
-    work = _Work(
-        options,
-        on_event is not None,
-        prompts.fork() if prompts is not None else None,
-        hash(PROBE) if fork and FORK_HASH else None,
-    )
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
     chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
-    context = multiprocessing.get_context("fork" if fork else "spawn")
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     workers = _Workers(jobs, context, work)
     try:
-        settle = _Settle(memory, work.hasher(), on_event, prompts)
         for outcomes in workers.replay(chunks):
-            for outcome in outcomes:
-                yield settle(outcome)
-                if progress is not None:
-                    progress(_size(outcome.report.path))
+            yield from outcomes
     except BaseException:  # an unreadable file, Ctrl-C: the workers are stopped
         workers.close(stop=True)
         raise
@@ -302,9 +352,7 @@ class _Settle:
         too), what it taught added."""
         copied = copied_calls(outcome.log, self.memory)
         if self.on_event is not None and outcome.events is not None:
-            numbers = outcome.event_numbers or []
-            for number, event in zip(numbers, outcome.events, strict=True):
-                self.on_event(replace(event, copied=True) if number in copied else event)
+            _pass_on(self.on_event, outcome.events, outcome.event_numbers or [], copied)
         if self.prompts is not None and outcome.prompts is not None:
             self.prompts.join(outcome.prompts)
         if not copied:
@@ -312,29 +360,52 @@ class _Settle:
         return _with_copies(outcome.report, outcome.log, copied, self.hasher)
 
 
+def _pass_on(
+    on_event: EventSink, events: list[ToolEvent], numbers: list[int], copied: Collection[int]
+) -> None:
+    """A file's events, in order, those about a copied call marked."""
+    for number, event in zip(numbers, events, strict=True):
+        on_event(replace(event, copied=True) if number in copied else event)
+
+
 def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     copied: set[int] = set()
-    new: dict[int, tuple[int, int]] = {}  # ids no earlier file had: the first call's
-    linked: set[int] = set()
+    file = memory.files
+    new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
+    linked: set[int] = set()  # the earlier files of the sessions known at the call
     sessions = 0
     find = memory.find
     opens = log.opens
-    for number in range(len(opens) // 4):
-        key, tool, message, known = opens[4 * number : 4 * number + 4]
-        while sessions < known:
-            linked.update(memory.linked(log.sessions[sessions]))
-            sessions += 1
+    for number, key in enumerate(opens[::4]):
         earlier = find(key)
-        tool &= 0xFFFFFFFF  # as `tool_key`
+        at = 4 * number
         if earlier is None:
             if key not in new:
-                new[key] = (tool, message)
-        elif copies(earlier, tool, message, linked):
+                new[key] = (opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
+            continue
+        while sessions < opens[at + 3]:
+            linked.update(memory.linked(log.sessions[sessions]))
+            sessions += 1
+        if copies(earlier, opens[at + 1] & 0xFFFFFFFF, opens[at + 2], linked):
             copied.add(number)
     memory.add(new, log.sessions)
     return copied
+
+
+def _copies(
+    usage: FileUsage, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
+) -> list[ToolCopies]:
+    """The copied calls of a file, as `UsageTotals.add_usage` takes them back."""
+    names = {hasher(tool[0]): tool[0] for tool in usage[1]}
+    found = []
+    for number in copied:
+        if number in log.uncounted:
+            continue  # tallied apart, in no report
+        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
+        found.append((names[log.opens[4 * number + 1]], error >= 0, error > 0, latency))
+    return found
 
 
 def _with_copies(
@@ -374,4 +445,4 @@ def _with_copies(
     return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
 
 
-__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports"]
+__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports", "parallel_usage"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import statistics
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
-from toolsel.replay.report import FileReport, ReplayResult, ToolStats
+from toolsel.replay.report import FileReport, ReplayResult
 
 #: How many co-used pairs the statistics keep (the most frequent).
 TOP_PAIRS = 20
@@ -117,21 +117,46 @@ class UsageTotals:
         self.files += 1
         # a tool whose calls in this file are all copies of an earlier file's does not count
         used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
-        calls, answered, errors = self.calls, self.answered, self.errors
         for name, s in used.items():
-            calls[name] = calls.get(name, 0) + s.calls - s.copied
-            answered[name] = answered.get(name, 0) + s.answered - s.copied_answered
-            errors[name] = errors.get(name, 0) + s.errors - s.copied_errors
-            self.transcripts[name] = self.transcripts.get(name, 0) + 1
+            self._count(
+                name, s.calls - s.copied, s.answered - s.copied_answered, s.errors - s.copied_errors
+            )
             if s.latencies:
-                times = self.latencies.get(name)
-                if times is None:
-                    times = self.latencies[name] = array("d")
-                times.extend(s.latencies)
-        _count_pairs(self.pairs, used)
+                self._latencies(name).extend(s.latencies)
+        _count_pairs(self.pairs, {name: s.calls for name, s in used.items()})
         if f.unreadable:
             self.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
         self.notes.extend(f.notes)
+
+    def add_usage(self, usage: FileUsage, copied: Sequence[ToolCopies] = ()) -> None:
+        """`add` a file's report as `usage_of` gave it, less the calls `copied` (a worker's,
+        which cannot know which calls copy an earlier file's): the same totals."""
+        self.files += 1
+        path, tools, unreadable, notes, pairs = usage
+        if copied:
+            tools = _less_copies(tools, copied)
+            pairs = _pairs_of({tool[0]: tool[5] for tool in tools})
+        for name, calls, answered, errors, latencies, _ in tools:
+            self._count(name, calls, answered, errors)
+            if latencies:
+                self._latencies(name).frombytes(latencies)
+        _add_pairs(self.pairs, pairs)
+        if unreadable is not None:
+            self.unreadable.append(UnreadableFile(path, *unreadable))
+        if notes:
+            self.notes.extend(notes)
+
+    def _count(self, name: str, calls: int, answered: int, errors: int) -> None:
+        self.calls[name] = self.calls.get(name, 0) + calls
+        self.answered[name] = self.answered.get(name, 0) + answered
+        self.errors[name] = self.errors.get(name, 0) + errors
+        self.transcripts[name] = self.transcripts.get(name, 0) + 1
+
+    def _latencies(self, name: str) -> array[float]:
+        times = self.latencies.get(name)
+        if times is None:
+            times = self.latencies[name] = array("d")
+        return times
 
     def stats(self, registry: Registry | None = None) -> UsageStats:
         quantiles = {name: _exact_quantiles(values) for name, values in self.latencies.items()}
@@ -152,16 +177,86 @@ class UsageTotals:
         )
 
 
-def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) -> None:
-    names = sorted(used)
+def _count_pairs(pairs: dict[tuple[str, str], int], calls: Mapping[str, int]) -> None:
+    """Count the pairs of the tools a transcript used (`calls`: each one's calls)."""
+    _add_pairs(pairs, _pairs_of(calls))
+
+
+def _pairs_of(calls: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
+    """The pairs a transcript counts: among its PAIR_TOOLS most-called tools."""
+    names = sorted(calls)
     if len(names) > PAIR_TOOLS:
-        names = sorted(sorted(used, key=lambda n: (-used[n].calls, n))[:PAIR_TOOLS])
-    for pair in combinations(names, 2):
+        names = sorted(sorted(calls, key=lambda n: (-calls[n], n))[:PAIR_TOOLS])
+    return tuple(combinations(names, 2))
+
+
+def _add_pairs(pairs: dict[tuple[str, str], int], found: Iterable[tuple[str, str]]) -> None:
+    for pair in found:
         pairs[pair] = pairs.get(pair, 0) + 1
     if len(pairs) > MAX_PAIRS:
         keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
         pairs.clear()
         pairs.update(keep)
+
+
+#: One tool's counts in one file, as `usage_of` gives them: (name, calls, answered, errors,
+#: latencies as `array("d")` bytes, calls copies included).
+ToolCounts = tuple[str, int, int, int, bytes, int]
+#: What `UsageTotals` counts of one file, as plain values that cross processes cheaply:
+#: (path, its tools' counts, (unreadable lines, the first's number) or None, notes, the
+#: pairs it counts when none of its calls is a copy).
+FileUsage = tuple[
+    str,
+    tuple[ToolCounts, ...],
+    tuple[int, int] | None,
+    tuple[str, ...],
+    tuple[tuple[str, str], ...],
+]
+#: A copied call, as `add_usage` takes it back: (its tool, answered, error, the index of its
+#: latency among the tool's, or -1).
+ToolCopies = tuple[str, bool, bool, int]
+
+
+def usage_of(f: FileReport) -> FileUsage:
+    """What `UsageTotals.add` counts of a report in which no call was found a copy yet (a
+    worker's; `add_usage` takes the copies back)."""
+    tools = tuple(
+        (name, s.calls, s.answered, s.errors, array("d", s.latencies).tobytes(), s.calls)
+        for name, s in f.tools.items()
+        if s.calls > s.copied
+    )
+    unreadable = (len(f.unreadable), f.unreadable[0].line) if f.unreadable else None
+    return f.path, tools, unreadable, f.notes, _pairs_of({t[0]: t[5] for t in tools})
+
+
+def _less_copies(
+    tools: tuple[ToolCounts, ...], copied: Sequence[ToolCopies]
+) -> tuple[ToolCounts, ...]:
+    """A file's tool counts less its copied calls, and their latencies (counted once, in
+    the file they were copied from); a tool left with only copies goes."""
+    moved: dict[str, list[int]] = {}  # tool -> [calls, answered, errors]
+    dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
+    for tool, was_answered, was_error, latency in copied:
+        counts = moved.setdefault(tool, [0, 0, 0])
+        counts[0] += 1
+        counts[1] += was_answered
+        counts[2] += was_error
+        if latency >= 0:
+            dropped.setdefault(tool, set()).add(latency)
+    left: list[ToolCounts] = []
+    for name, calls, answered, errors, latencies, total in tools:
+        if name in moved:
+            less = moved[name]
+            if calls == less[0]:
+                continue
+            calls, answered, errors = calls - less[0], answered - less[1], errors - less[2]
+            if name in dropped:
+                times = array("d")
+                times.frombytes(latencies)
+                gone = dropped[name]
+                latencies = array("d", (v for i, v in enumerate(times) if i not in gone)).tobytes()
+        left.append((name, calls, answered, errors, latencies, total))
+    return tuple(left)
 
 
 #: One stored usage record as `records_stats` reads it: (tool, ok, latency in ms, session, at).
