@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 from array import array
-from collections.abc import Callable, Collection, Iterator
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolsel.replay.matcher import CopyLog
 from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
@@ -33,7 +36,7 @@ if TYPE_CHECKING:
 
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
     from toolsel.replay.lines import Progress
-    from toolsel.replay.stats import FileUsage, ToolCopies, UsageTotals
+    from toolsel.replay.stats import FileCopies, UsageTotals
 
 #: Fewer files than this are read in the one process: starting workers costs more.
 MIN_FILES = 64
@@ -90,27 +93,38 @@ class PackedLog:
     """A worker's `CopyLog` as the parent reads it: numbers in arrays, which cross
     processes as bytes. Per call: the hashes of its id and tool (`hasher`'s), its message
     id's key (`message_key_of`) and how many of `sessions` were known then; whether its
-    result was an error (-1: none came) and the index of its latency (-1: none)."""
+    result was an error (-1: none came) and the index of its latency (-1: none); for
+    `stats`, the latency itself (NaN: none)."""
 
     opens: array[int]  # 4 per call
     closes: array[int]  # 2 per call
     sessions: list[str]
     uncounted: set[int]
+    latencies: array[float] | None = None  # 1 per call
 
     def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
-        return PackedLog, (self.opens, self.closes, self.sessions, self.uncounted)
+        fields = (self.opens, self.closes, self.sessions, self.uncounted, self.latencies)
+        return PackedLog, fields
 
 
-def pack_log(log: CopyLog, hasher: Callable[[str], int]) -> PackedLog:
+def pack_log(
+    log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
+) -> PackedLog:
+    """`log` packed; with the file's `report`, each call's latency in it beside."""
     opens: array[int] = array("q")
     for call_id, tool, message_id, known in log.opens:
         message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
         opens.extend((hasher(call_id), hasher(tool), message, known))
     closes = array("q", [-1, -1]) * len(log.opens)
+    latencies = None if report is None else array("d", [math.nan]) * len(log.opens)
     for number, (error, latency) in log.closes.items():
         closes[2 * number] = error
         closes[2 * number + 1] = latency
-    return PackedLog(opens, closes, log.sessions, log.uncounted)
+        if latencies is not None and report is not None and latency >= 0:
+            if number in log.uncounted:  # tallied apart, in no report
+                continue
+            latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
+    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies)
 
 
 def blake2b_64(text: str) -> int:
@@ -132,7 +146,7 @@ class _Work:
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
     probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
-    usage: bool = False  # `stats`: each file's usage (`usage_of`), not its whole report
+    usage: bool = False  # `stats`: a chunk's usage totals, not each file's report
 
     def hasher(self) -> Callable[[str], int]:
         """`hash` where every process salts it alike (forked workers), else blake2b."""
@@ -154,16 +168,22 @@ def _start_worker(work: _Work) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _replay_chunk(paths: list[str]) -> list[FileOutcome] | list[UsageOutcome]:
+def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
+    """Each file's outcome; for `stats`, the chunk's usage totals instead of the reports
+    (no call known for a copy), and each file's copy log and events."""
     from toolsel.replay.driver import replay_file
-    from toolsel.replay.stats import usage_of
+    from toolsel.replay.stats import UsageTotals
 
     work = _work
     assert work is not None
     options = work.options
     hasher = work.hasher()
     validators: dict[str, object] = {}
-    outcomes: list[Any] = []
+    outcomes: list[FileOutcome] = []
+    usage = UsageTotals(bounded=False)  # the parent bounds the pairs, file after file
+    logs: list[PackedLog] = []
+    heard: list[list[ToolEvent] | None] = []
+    about: list[list[int] | None] = []
     for path in paths:
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
@@ -182,11 +202,15 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | list[UsageOutcome]:
             event_numbers=numbers,
             window=options.window,
         )
-        packed = pack_log(log, hasher)
         if work.usage:
-            outcomes.append((usage_of(report), packed, events, numbers))
+            usage.add(report)
+            logs.append(pack_log(log, hasher, report))
+            heard.append(events)
+            about.append(numbers)
         else:
-            outcomes.append(FileOutcome(report, packed, events, numbers, prompts))
+            outcomes.append(FileOutcome(report, pack_log(log, hasher), events, numbers, prompts))
+    if work.usage:
+        return usage, logs, heard, about
     return outcomes
 
 
@@ -203,11 +227,12 @@ def parallel_reports(
     runs here, in order (see the module's docstring)."""
     work = _work_for(options, on_event, prompts.fork() if prompts is not None else None)
     settle = _Settle(RunMemory(), work.hasher(), on_event, prompts)
-    for outcome in _outcomes(inputs, work, jobs):
-        assert isinstance(outcome, FileOutcome)
-        yield settle(outcome)
-        if progress is not None:
-            progress(_size(outcome.report.path))
+    for paths, outcomes in _outcomes(inputs, work, jobs):
+        assert isinstance(outcomes, list)
+        for path, outcome in zip(paths, outcomes, strict=True):
+            yield settle(outcome)
+            if progress is not None:
+                progress(_size(path))
 
 
 def parallel_usage(
@@ -218,23 +243,35 @@ def parallel_usage(
     progress: Progress | None,
     jobs: int,
 ) -> UsageTotals:
-    """What `stats` counts of every file, read by `jobs` worker processes: each sends its
-    files' usage already summed (`usage_of`) and what the copy pass needs, so that this
-    process only decides the copies, in path order, and adds."""
+    """What `stats` counts of every file, read by `jobs` worker processes. Each sends the
+    usage totals of a chunk of files, summed as if no call were a copy, and the copy log
+    of each file: this process only makes the copy pass, in path order, and takes the
+    copies it finds back out of the chunk's totals (`UsageTotals.add_chunk`)."""
     from toolsel.replay.stats import UsageTotals
 
     work = replace(_work_for(options, on_event, None), usage=True)
     memory, hasher = RunMemory(), work.hasher()
     totals = UsageTotals()
-    for outcome in _outcomes(inputs, work, jobs):
-        assert not isinstance(outcome, FileOutcome)
-        usage, log, events, numbers = outcome
-        copied = copied_calls(log, memory)
-        if on_event is not None and events is not None:
-            _pass_on(on_event, events, numbers or [], copied)
-        totals.add_usage(usage, _copies(usage, log, copied, hasher) if copied else ())
+    for paths, answer in _outcomes(inputs, work, jobs):
+        assert isinstance(answer, tuple)
+        usage, logs, events, numbers = answer
+        found = [copied_calls(log, memory) for log in logs]
+        if on_event is not None:
+            for file_events, file_numbers, copied in zip(events, numbers, found, strict=True):
+                _pass_on(on_event, file_events or [], file_numbers or [], copied)
+        tools = _ToolNames(usage.calls, hasher)
+        totals.add_chunk(
+            usage,
+            [
+                _copies(log, copied, tools)
+                for log, copied in zip(logs, found, strict=True)
+                if copied
+            ],
+            partial(map, tools.used, logs, found),
+        )
         if progress is not None:
-            progress(_size(usage[0]))
+            for path in paths:
+                progress(_size(path))
     return totals
 
 
@@ -247,13 +284,18 @@ def _work_for(
     )
 
 
-#: What a worker sends of one file for `stats`: its usage, its copy log, its events (and
-#: the call each is about) when they are wanted.
-UsageOutcome = tuple["FileUsage", PackedLog, list[ToolEvent] | None, list[int] | None]
+#: What a worker sends of a chunk of files for `stats`: their usage totals (no call known
+#: for a copy), and each file's copy log, and its events (and the call each is about) when
+#: they are wanted.
+ChunkUsage = tuple[
+    "UsageTotals", list[PackedLog], list[list[ToolEvent] | None], list[list[int] | None]
+]
 
 
-def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[FileOutcome | UsageOutcome]:
-    """What the workers send of each file, in path order."""
+def _outcomes(
+    inputs: list[str], work: _Work, jobs: int
+) -> Iterator[tuple[list[str], list[FileOutcome] | ChunkUsage]]:
+    """Each chunk of files, in path order, and what the workers sent of it."""
     import multiprocessing
 
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
@@ -261,8 +303,7 @@ def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[FileOutcome
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     workers = _Workers(jobs, context, work)
     try:
-        for outcomes in workers.replay(chunks):
-            yield from outcomes
+        yield from zip(chunks, workers.replay(chunks), strict=True)
     except BaseException:  # an unreadable file, Ctrl-C: the workers are stopped
         workers.close(stop=True)
         raise
@@ -270,10 +311,12 @@ def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[FileOutcome
 
 
 class _Workers:
-    """`jobs` worker processes, each with its own pipe. Chunk i goes to worker i % jobs, a
-    few ahead, so the reports come back in order and are received by the thread that uses
-    them: no result thread in this process (one contended with it for the GIL, which cost
-    most of the gain on a busy machine)."""
+    """`jobs` worker processes, each with its own pipe. Each is sent a few chunks ahead,
+    and its next chunk as soon as it sends one back, whichever worker that is: one that a
+    busy machine (or this process's own work) slows down holds up no other. The chunks
+    come back in any order, and are put back in order here, by the thread that uses them:
+    no result thread in this process (one contended with it for the GIL, which cost most
+    of the gain on a busy machine). At most `jobs * AHEAD * 2` chunks are out or held."""
 
     def __init__(self, jobs: int, context: Any, work: _Work) -> None:
         self.pipes: list[Connection] = []
@@ -286,22 +329,25 @@ class _Workers:
             self.pipes.append(here)
             self.processes.append(process)
 
-    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome]]:
-        jobs = len(self.pipes)
-        ahead = min(len(chunks), jobs * AHEAD)
-        for number in range(ahead):
-            self.pipes[number % jobs].send(chunks[number])
+    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome] | ChunkUsage]:
+        from multiprocessing.connection import wait
+
+        limit = len(self.pipes) * AHEAD * 2
+        out: dict[Connection, deque[int]] = {pipe: deque() for pipe in self.pipes}
+        back: dict[int, list[FileOutcome] | ChunkUsage] = {}
+        sent = 0
         for number in range(len(chunks)):
-            pipe = self.pipes[number % jobs]
-            try:
-                failed, answer = pipe.recv()
-            except EOFError:
-                raise RuntimeError("a replay worker process ended unexpectedly") from None
-            if failed:
-                raise answer
-            if number + ahead < len(chunks):
-                pipe.send(chunks[number + ahead])  # the same worker's next
-            yield answer
+            # keep every worker AHEAD chunks ahead, as far as `limit` allows
+            for pipe in sorted(self.pipes, key=lambda p: len(out[p])):
+                while len(out[pipe]) < AHEAD and sent < len(chunks) and sent - number < limit:
+                    pipe.send(chunks[sent])
+                    out[pipe].append(sent)
+                    sent += 1
+            while number not in back:
+                for ready in wait([pipe for pipe in self.pipes if out[pipe]]):
+                    pipe = cast("Connection", ready)
+                    back[out[pipe].popleft()] = _answer(pipe)
+            yield back.pop(number)
 
     def close(self, *, stop: bool = False) -> None:
         for pipe, process in zip(self.pipes, self.processes, strict=True):
@@ -313,6 +359,18 @@ class _Workers:
         for pipe, process in zip(self.pipes, self.processes, strict=True):
             process.join()
             pipe.close()
+
+
+def _answer(pipe: Connection) -> list[FileOutcome] | ChunkUsage:
+    """A worker's outcomes, or the error it met raised here."""
+    try:
+        failed, answer = pipe.recv()
+    except EOFError:
+        raise RuntimeError("a replay worker process ended unexpectedly") from None
+    if failed:
+        raise answer
+    outcomes: list[FileOutcome] | ChunkUsage = answer
+    return outcomes
 
 
 def _serve(pipe: Connection, work: _Work) -> None:
@@ -394,18 +452,41 @@ def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     return copied
 
 
-def _copies(
-    usage: FileUsage, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
-) -> list[ToolCopies]:
-    """The copied calls of a file, as `UsageTotals.add_usage` takes them back."""
-    names = {hasher(tool[0]): tool[0] for tool in usage[1]}
+class _ToolNames:
+    """The tool names of a chunk by their hash (`hasher`'s), to read copy logs by."""
+
+    def __init__(self, names: Iterable[str], hasher: Callable[[str], int]) -> None:
+        self.names = {hasher(name): name for name in names}
+
+    def calls(self, log: PackedLog) -> dict[str, int]:
+        """A file's calls per tool, copies included (the calls counted per tool only)."""
+        counts: dict[str, int] = {}
+        for number, tool in enumerate(log.opens[1::4]):
+            if number not in log.uncounted:
+                name = self.names[tool]
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def used(self, log: PackedLog, copied: set[int]) -> dict[str, int]:
+        """A file's tools that are not all copies, and their calls (copies included)."""
+        calls = self.calls(log)
+        left = dict(calls)
+        for number in copied - log.uncounted:
+            name = self.names[log.opens[4 * number + 1]]
+            left[name] -= 1
+        return {name: calls[name] for name, n in left.items() if n}
+
+
+def _copies(log: PackedLog, copied: set[int], tools: _ToolNames) -> FileCopies:
+    """A file's copied calls, as `UsageTotals.add_chunk` takes them back."""
     found = []
-    for number in copied:
-        if number in log.uncounted:
-            continue  # tallied apart, in no report
-        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
-        found.append((names[log.opens[4 * number + 1]], error >= 0, error > 0, latency))
-    return found
+    latencies = log.latencies
+    assert latencies is not None
+    for number in sorted(copied - log.uncounted):  # an uncounted call is in no total
+        error, latency = log.closes[2 * number], latencies[number]
+        name = tools.names[log.opens[4 * number + 1]]
+        found.append((name, error >= 0, error > 0, None if math.isnan(latency) else latency))
+    return tools.calls(log), found
 
 
 def _with_copies(
