@@ -316,7 +316,7 @@ class _Workers:
     busy machine (or this process's own work) slows down holds up no other. The chunks
     come back in any order, and are put back in order here, by the thread that uses them:
     no result thread in this process (one contended with it for the GIL, which cost most
-    of the gain on a busy machine). At most `jobs * AHEAD * 2` chunks are out or held."""
+    of the gain on a busy machine). At most `jobs * AHEAD` chunks are out or held back."""
 
     def __init__(self, jobs: int, context: Any, work: _Work) -> None:
         self.pipes: list[Connection] = []
@@ -332,21 +332,28 @@ class _Workers:
     def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome] | ChunkUsage]:
         from multiprocessing.connection import wait
 
-        limit = len(self.pipes) * AHEAD * 2
+        limit = len(self.pipes) * AHEAD
         out: dict[Connection, deque[int]] = {pipe: deque() for pipe in self.pipes}
         back: dict[int, list[FileOutcome] | ChunkUsage] = {}
         sent = 0
-        for number in range(len(chunks)):
-            # keep every worker AHEAD chunks ahead, as far as `limit` allows
+
+        def send_ahead(number: int) -> None:
+            """Keep each worker AHEAD chunks ahead, the least busy first, within `limit`
+            chunks of the one used next."""
+            nonlocal sent
             for pipe in sorted(self.pipes, key=lambda p: len(out[p])):
                 while len(out[pipe]) < AHEAD and sent < len(chunks) and sent - number < limit:
                     pipe.send(chunks[sent])
                     out[pipe].append(sent)
                     sent += 1
+
+        for number in range(len(chunks)):
+            send_ahead(number)
             while number not in back:
                 for ready in wait([pipe for pipe in self.pipes if out[pipe]]):
                     pipe = cast("Connection", ready)
                     back[out[pipe].popleft()] = _answer(pipe)
+                send_ahead(number)
             yield back.pop(number)
 
     def close(self, *, stop: bool = False) -> None:
