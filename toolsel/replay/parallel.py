@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -66,7 +67,7 @@ class FileOutcome:
 
     report: FileReport
     log: PackedLog
-    events: list[ToolEvent] | None  # in order, when events are wanted
+    events: list[tuple[Any, ...]] | None  # in order (`_flat`), when events are wanted
     event_numbers: list[int] | None  # the call each event is about
     prompts: ForkingPromptSink | None  # `learn`: what this file taught
 
@@ -81,11 +82,21 @@ class FileOutcome:
 def _outcome(
     report: tuple[Any, ...],
     log: PackedLog,
-    events: list[ToolEvent] | None,
+    events: list[tuple[Any, ...]] | None,
     numbers: list[int] | None,
     prompts: ForkingPromptSink | None,
 ) -> FileOutcome:
     return FileOutcome(unflatten(report), log, events, numbers, prompts)
+
+
+_event_fields = attrgetter(*ToolEvent.__dataclass_fields__)
+_COPIED = tuple(ToolEvent.__dataclass_fields__).index("copied")
+
+
+def _flat(events: list[ToolEvent] | None) -> list[tuple[Any, ...]] | None:
+    """Events as plain tuples, to pickle: a slotted dataclass unpickles field by field in
+    Python, which cost `stats --format html` most of its main process's time."""
+    return None if events is None else [_event_fields(event) for event in events]
 
 
 @dataclass(slots=True)
@@ -182,7 +193,7 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
     outcomes: list[FileOutcome] = []
     usage = UsageTotals(bounded=False)  # the parent bounds the pairs, file after file
     logs: list[PackedLog] = []
-    heard: list[list[ToolEvent] | None] = []
+    heard: list[list[tuple[Any, ...]] | None] = []
     about: list[list[int] | None] = []
     for path in paths:
         log = CopyLog()
@@ -205,10 +216,12 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
         if work.usage:
             usage.add(report)
             logs.append(pack_log(log, hasher, report))
-            heard.append(events)
+            heard.append(_flat(events))
+
             about.append(numbers)
         else:
-            outcomes.append(FileOutcome(report, pack_log(log, hasher), events, numbers, prompts))
+            packed = pack_log(log, hasher)
+            outcomes.append(FileOutcome(report, packed, _flat(events), numbers, prompts))
     if work.usage:
         return usage, logs, heard, about
     return outcomes
@@ -285,10 +298,10 @@ def _work_for(
 
 
 #: What a worker sends of a chunk of files for `stats`: their usage totals (no call known
-#: for a copy), and each file's copy log, and its events (and the call each is about) when
-#: they are wanted.
+#: for a copy), and each file's copy log, and its events (as `_flat` tuples) and the call
+#: each is about, when they are wanted.
 ChunkUsage = tuple[
-    "UsageTotals", list[PackedLog], list[list[ToolEvent] | None], list[list[int] | None]
+    "UsageTotals", list[PackedLog], list[list[tuple[Any, ...]] | None], list[list[int] | None]
 ]
 
 
@@ -426,11 +439,16 @@ class _Settle:
 
 
 def _pass_on(
-    on_event: EventSink, events: list[ToolEvent], numbers: list[int], copied: Collection[int]
+    on_event: EventSink,
+    events: list[tuple[Any, ...]],
+    numbers: list[int],
+    copied: Collection[int],
 ) -> None:
-    """A file's events, in order, those about a copied call marked."""
-    for number, event in zip(numbers, events, strict=True):
-        on_event(replace(event, copied=True) if number in copied else event)
+    """A file's events (`_flat`), in order, those about a copied call marked."""
+    for number, fields in zip(numbers, events, strict=True):
+        if number in copied:
+            fields = (*fields[:_COPIED], True, *fields[_COPIED + 1 :])
+        on_event(ToolEvent(*fields))
 
 
 def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
