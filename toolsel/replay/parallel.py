@@ -9,8 +9,14 @@ itself, with the run's one `RunMemory`, exactly as one process does while readin
 calls it finds copied are marked, their counts moved to the `copied` columns and their
 latencies taken back, and their events marked before they are passed on.
 
-Files go to workers in chunks, and only a few chunks are out at a time, so the parent
-holds a bounded number of reports whatever the number of files.
+`stats` needs no report, only the usage totals: there a worker sums a whole chunk of
+files itself, as if no call were a copy, and sends those sums with each file's copy log
+(`parallel_usage`); the parent makes the same copy pass and takes the copies it finds back
+out of the sums (`UsageTotals.add_chunk`), so that its share is the copy pass alone.
+
+Files go to workers in chunks, each to whichever worker is free, and only a few chunks are
+out at a time, so the parent holds a bounded number of reports whatever the number of
+files; it puts them back in path order.
 """
 
 from __future__ import annotations

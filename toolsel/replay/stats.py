@@ -116,7 +116,7 @@ class UsageTotals:
     unreadable: list[UnreadableFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: latencies of copied calls that a worker counted, taken out of `latencies` by `stats`
-    taken: dict[str, list[float]] = field(default_factory=dict)
+    taken: dict[str, array[float]] = field(default_factory=dict)
     bounded: bool = True  # at most MAX_PAIRS pairs kept (see `_add_pairs`)
 
     def add(self, f: FileReport) -> None:
@@ -202,7 +202,10 @@ class UsageTotals:
             self.answered[tool] -= answered
             self.errors[tool] -= error
             if latency is not None:
-                self.taken.setdefault(tool, []).append(latency)
+                taken = self.taken.get(tool)
+                if taken is None:
+                    taken = self.taken[tool] = array("d")
+                taken.append(latency)
         gone = [tool for tool, count in moved.items() if count == tools[tool]]
         if not gone:
             return None
@@ -243,7 +246,7 @@ class UsageTotals:
 FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
 
 
-def _without(values: Sequence[float], taken: list[float] | None) -> Sequence[float]:
+def _without(values: Sequence[float], taken: Sequence[float] | None) -> Sequence[float]:
     """`values` less one of each of `taken` (which it holds), in any order."""
     if not taken:
         return values
