@@ -3,8 +3,10 @@ byte for byte, and one line when something is missing."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,30 @@ def test_stats_of_the_export_prints_what_stats_prints(
     expected = cli("stats", source, "-f", fmt, "--top", "0")
     got = cli("stats", "--events", str(tmp_path / "events"), "-f", fmt, "--top", "0")
     assert (got.exit_code, got.stdout) == (expected.exit_code, expected.stdout)
+
+
+def test_since_exports_the_files_stats_since_counts(cli: Cli, tmp_path: Path) -> None:
+    """Files last modified before --since are skipped, as `stats --since` skips them."""
+    source = tmp_path / "t"
+    source.mkdir()
+    for name in ("old.jsonl", "new.jsonl"):
+        (source / name).write_bytes(
+            (ROOT / "transcripts" / "claude-code-session.jsonl").read_bytes()
+        )
+    old = datetime(2025, 6, 1, tzinfo=UTC).timestamp()
+    os.utime(source / "old.jsonl", (old, old))
+    run = cli("export", str(source), "--since", "2026-01-01", "-o", str(tmp_path / "ev"))
+    assert run.exit_code == 0
+    assert run.stdout.rstrip().endswith(f"from 1 transcript to {tmp_path / 'ev'}")
+    expected = cli("stats", str(source), "--since", "2026-01-01", "-f", "json")
+    unfiltered = cli("stats", str(source), "-f", "json")
+    got = cli("stats", "--events", str(tmp_path / "ev"), "-f", "json")
+    assert got.stdout == expected.stdout != unfiltered.stdout
+    os.utime(source / "new.jsonl", (old, old))
+    run = cli("export", str(source), "--since", "2026-01-01", "-o", str(tmp_path / "none"))
+    assert (run.exit_code, run.stdout) == (2, "")
+    assert run.stderr.startswith("toolsel: error: no transcript file was modified since 2026-01-01")
+    assert not (tmp_path / "none").exists()
 
 
 def test_the_summary_counts_calls_copies_and_transcripts(

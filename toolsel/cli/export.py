@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import handle_errors
+from toolsel.cli.common import SinceOption, handle_errors, since_time
 from toolsel.errors import UsageError
 from toolsel.render.formats import InputFormat
 
@@ -50,21 +50,25 @@ def export(
             help="--engine dask: the scheduler (tcp://host:8786); default: a local cluster.",
         ),
     ] = None,
+    since: SinceOption = None,
 ) -> None:
     """Write every tool call as a row of Parquet tables (toolsel[events])."""
     from toolsel.events.export import check_target, export_events
     from toolsel.render.events import render_export_summary
 
     fmt = None if input_format is InputFormat.AUTO else input_format.value
+    after = since_time(since)
     if scheduler is not None and engine is not Engine.DASK:
         raise UsageError("--scheduler needs --engine dask")
     check_target(output_dir)
     if engine is Engine.DASK:
         from toolsel.events.dask import export_on_dask
 
-        summary = export_on_dask(paths, str(output_dir), scheduler=scheduler, input_format=fmt)
+        summary = export_on_dask(
+            paths, str(output_dir), scheduler=scheduler, input_format=fmt, since=after
+        )
     else:
-        summary = export_events(paths, str(output_dir), input_format=fmt)
+        summary = export_events(paths, str(output_dir), input_format=fmt, since=after)
     import sys
 
     render_export_summary(summary, sys.stdout)

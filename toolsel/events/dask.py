@@ -63,13 +63,14 @@ def export_on_dask(
     scheduler: str | None = None,
     input_format: str | None = None,
     chunk: int = CHUNK_FILES,
+    since: float | None = None,
 ) -> ExportSummary:
     """`export_events`, with the files mapped on the Dask cluster at `scheduler` (a local
-    cluster of two workers when None)."""
-    from toolsel.replay.lines import expand_inputs
+    cluster of two workers when None); files last modified before `since` skipped."""
+    from toolsel.replay.driver import expand_since
 
     require("distributed", DASK_INSTALL)
-    inputs = expand_inputs(paths)
+    inputs = expand_since(paths, since)
     with dask_client(scheduler) as client:
         mapped = mapped_on(client, inputs, input_format=input_format, chunk=chunk)
         return export_events(paths, out_dir, mapped=mapped)

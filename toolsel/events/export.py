@@ -37,16 +37,18 @@ def export_events(
     *,
     input_format: str | None = None,
     mapped: Iterable[FileEvents] | None = None,
+    since: float | None = None,
 ) -> ExportSummary:
     """Map every transcript under `paths` (or take `mapped`, the same files mapped
-    elsewhere, in path order) and write the tables to `out_dir`, which must be new or empty."""
+    elsewhere, in path order) and write the tables to `out_dir`, which must be new or empty.
+    `since` (a POSIX time) skips files last modified before it, as `replay` does."""
     require("pyarrow")
     target = Path(out_dir)
     check_target(target)
     if mapped is None:
-        from toolsel.replay.lines import expand_inputs
+        from toolsel.replay.driver import expand_since
 
-        inputs = expand_inputs(paths)
+        inputs = expand_since(paths, since)
         mapped = (
             map_file(path, number, input_format=input_format) for number, path in enumerate(inputs)
         )

@@ -6,7 +6,6 @@ then the process tree killed after 2 s)."""
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, TextIO
@@ -78,6 +77,8 @@ async def list_one(server: Server, timeouts: Timeouts) -> Listed | Failed:
         from mcp.client.session import ClientSession  # noqa: F401 - checked here, used below
     except ImportError:
         return Failed(server, _NO_SDK)
+    import tempfile  # here, not at the top: with shutil, 10 ms of every command's start-up
+
     import anyio
 
     errlog: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115

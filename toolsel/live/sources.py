@@ -6,7 +6,6 @@ Kept free of the MCP SDK: reading a source is cheap, connecting is `toolsel.live
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -74,6 +73,8 @@ class Server:
             "\0".join(f"{k}:{v}" for k, v in self.headers),
             self.entry,
         ]
+        import hashlib
+
         return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -71,9 +71,10 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
+    inputs = expand_since(paths, since)
     gathered = _Gathered(keep)
     for report in _reports(
-        _inputs(paths, since),
+        inputs,
         _Options(registry, permission, input_format, allow_unknown, window),
         on_event=on_event,
         progress=progress,
@@ -99,7 +100,7 @@ def usage_paths(
     from toolsel.replay.parallel import parallel_usage, use_pool
     from toolsel.replay.stats import UsageTotals
 
-    inputs = _inputs(paths, since)
+    inputs = expand_since(paths, since)
     options = _Options(None, None, None, (), window)
     if use_pool(inputs, jobs):
         return parallel_usage(inputs, options, on_event=on_event, progress=progress, jobs=jobs)
@@ -109,22 +110,6 @@ def usage_paths(
     ):
         totals.add(report)
     return totals
-
-
-def _inputs(paths: list[str], since: float | None) -> list[str]:
-    """The files under `paths`, less those last modified before `since`."""
-    inputs = expand_inputs(paths)
-    if since is not None:
-        inputs = [path for path in inputs if not modified_before(path, since)]
-        if not inputs:
-            from toolsel.errors import UsageError
-            from toolsel.replay.window import iso
-
-            raise UsageError(
-                f"no transcript file was modified since {iso(since)}",
-                hint="pass an earlier --since, or none",
-            )
-    return inputs
 
 
 class _Gathered:
@@ -166,6 +151,24 @@ class _Gathered:
         return ReplayResult(
             files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
         )
+
+
+def expand_since(paths: list[str], since: float | None) -> list[str]:
+    """The transcript files under `paths` (`expand_inputs`), less those last modified
+    before `since`; a usage error when that leaves none."""
+    inputs = expand_inputs(paths)
+    if since is None:
+        return inputs
+    inputs = [path for path in inputs if not modified_before(path, since)]
+    if not inputs:
+        from toolsel.errors import UsageError
+        from toolsel.replay.window import iso
+
+        raise UsageError(
+            f"no transcript file was modified since {iso(since)}",
+            hint="pass an earlier --since, or none",
+        )
+    return inputs
 
 
 def modified_before(path: str, since: float) -> bool:

@@ -6,16 +6,19 @@ format knows but that carries none of these (a summary, a token count) yields no
 (`NOTHING`); a record of a type the format's decoder does not know yields `UNKNOWN`, and the
 driver then checks it for tool content it would otherwise lose.
 
+Events are msgspec structs, whose constructor is written in C: a transcript makes one per
+call and one per result, and a dataclass's costs three times as much to build.
+
 A call or result whose record carries no id has the id "" (the matcher names it and pairs it
 by position). A format that logs one action twice marks the echo `implicit`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
+from msgspec import Struct
 
 
 class _Unset:
@@ -24,13 +27,15 @@ class _Unset:
     def __repr__(self) -> str:
         return "UNSET"
 
+    def __reduce__(self) -> str:
+        return "UNSET"  # unpickled as the one module-level UNSET, which is compared by identity
+
 
 #: The format does not say who the parent is (as opposed to `None`: it says there is none).
 UNSET: Final[Any] = _Unset()
 
 
-@dataclass(slots=True)
-class Call:
+class Call(Struct, gc=False):
     id: str
     tool: str
     input: Any
@@ -69,8 +74,7 @@ class Call:
         return None
 
 
-@dataclass(slots=True)
-class Result:
+class Result(Struct, gc=False):
     id: str
     is_error: bool
     parent: str | None = UNSET
@@ -82,15 +86,13 @@ class Result:
     implicit: bool = False
 
 
-@dataclass(slots=True)
-class SidechainStart:
+class SidechainStart(Struct, gc=False):
     """A Claude Code 1.0.x sidechain root: its prompt text names the Task that started it."""
 
     prompt: str
 
 
-@dataclass(slots=True)
-class Human:
+class Human(Struct, gc=False):
     """A person's message (not a tool result, not system text): the request the next
     calls answer. Read only by `toolsel learn`, which mines example prompts."""
 
@@ -135,16 +137,14 @@ INSERTED = (
 CODEX_REQUEST = "## My request for Codex:"
 
 
-@dataclass(slots=True)
-class Session:
+class Session(Struct, gc=False):
     """The session or thread a file belongs to (a Codex rollout's `session_meta.id`, a
     `codex exec` thread, a stream-json session): files that share one are one lineage."""
 
     id: str
 
 
-@dataclass(slots=True)
-class AgentFile:
+class AgentFile(Struct, gc=False):
     """The line belongs to a Claude Code sub-agent file (2.x writes one file per agent)."""
 
     agent_id: str

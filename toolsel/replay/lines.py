@@ -171,40 +171,43 @@ def jsonl_stream(path: str) -> IO[bytes] | None:
 BLOCK_BYTES = 1 << 20
 
 
-def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any]]:
+def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any, bytes]]:
     """What `bounded_lines` reads, a block of whole lines at a time: (number of the block's
-    first line, bytes of about BLOCK_BYTES ending in a line break, or the file's last line
-    without one). A line over MAX_LINE_BYTES comes alone as `LongLine`, binary data as
-    `BinaryData` (and the end). Sets `reading.lines`; a read that fails is unreadable; closes
-    `handle` (unless it is stdin)."""
+    first line, bytes of about BLOCK_BYTES, the rest of its last line). The block and its
+    rest are whole lines (ending in a line break, or the file's last line without one); the
+    rest is read apart, so that the block is never copied to cut it at a line break. A line
+    over MAX_LINE_BYTES comes alone as `LongLine`, binary data as `BinaryData` (and the
+    end), each with an empty rest. Sets `reading.lines`; a read that fails is unreadable;
+    closes `handle` (unless it is stdin)."""
     number = 1
     try:
         first = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
         if first in (b"\xff\xfe", b"\xfe\xff"):
-            yield 1, BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8")
+            yield 1, BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8"), b""
             number = 2
             return
         # a pipe gives what has arrived (a live session is read as it is written)
         read = handle.read if handle.seekable() else handle.read1  # type: ignore[attr-defined]
         size = min(BLOCK_BYTES, MAX_LINE_BYTES)  # so a line inside a block is within the limit
         while block := read(size):
+            rest = b""
             if not block.endswith(b"\n"):
                 cut = block.rfind(b"\n") + 1
-                if cut:
-                    yield number, block[:cut]
-                    number += block.count(b"\n", 0, cut)
-                line = block[cut:]
-                line += handle.readline(MAX_LINE_BYTES + 1 - len(line))
-                if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
-                    special = _past_long_line(handle, line)
-                    yield number, special
+                started = len(block) - cut  # the bytes of the last line in the block
+                rest = handle.readline(MAX_LINE_BYTES + 1 - started)
+                if started + len(rest) > MAX_LINE_BYTES and not rest.endswith(b"\n"):
+                    if cut:
+                        yield number, block[:cut], b""
+                        number += block.count(b"\n", 0, cut)
+                    special = _past_long_line(handle, block[cut:] + rest)
+                    yield number, special, b""
                     number += 1
                     if special.__class__ is not LongLine:
                         return
                     continue
-                block = line
-            yield number, block
-            number += block.count(b"\n") + (not block.endswith(b"\n"))
+            yield number, block, rest
+            # the block's line breaks, and its last line when the rest or no break ends it
+            number += block.count(b"\n") + (1 if rest else not block.endswith(b"\n"))
     except OSError as error:  # a read that fails half-way (a device, a network file system)
         from toolsel.inputs import os_reason
 

@@ -30,9 +30,10 @@ import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
+
+from msgspec import Struct, field
 
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
 from toolsel.replay.events import (
@@ -51,8 +52,7 @@ DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused":
 fromisoformat = datetime.fromisoformat  # 3.11: "Z" is UTC
 
 
-@dataclass(slots=True)
-class OpenCall:
+class OpenCall(Struct, gc=False):
     call: Call
     line: int
     parent: str | None
@@ -67,8 +67,7 @@ class OpenCall:
         return [self.line, *(self.seen_again or ())]
 
 
-@dataclass(slots=True)
-class ToolTally:
+class ToolTally(Struct, gc=False):
     """Per tool, in one file: what the matcher counted."""
 
     calls: int = 0

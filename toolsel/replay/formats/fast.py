@@ -162,22 +162,28 @@ def records(
     untold = 0  # bytes read since progress was last told
     tried = missed = 0  # lines the fast path was tried on, and those it left to the full path
     trying = True
-    for first, block in line_blocks(handle, reading):
+    for first, block, rest in line_blocks(handle, reading):
         if block.__class__ is not bytes:
             record_special(block, first, reading)
             continue
-        checked = block.isascii() or _is_utf8(block)
         pieces = block.split(b"\n")
-        ends = block.endswith(b"\n")
-        if ends:
-            pieces.pop()  # the empty text after the last line break
+        if rest:  # the block's last line goes on in `rest`
+            ends = rest.endswith(b"\n")
+            pieces[-1] += rest[:-1] if ends else rest
+            # a character may be cut at the block's end: then each line is checked
+            checked = block.isascii() and rest.isascii()
+        else:
+            ends = block.endswith(b"\n")
+            if ends:
+                pieces.pop()  # the empty text after the last line break
+            checked = block.isascii() or _is_utf8(block)
         if progress is not None:
             untold = _tell(progress, pieces, first, ends, untold)
         last = len(pieces) - 1
         if trying and tried >= TRIAL_LINES and missed * 2 > tried:
             trying = False  # a file of other shapes (OpenAI Chat): the full path only
+        tried += len(pieces)
         for offset, piece in enumerate(pieces):
-            tried += 1
             if trying and (checked or piece.isascii() or _is_utf8(piece)):
                 try:
                     line = decode(piece)
