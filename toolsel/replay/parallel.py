@@ -223,7 +223,6 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
             usage.add(report)
             logs.append(pack_log(log, hasher, report))
             heard.append(_flat(events))
-
             about.append(numbers)
         else:
             packed = pack_log(log, hasher)
