@@ -86,7 +86,7 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     assert stats.co_used_pairs[0].tools == ("t0000", "t0001")
     assert all(p.transcripts == 2 for p in stats.co_used_pairs)
     pairs: dict[tuple[str, str], int] = {}
-    _count_pairs(pairs, tools)
+    _count_pairs(pairs, {name: s.calls for name, s in tools.items()})
     assert len(pairs) == PAIR_TOOLS * (PAIR_TOOLS - 1) // 2
 
 
@@ -126,6 +126,28 @@ def test_jobs_give_byte_identical_output(
         two.stderr,
         two.exit_code,
     )
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "html"])
+@pytest.mark.parametrize("window", [(), ("--since", "2026-02-02")])
+def test_jobs_give_byte_identical_output_over_resumed_sessions_and_subagents(
+    cli: Cli,
+    fmt: str,
+    window: tuple[str, ...],
+    tmp_path,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """Resumed sessions copy earlier files' calls, sub-agent files link to their Task:
+    each worker's chunk totals less the copies are what one process counts."""
+    from tests.replay.archive import write_archive
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    write_archive(tmp_path, 40, seed=21, resumed=0.5, subagents=0.2)
+    args = ["stats", str(tmp_path), "--no-registry", "-f", fmt, *window]
+    one, two = cli(*args, "-j", "1"), cli(*args, "-j", "2")
+    assert one.exit_code == 0 and one.stdout
+    assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
 
 
 def _timed_calls(write) -> str:  # type: ignore[no-untyped-def]

@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsel.replay.lines import Reading, element_lines, read_objects
+from toolsel.replay.lines import (
+    TRANSCRIPT_SUFFIXES,
+    Reading,
+    element_lines,
+    read_objects,
+    transcripts_under,
+)
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=6),
@@ -64,3 +70,73 @@ def test_read_objects_gives_real_lines(tmp_path: Path, text: str, lines: list[in
     reading = Reading()
     assert [line for line, _ in read_objects(str(path), reading)] == lines
     assert reading.lines == text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+NAMES = st.sampled_from(
+    [
+        "a.jsonl",
+        "b.json",
+        "c.traj",
+        "d.ndjson",
+        ".jsonl",
+        "e.JSONL",
+        "f.txt",
+        "g",
+        ".h.jsonl",
+        "i.jsonl.",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tree=st.lists(
+        st.tuples(
+            st.sampled_from(["", "x", "x/y", ".hidden", "x/.z"]),
+            NAMES,
+            st.sampled_from(["file", "dir", "link-file", "link-dir", "dangling", "loop"]),
+        ),
+        max_size=14,
+    )
+)
+def test_transcripts_under_finds_what_rglob_finds(
+    tree: list[tuple[str, str, str]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Files, directories named like transcripts, symlinks to either (a symlinked directory
+    is not entered), dangling symlinks, symlink loops and hidden folders."""
+    top = tmp_path_factory.mktemp("tree")
+    (top / "target-dir").mkdir()
+    (top / "target-dir" / "inside.jsonl").write_text("")
+    (top / "target.jsonl").write_text("")
+    for folder, name, kind in tree:
+        where = top / folder
+        where.mkdir(parents=True, exist_ok=True)
+        path = where / name
+        if path.exists() or path.is_symlink():
+            continue
+        if kind == "file":
+            path.write_text("")
+        elif kind == "dir":
+            path.mkdir()
+            (path / "nested.jsonl").write_text("")
+        elif kind == "loop":
+            path.symlink_to(path)
+        else:
+            target = {"link-file": "target.jsonl", "link-dir": "target-dir", "dangling": "gone"}
+            path.symlink_to(top / target[kind])
+    expected = sorted(
+        str(p) for p in top.rglob("*") if p.suffix in TRANSCRIPT_SUFFIXES and not p.is_dir()
+    )
+    assert transcripts_under(str(top)) == expected
+    assert transcripts_under(str(top) + "/") == expected
+
+
+def test_transcripts_under_the_current_directory_are_relative(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "a.jsonl").write_text("")
+    (tmp_path / "b.json").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert transcripts_under(".") == ["b.json", "s/a.jsonl"]
+    assert transcripts_under("./s") == ["s/a.jsonl"]

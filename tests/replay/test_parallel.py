@@ -14,10 +14,11 @@ from tests.conftest import ROOT
 from tests.replay.archive import write_archive
 from toolsel.learn import from_transcripts
 from toolsel.registry.loader import load_registry
-from toolsel.replay import parallel
-from toolsel.replay.driver import replay_paths
+from toolsel.replay import parallel, stats
+from toolsel.replay.driver import replay_paths, usage_paths
 from toolsel.replay.report import ToolEvent
-from toolsel.replay.stats import usage_stats
+from toolsel.replay.series import SeriesRecorder
+from toolsel.replay.stats import UsageStats, usage_stats
 from toolsel.replay.window import CallWindow
 
 BUNDLED = ROOT / "transcripts"
@@ -70,6 +71,69 @@ def test_workers_salted_unlike_the_parent_hash_with_blake2b(
     assert sum(f.copied_calls for f in one.files) > 0
     assert one.files == two.files and one.usage == two.usage
     assert parallel.blake2b_64("toolu_1") == parallel.blake2b_64("toolu_1") != hash("toolu_1")
+
+
+def usage_both(paths: list[str], **options: Any) -> tuple[UsageStats, UsageStats]:
+    """`stats`' totals in one process and in two, each checked against the reports'."""
+    one = usage_paths(paths, jobs=1, **options).stats()
+    two = usage_paths(paths, jobs=2, **options).stats()
+    assert one == usage_stats(replay_paths(paths, jobs=1, window=options.get("window")))
+    return one, two
+
+
+def test_stats_takes_copies_back_out_of_each_chunks_totals(tmp_path: Path) -> None:
+    """Resumed sessions copy calls (some tools of a file only as copies) and sub-agent
+    files link: a worker's chunk totals, less the copies, are what one process counts."""
+    write_archive(tmp_path, 40, seed=4, resumed=0.6, subagents=0.2)
+    paths = [str(tmp_path)]
+    assert sum(f.copied_calls for f in replay_paths(paths).files) > 0
+    one, two = usage_both(paths)
+    assert one == two and one.tools and one.co_used_pairs
+
+
+def test_stats_pairs_the_same_where_the_pairs_reach_their_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past MAX_PAIRS the rarest pairs go, file after file: the parent then pairs each
+    file of a chunk in turn, as one process does."""
+    write_archive(tmp_path, 30, seed=6, resumed=0.5)
+    monkeypatch.setattr(stats, "MAX_PAIRS", 12)
+    one, two = usage_both([str(tmp_path)])
+    assert one == two and len(one.co_used_pairs) <= 12
+
+
+def test_stats_events_and_window_are_the_same(tmp_path: Path) -> None:
+    write_archive(tmp_path, 30, seed=12, resumed=0.5)
+    window = CallWindow(since=1_770_000_000.0)
+    recorders = [SeriesRecorder(), SeriesRecorder()]
+    one, two = (
+        usage_paths([str(tmp_path)], jobs=jobs, window=window, on_event=recorder).stats()
+        for jobs, recorder in zip((1, 2), recorders, strict=True)
+    )
+    assert one == two and one.tools
+    assert recorders[0].finish() == recorders[1].finish() != ()
+
+
+def test_chunks_back_out_of_order_are_used_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker whose chunk takes longer holds up no other: what comes back is put back
+    in path order."""
+    import time
+
+    write_archive(tmp_path, 30, seed=13, resumed=0.5)
+    first = sorted(str(p) for p in tmp_path.rglob("*.jsonl"))[0]
+    real = parallel._replay_chunk
+
+    def slow_first(paths: list[str]) -> Any:
+        if first in paths:
+            time.sleep(0.3)  # the other worker answers its chunks meanwhile
+        return real(paths)
+
+    monkeypatch.setattr(parallel, "_replay_chunk", slow_first)
+    one, two = both([str(tmp_path)])
+    assert one.files == two.files
+    assert usage_both([str(tmp_path)])[1] == usage_stats(one)
 
 
 def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) -> None:
@@ -154,4 +218,4 @@ def test_any_archive_replays_the_same_in_one_process_and_in_two(
     write_archive(out, sessions, seed=seed, resumed=resumed, subagents=subagents, turns=4)
     one, two = both([str(out)])
     assert one.files == two.files
-    assert usage_stats(one) == usage_stats(two)
+    assert usage_stats(one) == usage_stats(two) == usage_paths([str(out)], jobs=2).stats()

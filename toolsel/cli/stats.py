@@ -89,7 +89,6 @@ def stats(
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     from toolsel.render.stats import STATS_RENDERERS
-    from toolsel.replay.stats import usage_stats
 
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
@@ -149,7 +148,7 @@ def stats(
     if session or exact:
         raise UsageError("--session and --exact read a usage store: add --db URL")
     from toolsel.cli.replay import progress_bar_for
-    from toolsel.replay.driver import replay_paths
+    from toolsel.replay.driver import usage_paths
     from toolsel.replay.window import CallWindow
 
     start, end = since_time(since), since_time(until, "--until")
@@ -171,15 +170,10 @@ def stats(
             out.write(page)
         return
     with progress_bar_for(paths, start) as progress:
-        replayed = replay_paths(
-            paths,
-            jobs=jobs_wanted(jobs),
-            since=start,
-            keep="none",
-            window=counted,
-            progress=progress,
+        totals = usage_paths(
+            paths, jobs=jobs_wanted(jobs), since=start, window=counted, progress=progress
         )
-    result = usage_stats(replayed, loaded)
+    result = totals.stats(loaded)
     with output(output_file, inputs=paths) as out:
         STATS_RENDERERS[output_format](result, out, top=top)
 

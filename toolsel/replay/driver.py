@@ -35,6 +35,7 @@ from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
 
 if TYPE_CHECKING:
+    from toolsel.replay.stats import UsageTotals
     from toolsel.replay.window import CallWindow
 
 EventSink = Callable[[ToolEvent], None]
@@ -107,6 +108,33 @@ def mine_paths(
         mined = prompts.fork()
         replay_file(path, prompts=mined, progress=progress)
         prompts.join(mined)
+
+
+def usage_paths(
+    paths: list[str],
+    *,
+    on_event: EventSink | None = None,
+    progress: Progress | None = None,
+    jobs: int = 1,
+    since: float | None = None,
+    window: CallWindow | None = None,
+) -> UsageTotals:
+    """What `toolsel stats` counts of every transcript under `paths`: the usage totals
+    `replay_paths` gathers, and nothing else. With `jobs` > 1, each worker sends its files'
+    usage already summed, rather than their reports (`parallel.parallel_usage`)."""
+    from toolsel.replay.parallel import parallel_usage, use_pool
+    from toolsel.replay.stats import UsageTotals
+
+    inputs = expand_since(paths, since)
+    options = _Options(None, None, None, (), window)
+    if use_pool(inputs, jobs):
+        return parallel_usage(inputs, options, on_event=on_event, progress=progress, jobs=jobs)
+    totals = UsageTotals()
+    for report in _reports(
+        inputs, options, on_event=on_event, progress=progress, prompts=None, jobs=1
+    ):
+        totals.add(report)
+    return totals
 
 
 class _Gathered:

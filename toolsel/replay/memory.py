@@ -115,28 +115,28 @@ class RunMemory:
     ) -> None:
         """Add the next file: its calls (id -> (tool, message id), first seen first) and
         its sessions. An id already known keeps its first file."""
+        file = self.files
         self.add(
             {
-                key: (tool_key(tool), message_key(message_id))
+                key: (tool_key(tool), message_key(message_id), file)
                 for call_id, (tool, message_id) in started.items()
                 if self.find(key := hash(call_id)) is None
             },
             sessions,
         )
 
-    def add(self, new: Mapping[int, tuple[int, int]], sessions: Iterable[str]) -> None:
-        """Add the next file: the hashes of its ids that no earlier file had, each with its
-        tool's and message id's (`tool_key`, `message_key`), and its sessions."""
+    def add(self, new: Mapping[int, tuple[int, int, int]], sessions: Iterable[str]) -> None:
+        """Add the next file (number `files`): the hashes of its ids that no earlier file
+        had, each with its tool's and message id's (`tool_key`, `message_key`) and that
+        number, and its sessions."""
         number = self.files
         self.files += 1
-        pending = self._pending
-        for key, (tool, message) in new.items():
-            pending[key] = (tool, message, number)
+        self._pending.update(new)
         for session in sessions:
             files = self.sessions.setdefault(session, [])
             if not files or files[-1] != number:
                 files.append(number)
-        if len(pending) >= PENDING:
+        if len(self._pending) >= PENDING:
             self._merge()
 
     def _merge(self) -> None:

@@ -9,20 +9,30 @@ itself, with the run's one `RunMemory`, exactly as one process does while readin
 calls it finds copied are marked, their counts moved to the `copied` columns and their
 latencies taken back, and their events marked before they are passed on.
 
-Files go to workers in chunks, and only a few chunks are out at a time, so the parent
-holds a bounded number of reports whatever the number of files.
+`stats` needs no report, only the usage totals: there a worker sums a whole chunk of
+files itself, as if no call were a copy, and sends those sums with each file's copy log
+(`parallel_usage`); the parent makes the same copy pass and takes the copies it finds back
+out of the sums (`UsageTotals.add_chunk`), so that its share is the copy pass alone.
+
+Files go to workers in chunks, each to whichever worker is free, and only a few chunks are
+out at a time, so the parent holds a bounded number of reports whatever the number of
+files; it puts them back in path order.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 from array import array
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolsel.replay.matcher import CopyLog
 from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
@@ -33,6 +43,7 @@ if TYPE_CHECKING:
 
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
     from toolsel.replay.lines import Progress
+    from toolsel.replay.stats import FileCopies, UsageTotals
 
 #: Fewer files than this are read in the one process: starting workers costs more.
 MIN_FILES = 64
@@ -62,7 +73,7 @@ class FileOutcome:
 
     report: FileReport
     log: PackedLog
-    events: list[ToolEvent] | None  # in order, when events are wanted
+    events: list[tuple[Any, ...]] | None  # in order (`_flat`), when events are wanted
     event_numbers: list[int] | None  # the call each event is about
     prompts: ForkingPromptSink | None  # `learn`: what this file taught
 
@@ -77,11 +88,21 @@ class FileOutcome:
 def _outcome(
     report: tuple[Any, ...],
     log: PackedLog,
-    events: list[ToolEvent] | None,
+    events: list[tuple[Any, ...]] | None,
     numbers: list[int] | None,
     prompts: ForkingPromptSink | None,
 ) -> FileOutcome:
     return FileOutcome(unflatten(report), log, events, numbers, prompts)
+
+
+_event_fields = attrgetter(*ToolEvent.__dataclass_fields__)
+_COPIED = tuple(ToolEvent.__dataclass_fields__).index("copied")
+
+
+def _flat(events: list[ToolEvent] | None) -> list[tuple[Any, ...]] | None:
+    """Events as plain tuples, to pickle: a slotted dataclass unpickles field by field in
+    Python, which cost `stats --format html` most of its main process's time."""
+    return None if events is None else [_event_fields(event) for event in events]
 
 
 @dataclass(slots=True)
@@ -89,24 +110,38 @@ class PackedLog:
     """A worker's `CopyLog` as the parent reads it: numbers in arrays, which cross
     processes as bytes. Per call: the hashes of its id and tool (`hasher`'s), its message
     id's key (`message_key_of`) and how many of `sessions` were known then; whether its
-    result was an error (-1: none came) and the index of its latency (-1: none)."""
+    result was an error (-1: none came) and the index of its latency (-1: none); for
+    `stats`, the latency itself (NaN: none)."""
 
     opens: array[int]  # 4 per call
     closes: array[int]  # 2 per call
     sessions: list[str]
     uncounted: set[int]
+    latencies: array[float] | None = None  # 1 per call
+
+    def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
+        fields = (self.opens, self.closes, self.sessions, self.uncounted, self.latencies)
+        return PackedLog, fields
 
 
-def pack_log(log: CopyLog, hasher: Callable[[str], int]) -> PackedLog:
+def pack_log(
+    log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
+) -> PackedLog:
+    """`log` packed; with the file's `report`, each call's latency in it beside."""
     opens: array[int] = array("q")
     for call_id, tool, message_id, known in log.opens:
         message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
         opens.extend((hasher(call_id), hasher(tool), message, known))
     closes = array("q", [-1, -1]) * len(log.opens)
+    latencies = None if report is None else array("d", [math.nan]) * len(log.opens)
     for number, (error, latency) in log.closes.items():
         closes[2 * number] = error
         closes[2 * number + 1] = latency
-    return PackedLog(opens, closes, log.sessions, log.uncounted)
+        if latencies is not None and report is not None and latency >= 0:
+            if number in log.uncounted:  # tallied apart, in no report
+                continue
+            latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
+    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies)
 
 
 def blake2b_64(text: str) -> int:
@@ -128,6 +163,7 @@ class _Work:
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
     probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
+    usage: bool = False  # `stats`: a chunk's usage totals, not each file's report
     mine: bool = False  # `learn`: each file's prompts only (`parallel_prompts`)
 
     def hasher(self) -> Callable[[str], int]:
@@ -150,15 +186,22 @@ def _start_worker(work: _Work) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
+def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
+    """Each file's outcome; for `stats`, the chunk's usage totals instead of the reports
+    (no call known for a copy), and each file's copy log and events."""
     from toolsel.replay.driver import replay_file
+    from toolsel.replay.stats import UsageTotals
 
     work = _work
     assert work is not None
     options = work.options
     hasher = work.hasher()
     validators: dict[str, object] = {}
-    outcomes = []
+    outcomes: list[FileOutcome] = []
+    usage = UsageTotals(bounded=False)  # the parent bounds the pairs, file after file
+    logs: list[PackedLog] = []
+    heard: list[list[tuple[Any, ...]] | None] = []
+    about: list[list[int] | None] = []
     for path in paths:
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
@@ -177,8 +220,16 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome]:
             event_numbers=numbers,
             window=options.window,
         )
-        packed = pack_log(log, hasher)
-        outcomes.append(FileOutcome(report, packed, events, numbers, prompts))
+        if work.usage:
+            usage.add(report)
+            logs.append(pack_log(log, hasher, report))
+            heard.append(_flat(events))
+            about.append(numbers)
+        else:
+            packed = pack_log(log, hasher)
+            outcomes.append(FileOutcome(report, packed, _flat(events), numbers, prompts))
+    if work.usage:
+        return usage, logs, heard, about
     return outcomes
 
 
@@ -193,27 +244,85 @@ def parallel_reports(
 ) -> Iterator[FileReport]:
     """Each file's report in path order, read by `jobs` worker processes; the copy pass
     runs here, in order (see the module's docstring)."""
+    work = _work_for(options, on_event, prompts.fork() if prompts is not None else None)
+    settle = _Settle(RunMemory(), work.hasher(), on_event, prompts)
+    for paths, outcomes in _outcomes(inputs, work, jobs):
+        assert isinstance(outcomes, list)
+        for path, outcome in zip(paths, outcomes, strict=True):
+            yield settle(outcome)
+            if progress is not None:
+                progress(_size(path))
+
+
+def parallel_usage(
+    inputs: list[str],
+    options: _Options,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    jobs: int,
+) -> UsageTotals:
+    """What `stats` counts of every file, read by `jobs` worker processes. Each sends the
+    usage totals of a chunk of files, summed as if no call were a copy, and the copy log
+    of each file: this process only makes the copy pass, in path order, and takes the
+    copies it finds back out of the chunk's totals (`UsageTotals.add_chunk`)."""
+    from toolsel.replay.stats import UsageTotals
+
+    work = replace(_work_for(options, on_event, None), usage=True)
+    memory, hasher = RunMemory(), work.hasher()
+    totals = UsageTotals()
+    for paths, answer in _outcomes(inputs, work, jobs):
+        assert isinstance(answer, tuple)
+        usage, logs, events, numbers = answer
+        found = [copied_calls(log, memory) for log in logs]
+        if on_event is not None:
+            for file_events, file_numbers, copied in zip(events, numbers, found, strict=True):
+                _pass_on(on_event, file_events or [], file_numbers or [], copied)
+        tools = _ToolNames(usage.calls, hasher)
+        totals.add_chunk(
+            usage,
+            [
+                _copies(log, copied, tools)
+                for log, copied in zip(logs, found, strict=True)
+                if copied
+            ],
+            partial(map, tools.used, logs, found),
+        )
+        if progress is not None:
+            for path in paths:
+                progress(_size(path))
+    return totals
+
+
+def _work_for(
+    options: _Options, on_event: EventSink | None, prompts: ForkingPromptSink | None
+) -> _Work:
+    fork = os.name == "posix"
+    return _Work(
+        options, on_event is not None, prompts, hash(PROBE) if fork and FORK_HASH else None
+    )
+
+
+#: What a worker sends of a chunk of files for `stats`: their usage totals (no call known
+#: for a copy), and each file's copy log, and its events (as `_flat` tuples) and the call
+#: each is about, when they are wanted.
+ChunkUsage = tuple[
+    "UsageTotals", list[PackedLog], list[list[tuple[Any, ...]] | None], list[list[int] | None]
+]
+
+
+def _outcomes(
+    inputs: list[str], work: _Work, jobs: int
+) -> Iterator[tuple[list[str], list[FileOutcome] | ChunkUsage]]:
+    """Each chunk of files, in path order, and what the workers sent of it."""
     import multiprocessing
 
-    memory = RunMemory()
-    fork = os.name == "posix"
-    work = _Work(
-        options,
-        on_event is not None,
-        prompts.fork() if prompts is not None else None,
-        hash(PROBE) if fork and FORK_HASH else None,
-    )
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
     chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
-    context = multiprocessing.get_context("fork" if fork else "spawn")
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     workers = _Workers(jobs, context, work)
     try:
-        settle = _Settle(memory, work.hasher(), on_event, prompts)
-        for outcomes in workers.replay(chunks):
-            for outcome in outcomes:
-                yield settle(outcome)
-                if progress is not None:
-                    progress(_size(outcome.report.path))
+        yield from zip(chunks, workers.replay(chunks), strict=True)
     except BaseException:  # an unreadable file, Ctrl-C: the workers are stopped
         workers.close(stop=True)
         raise
@@ -226,25 +335,15 @@ def parallel_prompts(
     """`driver.mine_paths` in `jobs` worker processes: each file is mined by its own
     `prompts.fork()`, which comes back (and only it: no report, no copy log) to be joined
     here in path order."""
-    import multiprocessing
-
     from toolsel.replay.driver import _Options
 
-    fork = os.name == "posix"
-    work = _Work(_Options(None, None, None, ()), False, prompts.fork(), None, mine=True)
-    size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))
-    chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
-    workers = _Workers(jobs, multiprocessing.get_context("fork" if fork else "spawn"), work)
-    try:
-        for paths, mined in zip(chunks, workers.replay(chunks), strict=True):
-            for path, found in zip(paths, mined, strict=True):
-                prompts.join(found)
-                if progress is not None:
-                    progress(_size(path))
-    except BaseException:  # as in `parallel_reports`
-        workers.close(stop=True)
-        raise
-    workers.close()
+    work = replace(_work_for(_Options(None, None, None, ()), None, prompts.fork()), mine=True)
+    for paths, answer in _outcomes(inputs, work, jobs):
+        mined = cast("list[ForkingPromptSink]", answer)  # `_mine_chunk`'s
+        for path, found in zip(paths, mined, strict=True):
+            prompts.join(found)
+            if progress is not None:
+                progress(_size(path))
 
 
 def _mine_chunk(paths: list[str]) -> list[ForkingPromptSink]:
@@ -261,10 +360,12 @@ def _mine_chunk(paths: list[str]) -> list[ForkingPromptSink]:
 
 
 class _Workers:
-    """`jobs` worker processes, each with its own pipe. Chunk i goes to worker i % jobs, a
-    few ahead, so the reports come back in order and are received by the thread that uses
-    them: no result thread in this process (one contended with it for the GIL, which cost
-    most of the gain on a busy machine)."""
+    """`jobs` worker processes, each with its own pipe. Each is sent a few chunks ahead,
+    and its next chunk as soon as it sends one back, whichever worker that is: one that a
+    busy machine (or this process's own work) slows down holds up no other. The chunks
+    come back in any order, and are put back in order here, by the thread that uses them:
+    no result thread in this process (one contended with it for the GIL, which cost most
+    of the gain on a busy machine). At most `jobs * AHEAD` chunks are out or held back."""
 
     def __init__(self, jobs: int, context: Any, work: _Work) -> None:
         self.pipes: list[Connection] = []
@@ -277,22 +378,32 @@ class _Workers:
             self.pipes.append(here)
             self.processes.append(process)
 
-    def replay(self, chunks: list[list[str]]) -> Iterator[list[Any]]:
-        jobs = len(self.pipes)
-        ahead = min(len(chunks), jobs * AHEAD)
-        for number in range(ahead):
-            self.pipes[number % jobs].send(chunks[number])
+    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome] | ChunkUsage]:
+        from multiprocessing.connection import wait
+
+        limit = len(self.pipes) * AHEAD
+        out: dict[Connection, deque[int]] = {pipe: deque() for pipe in self.pipes}
+        back: dict[int, list[FileOutcome] | ChunkUsage] = {}
+        sent = 0
+
+        def send_ahead(number: int) -> None:
+            """Keep each worker AHEAD chunks ahead, the least busy first, within `limit`
+            chunks of the one used next."""
+            nonlocal sent
+            for pipe in sorted(self.pipes, key=lambda p: len(out[p])):
+                while len(out[pipe]) < AHEAD and sent < len(chunks) and sent - number < limit:
+                    pipe.send(chunks[sent])
+                    out[pipe].append(sent)
+                    sent += 1
+
         for number in range(len(chunks)):
-            pipe = self.pipes[number % jobs]
-            try:
-                failed, answer = pipe.recv()
-            except EOFError:
-                raise RuntimeError("a replay worker process ended unexpectedly") from None
-            if failed:
-                raise answer
-            if number + ahead < len(chunks):
-                pipe.send(chunks[number + ahead])  # the same worker's next
-            yield answer
+            send_ahead(number)
+            while number not in back:
+                for ready in wait([pipe for pipe in self.pipes if out[pipe]]):
+                    pipe = cast("Connection", ready)
+                    back[out[pipe].popleft()] = _answer(pipe)
+                send_ahead(number)
+            yield back.pop(number)
 
     def close(self, *, stop: bool = False) -> None:
         for pipe, process in zip(self.pipes, self.processes, strict=True):
@@ -304,6 +415,18 @@ class _Workers:
         for pipe, process in zip(self.pipes, self.processes, strict=True):
             process.join()
             pipe.close()
+
+
+def _answer(pipe: Connection) -> list[FileOutcome] | ChunkUsage:
+    """A worker's outcomes, or the error it met raised here."""
+    try:
+        failed, answer = pipe.recv()
+    except EOFError:
+        raise RuntimeError("a replay worker process ended unexpectedly") from None
+    if failed:
+        raise answer
+    outcomes: list[FileOutcome] | ChunkUsage = answer
+    return outcomes
 
 
 def _serve(pipe: Connection, work: _Work) -> None:
@@ -343,9 +466,7 @@ class _Settle:
         too), what it taught added."""
         copied = copied_calls(outcome.log, self.memory)
         if self.on_event is not None and outcome.events is not None:
-            numbers = outcome.event_numbers or []
-            for number, event in zip(numbers, outcome.events, strict=True):
-                self.on_event(replace(event, copied=True) if number in copied else event)
+            _pass_on(self.on_event, outcome.events, outcome.event_numbers or [], copied)
         if self.prompts is not None and outcome.prompts is not None:
             self.prompts.join(outcome.prompts)
         if not copied:
@@ -353,29 +474,80 @@ class _Settle:
         return _with_copies(outcome.report, outcome.log, copied, self.hasher)
 
 
+def _pass_on(
+    on_event: EventSink,
+    events: list[tuple[Any, ...]],
+    numbers: list[int],
+    copied: Collection[int],
+) -> None:
+    """A file's events (`_flat`), in order, those about a copied call marked."""
+    for number, fields in zip(numbers, events, strict=True):
+        if number in copied:
+            fields = (*fields[:_COPIED], True, *fields[_COPIED + 1 :])
+        on_event(ToolEvent(*fields))
+
+
 def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     copied: set[int] = set()
-    new: dict[int, tuple[int, int]] = {}  # ids no earlier file had: the first call's
-    linked: set[int] = set()
+    file = memory.files
+    new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
+    linked: set[int] = set()  # the earlier files of the sessions known at the call
     sessions = 0
     find = memory.find
     opens = log.opens
-    for number in range(len(opens) // 4):
-        key, tool, message, known = opens[4 * number : 4 * number + 4]
-        while sessions < known:
-            linked.update(memory.linked(log.sessions[sessions]))
-            sessions += 1
+    for number, key in enumerate(opens[::4]):
         earlier = find(key)
-        tool &= 0xFFFFFFFF  # as `tool_key`
+        at = 4 * number
         if earlier is None:
             if key not in new:
-                new[key] = (tool, message)
-        elif copies(earlier, tool, message, linked):
+                new[key] = (opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
+            continue
+        while sessions < opens[at + 3]:
+            linked.update(memory.linked(log.sessions[sessions]))
+            sessions += 1
+        if copies(earlier, opens[at + 1] & 0xFFFFFFFF, opens[at + 2], linked):
             copied.add(number)
     memory.add(new, log.sessions)
     return copied
+
+
+class _ToolNames:
+    """The tool names of a chunk by their hash (`hasher`'s), to read copy logs by."""
+
+    def __init__(self, names: Iterable[str], hasher: Callable[[str], int]) -> None:
+        self.names = {hasher(name): name for name in names}
+
+    def calls(self, log: PackedLog) -> dict[str, int]:
+        """A file's calls per tool, copies included (the calls counted per tool only)."""
+        counts: dict[str, int] = {}
+        for number, tool in enumerate(log.opens[1::4]):
+            if number not in log.uncounted:
+                name = self.names[tool]
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def used(self, log: PackedLog, copied: set[int]) -> dict[str, int]:
+        """A file's tools that are not all copies, and their calls (copies included)."""
+        calls = self.calls(log)
+        left = dict(calls)
+        for number in copied - log.uncounted:
+            name = self.names[log.opens[4 * number + 1]]
+            left[name] -= 1
+        return {name: calls[name] for name, n in left.items() if n}
+
+
+def _copies(log: PackedLog, copied: set[int], tools: _ToolNames) -> FileCopies:
+    """A file's copied calls, as `UsageTotals.add_chunk` takes them back."""
+    found = []
+    latencies = log.latencies
+    assert latencies is not None
+    for number in sorted(copied - log.uncounted):  # an uncounted call is in no total
+        error, latency = log.closes[2 * number], latencies[number]
+        name = tools.names[log.opens[4 * number + 1]]
+        found.append((name, error >= 0, error > 0, None if math.isnan(latency) else latency))
+    return tools.calls(log), found
 
 
 def _with_copies(
@@ -415,4 +587,4 @@ def _with_copies(
     return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
 
 
-__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports"]
+__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports", "parallel_usage"]

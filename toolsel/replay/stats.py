@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import statistics
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
-from toolsel.replay.report import FileReport, ReplayResult, ToolStats
+from toolsel.replay.report import FileReport, ReplayResult
 
 #: How many co-used pairs the statistics keep (the most frequent).
 TOP_PAIRS = 20
@@ -101,7 +101,10 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
 class UsageTotals:
     """What `usage_stats` counts, summed one file report at a time, so that the reports
     need not be kept: memory grows with tools, pairs and answered calls (8 bytes a
-    latency), not with files."""
+    latency), not with files.
+
+    A worker process sums a chunk of files in one (`bounded` False: it keeps every pair),
+    before the copies are known; `add_chunk` adds it here and takes the copies back."""
 
     files: int = 0
     calls: dict[str, int] = field(default_factory=dict)
@@ -112,29 +115,114 @@ class UsageTotals:
     pairs: dict[tuple[str, str], int] = field(default_factory=dict)
     unreadable: list[UnreadableFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: latencies of copied calls that a worker counted, taken out of `latencies` by `stats`
+    taken: dict[str, array[float]] = field(default_factory=dict)
+    bounded: bool = True  # at most MAX_PAIRS pairs kept (see `_add_pairs`)
 
     def add(self, f: FileReport) -> None:
         self.files += 1
         # a tool whose calls in this file are all copies of an earlier file's does not count
         used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
-        calls, answered, errors = self.calls, self.answered, self.errors
+        calls, answered, errors, transcripts = (
+            self.calls,
+            self.answered,
+            self.errors,
+            self.transcripts,
+        )
         for name, s in used.items():
             calls[name] = calls.get(name, 0) + s.calls - s.copied
             answered[name] = answered.get(name, 0) + s.answered - s.copied_answered
             errors[name] = errors.get(name, 0) + s.errors - s.copied_errors
-            self.transcripts[name] = self.transcripts.get(name, 0) + 1
+            transcripts[name] = transcripts.get(name, 0) + 1
             if s.latencies:
                 times = self.latencies.get(name)
                 if times is None:
                     times = self.latencies[name] = array("d")
                 times.extend(s.latencies)
-        _count_pairs(self.pairs, used)
+        _add_pairs(self.pairs, _pairs_of({name: s.calls for name, s in used.items()}), self.bounded)
         if f.unreadable:
             self.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
         self.notes.extend(f.notes)
 
+    def add_chunk(
+        self,
+        chunk: UsageTotals,
+        copies: Sequence[FileCopies],
+        used: Callable[[], Iterable[Mapping[str, int]]],
+    ) -> None:
+        """Add a worker's sums over a chunk of files, in which no call was known for a
+        copy, less the `copies` the copy pass found in them: the totals `add` gives.
+        `used` gives, if it is needed, each file's tools that are not all copies, and their
+        calls (copies included), in path order."""
+        self.files += chunk.files
+        for mine, theirs in (
+            (self.calls, chunk.calls),
+            (self.answered, chunk.answered),
+            (self.errors, chunk.errors),
+            (self.transcripts, chunk.transcripts),
+        ):
+            for name, count in theirs.items():
+                mine[name] = mine.get(name, 0) + count
+        for name, times in chunk.latencies.items():
+            mine_times = self.latencies.get(name)
+            if mine_times is None:
+                self.latencies[name] = times
+            else:
+                mine_times.extend(times)
+        self.unreadable.extend(chunk.unreadable)
+        self.notes.extend(chunk.notes)
+        changed = [change for f in copies if (change := self._take_back(f)) is not None]
+        pairs = self.pairs
+        if self.bounded and len(pairs) + len(chunk.pairs) > MAX_PAIRS:
+            # some file's pairs may go past the bound, and drop the rarest: pair the files
+            # one by one, as `add` does
+            for tools in used():
+                _add_pairs(pairs, _pairs_of(tools))
+            return
+        for pair, count in chunk.pairs.items():
+            pairs[pair] = pairs.get(pair, 0) + count
+        for before, after in changed:
+            for pair in before:
+                if pairs[pair] == 1:
+                    del pairs[pair]
+                else:
+                    pairs[pair] -= 1
+            _add_pairs(pairs, after, bounded=False)
+
+    def _take_back(
+        self, f: FileCopies
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
+        """Take back the counts of a file's copied calls; the file's pairs before and after
+        when a tool of it is left with only copies (then it no longer counts)."""
+        tools, copied = f
+        moved: dict[str, int] = {}
+        for tool, answered, error, latency in copied:
+            moved[tool] = moved.get(tool, 0) + 1
+            self.calls[tool] -= 1
+            self.answered[tool] -= answered
+            self.errors[tool] -= error
+            if latency is not None:
+                taken = self.taken.get(tool)
+                if taken is None:
+                    taken = self.taken[tool] = array("d")
+                taken.append(latency)
+        gone = [tool for tool, count in moved.items() if count == tools[tool]]
+        if not gone:
+            return None
+        for tool in gone:
+            self.transcripts[tool] -= 1
+            if not self.transcripts[tool]:
+                for counts in (self.calls, self.answered, self.errors, self.transcripts):
+                    del counts[tool]
+        before = list(_pairs_of(tools))
+        after = list(_pairs_of({tool: n for tool, n in tools.items() if tool not in gone}))
+        return before, after
+
     def stats(self, registry: Registry | None = None) -> UsageStats:
-        quantiles = {name: _exact_quantiles(values) for name, values in self.latencies.items()}
+        quantiles = {
+            name: _exact_quantiles(_without(values, self.taken.get(name)))
+            for name, values in self.latencies.items()
+        }
         stats = _summarise(
             self.calls,
             self.errors,
@@ -152,13 +240,46 @@ class UsageTotals:
         )
 
 
-def _count_pairs(pairs: dict[tuple[str, str], int], used: dict[str, ToolStats]) -> None:
-    names = sorted(used)
+#: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
+#: tool (copies included), and each copied call's tool, whether it was answered, whether
+#: with an error, and its latency (None: none was counted).
+FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
+
+
+def _without(values: Sequence[float], taken: Sequence[float] | None) -> Sequence[float]:
+    """`values` less one of each of `taken` (which it holds), in any order."""
+    if not taken:
+        return values
+    import numpy as np
+
+    ordered = np.sort(np.asarray(values, np.float64))
+    out = np.sort(np.asarray(taken, np.float64))
+    # the k-th of equal values taken out is the k-th of them in `ordered`
+    at = np.searchsorted(ordered, out) + np.arange(len(out)) - np.searchsorted(out, out)
+    return array("d", np.delete(ordered, at).tobytes())
+
+
+def _count_pairs(pairs: dict[tuple[str, str], int], calls: Mapping[str, int]) -> None:
+    """Count the pairs of the tools a transcript used (`calls`: each one's calls)."""
+    _add_pairs(pairs, _pairs_of(calls))
+
+
+def _pairs_of(calls: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
+    """The pairs a transcript counts: among its PAIR_TOOLS most-called tools."""
+    names = sorted(calls)
     if len(names) > PAIR_TOOLS:
-        names = sorted(sorted(used, key=lambda n: (-used[n].calls, n))[:PAIR_TOOLS])
-    for pair in combinations(names, 2):
+        names = sorted(sorted(calls, key=lambda n: (-calls[n], n))[:PAIR_TOOLS])
+    return tuple(combinations(names, 2))
+
+
+def _add_pairs(
+    pairs: dict[tuple[str, str], int], found: Iterable[tuple[str, str]], bounded: bool = True
+) -> None:
+    """Count one transcript's pairs; past MAX_PAIRS distinct pairs (when `bounded`), the
+    rarest are dropped (their counts could no longer reach the top)."""
+    for pair in found:
         pairs[pair] = pairs.get(pair, 0) + 1
-    if len(pairs) > MAX_PAIRS:
+    if bounded and len(pairs) > MAX_PAIRS:
         keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
         pairs.clear()
         pairs.update(keep)

@@ -49,11 +49,10 @@ def transcripts_page(
 ) -> str:
     """The page for transcripts: the statistics `--format json` prints, and the charts over
     time from each call's own timestamp (`toolsel.replay.series`); `jobs`, `since` and
-    `window` as `replay_paths` takes them (the charts draw the window's calls only)."""
-    from toolsel.replay.driver import replay_paths
+    `window` as `usage_paths` takes them (the charts draw the window's calls only)."""
+    from toolsel.replay.driver import usage_paths
     from toolsel.replay.report import ToolEvent
     from toolsel.replay.series import SeriesRecorder
-    from toolsel.replay.stats import usage_stats
 
     recorder = SeriesRecorder()
 
@@ -61,16 +60,10 @@ def transcripts_page(
         if window is None or window(event.at):
             recorder(event)
 
-    replayed = replay_paths(
-        paths,
-        on_event=in_window,
-        jobs=jobs,
-        since=since,
-        keep="none",
-        window=window,
-        progress=progress,
+    totals = usage_paths(
+        paths, on_event=in_window, jobs=jobs, since=since, window=window, progress=progress
     )
-    return series_page(usage_stats(replayed, registry), recorder)
+    return series_page(totals.stats(registry), recorder)
 
 
 def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
