@@ -230,10 +230,9 @@ def _reports(
     """Each file's report, in path order; a call copied from an earlier file is marked."""
     from toolsel.replay.parallel import parallel_reports, use_pool
 
-    forking = prompts if isinstance(prompts, ForkingPromptSink) else None
-    if use_pool(inputs, jobs) and forking is prompts:  # else a listener that cannot split
+    if use_pool(inputs, jobs) and prompts is None:  # a listener sees every file, in order
         yield from parallel_reports(
-            inputs, options, on_event=on_event, progress=progress, prompts=forking, jobs=jobs
+            inputs, options, on_event=on_event, progress=progress, jobs=jobs
         )
         return
     # several files: remember call ids and sessions across them, to recognise copies

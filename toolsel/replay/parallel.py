@@ -75,14 +75,10 @@ class FileOutcome:
     log: PackedLog
     events: list[tuple[Any, ...]] | None  # in order (`_flat`), when events are wanted
     event_numbers: list[int] | None  # the call each event is about
-    prompts: ForkingPromptSink | None  # `learn`: what this file taught
 
     def __reduce__(self) -> tuple[Any, ...]:
         # the report as plain tuples (`flatten`): the parent unpickles every file's
-        return (
-            _outcome,
-            (flatten(self.report), self.log, self.events, self.event_numbers, self.prompts),
-        )
+        return (_outcome, (flatten(self.report), self.log, self.events, self.event_numbers))
 
 
 def _outcome(
@@ -90,9 +86,8 @@ def _outcome(
     log: PackedLog,
     events: list[tuple[Any, ...]] | None,
     numbers: list[int] | None,
-    prompts: ForkingPromptSink | None,
 ) -> FileOutcome:
-    return FileOutcome(unflatten(report), log, events, numbers, prompts)
+    return FileOutcome(unflatten(report), log, events, numbers)
 
 
 _event_fields = attrgetter(*ToolEvent.__dataclass_fields__)
@@ -206,7 +201,6 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
         numbers: list[int] | None = [] if work.events else None
-        prompts = work.prompts.fork() if work.prompts is not None else None
         report = replay_file(
             path,
             registry=options.registry,
@@ -214,7 +208,6 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
             on_event=events.append if events is not None else None,
             input_format=options.input_format,
             memory=log,
-            prompts=prompts,
             allow_unknown=options.allow_unknown,
             validators=validators,  # type: ignore[arg-type]
             event_numbers=numbers,
@@ -227,7 +220,7 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
             about.append(numbers)
         else:
             packed = pack_log(log, hasher)
-            outcomes.append(FileOutcome(report, packed, _flat(events), numbers, prompts))
+            outcomes.append(FileOutcome(report, packed, _flat(events), numbers))
     if work.usage:
         return usage, logs, heard, about
     return outcomes
@@ -239,13 +232,12 @@ def parallel_reports(
     *,
     on_event: EventSink | None,
     progress: Progress | None,
-    prompts: ForkingPromptSink | None,
     jobs: int,
 ) -> Iterator[FileReport]:
     """Each file's report in path order, read by `jobs` worker processes; the copy pass
     runs here, in order (see the module's docstring)."""
-    work = _work_for(options, on_event, prompts.fork() if prompts is not None else None)
-    settle = _Settle(RunMemory(), work.hasher(), on_event, prompts)
+    work = _work_for(options, on_event, None)
+    settle = _Settle(RunMemory(), work.hasher(), on_event)
     for paths, outcomes in _outcomes(inputs, work, jobs):
         assert isinstance(outcomes, list)
         for path, outcome in zip(paths, outcomes, strict=True):
@@ -459,16 +451,13 @@ class _Settle:
     memory: RunMemory
     hasher: Callable[[str], int]
     on_event: EventSink | None = None
-    prompts: ForkingPromptSink | None = None
 
     def __call__(self, outcome: FileOutcome) -> FileReport:
-        """The file's report with the copied calls marked, its events passed on (marked
-        too), what it taught added."""
+        """The file's report with the copied calls marked, and its events passed on (marked
+        too)."""
         copied = copied_calls(outcome.log, self.memory)
         if self.on_event is not None and outcome.events is not None:
             _pass_on(self.on_event, outcome.events, outcome.event_numbers or [], copied)
-        if self.prompts is not None and outcome.prompts is not None:
-            self.prompts.join(outcome.prompts)
         if not copied:
             return outcome.report
         return _with_copies(outcome.report, outcome.log, copied, self.hasher)
