@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -295,7 +296,50 @@ def test_min_count_counts_the_calls_of_prompts_let_go(
         )
         assert pruned.pruned > 0
         assert (read in pruned.below_min_count) == dropped
+        # every distinct prompt read is counted once at least: kept, left out or let go
+        assert pruned.read >= every.read
     assert every.pruned == 0 and every.pool is None
+
+
+def _jsonl(path: Path, lines: list[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def _call(call_id: str, tool: str, parent: str | None, **arguments: Any) -> dict[str, Any]:
+    block = {"type": "tool_use", "id": call_id, "name": tool, "input": arguments}
+    return {"type": "assistant", "message": {"id": f"m{call_id}", "content": [block]},
+            "parent_tool_use_id": parent, "session_id": "s"}  # fmt: skip
+
+
+def _result(call_id: str, parent: str | None) -> dict[str, Any]:
+    block = {"type": "tool_result", "tool_use_id": call_id, "content": "ok"}
+    return {"type": "user", "message": {"content": [block]}, "parent_tool_use_id": parent,
+            "session_id": "s"}  # fmt: skip
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_mining_counts_every_call_and_gives_a_sub_agent_call_its_task_prompt(
+    tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counts add up over files (each file mined apart and joined), and a call made inside
+    a sub-agent is taught by the prompt its Task gave, not by the person's request."""
+    from toolsel.learn import learn_examples
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    human = {"type": "user", "message": {"content": "please fix the build"},
+             "parent_tool_use_id": None, "session_id": "s"}  # fmt: skip
+    _jsonl(tmp_path / "a.jsonl", [
+        human,
+        _call("T1", "Task", None, prompt="find the config file"),
+        _call("g1", "grep", "T1"), _result("g1", "T1"),
+        _result("T1", None),
+    ])  # fmt: skip
+    _jsonl(tmp_path / "b.jsonl", [_call("r1", "read_file", None), _result("r1", None)])
+    learned = learn_examples(transcripts=[str(tmp_path)], jobs=jobs)
+    texts = {tool: [e.text for e in found] for tool, found in learned.examples.items()}
+    assert texts == {"Task": ["please fix the build"], "grep": ["find the config file"]}
+    assert (learned.calls_seen, learned.calls_without_prompt, learned.read) == (3, 1, 2)
 
 
 def _mined(path: str) -> dict[str, list[Any]]:
