@@ -57,6 +57,15 @@ def test_since_exports_the_files_stats_since_counts(cli: Cli, tmp_path: Path) ->
     assert not (tmp_path / "none").exists()
 
 
+@pytest.mark.parametrize("since", ["yesterday", "", "9" * 400, "7d; rm -rf /", "\x1b[31m"])
+def test_a_bad_since_is_one_line_and_writes_nothing(cli: Cli, tmp_path: Path, since: str) -> None:
+    run = cli("export", BUNDLED, "--since", since, "-o", str(tmp_path / "ev"))
+    assert (run.exit_code, run.stdout) == (2, "")
+    assert run.stderr.startswith("toolsel: error: --since: ")
+    assert len(run.stderr.strip().splitlines()) == 1 and "\x1b" not in run.stderr
+    assert not (tmp_path / "ev").exists()
+
+
 def test_the_summary_counts_calls_copies_and_transcripts(
     cli: Cli, tmp_path: Path, archive: Path
 ) -> None:
