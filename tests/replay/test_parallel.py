@@ -31,6 +31,19 @@ def _pool_for_few_files(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
 
 
+def pools_of(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """The `jobs` of each call to `parallel.<name>` (a pool started) from now on."""
+    pools: list[int] = []
+    real = getattr(parallel, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pools.append(kwargs["jobs"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, name, counted)
+    return pools
+
+
 def both(paths: list[str], **options: Any) -> tuple[Any, Any]:
     return replay_paths(paths, jobs=1, **options), replay_paths(paths, jobs=2, **options)
 
@@ -48,18 +61,52 @@ def test_pool_is_used_and_copies_are_found_across_chunks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     write_archive(tmp_path, 30, seed=3, resumed=0.5)
-    pools: list[int] = []
-    real = parallel.parallel_reports
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        pools.append(kwargs["jobs"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(parallel, "parallel_reports", counted)
+    pools = pools_of(monkeypatch, "parallel_reports")
     one, two = both([str(tmp_path)])
     assert pools == [2]  # one process for --jobs 1, the pool for 2
     assert sum(f.copied_calls for f in one.files) > 0
     assert one.files == two.files and one.usage == two.usage
+
+
+def compact_both(paths: list[str], **options: Any) -> tuple[Any, Any]:
+    """`replay`'s run (reports kept packed) in one process and in two; what each gathered."""
+    one, two = both(paths, keep="compact", **options)
+    for run in (one, two):
+        run_files = list(run.files)
+        assert (run.totals, run.found) == (one.totals, one.found)
+        assert run_files == list(one.files)
+    assert usage_stats(one) == usage_stats(two)  # the sums: a worker's hold copies apart
+    return one, two
+
+
+def test_replay_packs_the_reports_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`replay` keeps each file packed: the workers pack the reports and sum the totals,
+    and the copy pass moves the copies of the few files that have some, their medians
+    taken again without the copies' latencies."""
+    write_archive(tmp_path, 40, seed=4, resumed=0.6, subagents=0.3)
+    pools = pools_of(monkeypatch, "parallel_compact")
+    monkeypatch.setattr(parallel, "CHUNK", 7)  # links and copies across chunks
+    one, _ = compact_both([str(tmp_path)])
+    assert pools == [2]
+    files = list(one.files)
+    copied = [t for f in files for t in f.tools.values() if t.copied_answered < t.answered]
+    assert one.totals["copied_calls"] > 0 and any(t.copied for t in copied)
+    assert one.totals["subagents"] > 0 and any(f.subagents for f in files)
+    full = replay_paths([str(tmp_path)], jobs=1)
+    assert [{n: s.median_latency for n, s in f.tools.items()} for f in full.files] == [
+        {n: s.median_latency for n, s in f.tools.items()} for f in files
+    ]
+
+
+def test_replay_packs_the_same_with_a_registry_and_a_window(tmp_path: Path) -> None:
+    write_archive(tmp_path, 30, seed=21, resumed=0.5, subagents=0.2)
+    registry = load_registry([ROOT / "registries"])
+    one, _ = compact_both([str(tmp_path)], registry=registry)
+    assert one.found and one.totals["violations"] > 0
+    compact_both([str(tmp_path)], window=CallWindow(since=1_770_000_000.0))
+    compact_both([str(BUNDLED), str(CORPUS)], registry=registry)
 
 
 def test_workers_salted_unlike_the_parent_hash_with_blake2b(
@@ -70,6 +117,7 @@ def test_workers_salted_unlike_the_parent_hash_with_blake2b(
     one, two = both([str(tmp_path)])
     assert sum(f.copied_calls for f in one.files) > 0
     assert one.files == two.files and one.usage == two.usage
+    compact_both([str(tmp_path)])
     assert parallel.blake2b_64("toolu_1") == parallel.blake2b_64("toolu_1") != hash("toolu_1")
 
 
@@ -134,6 +182,7 @@ def test_chunks_back_out_of_order_are_used_in_order(
     one, two = both([str(tmp_path)])
     assert one.files == two.files
     assert usage_both([str(tmp_path)])[1] == usage_stats(one)
+    compact_both([str(tmp_path)])
 
 
 def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) -> None:
@@ -147,14 +196,7 @@ def test_events_come_in_the_same_order_with_the_same_copy_marks(tmp_path: Path) 
 
 def test_mined_prompts_are_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write_archive(tmp_path, 25, seed=9, resumed=0.5)
-    pools: list[int] = []
-    real = parallel.parallel_prompts
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        pools.append(kwargs["jobs"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(parallel, "parallel_prompts", counted)
+    pools = pools_of(monkeypatch, "parallel_prompts")
     for pool in (None, 3):  # every prompt kept; a pool pruned many times over
         one = from_transcripts([str(tmp_path)], jobs=1, pool=pool)
         two = from_transcripts([str(tmp_path)], jobs=2, pool=pool)
@@ -219,3 +261,5 @@ def test_any_archive_replays_the_same_in_one_process_and_in_two(
     one, two = both([str(out)])
     assert one.files == two.files
     assert usage_stats(one) == usage_stats(two) == usage_paths([str(out)], jobs=2).stats()
+    packed, _ = compact_both([str(out)])
+    assert usage_stats(packed) == usage_stats(one) and packed.totals == one.totals

@@ -5,7 +5,7 @@ distinct ids, not with file size."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
@@ -35,6 +35,7 @@ from toolsel.replay.unread import tool_content
 from toolsel.validate import InputValidator
 
 if TYPE_CHECKING:
+    from toolsel.replay.parallel import SettledChunk
     from toolsel.replay.stats import UsageTotals
     from toolsel.replay.window import CallWindow
 
@@ -71,15 +72,20 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
+    from toolsel.replay.parallel import parallel_compact, use_pool
+
     inputs = expand_since(paths, since)
+    options = _Options(registry, permission, input_format, allow_unknown, window)
     gathered = _Gathered(keep)
+    if keep == "compact" and prompts is None and use_pool(inputs, jobs):
+        # workers pack the reports and sum the totals: this process makes the copy pass
+        for chunk in parallel_compact(
+            inputs, options, on_event=on_event, progress=progress, jobs=jobs
+        ):
+            gathered.add_chunk(chunk)
+        return gathered.result()
     for report in _reports(
-        inputs,
-        _Options(registry, permission, input_format, allow_unknown, window),
-        on_event=on_event,
-        progress=progress,
-        prompts=prompts,
-        jobs=jobs,
+        inputs, options, on_event=on_event, progress=progress, prompts=prompts, jobs=jobs
     ):
         gathered.add(report)
     return gathered.result()
@@ -150,13 +156,25 @@ class _Gathered:
         self.packed: list[bytes] = []
 
     def add(self, report: FileReport) -> None:
-        self.links.add(self.usage.files, report)  # the file's index: the files added so far
+        # the file's index: the files added so far
+        self.links.add(self.usage.files, report.task_agents, report.agent_id, report.calls)
         self.usage.add(report)
         self.totals.add(report)
         if self.keep == "full":
             self.full.append(report)
         elif self.keep == "compact":
             self.packed.append(pack_compact(report))
+
+    def add_chunk(self, chunk: SettledChunk) -> None:
+        """A chunk of files, read in a worker and packed there (`parallel_compact`): the
+        totals `add` gives each of its reports."""
+        assert self.keep == "compact"
+        first = self.usage.files
+        for at, task_agents, agent_id, calls in chunk.links:
+            self.links.add(first + at, task_agents, agent_id, calls)
+        self.usage.add_chunk(chunk.usage, chunk.copies, chunk.used)
+        self.totals.merge(chunk.totals, chunk.copied)
+        self.packed.extend(chunk.packed)
 
     def result(self) -> ReplayResult:
         linked = self.links.links()
@@ -472,11 +490,18 @@ class _AgentLinks:
         self.owners: dict[str, tuple[int, tuple[str, str]]] = {}
         self.agents: list[tuple[str, int]] = []  # (agent id, calls) of each agent file
 
-    def add(self, index: int, report: FileReport) -> None:
-        for agent, task in report.task_agents.items():
+    def add(
+        self,
+        index: int,
+        task_agents: Mapping[str, tuple[str, str]],
+        agent_id: str | None,
+        calls: int,
+    ) -> None:
+        """The file at `index`: its Task results' agents, its own agent id and calls."""
+        for agent, task in task_agents.items():
             self.owners[agent] = (index, task)
-        if report.agent_id:
-            self.agents.append((report.agent_id, report.calls))
+        if agent_id:
+            self.agents.append((agent_id, calls))
 
     def links(self) -> dict[int, list[Subagent]]:
         """The owner's index -> the agent files it launched."""

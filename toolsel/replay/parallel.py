@@ -27,16 +27,25 @@ import math
 import os
 from array import array
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from toolsel.replay.matcher import CopyLog
 from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
-from toolsel.replay.report import FileReport, ToolEvent, ToolStats, flatten, unflatten
+from toolsel.replay.report import (
+    FileReport,
+    ToolEvent,
+    ToolStats,
+    Totals,
+    flatten,
+    pack_compact,
+    unflatten,
+    unpack,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -152,14 +161,22 @@ PROBE = "toolsel.replay.parallel"
 FORK_HASH = True
 
 
+#: What a worker sends back of each chunk:
+#:   reports  each file's report and copy log (`FileOutcome`s);
+#:   usage    `stats`: the chunk's usage totals and each file's copy log (`ChunkUsage`);
+#:   compact  `replay`: those, its totals and each file's report packed as `replay` keeps
+#:            it (`CompactChunk`);
+#:   mine     `learn`: each file's prompts only (`parallel_prompts`).
+Mode = Literal["reports", "usage", "compact", "mine"]
+
+
 @dataclass(frozen=True, slots=True)
 class _Work:
     options: _Options
     events: bool
     prompts: ForkingPromptSink | None  # an empty one, to start each file from
     probe: int | None  # the parent's hash(PROBE) when workers share its salt (fork)
-    usage: bool = False  # `stats`: a chunk's usage totals, not each file's report
-    mine: bool = False  # `learn`: each file's prompts only (`parallel_prompts`)
+    mode: Mode = "reports"
 
     def hasher(self) -> Callable[[str], int]:
         """`hash` where every process salts it alike (forked workers), else blake2b."""
@@ -181,23 +198,27 @@ def _start_worker(work: _Work) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
-    """Each file's outcome; for `stats`, the chunk's usage totals instead of the reports
-    (no call known for a copy), and each file's copy log and events."""
+def _replay_chunk(paths: list[str]) -> Answer:
+    """Each file's outcome; for `stats` and `replay`, the chunk's usage totals instead of
+    the reports (no call known for a copy), and each file's copy log and events (see
+    `Mode`)."""
     from toolsel.replay.driver import replay_file
     from toolsel.replay.stats import UsageTotals
 
     work = _work
     assert work is not None
-    options = work.options
+    options, mode = work.options, work.mode
     hasher = work.hasher()
     validators: dict[str, object] = {}
     outcomes: list[FileOutcome] = []
     usage = UsageTotals(bounded=False)  # the parent bounds the pairs, file after file
+    totals = Totals()
     logs: list[PackedLog] = []
     heard: list[list[tuple[Any, ...]] | None] = []
     about: list[list[int] | None] = []
-    for path in paths:
+    packed: list[bytes] = []
+    links: list[AgentParts] = []
+    for index, path in enumerate(paths):
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
         numbers: list[int] | None = [] if work.events else None
@@ -213,17 +234,23 @@ def _replay_chunk(paths: list[str]) -> list[FileOutcome] | ChunkUsage:
             event_numbers=numbers,
             window=options.window,
         )
-        if work.usage:
-            usage.add(report)
-            logs.append(pack_log(log, hasher, report))
-            heard.append(_flat(events))
-            about.append(numbers)
-        else:
-            packed = pack_log(log, hasher)
-            outcomes.append(FileOutcome(report, packed, _flat(events), numbers))
-    if work.usage:
+        if mode == "reports":
+            outcomes.append(FileOutcome(report, pack_log(log, hasher), _flat(events), numbers))
+            continue
+        usage.add(report)
+        logs.append(pack_log(log, hasher, report))
+        heard.append(_flat(events))
+        about.append(numbers)
+        if mode == "compact":
+            totals.add(report)
+            packed.append(pack_compact(report))
+            if report.task_agents or report.agent_id:
+                links.append((index, report.task_agents, report.agent_id, report.calls))
+    if mode == "reports":
+        return outcomes
+    if mode == "usage":
         return usage, logs, heard, about
-    return outcomes
+    return CompactChunk(usage, logs, heard, about, totals, packed, links)
 
 
 def parallel_reports(
@@ -238,8 +265,8 @@ def parallel_reports(
     runs here, in order (see the module's docstring)."""
     work = _work_for(options, on_event, None)
     settle = _Settle(RunMemory(), work.hasher(), on_event)
-    for paths, outcomes in _outcomes(inputs, work, jobs):
-        assert isinstance(outcomes, list)
+    for paths, answer in _outcomes(inputs, work, jobs):
+        outcomes = cast("list[FileOutcome]", answer)  # mode `reports`
         for path, outcome in zip(paths, outcomes, strict=True):
             yield settle(outcome)
             if progress is not None:
@@ -260,30 +287,89 @@ def parallel_usage(
     copies it finds back out of the chunk's totals (`UsageTotals.add_chunk`)."""
     from toolsel.replay.stats import UsageTotals
 
-    work = replace(_work_for(options, on_event, None), usage=True)
-    memory, hasher = RunMemory(), work.hasher()
+    work = replace(_work_for(options, on_event, None), mode="usage")
+    settle = _SettleChunk(RunMemory(), work.hasher(), on_event)
     totals = UsageTotals()
     for paths, answer in _outcomes(inputs, work, jobs):
         assert isinstance(answer, tuple)
         usage, logs, events, numbers = answer
-        found = [copied_calls(log, memory) for log in logs]
-        if on_event is not None:
-            for file_events, file_numbers, copied in zip(events, numbers, found, strict=True):
-                _pass_on(on_event, file_events or [], file_numbers or [], copied)
-        tools = _ToolNames(usage.calls, hasher)
+        found, tools = settle(usage, logs, events, numbers)
         totals.add_chunk(
-            usage,
-            [
-                _copies(log, copied, tools)
-                for log, copied in zip(logs, found, strict=True)
-                if copied
-            ],
-            partial(map, tools.used, logs, found),
+            usage, _found_copies(logs, found, tools), partial(map, tools.used, logs, found)
         )
-        if progress is not None:
-            for path in paths:
-                progress(_size(path))
+        _tell(progress, paths)
     return totals
+
+
+def parallel_compact(
+    inputs: list[str],
+    options: _Options,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    jobs: int,
+) -> Iterator[SettledChunk]:
+    """What `replay` gathers of every file, read by `jobs` worker processes, chunk by chunk
+    in path order. Each worker sends a chunk's usage totals and report totals, summed as if
+    no call were a copy, and each file's report packed as `replay` keeps it
+    (`report.pack_compact`): this process makes the copy pass, and only a file with copies
+    has its report unpacked, its copies moved (`_compact_with_copies`) and packed again."""
+    work = replace(_work_for(options, on_event, None), mode="compact")
+    hasher = work.hasher()
+    settle = _SettleChunk(RunMemory(), hasher, on_event)
+    for paths, answer in _outcomes(inputs, work, jobs):
+        assert isinstance(answer, CompactChunk)
+        logs = answer.logs
+        found, tools = settle(answer.usage, logs, answer.events, answer.numbers)
+        packed = answer.packed
+        for at, copied in enumerate(found):
+            if copied:
+                packed[at] = _compact_with_copies(packed[at], logs[at], copied, hasher)
+        yield SettledChunk(
+            answer.usage,
+            _found_copies(logs, found, tools),
+            partial(map, tools.used, logs, found),
+            answer.totals,
+            sum(map(len, found)),
+            packed,
+            answer.links,
+        )
+        _tell(progress, paths)
+
+
+@dataclass(slots=True)
+class _SettleChunk:
+    """The copy pass over a chunk's files, in the parent, in path order: which calls of
+    each file are copies; their events passed on, marked. `hasher` is the workers'."""
+
+    memory: RunMemory
+    hasher: Callable[[str], int]
+    on_event: EventSink | None
+
+    def __call__(
+        self,
+        usage: UsageTotals,
+        logs: list[PackedLog],
+        events: list[list[tuple[Any, ...]] | None],
+        numbers: list[list[int] | None],
+    ) -> tuple[list[set[int]], _ToolNames]:
+        found = [copied_calls(log, self.memory) for log in logs]
+        if self.on_event is not None:
+            for file_events, file_numbers, copied in zip(events, numbers, found, strict=True):
+                _pass_on(self.on_event, file_events or [], file_numbers or [], copied)
+        return found, _ToolNames(usage.calls, self.hasher)
+
+
+def _found_copies(
+    logs: list[PackedLog], found: list[set[int]], tools: _ToolNames
+) -> list[FileCopies]:
+    return [_copies(log, copied, tools) for log, copied in zip(logs, found, strict=True) if copied]
+
+
+def _tell(progress: Progress | None, paths: list[str]) -> None:
+    if progress is not None:
+        for path in paths:
+            progress(_size(path))
 
 
 def _work_for(
@@ -295,17 +381,60 @@ def _work_for(
     )
 
 
+#: A file's part in the sub-agent links (`driver._AgentLinks`): its place in its chunk, its
+#: Task results' agents, its own agent id and its calls.
+AgentParts = tuple[int, Mapping[str, tuple[str, str]], str | None, int]
+
+
+@dataclass(slots=True)
+class CompactChunk:
+    """What a worker sends of a chunk of files for `replay` (mode `compact`): as for
+    `stats` (`ChunkUsage`), with the chunk's report totals (`Totals`), each file's report
+    packed as `replay` keeps it, and the parts of the files that sub-agent links need.
+    No call is known for a copy in any of it."""
+
+    usage: UsageTotals
+    logs: list[PackedLog]
+    events: list[list[tuple[Any, ...]] | None]
+    numbers: list[list[int] | None]
+    totals: Totals
+    packed: list[bytes]
+    links: list[AgentParts]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = (
+            self.usage, self.logs, self.events, self.numbers, self.totals, self.packed, self.links
+        )  # fmt: skip
+        return CompactChunk, fields
+
+
+@dataclass(frozen=True, slots=True)
+class SettledChunk:
+    """A chunk of files after the copy pass, as `driver._Gathered.add_chunk` adds it: the
+    worker's usage and report totals, with the copies to take back (`copies`, `used`, as
+    `UsageTotals.add_chunk` takes them; `copied` calls in all), and each file's packed
+    report, with its copies moved."""
+
+    usage: UsageTotals
+    copies: list[FileCopies]
+    used: Callable[[], Iterable[dict[str, int]]]
+    totals: Totals
+    copied: int
+    packed: list[bytes]
+    links: list[AgentParts]
+
+
 #: What a worker sends of a chunk of files for `stats`: their usage totals (no call known
 #: for a copy), and each file's copy log, and its events (as `_flat` tuples) and the call
 #: each is about, when they are wanted.
 ChunkUsage = tuple[
     "UsageTotals", list[PackedLog], list[list[tuple[Any, ...]] | None], list[list[int] | None]
 ]
+#: What a worker sends back of a chunk, as its mode says (`Mode`).
+Answer = list[FileOutcome] | ChunkUsage | CompactChunk | list["ForkingPromptSink"]
 
 
-def _outcomes(
-    inputs: list[str], work: _Work, jobs: int
-) -> Iterator[tuple[list[str], list[FileOutcome] | ChunkUsage]]:
+def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[tuple[list[str], Answer]]:
     """Each chunk of files, in path order, and what the workers sent of it."""
     import multiprocessing
 
@@ -329,7 +458,7 @@ def parallel_prompts(
     here in path order."""
     from toolsel.replay.driver import _Options
 
-    work = replace(_work_for(_Options(None, None, None, ()), None, prompts.fork()), mine=True)
+    work = replace(_work_for(_Options(None, None, None, ()), None, prompts.fork()), mode="mine")
     for paths, answer in _outcomes(inputs, work, jobs):
         mined = cast("list[ForkingPromptSink]", answer)  # `_mine_chunk`'s
         for path, found in zip(paths, mined, strict=True):
@@ -370,12 +499,12 @@ class _Workers:
             self.pipes.append(here)
             self.processes.append(process)
 
-    def replay(self, chunks: list[list[str]]) -> Iterator[list[FileOutcome] | ChunkUsage]:
+    def replay(self, chunks: list[list[str]]) -> Iterator[Answer]:
         from multiprocessing.connection import wait
 
         limit = len(self.pipes) * AHEAD
         out: dict[Connection, deque[int]] = {pipe: deque() for pipe in self.pipes}
-        back: dict[int, list[FileOutcome] | ChunkUsage] = {}
+        back: dict[int, Answer] = {}
         sent = 0
 
         def send_ahead(number: int) -> None:
@@ -409,7 +538,7 @@ class _Workers:
             pipe.close()
 
 
-def _answer(pipe: Connection) -> list[FileOutcome] | ChunkUsage:
+def _answer(pipe: Connection) -> Answer:
     """A worker's outcomes, or the error it met raised here."""
     try:
         failed, answer = pipe.recv()
@@ -417,7 +546,7 @@ def _answer(pipe: Connection) -> list[FileOutcome] | ChunkUsage:
         raise RuntimeError("a replay worker process ended unexpectedly") from None
     if failed:
         raise answer
-    outcomes: list[FileOutcome] | ChunkUsage = answer
+    outcomes: Answer = answer
     return outcomes
 
 
@@ -429,7 +558,7 @@ def _serve(pipe: Connection, work: _Work) -> None:
         if paths is None:
             return
         try:
-            outcomes = _mine_chunk(paths) if work.mine else _replay_chunk(paths)
+            outcomes = _mine_chunk(paths) if work.mode == "mine" else _replay_chunk(paths)
         except BaseException as error:  # the parent raises it
             pipe.send((True, error))
         else:
@@ -576,4 +705,32 @@ def _with_copies(
     return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
 
 
-__all__ = ["FileOutcome", "ToolStats", "available_cores", "parallel_reports", "parallel_usage"]
+def _compact_with_copies(
+    packed: bytes, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
+) -> bytes:
+    """A packed report (`pack_compact`: a median in place of each tool's latencies) with its
+    `copied` calls moved, as `_with_copies` moves them: each tool's latencies are first put
+    back from the log, in their order, so that its median is taken without the copies'."""
+    report = unpack(packed)
+    names = {hasher(name): name for name in report.tools}
+    latencies = log.latencies
+    assert latencies is not None
+    kept: dict[str, dict[int, float]] = {name: {} for name in report.tools}
+    for number, index in enumerate(log.closes[1::2]):
+        if index >= 0 and number not in log.uncounted:
+            kept[names[log.opens[4 * number + 1]]][index] = latencies[number]
+    tools = {
+        name: replace(s, latencies=tuple(v for _, v in sorted(kept[name].items())), median_s=None)
+        for name, s in report.tools.items()
+    }
+    return pack_compact(_with_copies(replace(report, tools=tools), log, copied, hasher))
+
+
+__all__ = [
+    "FileOutcome",
+    "ToolStats",
+    "available_cores",
+    "parallel_compact",
+    "parallel_reports",
+    "parallel_usage",
+]

@@ -324,6 +324,15 @@ class Totals:
         if len(self.found) < len(FailOn):
             self.found.update(kind for kind in FailOn if _has(report, kind))
 
+    def merge(self, other: Totals, copied: int = 0) -> None:
+        """Add `other`'s totals (a worker's, over a chunk of files), and `copied` calls that
+        the copy pass found in those files."""
+        counts = self.counts
+        for name, value in other.counts.items():
+            counts[name] += value
+        counts["copied_calls"] += copied
+        self.found |= other.found
+
 
 _summed = attrgetter(*SUMMED)
 
