@@ -1,7 +1,7 @@
 """Events as a table, measured: on a generated archive of about 10k transcript files with
 resumed sessions, `stats` against `export` + `stats --events` (equal output, checked),
-the export's and the DuckDB reduce's time, and the export mapped on a two-worker Dask
-local cluster (start-up and cost per GB).
+the export's (in one process and with `--jobs 2`) and the DuckDB reduce's time, and the
+export mapped on a two-worker Dask local cluster (start-up and cost per GB).
 
     python benchmarks/events_bench.py [SESSIONS]   # default 8000 sessions: ~10k files
 
@@ -61,6 +61,12 @@ def main(sessions: int) -> None:
     same = all(rendered(got, f) == rendered(expected, f) for f in ("json", "human"))
     print(f"stats --events output equal to stats: {same}")
     print(f"export cost: {export_s / gb:.1f} s per GB (one process)")
+    _, jobs_s = timed(
+        "export --jobs 2 (this process's CPU)",
+        lambda: export_events(paths, str(work / "ev-jobs"), jobs=2),
+    )
+    print(f"  {export_s / jobs_s:.2f}x; equal tables: {events_stats(str(work / 'ev-jobs')) == got}")
+    print(f"export --jobs 2 cost: {jobs_s / gb:.1f} s per GB")
 
     def on_dask() -> Any:
         with dask_client(None) as client:

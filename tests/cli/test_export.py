@@ -33,6 +33,32 @@ def test_stats_of_the_export_prints_what_stats_prints(
     assert (got.exit_code, got.stdout) == (expected.exit_code, expected.stdout)
 
 
+def test_jobs_write_the_same_tables(
+    cli: Cli, tmp_path: Path, archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worker processes map the files; this one marks the copies and writes, in path
+    order: the tables are equal, row for row, for any --jobs."""
+    import pyarrow.parquet as pq
+
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    monkeypatch.setattr(parallel, "CHUNK", 5)
+    pools: list[int] = []
+    real = parallel.parallel_rows
+    monkeypatch.setattr(
+        parallel, "parallel_rows", lambda *a, **k: pools.append(k["jobs"]) or real(*a, **k)
+    )
+    runs = [cli("export", str(archive), "-o", str(tmp_path / j), "-j", j) for j in ("1", "2")]
+    assert pools == [2]
+    assert runs[0].stdout.replace("/1", "/2") == runs[1].stdout and "copied" in runs[0].stdout
+    for table in ("calls", "files"):
+        one, two = (pq.read_table(tmp_path / j / table) for j in ("1", "2"))
+        assert one.num_rows > 50 and one.equals(two)
+    assert one.column("file_no").to_pylist() == list(range(one.num_rows))  # the files'
+    assert two.num_rows == len(list(archive.rglob("*.jsonl")))
+
+
 def test_since_exports_the_files_stats_since_counts(cli: Cli, tmp_path: Path) -> None:
     """Files last modified before --since are skipped, as `stats --since` skips them."""
     source = tmp_path / "t"
@@ -110,6 +136,11 @@ def test_an_empty_output_directory_is_filled(cli: Cli, tmp_path: Path) -> None:
 def test_options_that_do_not_go_together_are_refused(cli: Cli, tmp_path: Path) -> None:
     run = cli("export", BUNDLED, "-o", str(tmp_path / "ev"), "--scheduler", "tcp://x:1")
     assert (run.exit_code, run.stderr) == (2, "toolsel: error: --scheduler needs --engine dask\n")
+    run = cli("export", BUNDLED, "-o", str(tmp_path / "ev"), "--engine", "dask", "-j", "2")
+    assert run.exit_code == 2 and run.stderr.startswith(
+        "toolsel: error: --jobs is for --engine local"
+    )
+    assert not (tmp_path / "ev").exists()
     run = cli("stats", BUNDLED, "--events", str(tmp_path))
     assert run.exit_code == 2 and "one of them" in run.stderr
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from toolsel.cli.common import SinceOption, handle_errors, since_time
+from toolsel.cli.common import JobsOption, SinceOption, handle_errors, jobs_wanted, since_time
 from toolsel.errors import UsageError
 from toolsel.render.formats import InputFormat
 
@@ -51,6 +51,7 @@ def export(
         ),
     ] = None,
     since: SinceOption = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Write every tool call as a row of Parquet tables (toolsel[events])."""
     from toolsel.events.export import check_target, export_events
@@ -60,6 +61,8 @@ def export(
     after = since_time(since)
     if scheduler is not None and engine is not Engine.DASK:
         raise UsageError("--scheduler needs --engine dask")
+    if jobs is not None and engine is Engine.DASK:
+        raise UsageError("--jobs is for --engine local", hint="the cluster's workers map the files")
     check_target(output_dir)
     if engine is Engine.DASK:
         from toolsel.events.dask import export_on_dask
@@ -68,7 +71,9 @@ def export(
             paths, str(output_dir), scheduler=scheduler, input_format=fmt, since=after
         )
     else:
-        summary = export_events(paths, str(output_dir), input_format=fmt, since=after)
+        summary = export_events(
+            paths, str(output_dir), input_format=fmt, since=after, jobs=jobs_wanted(jobs)
+        )
     import sys
 
     render_export_summary(summary, sys.stdout)

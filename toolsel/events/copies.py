@@ -10,26 +10,29 @@ session id)."""
 from __future__ import annotations
 
 from toolsel.events.rows import FileEvents
+from toolsel.replay.memory import RunMemory, copies, message_key, tool_key
 
 
 class CopyMarks:
-    """What the files marked so far left: each call id's first (tool, turn, file_no), and
-    each session's files. Bounded by the distinct call ids, as `replay` is."""
+    """What the files marked so far left, kept as `replay` keeps it (`RunMemory`: 20 bytes
+    a distinct call id, not a dict of strings), so that an archive of any size is marked in
+    bounded memory."""
 
     def __init__(self) -> None:
-        self.calls: dict[str, tuple[str, str | None, int]] = {}
-        self.sessions: dict[str, set[int]] = {}
+        self.memory = RunMemory()
 
     def mark(self, events: FileEvents) -> FileEvents:
         """Set the file's `copied` column (files must come in path order), and remember it."""
+        memory = self.memory
         columns = events.calls
-        file_no: int = events.file["file_no"]
+        file_no = memory.files
         sessions: list[str] = events.file["sessions"]
         # the earlier files linked once the file had named its first k sessions
         linked: list[set[int]] = [set()]
         for session in sessions:
-            linked.append(linked[-1] | self.sessions.get(session, set()))
+            linked.append(linked[-1] | set(memory.linked(session)))
         copied = []
+        new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
         for call_id, tool, turn, seen in zip(
             columns["call_id"],
             columns["tool"],
@@ -37,17 +40,13 @@ class CopyMarks:
             columns["sessions_seen"],
             strict=True,
         ):
-            earlier = self.calls.get(call_id)
-            copied.append(
-                earlier is not None
-                and earlier[0] == tool
-                and ((turn is not None and earlier[1] == turn) or earlier[2] in linked[seen])
-            )
+            key = hash(call_id)
+            earlier = memory.find(key)
+            if earlier is None:
+                new.setdefault(key, (tool_key(tool), message_key(turn), file_no))
+                copied.append(False)
+            else:
+                copied.append(copies(earlier, tool_key(tool), message_key(turn), linked[seen]))
         columns["copied"] = copied
-        for call_id, tool, turn in zip(
-            columns["call_id"], columns["tool"], columns["turn"], strict=True
-        ):
-            self.calls.setdefault(call_id, (tool, turn, file_no))
-        for session in sessions:
-            self.sessions.setdefault(session, set()).add(file_no)
+        memory.add(new, sessions)
         return events

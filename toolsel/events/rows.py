@@ -55,6 +55,13 @@ def map_file(path: str, file_no: int, *, input_format: str | None = None) -> Fil
     return recorder.finish(report)
 
 
+def numbered(events: FileEvents, file_no: int) -> FileEvents:
+    """`events` (mapped as some other file number, in a worker) as file `file_no`."""
+    events.calls["file_no"] = [file_no] * events.rows
+    events.file["file_no"] = file_no
+    return events
+
+
 class _CallRecorder:
     """A matcher listener that writes a row when a call starts and fills it in when the
     call is answered."""

@@ -50,6 +50,7 @@ from toolsel.replay.report import (
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
+    from toolsel.events.rows import FileEvents
     from toolsel.replay.driver import EventSink, ForkingPromptSink, _Options
     from toolsel.replay.lines import Progress
     from toolsel.replay.stats import FileCopies, UsageTotals
@@ -166,8 +167,9 @@ FORK_HASH = True
 #:   usage    `stats`: the chunk's usage totals and each file's copy log (`ChunkUsage`);
 #:   compact  `replay`: those, its totals and each file's report packed as `replay` keeps
 #:            it (`CompactChunk`);
-#:   mine     `learn`: each file's prompts only (`parallel_prompts`).
-Mode = Literal["reports", "usage", "compact", "mine"]
+#:   mine     `learn`: each file's prompts only (`parallel_prompts`);
+#:   export   `export`: each file's rows (`parallel_rows`).
+Mode = Literal["reports", "usage", "compact", "mine", "export"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,7 +433,9 @@ ChunkUsage = tuple[
     "UsageTotals", list[PackedLog], list[list[tuple[Any, ...]] | None], list[list[int] | None]
 ]
 #: What a worker sends back of a chunk, as its mode says (`Mode`).
-Answer = list[FileOutcome] | ChunkUsage | CompactChunk | list["ForkingPromptSink"]
+Answer = (
+    list[FileOutcome] | ChunkUsage | CompactChunk | list["ForkingPromptSink"] | list["FileEvents"]
+)
 
 
 def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[tuple[list[str], Answer]]:
@@ -465,6 +469,30 @@ def parallel_prompts(
             prompts.join(found)
             if progress is not None:
                 progress(_size(path))
+
+
+def parallel_rows(
+    inputs: list[str], input_format: str | None, *, jobs: int
+) -> Iterator[FileEvents]:
+    """`events.rows.map_file` of each file, in `jobs` worker processes, in path order: the
+    copy marks are the caller's to add, in that order (`toolsel.events.copies`)."""
+    from toolsel.events.rows import numbered
+    from toolsel.replay.driver import _Options
+
+    work = replace(_work_for(_Options(None, None, input_format, ()), None, None), mode="export")
+    number = 0
+    for _, answer in _outcomes(inputs, work, jobs):
+        for events in cast("list[FileEvents]", answer):  # `_map_chunk`'s
+            yield numbered(events, number)
+            number += 1
+
+
+def _map_chunk(paths: list[str]) -> list[FileEvents]:
+    from toolsel.events.rows import map_file
+
+    work = _work
+    assert work is not None
+    return [map_file(path, 0, input_format=work.options.input_format) for path in paths]
 
 
 def _mine_chunk(paths: list[str]) -> list[ForkingPromptSink]:
@@ -558,11 +586,18 @@ def _serve(pipe: Connection, work: _Work) -> None:
         if paths is None:
             return
         try:
-            outcomes = _mine_chunk(paths) if work.mode == "mine" else _replay_chunk(paths)
+            outcomes = _CHUNK_WORK.get(work.mode, _replay_chunk)(paths)
         except BaseException as error:  # the parent raises it
             pipe.send((True, error))
         else:
             pipe.send((False, outcomes))
+
+
+#: What a worker does with a chunk, by mode (the report modes: `_replay_chunk`).
+_CHUNK_WORK: dict[str, Callable[[list[str]], Answer]] = {
+    "mine": _mine_chunk,
+    "export": _map_chunk,
+}
 
 
 def _size(path: str) -> int:
