@@ -14,6 +14,10 @@ Each step is a whole `python` process, timed in CPU seconds (user + system; best
   + fused path    and what pairing has to build: a Call, an OpenCall and a Result per
                   pair, per-tool tallies, latency from the two timestamps, in one loop with
                   no dispatch (an upper bound on what fusing decoder and matcher could save)
+  + lean pairing  the same counts with no object per pair (a tuple per open call, tallies
+                  in dicts): what a second, leaner matcher for the common case could reach
+  + start-up      that lean loop after importing what `toolsel replay` imports before it
+                  reads (the CLI, the driver, the renderer)
   toolsel replay  the whole `toolsel replay --format json --fail-on none FILE`
 
 The gap between `+ decode` and `toolsel replay` is the matcher and the events; the gap
@@ -120,6 +124,38 @@ for number, piece in enumerate(lines(sys.argv[1]), 1):
                 tally.latencies.append(seconds)
 """,
 }
+LEAN = """
+from datetime import datetime
+parse = datetime.fromisoformat
+opened, answered, calls, answers, errors, latencies = {}, {}, {}, {}, {}, {}
+for number, piece in enumerate(lines(sys.argv[1]), 1):
+    line = decode(piece)
+    message = line.message
+    if message is ABSENT or message is None or type(message.content) is not list:
+        continue
+    stamp = line.timestamp
+    for block in message.content:
+        kind = block.type
+        if kind == "tool_use":
+            name = block.name
+            opened[block.id] = (name, number, stamp)
+            calls[name] = calls.get(name, 0) + 1
+        elif kind == "tool_result":
+            found = opened.pop(block.tool_use_id, None)
+            if found is not None:
+                name, start = found[0], found[2]
+                answered[block.tool_use_id] = number
+                answers[name] = answers.get(name, 0) + 1
+                if block.is_error is True:
+                    errors[name] = errors.get(name, 0) + 1
+                if start is not None and stamp is not None:
+                    seconds = (parse(stamp) - parse(start)).total_seconds()
+                    latencies.setdefault(name, []).append(seconds)
+"""
+STEPS["+ lean pairing"] = PRELUDE + DECODE + LEAN
+STEPS["+ start-up"] = (
+    "import toolsel.cli, toolsel.replay.driver, toolsel.render.replay\n" + PRELUDE + DECODE + LEAN
+)
 MEASURE = """
 import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
