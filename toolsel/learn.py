@@ -686,35 +686,16 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
 
 def _tfidf(texts: Sequence[str]) -> tuple[Any, Any, Any, Any] | None:
     """The TF-IDF vectors of `texts` (`ranking.fields.tokens`), as scikit-learn's
-    `TfidfVectorizer(sublinear_tf=True)` makes them (smoothed idf, 1 + log tf, each row of
-    unit length), in numpy alone (scikit-learn's import costs a second): (row, column,
+    `TfidfVectorizer(sublinear_tf=True)` makes them (`toolsel.tfidf`): (row, column,
     weight) of each non-zero, rows in order and each row's columns sorted, and where each
     row starts. None when no text has a word."""
-    import numpy as np
-
     from toolsel.ranking.fields import tokens
+    from toolsel.tfidf import tfidf
 
-    counted = [Counter(tokens(text)) for text in texts]
-    vocabulary = {term: i for i, term in enumerate(sorted({t for c in counted for t in c}))}
-    if not vocabulary:
+    vectors = tfidf([tokens(text) for text in texts])
+    if vectors is None:
         return None
-    rows: list[int] = []
-    columns: list[int] = []
-    counts: list[int] = []
-    starts = [0]
-    for row, terms in enumerate(counted):
-        for column, count in sorted((vocabulary[t], n) for t, n in terms.items()):
-            rows.append(row)
-            columns.append(column)
-            counts.append(count)
-        starts.append(len(columns))
-    row_of, column_of = np.array(rows, dtype=np.intp), np.array(columns, dtype=np.intp)
-    documents = np.bincount(column_of, minlength=len(vocabulary))
-    idf = np.log((1 + len(texts)) / (1 + documents)) + 1
-    weights = (np.log(np.array(counts, dtype=np.float64)) + 1) * idf[column_of]
-    norms = np.sqrt(np.bincount(row_of, weights * weights, minlength=len(texts)))
-    weights /= norms[row_of]
-    return row_of, column_of, weights, starts
+    return vectors.rows, vectors.columns, vectors.weights, vectors.starts
 
 
 # -- writing ----------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ CHUNK_ROWS = 512
 SHARED_SHARE = 0.2
 SHARED_MIN = 3
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A word, as TS209 has always read them (scikit-learn's `token_pattern` it was given).
+_WORD = re.compile(r"(?u)\b[a-zA-Z][a-zA-Z0-9]+\b")
 
 
 def without_shared_sentences(texts: Sequence[str]) -> list[str]:
@@ -41,21 +43,20 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
     if len(texts) < 2:
         return []
     texts = without_shared_sentences(texts)
-    from sklearn.feature_extraction.text import TfidfVectorizer
+    from toolsel.lint.stop_words import ENGLISH_STOP_WORDS
+    from toolsel.tfidf import tfidf
 
-    vectorizer = TfidfVectorizer(
-        stop_words="english",
-        sublinear_tf=True,
+    # as scikit-learn's TfidfVectorizer(stop_words="english", sublinear_tf=True) did
+    vectors = tfidf(
+        [[w for w in _WORD.findall(t.lower()) if w not in ENGLISH_STOP_WORDS] for t in texts],
         # words in more than half the documents say nothing about which tool is meant
         max_df=0.5 if len(texts) >= 20 else 1.0,
-        token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9]+\b",
     )
-    try:
-        matrix = vectorizer.fit_transform(texts).tocsr()
-    except ValueError:  # every text was stop words only
+    if vectors is None:  # every text was stop words only
         return []
     import numpy as np
 
+    matrix = vectors.matrix()
     transposed = matrix.T.tocsr()
     found_i: list[np.ndarray] = []
     found_j: list[np.ndarray] = []

@@ -1,7 +1,7 @@
 """One background process for lint's expensive shared work (TS209's TF-IDF scan).
 
 For large registries the worker is forked before the registry is parsed, so that importing
-scikit-learn (1.5-2 s) happens while the main process parses YAML. It is a daemon that
+scipy (about 0.4 s) happens while the main process parses YAML. It is a daemon that
 answers one request over a pipe; if its answer is not needed (the result was cached) it is
 killed at once. Linux only: fork is cheap there and safe at that point (no threads yet);
 elsewhere everything runs inline.
@@ -20,7 +20,7 @@ def fork_available() -> bool:
 
 
 def _serve(conn: Connection) -> None:
-    import sklearn.feature_extraction.text  # noqa: F401 - warm the import while the parent parses
+    import scipy.sparse  # noqa: F401 - warm the import while the parent parses
 
     from toolsel.lint.similarity import similar_pairs
 
@@ -59,5 +59,5 @@ class SimilarityWorker:
 
 
 def start_worker() -> SimilarityWorker | None:
-    """A started worker that is already importing scikit-learn, or None where fork is unsafe."""
+    """A started worker that is already importing scipy, or None where fork is unsafe."""
     return SimilarityWorker() if fork_available() else None

@@ -1,6 +1,7 @@
 """The ranking index: per-term postings with field-weighted term frequencies.
 
-Built once per registry content (fitting TF-IDF with scikit-learn), then stored in the cache
+Built once per registry content (fitting TF-IDF in numpy, as scikit-learn would; the learned
+weights, for a registry with examples, with scikit-learn), then stored in the cache
 (`persist`), so the query path never imports scikit-learn and never re-parses YAML.
 """
 
@@ -199,7 +200,7 @@ def examples_field_weight(registry: Registry) -> float:
 
 
 def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
-    """Tokenise every tool by field and fit the weights (TF-IDF with scikit-learn); with
+    """Tokenise every tool by field and fit the weights (TF-IDF, `_fit_tfidf`); with
     `examples`, example prompts are a field of their tool and documents of their own."""
     tools = list(registry.tools)
     per_doc: list[dict[str, list[int]]] = []
@@ -329,26 +330,24 @@ def _fit_tfidf(
     n_docs: int, n_terms: int, term_ptr: array[int], doc_ids: array[int], weighted_tf: array[float]
 ) -> tuple[array[float], array[float]]:
     """scikit-learn's TfidfTransformer (sublinear tf, smoothed idf, l2 rows) on the
-    field-weighted counts; returns each posting's weight and the idf per term."""
+    field-weighted counts (`toolsel.tfidf.weigh`, in numpy: scikit-learn's import cost the
+    first `rank` of a registry a second); returns each posting's weight and the idf per
+    term."""
     if n_docs == 0 or n_terms == 0:
         return array("d"), array("d")
     import numpy as np
-    from scipy.sparse import csc_matrix
-    from sklearn.feature_extraction.text import TfidfTransformer
 
-    counts = csc_matrix(
-        (
-            np.frombuffer(weighted_tf, dtype=np.float64),
-            np.frombuffer(doc_ids, dtype=doc_ids.typecode),
-            np.frombuffer(term_ptr, dtype=term_ptr.typecode),
-        ),
-        shape=(n_docs, n_terms),
+    from toolsel.tfidf import weigh
+
+    pointers = np.frombuffer(term_ptr, dtype=term_ptr.typecode)
+    terms = np.repeat(np.arange(n_terms, dtype=np.intp), np.diff(pointers))
+    weights, idf = weigh(
+        np.frombuffer(weighted_tf, dtype=np.float64),
+        np.frombuffer(doc_ids, dtype=doc_ids.typecode).astype(np.intp),
+        terms,
+        n_docs,
+        n_terms,
     )
-    transformer = TfidfTransformer(sublinear_tf=True, smooth_idf=True, norm="l2")
-    weights = transformer.fit_transform(counts.tocsr()).tocsc()
-    weights.sort_indices()
-    # the transform keeps the sparsity pattern, so postings stay aligned with doc_ids
-    return (
-        array("d", np.ascontiguousarray(weights.data, dtype=np.float64).tobytes()),
-        array("d", np.ascontiguousarray(transformer.idf_, dtype=np.float64).tobytes()),
-    )
+    # postings come term by term, each term's documents in order: a document's terms are
+    # summed in term order, as scikit-learn sums each row in column order
+    return array("d", weights.tobytes()), array("d", idf.astype(np.float64).tobytes())
