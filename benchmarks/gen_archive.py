@@ -81,9 +81,9 @@ class _Session:
         )
         self._line("user", {"role": "user", "content": text})
 
-    def turn(self, subagents: float) -> None:
+    def turn(self, subagents: float, cut: bool = False) -> None:
         """One assistant message with 1-3 tool calls, streamed a block per line, then
-        each result in a user line."""
+        each result in a user line; `cut`: the session ends before the last result."""
         rng = self.rng
         message_id = f"msg_{rng.getrandbits(96):024x}"
         calls = []
@@ -108,7 +108,7 @@ class _Session:
                  "stop_reason": None, "usage": {"input_tokens": 4, "output_tokens": 120}},
                 requestId=f"req_{rng.getrandbits(64):016x}",
             )  # fmt: skip
-        for call_id, tool in calls:
+        for call_id, tool in calls[:-1] if cut else calls:
             self._tick(0.5, 20.0)
             error = rng.random() < 0.06
             extra: dict[str, Any] = {}
@@ -153,11 +153,18 @@ class _Session:
 
 
 def sessions(
-    count: int, *, seed: int = 0, resumed: float = 0.15, subagents: float = 0.01, turns: int = 8
+    count: int,
+    *,
+    seed: int = 0,
+    resumed: float = 0.15,
+    subagents: float = 0.01,
+    turns: int = 8,
+    unanswered: float = 0.0,
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """(relative path, lines) of each file of an archive of `count` sessions (sub-agent
     files come after their session's file and are not counted in `count`). `turns` is the
-    mean number of assistant turns of a session."""
+    mean number of assistant turns of a session; `unanswered` the share of sessions that
+    end before their last call's result (which a session resuming one copies)."""
     rng = random.Random(seed)
     projects = max(1, count // 250)
     earlier: dict[int, list[list[dict[str, Any]]]] = {}  # project -> its sessions' lines
@@ -175,10 +182,13 @@ def sessions(
             session.clock = max(start, _parse(copied[-1]["timestamp"])) if copied else start
         else:
             session.lines.append({"type": "summary", "summary": "work", "leafUuid": "none"})
-        for turn in range(max(1, round(rng.expovariate(1 / turns)))):
+        count_turns = max(1, round(rng.expovariate(1 / turns)))
+        # drawn only when asked for, so that other archives stay what they were
+        cut = unanswered > 0 and rng.random() < unanswered
+        for turn in range(count_turns):
             if turn % 3 == 0:
                 session.human(number * 100 + turn)
-            session.turn(subagents)
+            session.turn(subagents, cut=cut and turn == count_turns - 1)
         directory = f"-home-dev-project{project}"
         kept = earlier.setdefault(project, [])
         kept.append(session.lines)

@@ -109,6 +109,131 @@ def test_replay_packs_the_same_with_a_registry_and_a_window(tmp_path: Path) -> N
     compact_both([str(BUNDLED), str(CORPUS)], registry=registry)
 
 
+class InProcessWorkers:
+    """`parallel._Workers` in this process: each chunk done here, its answer pickled and
+    read back as a pipe would. The workers' code then runs where coverage and mutation
+    testing see it; the tests above run it in real processes."""
+
+    def __init__(self, jobs: int, context: Any, work: Any) -> None:
+        self.work = work
+
+    def replay(self, chunks: list[list[str]]) -> Any:
+        import pickle
+
+        previous, parallel._work = parallel._work, self.work
+        try:
+            for chunk in reversed(chunks[:2]):  # two chunks out of order, as workers may
+                parallel._CHUNK_WORK.get(self.work.mode, parallel._replay_chunk)(chunk)
+            for chunk in chunks:
+                answer = parallel._CHUNK_WORK.get(self.work.mode, parallel._replay_chunk)(chunk)
+                yield pickle.loads(pickle.dumps(answer))
+        finally:
+            parallel._work = previous
+
+    def close(self, *, stop: bool = False) -> None:
+        pass
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_Workers", InProcessWorkers)
+    monkeypatch.setattr(parallel, "CHUNK", 6)
+
+
+@pytest.mark.usefixtures("in_process")
+@pytest.mark.parametrize(("keep", "bound"), [("compact", None), ("compact", 12), ("full", None)])
+def test_in_process_workers_give_one_process_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keep: Any, bound: int | None
+) -> None:
+    """Resumed sessions copy calls, some of them left unanswered by the session they copy,
+    and sub-agent files link: what `replay` keeps, `stats` counts and the events say (copy
+    marks included) are the same with the pool, with and without the pairs' bound; and
+    progress is told every file's bytes."""
+    write_archive(tmp_path, 40, seed=17, resumed=0.6, subagents=0.3, unanswered=0.5)
+    if bound is not None:
+        monkeypatch.setattr(stats, "MAX_PAIRS", bound)
+    paths = [str(tmp_path)]
+    heard: list[list[ToolEvent]] = [[], []]
+    told: list[list[int]] = [[], []]
+    one, two = (
+        replay_paths(paths, jobs=jobs, keep=keep, on_event=events.append, progress=sizes.append)
+        for jobs, events, sizes in zip((1, 2), heard, told, strict=True)
+    )
+    everything = sum(f.stat().st_size for f in tmp_path.rglob("*.jsonl"))
+    assert sum(told[0]) == sum(told[1]) == everything
+    assert list(one.files) == list(two.files)
+    assert (one.totals, one.found) == (two.totals, two.found)
+    assert usage_stats(one) == usage_stats(two) == usage_paths(paths, jobs=2).stats()
+    assert heard[0] == heard[1] and any(event.copied for event in heard[0])
+    unanswered_copies = [
+        t for f in one.files for t in f.tools.values() if t.copied > t.copied_answered
+    ]
+    assert unanswered_copies and one.totals["unanswered"] > 0
+    assert one.totals["subagents"] > 0
+    if bound is not None:
+        assert len(usage_stats(one).co_used_pairs) <= bound
+
+
+class Pipe:
+    """A worker's end of its pipe: what it is sent, then None; what it sends back."""
+
+    def __init__(self, *received: Any) -> None:
+        self.received = [*received, None]
+        self.sent: list[Any] = []
+
+    def recv(self) -> Any:
+        if not self.received:
+            raise EOFError
+        return self.received.pop(0)
+
+    def send(self, value: Any) -> None:
+        self.sent.append(value)
+
+
+def test_a_worker_sends_its_answer_or_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    from toolsel.replay.driver import _Options
+
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # the worker's Ctrl-C rule
+    write_archive(tmp_path, 3, seed=1)
+    files = sorted(str(p) for p in tmp_path.rglob("*.jsonl"))
+    work = parallel._work_for(_Options(None, None, None, ()), None, None)
+    monkeypatch.setattr(parallel, "_work", None)
+    pipe = Pipe(files, [str(tmp_path / "missing.jsonl")])
+    parallel._serve(pipe, work)  # type: ignore[arg-type]
+    (failed, outcomes), (error_flag, error) = pipe.sent
+    assert failed is False and [o.report.path for o in outcomes] == files
+    assert error_flag is True and isinstance(error, Exception) and "missing.jsonl" in str(error)
+    dead = Pipe()
+    dead.received = []  # the worker is gone: its pipe is at its end
+    with pytest.raises(RuntimeError, match=r"^a replay worker process ended unexpectedly$"):
+        parallel._answer(dead)  # type: ignore[arg-type]
+    pipe.received = [(True, ValueError("what the worker met"))]
+    with pytest.raises(ValueError, match="what the worker met"):
+        parallel._answer(pipe)  # type: ignore[arg-type]
+    salted = parallel._Work(work.options, False, None, hash(parallel.PROBE) + 1)
+    with pytest.raises(RuntimeError, match=r"^a forked worker salts str hashes unlike its parent$"):
+        parallel._start_worker(salted)
+
+
+@pytest.mark.usefixtures("in_process")
+def test_in_process_workers_mine_and_map_as_one_process(tmp_path: Path) -> None:
+    from toolsel.events.export import export_events, read_table
+
+    write_archive(tmp_path / "a", 20, seed=5, resumed=0.5, unanswered=0.5)
+    paths = [str(tmp_path / "a")]
+    assert from_transcripts(paths, jobs=1, pool=3) == from_transcripts(paths, jobs=2, pool=3)
+    pytest.importorskip("pyarrow")
+    for jobs in (1, 2):
+        export_events(paths, str(tmp_path / f"ev{jobs}"), jobs=jobs)
+    for table in ("calls", "files"):
+        one, two = (read_table(str(tmp_path / f"ev{j}"), table) for j in (1, 2))
+        assert one.num_rows and one.equals(two)
+
+
 def test_workers_salted_unlike_the_parent_hash_with_blake2b(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
