@@ -53,9 +53,30 @@ COMMANDS = (
 for _name, _function, _short in COMMANDS:
     app.command(name=_name, short_help=_short)(_function)
 
-__all__ = ["COMMANDS", "app", "main"]
+__all__ = ["COMMANDS", "app", "main", "requested"]
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. When the command line names a command, only that one is
+    built: Typer builds every registered command's parameters from its signature first,
+    47 ms of a command's 0.17 s start-up for all 17. Help, completion and an unknown name
+    see them all."""
+    import os
+    import sys
+
+    name = requested(sys.argv[1:])
+    if name is not None and not any(key.endswith("_COMPLETE") for key in os.environ):
+        app.registered_commands = [c for c in app.registered_commands if c.name == name]
     app()
+
+
+def requested(args: list[str]) -> str | None:
+    """The command `args` name, if they name one after no top-level option but -v (`-h`,
+    `--version` and anything unknown: None, all commands are built)."""
+    for arg in args:
+        if arg not in ("-v", "--verbose"):
+            return arg if arg in _NAMES else None
+    return None
+
+
+_NAMES = frozenset(name for name, _, _ in COMMANDS)
