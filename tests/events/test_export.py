@@ -37,3 +37,19 @@ def test_small_batches_make_whole_row_groups_of_the_same_rows(
     assert row_groups(tmp_path / "whole", "calls") == [
         read_table(str(tmp_path / "whole"), "calls").num_rows
     ]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_is_told_every_byte(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """What the progress bar of `toolsel export` shows (on a terminal): every file's bytes,
+    read in this process or in the workers."""
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    told: list[int] = []
+    summary = export_events([str(archive)], str(tmp_path / "ev"), jobs=jobs, progress=told.append)
+    files = list(archive.rglob("*.jsonl"))
+    assert summary.files == len(files) and len(told) > 1
+    assert sum(told) == sum(f.stat().st_size for f in files)

@@ -81,3 +81,26 @@ def test_workers_advance_the_bar_a_file_at_a_time(
     drawn = err.getvalue()
     assert "replaying" in drawn and "/220.0 kB" in drawn
     assert "110.0/220.0 kB" in drawn and "220.0/220.0 kB" in drawn
+
+
+def test_export_draws_its_own_bar(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from toolsel.cli.replay import progress_bar_for
+    from toolsel.events.export import export_events
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("toolsel.cli.replay.PROGRESS_MIN_BYTES", 1000)
+    line = '{"role": "tool", "tool_call_id": "x", "content": "ok"}\n'
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "t.jsonl").write_text(line * 2000)
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    with progress_bar_for([str(tmp_path / "in")], label="exporting") as advance:
+        assert advance is not None
+        export_events([str(tmp_path / "in")], str(tmp_path / "ev"), progress=advance)
+    drawn = err.getvalue()
+    assert "exporting" in drawn and "replaying" not in drawn
+    assert "110.0/110.0 kB" in drawn

@@ -71,9 +71,17 @@ def export(
             paths, str(output_dir), scheduler=scheduler, input_format=fmt, since=after
         )
     else:
-        summary = export_events(
-            paths, str(output_dir), input_format=fmt, since=after, jobs=jobs_wanted(jobs)
-        )
+        from toolsel.cli.replay import progress_bar_for
+
+        with progress_bar_for(paths, after, "exporting") as progress:
+            summary = export_events(
+                paths,
+                str(output_dir),
+                input_format=fmt,
+                since=after,
+                jobs=jobs_wanted(jobs),
+                progress=progress,
+            )
     import sys
 
     render_export_summary(summary, sys.stdout)

@@ -157,7 +157,7 @@ def parse_fail_on(values: list[str] | None) -> tuple[FailOn, ...]:
 
 @contextlib.contextmanager
 def progress_bar_for(
-    paths: list[str], since: float | None = None
+    paths: list[str], since: float | None = None, label: str = "replaying"
 ) -> Iterator[Callable[[int], None] | None]:
     """A byte-progress bar on stderr, only when stderr is a terminal and the input (the
     files `since` keeps) is large."""
@@ -178,5 +178,5 @@ def progress_bar_for(
     if total < PROGRESS_MIN_BYTES:
         yield None
         return
-    with progress_bar("replaying", total, unit="bytes") as advance:
+    with progress_bar(label, total, unit="bytes") as advance:
         yield advance

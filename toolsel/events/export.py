@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from toolsel.replay.lines import Progress
+
 #: Rows in a row group (large groups read fast), gathered as Arrow batches of BATCH_ROWS
 #: rows: memory stays bounded by these, not by the archive (a row as Python objects takes
 #: about 1.7 kB, as Arrow columns about 0.1 kB).
@@ -42,12 +44,14 @@ def export_events(
     mapped: Iterable[FileEvents] | None = None,
     since: float | None = None,
     jobs: int = 1,
+    progress: Progress | None = None,
 ) -> ExportSummary:
     """Map every transcript under `paths` (or take `mapped`, the same files mapped
     elsewhere, in path order) and write the tables to `out_dir`, which must be new or empty.
     `since` (a POSIX time) skips files last modified before it, as `replay` does. `jobs`
     processes map files at once (`replay.parallel.parallel_rows`); this one marks the copies
-    and writes, in path order, so the tables are the same for any number."""
+    and writes, in path order, so the tables are the same for any number. `progress` is
+    told the bytes read (a file at a time with `jobs`)."""
     require("pyarrow")
     target = Path(out_dir)
     check_target(target)
@@ -57,10 +61,10 @@ def export_events(
 
         inputs = expand_since(paths, since)
         if use_pool(inputs, jobs):
-            mapped = parallel_rows(inputs, input_format, jobs=jobs)
+            mapped = parallel_rows(inputs, input_format, jobs=jobs, progress=progress)
         else:
             mapped = (
-                map_file(path, number, input_format=input_format)
+                map_file(path, number, input_format=input_format, progress=progress)
                 for number, path in enumerate(inputs)
             )
     return write_tables(mapped, target)

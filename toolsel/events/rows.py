@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from toolsel.replay.events import Result
+    from toolsel.replay.lines import Progress
     from toolsel.replay.matcher import Matcher, OpenCall
     from toolsel.replay.report import FileReport
 
@@ -38,9 +39,12 @@ class FileEvents:
         return calls_batch([self]), files_batch([self])
 
 
-def map_file(path: str, file_no: int, *, input_format: str | None = None) -> FileEvents:
+def map_file(
+    path: str, file_no: int, *, input_format: str | None = None, progress: Progress | None = None
+) -> FileEvents:
     """Replay one transcript alone and return its calls, one row each (`copied` is None:
-    see `toolsel.events.copies`). `file_no` is the file's place in path order."""
+    see `toolsel.events.copies`). `file_no` is the file's place in path order; `progress`
+    is told the bytes read."""
     from toolsel.replay.driver import replay_file
 
     recorder: _CallRecorder | None = None
@@ -50,7 +54,7 @@ def map_file(path: str, file_no: int, *, input_format: str | None = None) -> Fil
         recorder = _CallRecorder(matcher, file_no)
         return recorder
 
-    report = replay_file(path, input_format=input_format, watch=watch)
+    report = replay_file(path, input_format=input_format, watch=watch, progress=progress)
     assert recorder is not None
     return recorder.finish(report)
 

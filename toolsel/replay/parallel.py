@@ -472,7 +472,7 @@ def parallel_prompts(
 
 
 def parallel_rows(
-    inputs: list[str], input_format: str | None, *, jobs: int
+    inputs: list[str], input_format: str | None, *, jobs: int, progress: Progress | None = None
 ) -> Iterator[FileEvents]:
     """`events.rows.map_file` of each file, in `jobs` worker processes, in path order: the
     copy marks are the caller's to add, in that order (`toolsel.events.copies`)."""
@@ -481,10 +481,11 @@ def parallel_rows(
 
     work = replace(_work_for(_Options(None, None, input_format, ()), None, None), mode="export")
     number = 0
-    for _, answer in _outcomes(inputs, work, jobs):
+    for paths, answer in _outcomes(inputs, work, jobs):
         for events in cast("list[FileEvents]", answer):  # `_map_chunk`'s
             yield numbered(events, number)
             number += 1
+        _tell(progress, paths)
 
 
 def _map_chunk(paths: list[str]) -> list[FileEvents]:
