@@ -13,6 +13,10 @@ latencies taken back, and their events marked before they are passed on.
 files itself, as if no call were a copy, and sends those sums with each file's copy log
 (`parallel_usage`); the parent makes the same copy pass and takes the copies it finds back
 out of the sums (`UsageTotals.add_chunk`), so that its share is the copy pass alone.
+`replay` (which keeps each file's report packed) gets the same sums, the report totals
+and each report already packed (`parallel_compact`): the parent unpacks only the reports
+of files with copies, to move them. `export` needs each file's rows only
+(`parallel_rows`), `learn` each file's prompts (`parallel_prompts`).
 
 Files go to workers in chunks, each to whichever worker is free, and only a few chunks are
 out at a time, so the parent holds a bounded number of reports whatever the number of
