@@ -121,3 +121,38 @@ def test_without_fsspec_a_url_says_what_to_install(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "fsspec", None)
     with pytest.raises(UsageError, match=r"needs fsspec, which is not installed \(install it with: pip install 'toolsel\[remote\]'\)"):  # fmt: skip
         expand_inputs(["gs://bucket/prefix/"])
+
+
+@pytest.mark.parametrize("command", ["replay", "stats"])
+def test_worker_processes_read_urls_as_this_one(
+    cli: Cli, s3: str, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers are forked after fsspec has started its threads (listing the bucket): each
+    reads its files through its own filesystem, and the output is the same as one
+    process's."""
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    args = [command, f"s3://{BUCKET}/t/", "-f", "json"]
+    one, two = cli(*args, "-j", "1"), cli(*args, "-j", "2")
+    assert one.stdout and (one.stdout, one.exit_code) == (two.stdout, two.exit_code)
+    assert json.loads(one.stdout)
+
+
+def test_a_forked_worker_fetches_its_own_files_only() -> None:
+    """A forked child has none of the parent's fetching threads: their fetches, which would
+    never finish there, are dropped (the worker hung on them before), and it fetches ahead
+    only among the files it was given."""
+    from concurrent.futures import Future
+
+    from toolsel.replay.remote import _Prefetcher
+
+    prefetcher = _Prefetcher()
+    urls = [f"s3://b/{n}.jsonl" for n in range(5)]
+    prefetcher.plan(urls, dict.fromkeys(urls, 10))
+    prefetcher.pending[urls[0]] = Future()  # a parent's fetch, in flight at the fork
+    lock = prefetcher.lock
+    prefetcher.forked()
+    assert prefetcher.pending == {} and prefetcher.executor is None and prefetcher.lock is not lock
+    prefetcher.only([urls[3], urls[1], "s3://b/unlisted.jsonl"])
+    assert prefetcher.order == [urls[3], urls[1]] and prefetcher.place == {urls[3]: 0, urls[1]: 1}

@@ -585,11 +585,15 @@ def _answer(pipe: Connection) -> Answer:
 
 def _serve(pipe: Connection, work: _Work) -> None:
     """A worker: replay each chunk it is sent, and send back the outcomes or the error."""
+    from toolsel.replay.remote import fetch_ahead_only, is_remote
+
     _start_worker(work)
     while True:
         paths = pipe.recv()
         if paths is None:
             return
+        if any(map(is_remote, paths)):
+            fetch_ahead_only(paths)  # the chunk's files only: the others are other workers'
         try:
             outcomes = _CHUNK_WORK.get(work.mode, _replay_chunk)(paths)
         except BaseException as error:  # the parent raises it

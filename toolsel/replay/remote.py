@@ -8,6 +8,7 @@ AWS_ENDPOINT_URL, GOOGLE_APPLICATION_CREDENTIALS)."""
 from __future__ import annotations
 
 import io
+import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import IO, Any
@@ -108,6 +109,20 @@ class _Prefetcher:
         self.pending: dict[str, Future[bytes]] = {}
         self.executor: ThreadPoolExecutor | None = None
 
+    def forked(self) -> None:
+        """In a forked child: the parent's fetching threads are not here, so neither are
+        their fetches; a new lock, and threads of its own when it fetches."""
+        self.lock = threading.Lock()
+        self.pending = {}
+        self.executor = None
+
+    def only(self, urls: list[str]) -> None:
+        """Fetch ahead among `urls` alone (a worker's share of the listed files): none of
+        the files after them, which other processes read."""
+        with self.lock:
+            self.order = [u for u in urls if u in self.place]
+            self.place = {u: i for i, u in enumerate(self.order)}
+
     def plan(self, urls: list[str], sizes: dict[str, int]) -> None:
         with self.lock:
             self.order.extend(u for u in urls if u not in self.place)
@@ -140,3 +155,10 @@ def _reason(error: BaseException) -> str:
 
 
 _PREFETCHER = _Prefetcher()
+if hasattr(os, "register_at_fork"):  # replay's worker processes are forked (Linux)
+    os.register_at_fork(after_in_child=_PREFETCHER.forked)
+
+
+def fetch_ahead_only(urls: list[str]) -> None:
+    """A worker process reads these of the listed URLs: fetch ahead among them only."""
+    _PREFETCHER.only(urls)
