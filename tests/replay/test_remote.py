@@ -139,6 +139,21 @@ def test_worker_processes_read_urls_as_this_one(
     assert json.loads(one.stdout)
 
 
+def test_worker_processes_export_urls_as_this_one(
+    cli: Cli, s3: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from toolsel.replay import parallel
+
+    monkeypatch.setattr(parallel, "MIN_FILES", 2)
+    for jobs in ("1", "2"):
+        run = cli("export", f"s3://{BUCKET}/t/", "-o", str(tmp_path / jobs), "-j", jobs)
+        assert run.exit_code == 0, run.stderr
+    for table in ("calls", "files"):
+        one, two = (pq.read_table(tmp_path / jobs / table) for jobs in ("1", "2"))
+        assert one.num_rows and one.equals(two)
+
+
 def test_a_forked_worker_fetches_its_own_files_only() -> None:
     """A forked child has none of the parent's fetching threads: their fetches, which would
     never finish there, are dropped (the worker hung on them before), and it fetches ahead
