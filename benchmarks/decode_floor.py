@@ -55,6 +55,15 @@ from toolsel.replay.formats.fast import Line
 decode = msgspec.json.Decoder(Line).decode
 ABSENT = msgspec.UNSET
 """
+#: Each line's message with a list of blocks, as the pairing steps read it (the same code
+#: in each, written out where it runs, so that no step pays for a call the others do not).
+MESSAGE_LOOP = """for number, piece in enumerate(lines(sys.argv[1]), 1):
+    line = decode(piece)
+    message = line.message
+    if message is ABSENT or message is None or type(message.content) is not list:
+        continue
+    stamp = line.timestamp
+"""
 STEPS = {
     "orjson loop": """
 import sys, orjson
@@ -96,13 +105,9 @@ from toolsel.replay.events import UNSET, Call, Result
 from toolsel.replay.matcher import OpenCall, ToolTally
 parse = datetime.fromisoformat
 opened, answered, tools, calls = {}, {}, {}, 0
-for number, piece in enumerate(lines(sys.argv[1]), 1):
-    line = decode(piece)
-    message = line.message
-    if message is ABSENT or message is None or type(message.content) is not list:
-        continue
-    stamp = line.timestamp
-    for block in message.content:
+"""
+    + MESSAGE_LOOP
+    + """    for block in message.content:
         if block.type == "tool_use":
             call = Call(block.id, block.name, bytes(block.input), message.id, UNSET, stamp, False, True)
             opened[block.id] = OpenCall(call, number, None, None, False, calls, True)
@@ -124,17 +129,14 @@ for number, piece in enumerate(lines(sys.argv[1]), 1):
                 tally.latencies.append(seconds)
 """,
 }
-LEAN = """
+LEAN = (
+    """
 from datetime import datetime
 parse = datetime.fromisoformat
 opened, answered, calls, answers, errors, latencies = {}, {}, {}, {}, {}, {}
-for number, piece in enumerate(lines(sys.argv[1]), 1):
-    line = decode(piece)
-    message = line.message
-    if message is ABSENT or message is None or type(message.content) is not list:
-        continue
-    stamp = line.timestamp
-    for block in message.content:
+"""
+    + MESSAGE_LOOP
+    + """    for block in message.content:
         kind = block.type
         if kind == "tool_use":
             name = block.name
@@ -152,6 +154,7 @@ for number, piece in enumerate(lines(sys.argv[1]), 1):
                     seconds = (parse(stamp) - parse(start)).total_seconds()
                     latencies.setdefault(name, []).append(seconds)
 """
+)
 STEPS["+ lean pairing"] = PRELUDE + DECODE + LEAN
 STEPS["+ start-up"] = (
     "import toolsel.cli, toolsel.replay.driver, toolsel.render.replay\n" + PRELUDE + DECODE + LEAN
@@ -180,6 +183,7 @@ def main() -> None:
     parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    args.file = args.file.resolve()  # the steps run from an empty directory
     if not args.file.exists():
         sys.exit(f"{args.file}: not found; run benchmarks/replay_bench.py --megabytes 200 first")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
