@@ -1,5 +1,6 @@
 """Copy marks, added to mapped files in path order: the rule `replay` applies while it
-reads (`RunMemory`, `Matcher._is_copy`), applied to rows. The reduce's SQL
+reads (`RunMemory`, `Matcher._is_copy`), applied to rows through the copy pass that
+`replay --jobs` makes (`parallel.copied_calls`). The reduce's SQL
 (`toolsel.events.reduce.COPIES`) derives the same marks from the rows alone.
 
 A call is a copy when the first call of its id in an earlier file had the same tool, and
@@ -9,8 +10,11 @@ session id)."""
 
 from __future__ import annotations
 
+from array import array
+
 from toolsel.events.rows import FileEvents
-from toolsel.replay.memory import RunMemory, copies, message_key, tool_key
+from toolsel.replay.memory import RunMemory
+from toolsel.replay.parallel import PackedLog, copied_calls, pack_opens
 
 
 class CopyMarks:
@@ -23,30 +27,15 @@ class CopyMarks:
 
     def mark(self, events: FileEvents) -> FileEvents:
         """Set the file's `copied` column (files must come in path order), and remember it."""
-        memory = self.memory
         columns = events.calls
-        file_no = memory.files
-        sessions: list[str] = events.file["sessions"]
-        # the earlier files linked once the file had named its first k sessions
-        linked: list[set[int]] = [set()]
-        for session in sessions:
-            linked.append(linked[-1] | set(memory.linked(session)))
-        copied = []
-        new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
-        for call_id, tool, turn, seen in zip(
+        opens = zip(
             columns["call_id"],
             columns["tool"],
             columns["turn"],
             columns["sessions_seen"],
             strict=True,
-        ):
-            key = hash(call_id)
-            earlier = memory.find(key)
-            if earlier is None:
-                new.setdefault(key, (tool_key(tool), message_key(turn), file_no))
-                copied.append(False)
-            else:
-                copied.append(copies(earlier, tool_key(tool), message_key(turn), linked[seen]))
-        columns["copied"] = copied
-        memory.add(new, sessions)
+        )
+        log = PackedLog(pack_opens(opens, hash), array("q"), events.file["sessions"], set())
+        copied = copied_calls(log, self.memory)
+        columns["copied"] = [number in copied for number in range(events.rows)]
         return events

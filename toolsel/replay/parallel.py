@@ -133,14 +133,23 @@ class PackedLog:
         return PackedLog, fields
 
 
+def pack_opens(
+    opens: Iterable[tuple[str, str, str | None, int]], hasher: Callable[[str], int]
+) -> array[int]:
+    """Each opened call (id, tool, message id, sessions known then) as `PackedLog.opens`
+    holds it."""
+    packed: array[int] = array("q")
+    for call_id, tool, message_id, known in opens:
+        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
+        packed.extend((hasher(call_id), hasher(tool), message, known))
+    return packed
+
+
 def pack_log(
     log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
 ) -> PackedLog:
     """`log` packed; with the file's `report`, each call's latency in it beside."""
-    opens: array[int] = array("q")
-    for call_id, tool, message_id, known in log.opens:
-        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
-        opens.extend((hasher(call_id), hasher(tool), message, known))
+    opens = pack_opens(log.opens, hasher)
     closes = array("q", [-1, -1]) * len(log.opens)
     latencies = None if report is None else array("d", [math.nan]) * len(log.opens)
     for number, (error, latency) in log.closes.items():
