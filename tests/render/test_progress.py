@@ -104,3 +104,25 @@ def test_export_draws_its_own_bar(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     drawn = err.getvalue()
     assert "exporting" in drawn and "replaying" not in drawn
     assert "110.0/110.0 kB" in drawn
+
+
+def test_urls_are_not_listed_for_the_bar(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A bucket is listed once, by the command: the bar counts local files only."""
+    from toolsel.cli.replay import progress_bar_for
+    from toolsel.replay import remote
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def listed(url: str) -> list[str]:
+        raise AssertionError(f"{url} listed for the bar")
+
+    monkeypatch.setattr(remote, "expand_remote", listed)
+    monkeypatch.setattr("toolsel.cli.replay.PROGRESS_MIN_BYTES", 1000)
+    monkeypatch.setattr("sys.stderr", Terminal())
+    with progress_bar_for(["s3://fleet/t/"]) as advance:
+        assert advance is None  # nothing local to count
+    (tmp_path / "t.jsonl").write_text("{}\n" * 1000)
+    with progress_bar_for(["s3://fleet/t/", str(tmp_path)]) as advance:
+        assert advance is not None

@@ -170,10 +170,12 @@ def progress_bar_for(
         return
     from toolsel.replay.remote import is_remote
 
+    # URLs are not listed here: their sizes are not counted, and the command lists them
+    local = [p for p in paths if p != "-" and not is_remote(p)]
     total = sum(
         Path(p).stat().st_size
-        for p in expand_inputs(paths)
-        if p != "-" and not is_remote(p) and not (since is not None and modified_before(p, since))
+        for p in (expand_inputs(local) if local else [])
+        if not (since is not None and modified_before(p, since))
     )
     if total < PROGRESS_MIN_BYTES:
         yield None
