@@ -19,6 +19,14 @@ REG = str(ROOT / "registries")
         (("rnak", "x"), "No such command 'rnak'. Did you mean 'rank'?"),
         (("prompt", "--budget", "-1"), "--budget': -1 is not in the range x>=0"),
         (("eval", "--cases", "c.jsonl", "--worst", "-2"), "--worst': -2 is not in the range x>=0"),
+        (("prompt", "--budget", "many"), "--budget': 'many' is not a valid int."),
+        (("replay", "x", "-j", "1.5"), "'-j': '1.5' is not a valid int."),
+        (("replay", "x", "-j", "9" * 30), f"'-j': {'9' * 30} is not in the range 1<=x<=256."),
+        (("export", "x", "-o", "ev", "-j", "0"), "'-j': 0 is not in the range 1<=x<=256."),
+        (
+            ("export", "x", "-o", "ev", "-j", "\x1b[31m"),
+            r"'-j': '\x1b[31m' is not a valid int.",
+        ),  # the escape shown, not sent
         (("rank", "x", "--batch", "q.jsonl"), "give a prompt or --batch FILE, not both"),
         (
             ("rank", "x", "-r", REG, "--category", "fles"),

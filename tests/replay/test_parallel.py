@@ -174,6 +174,22 @@ def test_in_process_workers_give_one_process_answers(
         assert len(usage_stats(one).co_used_pairs) <= bound
 
 
+def test_no_more_workers_than_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--jobs 256` on 5 files starts 5 workers, not 256 (each is a process)."""
+    started: list[int] = []
+
+    class Counted(InProcessWorkers):
+        def __init__(self, jobs: int, context: Any, work: Any) -> None:
+            started.append(jobs)
+            super().__init__(jobs, context, work)
+
+    monkeypatch.setattr(parallel, "_Workers", Counted)
+    write_archive(tmp_path, 5, seed=2)
+    many = replay_paths([str(tmp_path)], jobs=256, keep="compact")
+    one = replay_paths([str(tmp_path)], jobs=1, keep="compact")
+    assert started == [5] and list(many.files) == list(one.files)
+
+
 class Pipe:
     """A worker's end of its pipe: what it is sent, then None; what it sends back."""
 

@@ -113,6 +113,11 @@ def _quiet_range(kind: Any) -> Any:
             try:
                 return super().convert(value, param, ctx)
             except _click.exceptions.BadParameter:
+                try:
+                    self._number_class(value)
+                except (TypeError, ValueError):  # not a number of its kind
+                    kind = "int" if self._number_class is int else "float"
+                    self.fail(f"{value!r} is not a valid {kind}.", param, ctx)
                 self.fail(f"{value} is not in the range {real()}.", param, ctx)
 
     quiet = QuietRange(

@@ -53,6 +53,8 @@ NamespaceOption = Annotated[
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Do not read or write the parse cache.")
 ]
+#: --jobs beyond this is refused: each job is a process of its own.
+MAX_JOBS = 256
 JobsOption = Annotated[
     int | None,
     typer.Option(
@@ -60,8 +62,9 @@ JobsOption = Annotated[
         "-j",
         metavar="N",
         min=1,
-        help="Processes reading transcripts at once (default: the cores available; 1: one). "
-        "The output is the same for any N.",
+        max=MAX_JOBS,
+        help="Processes reading transcripts at once (default: the cores available; 1: one; "
+        f"at most {MAX_JOBS}, and one per chunk of files). The output is the same for any N.",
     ),
 ]
 SinceOption = Annotated[

@@ -458,7 +458,7 @@ def _outcomes(inputs: list[str], work: _Work, jobs: int) -> Iterator[tuple[list[
     size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
     chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
     context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    workers = _Workers(jobs, context, work)
+    workers = _Workers(min(jobs, len(chunks)), context, work)  # no worker without a chunk
     try:
         yield from zip(chunks, workers.replay(chunks), strict=True)
     except BaseException:  # an unreadable file, Ctrl-C: the workers are stopped
