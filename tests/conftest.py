@@ -71,7 +71,9 @@ SLOW = frozenset(
         "tests/cli/test_live.py::test_rank_a_stdio_server_named_on_the_command_line",
         "tests/cli/test_live.py::test_replay_checks_calls_against_a_live_server",
         "tests/cli/test_live.py::test_the_list_is_cached_until_refresh",
-        "tests/cli/test_live.py::test_the_project_config_can_allow_connecting",
+        "tests/cli/test_live.py::test_a_project_configs_own_connect_allows_nothing_and_trust_does",
+        "tests/sources/test_trust.py::test_the_token_goes_only_to_urls_the_user_named_or_trusted",
+        "tests/live/test_fetch.py::test_a_chatty_servers_stderr_is_a_bounded_tail",
         "tests/live/test_fetch.py::test_a_server_that_crashes_is_one_reason_with_its_stderr",
         "tests/live/test_fetch.py::test_a_server_that_hangs_is_stopped_at_the_list_deadline",
         "tests/live/test_fetch.py::test_a_streamable_http_server_with_a_bearer_token",
@@ -113,6 +115,9 @@ SLOW = frozenset(
 def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads the user's cache or config, or depends on the terminal."""
     monkeypatch.setenv("TOOLSEL_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("TOOLSEL_CONFIG_DIR", str(tmp_path_factory.mktemp("user-config")))
+    monkeypatch.delenv("TOOLSEL_CONNECT", raising=False)
+    monkeypatch.delenv("TOOLSEL_MCP_TOKEN", raising=False)
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     monkeypatch.delenv("TOOLSEL_MAX_FILE_BYTES", raising=False)

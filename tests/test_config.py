@@ -152,7 +152,7 @@ def test_a_toolsel_toml_beside_an_unreadable_pyproject_is_the_way_round_it(
 
 
 def test_live_registry_entries_are_kept_as_written(in_tmp: Path) -> None:
-    from toolsel.config import find_config
+    from toolsel.sources.project import find_config
 
     (in_tmp / "toolsel.toml").write_text(
         'registry = ["registries", "gh=mcp:npx -y server-github", "https://h.example/mcp"]\n'
@@ -168,7 +168,7 @@ def test_live_registry_entries_are_kept_as_written(in_tmp: Path) -> None:
 
 
 def test_connect_must_be_a_boolean(in_tmp: Path) -> None:
-    from toolsel.config import find_config
+    from toolsel.sources.project import find_config
 
     (in_tmp / "toolsel.toml").write_text('connect = "yes"\n')
     with pytest.raises(ConfigError, match="`connect` must be true or false"):

@@ -16,10 +16,11 @@ __all__ = ["Registry", "Tool", "__version__", "lint_registry", "load_registry"]
 
 if TYPE_CHECKING:
     from toolsel.lint.engine import lint_registry
-    from toolsel.registry import Registry, Tool, load_registry
+    from toolsel.registry import Registry, Tool
+    from toolsel.sources import load_registry
 
 _LAZY = {
-    "load_registry": "toolsel.registry",
+    "load_registry": "toolsel.sources",
     "Registry": "toolsel.registry",
     "Tool": "toolsel.registry",
     "lint_registry": "toolsel.lint.engine",

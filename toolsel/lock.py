@@ -1,85 +1,202 @@
 """`toolsel.lock`: what each tool looked like when it was approved, per source.
 
-Each tool has two hashes: `definition`, over what the model sees ({name, description,
-parameters}), and `governance`, over the fields toolsel enforces (permission, requires,
-conflicts, aliases, deprecation, loading flags, category). Each hash is SHA-256 of a
-canonical JSON array [domain, field, field, ...]: sorted keys, compact, UTF-8, so key order
-never changes it and no text can move from one field into another. The lock also keeps the
-fields themselves, so `--check` can class what changed with `toolsel diff`'s rules."""
+The lock pins every field a model, a client or toolsel's ranking reads, as the entry writes
+it: the name, title, description and parameters (`definition`), `outputSchema` (`output`),
+the annotations, `_meta`, the governance fields (permission, category, requires, conflicts,
+aliases, deprecation, loading flags; and what a governance overlay set), the ranking fields
+(tags, search hint, examples, display name; and an overlay's examples), and every other key
+of the entry (`extra`: a key a server adds). Each group has a SHA-256 over canonical JSON
+(sorted keys, compact, UTF-8, a domain tag), so key order never changes it and no text can
+move from one field into another; the fields themselves are kept too, so `--check` says
+exactly which changed, and classes each change with `toolsel diff`'s rules where they
+apply. A field derived from another (MCP's permission from its annotations) is not pinned
+twice: its source is."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from toolsel.diff.canonical import DEFINITION_DOMAIN, GOVERNANCE_DOMAIN, domain_hash
-from toolsel.diff.model import Change
+from toolsel.diff.canonical import canonical_bytes, domain_hash
+from toolsel.diff.model import Change, ChangeClass
 from toolsel.errors import UsageError
-from toolsel.registry.model import Permission, Registry, Tool, ToolSource
+from toolsel.registry.model import Permission, Registry, Tool
 
 DEFAULT_LOCK_FILE = "toolsel.lock"
-GOVERNANCE_FIELDS = (
-    "permission", "requires", "conflicts", "aliases", "deprecated", "deprecated_by",
-    "always_include", "defer_loading", "parent_task", "category", "strict",
+
+#: Each group of pinned fields, in the order a report lists them.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "definition": ("name", "title", "description", "parameters"),
+    "output": ("output_schema",),
+    "annotations": ("annotations",),
+    "meta": ("_meta",),
+    "governance": (
+        "permission", "category", "requires", "conflicts", "aliases", "deprecated",
+        "deprecated_by", "always_include", "defer_loading", "parent_task", "strict", "version",
+        "governed",
+    ),
+    "ranking": ("display_name", "tags", "search_hint", "examples", "overlay_examples"),
+    "extra": ("extra",),
+}  # fmt: skip
+GROUP_OF = {field: group for group, fields in GROUPS.items() for field in fields}
+#: How a report names a field, where its key is not the field's name.
+SHOWN = {
+    "output_schema": "outputSchema",
+    "governed": "governance overlay",
+    "overlay_examples": "examples from an overlay",
+    "extra": "other keys",
+}
+
+
+def _domain(group: str) -> str:
+    return f"toolsel.lock.{group}/v2"
+
+
+#: Fields pinned as the entry writes them (a governance overlay's values are pinned apart).
+_WRITTEN = (
+    "permission", "category", "requires", "conflicts", "aliases", "deprecated",
+    "deprecated_by", "always_include", "defer_loading", "parent_task", "strict", "version",
+    "display_name", "tags", "search_hint",
 )  # fmt: skip
 
 
-def definition(tool: Tool) -> dict[str, Any]:
-    return {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
+def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:
+    """Every pinned field of `tool` (absent ones as None), by its pinned name."""
+    from toolsel.registry.formats import ENTRY_FORMATS
+
+    fmt = ENTRY_FORMATS.get(tool.source.format)
+    raw = tool.raw if isinstance(tool.raw, dict) else {}
+
+    def written(name: str) -> Any:
+        return fmt.value(raw, name) if fmt is not None and name in fmt.fields else None
+
+    fields: dict[str, Any] = {name: written(name) for name in _WRITTEN}
+    is_title = fmt is not None and fmt.fields.get("display_name") == "/title"  # MCP
+    own = set(tool.examples)
+    fields.update(
+        name=tool.name,
+        title=fields["display_name"] if is_title else None,
+        description=tool.description,
+        parameters=tool.parameters,
+        output_schema=tool.output_schema,
+        annotations=tool.annotations,
+        _meta=raw.get("_meta"),
+        governed=dict(tool.governed) or None,
+        examples=list(tool.examples) or None,
+        overlay_examples=[e for e in registry.examples_for(tool.name) if e not in own] or None,
+        extra=_unmapped(raw, fmt) or None,
+    )
+    if is_title:
+        fields["display_name"] = None
+    return fields
 
 
-def governance(tool: Tool) -> dict[str, Any]:
-    values = {field: getattr(tool, field) for field in GOVERNANCE_FIELDS}
-    values["permission"] = tool.permission.value
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+def _unmapped(raw: dict[str, Any], fmt: Any) -> dict[str, Any]:
+    """The entry without the keys the fields above read: what a server added."""
+    rest = copy.deepcopy(raw)
+    pointers = list(fmt.fields.values()) if fmt is not None else []
+    for pointer in [*pointers, "/_meta", "/title"]:
+        tokens = pointer[1:].split("/")
+        node: Any = rest
+        for token in tokens[:-1]:
+            node = node.get(token) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            node.pop(tokens[-1], None)
+    return {k: v for k, v in rest.items() if v != {}}
 
 
-def definition_hash(tool: Tool) -> str:
-    return domain_hash(DEFINITION_DOMAIN, [tool.name, tool.description, tool.parameters])
+def group_hashes(fields: dict[str, Any]) -> dict[str, str]:
+    return {
+        group: domain_hash(_domain(group), [fields.get(name) for name in names])
+        for group, names in GROUPS.items()
+    }
 
 
-def governance_hash(tool: Tool) -> str:
-    fields = governance(tool)
-    return domain_hash(GOVERNANCE_DOMAIN, [tool.name, *(fields[f] for f in GOVERNANCE_FIELDS)])
+def source_label(file: str, lock_folder: Path) -> str:
+    """How the lock names a tool's source: its file relative to the lock's folder, or, for
+    a live server's snapshot, the server as the user named it (`.mcp.json#github`,
+    `mcp:npx -y ...`), so the lock means the same on every machine."""
+    from toolsel.live import snapshot_label, snapshot_origin
+
+    origin = snapshot_origin(file)
+    if origin is not None:
+        return f"{_relative(origin[0], lock_folder)}#{origin[1]}"
+    label = snapshot_label(file)
+    if label is not None:
+        return label
+    return _relative(file, lock_folder)
 
 
-def source_label(file: str) -> str:
-    """How the lock names a tool's source: its file, or, for a live MCP server's snapshot
-    (a cache file), the server as the user named it (`.mcp.json#github`, `mcp:npx -y ...`),
-    so the lock means the same on every machine."""
-    from toolsel.live import snapshot_label
+def _relative(file: str, folder: Path) -> str:
+    if file.startswith(("<", "builtin:")) or "://" in file:
+        return file
+    try:
+        return Path(os.path.relpath(Path(file).resolve(), folder.resolve())).as_posix()
+    except ValueError:  # another drive (Windows)
+        return Path(file).as_posix()
 
-    return snapshot_label(file) or file
 
-
-def lock_document(registry: Registry) -> dict[str, Any]:
+def lock_document(registry: Registry, lock_file: Path) -> dict[str, Any]:
     from toolsel.schemas import Output, schema_name
 
+    folder = lock_file.parent
     sources: dict[str, dict[str, Any]] = {}
     for tool in registry.tools:
         if registry.get(tool.name) is not tool:
             continue
-        sources.setdefault(source_label(tool.source.file), {})[tool.name] = {
-            "definition": definition_hash(tool),
-            "governance": governance_hash(tool),
-            "tool": {**definition(tool), **governance(tool)},
-        }
+        fields = pinned(tool, registry)
+        entry = {"hashes": group_hashes(fields), "fields": _present(fields)}
+        sources.setdefault(source_label(tool.source.file, folder), {})[tool.name] = entry
     return {"schema": schema_name(Output.LOCK), "sources": sources}
+
+
+def _present(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChange:
+    """One pinned field of one tool that differs from the lock, with the classes the diff
+    engine gives it (none for a field it has no rule for: `_meta`, other keys)."""
+
+    tool: str
+    group: str
+    field: str
+    file: str
+    line: int
+    column: int
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def shown(self) -> str:
+        return SHOWN.get(self.field, self.field)
+
+    @property
+    def change_class(self) -> ChangeClass:
+        """The most severe class the engine gives it, else risky (a client reads it)."""
+        if not self.changes:
+            return ChangeClass.RISKY
+        return max((c.change_class for c in self.changes), key=lambda c: c.level)
 
 
 @dataclass(frozen=True, slots=True)
 class LockCheck:
-    """What differs from the lock: each tool's classed changes, and the names to review."""
+    """What differs from the lock: each changed field, and the names to review."""
 
-    changes: tuple[Change, ...]
+    fields: tuple[FieldChange, ...]
     new_tools: tuple[str, ...]  # not in the lock (a renamed tool is one of them)
     removed_tools: tuple[str, ...]
-    changed_tools: tuple[str, ...]
+
+    @property
+    def changed_tools(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.tool for f in self.fields))
 
     @property
     def failed(self) -> bool:
-        return bool(self.new_tools or self.removed_tools or self.changed_tools)
+        return bool(self.new_tools or self.removed_tools or self.fields)
 
 
 def read_lock(path: Path) -> dict[str, Any]:
@@ -89,6 +206,7 @@ def read_lock(path: Path) -> dict[str, Any]:
     from toolsel.schemas import Output, schema_name
 
     shown = display_path(path)
+    again = "write it again with `toolsel lock`"
     try:
         document = orjson.loads(path.read_bytes())
     except OSError as exc:
@@ -97,81 +215,115 @@ def read_lock(path: Path) -> dict[str, Any]:
             hint="write it with `toolsel lock`",
         ) from None
     except orjson.JSONDecodeError as exc:
-        raise UsageError(
-            f"{shown}: not a lock file: {exc}", hint="write it again with `toolsel lock`"
-        ) from None
+        raise UsageError(f"{shown}: not a lock file: {exc}", hint=again) from None
     if not isinstance(document, dict) or document.get("schema") != schema_name(Output.LOCK):
-        raise UsageError(
-            f"{shown}: not a {schema_name(Output.LOCK)} lock file",
-            hint="write it again with `toolsel lock`",
-        )
+        schema = document.get("schema") if isinstance(document, dict) else None
+        if isinstance(schema, str) and schema.startswith("toolsel.lock/"):
+            raise UsageError(
+                f"{shown}: written by another toolsel ({schema}; this one reads "
+                f"{schema_name(Output.LOCK)})",
+                hint=f"review the registry, then {again}",
+            )
+        raise UsageError(f"{shown}: not a {schema_name(Output.LOCK)} lock file", hint=again)
     if not isinstance(document.get("sources"), dict):
-        raise UsageError(f"{shown}: `sources` must be an object")
+        raise UsageError(f"{shown}: `sources` must be an object", hint=again)
     return document
 
 
-def check_lock(document: dict[str, Any], registry: Registry, lock_name: str) -> LockCheck:
-    """Compare the registry with the lock, tool by tool (by name: a rename is a new tool)."""
+def check_lock(document: dict[str, Any], registry: Registry) -> LockCheck:
+    """Compare the registry with the lock, tool by tool (by name: a rename is a new tool),
+    field by field in each group whose hash differs."""
     locked: dict[str, dict[str, Any]] = {}
-    for file, tools in document["sources"].items():
+    for tools in document["sources"].values():
         if isinstance(tools, dict):
             for name, entry in tools.items():
                 if isinstance(entry, dict):
-                    locked[name] = {**entry, "file": file}
+                    locked[name] = entry
     current = {t.name: t for t in registry.tools if registry.get(t.name) is t}
-    new_tools = tuple(n for n in current if n not in locked)
-    removed = tuple(n for n in locked if n not in current)
-    changed = tuple(
-        n
-        for n, t in current.items()
-        if n in locked
-        and (
-            locked[n].get("definition") != definition_hash(t)
-            or locked[n].get("governance") != governance_hash(t)
-        )
+    found: list[FieldChange] = []
+    for name, tool in current.items():
+        if name in locked:
+            found += _changed_fields(tool, registry, locked[name])
+    return LockCheck(
+        tuple(found),
+        tuple(n for n in current if n not in locked),
+        tuple(n for n in locked if n not in current),
     )
-    changes: tuple[Change, ...] = ()
-    if changed:
-        from toolsel.diff.engine import diff_registries
-
-        old = Registry((), tuple(_locked_tool(n, locked[n], lock_name) for n in changed), {})
-        new = Registry(registry.files, tuple(current[n] for n in changed), {})
-        changes = tuple(c for c in diff_registries(old, new) if c.rule != "TD009")
-    return LockCheck(changes, new_tools, removed, changed)
 
 
-def _locked_tool(name: str, entry: dict[str, Any], lock_name: str) -> Tool:
-    """The tool as the lock remembers it (positions point into the lock file)."""
-    fields = entry.get("tool") if isinstance(entry.get("tool"), dict) else {}
-    assert isinstance(fields, dict)
+def _changed_fields(tool: Tool, registry: Registry, entry: dict[str, Any]) -> list[FieldChange]:
+    fields = pinned(tool, registry)
+    hashes = entry.get("hashes")
+    stored = entry.get("fields")
+    hashes = hashes if isinstance(hashes, dict) else {}
+    stored = stored if isinstance(stored, dict) else {}
+    now = group_hashes(fields)
+    changed = []
+    for group, names in GROUPS.items():
+        if hashes.get(group) == now[group]:
+            continue
+        for name in names:
+            old = stored.get(name)
+            if canonical_bytes(old) != canonical_bytes(fields.get(name)):
+                changed.append(_field_change(tool, registry, group, name, old))
+    return changed
 
-    def text(key: str) -> str | None:
-        value = fields.get(key)
-        return value if isinstance(value, str) else None
 
-    def names(key: str) -> tuple[str, ...]:
-        value = fields.get(key)
-        return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+#: The Tool attribute (and so the diff rules) behind a pinned field; None: no rule reads it.
+_ATTRIBUTES: dict[str, str | None] = {
+    "title": "display_name", "_meta": None, "extra": None, "governed": None,
+    "overlay_examples": None, "examples": None,
+}  # fmt: skip
 
-    try:
-        permission = Permission(fields.get("permission", "read"))
-    except ValueError:
-        permission = Permission.READ
-    parameters = fields.get("parameters")
-    return Tool(
-        name=name,
-        description=text("description") or "",
-        source=ToolSource(lock_name, "lock", f"/sources/{entry.get('file', '')}/{name}/tool", {}),
-        parameters=parameters if isinstance(parameters, dict) else {},
-        category=text("category"),
-        permission=permission,
-        requires=names("requires"),
-        conflicts=names("conflicts"),
-        aliases=names("aliases"),
-        deprecated=fields.get("deprecated") is True,
-        deprecated_by=text("deprecated_by"),
-        always_include=fields.get("always_include") is True,
-        defer_loading=fields.get("defer_loading") is True,
-        parent_task=fields.get("parent_task") is True,
-        strict=fields.get("strict") is True,
-    )
+
+def _field_change(tool: Tool, registry: Registry, group: str, name: str, old: Any) -> FieldChange:
+    attribute = _ATTRIBUTES.get(name, name)
+    where = registry.locate_field(tool, attribute or ("display_name" if name == "title" else name))
+    return FieldChange(
+        tool.name, group, name, where.file, where.line, where.column,
+        _classified(tool, registry, attribute, old),
+    )  # fmt: skip
+
+
+def _classified(
+    tool: Tool, registry: Registry, attribute: str | None, old: Any
+) -> tuple[Change, ...]:
+    """The diff engine's changes between `tool` and `tool` with only this field put back
+    as the lock has it: the classes of that one field's change."""
+    if attribute is None:
+        return ()
+    value = _as_attribute(attribute, old)
+    if value is _UNKNOWN:
+        return ()
+    from toolsel.diff.engine import diff_registries
+
+    before = replace(tool, **{attribute: value})
+    changes = diff_registries(Registry((), (before,), {}), Registry(registry.files, (tool,), {}))
+    return tuple(c for c in changes if c.rule != "TD009")
+
+
+_UNKNOWN: Any = object()
+
+
+_TUPLES = frozenset({"tags", "requires", "conflicts", "aliases"})
+_FLAGS = frozenset({"deprecated", "always_include", "defer_loading", "parent_task", "strict"})
+
+
+def _as_attribute(attribute: str, value: Any) -> Any:
+    """A pinned value as the Tool attribute holds it (None: the field's default)."""
+    if attribute == "name" and not isinstance(value, str):
+        return _UNKNOWN  # a damaged lock entry: the field is reported, not classed
+    if attribute == "permission":
+        try:
+            return Permission(value or "read")
+        except ValueError:
+            return _UNKNOWN
+    if attribute in _TUPLES:
+        return tuple(value) if isinstance(value, list) else ()
+    if attribute in _FLAGS:
+        return value is True
+    if attribute == "parameters" and value is None:
+        return {"type": "object", "properties": {}}
+    if attribute == "description":
+        return value if isinstance(value, str) else ""
+    return value

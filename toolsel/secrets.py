@@ -364,10 +364,24 @@ def redact(text: str) -> Redacted | None:
     return None if looks_secret(text) else Redacted(text, tuple(used))
 
 
-def _claimed(text: str) -> list[tuple[int, int, str]]:
+def mask_secrets(text: str) -> str:
+    """`text` with each secret (not personal data) replaced by its placeholder: what
+    `toolsel.redact` shows in messages, listings and reports."""
+    if not text or not _might_hold(text):
+        return text
+    pieces, last = [], 0
+    for start, end, placeholder in _claimed(text, secrets_only=True):
+        pieces += [text[last:start], placeholder]
+        last = end
+    return "".join(pieces) + text[last:]
+
+
+def _claimed(text: str, *, secrets_only: bool = False) -> list[tuple[int, int, str]]:
     """(start, end, placeholder) of every value found, by the first detector to find it."""
     taken: list[tuple[int, int, str]] = []
     for detector in _candidates(text):
+        if secrets_only and detector.personal:
+            continue
         for start, end in detector.spans(text):
             if all(end <= s or start >= e for s, e, _ in taken):
                 taken.append((start, end, detector.placeholder))

@@ -37,8 +37,8 @@ def test_init_writes_a_project_that_lints_clean_and_passes_its_tests(
 
 
 def test_the_starter_config_is_the_project_config(tmp_path: Path) -> None:
-    from toolsel.config import find_config
     from toolsel.scaffold import init_project
+    from toolsel.sources.project import find_config
 
     init_project(tmp_path)
     config = find_config(tmp_path)

@@ -123,14 +123,53 @@ def test_replay_checks_calls_against_a_live_server(cli, tmp_path: Path) -> None:
     assert "mcp__gh__list_issues" not in json.dumps(json.loads(result.stdout).get("violations", []))
 
 
-def test_the_project_config_can_allow_connecting(cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_project_configs_own_connect_allows_nothing_and_trust_does(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path, monkeypatch
+) -> None:
+    """`connect = true` in a cloned repository's config is the repository trusting itself:
+    it starts nothing. `toolsel trust` records the user's say, for those exact contents."""
     monkeypatch.delenv("TOOLSEL_NO_CONFIG")
     path = config(tmp_path / ".mcp.json", github=command("pager"))
     (tmp_path / "toolsel.toml").write_text('registry = [".mcp.json"]\nconnect = true\n')
-    result = cli(*["rank", "create an issue", "--format", "json", "--top", "1"])
+    ranked = ["rank", "create an issue", "--format", "json", "--top", "1"]
+    refused = cli(*ranked)
+    assert refused.exit_code == 2 and "1 MCP server, not started" in refused.stderr
+    assert "never counts" in refused.stderr and not (tmp_path / "cache").exists()
+
+    trusted = cli("trust")
+    assert trusted.exit_code == 0, trusted.stderr
+    assert "toolsel.toml: trusted (sha256 " in trusted.stdout
+    assert (
+        ".mcp.json: trusted (sha256 " in trusted.stdout
+        and "it may start 1: github: " in trusted.stdout
+    )
+    result = cli(*ranked)
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["results"][0]["name"] == "mcp__github__create_issue"
-    assert path.exists()
+
+    # a changed file is not trusted any more, until trusted again
+    config(path, github=command("pager"), other=command("crash"))
+    again = cli(*ranked, "--refresh")
+    assert again.exit_code == 2 and "changed since you trusted it" in again.stderr
+    assert "changed since trusted" in cli("trust", "--list").stdout
+    assert cli("trust", str(path)).exit_code == 0
+    assert cli("trust", "--revoke", str(path)).stdout.endswith(".mcp.json: no longer trusted\n")
+    assert cli(*ranked).exit_code == 2
+
+
+@pytest.mark.parametrize("grant", ["environment", "user config"])
+def test_the_environment_or_the_users_own_config_allows_connecting(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path, monkeypatch, grant: str
+) -> None:
+    path = config(tmp_path / ".mcp.json", github=command("pager"))
+    if grant == "environment":
+        monkeypatch.setenv("TOOLSEL_CONNECT", "1")
+    else:
+        import os
+
+        (Path(os.environ["TOOLSEL_CONFIG_DIR"]) / "config.toml").write_text("connect = true\n")
+    result = cli("rank", "-r", str(path), "create an issue", "--format", "json", "--top", "1")
+    assert result.exit_code == 0, result.stderr
 
 
 def test_lock_pins_a_live_server_and_check_fetches_it_anew(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -161,7 +200,7 @@ def test_a_project_config_never_starts_a_server_without_connect(
     )
     result = cli("rank", "anything")
     assert result.exit_code == 2
-    assert "`registry` names live MCP servers, not started" in result.stderr
+    assert "`registry` names a live MCP server, not started" in result.stderr
     assert "pass --connect" in result.stderr
     assert not marker.exists()
 
@@ -216,3 +255,25 @@ def test_a_config_entry_that_cannot_be_started_is_said_and_the_rest_load(  # typ
         "server 'empty' (" in result.stderr and "neither a `command` nor a `url`" in result.stderr
     )
     assert "'off'" not in result.stderr  # disabled on purpose: nothing to say
+
+
+def test_a_rug_pull_on_a_configs_server_names_the_config_and_the_server(  # type: ignore[no-untyped-def]
+    cli, tmp_path: Path
+) -> None:
+    """The lock names the server as the config does, relative to the lock; a changed
+    annotation of a live tool is that one field, located at `.mcp.json#server`."""
+    tools = tmp_path / "tools.json"
+    tool = {"name": "get_file", "description": "Read a file.", "inputSchema": {"type": "object"}}
+    tools.write_text(json.dumps([{**tool, "annotations": {"readOnlyHint": True}}]))
+    config(tmp_path / ".mcp.json", files=command("changing-json", str(tools)))
+    assert cli("lock", "-r", ".mcp.json", "--connect").exit_code == 0
+    document = json.loads((tmp_path / "toolsel.lock").read_text())
+    assert list(document["sources"]) == [".mcp.json#files"]
+    assert cli("lock", "-r", ".mcp.json", "--connect", "--check").exit_code == 0
+    tools.write_text(json.dumps([{**tool, "annotations": {"destructiveHint": True}}]))
+    checked = cli("lock", "-r", ".mcp.json", "--connect", "--check")
+    assert checked.exit_code == 1
+    [line] = [x for x in checked.stdout.splitlines() if x.endswith(" changed")]
+    assert line.startswith(".mcp.json#files:")
+    assert line.endswith("mcp__files__get_file: annotations `annotations` changed")
+    assert "cache" not in checked.stdout

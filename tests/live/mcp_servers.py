@@ -5,7 +5,11 @@
 MODE: `pager` (five tools, two per page), `hang` (answers initialize, never tools/list),
 `crash` (writes to stderr and exits 1 before answering), `changing FILE` (the tools named
 in FILE, one per line, read at each tools/list), `echo-env` (one tool whose description is
-$GREETING)."""
+$GREETING), `chatty MB` (writes MB megabytes to stderr, then serves as `pager`),
+`spawner FILE` (starts a child that sleeps in its process group, writes the child's pid to
+FILE, then serves as `pager`), `banner` (prints a line that is not JSON-RPC on stdout
+first), `leaky` (crashes with $SECRET_VALUE in its stderr), `changing-json FILE` (the
+tools/list result's tools, as JSON, read from FILE at each call)."""
 
 from __future__ import annotations
 
@@ -47,11 +51,31 @@ def main() -> None:
     if mode == "crash":
         print("fatal: GITHUB_TOKEN is not set", file=sys.stderr, flush=True)
         sys.exit(1)
-    changing = Path(rest.pop(0)) if mode == "changing" else None
+    if mode == "leaky":
+        print(f"fatal: bad token {os.environ.get('SECRET_VALUE')}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    if mode == "chatty":
+        line = b"x" * 1023 + b"\n"
+        for _ in range(int(rest.pop(0)) * 1024):
+            sys.stderr.buffer.write(line)
+        sys.stderr.buffer.write(b"the last line of a chatty server\n")
+        sys.stderr.flush()
+    if mode == "spawner":
+        import subprocess
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        Path(rest.pop(0)).write_text(str(child.pid))
+    if mode == "banner":
+        print("Server started on stdio, ready!", flush=True)
+    changing = Path(rest.pop(0)) if mode in {"changing", "changing-json"} else None
 
     async def on_list(ctx: object, params: t.PaginatedRequestParams | None) -> t.ListToolsResult:
         if mode == "hang":
             await anyio.sleep(3600)
+        if changing is not None and mode == "changing-json":
+            import json
+
+            return t.ListToolsResult.model_validate({"tools": json.loads(changing.read_text())})
         if changing is not None:
             names = changing.read_text().split()
             return t.ListToolsResult(tools=[tool(n, f"The {n} tool.") for n in names])

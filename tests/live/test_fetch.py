@@ -24,9 +24,7 @@ SERVERS = Path(__file__).with_name("mcp_servers.py")
 
 
 def stdio(mode: str, *args: str, env: dict[str, str] | None = None) -> Server:
-    return command_server(
-        f"mcp:{sys.executable} {SERVERS} {mode} {' '.join(args)}", mode, env or {}
-    )
+    return command_server(f"{sys.executable} {SERVERS} {mode} {' '.join(args)}", mode, env or {})
 
 
 def test_a_paged_list_is_read_to_its_end_with_annotations_and_output_schema() -> None:
@@ -62,7 +60,7 @@ def test_a_server_that_hangs_is_stopped_at_the_list_deadline() -> None:
 
 
 def test_a_command_that_does_not_exist() -> None:
-    server = command_server("mcp:toolsel-no-such-command-xyz --flag", None, {})
+    server = command_server("toolsel-no-such-command-xyz --flag", None, {})
     [failed] = list_servers([server], Timeouts(connect=10, list=10))
     assert isinstance(failed, Failed)
     assert "cannot start 'toolsel-no-such-command-xyz': no such command" in failed.reason
@@ -129,3 +127,100 @@ def test_a_server_listing_too_many_tools_is_refused(monkeypatch: pytest.MonkeyPa
     [failed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
     assert isinstance(failed, Failed)
     assert "tools/list gave more than 3 tools" in failed.reason
+
+
+def test_a_chatty_servers_stderr_is_a_bounded_tail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that writes 40 MB to stderr: listed, and only the tail is kept."""
+    from toolsel.live import stdio as transport
+
+    kept: list[transport.StderrTail] = []
+    original = transport.StderrTail
+
+    class Watched(original):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            kept.append(self)
+
+    monkeypatch.setattr(transport, "StderrTail", Watched)
+    [listed] = list_servers([stdio("chatty", "40")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    [tail] = kept
+    assert tail.total > 40 * 1024 * 1024
+    assert len(tail.data) <= 2 * transport.TAIL_BYTES
+    assert tail.lines(1) == ["the last line of a chatty server"]
+
+
+def test_the_servers_whole_process_group_is_stopped(tmp_path: Path) -> None:
+    import os
+
+    pid_file = tmp_path / "child.pid"
+    [listed] = list_servers([stdio("spawner", str(pid_file))], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, os.WNOHANG)
+        time.sleep(0.05)
+    else:
+        os.kill(child, 9)
+        pytest.fail("the server's child outlived the listing")
+
+
+def test_a_line_on_stdout_that_is_not_json_rpc_is_named(capfd: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    [failed] = list_servers([stdio("banner")], Timeouts(connect=30, list=30))
+    assert isinstance(failed, Failed)
+    assert "not a JSON-RPC message" in failed.reason
+    assert '"Server started on stdio, ready!"' in failed.reason
+    assert "took longer" not in failed.reason and time.monotonic() - started < 20
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_reply_the_sdk_cannot_parse_over_http_is_named(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """An HTTP server that answers JSON-RPC with a body that is not one: one line, at once."""
+    import http.server
+    import threading
+
+    class Broken(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = b'{"jsonrpc": "2.0", "id": 1, "result": '
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Broken)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/mcp"
+        started = time.monotonic()
+        [failed] = list_servers([url_server(url, "x", {})], Timeouts(connect=20, list=20))
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert isinstance(failed, Failed)
+    assert "not a JSON-RPC message the MCP SDK can parse (Invalid JSON: EOF" in failed.reason
+    assert "took longer" not in failed.reason
+    assert time.monotonic() - started < 15
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_what_the_server_says_is_masked_of_what_it_was_handed() -> None:
+    secret = "hunter2-very-secret-value"
+    [failed] = list_servers(
+        [stdio("leaky", env={"SECRET_VALUE": secret})], Timeouts(connect=30, list=30)
+    )
+    assert isinstance(failed, Failed)
+    assert "bad token ***" in failed.reason and secret not in failed.reason

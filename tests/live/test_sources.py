@@ -10,13 +10,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from toolsel.errors import RegistryError
-from toolsel.live.sources import (
-    command_server,
-    config_servers,
-    is_client_config,
-    live_text,
-    url_server,
-)
+from toolsel.live.sources import command_server, config_servers, is_client_config, url_server
+from toolsel.sources.grammar import live_text
 
 STDIO = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"T": "1"}}
 HTTP = {"url": "https://mcp.example.com/mcp", "headers": {"X-Key": "k"}}
@@ -76,7 +71,8 @@ def test_codex_config_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert github.command == ("npx", "-y", "server-github") and dict(github.env) == {
         "GITHUB_TOKEN": "x"
     }
-    assert dict(docs.headers) == {"Authorization": "Bearer abc"}
+    assert dict(docs.headers) == {}  # as written: the token is read only to reach it
+    assert dict(docs.expanded().headers) == {"Authorization": "Bearer abc"}
     assert off.disabled and not github.disabled
 
 
@@ -112,19 +108,19 @@ def test_a_config_without_servers_and_a_broken_one(tmp_path: Path) -> None:
 
 
 def test_the_identity_changes_with_what_is_started_and_with_the_entry(tmp_path: Path) -> None:
-    a = command_server("mcp:npx -y server-github", None, {})
-    assert a.identity() == command_server("mcp:npx  -y server-github", None, {}).identity()
-    assert a.identity() != command_server("mcp:npx -y server-github", None, {"K": "v"}).identity()
-    assert a.identity() != command_server("mcp:npx -y server-gitlab", None, {}).identity()
+    a = command_server("npx -y server-github", None, {})
+    assert a.identity() == command_server("npx  -y server-github", None, {}).identity()
+    assert a.identity() != command_server("npx -y server-github", None, {"K": "v"}).identity()
+    assert a.identity() != command_server("npx -y server-gitlab", None, {}).identity()
 
 
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ("mcp:npx -y @modelcontextprotocol/server-github", "github"),
-        ("mcp:uvx mcp-server-fetch", "fetch"),
-        ("mcp:python servers/notes.py --port 1", "notes"),
-        ("mcp:node build/index.js", "index"),
+        ("npx -y @modelcontextprotocol/server-github", "github"),
+        ("uvx mcp-server-fetch", "fetch"),
+        ("python servers/notes.py --port 1", "notes"),
+        ("node build/index.js", "index"),
     ],
 )
 def test_a_command_servers_name(text: str, name: str) -> None:
@@ -138,9 +134,9 @@ def test_live_text_and_urls_that_lost_a_slash() -> None:
     assert live_text("registries/tools.yaml") is None
     assert url_server("https://api.example.com/mcp", None, {}).name == "api"
     with pytest.raises(RegistryError, match="no command after 'mcp:'"):
-        command_server("mcp:  ", None, {})
+        command_server("  ", None, {})
     with pytest.raises(RegistryError, match="cannot split the command"):
-        command_server("mcp:npx 'unclosed", None, {})
+        command_server("npx 'unclosed", None, {})
 
 
 def test_claude_code_expands_variables_and_defaults(
@@ -156,7 +152,10 @@ def test_claude_code_expands_variables_and_defaults(
     }
     web = {"url": "https://${UNSET_DIR:-h.example}/mcp", "headers": {"A": "Bearer ${TOKEN}"}}
     path = write(tmp_path / ".mcp.json", {"mcpServers": {"s": entry, "w": web}})
-    s, w = config_servers(path)
+    written_s, written_w = config_servers(path)
+    assert written_s.command == ("${UNSET_DIR:-.}/bin/server", "--token=${TOKEN}", "${UNSET_KEY}")
+    assert "t0k" not in written_s.target + written_w.target  # shown as written
+    s, w = written_s.expanded(), written_w.expanded()
     assert s.command == ("./bin/server", "--token=t0k", "${UNSET_KEY}")
     assert dict(s.env) == {"KEY": "", "TTL": "300", "T": "t0k"}
     assert (
@@ -172,7 +171,7 @@ def test_claude_desktop_does_not_expand(tmp_path: Path, monkeypatch: pytest.Monk
         {"mcpServers": {"s": {"command": "x", "env": {"T": "${TOKEN}"}}}},
     )
     [s] = config_servers(path)
-    assert dict(s.env) == {"T": "${TOKEN}"}
+    assert dict(s.expanded().env) == {"T": "${TOKEN}"}
 
 
 def test_vscode_and_cursor_variables_and_inputs(
@@ -187,7 +186,8 @@ def test_vscode_and_cursor_variables_and_inputs(
     }
     for folder in (".vscode", ".cursor"):
         key = "servers" if folder == ".vscode" else "mcpServers"
-        [s] = config_servers(write(tmp_path / folder / "mcp.json", {key: {"s": entry}}))
+        [written] = config_servers(write(tmp_path / folder / "mcp.json", {key: {"s": entry}}))
+        s = written.expanded()
         assert s.command == ("node", f"{tmp_path}/dist/server.js")
         assert dict(s.env) == {"B": "firefox", "N": "", "K": "${input:api_key}"}
         assert s.problem is None  # the input stays as written: only the editor can prompt
@@ -203,7 +203,8 @@ def test_codex_env_vars_are_passed_on_from_the_environment(
         '[mcp_servers.s]\ncommand = "x"\nenv_vars = ["API_KEY", "MISSING"]\nenv = { A = "1" }\n',
     )
     [s] = config_servers(path)
-    assert dict(s.env) == {"A": "1", "API_KEY": "k"}
+    assert dict(s.env) == {"A": "1"}
+    assert dict(s.expanded().env) == {"A": "1", "API_KEY": "k"}
 
 
 @given(st.text(), st.sampled_from(["Claude Code", "VS Code", "Cursor", "Codex", "Gemini CLI"]))
@@ -211,6 +212,5 @@ def test_text_without_a_variable_is_left_as_written(text: str, client: str) -> N
     from toolsel.live.sources import _expander
 
     assume("${" not in text)
-    unset: list[str] = []
-    expand = _expander(client, Path("/w/.vscode/mcp.json"), unset)
-    assert expand(text) == text and unset == []
+    expand = _expander(client, Path("/w/.vscode/mcp.json"))
+    assert expand(text) == text

@@ -26,6 +26,7 @@ from toolsel.cli import (
     schema,
     serve,
     stats,
+    trust,
 )
 from toolsel.cli.app import app
 
@@ -48,6 +49,7 @@ COMMANDS = (
     ("learn", learn.learn, "Learn example prompts for tools."),
     ("serve", serve.serve, "Serve selection over HTTP (and MCP)."),
     ("mcp", serve.mcp, "Serve the registry to MCP clients over stdio."),
+    ("trust", trust.trust, "Trust a config file to start the MCP servers it names."),
     ("schema", schema.schema, "Print a JSON Schema toolsel publishes."),
 )
 for _name, _function, _short in COMMANDS:

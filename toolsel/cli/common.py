@@ -223,7 +223,7 @@ def check_registry(
             raise UsageError("give -r/--registry or --no-registry, not both")
         return None
     if not paths:
-        from toolsel.config import project_registry_paths
+        from toolsel.sources import project_registry_paths
 
         paths = project_registry_paths()
         if paths is None:
@@ -236,7 +236,7 @@ def registry_paths(
 ) -> FileList:
     """The registry files of `registry_sources`, expanded and, with `--namespace`, named
     as Claude Code names MCP tools."""
-    from toolsel.registry.paths import registry_files
+    from toolsel.sources import registry_files
 
     return registry_files(registry_sources(paths, example=example), namespace=namespace)
 
@@ -248,7 +248,7 @@ def registry_sources(paths: list[Path] | None, *, example: bool = False) -> list
     (lint, test, eval: a check must check the user's files) stops with exit 2."""
     if paths:
         return paths  # as given (a FileList already expanded keeps its server names)
-    from toolsel.config import NO_REGISTRY, bundled_registry, project_registry_paths
+    from toolsel.sources import NO_REGISTRY, bundled_registry, project_registry_paths
 
     project = project_registry_paths()
     if project is not None:

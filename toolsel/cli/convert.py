@@ -40,8 +40,8 @@ def convert(
     """
     from toolsel.cli.common import load_registry
     from toolsel.convert import convert_registry
-    from toolsel.registry.paths import registry_files
     from toolsel.render.convert import note_lines, write_document
+    from toolsel.sources import registry_files
 
     if to is None:
         choices = ", ".join(f.value for f in ConvertFormat)

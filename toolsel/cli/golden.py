@@ -48,9 +48,9 @@ def test(
     from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.registry.paths import registry_files
     from toolsel.render.golden import TEST_RENDERERS
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+    from toolsel.sources import registry_files
 
     inputs = [cases, *registry_files(registry or None)]
     check_output(output_file, inputs)

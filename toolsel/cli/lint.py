@@ -165,7 +165,7 @@ def lint(
     if explain is not None:
         sys.stdout.write(rule_explanation(find_rule(explain)))
         return
-    from toolsel.registry.paths import registry_files
+    from toolsel.sources import registry_files
 
     given = [str(p) for p in [*(paths or []), *(registry or [])]] or None
     targets = registry_files(given, namespace=namespace) if given or namespace else None

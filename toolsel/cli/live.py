@@ -24,7 +24,7 @@ def add_live_options(command: Any) -> None:
     names = {getattr(p, "name", None) for p in getattr(command, "params", ())}
     if getattr(command, "callback", None) is None or "connect" in names:
         return
-    if not names & _REGISTRY_PARAMETERS or command.name in {"schema", "init"}:
+    if not names & _REGISTRY_PARAMETERS or command.name in {"schema", "init", "trust"}:
         return
     from typer.core import TyperOption
 
@@ -35,8 +35,9 @@ def add_live_options(command: Any) -> None:
         [
             option(
                 ["--connect"], is_flag=True, default=False,
-                help="Start the MCP servers that a client config given as a registry names "
-                "(this runs their commands). Also [tool.toolsel] connect = true.",
+                help="Start the MCP servers that a config file names (this runs their "
+                "commands). Also TOOLSEL_CONNECT=1, `connect = true` in your own config, or "
+                "`toolsel trust FILE`; never a project's own config.",
             ),
             option(
                 ["--refresh"], is_flag=True, default=False,
@@ -49,7 +50,8 @@ def add_live_options(command: Any) -> None:
             option(
                 ["--header", "mcp_header"], multiple=True, metavar="'NAME: VALUE'",
                 help=f"An HTTP header for servers given as -r URL (repeatable); a bearer token "
-                f"can come from ${TOKEN_VARIABLE} instead.",
+                f"can come from ${TOKEN_VARIABLE} instead. Sent only to URLs on the command "
+                "line or in a trusted file.",
             ),
             option(
                 ["--mcp-timeout"], type=float, default=30.0, metavar="X", show_default=True,

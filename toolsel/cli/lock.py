@@ -32,7 +32,7 @@ def lock(
     ] = False,
     no_cache: NoCacheOption = False,
 ) -> None:
-    """Pin each tool's definition and governance fields by hash in toolsel.lock."""
+    """Pin every field of each tool that a model, client or ranking reads, in toolsel.lock."""
     from toolsel.inputs import display_path
     from toolsel.lock import check_lock, lock_document, read_lock
     from toolsel.render.console import dumps_json
@@ -48,13 +48,13 @@ def lock(
         loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
     if not check:
         with output(lock_file, inputs=[f.path for f in loaded.files]) as out:
-            out.write(dumps_json(lock_document(loaded)))
+            out.write(dumps_json(lock_document(loaded, lock_file)))
         tools = len(loaded.names)
         typer.echo(f"Locked {tools} tool{'s' if tools != 1 else ''} in {display_path(lock_file)}.")
         return
     from toolsel.render.lock import render_check
 
-    result = check_lock(read_lock(lock_file), loaded, display_path(lock_file))
+    result = check_lock(read_lock(lock_file), loaded)
     render_check(result, display_path(lock_file), sys.stdout)
     if result.failed:
         raise typer.Exit(int(ExitCode.FINDINGS))

@@ -130,7 +130,7 @@ def replay(
 
 def allowed_unknown(values: list[str] | None) -> tuple[str, ...]:
     """--allow-unknown's globs, then the project's `allow-unknown`."""
-    from toolsel.config import find_config
+    from toolsel.sources.project import find_config
 
     return tuple(dict.fromkeys([*split_values(values), *find_config().allow_unknown]))
 

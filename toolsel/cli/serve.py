@@ -339,8 +339,8 @@ def _server_class() -> type:
 def _store_limits(retain: str | None, max_store: str | None) -> tuple[timedelta | None, int | None]:
     """(--retain as a timedelta, --max-store in bytes), each from [tool.toolsel.serve] when
     not given; a bad value is a usage error."""
-    from toolsel.config import find_config
     from toolsel.serve.retention import parse_duration, parse_size, serve_settings
+    from toolsel.sources.project import find_config
 
     config = find_config()
     keep, limit = serve_settings(config.serve, str(config.path))

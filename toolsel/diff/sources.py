@@ -51,10 +51,10 @@ def merge_base(ref: str) -> str:
 
 
 def load_side(specs: list[str], *, no_cache: bool, namespace: bool = False) -> Registry:
-    """One side's registry: git revisions read with `git show`, the rest through the loader
-    every command uses (`toolsel.cli.common.registry_paths`)."""
-    from toolsel.cli.common import registry_paths
+    """One side's registry: git revisions read with `git show`, the rest through the
+    sources every command reads (`toolsel.sources.registry_files`)."""
     from toolsel.registry import load_registry
+    from toolsel.sources import registry_files
 
     files = FileList()
     contents: dict[Path, bytes] = {}
@@ -68,9 +68,10 @@ def load_side(specs: list[str], *, no_cache: bool, namespace: bool = False) -> R
             files.append(name)
             contents[name] = data
     if local:
-        expanded = registry_paths(local, namespace=namespace)
+        expanded = registry_files(local, namespace=namespace)
         files.extend(expanded)
         files.namespaces.update(expanded.namespaces)
+        files.labels.update(expanded.labels)
     return load_registry(files, use_cache=not no_cache, contents=contents)
 
 

@@ -13,7 +13,7 @@ from toolsel.lint.model import Finding, Hit, LintResult, Rule, fingerprint
 from toolsel.lint.suppress import Suppressions
 from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry
-from toolsel.registry.paths import registry_files
+from toolsel.sources import registry_files
 
 #: Registries at least this large (about 1,000 tools) get a worker before parsing.
 EARLY_WORKER_BYTES = 1_000_000
@@ -131,16 +131,16 @@ def lint_paths(
     use_cache: bool = True,
 ) -> LintResult:
     """Load the registry at `paths` (or the default one) leniently and lint it."""
-    from toolsel.config import find_config
     from toolsel.lint.config import build_config
     from toolsel.registry import load_registry
+    from toolsel.sources.project import find_config
 
     project = find_config(explicit=Path(config_file) if config_file else None)
     source = str(project.path) if project.path else "command line"
     rules = all_rules()
     config = build_config(project.lint, rules, source=source, cli=overrides)
     if not paths:  # lint checks the user's files: never the bundled example
-        from toolsel.config import NO_REGISTRY, project_registry_paths
+        from toolsel.sources import NO_REGISTRY, project_registry_paths
 
         paths = project_registry_paths()
         if paths is None:

@@ -9,9 +9,9 @@ is started or reached, its environment and headers, and its config entry). Every
 then reads the snapshot as it reads any registry file: `rank`, `lint`, `prompt`, `replay
 -r`, `serve` see the agent's whole surface. A cached snapshot is used until `--refresh`.
 
-Starting the commands of a client config runs code that the config names: it happens only
-with `--connect` (or `[tool.toolsel] connect = true`). Without it, the servers are listed
-with how to connect, and nothing is started.
+Starting the commands of a client config runs code that the config names: whether it may
+is `toolsel.sources.trust`'s to decide, before anything here is called. Without leave, the
+servers are listed as written (credentials masked), and nothing is started.
 """
 
 from __future__ import annotations
@@ -24,11 +24,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolsel.errors import RegistryError, UsageError
+from toolsel.errors import RegistryError
 from toolsel.live.fetch import Failed, Listed, Timeouts
 from toolsel.live.sources import Server
 
-__all__ = ["LiveSettings", "Server", "Timeouts", "live_settings", "resolve_config", "resolve_live"]
+__all__ = [
+    "LiveSettings",
+    "Server",
+    "Timeouts",
+    "live_settings",
+    "not_connected",
+    "resolve_config",
+    "resolve_live",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,16 +72,20 @@ def current() -> LiveSettings:
     return _current.get() or LiveSettings()
 
 
-def resolve_live(text: str, name: str | None) -> list[tuple[Path, str | None]]:
-    """`mcp:CMD` or a URL given as a registry source: its snapshot file, and the server name
-    to namespace its tools by (the `name=` the user wrote, else none)."""
-    from toolsel.live.sources import STDIO_PREFIX, command_server, url_server
+def resolve_live(
+    transport: str, target: str, name: str | None, *, credentials: bool
+) -> list[tuple[Path, str | None]]:
+    """A live server given as a registry source (`transport` stdio: `target` is its command
+    line; http: its URL): its snapshot file, and the server name to namespace its tools by
+    (the `name=` the user wrote, else none). The command's --env, and its --header and
+    $TOOLSEL_MCP_TOKEN, go to it only with `credentials`."""
+    from toolsel.live.sources import command_server, url_server
 
     settings = current()
-    if text.startswith(STDIO_PREFIX):
-        server = command_server(text, name, dict(settings.env))
+    if transport == "stdio":
+        server = command_server(target, name, dict(settings.env) if credentials else {})
     else:
-        server = url_server(text, name, dict(settings.headers))
+        server = url_server(target, name, dict(settings.headers) if credentials else {})
     [path] = _snapshots([server], settings)
     if isinstance(path, Failed):
         raise RegistryError(f"{server.shown}: {path.reason}")
@@ -83,14 +95,12 @@ def resolve_live(text: str, name: str | None) -> list[tuple[Path, str | None]]:
 def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
     """A client config's servers as snapshot files, each namespaced by its server's name
     (`mcp__github__create_issue`). Disabled servers are left out; a server that fails is
-    one line and the others still load."""
+    one line and the others still load. The caller has leave to start them."""
     from toolsel.live.sources import config_servers
 
     settings = current()
     servers = config_servers(config)
     enabled = [s for s in servers if not s.disabled and s.problem is None]
-    if not connect_allowed():
-        raise UsageError(_not_connected(config, servers), hint=_CONNECT_HINT)
     for server in servers:
         if server.problem is not None and settings.report is not None:
             settings.report(f"{server.shown}: {server.problem}; left out")
@@ -107,32 +117,13 @@ def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
     return found
 
 
-_CONNECT_HINT = (
-    "starting them runs the commands the file names: pass --connect (or set "
-    "`[tool.toolsel] connect = true`) once you trust them"
-)
-
-
-def _not_connected(config: Path, servers: list[Server]) -> str:
+def not_connected(config: Path, servers: list[Server]) -> str:
+    """The servers a config names, as written, when they may not be started."""
     shown = "; ".join(
         f"{s.name}: {s.target or '(no command)'}{' [disabled]' if s.disabled else ''}"
         for s in servers
     )
     return f"{config}: {len(servers)} MCP server{'s' * (len(servers) != 1)}, not started: {shown}"
-
-
-def connect_allowed(project_connect: bool | None = None) -> bool:
-    """May a command start the servers a file names: --connect, or `connect = true` in the
-    project's config (`project_connect` when the caller has read it already)."""
-    if current().connect:
-        return True
-    if project_connect is not None:
-        return project_connect
-    from toolsel.config import find_config
-
-    with contextlib.suppress(Exception):
-        return bool(find_config().connect)
-    return False
 
 
 def snapshot_dir() -> Path:
@@ -171,9 +162,8 @@ def _snapshots(
     return [memo.get(s.identity(), p) for s, p in zip(servers, paths, strict=True)]
 
 
-def snapshot_label(file: str) -> str | None:
-    """For a snapshot file, the server it holds as the user named it: `CONFIG#SERVER` for a
-    client config's server, else what `-r` gave (`mcp:CMD`, the URL); None for any other file."""
+def _snapshot_meta(file: str) -> dict[str, object] | None:
+    """What `_write_snapshot` recorded beside a snapshot file; None for any other file."""
     path = Path(file)
     if path.suffix != ".json" or path.parent != snapshot_dir():
         return None
@@ -181,10 +171,30 @@ def snapshot_label(file: str) -> str | None:
         meta = json.loads(path.with_suffix(".meta.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if meta.get("origin"):
-        return f"{meta['origin']}#{meta['server']}"
+    return meta if isinstance(meta, dict) else None
+
+
+def snapshot_label(file: str) -> str | None:
+    """For a snapshot file, the server it holds as the user named it: `CONFIG#SERVER` for a
+    client config's server, else what `-r` gave (`mcp:CMD`, the URL); None for any other file."""
+    origin = snapshot_origin(file)
+    if origin is not None:
+        from toolsel.inputs import display_path
+
+        return f"{display_path(origin[0])}#{origin[1]}"
+    meta = _snapshot_meta(file)
+    if meta is None:
+        return None
     target = str(meta.get("target") or "")
     return target if target.startswith(("http://", "https://")) else f"mcp:{target}"
+
+
+def snapshot_origin(file: str) -> tuple[str, str] | None:
+    """For a snapshot file of a client config's server: (the config's path, the server)."""
+    meta = _snapshot_meta(file)
+    if meta is None or not meta.get("origin"):
+        return None
+    return str(meta["origin"]), str(meta["server"])
 
 
 def _write_snapshot(path: Path, listed: Listed) -> None:
@@ -195,7 +205,7 @@ def _write_snapshot(path: Path, listed: Listed) -> None:
     replace_file(path, text)
     meta = {
         "server": listed.server.name,
-        "target": listed.server.target,
+        "target": listed.server.target,  # as written, credentials masked
         "origin": os.fspath(listed.server.origin) if listed.server.origin else None,
         "server_info": listed.server_info,
         "tools": len(listed.tools),

@@ -1,14 +1,17 @@
-"""List a live MCP server's tools with the official MCP SDK's client: `initialize`, then
-`tools/list` page by page, each step under its own deadline. A stdio server's stderr is
-kept and its last lines shown when it fails; the SDK stops the process (stdin closed,
-then the process tree killed after 2 s)."""
+"""List a live MCP server's tools with the official MCP SDK's client session: `initialize`,
+then `tools/list` page by page, each step under its own deadline.
+
+A stdio server runs in a process group of its own, through toolsel's own transport
+(`toolsel.live.stdio`): its stderr is kept as a bounded tail in memory (a chatty server
+cannot fill a disk), a line on stdout that is not JSON-RPC ends the listing with that line
+named, and the whole group is stopped afterwards. What the server's own words show (its
+stderr, its errors) is masked of the values toolsel handed it (`toolsel.redact`)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import IO, Any, TextIO
+from dataclasses import dataclass, replace
+from typing import Any
 
 from toolsel.live.sources import Server
 
@@ -77,35 +80,57 @@ async def list_one(server: Server, timeouts: Timeouts) -> Listed | Failed:
         from mcp.client.session import ClientSession  # noqa: F401 - checked here, used below
     except ImportError:
         return Failed(server, _NO_SDK)
-    import tempfile  # here, not at the top: with shutil, 10 ms of every command's start-up
-
     import anyio
 
-    errlog: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+    from toolsel.live.stdio import StderrTail
+
+    _quiet_sdk_logs()
+    started = server.expanded()
+    tail = StderrTail()
     phase = ["start"]
-    try:
-        with anyio.CancelScope() as scope:
-            scope.deadline = anyio.current_time() + timeouts.connect
-            try:
-                listed = await _session(server, errlog, scope, timeouts, phase)
-            except Exception as error:
-                return Failed(server, _reason(error, phase, errlog, server))
-        if scope.cancelled_caught:
-            limit = timeouts.connect if phase[0] in {"start", "initialize"} else timeouts.list
-            what = {"start": "to start", "initialize": "to answer initialize"}.get(
-                phase[0], "to answer tools/list"
-            )
-            return Failed(
-                server,
-                f"took longer than {limit:g} s {what} (--mcp-timeout){_stderr_tail(errlog)}",
-            )
-        return listed
-    finally:
-        errlog.close()
+    unparsed: list[str] = []
+    with anyio.CancelScope() as scope:
+        scope.deadline = anyio.current_time() + timeouts.connect
+        try:
+            listed = await _session(started, tail, scope, timeouts, phase, unparsed)
+        except Exception as error:
+            return _failed(server, _reason(error, phase, tail, server))
+    if unparsed:
+        return _failed(server, f"{_step(phase)}: {unparsed[0]}{tail.shown()}")
+    if scope.cancelled_caught:
+        limit = timeouts.connect if phase[0] in {"start", "initialize"} else timeouts.list
+        what = {"start": "to start", "initialize": "to answer initialize"}.get(
+            phase[0], "to answer tools/list"
+        )
+        return _failed(server, f"took longer than {limit:g} s {what} (--mcp-timeout){tail.shown()}")
+    return replace(listed, server=server)
+
+
+def _failed(server: Server, reason: str) -> Failed:
+    """Why a server failed, with every value toolsel handed it masked."""
+    from toolsel.redact import mask_known
+
+    return Failed(server, mask_known(reason, server.secrets()))
+
+
+def _quiet_sdk_logs() -> None:
+    """The SDK logs a reply it cannot parse with a traceback; toolsel says it in one line
+    (the session's message handler sees the same error), so its log records go nowhere."""
+    import logging
+
+    logger = logging.getLogger("mcp")
+    if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+        logger.addHandler(logging.NullHandler())
+    logger.propagate = False
 
 
 async def _session(
-    server: Server, errlog: TextIO, scope: Any, timeouts: Timeouts, phase: list[str]
+    server: Server,
+    tail: Any,
+    scope: Any,
+    timeouts: Timeouts,
+    phase: list[str],
+    unparsed: list[str],
 ) -> Listed:
     import contextlib
 
@@ -113,35 +138,24 @@ async def _session(
     from mcp import types
     from mcp.client.session import ClientSession
 
+    async def on_message(message: Any) -> None:
+        if isinstance(message, Exception):  # a reply the SDK cannot parse
+            text = _one_line(str(message)) or type(message).__name__
+            unparsed.append(
+                f"the server's reply is not a JSON-RPC message the MCP SDK can parse ({text})"
+            )
+            scope.cancel()
+
     async with contextlib.AsyncExitStack() as stack:
         if server.transport == "stdio":
-            from mcp.client.stdio import StdioServerParameters, stdio_client
+            from toolsel.live.stdio import stdio_streams
 
-            params = StdioServerParameters(
-                command=server.command[0],
-                args=list(server.command[1:]),
-                env=_environment(server),
-                cwd=server.cwd,
-            )
-            read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+            read, write = await stack.enter_async_context(stdio_streams(server, tail))
         else:
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
-
-            http = await stack.enter_async_context(
-                create_mcp_http_client(headers=dict(server.headers) or None)
-            )
-
-            async def note_status(response: Any) -> None:
-                if response.status_code >= 400:  # the SDK's error does not say which
-                    phase.append(f"HTTP {response.status_code} {response.reason_phrase}")
-
-            http.event_hooks["response"].append(note_status)
-            streams = await stack.enter_async_context(
-                streamable_http_client(server.url, http_client=http)
-            )
-            read, write = streams[0], streams[1]
-        session = await stack.enter_async_context(ClientSession(read, write))
+            read, write = await _http_streams(stack, server, phase)
+        session = await stack.enter_async_context(
+            ClientSession(read, write, message_handler=on_message)
+        )
         phase[0] = "initialize"  # phase[1:]: HTTP error statuses seen
         initialized = await session.initialize()
         phase[0] = "list"
@@ -172,52 +186,58 @@ async def _session(
         return Listed(server, tuple(tools), info)
 
 
+async def _http_streams(stack: Any, server: Server, phase: list[str]) -> tuple[Any, Any]:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    http = await stack.enter_async_context(
+        create_mcp_http_client(headers=dict(server.headers) or None)
+    )
+
+    async def note_status(response: Any) -> None:
+        if response.status_code >= 400:  # the SDK's error does not say which
+            phase.append(f"HTTP {response.status_code} {response.reason_phrase}")
+
+    http.event_hooks["response"].append(note_status)
+    streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http))
+    return streams[0], streams[1]
+
+
 class _Protocol(Exception):
     pass
 
 
-def _environment(server: Server) -> dict[str, str] | None:
-    """The server's own variables on top of what the SDK passes on (its safe default set:
-    HOME, PATH, ...), as clients do; None when it names none."""
-    if not server.env:
-        return None
-    from mcp.client.stdio import get_default_environment
-
-    return {**get_default_environment(), **dict(server.env)}
+def _step(phase: list[str]) -> str:
+    step = {"start": "starting", "initialize": "during initialize", "list": "during tools/list"}
+    return step.get(phase[0], phase[0])
 
 
-def _reason(error: BaseException, phase: list[str], errlog: IO[str], server: Server) -> str:
+def _reason(error: BaseException, phase: list[str], tail: Any, server: Server) -> str:
     while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
         error = error.exceptions[0]
     if isinstance(error, FileNotFoundError) and server.transport == "stdio":
-        return f"cannot start {server.command[0]!r}: no such command"
+        return f"cannot start {server.target.split()[0]!r}: no such command"
     if isinstance(error, PermissionError) and server.transport == "stdio":
-        return f"cannot start {server.command[0]!r}: permission denied"
+        return f"cannot start {server.target.split()[0]!r}: permission denied"
     text = str(error).strip() or type(error).__name__
     if isinstance(error, BaseExceptionGroup):
         text = "; ".join(sorted({str(e).strip() or type(e).__name__ for e in error.exceptions}))
-    step = {"start": "starting", "initialize": "during initialize", "list": "during tools/list"}
-    where = step.get(phase[0], phase[0])
     if len(phase) > 1:  # the HTTP status the server answered
         text = f"{phase[-1]} ({text})"
     if "Connection closed" in text and server.transport == "stdio":
         text = "the server exited"
-    return f"{where}: {_one_line(text)}{_stderr_tail(errlog)}"
+    if "Failed to parse" in text:  # the SDK's McpError for a reply it cannot read
+        text = f"the server's reply is not a JSON-RPC message the MCP SDK can parse ({_parse_error(text)})"
+    return f"{_step(phase)}: {_one_line(text)}{tail.shown()}"
 
 
-def _stderr_tail(errlog: IO[str], lines: int = 3, width: int = 300) -> str:
-    try:
-        errlog.seek(0)
-        text = errlog.read()[-20000:]
-    except (OSError, ValueError):
-        return ""
-    tail = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
-    if not tail:
-        return ""
-    shown = " | ".join(tail)
-    if len(shown) > width:
-        shown = "..." + shown[-width:]
-    return f"; its stderr: {json.dumps(shown, ensure_ascii=False)}"
+def _parse_error(text: str) -> str:
+    """The one line of a pydantic parse error that says what is wrong."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith(("Invalid JSON", "Input should", "Field required")) or "[type=" in line:
+            return line.split(" [type=")[0]
+    return text.splitlines()[0].strip()
 
 
 def _one_line(text: str) -> str:

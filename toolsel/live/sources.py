@@ -2,7 +2,10 @@
 reached over streamable HTTP (`https://host/mcp`), or the servers of a client's config file
 (Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI).
 
-Kept free of the MCP SDK: reading a source is cheap, connecting is `toolsel.live.fetch`."""
+A `Server` keeps its entry as written: `${VAR}` and `${env:VAR}` are filled in only to
+start or reach it (`Server.expanded`), never for display, and what is shown of it goes
+through `toolsel.redact` (`Server.target`). Kept free of the MCP SDK: reading a source is
+cheap, connecting is `toolsel.live.fetch`."""
 
 from __future__ import annotations
 
@@ -11,14 +14,11 @@ import os
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from toolsel.errors import RegistryError
-
-#: The spelling of a stdio server on the command line: `-r 'mcp:npx -y @scope/server'`.
-STDIO_PREFIX = "mcp:"
 
 #: Client config files, by name (a path ending in one of these is read as a client config).
 CONFIG_NAMES = {
@@ -33,9 +33,9 @@ CONFIG_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class Server:
-    """One MCP server to list tools from. `origin` is the client config that names it (None
-    for a server given on the command line); `entry` is that config's text for the server,
-    part of its identity."""
+    """One MCP server to list tools from, as written. `origin` is the client config that
+    names it (None for a server given on the command line); `entry` is that config's text
+    for the server, part of its identity."""
 
     name: str
     transport: str  # "stdio" or "http"
@@ -49,6 +49,8 @@ class Server:
     client: str = ""
     disabled: bool = False
     problem: str | None = None  # why the entry cannot be started (left out, and said)
+    env_from: tuple[str, ...] = ()  # variables passed on from toolsel's environment (Codex)
+    token_from: str | None = None  # the variable holding its bearer token (Codex)
 
     @property
     def shown(self) -> str:
@@ -58,49 +60,84 @@ class Server:
 
     @property
     def target(self) -> str:
-        """What it runs or reaches, for a listing: the command line, or the URL."""
-        return shlex.join(self.command) if self.transport == "stdio" else self.url
+        """What it runs or reaches, as written and with credentials masked."""
+        from toolsel.redact import mask_argv, mask_url
+
+        return (
+            shlex.join(mask_argv(self.command)) if self.transport == "stdio" else mask_url(self.url)
+        )
+
+    def expanded(self) -> Server:
+        """The server as its client starts it: variables filled in (see `_expander`)."""
+        expand = _expander(self.client, self.origin)
+        if self.transport == "http":
+            headers = {k: expand(v) for k, v in self.headers}
+            token = os.environ.get(self.token_from or "")
+            if token:
+                headers.setdefault("Authorization", f"Bearer {token}")
+            return replace(self, url=expand(self.url), headers=tuple(sorted(headers.items())))
+        env = {k: expand(v) for k, v in self.env}
+        for name in self.env_from:
+            if name in os.environ and name not in env:
+                env[name] = os.environ[name]
+        return replace(
+            self,
+            command=tuple(expand(word) for word in self.command),
+            env=tuple(sorted(env.items())),
+            cwd=expand(self.cwd) if self.cwd is not None else None,
+        )
+
+    def secrets(self) -> tuple[str, ...]:
+        """The values toolsel hands the server (environment, headers): masked wherever
+        the server's own words are shown (its stderr, its errors)."""
+        started = self.expanded()
+        return tuple(v for _, v in (*started.env, *started.headers))
 
     def identity(self) -> str:
         """The cache key: what is started or reached, with its environment and headers, and
-        the config entry it came from (a changed entry is a different server)."""
+        the config entry it came from (a changed entry, or a changed variable it uses, is a
+        different server). A hash: it never shows a value."""
+        started = self.expanded()
         parts = [
-            self.transport,
-            "\0".join(self.command),
-            "\0".join(f"{k}={v}" for k, v in self.env),
-            self.cwd or "",
-            self.url,
-            "\0".join(f"{k}:{v}" for k, v in self.headers),
-            self.entry,
+            started.transport,
+            "\0".join(started.command),
+            "\0".join(f"{k}={v}" for k, v in started.env),
+            started.cwd or "",
+            started.url,
+            "\0".join(f"{k}:{v}" for k, v in started.headers),
+            started.entry,
         ]
         import hashlib
 
         return hashlib.sha256("\x1e".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def live_text(raw: str | os.PathLike[str]) -> str | None:
-    """`raw` as a live source's text, or None for a plain path. A URL that went through
-    `pathlib.Path` (Typer's `-r` type) lost one slash of `https://`; it is put back."""
-    text = os.fspath(raw)
-    if text.startswith(STDIO_PREFIX):
-        return text
-    for scheme in ("http://", "https://"):
-        if text.startswith(scheme):
-            return text
-        if text.startswith(scheme[:-1]) and not text.startswith(scheme):  # https:/host
-            return scheme + text[len(scheme) - 1 :]
-    return None
+def shown_source(text: str) -> str:
+    """A live `-r` value (`mcp:CMD`, a URL) as messages show it: credentials masked."""
+    from toolsel.redact import mask_argv, mask_url
+
+    if text.startswith("mcp:"):
+        try:
+            return "mcp:" + shlex.join(mask_argv(shlex.split(text[4:])))
+        except ValueError:
+            from toolsel.redact import mask_text
+
+            return mask_text(text)
+    return mask_url(text)
 
 
-def command_server(text: str, name: str | None, env: dict[str, str]) -> Server:
-    """`mcp:CMD ARGS...` as a stdio server; named `name`, else after its package or script."""
+def command_server(command: str, name: str | None, env: dict[str, str]) -> Server:
+    """`CMD ARGS...` (what follows `mcp:`) as a stdio server; named `name`, else after its
+    package or script."""
     try:
-        argv = tuple(shlex.split(text[len(STDIO_PREFIX) :]))
+        argv = tuple(shlex.split(command))
     except ValueError as error:
-        raise RegistryError(f"{text}: cannot split the command: {error}") from None
+        raise RegistryError(
+            f"{shown_source('mcp:' + command)}: cannot split the command: {error}"
+        ) from None
     if not argv:
         raise RegistryError(
-            f"{text}: no command after '{STDIO_PREFIX}'",
+            "mcp:: no command after 'mcp:'",
             hint="e.g. -r 'mcp:npx -y @modelcontextprotocol/server-github'",
         )
     return Server(
@@ -116,7 +153,9 @@ def url_server(url: str, name: str | None, headers: dict[str, str]) -> Server:
 
     parts = urlsplit(url)
     if not parts.hostname:
-        raise RegistryError(f"{url}: not a URL with a host", hint="e.g. -r https://host/mcp")
+        raise RegistryError(
+            f"{shown_source(url)}: not a URL with a host", hint="e.g. -r https://host/mcp"
+        )
     return Server(
         name=name or _safe_name(parts.hostname.split(".")[0]),
         transport="http",
@@ -295,53 +334,49 @@ def _client(path: Path, data: dict[str, Any]) -> str:
 
 
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
+    """A config entry as written: nothing is filled in here (see `Server.expanded`)."""
     text = json.dumps(entry, sort_keys=True, default=str)
     safe = _safe_name(name)
-    unset: list[str] = []
-    expand = _expander(client, origin, unset)
     disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
-    env = {str(k): expand(str(v)) for k, v in (entry.get("env") or {}).items()}
+    env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
     forwarded = entry.get("env_vars")  # Codex: names passed on from its own environment
-    for var in forwarded if isinstance(forwarded, list) else ():
-        if isinstance(var, str) and var in os.environ and var not in env:
-            env[var] = os.environ[var]
+    passed = (
+        tuple(v for v in forwarded if isinstance(v, str)) if isinstance(forwarded, list) else ()
+    )
     url = entry.get("url") or entry.get("httpUrl") or entry.get("serverUrl")
     headers = {
-        str(k): expand(str(v))
-        for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
+        str(k): str(v) for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
     }
     token_env = entry.get("bearer_token_env_var")  # Codex
-    if isinstance(token_env, str) and os.environ.get(token_env):
-        headers.setdefault("Authorization", f"Bearer {os.environ[token_env]}")
+    common: dict[str, Any] = {
+        "origin": origin, "entry": text, "client": client, "disabled": disabled,
+        "env_from": passed, "token_from": token_env if isinstance(token_env, str) else None,
+    }  # fmt: skip
     if isinstance(url, str) and url:
-        return Server(
-            name=safe, transport="http", url=expand(url), headers=tuple(sorted(headers.items())),
-            origin=origin, entry=text, client=client, disabled=disabled,
-            problem=_unset_problem(unset),
-        )  # fmt: skip
+        server = Server(
+            name=safe, transport="http", url=url, headers=tuple(sorted(headers.items())), **common
+        )
+        return replace(server, problem=_unset_problem(server))
     command: Any = entry.get("command")
     args: list[Any] = list(entry.get("args") or [])
     if isinstance(command, list):  # some clients write the whole argv as `command`
         command, args = (command[0] if command else None), [*command[1:], *args]
     if not isinstance(command, str) or not command:
         return Server(
-            name=safe, transport="stdio", origin=origin, entry=text, client=client,
+            name=safe, transport="stdio", **common,
             problem="the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
-    argv = (expand(command), *(expand(str(a)) for a in args if not isinstance(a, (dict, list))))
-    return Server(
+    argv = (command, *(str(a) for a in args if not isinstance(a, (dict, list))))
+    server = Server(
         name=safe,
         transport="stdio",
         command=argv,
         env=tuple(sorted(env.items())),
-        cwd=expand(cwd) if isinstance(cwd, str) else None,
-        origin=origin,
-        entry=text,
-        client=client,
-        disabled=disabled,
-        problem=_unset_problem(unset),
+        cwd=cwd if isinstance(cwd, str) else None,
+        **common,
     )
+    return replace(server, problem=_unset_problem(server))
 
 
 #: Claude Code's `${VAR}` and `${VAR:-default}` (in command, args, env, url and headers).
@@ -350,28 +385,36 @@ _CLAUDE_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _EDITOR_VARIABLE = re.compile(r"\$\{(?:(env|input):([^}]*)|(workspaceFolder|userHome))\}")
 
 
-def _unset_problem(unset: list[str]) -> str | None:
+def _unset_problem(server: Server) -> str | None:
+    """Claude Code starts no server one of whose variables is unset and has no default."""
+    if server.client != "Claude Code":
+        return None
+    written = [*server.command, *(v for _, v in server.env), server.url, server.cwd or ""]
+    written += [v for _, v in server.headers]
+    unset = [
+        match[1]
+        for text in written
+        for match in _CLAUDE_VARIABLE.finditer(text)
+        if match[2] is None and match[1] not in os.environ
+    ]
     if not unset:
         return None
     names = ", ".join(f"${{{name}}}" for name in dict.fromkeys(unset))
     return f"{names} not set and without a default (Claude Code would not start it)"
 
 
-def _expander(client: str, origin: Path, unset: list[str]) -> Callable[[str], str]:
+def _expander(client: str, origin: Path | None) -> Callable[[str], str]:
     """How the client fills in variables in an entry's strings, as a function. A Claude Code
-    variable that is not set and has no default stays as written and is added to `unset`; a
-    VS Code `${input:ID}` (a prompt only the editor can show) stays as written."""
+    variable that is not set and has no default stays as written (`_unset_problem` says
+    so); a VS Code `${input:ID}` (a prompt only the editor can show) stays as written."""
     if client == "Claude Code":
 
         def claude(match: re.Match[str]) -> str:
             value = os.environ.get(match[1], match[2])
-            if value is None:
-                unset.append(match[1])
-                return match[0]
-            return value
+            return match[0] if value is None else value
 
         return lambda text: _CLAUDE_VARIABLE.sub(claude, text) if "${" in text else text
-    if client not in {"VS Code", "Cursor"}:
+    if client not in {"VS Code", "Cursor"} or origin is None:
         return lambda text: text
     folder = origin.parent
     workspace = folder.parent if folder.name in {".vscode", ".cursor"} else folder

@@ -14,7 +14,8 @@ from toolsel.ranking.fields import EMBED_RECIPE, FIELD_WEIGHTS
 from toolsel.ranking.index import EXAMPLES_FULL_WEIGHT_AT, INDEX_FORMAT, RankIndex, build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry import cache
-from toolsel.registry.paths import PathLike, registry_files
+from toolsel.registry.paths import PathLike
+from toolsel.sources import registry_files
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
         Tool,
         ToolSource,
     )
-    from toolsel.registry.paths import expand_paths
+    from toolsel.registry.paths import expand_files
 
 __all__ = [
     "Category",
@@ -33,18 +33,18 @@ __all__ = [
     "RegistryFile",
     "Tool",
     "ToolSource",
-    "expand_paths",
+    "expand_files",
     "load_registry",
     "raise_for_fatal",
 ]
 
-_LOADER = {"expand_paths", "load_registry", "raise_for_fatal"}
+_LOADER = {"load_registry", "raise_for_fatal"}
 
 
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'toolsel.registry' has no attribute {name!r}")
     module = "toolsel.registry.loader" if name in _LOADER else "toolsel.registry.model"
-    if name == "expand_paths":
+    if name == "expand_files":
         module = "toolsel.registry.paths"
     return getattr(importlib.import_module(module), name)

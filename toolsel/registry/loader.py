@@ -23,7 +23,7 @@ from toolsel.registry.model import (
     RegistryFile,
     Tool,
 )
-from toolsel.registry.paths import PathLike, read_registry_bytes, registry_files
+from toolsel.registry.paths import PathLike, expand_files, read_registry_bytes
 from toolsel.registry.source import (
     Comment,
     ParsedDocument,
@@ -64,11 +64,12 @@ def load_registry(
     problems: list[LoadProblem] = []
     overlays: list[OverlayExample] = []
     governance: list[Governance] = []
-    expanded = registry_files(paths)
+    expanded = expand_files(paths if paths is not None else ())
     for path in expanded:
         with gc_paused():
             data = contents.get(path) if contents is not None else None
-            loaded = _FileLoader(path, use_cache=use_cache, data=data).load()
+            shown = expanded.labels.get(path)
+            loaded = _FileLoader(path, use_cache=use_cache, data=data, display=shown).load()
         files.append(loaded.file)
         server = expanded.namespaces.get(path)
         tools.extend(namespace(loaded.tools, server) if server else loaded.tools)
@@ -135,7 +136,10 @@ def _governed(
             if entry.matches(tool.name):
                 values.update(entry.values)
                 used[index] = True
-        out.append(replace(tool, **values) if values else tool)  # type: ignore[arg-type]
+        if values:
+            governed = tuple(sorted({**dict(tool.governed), **values}.items()))
+            tool = replace(tool, **values, governed=governed)  # type: ignore[arg-type]
+        out.append(tool)
     sources = {f.path: f.source for f in files}
     names = [t.name for t in tools]
     for entry, hit in zip(governance, used, strict=True):
@@ -213,10 +217,12 @@ class _LoadedFile:
 class _FileLoader:
     """Reads one file; every problem becomes a LoadProblem, never an exception."""
 
-    def __init__(self, path: Path, *, use_cache: bool, data: bytes | None = None) -> None:
+    def __init__(
+        self, path: Path, *, use_cache: bool, data: bytes | None = None, display: str | None = None
+    ) -> None:
         self.path = path
         self.data = data
-        self.display = display_path(path)
+        self.display = display or display_path(path)
         self.use_cache = use_cache
         self.problems: list[LoadProblem] = []
         self.source = SourceMap({}, {})

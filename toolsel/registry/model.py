@@ -73,6 +73,9 @@ class Tool:
     #: prompts that should select this tool, from its own entry (overlays add more:
     #: `Registry.examples_for`)
     examples: tuple[str, ...] = ()
+    #: the fields a governance overlay set on it, (field, value) sorted (`toolsel lock`
+    #: pins them apart from the entry)
+    governed: tuple[tuple[str, Any], ...] = ()
 
     @property
     def launches_subagent(self) -> bool:

@@ -1,4 +1,5 @@
-"""`toolsel lock --check` output: each tool that differs from the lock, with its classes."""
+"""`toolsel lock --check` output: each field of each tool that differs from the lock, with
+the classes `toolsel diff` gives it."""
 
 from __future__ import annotations
 
@@ -18,15 +19,23 @@ def render_check(result: LockCheck, lock_name: str, out: IO[str]) -> None:
         )
     for name in result.removed_tools:
         out.write(visible(f"{name}: in {lock_name} but no longer in the registry") + "\n")
-    for change in result.changes:
-        side = change.new or change.old
-        where = f"{side.file}:{side.line}:{side.column}: " if side else ""
+    for field in result.fields:
+        where = f"{field.file}:{field.line}:{field.column}"
         out.write(
-            visible(f"{where}{change.rule} {change.change_class.value} {change.message}") + "\n"
+            visible(
+                f"{where}: {field.change_class.value} {field.tool}: {field.group} "
+                f"`{field.shown}` changed"
+            )
+            + "\n"
         )
-    for name in result.changed_tools:
-        if not any(c.tool == name for c in result.changes):
-            out.write(visible(f"{name}: differs from {lock_name}") + "\n")
+        for change in field.changes:
+            side = change.new or change.old
+            at = f"{side.file}:{side.line}:{side.column}: " if side is not None else ""
+            at = "" if at == f"{where}: " else at
+            out.write(
+                visible(f"    {at}{change.rule} {change.change_class.value} {change.message}")
+                + "\n"
+            )
     differ = len(result.new_tools) + len(result.removed_tools) + len(result.changed_tools)
     if differ:
         out.write(

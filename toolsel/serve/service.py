@@ -84,7 +84,7 @@ class Service:
     def files(self) -> FileList:
         """The registry files the paths name now, named as the CLI names them
         (`--namespace`, `-r SERVER=PATH`)."""
-        from toolsel.registry.paths import registry_files
+        from toolsel.sources import registry_files
 
         return registry_files(self.paths or None, namespace=self.namespace)
 

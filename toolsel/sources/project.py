@@ -1,9 +1,17 @@
-"""Project configuration: `toolsel.toml` or `[tool.toolsel]` in the nearest `pyproject.toml`."""
+"""Configuration files: the project's (`toolsel.toml`, or `[tool.toolsel]` in the nearest
+`pyproject.toml`) and the user's own (`config.toml` in the user's config folder).
+
+A project's config is a file in a repository: it may name registries and servers, never
+allow starting them (see `toolsel.sources.trust`). Its search starts in the current folder
+and goes up, but never past the repository's root (the folder holding `.git`) nor into a
+folder another user owns, as git's `safe.directory` check does: a config above the
+checkout, or in a shared folder, is someone else's."""
 
 from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,8 +28,10 @@ class ProjectConfig:
     registry: tuple[Path, ...] = ()
     lint: dict[str, Any] = field(default_factory=dict)
     serve: dict[str, Any] = field(default_factory=dict)  # `toolsel serve` settings
-    connect: bool = False  # start the MCP servers that client configs name
+    #: `connect = true`: honoured only once the file is trusted (`toolsel trust`)
+    connect: bool = False
     allow_unknown: tuple[str, ...] = ()  # tools replay -r need not find in the registry
+    skipped: Skipped | None = None  # a nearer config that was not read, and why
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -83,15 +93,18 @@ def _toolsel_table(path: Path) -> dict[str, Any] | None:
 
 
 def find_config(start: Path | None = None, explicit: Path | None = None) -> ProjectConfig:
-    """`explicit` if given, else the nearest toolsel.toml or pyproject.toml with [tool.toolsel]."""
+    """`explicit` if given, else the nearest toolsel.toml or pyproject.toml with
+    [tool.toolsel], searched up to the repository's root (see the module's docstring)."""
     if explicit is not None:
         if not explicit.is_file():
             raise ConfigError(f"{explicit}: config file not found")
         return _project_config(explicit, _toolsel_table(explicit) or {})
     if os.environ.get("TOOLSEL_NO_CONFIG"):
         return ProjectConfig(None)
-    directory = (start or Path.cwd()).resolve()
-    for folder in (directory, *directory.parents):
+    for folder in search_folders((start or Path.cwd()).resolve()):
+        if isinstance(folder, Skipped):
+            _say_once(str(folder))
+            return ProjectConfig(None, skipped=folder)
         for name in CONFIG_NAMES:
             candidate = folder / name
             if candidate.is_file():
@@ -99,6 +112,51 @@ def find_config(start: Path | None = None, explicit: Path | None = None) -> Proj
                 if table is not None:
                     return _project_config(candidate, table)
     return ProjectConfig(None)
+
+
+_SAID: set[str] = set()
+
+
+def _say_once(note: str) -> None:
+    """A warning on the "toolsel" logger (the command line prints it on stderr), once."""
+    if note not in _SAID:
+        _SAID.add(note)
+        import logging
+
+        logging.getLogger("toolsel").warning(note)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A folder whose config is not read: another user owns it."""
+
+    folder: Path
+    owner: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.folder}: not reading its toolsel config: the folder belongs to another "
+            f"user (uid {self.owner}); name it with --config, or -r the registry"
+        )
+
+
+def search_folders(directory: Path) -> Iterator[Path | Skipped]:
+    """The folders a config is searched in, nearest first: up to the first that holds
+    `.git` (the repository's root), stopping before one another user owns (a `Skipped`,
+    when it holds a config file)."""
+    me = os.geteuid() if hasattr(os, "geteuid") else None
+    for folder in (directory, *directory.parents):
+        try:
+            owner = folder.stat().st_uid
+        except OSError:
+            return
+        if me is not None and owner != me:
+            if any((folder / name).is_file() for name in CONFIG_NAMES):
+                yield Skipped(folder, owner)
+            return
+        yield folder
+        if (folder / ".git").exists():
+            return
 
 
 def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
@@ -139,65 +197,55 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     )
 
 
-def _checked_live(config: ProjectConfig) -> list[Path]:
-    """The configured registry. A live server among its entries (`mcp:CMD`, a URL) is
-    started or reached only with --connect or `connect = true`: a project's config is a
-    file in a repository, and running a command because a cloned file names it needs the
-    user's say, as a client config's servers do."""
-    from toolsel.live import connect_allowed
-    from toolsel.live.sources import live_text
-
-    live = [str(p) for p in config.registry if live_text(p) or live_text(str(p).partition("=")[2])]
-    if live and not connect_allowed(config.connect):
-        raise ConfigError(
-            f"{config.path}: `registry` names live MCP servers, not started: {'; '.join(live)}",
-            hint="pass --connect (or set `connect = true`) once you trust them",
-        )
-    return list(config.registry)
-
-
 def _registry_path(folder: Path, entry: str) -> Path:
-    """A configured registry entry: a path relative to the config's folder, or a live
-    server (`mcp:CMD`, a URL, `name=mcp:CMD`) or a catalog (`builtin:NAME`) as written."""
-    from toolsel.live.sources import live_text
+    """A configured registry entry: a path relative to the config's folder (`NAME=PATH`'s
+    too), or a live server (`mcp:CMD`, a URL, `NAME=mcp:CMD`) or a catalog (`builtin:NAME`)
+    as written."""
+    from toolsel.sources.grammar import parse
 
-    _, _, rest = entry.partition("=")
-    if entry.startswith("builtin:") or live_text(entry) is not None:
-        return Path(entry)
-    if rest and live_text(rest) is not None:
-        return Path(entry)
-    return folder / entry
-
-
-#: What a checking command without `-r`, in a project without a registry, says.
-NO_REGISTRY = "no registry given; pass PATH or set `[tool.toolsel] registry`"
+    if (folder / entry).exists():
+        return folder / entry
+    spec = parse(entry)
+    if spec.kind == "server-file":
+        return Path(f"{spec.server}={folder / spec.target}")
+    return folder / entry if spec.kind == "path" else Path(entry)
 
 
-def bundled_registry() -> Path:
-    """The example registry shipped in the wheel (or, in a source checkout, `registries/`)."""
-    package = Path(__file__).resolve().parent
-    for candidate in (package / "examples", package.parent / "registries"):
-        if candidate.is_dir():
-            return candidate
-    raise ConfigError("no bundled example registry found; pass -r/--registry PATH")
+@dataclass(frozen=True, slots=True)
+class UserConfig:
+    """The user's own settings (`config.toml` in `user_config_dir()`): outside any
+    repository, so it may allow what a project's config may not."""
+
+    path: Path
+    connect: bool = False  # start the servers that configs name, in every project
 
 
-def project_registry_paths(start: Path | None = None) -> list[Path] | None:
-    """The project's own registry: `[tool.toolsel] registry`, else ./registries/; None when
-    the project has neither (the bundled example is never a project's registry)."""
-    config = find_config(start)
-    if config.registry:
-        return _checked_live(config)
-    local = (start or Path.cwd()) / "registries"
-    return [local] if local.is_dir() else None
+USER_KEYS = ("connect",)
 
 
-def default_registry_paths(start: Path | None = None) -> list[Path]:
-    """The configured registry, else ./registries/, else the bundled example registry."""
-    config = find_config(start)
-    if config.registry:
-        return _checked_live(config)
-    local = (start or Path.cwd()) / "registries"
-    if local.is_dir():
-        return [local]
-    return [bundled_registry()]
+def user_config_dir() -> Path:
+    """$TOOLSEL_CONFIG_DIR, else the platform's (~/.config/toolsel on Linux)."""
+    override = os.environ.get("TOOLSEL_CONFIG_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_config_dir as platform_dir
+
+    return Path(platform_dir("toolsel", appauthor=False))
+
+
+def user_config() -> UserConfig:
+    path = user_config_dir() / "config.toml"
+    if not path.is_file():
+        return UserConfig(path)
+    table = _read_toml(path)
+    unknown = [key for key in table if key not in USER_KEYS]
+    if unknown:
+        from toolsel.suggest import did_you_mean
+
+        raise ConfigError(
+            f"{path}: unknown key {unknown[0]!r}{did_you_mean(unknown[0], USER_KEYS)}"
+        )
+    connect = table.get("connect", False)
+    if not isinstance(connect, bool):
+        raise ConfigError(f"{path}: `connect` must be true or false")
+    return UserConfig(path, connect)
