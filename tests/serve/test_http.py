@@ -465,7 +465,7 @@ def test_a_lost_store_answers_503(service: Service) -> None:
 
     assert service.store is not None
     client = local_client(create_app(service), raise_server_exceptions=False)
-    for name in ("record", "totals", "summary", "session_tools"):
+    for name in ("record", "top_totals", "top_summary", "session_tools"):
         setattr(service.store, name, lost)
     assert client.post("/v1/usage", json={"tool": "run_tests", "ok": True}).status_code == 503
     assert client.get("/v1/analytics").status_code == 503

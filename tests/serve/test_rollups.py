@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
@@ -19,6 +20,7 @@ from toolsel.replay import stats
 from toolsel.replay.stats import records_stats
 from toolsel.serve import rollups
 from toolsel.serve import store as store_module
+from toolsel.serve.analytics import bounded_stats
 from toolsel.serve.store import UsageRecord, UsageStore, Window, open_store, window_stats
 
 #: 22:00 the day before: thirty hours of records cross two day boundaries.
@@ -115,6 +117,74 @@ def test_rollups_equal_the_exact_statistics(
             truth = exact(records, window)
             assert window_stats(store, window, exact=True) == truth
             assert_same(window_stats(store, window), truth)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    records=st.lists(RECORDS, max_size=40),
+    windows=st.lists(st.tuples(EDGES, EDGES), min_size=1, max_size=3),
+    session=st.sampled_from([None, "s1", ""]),
+    top=st.integers(1, 6),
+)
+def test_a_bounded_read_is_the_exact_statistics_cut_at_its_top(
+    shared: tuple[str, UsageStore],
+    records: list[UsageRecord],
+    windows: list[tuple[str | None, str | None]],
+    session: str | None,
+    top: int,
+) -> None:
+    url, store = shared
+    empty(url)
+    store.record(records)
+    for since, until in [(None, None), *windows]:
+        assert_bounded(store, records, Window(since, until, session), top)
+
+
+def test_a_bounded_read_takes_the_outside_of_an_hour_away(store: UsageStore) -> None:
+    """Windows that start or end a few minutes into an hour read the hour's sums less the
+    records outside: their calls, latencies, sessions started and pairs are taken away."""
+    store.record(
+        [
+            UsageRecord("abcde"[n % 5], n % 4 != 0, at(n), n * 1.5, f"s{n % 3}")
+            for n in range(0, 120, 2)
+        ]
+        + [  # a pair completed in the minutes before at(5), and one after at(55)
+            UsageRecord(tool, True, at(minute), 2.0, name)
+            for name, tool, minute in (("e", "x", 1), ("e", "y", 3), ("l", "x", 57), ("l", "z", 58))
+        ]
+    )
+    windows = [(at(5), None), (None, at(55)), (at(5), at(115)), (at(3), at(57))]
+    for (since, until), session, top in itertools.product(windows, [None, "s1"], [1, 3]):
+        assert_bounded(store, records_of(store), Window(since, until, session), top)
+
+
+def records_of(store: UsageStore) -> list[UsageRecord]:
+    return [
+        UsageRecord(tool, ok, at_, latency, name)
+        for tool, ok, latency, name, at_ in store.records()
+    ]
+
+
+def assert_bounded(store: UsageStore, records: list[UsageRecord], window: Window, top: int) -> None:
+    """The top tools as the exact statistics have them, the others summed, the registry's
+    names looked up beyond the top; a session's latencies exact."""
+    kept = [r for r in stored_once(records) if window.session in (None, r.session)]
+    truth = exact(kept, Window(window.since, window.until))
+    among = ["a", "c", "e", "z", "q"]
+    totals = store.top_totals(window, top, among)
+    bounded = bounded_stats(totals)
+    assert_same(bounded, replace(truth, tools=truth.tools[:top]))
+    if window.session is not None:
+        assert bounded.tools == truth.tools[:top]  # exact percentiles
+    others = truth.tools[top:]
+    assert (totals.rest.tools, totals.rest.calls, totals.rest.errors) == (
+        len(others),
+        sum(t.calls for t in others),
+        sum(t.errors for t in others),
+    )
+    assert totals.called == {t.name for t in others} & set(among)
 
 
 @settings(

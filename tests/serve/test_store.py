@@ -179,6 +179,8 @@ def test_a_new_sqlite_store_is_private(tmp_path) -> None:  # type: ignore[no-unt
         ("mysql://u:s3cret@db/x", "mysql://u:***@db/x"),
         ("sqlite:///tmp/u.db", "sqlite:///tmp/u.db"),
         ("postgresql://u@db/x", "postgresql://u@db/x"),
+        ("host=db user=u password=s3cret dbname=x", "host=db user=u password=*** dbname=x"),
+        ("host=db password = 's3cret' port=5432", "host=db password = *** port=5432"),
     ],
 )
 def test_passwords_are_redacted(url: str, shown: str) -> None:

@@ -11,6 +11,7 @@ import typer
 from toolsel.cli.common import NamespaceOption, RegistryOption, handle_errors
 from toolsel.errors import ExitCode, UsageError
 from toolsel.serve.limits import (
+    ANALYTICS_BUDGET,
     BODY_TIMEOUT,
     HEADER_TIMEOUT,
     MAX_BODY,
@@ -157,6 +158,17 @@ def serve(
             help="A request's body must arrive within this, or it is answered 408.",
         ),
     ] = BODY_TIMEOUT,
+    analytics_budget: Annotated[
+        float,
+        typer.Option(
+            "--analytics-budget",
+            min=0.1,
+            max=3600,
+            metavar="SECONDS",
+            help="Analytics not answered within this get 503 (reason analytics_budget); "
+            "their store reads stop.",
+        ),
+    ] = ANALYTICS_BUDGET,
     max_connections: Annotated[
         int,
         typer.Option(
@@ -233,6 +245,7 @@ def serve(
         policy=policy,
         pool=pool,
         body_timeout=body_timeout,
+        analytics_budget=analytics_budget,
     )
     config = uvicorn.Config(
         app,

@@ -7,18 +7,23 @@ toolsel's own selection, checks and store, so a client written for it works unch
 | `select-tools {message, maxTools=8, permissionLevel="write"}` | `/v1/rank` (hybrid), tools as OpenAI function schemas |
 | `validate {tool, toolCallHistory, userId}` | the permission (gate: write) and `requires` checks of `/v1/validate` |
 | `record-usage {tool, success, latencyMs}` | `/v1/usage` |
-| `analytics` | per-tool calls, error rate, mean latency, last use from the store |
+| `analytics` | per-tool calls, error rate, mean latency, last use from the store (the most called, then one `(other)` row) |
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.registry.model import Permission
 from toolsel.serve.service import RequestError, Service, integer_field, text_field
 
+if TYPE_CHECKING:
+    from toolsel.serve.rollups import Rest
+
 #: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
 REFERENCE_GATE = Permission.WRITE
+#: The name of the row that sums the tools /agent/analytics leaves out.
+OTHER = "(other)"
 
 
 def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
@@ -80,27 +85,39 @@ def record_usage(service: Service, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def analytics(service: Service) -> list[dict[str, Any]]:
+    """The most-called tools (`analytics_tools` of them), then, when others were called,
+    one row summing them: `{tool: "(other)", ..., "tools": N}`."""
     if service.store is None:
         raise RequestError("this server records no usage (no store)", 503)
+    rows, rest = _summary(service)
     report = [
-        {
-            "tool": tool,
-            "calls": calls,
-            "errorRate": f"{round(failures / calls * 100) if calls else 0}%",
-            "avgLatencyMs": round(latency, 3) if latency is not None else 0,
-            "lastUsed": last,
-        }
-        for tool, calls, failures, latency, last in _summary(service)
+        _row(tool, calls, failures, latency, last) for tool, calls, failures, latency, last in rows
     ]
     report.sort(key=lambda r: (-int(r["calls"]), str(r["tool"])))
+    if rest.tools:
+        latency = rest.latency_sum / rest.latency_count if rest.latency_count else None
+        other = _row(OTHER, rest.calls, rest.errors, latency, rest.last_at or "")
+        report.append({**other, "tools": rest.tools})
     return report
 
 
-def _summary(service: Service) -> list[tuple[str, int, int, float | None, str]]:
+def _row(tool: str, calls: int, failures: int, latency: float | None, last: str) -> dict[str, Any]:
+    return {
+        "tool": tool,
+        "calls": calls,
+        "errorRate": f"{round(failures / calls * 100) if calls else 0}%",
+        "avgLatencyMs": round(latency, 3) if latency is not None else 0,
+        "lastUsed": last,
+    }
+
+
+def _summary(service: Service) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
+    from toolsel.serve.analytics import within_budget
     from toolsel.serve.store import StoreUnavailable
 
     assert service.store is not None
     try:
-        return service.store.summary()
+        with within_budget():
+            return service.store.top_summary(service.analytics_tools)
     except StoreUnavailable as error:
         raise RequestError(str(error), 503) from None

@@ -20,7 +20,7 @@ from fastapi.responses import Response
 
 from toolsel import __version__
 from toolsel.serve.guard import Guard, HostPolicy
-from toolsel.serve.limits import BODY_TIMEOUT, MAX_BODY
+from toolsel.serve.limits import ANALYTICS_BUDGET, BODY_TIMEOUT, MAX_BODY
 from toolsel.serve.responses import error_response, json_response
 from toolsel.serve.service import RequestError, Service
 from toolsel.serve.work import WorkPool
@@ -114,14 +114,19 @@ def create_app(
     pool: WorkPool | None = None,
     body_timeout: float = BODY_TIMEOUT,
     on_close: Callable[[], None] | None = None,
+    analytics_budget: float = ANALYTICS_BUDGET,
 ) -> FastAPI:
     """The app. `policy` says which Host names and Origins it answers (default: those of
-    `host`); `pool` runs the work (default: a new one, closed with the app); with
+    `host`); `pool` runs the work (default: a new one, closed with the app); analytics
+    run on workers of their own, each request within `analytics_budget` seconds; with
     `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_close` runs
     when the server shuts down."""
     from contextlib import AsyncExitStack, asynccontextmanager
 
+    from toolsel.serve.analytics import analytics_pool
+
     work = pool or WorkPool()
+    analytics = analytics_pool(analytics_budget)
     bodies = Bodies(max_body, body_timeout)
     mcp_app = None
     if mcp_server is not None:
@@ -137,6 +142,7 @@ def create_app(
                 stack.callback(on_close)
             if pool is None:
                 stack.callback(work.close)
+            stack.callback(analytics.close)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
             yield
@@ -151,7 +157,7 @@ def create_app(
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, error: RequestError) -> Response:
-        return error_response(str(error), error.status)
+        return error_response(str(error), error.status, error.reason)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:
@@ -161,8 +167,8 @@ def create_app(
         return error_response("internal error (logged by the server)", 500)
 
     app.include_router(_health_routes(service, work))
-    app.include_router(_v1_routes(service, work, bodies))
-    app.include_router(_agent_routes(service, work, bodies))
+    app.include_router(_v1_routes(service, work, bodies, analytics))
+    app.include_router(_agent_routes(service, work, bodies, analytics))
     from toolsel.serve.dashboard import dashboard_routes
 
     app.include_router(dashboard_routes())
@@ -192,7 +198,9 @@ def _health_routes(service: Service, work: WorkPool) -> APIRouter:
     return router
 
 
-def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
+def _v1_routes(
+    service: Service, work: WorkPool, bodies: Bodies, analytics_work: WorkPool
+) -> APIRouter:
     router = APIRouter(prefix="/v1", tags=["v1"])
 
     @router.post(
@@ -266,9 +274,10 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
     async def analytics(
         since: str | None = None, until: str | None = None, session: str | None = None
     ) -> Response:
-        """The `toolsel.stats` payload over the stored records."""
+        """The `toolsel.stats` payload over the stored records: the most-called tools, the
+        others summed in `other`; 503 with `"reason": "analytics_budget"` past its budget."""
         query = {k: v for k, v in (("since", since), ("until", until), ("session", session)) if v}
-        return json_response(await work.run(service.analytics, query))
+        return json_response(await analytics_work.run(service.analytics, query))
 
     @router.get("/tools")
     async def tools(emit: str | None = None) -> Response:
@@ -283,7 +292,9 @@ def _v1_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
     return router
 
 
-def _agent_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter:
+def _agent_routes(
+    service: Service, work: WorkPool, bodies: Bodies, analytics_work: WorkPool
+) -> APIRouter:
     from toolsel.serve import compat
 
     router = APIRouter(prefix="/agent", tags=["reference design"])
@@ -309,7 +320,8 @@ def _agent_routes(service: Service, work: WorkPool, bodies: Bodies) -> APIRouter
 
     @router.get("/analytics")
     async def agent_analytics() -> Response:
-        """`[{tool, calls, errorRate, avgLatencyMs, lastUsed}]`, most called first."""
-        return json_response(await work.run(compat.analytics, service))
+        """`[{tool, calls, errorRate, avgLatencyMs, lastUsed}]`, most called first; the
+        tools past the most called summed in a last `(other)` row."""
+        return json_response(await analytics_work.run(compat.analytics, service))
 
     return router

@@ -23,3 +23,10 @@ MAX_NAME = 512
 MAX_QUERY = 16_384
 #: Most names one /v1/select may ask for (Claude Code selects a handful at a time).
 MAX_SELECT_NAMES = 100
+#: Tools an analytics answer lists (the most called); the others are summed in one row.
+ANALYTICS_TOOLS = 100
+#: Seconds an analytics request may take, queueing included; then 503, and its reads stop.
+ANALYTICS_BUDGET = 5.0
+#: Threads that answer analytics (apart from `--workers`), and requests that may wait.
+ANALYTICS_WORKERS = 2
+ANALYTICS_QUEUE = 32

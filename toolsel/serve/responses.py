@@ -1,4 +1,5 @@
-"""The service's two response shapes: a JSON document, and `{"error": ..., "status": N}`."""
+"""The service's two response shapes: a JSON document, and `{"error": ..., "status": N}`
+(with `"reason"` for a refusal programs tell apart)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ def json_response(
     )
 
 
-def error_response(message: str, status: int) -> Response:
-    """The one error shape of every route; a 503 tells the client when to try again."""
+def error_response(message: str, status: int, reason: str | None = None) -> Response:
+    """The one error shape of every route, with `reason` when the refusal has one; a 503
+    tells the client when to try again."""
     headers = {"Retry-After": "1"} if status == 503 else None
-    return json_response({"error": message, "status": status}, status, headers)
+    body: dict[str, Any] = {"error": message, "status": status}
+    if reason is not None:
+        body["reason"] = reason
+    return json_response(body, status, headers)

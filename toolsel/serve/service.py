@@ -22,7 +22,13 @@ from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Permission, Registry
 from toolsel.registry.paths import FileList
 from toolsel.schemas import Output, schema_name
-from toolsel.serve.limits import MAX_BATCH, MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
+from toolsel.serve.limits import (
+    ANALYTICS_TOOLS,
+    MAX_BATCH,
+    MAX_NAME,
+    MAX_QUERY,
+    MAX_SELECT_NAMES,
+)
 from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
 
 log = logging.getLogger("toolsel.serve")
@@ -32,11 +38,13 @@ POLL_SECONDS = 0.25
 
 
 class RequestError(Exception):
-    """A request that cannot be served as sent: the message says what is wrong (HTTP 4xx)."""
+    """A request that cannot be served as sent: the message says what is wrong (HTTP 4xx);
+    `reason`, when given, names the refusal for programs (`"analytics_budget"`)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, *, reason: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,7 @@ class Service:
         namespace: bool = False,
         warm_embeddings: bool = False,
         auto_embeddings: bool = True,
+        analytics_tools: int = ANALYTICS_TOOLS,
     ) -> None:
         # the paths as given (files, directories, server=PATH), expanded anew at every
         # poll, so a file added to a registry directory is loaded
@@ -73,6 +82,8 @@ class Service:
         self.warm_embeddings = warm_embeddings
         #: False (`serve --no-embed`): a request that names no method ranks with hybrid
         self.auto_embeddings = auto_embeddings
+        #: analytics list this many tools, the most called, and sum the others
+        self.analytics_tools = analytics_tools
         self.last_error: str | None = None
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
@@ -330,17 +341,23 @@ class Service:
     def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
         """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
         window (default: the last 7 days, from the start of the hour; `since=all`: all),
-        from the roll-ups, and the window it covers."""
+        from the roll-ups, and the window it covers; its `analytics_tools` most-called
+        tools, the others summed in `other` (`toolsel.serve.analytics`)."""
         from toolsel.render.stats import stats_payload
-        from toolsel.serve.store import window_stats
+        from toolsel.serve.analytics import bounded_stats, other_note, other_payload, within_budget
 
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
         window = analytics_window(query)
-        with _store_errors():
-            stats = window_stats(self.store, window, self.snapshot.registry)
-        payload = stats_payload(stats)
+        registry = self.snapshot.registry
+        with _store_errors(), within_budget():  # a read stopped at the budget says so
+            totals = self.store.top_totals(window, self.analytics_tools, registry.names)
+        payload = stats_payload(bounded_stats(totals, registry))
         payload["window"] = {"since": window.since, "until": window.until}
+        other = other_payload(totals.rest)
+        if other is not None:
+            payload["other"] = other
+            payload["notes"].append(other_note(totals.rest, len(totals.tools)))
         return payload
 
     def tools(self, emit: str | None, name: str | None = None) -> Any:

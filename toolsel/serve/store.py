@@ -18,6 +18,10 @@ client that retries a batch after a timeout or a crash never counts a call twice
 
 Records are summed per tool and hour (and day) as they are written, in the same
 transaction (`toolsel.serve.rollups`), so analytics reads sums, not every record.
+
+A read is told the deadline of the work it serves (`toolsel.deadline`): past it, SQLite
+interrupts the statement and PostgreSQL cancels it (`statement_timeout`), and the read
+raises `StoreTimeout`, so a costly read never outlives its request.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from toolsel.serve import rollups
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
     from toolsel.replay.stats import UsageRow, UsageStats
-    from toolsel.serve.rollups import Executor, Totals
+    from toolsel.serve.rollups import Executor, Rest, Totals
 
 T = TypeVar("T")
 
@@ -77,6 +81,10 @@ PRUNE_BATCH = 5000
 
 class StoreUnavailable(Exception):
     """The database cannot be reached now (HTTP 503); the message names it, without secrets."""
+
+
+class StoreTimeout(StoreUnavailable):
+    """A read stopped at the deadline of its work (`toolsel.deadline`), unfinished."""
 
 
 class RecordRefused(ValueError):
@@ -127,12 +135,21 @@ class UsageStore(Protocol):
         """The window's sums (all sessions), from the roll-ups."""
         ...
 
+    def top_totals(self, window: Window, top: int, among: Sequence[str] = ()) -> Totals:
+        """The window's sums for its `top` most-called tools, the others summed
+        (`rollups.bounded_totals`): the cost follows `top`, not the tools stored."""
+        ...
+
     def session_tools(self, session: str) -> tuple[set[str], set[str]]:
         """(tools called, tools that succeeded) in a session."""
         ...
 
     def summary(self) -> list[tuple[str, int, int, float | None, str]]:
         """Per tool: (tool, calls, failures, mean latency in ms, last `at`)."""
+        ...
+
+    def top_summary(self, top: int) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
+        """`summary` of the `top` most-called tools, and the others summed."""
         ...
 
     def count(self) -> int: ...
@@ -205,32 +222,29 @@ def open_store(url: str | None = None, *, max_bytes: int | None = None) -> Usage
 
 
 def redacted(url: str) -> str:
-    """The URL with its password (`user:PASSWORD@`, `?password=`) replaced by `***`. A
-    password may hold any character, so the user part runs to the URL's last `@`."""
-    head, sep, rest = url.partition("://")
-    if sep:
-        at = rest.rfind("@")
-        user, colon, _ = rest[: max(at, 0)].partition(":")
-        if at >= 0 and colon:
-            rest = f"{user}:***{rest[at:]}"
-        url = head + sep + rest
-    return re.sub(r"(?i)([?&][^=&#]*password=)[^&#]*", r"\1***", url)
+    """The store's URL (or libpq keyword string) with its password shown as `***`."""
+    from toolsel.redact import mask_conninfo
+
+    return mask_conninfo(url)
 
 
 def scrubbed(text: str, url: str) -> str:
     """A message (a driver's error) with the URL's passwords taken out."""
     from urllib.parse import unquote
 
+    from toolsel.redact import MASK, mask_known
+
     secrets = set()
     rest = url.partition("://")[2]
     at = rest.rfind("@")
     if at >= 0 and ":" in rest[:at]:
         secrets.add(rest[:at].partition(":")[2])
-    secrets.update(re.findall(r"(?i)[?&][^=&#]*password=([^&#]*)", url))
+    secrets.update(re.findall(r"(?i)(?:[?&][^=&#]*|\b)password\s*=\s*'?([^&#'\s]*)", url))
+    text = text.replace(url, redacted(url))
     for secret in sorted(secrets | {unquote(s) for s in secrets}, key=len, reverse=True):
         if secret:
-            text = text.replace(secret, "***")
-    return text.replace(url, redacted(url))
+            text = text.replace(secret, MASK)
+    return mask_known(text, ())
 
 
 def window_stats(
@@ -358,6 +372,14 @@ class _Store:
     def totals(self, window: Window) -> Totals:
         return self._read(lambda db: rollups.window_totals(db, window.since, window.until))
 
+    def top_totals(self, window: Window, top: int, among: Sequence[str] = ()) -> Totals:
+        since, until, session = window.since, window.until, window.session
+        return self._read(
+            lambda db: rollups.bounded_totals(
+                db, since, until, top=top, session=session, among=among
+            )
+        )
+
     def session_tools(self, session: str) -> tuple[set[str], set[str]]:
         found = self._read(
             lambda db: db.run(
@@ -374,6 +396,13 @@ class _Store:
             for tool, calls, errors, total, count, at in found
             if calls
         ]
+
+    def top_summary(self, top: int) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
+        rows, rest = self._read(lambda db: rollups.top_summary(db, top))
+        return [
+            (tool, int(calls), int(errors), float(total) / int(count) if count else None, at)
+            for tool, calls, errors, total, count, at in rows
+        ], rest
 
     def count(self) -> int:
         return int(self._read(lambda db: db.run("SELECT COUNT(*) FROM usage_records"))[0][0])
@@ -452,6 +481,19 @@ class _SqliteExecutor:
         return int(self._db.total_changes - before)
 
 
+@contextmanager
+def _stopped_at(db: Any, ends: float | None) -> Iterator[None]:
+    """Statements on `db` stop ("interrupted") once `time.monotonic()` reaches `ends`."""
+    if ends is None:
+        yield
+        return
+    db.set_progress_handler(lambda: time.monotonic() >= ends, 10_000)  # every 10k steps
+    try:
+        yield
+    finally:
+        db.set_progress_handler(None, 0)
+
+
 def _create_private(path: Path) -> None:
     """Create the database file readable by its owner only (and its folder, if missing, for
     its owner only); SQLite gives its -wal and -shm files the same mode."""
@@ -518,13 +560,17 @@ class SqliteStore(_Store):
         return db
 
     def _read(self, work: Callable[[Executor], T]) -> T:
+        from toolsel.deadline import current
+
         db = self._reader()
         with self._errors():
             db.execute("BEGIN")  # one snapshot for every query of the work
             try:
-                return work(_SqliteExecutor(db))
+                with _stopped_at(db, current()):
+                    return work(_SqliteExecutor(db))
             finally:
-                db.execute("COMMIT")
+                if db.in_transaction:
+                    db.execute("COMMIT")
 
     def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
         with self._lock, self._errors():
@@ -597,6 +643,10 @@ class SqliteStore(_Store):
         except sqlite3.OperationalError as error:
             if "full" in str(error):
                 raise StoreFull(f"the usage store {self.url}: {error}") from None
+            if str(error) == "interrupted":
+                raise StoreTimeout(
+                    f"the usage store {self.url}: read stopped at its deadline"
+                ) from None
             raise StoreUnavailable(f"the usage store {self.url}: {error}") from None
 
     def records(self, session: str | None = None) -> Iterator[UsageRow]:
@@ -632,10 +682,16 @@ class SqliteStore(_Store):
 class _PgExecutor:
     pg = True
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, ends: float | None = None) -> None:
         self._conn = conn
+        self._ends = ends  # statements stop at this `time.monotonic()` (a read's deadline)
 
     def run(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if self._ends is not None:
+            left = int((self._ends - time.monotonic()) * 1000)
+            if left <= 0:
+                raise StoreTimeout("the usage store: read stopped at its deadline")
+            self._conn.execute(f"SET LOCAL statement_timeout = {left}")
         # binary results: sketches come as bytes, not as hex text twice their size
         cursor = self._conn.execute(sql.replace("?", "%s"), params, binary=True)
         return list(cursor.fetchall()) if cursor.description else []
@@ -699,11 +755,19 @@ class PostgresStore(_Store):
         return (psycopg.OperationalError, PoolTimeout)
 
     def _read(self, work: Callable[[Executor], T]) -> T:
+        from psycopg.errors import QueryCanceled
+
+        from toolsel.deadline import current
+
         for attempt in (1, 2):
             try:
                 with self._pool.connection() as conn:
                     conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    return work(_PgExecutor(conn))
+                    return work(_PgExecutor(conn, current()))
+            except QueryCanceled:  # statement_timeout: the deadline (not a lost connection)
+                raise StoreTimeout(
+                    f"the usage store {self.url}: read stopped at its deadline"
+                ) from None
             except self._lost() as error:
                 if attempt == 2:
                     raise StoreUnavailable(

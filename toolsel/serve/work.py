@@ -30,12 +30,22 @@ T = TypeVar("T")
 
 
 class WorkPool:
+    """`timeout` is named `deadline` in answers past it, which carry `reason` (if any)."""
+
     def __init__(
-        self, workers: int = WORKERS, queue: int = QUEUE, timeout: float = REQUEST_TIMEOUT
+        self,
+        workers: int = WORKERS,
+        queue: int = QUEUE,
+        timeout: float = REQUEST_TIMEOUT,
+        *,
+        deadline: str = "--request-timeout",
+        reason: str | None = None,
     ) -> None:
         self.workers = workers
         self.limit = workers + queue
         self.timeout = timeout
+        self.deadline = deadline
+        self.reason = reason
         self._jobs: SimpleQueue[tuple[Future[Any], float, Callable[..., Any], Any] | None]
         self._jobs = SimpleQueue()
         self._lock = threading.Lock()
@@ -73,7 +83,9 @@ class WorkPool:
         except TimeoutError:
             future.cancel()  # if it is still queued, it never starts
             raise RequestError(
-                f"request not answered within {self.timeout:g} s (--request-timeout)", 503
+                f"request not answered within {self.timeout:g} s ({self.deadline})",
+                503,
+                reason=self.reason,
             ) from None
 
     def _work(self) -> None:
@@ -85,7 +97,11 @@ class WorkPool:
                 continue  # its client gave up while it was queued
             if time.monotonic() >= ends:
                 future.set_exception(
-                    RequestError("request waited past its deadline in the queue", 503)
+                    RequestError(
+                        f"request waited past its deadline in the queue ({self.deadline})",
+                        503,
+                        reason=self.reason,
+                    )
                 )
                 continue
             try:
