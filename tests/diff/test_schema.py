@@ -142,3 +142,50 @@ def test_key_order_does_not_change_the_result(case: Any, data: st.DataObject) ->
 def test_classes_are_change_classes() -> None:
     for d in compare_schemas(*CASES[0][1:3], old_strict=False, new_strict=False):
         assert isinstance(d.request, ChangeClass)
+
+
+def test_nullable_without_a_type_changes_nothing() -> None:
+    """OpenAPI's `nullable` adds null to a declared type; with none, any value already goes
+    (a real registry added it to a typeless parameter: that was called "narrowed to nothing")."""
+    for old, new in [(prop(), prop(nullable=True)), (prop(nullable=True), prop())]:
+        assert compare_schemas(old, new, old_strict=False, new_strict=False) == []
+    typed = compare_schemas(
+        prop(type="string"), prop(type="string", nullable=True), old_strict=False, new_strict=False
+    )
+    assert [(d.rule, d.request) for d in typed] == [("TD117", ChangeClass.SAFE)]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("maximum", 9007199254740991), ("maximum", 2**60), ("minimum", -9007199254740991),
+     ("maxLength", 9007199254740991), ("exclusiveMaximum", 9007199254740991)],
+)  # fmt: skip
+def test_a_bound_at_the_largest_safe_integer_limits_nothing(key: str, value: int) -> None:
+    """zod 4 writes `maximum: 9007199254740991` on every `.int()`: adding it is safe."""
+    added = compare_schemas(
+        prop(type="integer"),
+        prop(type="integer", **{key: value}),
+        old_strict=False,
+        new_strict=False,
+    )
+    assert [(d.rule, d.request.value) for d in added] == [("TD114", S)]
+    assert "no limit" in added[0].message
+    tighter = compare_schemas(
+        prop(type="integer", **{key: value}), prop(type="integer", **{key: 10 if key.startswith(("max", "exclusiveMax")) else -10}),
+        old_strict=False, new_strict=False,
+    )  # fmt: skip
+    assert [(d.rule, d.request.value) for d in tighter] == [("TD114", B)]
+
+
+def test_changes_to_one_required_list_have_a_fingerprint_each(tmp_path: Any) -> None:
+    from tests.diff.helpers import changes
+
+    old = """
+    - name: get
+      description: Get one project item by its number.
+      parameters: {type: object, properties: {owner: {type: string}, n: {type: integer}}, required: [owner, n]}
+    """
+    new = old.replace("required: [owner, n]", "required: []")
+    found = changes(old, new, tmp_path)
+    assert [c.rule for c in found] == ["TD105", "TD105"]
+    assert len({c.fingerprint for c in found}) == 2

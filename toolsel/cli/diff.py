@@ -66,9 +66,9 @@ def diff(
     from toolsel.diff.sources import load_side
 
     chosen = _fail_on(fail_on)
-    old_specs, new_specs = _sides(paths or [], old or [], new or [], base)
-    old_registry = load_side(old_specs, no_cache=no_cache, namespace=namespace)
-    new_registry = load_side(new_specs, no_cache=no_cache, namespace=namespace)
+    old_specs, new_specs, named_by = _sides(paths or [], old or [], new or [], base)
+    old_registry = load_side(old_specs, no_cache=no_cache, namespace=namespace, named_by=named_by)
+    new_registry = load_side(new_specs, no_cache=no_cache, namespace=namespace, named_by=named_by)
     result = _run(
         old_registry, new_registry, old_specs, new_specs, chosen, transcripts, cases, top_k
     )
@@ -95,22 +95,34 @@ def _fail_on(value: str) -> FailOn:
 
 def _sides(
     paths: list[str], old: list[str], new: list[str], base: str | None
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], Path | None]:
+    """OLD's and NEW's sources, and the config file that names them (None: typed)."""
     if base is not None:
         from toolsel.cli.common import registry_sources
-        from toolsel.diff.sources import merge_base
+        from toolsel.diff.gitbase import merge_base
+        from toolsel.sources import ConfiguredPaths
+        from toolsel.sources.grammar import parse
 
-        targets = [*paths, *new] or [str(p) for p in registry_sources(None)]
+        named_by = None
+        targets = [*paths, *new]
+        if not targets:
+            configured = registry_sources(None)
+            named_by = configured.named_by if isinstance(configured, ConfiguredPaths) else None
+            targets = [str(p) for p in configured]
         if old:
             raise UsageError("--base gives OLD; do not also give --old")
         commit = merge_base(base)
-        return [f"{commit}:{t}" for t in targets], targets
+        # files are read at the merge base; a catalog or a live server is the same on both
+        old_side = [f"{commit}:{t}" if parse(t).kind == "path" else t for t in targets]
+        return old_side, targets, named_by
     if len(paths) == 2:
-        return [paths[0], *old], [paths[1], *new]
+        return [paths[0], *old], [paths[1], *new], None
     if len(paths) == 1 and (old or new):
-        return ([paths[0], *old], new) if new and not old else (old, [paths[0], *new])
+        if new and not old:
+            return [paths[0], *old], new, None
+        return old, [paths[0], *new], None
     if not paths and old and new:
-        return old, new
+        return old, new, None
     raise UsageError(
         "give OLD and NEW (e.g. toolsel diff main:registries/ registries/)",
         hint="or --base main to compare with the merge base",

@@ -16,9 +16,13 @@ from toolsel.registry.pointer import join_pointer
 ABSENT = {"$absent": True}
 
 
-def fingerprint(rule: str, tool: str, pointer: str, before: Any, after: Any) -> str:
-    """Stable across reformatting and reordering: no file, line or list position in it."""
-    return domain_hash(FINGERPRINT_DOMAIN, [rule, tool, pointer, before, after])[:16]
+def fingerprint(
+    rule: str, tool: str, pointer: str, before: Any, after: Any, subject: str = ""
+) -> str:
+    """Stable across reformatting and reordering: no file, line or list position in it.
+    `subject` tells apart changes of one rule at one place (a `required` list's members)."""
+    fields: list[Any] = [rule, tool, pointer, before, after]
+    return domain_hash(FINGERPRINT_DOMAIN, [*fields, subject] if subject else fields)[:16]
 
 
 class DiffContext:
@@ -41,6 +45,7 @@ class DiffContext:
         after: Any = None,
         hint: str | None = None,
         rule_for_fingerprint: str | None = None,
+        subject: str = "",
     ) -> Change:
         """A change at `field`/`tokens` of a tool (either side may be missing)."""
         name = new_tool.name if new_tool is not None else old_tool.name if old_tool else ""
@@ -64,9 +69,23 @@ class DiffContext:
                 pointer,
                 before if old_tool is not None else ABSENT,
                 after if new_tool is not None else ABSENT,
+                subject,
             ),
             hint=hint,
+            anchor=self._anchor(old_tool) if new_tool is None and old_tool is not None else None,
         )
+
+    def _anchor(self, tool: Tool) -> Side | None:
+        """The list `tool` left, in NEW's version of its file (same path, or the path a
+        git revision `REF:path` names), when NEW still has that file."""
+        file = tool.source.file
+        paths = [file, file.partition(":")[2]] if ":" in file else [file]
+        for path in paths:
+            if path and self.new.file(path) is not None:
+                parent = tool.source.pointer.rpartition("/")[0]
+                where = self.new.locate(path, parent)
+                return Side(where.file, where.line, where.column, where.pointer)
+        return None
 
     @staticmethod
     def _side(
@@ -75,4 +94,13 @@ class DiffContext:
         if tool is None:
             return None
         where = registry.locate_field(tool, field, *tokens)
-        return Side(where.file, where.line, where.column, where.pointer, value)
+        return Side(
+            where.file, where.line, where.column, where.pointer, value, _not_on_disk(where.file)
+        )
+
+
+def _not_on_disk(file: str) -> bool:
+    """A side read from git (`REF:path`) or a live server (`mcp:...`): no file to point at."""
+    from pathlib import Path
+
+    return ":" in file and not Path(file).exists()

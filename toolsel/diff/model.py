@@ -64,6 +64,7 @@ class Side:
     column: int
     pointer: str
     value: Any = None
+    revision: bool = False  # read from git (`REF:path`), not from a file on disk
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +104,17 @@ class Change:
     fingerprint: str = ""
     evidence: tuple[Evidence, ...] = ()
     hint: str | None = None  # e.g. "looks like a rename of X" (never lowers the class)
+    #: for a change with no NEW side (a removed tool): where NEW's file still is, at the
+    #: list the tool left, so an annotation lands on a file of the pull request
+    anchor: Side | None = None
+
+    @property
+    def reported_at(self) -> Side | None:
+        """Where an annotation goes: NEW's side, else the anchor in NEW, else OLD's side
+        unless it is a git revision (`REF:path`, a file no pull request shows)."""
+        if self.new is not None or self.anchor is not None:
+            return self.new or self.anchor
+        return self.old if self.old is not None and not self.old.revision else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,6 +130,7 @@ class Change:
             "fingerprint": self.fingerprint,
             "evidence": [e.to_dict() for e in self.evidence],
             "hint": self.hint,
+            "anchor": self.anchor.to_dict() if self.anchor else None,
         }
 
 

@@ -5,7 +5,6 @@ or `REF:PATH` read from git (read-only: `git rev-parse`, `git ls-tree`, `git sho
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +15,6 @@ from toolsel.registry.paths import REGISTRY_SUFFIXES, FileList
 #: A git revision, as `REF:PATH` starts (no scheme such as `https:` or `mcp:`).
 _REVISION = re.compile(r"[A-Za-z0-9._/@^~{}-]+")
 _NOT_REVISIONS = frozenset({"http", "https", "mcp", "builtin", "file", "stdio"})
-GIT_TIMEOUT = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,26 +33,24 @@ def split_revision(spec: str) -> GitPath | None:
     if _git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}") is None:
         if _git("rev-parse", "--is-inside-work-tree") is None:
             return None
-        remote, _, branch = ref.partition("/")
-        fetch = f"git fetch {remote} {branch}" if branch else f"git fetch origin {ref}"
-        raise UsageError(f"{spec}: revision {ref!r} is not in this clone", hint=f"run: {fetch}")
+        from toolsel.diff.gitbase import resolve
+
+        try:
+            ref = resolve(ref)  # fetched from the remote when the clone lacks it
+        except UsageError as error:
+            raise UsageError(
+                f"{spec}: {error.message.removeprefix('--base ')}", hint=error.hint
+            ) from None
     return GitPath(ref, path or ".")
 
 
-def merge_base(ref: str) -> str:
-    base = _git("merge-base", ref, "HEAD")
-    if base is None:
-        raise UsageError(
-            f"--base {ref}: no merge base with HEAD", hint=f"run: git fetch origin {ref}"
-        )
-    return base.decode().strip()
-
-
-def load_side(specs: list[str], *, no_cache: bool, namespace: bool = False) -> Registry:
+def load_side(
+    specs: list[str], *, no_cache: bool, namespace: bool = False, named_by: Path | None = None
+) -> Registry:
     """One side's registry: git revisions read with `git show`, the rest through the
     sources every command reads (`toolsel.sources.registry_files`)."""
     from toolsel.registry import load_registry
-    from toolsel.sources import registry_files
+    from toolsel.sources import ConfiguredPaths, registry_files
 
     files = FileList()
     contents: dict[Path, bytes] = {}
@@ -68,7 +64,8 @@ def load_side(specs: list[str], *, no_cache: bool, namespace: bool = False) -> R
             files.append(name)
             contents[name] = data
     if local:
-        expanded = registry_files(local, namespace=namespace)
+        given = ConfiguredPaths(local, named_by) if named_by is not None else local
+        expanded = registry_files(given, namespace=namespace)
         files.extend(expanded)
         files.namespaces.update(expanded.namespaces)
         files.labels.update(expanded.labels)
@@ -97,9 +94,6 @@ def read_revision(revision: GitPath) -> dict[Path, bytes]:
 
 
 def _git(*args: str) -> bytes | None:
-    """git's standard output, or None when git fails or is not installed."""
-    try:
-        done = subprocess.run(["git", *args], capture_output=True, timeout=GIT_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
+    from toolsel.diff.gitbase import Git
+
+    return Git().run(*args)

@@ -134,7 +134,7 @@ def sarif_text(result: DiffResult) -> str:
     ]
     results = []
     for c in result.changes:
-        side = c.new or c.old
+        side = c.reported_at or c.old
         results.append(
             {
                 "ruleId": c.rule,
@@ -144,8 +144,8 @@ def sarif_text(result: DiffResult) -> str:
                 "locations": [
                     sarif_location(
                         side.file if side else "",
-                        c.new.line if c.new else 1,
-                        c.new.column if c.new else 1,
+                        side.line if side and side is not c.old else 1,
+                        side.column if side and side is not c.old else 1,
                         c.pointer,
                     )
                 ],
@@ -166,11 +166,15 @@ def github_text(result: DiffResult) -> str:
     }
     lines = []
     for c in result.changes:
-        side = c.new or c.old
-        file = side.file.replace("\\", "/").removeprefix("./") if side else ""
-        line = side.line if side and c.new else 1
-        props = f"file={_escape_property(file)},line={line},title={_escape_property(c.rule + ' ' + c.change_class.value)}"
-        lines.append(f"::{level[c.change_class]} {props}::{_escape_data(c.message)}")
+        side = c.reported_at  # a file of the pull request, or none (a workflow annotation)
+        title = f"title={_escape_property(c.rule + ' ' + c.change_class.value)}"
+        if side is None:
+            props = title
+        else:
+            file = side.file.replace("\\", "/").removeprefix("./")
+            props = f"file={_escape_property(file)},line={side.line},{title}"
+        message = c.message if c.new is not None else f"{c.message} [tool: {c.tool}]"
+        lines.append(f"::{level[c.change_class]} {props}::{_escape_data(message)}")
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 

@@ -22,7 +22,7 @@ def check(context: DiffContext) -> Iterator[Change]:
                 yield context.change(
                     delta.rule, delta.request, delta.message, old_tool=old, new_tool=new,
                     field="parameters", tokens=tuple(split_pointer(delta.pointer)),
-                    before=delta.old, after=delta.new,
+                    before=delta.old, after=delta.new, subject=delta.subject,
                 )  # fmt: skip
         if old.output_schema != new.output_schema:
             for delta in compare_schemas(
@@ -32,7 +32,7 @@ def check(context: DiffContext) -> Iterator[Change]:
                     "TD120", delta.response, f"outputSchema: {_property(delta.message)} ({delta.rule}, read as a response)",
                     old_tool=old, new_tool=new, field="output_schema",
                     tokens=tuple(split_pointer(delta.pointer)), before=delta.old, after=delta.new,
-                    rule_for_fingerprint=f"TD120/{delta.rule}",
+                    rule_for_fingerprint=f"TD120/{delta.rule}", subject=delta.subject,
                 )  # fmt: skip
 
 

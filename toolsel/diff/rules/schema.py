@@ -48,6 +48,9 @@ class SchemaDelta:
     pointer: str
     old: Any = None
     new: Any = None
+    #: what tells this change from another of the same rule at the same pointer (the
+    #: parameter a `required` list gained or lost), for its fingerprint
+    subject: str = ""
 
 
 def compare_schemas(old: Any, new: Any, *, old_strict: bool, new_strict: bool) -> list[SchemaDelta]:
@@ -131,8 +134,8 @@ def _walk(old: Any, new: Any, pointer: str, depth: int) -> Iterator[SchemaDelta]
 def _type_set(schema: Mapping[str, Any]) -> frozenset[str] | None:
     """The schema's types, `null` included when nullable; None when any type goes."""
     declared = schema.get("type")
-    if declared is None:
-        return frozenset({"null"}) if schema.get("nullable") is True else None
+    if declared is None:  # OpenAPI's `nullable` adds null to a declared type, or does nothing
+        return None
     names = [declared] if isinstance(declared, str) else declared
     if not isinstance(names, list):
         return None
@@ -281,6 +284,17 @@ def _number(value: Any) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+#: 2**53 - 1: a bound at or past it limits nothing a JSON number can say exactly (zod 4
+#: writes it on every `.int()`), so it counts as no bound.
+MAX_SAFE_INTEGER = 9007199254740991
+
+
+def _effective(value: float | None, upper: bool) -> float | None:
+    if value is None:
+        return None
+    return None if (value >= MAX_SAFE_INTEGER if upper else value <= -MAX_SAFE_INTEGER) else value
+
+
 def _bounds(
     old: Mapping[str, Any], new: Mapping[str, Any], pointer: str, where: str
 ) -> Iterator[SchemaDelta]:
@@ -296,6 +310,15 @@ def _bounds(
             )
             continue
         upper = key in UPPER_BOUNDS
+        if _effective(b, upper) is None and _effective(a, upper) is None:
+            yield SchemaDelta(
+                "TD114", S, S,
+                f"{where}: {key} {'set to' if a is not None else 'removed'} "
+                f"{a if a is not None else b!r} (beyond the largest safe integer: no limit)",
+                at, before, after,
+            )  # fmt: skip
+            continue
+        b, a = _effective(b, upper), _effective(a, upper)
         if b is None:
             tighter = True
         elif a is None:
@@ -374,6 +397,7 @@ def _object(
                 at,
                 sorted(old_required),
                 sorted(new_required),
+                name,
             )
         elif name not in new_props:
             yield SchemaDelta(
@@ -384,6 +408,7 @@ def _object(
                 at,
                 sorted(old_required),
                 sorted(new_required),
+                name,
             )
     for name in sorted(old_required - new_required):
         if name in new_props:
@@ -396,6 +421,7 @@ def _object(
                 at,
                 sorted(old_required),
                 sorted(new_required),
+                name,
             )
     yield from _additional(old, new, pointer, depth)
 
