@@ -48,12 +48,16 @@ def _masked_value(value: str) -> str:
     return value if not value or _REFERENCE.fullmatch(value) else MASK
 
 
-def mask_url(url: str) -> str:
-    """`url` with its password and its credential query values shown as `***`."""
+def mask_url(url: str, *, password_to_last_at: bool = False) -> str:
+    """`url` with its password and its credential query values shown as `***`. With
+    `password_to_last_at` (a database URL, whose password may hold `/` and `@`), the user
+    part runs to the URL's last `@`."""
     head, sep, rest = url.partition("://")
     if not sep:
         return mask_text(url)
     end = _authority_end(rest)
+    if password_to_last_at and "@" in rest:
+        end = max(end, rest.rfind("@") + 1)
     authority, rest = rest[:end], rest[end:]
     at = authority.rfind("@")
     if at >= 0:
@@ -88,7 +92,7 @@ _CONNINFO_PASSWORD = re.compile(r"(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.|'')*'|\
 def mask_conninfo(dsn: str) -> str:
     """A PostgreSQL connection string, URL or keyword form, with its password masked."""
     if "://" in dsn:
-        return mask_url(dsn)
+        return mask_url(dsn, password_to_last_at=True)
     return mask_text(_CONNINFO_PASSWORD.sub(lambda m: m[1] + MASK, dsn))
 
 

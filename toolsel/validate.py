@@ -203,7 +203,14 @@ def json_text(value: Any, limit: int = 80) -> str:
 
 def error_text(error: Any) -> str:
     """A jsonschema error in one line, with values written as JSON, not as Python
-    (`null is not of type "array"`, not `None is not of type 'array'`)."""
+    (`null is not of type "array"`, not `None is not of type 'array'`), and any secret a
+    value holds masked (`toolsel.redact`): a call's arguments can carry a token."""
+    from toolsel.redact import mask_text
+
+    return mask_text(_error_text(error))
+
+
+def _error_text(error: Any) -> str:
     keyword, expected, value = error.validator, error.validator_value, error.instance
     shown = json_text(value)
     if keyword == "type":

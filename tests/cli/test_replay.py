@@ -398,3 +398,22 @@ def test_a_file_that_cannot_be_read_is_the_same_one_line_from_a_worker(
     assert one.exit_code == two.exit_code == 2
     assert one.stderr == two.stderr
     assert one.stderr.startswith(f"toolsel: error: {tmp_path / 'd.jsonl'}: cannot read")
+
+
+def test_an_argument_value_quoted_in_a_violation_is_masked(cli: Cli, write) -> None:  # type: ignore[no-untyped-def]
+    registry = write(
+        "r.yaml",
+        "tools:\n- name: search\n  description: Search the web for pages about a topic.\n"
+        "  parameters: {type: object, properties: {limit: {type: integer}}}\n",
+    )
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    transcript = write(
+        "t.jsonl",
+        '{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": '
+        f'{{"name": "search", "arguments": "{{\\"limit\\": \\"{token}\\"}}"}}}}]}}\n'
+        '{"role": "tool", "tool_call_id": "c1", "content": "ok"}\n',
+    )
+    for output in ("human", "json"):
+        run = cli("replay", str(transcript), "-r", str(registry), "-f", output)
+        assert run.exit_code == 1, run.stderr
+        assert token not in run.stdout and "<github-token>" in run.stdout

@@ -187,3 +187,36 @@ def test_since_and_until_count_calls_by_their_own_time(cli: Cli, write) -> None:
 def test_session_and_exact_still_need_a_store(cli: Cli) -> None:
     run = cli("stats", str(ROOT / "transcripts"), "--session", "s")
     assert run.exit_code == 2 and "--session and --exact read a usage store" in run.stderr
+
+
+@pytest.mark.parametrize("source", ["/dev/null", "no-calls.jsonl"])
+def test_a_transcript_without_calls_is_an_empty_report(cli: Cli, write, source: str) -> None:  # type: ignore[no-untyped-def]
+    path = (
+        source
+        if source.startswith("/")
+        else str(write(source, '{"type": "user", "message": {"role": "user", "content": "hi"}}\n'))
+    )
+    human = cli("stats", path)
+    assert human.exit_code == 0 and "Traceback" not in human.stderr
+    assert human.stdout.startswith("Tool usage across 1 transcript")
+    document = json.loads(cli("stats", path, "-f", "json").stdout)
+    assert document["tools"] == {} and document["co_used_pairs"] == []
+
+
+def test_a_fifo_in_a_folder_is_named_and_skipped_never_read(cli: Cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text(
+        '{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", '
+        '"function": {"name": "read_file", "arguments": "{}"}}]}\n'
+        '{"role": "tool", "tool_call_id": "c1", "content": "ok"}\n'
+    )
+    os.mkfifo(folder / "pipe.jsonl")  # nothing ever writes it: reading it would block
+    for command in ("stats", "replay"):
+        run = cli(command, str(folder), "-f", "json", "--no-registry")
+        assert run.exit_code == 0, run.stderr
+        assert f"{folder}/pipe.jsonl: a FIFO, not a regular file: skipped" in run.stderr
+    stats = json.loads(cli("stats", str(folder), "-f", "json", "--no-registry").stdout)
+    assert stats["tools"]["read_file"]["calls"] == 1

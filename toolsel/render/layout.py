@@ -37,8 +37,8 @@ def column_width(column: Column, cells: Sequence[str]) -> int:
     from rich.cells import cell_len
 
     if column.wrap:
-        return max(column.min_width, _longest_word(column.header), *map(_longest_word, cells))
-    return max(cell_len(column.header), *map(cell_len, cells))
+        return max([column.min_width, _longest_word(column.header), *map(_longest_word, cells)])
+    return max([cell_len(column.header), *map(cell_len, cells)])
 
 
 def table_width(columns: Sequence[Column], rows: Sequence[Sequence[str]], *, boxed: bool) -> int:

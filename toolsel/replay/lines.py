@@ -8,6 +8,7 @@ orjson parses each raw line first; only a line that fails is looked at again.
 from __future__ import annotations
 
 import glob
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -85,7 +86,8 @@ def transcripts_under(top: str) -> list[str]:
     with a transcript suffix that is not a directory, through `os.scandir` (which knows most
     entries' kind without a stat call each: a tenth of the time on a big archive).
     Symlinked directories are not entered, and an unreadable one is passed over, as rglob
-    does."""
+    does. A FIFO, socket or device found in a folder is skipped and named (a warning on the
+    "toolsel" logger): reading one would block, or never end. Named directly, it is read."""
     import os
 
     top = str(Path(top))
@@ -108,11 +110,37 @@ def transcripts_under(top: str) -> list[str]:
                         continue
                     dot = name.rfind(".")  # `PurePath.suffix`
                     if 0 < dot < len(name) - 1 and name[dot:] in TRANSCRIPT_SUFFIXES:
+                        if _not_regular(entry):
+                            _skip_special(path, entry)
+                            continue
                         found.append(path)
         except PermissionError:
             continue
     found.sort()
     return found
+
+
+def _not_regular(entry: os.DirEntry[str]) -> bool:
+    """Neither a regular file nor a directory (a FIFO, a socket, a device)."""
+    try:
+        return not entry.is_file()
+    except OSError:
+        return False  # unreadable: the reader says why
+
+
+def _skip_special(path: str, entry: os.DirEntry[str]) -> None:
+    import logging
+    import stat
+
+    try:
+        mode = entry.stat().st_mode
+    except OSError:
+        return
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    logging.getLogger("toolsel").warning(
+        "%s: %s, not a regular file: skipped (name it on the command line to read it)",
+        path, kind,
+    )  # fmt: skip
 
 
 def read_objects(
