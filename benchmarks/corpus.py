@@ -85,6 +85,11 @@ class Scorecard:
             f"unlabelled {f['severity']} {f['rule']} at {f['file']}:{f['line']} {f['pointer']}"
             for f in self.unlabelled
         )
+        failures.extend(
+            f"labelled {g['rule']} at {g['file']}:{g['line']} {g['pointer']} no longer reported "
+            "(move it to `fixed:` or `missed:`)"
+            for g in self.gone
+        )
         failures.extend(self.load_failures)
         failures.extend(
             f"transcript {t.file}: expected {t.expected}, replay counted {t.got}"
@@ -134,8 +139,8 @@ def score_registries(card: Scorecard, root: Path = CORPUS / "registries") -> Non
 
 
 def _match(card: Scorecard, name: str, findings: list[Any], labelled: list[dict[str, Any]]) -> None:
-    """Pair findings with labels by rule, pointer and line (then rule and line, for a
-    finding whose pointer moved when a shape was read differently)."""
+    """Pair findings with labels by rule, pointer and line, exactly: a finding without its
+    label, and a label without its finding, both fail the gate."""
     left = list(labelled)
 
     def take(finding: Any, keys: tuple[str, ...]) -> dict[str, Any] | None:
@@ -145,15 +150,8 @@ def _match(card: Scorecard, name: str, findings: list[Any], labelled: list[dict[
                 return left.pop(i)
         return None
 
-    unmatched = []
     for finding in findings:
         label = take(finding, ("rule", "pointer", "line"))
-        if label is None:
-            unmatched.append(finding)
-            continue
-        _count(card, finding, label)
-    for finding in unmatched:
-        label = take(finding, ("rule", "line")) or take(finding, ("rule", "pointer"))
         if label is None:
             card.unlabelled.append(
                 {"file": name, "rule": finding.rule, "severity": finding.severity.value,

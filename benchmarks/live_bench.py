@@ -6,7 +6,9 @@ SDK) and listing its tools, then the same command with the list cached.
 Targets (issue 21): connect and list in under 1.5 s; cached, 0.3 s. The first and cached
 figures are the whole `toolsel rank` command, from process start to exit (a new list also
 builds a new ranking index); "connect + list alone" is the listing in a fresh process,
-from importing the SDK client to the server's shutdown. Best of --runs."""
+from importing the SDK client to the server's shutdown. `lock --check` on a client config
+naming three such servers (issue 31) lists all three anew, at the same time, and compares
+every field. Best of --runs."""
 
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ def _list_only(script: Path, tools: int) -> float:
         "import sys, time; t = time.perf_counter()\n"
         "from toolsel.live.fetch import Timeouts, list_servers\n"
         "from toolsel.live.sources import command_server\n"
-        f"server = command_server('mcp:' + sys.executable + ' {script} {tools}', 'b', {{}})\n"
+        f"server = command_server(sys.executable + ' {script} {tools}', 'b', {{}})\n"
         "[listed] = list_servers([server], Timeouts())\n"
         "assert len(listed.tools) == " + str(tools) + ", listed\n"
         "print(time.perf_counter() - t)\n"
@@ -80,10 +82,29 @@ def main() -> None:
             run([sys.executable, "-c", "import mcp.server.lowlevel, mcp.server.stdio"], env)
             for _ in range(args.runs)
         )
+        lock_check = _lock_check(Path(folder), script, args, env)
     print(f"connect + list ({args.tools} tools), whole command: {fresh:.2f} s (target 1.5 s)")
     print(f"cached, whole command:                 {cached:.2f} s (target 0.3 s)")
     print(f"connect + list alone, in a fresh process: {listing:.2f} s (target 1.5 s)")
     print(f"the server's own start (python + import mcp): {server_alone:.2f} s")
+    print(f"lock --check, a config with 3 servers ({args.tools} tools each): {lock_check:.2f} s")
+
+
+def _lock_check(folder: Path, script: Path, args: argparse.Namespace, env: dict[str, str]) -> float:
+    import json
+
+    config = folder / ".mcp.json"
+    servers = {
+        name: {"command": sys.executable, "args": [str(script), str(args.tools)]}
+        for name in ("one", "two", "three")
+    }
+    config.write_text(json.dumps({"mcpServers": servers}))
+    lock = ["-r", str(config), "--connect", "--lock-file", str(folder / "toolsel.lock")]
+    run([sys.executable, "-m", "toolsel", "lock", *lock], env)
+    return min(
+        run([sys.executable, "-m", "toolsel", "lock", "--check", *lock], env)
+        for _ in range(args.runs)
+    )
 
 
 if __name__ == "__main__":

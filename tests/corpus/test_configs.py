@@ -66,7 +66,9 @@ def test_a_labelled_file_is_read_as_labelled(name: str, environment) -> None:  #
         _check(server, expected, label.get("client"))
 
 
-def _check(server: Server, expected: dict[str, Any], client: str | None) -> None:
+def _check(written: Server, expected: dict[str, Any], client: str | None) -> None:
+    """The server as its client starts it (variables filled in); never shown so."""
+    server = written.expanded()
     shown = server.shown
     assert server.transport == expected["transport"], shown
     if expected["transport"] == "stdio":

@@ -214,3 +214,11 @@ def test_text_without_a_variable_is_left_as_written(text: str, client: str) -> N
     assume("${" not in text)
     expand = _expander(client, Path("/w/.vscode/mcp.json"))
     assert expand(text) == text
+
+
+def test_two_entries_running_one_command_are_two_servers(tmp_path: Path) -> None:
+    """A config may run one command under two names: each is listed and cached apart."""
+    entry = {"command": "npx", "args": ["-y", "server-github"]}
+    path = write(tmp_path / ".mcp.json", {"mcpServers": {"work": entry, "home": entry}})
+    work, home = config_servers(path)
+    assert work.identity() != home.identity()

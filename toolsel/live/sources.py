@@ -94,11 +94,12 @@ class Server:
         return tuple(v for _, v in (*started.env, *started.headers))
 
     def identity(self) -> str:
-        """The cache key: what is started or reached, with its environment and headers, and
-        the config entry it came from (a changed entry, or a changed variable it uses, is a
-        different server). A hash: it never shows a value."""
+        """The cache key: its name, what is started or reached, with its environment and
+        headers, and the config entry it came from (a changed entry, or a changed variable it
+        uses, is a different server). A hash: it never shows a value."""
         started = self.expanded()
         parts = [
+            started.name,  # two entries may run one command: each is its own server
             started.transport,
             "\0".join(started.command),
             "\0".join(f"{k}={v}" for k, v in started.env),
