@@ -2,12 +2,15 @@
 
     python benchmarks/archive_bench.py --files 10000 --runs 3            # --jobs 2 vs 1
     python benchmarks/archive_bench.py --files 50000 --runs 1 --memory   # peak RSS
+    python benchmarks/archive_bench.py --before ../old-checkout          # paired: old, new
 
 Archives come from `benchmarks/gen_archive.py` (Claude Code sessions, 15% resumed, with
 sub-agent files), written once under --dir. Each measurement is a whole `toolsel` process
 run from an empty directory (no project registry), `--jobs 1` and `--jobs 2` taking turns
 so that a shared machine's drifting load hits both; medians of wall seconds, with the CPU
-seconds of the process and its workers, and the load average before each run. Peak memory
+seconds of the process and its workers, and the load average before each run; with
+`--before DIR`, the toolsel of another checkout (DIR/toolsel, run as `python -m toolsel`)
+takes its turn beside this one's, each row of the two side by side. Peak memory
 is the largest sum of the proportional resident sets (PSS) of the process and its workers,
 sampled every 20 ms, beside the kernel's peak RSS for the main process alone (`ru_maxrss`).
 """
@@ -73,13 +76,22 @@ def _own_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run(command: list[str]) -> dict[str, float]:
-    """One whole process: wall and CPU seconds, peak RSS (the tree's, and its own)."""
+def run(command: list[str], checkout: Path | None = None) -> dict[str, float]:
+    """One whole process: wall and CPU seconds, peak RSS (the tree's, and its own); the
+    toolsel of `checkout` when given."""
+    program, env = ["toolsel"], None
+    if checkout is not None:
+        program = [sys.executable, "-m", "toolsel"]
+        env = {**os.environ, "PYTHONPATH": str(checkout.resolve())}
     with tempfile.TemporaryDirectory() as cwd:
         load = os.getloadavg()[0]
         started = time.perf_counter()
         process = subprocess.Popen(
-            ["toolsel", *command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [*program, *command],
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         peak = [0]
         own_cpu = [0.0]
@@ -118,6 +130,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--commands", nargs="+", default=["replay", "stats", "learn"])
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "toolsel-bench")
+    parser.add_argument("--before", type=Path, help="another checkout, measured in turns")
     parser.add_argument("--memory", action="store_true", help="report peak RSS, not speed-up")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -125,29 +138,39 @@ def main() -> None:
     count = sum(1 for _ in source.rglob("*.jsonl"))
     size = sum(p.stat().st_size for p in source.rglob("*.jsonl")) / 1e6
     print(f"{count:,} files ({args.files:,} sessions), {size:,.0f} MB; {os.cpu_count()} CPUs")
-    print("| command | --jobs | wall s (median) | CPU s, all (main) | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| command | code | --jobs | wall s (median) | CPU s, all (main) | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    checkouts = {"this": None} if args.before is None else {"before": args.before, "this": None}
     for name in args.commands:
-        results: dict[int, list[dict[str, float]]] = {jobs: [] for jobs in args.jobs}
+        results: dict[tuple[str, int], list[dict[str, float]]] = {}
         for _ in range(args.runs):
             for jobs in args.jobs:
-                out = args.dir / "learned.yaml"
-                out.unlink(missing_ok=True)
-                command = [part.format(dir=source, out=out) for part in COMMANDS[name]]
-                results[jobs].append(run([*command, "--jobs", str(jobs)]))
-        base = statistics.median(r["wall"] for r in results[args.jobs[0]])
-        for jobs, runs in results.items():
-            wall = statistics.median(r["wall"] for r in runs)
-            speed = f" ({base / wall:.2f}x)" if jobs != args.jobs[0] else ""
-            cpu = statistics.median(r["cpu"] for r in runs)
-            own = statistics.median(r["own_cpu"] for r in runs)
-            tree = max(r["tree_mb"] for r in runs)
-            own_mb = max(r["own_mb"] for r in runs)
-            loads = ", ".join(f"{r['load']:.1f}" for r in runs)
-            print(
-                f"| {name} | {jobs} | {wall:.2f}{speed} | {cpu:.1f} ({own:.1f}) | {tree:.0f} MB "
-                f"| {own_mb:.0f} MB | {loads} |"
-            )
+                for code, checkout in checkouts.items():
+                    out = args.dir / "learned.yaml"
+                    out.unlink(missing_ok=True)
+                    command = [part.format(dir=source, out=out) for part in COMMANDS[name]]
+                    measured = run([*command, "--jobs", str(jobs)], checkout)
+                    results.setdefault((code, jobs), []).append(measured)
+        for (code, jobs), runs in results.items():
+            _row(name, code, jobs, runs, results[next(iter(checkouts)), args.jobs[0]])
+
+
+def _row(
+    name: str, code: str, jobs: int, runs: list[dict[str, float]], base: list[dict[str, float]]
+) -> None:
+    """A command's medians, and its speed-up over the first code's first --jobs."""
+    wall = statistics.median(r["wall"] for r in runs)
+    first = statistics.median(r["wall"] for r in base)
+    speed = f" ({first / wall:.2f}x)" if runs is not base else ""
+    cpu = statistics.median(r["cpu"] for r in runs)
+    own = statistics.median(r["own_cpu"] for r in runs)
+    tree = max(r["tree_mb"] for r in runs)
+    own_mb = max(r["own_mb"] for r in runs)
+    loads = ", ".join(f"{r['load']:.1f}" for r in runs)
+    print(
+        f"| {name} | {code} | {jobs} | {wall:.2f}{speed} | {cpu:.1f} ({own:.1f}) | {tree:.0f} MB "
+        f"| {own_mb:.0f} MB | {loads} |"
+    )
 
 
 if __name__ == "__main__":

@@ -280,8 +280,8 @@ def usage_records(count: int, spread_days: float, seed: int = 1) -> Iterator[Any
     import random
     from datetime import UTC, datetime, timedelta
 
-    from toolsel.serve.rollups import iso
     from toolsel.serve.store import UsageRecord
+    from toolsel.timeparse import iso
 
     rnd = random.Random(seed)
     span = spread_days * 86400 or 60
@@ -386,7 +386,7 @@ def writes_during_analytics(
 def analytics_row(label: str, db: str, count: int, spread_days: float, cache: str) -> str:
     from datetime import UTC, datetime, timedelta
 
-    from toolsel.serve.rollups import iso
+    from toolsel.timeparse import iso
 
     loaded = load(db, count, spread_days)
     server = Server([ROOT / "registries"], db, cache, "--no-embed").start()

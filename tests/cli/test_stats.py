@@ -76,7 +76,7 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     """3,000 distinct tools in one transcript: pairs are counted among its 50 most-called
     tools, not all 4.5 million pairs."""
     from toolsel.replay.report import FileReport, ReplayResult, ToolStats
-    from toolsel.replay.stats import PAIR_TOOLS, _count_pairs, usage_stats
+    from toolsel.replay.stats import PAIR_TOOLS, add_pairs, pairs_of, usage_stats
 
     tools = {f"t{i:04d}": ToolStats(calls=1 + (i < 3), answered=1) for i in range(3000)}
     result = ReplayResult((FileReport("a", tools=tools), FileReport("b", tools=tools)))
@@ -86,7 +86,7 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     assert stats.co_used_pairs[0].tools == ("t0000", "t0001")
     assert all(p.transcripts == 2 for p in stats.co_used_pairs)
     pairs: dict[tuple[str, str], int] = {}
-    _count_pairs(pairs, {name: s.calls for name, s in tools.items()})
+    add_pairs(pairs, pairs_of({name: s.calls for name, s in tools.items()}))
     assert len(pairs) == PAIR_TOOLS * (PAIR_TOOLS - 1) // 2
 
 

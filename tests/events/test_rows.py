@@ -11,9 +11,10 @@ import pytest
 
 from tests.conftest import ROOT
 from toolsel.events.copies import CopyMarks
-from toolsel.events.rows import latency, map_file
+from toolsel.events.rows import map_file
 from toolsel.replay.driver import replay_paths
 from toolsel.replay.lines import expand_inputs
+from toolsel.timeparse import seconds_between as latency
 
 BUNDLED = str(ROOT / "transcripts")
 CORPUS = str(ROOT / "tests" / "corpus" / "transcripts")

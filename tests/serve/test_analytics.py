@@ -21,6 +21,7 @@ from toolsel.serve.analytics import OVER_BUDGET
 from toolsel.serve.compat import OTHER
 from toolsel.serve.http import create_app
 from toolsel.serve.limits import ANALYTICS_TOOLS
+from toolsel.serve.models import AnalyticsQuery
 from toolsel.serve.service import Service
 from toolsel.serve.store import StoreUnavailable, open_store
 
@@ -57,7 +58,10 @@ def poisoned(
 def fetched(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many rows each statement hands back, on either engine."""
     counts: list[int] = []
-    for executor in (store_module._SqliteExecutor, store_module._PgExecutor):
+    from toolsel.serve.store.postgres import PgExecutor
+    from toolsel.serve.store.sqlite import SqliteExecutor
+
+    for executor in (SqliteExecutor, PgExecutor):
         original = executor.run
 
         def run(self: Any, sql: str, params: Any = (), original: Any = original) -> Any:
@@ -91,7 +95,7 @@ def test_analytics_list_the_top_tools_and_sum_the_others(
     poisoned: Service, fetched: list[int]
 ) -> None:
     started = time.monotonic()
-    payload = poisoned.analytics({})
+    payload = poisoned.analytics(AnalyticsQuery())
     elapsed = time.monotonic() - started
     top, other = expected_split()
     assert [(name, t["calls"]) for name, t in payload["tools"].items()] == top
@@ -102,11 +106,11 @@ def test_analytics_list_the_top_tools_and_sum_the_others(
     assert "deploy_service" in payload["never_called"]
     assert sum(fetched) < 4 * ANALYTICS_TOOLS  # the database picked them: no row per name
     assert elapsed < 10, elapsed  # about 1 s here; 18-20 s when every name was read
-    assert poisoned.analytics({"since": "all"})["other"] == other
+    assert poisoned.analytics(AnalyticsQuery(since="all"))["other"] == other
 
 
 def test_a_poisoned_session_is_bounded_too(poisoned: Service, fetched: list[int]) -> None:
-    payload = poisoned.analytics({"session": "big"})
+    payload = poisoned.analytics(AnalyticsQuery(session="big"))
     assert len(payload["tools"]) == ANALYTICS_TOOLS and payload["transcripts"] == 1
     assert payload["other"]["tools"] == POISON - ANALYTICS_TOOLS
     assert payload["other"]["calls"] == POISON - ANALYTICS_TOOLS

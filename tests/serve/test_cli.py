@@ -143,12 +143,12 @@ def test_serve_settings_come_from_the_project_config(in_tmp: Path, cli: Cli) -> 
     config.write_text('[serve]\nretian = "30d"\n', encoding="utf-8")
     run = cli("serve", "--port", "1")
     assert run.exit_code == 2 and "unknown key 'retian'" in run.stderr
-    from toolsel.cli.serve import _store_limits
+    from toolsel.serve.server import store_limits
 
     config.write_text('[serve]\nretain = "30d"\nmax_store = "2GB"\n', encoding="utf-8")
-    keep, limit = _store_limits(None, None)
+    keep, limit = store_limits(None, None)
     assert keep is not None and keep.days == 30 and limit == 2 * 10**9
-    keep, limit = _store_limits("12h", "1GiB")  # options win over the config
+    keep, limit = store_limits("12h", "1GiB")  # options win over the config
     assert keep is not None and keep.total_seconds() == 12 * 3600 and limit == 2**30
 
 

@@ -12,7 +12,8 @@ import pytest
 from tests.conftest import ROOT, Cli
 from tests.serve.conftest import local_client
 from toolsel.serve.http import create_app
-from toolsel.serve.service import RANK_KEYS, Service
+from toolsel.serve.models import RankRequest
+from toolsel.serve.service import Service
 
 QUERY = "delete the customer record from the database"
 
@@ -29,6 +30,10 @@ OPTIONS: dict[str, tuple[Any, list[str]]] = {
     "explain": (True, ["--explain"]),
 }
 
+#: A prompt the option changes the answer to, where QUERY's would not (no deprecated tool
+#: is about deleting a record).
+QUERIES = {"include_deprecated": "deploy with the legacy script"}
+
 
 @pytest.fixture(scope="module")
 def client() -> Any:
@@ -36,7 +41,7 @@ def client() -> Any:
 
 
 def test_the_table_names_every_option_the_service_reads() -> None:
-    assert set(OPTIONS) | {"query", "with_deps"} == RANK_KEYS
+    assert set(OPTIONS) | {"query", "with_deps"} == set(RankRequest.model_fields)
 
 
 @pytest.mark.parametrize("option", sorted(OPTIONS))
@@ -44,10 +49,11 @@ def test_each_option_reaches_the_ranking_from_every_surface(
     option: str, client: Any, cli: Cli
 ) -> None:
     value, args = OPTIONS[option]
-    served = client.post("/v1/rank", json={"query": QUERY, option: value}).json()
-    default = client.post("/v1/rank", json={"query": QUERY}).json()
+    query = QUERIES.get(option, QUERY)
+    served = client.post("/v1/rank", json={"query": query, option: value}).json()
+    default = client.post("/v1/rank", json={"query": query}).json()
     registry = str(ROOT / "registries")
-    printed = json.loads(cli("rank", "-r", registry, QUERY, *args, "-f", "json").stdout)
+    printed = json.loads(cli("rank", "-r", registry, query, *args, "-f", "json").stdout)
     assert served == printed, option
     assert served != default, f"{option} changed nothing"
 

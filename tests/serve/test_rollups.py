@@ -22,6 +22,8 @@ from toolsel.serve import rollups
 from toolsel.serve import store as store_module
 from toolsel.serve.analytics import bounded_stats
 from toolsel.serve.store import UsageRecord, UsageStore, Window, open_store, window_stats
+from toolsel.serve.store import base as store_base
+from toolsel.timeparse import iso
 
 #: 22:00 the day before: thirty hours of records cross two day boundaries.
 BASE = datetime(2026, 3, 1, 22, tzinfo=UTC)
@@ -34,7 +36,7 @@ TABLES = (
 
 
 def at(minutes: int) -> str:
-    return rollups.iso(BASE + timedelta(minutes=minutes))
+    return iso(BASE + timedelta(minutes=minutes))
 
 
 RECORDS = st.builds(
@@ -198,7 +200,7 @@ def test_pruning_leaves_the_statistics_after_the_cutoff(
     empty(url)
     store.record(records)
     before = at(cutoff)
-    with mock.patch.object(store_module, "PRUNE_BATCH", 3):
+    with mock.patch.object(store_base, "PRUNE_BATCH", 3):
         store.prune(before)
     start = rollups.period_start(before[:13])  # whole hours go
     kept = [r for r in stored_once(records) if r.at >= start]

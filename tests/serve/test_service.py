@@ -14,24 +14,24 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT
-from toolsel.registry.model import Permission
+from toolsel.serve.models import (
+    AnalyticsQuery,
+    RankRequest,
+    SelectRequest,
+    ToolsQuery,
+    ValidateRequest,
+)
 from toolsel.serve.service import (
-    RequestError,
     Service,
-    _choice,
-    _flag,
-    _number,
-    _optional_text,
-    _strings,
-    _timestamp,
     analytics_window,
     describe_error,
-    integer_field,
     parse_records,
-    shown,
-    text_field,
 )
 from toolsel.serve.store import UsageRecord, Window
+from toolsel.serve.values import (
+    RequestError,
+    read,
+)
 
 REGISTRY = str(ROOT / "registries")
 QUERY = "search the files for a word"
@@ -42,6 +42,18 @@ def service() -> Iterator[Service]:
     running = Service([ROOT / "registries"], None)
     yield running
     running.close()
+
+
+def rank(service: Service, body: dict[str, Any]) -> Any:
+    return service.rank(read(RankRequest, body))
+
+
+def select(service: Service, body: dict[str, Any]) -> Any:
+    return service.select(read(SelectRequest, body))
+
+
+def validate(service: Service, body: dict[str, Any]) -> Any:
+    return service.validate(read(ValidateRequest, body))
 
 
 #: (request body, `toolsel rank` flags): each changes the answer to QUERY
@@ -70,113 +82,18 @@ def test_each_rank_option_changes_the_answer_as_its_cli_flag_does(
     body: dict[str, Any],
     flags: list[str],
 ) -> None:
-    served = service.rank({"query": QUERY, **body})
+    served = rank(service, {"query": QUERY, **body})
     printed = json.loads(cli("rank", "-r", REGISTRY, QUERY, *flags, "-f", "json").stdout)
     assert served == printed
-    assert served != service.rank({"query": QUERY})
+    assert served != rank(service, {"query": QUERY})
 
 
 def test_rank_defaults_are_the_cli_defaults(service: Service, cli) -> None:  # type: ignore[no-untyped-def]
-    served = service.rank({"query": QUERY})
+    served = rank(service, {"query": QUERY})
     assert served == json.loads(cli("rank", "-r", REGISTRY, QUERY, "-f", "json").stdout)
     assert len(served["results"]) == 8 and served["method"] == "hybrid"
-    assert len(service.rank({"query": QUERY, "method": "cc"})["results"]) == 5
-    assert len(service.rank({"query": QUERY, "top": 1000})["results"]) > 8  # the upper bound
-
-
-# -- request values: each wrong one is one message that names the key -----------------------
-
-KINDS = [({}, "an object"), ([], "a list"), ("", "a string"), (True, "a boolean"), (3, "a number"), (2.5, "a number"), (None, "null")]  # fmt: skip
-
-
-@pytest.mark.parametrize(("value", "kind"), KINDS)
-def test_a_wrong_value_is_named_by_its_json_kind(value: Any, kind: str) -> None:
-    with pytest.raises(RequestError) as caught:
-        text_field({"query": value}, "query")
-    assert str(caught.value) == f"`query` must be a non-empty string, got {kind}"
-    assert caught.value.status == 422
-
-
-def test_text_fields() -> None:
-    assert text_field({"q": " x "}, "q") == " x "
-    with pytest.raises(RequestError, match="non-empty string, got a string"):
-        text_field({"q": " \t"}, "q")
-    assert _optional_text({}, "s") is None and _optional_text({"s": None}, "s") is None
-    assert _optional_text({"s": "x"}, "s") == "x"
-    for value, message in [
-        (3, "`s` must be a string, got a number"),
-        ("a\x00b", "`s` contains a NUL character"),
-        ("\ud800", "`s` is not valid Unicode (a lone surrogate)"),
-    ]:
-        with pytest.raises(RequestError) as caught:
-            _optional_text({"s": value}, "s")
-        assert (str(caught.value), caught.value.status) == (message, 422)
-
-
-def test_flags_numbers_and_integers() -> None:
-    assert _flag({}, "f") is False and _flag({"f": True}, "f") is True
-    with pytest.raises(RequestError, match=r"^`f` must be true or false, got a number$") as flag:
-        _flag({"f": 1}, "f")
-    assert flag.value.status == 422
-    assert _number({}, "n", None) is None and _number({}, "n", 0.0) == 0.0
-    assert _number({"n": 0}, "n", None) == 0.0 and type(_number({"n": 2}, "n", None)) is float
-    for value, message in [
-        (True, "`n` must be a number >= 0, got a boolean"),
-        ("1", "`n` must be a number >= 0, got a string"),
-        (-0.5, "`n` must be a number >= 0, got -0.5"),
-    ]:
-        with pytest.raises(RequestError) as caught:
-            _number({"n": value}, "n", None)
-        assert (str(caught.value), caught.value.status) == (message, 422)
-    assert integer_field({}, "top", 8, low=1, high=1000) == 8
-    assert integer_field({"top": 1}, "top", 8, low=1, high=1000) == 1
-    assert integer_field({"top": 1000}, "top", 8, low=1, high=1000) == 1000
-    for value in (0, 1001, True, 2.0, "3"):
-        with pytest.raises(RequestError) as caught:
-            integer_field({"top": value}, "top", 8, low=1, high=1000)
-        assert str(caught.value) == "`top` must be an integer from 1 to 1000"
-        assert caught.value.status == 422
-
-
-def test_string_lists_and_choices() -> None:
-    assert _strings({}, "tags") == () and _strings({"tags": "a"}, "tags") == ("a",)
-    assert _strings({"tags": ["a", "b"]}, "tags") == ("a", "b")
-    for body in ({"tags": []}, {"tags": ["a", 1]}, {"tags": 3}, {}):
-        with pytest.raises(RequestError) as caught:
-            _strings(body, "tags", required=True)
-        assert (str(caught.value), caught.value.status) == ("`tags` must be a list of strings", 422)
-    assert _choice({}, "permission", Permission, None) is None
-    assert _choice({"permission": "read"}, "permission", Permission, None) is Permission.READ
-    with pytest.raises(RequestError) as caught:
-        _choice({"permission": "root"}, "permission", Permission, None)
-    assert (
-        str(caught.value) == "`permission` must be one of read, write, admin, dangerous, got 'root'"
-    )
-    assert caught.value.status == 422
-
-
-def test_times_are_stored_in_utc() -> None:
-    assert _timestamp(None, "at") is None and _timestamp("", "at") is None
-    assert _timestamp("2026-01-02T03:04:05+01:00", "at") == "2026-01-02T02:04:05.000Z"
-    with pytest.raises(RequestError) as caught:
-        _timestamp(5, "at")
-    assert (str(caught.value), caught.value.status) == ("`at` must be an ISO 8601 time", 422)
-    with pytest.raises(RequestError) as caught:
-        _timestamp("soon", "since")
-    assert str(caught.value) == (
-        "`since` must be an ISO 8601 time between years 1 and 9999, got 'soon' (not an ISO 8601 time (Invalid isoformat string: 'soon'))"
-    )
-    with pytest.raises(RequestError) as caught:
-        _timestamp("2026-01-02T03:04:05" + "x" * 300, "at")
-    reason = str(caught.value).split(" (", 1)[1]
-    assert len(reason) == 121 and reason.endswith("…)")  # the parser's reason, cut short
-
-
-def test_values_quoted_in_errors_are_cut_short() -> None:
-    assert shown("abc") == "'abc'"
-    assert shown("x" * 78) == "'" + "x" * 78 + "'"  # 80 characters: kept
-    assert shown("x" * 79) == "'" + "x" * 78 + "…"
-    assert shown("x" * 200, limit=10) == "'xxxxxxxx…"
+    assert len(rank(service, {"query": QUERY, "method": "cc"})["results"]) == 5
+    assert len(rank(service, {"query": QUERY, "top": 1000})["results"]) > 8  # the upper bound
 
 
 def test_reload_errors_are_one_visible_line() -> None:
@@ -208,8 +125,14 @@ def test_a_replay_event_records_whether_the_call_failed() -> None:
     assert (ok.tool, ok.session, ok.id, ok.latency_ms, ok.error) == ("Read", "s.jsonl", "s.jsonl#t1", None, None)  # fmt: skip
     assert timed.latency_ms == 12.0 and ok.at.endswith("Z")
     without_schema = {k: v for k, v in EVENT.items() if k != "schema"}
+    with pytest.raises(RequestError) as caught:  # a plain record, which takes no `event`
+        parse_records({**without_schema, "tool": "Read", "is_error": True})
+    assert str(caught.value) == (
+        "record 0: a usage record does not take `event`; it takes at, error, id, latency_ms, ok, "
+        "session, tool"
+    )
     with pytest.raises(RequestError, match="record 0: `ok` must be true or false"):
-        parse_records({**without_schema, "tool": "Read", "is_error": True})  # a plain record
+        parse_records({"tool": "Read"})  # a plain record, without `ok`
     with pytest.raises(RequestError) as caught:
         parse_records([{**EVENT, "tool": "Read"}, {**EVENT, "tool": "Read", "is_error": "no"}])
     assert str(caught.value) == "record 1: `is_error` must be true or false, got a string"
@@ -272,11 +195,13 @@ def test_a_batch_is_checked_whole() -> None:
 def test_analytics_window() -> None:
     from toolsel.serve.rollups import default_since
 
-    assert analytics_window({"since": "all"}) == Window(None, None, None)
-    assert analytics_window({}) == Window(default_since(), None, None)
-    assert analytics_window({"since": "", "until": ""}) == Window(default_since(), None, None)
-    assert analytics_window({"since": "2026-01-01", "session": "s"}) == Window("2026-01-01T00:00:00.000Z", None, "s")  # fmt: skip
-    assert analytics_window({"until": "2026-01-01"}) == Window(None, "2026-01-01T00:00:00.000Z", None)  # fmt: skip
+    assert analytics_window(read(AnalyticsQuery, {"since": "all"})) == Window(None, None, None)
+    assert analytics_window(read(AnalyticsQuery, {})) == Window(default_since(), None, None)
+    assert analytics_window(read(AnalyticsQuery, {"since": "", "until": ""})) == Window(
+        default_since(), None, None
+    )
+    assert analytics_window(read(AnalyticsQuery, {"since": "2026-01-01", "session": "s"})) == Window("2026-01-01T00:00:00.000Z", None, "s")  # fmt: skip
+    assert analytics_window(read(AnalyticsQuery, {"until": "2026-01-01"})) == Window(None, "2026-01-01T00:00:00.000Z", None)  # fmt: skip
 
 
 # -- the other operations ------------------------------------------------------------------------
@@ -287,10 +212,11 @@ def test_select_is_the_cli_document_through_rank_and_select(service: Service, cl
         return json.loads(cli("rank", "-r", REGISTRY, *args, "-f", "json").stdout)
 
     query = "select:deploy_service,ghost"
-    assert service.rank({"query": query, "with_deps": True}) == printed(query, "--with-deps")
-    assert service.rank({"query": query}) == printed(query)
-    assert service.select(
-        {"names": ["deploy_service", "ghost"], "tool_use_id": "u1", "pending_servers": ["slack"]}
+    assert rank(service, {"query": query, "with_deps": True}) == printed(query, "--with-deps")
+    assert rank(service, {"query": query}) == printed(query)
+    assert select(
+        service,
+        {"names": ["deploy_service", "ghost"], "tool_use_id": "u1", "pending_servers": ["slack"]},
     ) == printed(query, "--tool-use-id", "u1", "--pending-server", "slack")
 
 
@@ -298,18 +224,18 @@ def test_select_and_rank_limits(service: Service) -> None:
     from toolsel.serve.limits import MAX_QUERY, MAX_SELECT_NAMES
 
     names = ",".join(["read_file"] * MAX_SELECT_NAMES)
-    assert service.select({"query": "select:" + names})["matches"] == ["read_file"]
+    assert select(service, {"query": "select:" + names})["matches"] == ["read_file"]
     for body, message, status in [
         ({"query": f"select:{names},x"}, f"at most {MAX_SELECT_NAMES} names per select", 422),
         ({"query": "read_file"}, "`query` must start with select:, or give `names`", 400),
         ({}, "`names` must be a list of strings", 422),
     ]:
         with pytest.raises(RequestError) as caught:
-            service.select(body)
+            select(service, body)
         assert (str(caught.value), caught.value.status) == (message, status)
-    assert service.rank({"query": "read " * (MAX_QUERY // 5)})["results"]
+    assert rank(service, {"query": "read " * (MAX_QUERY // 5)})["results"]
     with pytest.raises(RequestError) as caught:
-        service.rank({"query": "x" * (MAX_QUERY + 1)})
+        rank(service, {"query": "x" * (MAX_QUERY + 1)})
     assert str(caught.value) == (
         f"`query` is {MAX_QUERY + 1} characters long; at most {MAX_QUERY} (send the request, "
         "not the whole conversation)"
@@ -318,14 +244,14 @@ def test_select_and_rank_limits(service: Service) -> None:
 
 
 def test_validate_answers_ok_and_the_violations(service: Service) -> None:
-    good = service.validate({"tool": "read_file", "input": {"path": "a"}})
+    good = validate(service, {"tool": "read_file", "input": {"path": "a"}})
     assert good == {"schema": "toolsel.validate/v1", "tool": "read_file", "ok": True, "violations": []}  # fmt: skip
-    blocked = service.validate({"tool": "delete_file", "input": {"path": "a"}, "permission": "read"})  # fmt: skip
+    blocked = validate(service, {"tool": "delete_file", "input": {"path": "a"}, "permission": "read"})  # fmt: skip
     assert blocked["ok"] is False and blocked["violations"] == [
         {"rule": "permission", "message": "'delete_file' needs permission dangerous, above read"}
     ]
     with pytest.raises(RequestError) as caught:
-        service.validate({"tool": "read_file"})
+        validate(service, {"tool": "read_file"})
     assert str(caught.value) == "missing `input` (the call's arguments, an object)"
     assert caught.value.status == 400
 
@@ -333,9 +259,9 @@ def test_validate_answers_ok_and_the_violations(service: Service) -> None:
 def test_tools_in_the_registry_shape_or_a_providers(service: Service) -> None:
     from toolsel.emit import EMITTERS
 
-    listed = service.tools(None)
+    listed = service.tools(ToolsQuery())
     assert listed["schema"] == "toolsel.tools/v1" and len(listed["tools"]) == 43
-    one = service.tools(None, "read_file")
+    one = service.tools(ToolsQuery(), "read_file")
     assert one == next(t for t in listed["tools"] if t["name"] == "read_file")
     assert list(one) == [
         "name", "description", "parameters", "category", "permission", "tags", "requires",
@@ -346,14 +272,18 @@ def test_tools_in_the_registry_shape_or_a_providers(service: Service) -> None:
     assert tool is not None and one["aliases"] == list(tool.aliases) == ["cat_file", "open_file"]
     assert one["permission"] == "read" and one["source"]["pointer"] == "/tools/2"
     assert one["examples"] and one["display_name"] == "Read file" and one["version"] == "1.3.0"
-    assert service.tools("openai", "read_file") == EMITTERS["openai"]([tool])
-    assert service.tools("gemini") == EMITTERS["gemini"](list(service.snapshot.registry.tools))
-    for args, message, status in [
-        ((None, "read_fil"), "no tool named 'read_fil' (did you mean 'read_file'?)", 404),
-        (("gpt",), f"emit must be one of {', '.join(EMITTERS)}, got 'gpt'", 422),
-    ]:
+    assert service.tools(read(ToolsQuery, {"emit": "openai"}), "read_file") == EMITTERS["openai"](
+        [tool]
+    )
+    assert service.tools(read(ToolsQuery, {"emit": "gemini"})) == EMITTERS["gemini"](
+        list(service.snapshot.registry.tools)
+    )
+    for asked, message, status in [
+        (lambda: service.tools(ToolsQuery(), "read_fil"), "no tool named 'read_fil' (did you mean 'read_file'?)", 404),
+        (lambda: read(ToolsQuery, {"emit": "gpt"}), f"emit must be one of {', '.join(EMITTERS)}, got 'gpt'", 422),
+    ]:  # fmt: skip
         with pytest.raises(RequestError) as caught:
-            service.tools(*args)
+            asked()
         assert (str(caught.value), caught.value.status) == (message, status)
 
 
@@ -371,9 +301,9 @@ def test_without_a_store_the_service_is_ready_and_records_nothing(service: Servi
         },
     )
     assert isinstance(loaded, str) and loaded.endswith("Z")  # when the registry was loaded
-    for operation in (service.usage, service.analytics):
+    for operation in (lambda: service.usage({}), lambda: service.analytics(AnalyticsQuery())):
         with pytest.raises(RequestError) as caught:
-            operation({})
+            operation()
         assert (str(caught.value), caught.value.status) == ("this server records no usage (no store)", 503)  # fmt: skip
 
 
@@ -485,11 +415,11 @@ def test_a_registry_serve_cannot_watch_is_refused_at_start(tmp_path: Path) -> No
 
 def test_select_passes_the_pending_servers_and_refuses_an_empty_select(service: Service) -> None:
     names = ["slack__post_message"]
-    pending = service.select({"names": names, "pending_servers": ["slack"]})
-    assert pending != service.select({"names": names})
-    assert pending["tool_result"]["content"] != service.select({"names": names})["tool_result"]["content"]  # fmt: skip
+    pending = select(service, {"names": names, "pending_servers": ["slack"]})
+    assert pending != select(service, {"names": names})
+    assert pending["tool_result"]["content"] != select(service, {"names": names})["tool_result"]["content"]  # fmt: skip
     with pytest.raises(RequestError) as caught:
-        service.select({"query": "select:,,"})
+        select(service, {"query": "select:,,"})
     assert str(caught.value) == "`select:` names no tool (write e.g. select:read_file,patch_file)"
     assert caught.value.status == 422
 
@@ -508,17 +438,17 @@ PAGE = {"tool": "page_oncall", "input": {"service": "api", "summary": "down"}}
 
 def test_validate_reads_what_the_session_called_from_the_store(stored: Service) -> None:
     refused = [{"rule": "requires", "message": "'page_oncall' requires check_health to have succeeded first"}]  # fmt: skip
-    assert stored.validate({**PAGE, "session": "s1"})["violations"] == refused
+    assert validate(stored, {**PAGE, "session": "s1"})["violations"] == refused
     records = [
         {"tool": "check_health", "ok": True, "session": "s1", "at": "2026-01-01T00:00:00Z"},
         {"tool": "read_file", "ok": False, "session": "s1", "at": "2026-01-01T00:00:01Z"},
     ]
     assert stored.usage(records) == {"schema": "toolsel.usage/v1", "received": 2, "stored": 2}
-    assert stored.validate({**PAGE, "session": "s1"}) == {
+    assert validate(stored, {**PAGE, "session": "s1"}) == {
         "schema": "toolsel.validate/v1", "tool": "page_oncall", "ok": True, "violations": [],
     }  # fmt: skip
-    assert stored.validate({**PAGE, "session": "s2"})["violations"] == refused
-    assert stored.validate(PAGE)["violations"] == refused  # no session: nothing called
+    assert validate(stored, {**PAGE, "session": "s2"})["violations"] == refused
+    assert validate(stored, PAGE)["violations"] == refused  # no session: nothing called
 
 
 def test_analytics_covers_its_window(stored: Service) -> None:
@@ -528,16 +458,18 @@ def test_analytics_covers_its_window(stored: Service) -> None:
             {"tool": "read_file", "ok": False, "at": "2026-01-02T00:00:00Z"},
         ]
     )
-    every = stored.analytics({"since": "all"})
+    every = stored.analytics(read(AnalyticsQuery, {"since": "all"}))
     assert every["schema"] == "toolsel.stats/v2" and every["window"] == {"since": None, "until": None}  # fmt: skip
     assert {name: t["errors"] for name, t in every["tools"].items()} == {"check_health": 0, "read_file": 1}  # fmt: skip
-    later = stored.analytics({"since": "2026-01-01T12:00:00Z", "until": "2027-01-01T00:00:00Z"})
+    later = stored.analytics(
+        read(AnalyticsQuery, {"since": "2026-01-01T12:00:00Z", "until": "2027-01-01T00:00:00Z"})
+    )
     assert later["window"] == {"since": "2026-01-01T12:00:00.000Z", "until": "2027-01-01T00:00:00.000Z"}  # fmt: skip
     assert list(later["tools"]) == ["read_file"]
 
 
 def test_a_tool_names_where_it_is_defined(service: Service) -> None:
-    assert service.tools(None, "read_file")["source"] == {
+    assert service.tools(ToolsQuery(), "read_file")["source"] == {
         "file": str(ROOT / "registries" / "files.yaml"),
         "pointer": "/tools/2",
     }
@@ -559,20 +491,20 @@ def test_rank_errors_are_422s(service: Service, no_extra: object) -> None:
         ({"query": "x", "categories": ["nope"]}, "--category 'nope': no tool has it"),
     ]:  # fmt: skip
         with pytest.raises(RequestError) as caught:
-            service.rank(body)
+            rank(service, body)
         assert str(caught.value).startswith(message) and caught.value.status == 422
 
 
 def test_a_session_without_a_store_is_no_session(service: Service) -> None:
     body = {"tool": "page_oncall", "input": {"service": "api", "summary": "down"}}
-    assert service.validate({**body, "session": "s1"}) == service.validate(body)
+    assert validate(service, {**body, "session": "s1"}) == validate(service, body)
 
 
 def test_an_analytics_window_names_the_bound_at_fault() -> None:
     for query in ({"since": "soon"}, {"until": "later"}):
         (key,) = query
         with pytest.raises(RequestError) as caught:
-            analytics_window(query)
+            analytics_window(read(AnalyticsQuery, query))
         assert str(caught.value).startswith(f"`{key}` must be an ISO 8601 time")
 
 
@@ -580,14 +512,14 @@ def test_rank_without_a_method_is_auto_and_says_what_it_ran(
     service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TOOLSEL_EMBED", "0")
-    lexical = service.rank({"query": "read a file"})
+    lexical = rank(service, {"query": "read a file"})
     assert (lexical["method"], lexical["method_requested"]) == ("hybrid", "auto")
     import importlib.util
 
     if importlib.util.find_spec("onnxruntime") is None:
         return  # without toolsel[embed], auto is hybrid: checked above
     monkeypatch.setenv("TOOLSEL_EMBED", "1")
-    fused = service.rank({"query": "read a file"})
+    fused = rank(service, {"query": "read a file"})
     assert fused["method"] == "fusion" and fused["method_reason"] == "toolsel[embed] is installed"
     assert "read_file" in [r["name"] for r in fused["results"][:3]]
 
@@ -596,10 +528,10 @@ def test_serve_no_embed_keeps_auto_lexical(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("TOOLSEL_EMBED", "1")  # embeddings allowed, but the server says no
     running = Service([ROOT / "registries"], None, auto_embeddings=False)
     try:
-        answer = running.rank({"query": "read a file"})
+        answer = rank(running, {"query": "read a file"})
         assert (answer["method"], answer["method_requested"]) == ("hybrid", "auto")
         assert answer["method_reason"] == "toolsel serve --no-embed"
-        named = running.rank({"query": "read a file", "method": "bm25"})
+        named = rank(running, {"query": "read a file", "method": "bm25"})
         assert named["method"] == "bm25" and "method_requested" not in named
     finally:
         running.close()

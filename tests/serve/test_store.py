@@ -313,7 +313,8 @@ def test_sqlite_writes_waiting_batches_together_and_a_failing_one_fails_alone(
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     from toolsel.serve import rollups
-    from toolsel.serve.store import SqliteStore, _Batch
+    from toolsel.serve.store import SqliteStore
+    from toolsel.serve.store.sqlite import WaitingBatch
 
     store = SqliteStore(f"sqlite:///{tmp_path / 'u.db'}")
     real = rollups.store_records
@@ -325,7 +326,11 @@ def test_sqlite_writes_waiting_batches_together_and_a_failing_one_fails_alone(
         return real(db, records)
 
     monkeypatch.setattr(rollups, "store_records", picky)
-    group = [_Batch([_record(1, id="a")]), _Batch([_record(2, tool="bad")]), _Batch([_record(3)])]
+    group = [
+        WaitingBatch([_record(1, id="a")]),
+        WaitingBatch([_record(2, tool="bad")]),
+        WaitingBatch([_record(3)]),
+    ]
     store._write_group(group)
     assert [b.stored for b in group] == [1, 0, 1] and all(b.done for b in group)
     assert isinstance(group[1].error, ValueError) and group[0].error is group[2].error is None

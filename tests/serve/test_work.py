@@ -16,7 +16,8 @@ from tests.conftest import ROOT
 from tests.serve.conftest import local_client
 from toolsel import deadline
 from toolsel.serve.http import create_app
-from toolsel.serve.service import RequestError, Service
+from toolsel.serve.service import Service
+from toolsel.serve.values import RequestError
 from toolsel.serve.work import WorkPool
 
 

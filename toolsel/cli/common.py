@@ -91,7 +91,7 @@ def since_time(value: str | None, option: str = "--since") -> float | None:
     """--since TIME as a POSIX time; a usage error says what is wrong with it."""
     if value is None:
         return None
-    from toolsel.replay.window import parse_time
+    from toolsel.timeparse import parse_time
 
     try:
         return parse_time(value)

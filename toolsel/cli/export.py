@@ -22,34 +22,40 @@ class Engine(StrEnum):
     DASK = "dask"
 
 
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(help="Transcript files, directories, globs, s3:// or gs:// URLs."),
+]
+OutputDirOption = Annotated[
+    Path,
+    typer.Option(
+        "--output-dir", "-o", metavar="DIR", help="A new (or empty) directory for the tables."
+    ),
+]
+InputFormatOption = Annotated[
+    InputFormat,
+    typer.Option("--input-format", help="Transcript format; auto detects it per line."),
+]
+EngineOption = Annotated[
+    Engine, typer.Option("--engine", help="local (this process) or dask (a Dask cluster).")
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--engine dask: the scheduler (tcp://host:8786); default: a local cluster.",
+    ),
+]
+
+
 @handle_errors
 def export(
-    paths: Annotated[
-        list[str],
-        typer.Argument(help="Transcript files, directories, globs, s3:// or gs:// URLs."),
-    ],
-    output_dir: Annotated[
-        Path,
-        typer.Option(
-            "--output-dir", "-o", metavar="DIR", help="A new (or empty) directory for the tables."
-        ),
-    ],
-    input_format: Annotated[
-        InputFormat,
-        typer.Option("--input-format", help="Transcript format; auto detects it per line."),
-    ] = InputFormat.AUTO,
-    engine: Annotated[
-        Engine,
-        typer.Option("--engine", help="local (this process) or dask (a Dask cluster)."),
-    ] = Engine.LOCAL,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            metavar="ADDRESS",
-            help="--engine dask: the scheduler (tcp://host:8786); default: a local cluster.",
-        ),
-    ] = None,
+    paths: PathsArgument,
+    output_dir: OutputDirOption,
+    input_format: InputFormatOption = InputFormat.AUTO,
+    engine: EngineOption = Engine.LOCAL,
+    scheduler: SchedulerOption = None,
     since: SinceOption = None,
     jobs: JobsOption = None,
 ) -> None:

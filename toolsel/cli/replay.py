@@ -35,52 +35,61 @@ if TYPE_CHECKING:
 PROGRESS_MIN_BYTES = 50 * 1024 * 1024
 
 
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(help="Transcript files, directories (recursive), globs, or - for stdin."),
+]
+PermissionOption = Annotated[
+    Permission | None,
+    typer.Option("--permission", "-p", help="Report calls needing more than this (with -r)."),
+]
+FormatOption = Annotated[
+    ReplayFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="human, json (toolsel.replay), jsonl (tool_start/tool_result events) or "
+        "html (a self-contained report page).",
+    ),
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+]
+FailOnOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fail-on",
+        help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations,unread-tools; none).",
+    ),
+]
+InputFormatOption = Annotated[
+    InputFormat,
+    typer.Option("--input-format", help="Transcript format; auto detects it per line."),
+]
+AllowUnknownOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-unknown",
+        metavar="PATTERN",
+        help="Tools the registry need not declare: names or globs (repeatable, "
+        "comma-separated; e.g. 'mcp__*'). Also [tool.toolsel] allow-unknown.",
+    ),
+]
+
+
 @handle_errors
 def replay(
-    paths: Annotated[
-        list[str],
-        typer.Argument(help="Transcript files, directories (recursive), globs, or - for stdin."),
-    ],
+    paths: PathsArgument,
     registry: CheckRegistryOption = None,
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
-    permission: Annotated[
-        Permission | None,
-        typer.Option("--permission", "-p", help="Report calls needing more than this (with -r)."),
-    ] = None,
-    output_format: Annotated[
-        ReplayFormat,
-        typer.Option(
-            "--format",
-            "-f",
-            help="human, json (toolsel.replay), jsonl (tool_start/tool_result events) or "
-            "html (a self-contained report page).",
-        ),
-    ] = ReplayFormat.HUMAN,
-    output_file: Annotated[
-        Path | None,
-        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
-    ] = None,
-    fail_on: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fail-on",
-            help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations,unread-tools; none).",
-        ),
-    ] = None,
-    input_format: Annotated[
-        InputFormat,
-        typer.Option("--input-format", help="Transcript format; auto detects it per line."),
-    ] = InputFormat.AUTO,
-    allow_unknown: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-unknown",
-            metavar="PATTERN",
-            help="Tools the registry need not declare: names or globs (repeatable, "
-            "comma-separated; e.g. 'mcp__*'). Also [tool.toolsel] allow-unknown.",
-        ),
-    ] = None,
+    permission: PermissionOption = None,
+    output_format: FormatOption = ReplayFormat.HUMAN,
+    output_file: OutputOption = None,
+    fail_on: FailOnOption = None,
+    input_format: InputFormatOption = InputFormat.AUTO,
+    allow_unknown: AllowUnknownOption = None,
     no_cache: NoCacheOption = False,
     jobs: JobsOption = None,
     since: SinceOption = None,
@@ -89,7 +98,7 @@ def replay(
 
     The report lists every file, so its memory grows with the number of files (about
     0.5 kB each); `toolsel stats` keeps none."""
-    from toolsel.render.replay import REPLAY_RENDERERS, event_writer
+    from toolsel.render.replay import REPLAY_RENDERERS, event_writer, render_replay_html
     from toolsel.replay.driver import replay_paths
 
     kinds = parse_fail_on(fail_on)
@@ -120,8 +129,6 @@ def replay(
                 keep="compact",
             )
         if timeline is not None:
-            from toolsel.render.html.replay import render_replay_html
-
             render_replay_html(result, out, timeline.finish())
         else:
             REPLAY_RENDERERS[output_format](result, out)
@@ -162,8 +169,7 @@ def progress_bar_for(
     """A byte-progress bar on stderr, only when stderr is a terminal and the input (the
     files `since` keeps) is large."""
     from toolsel.render.progress import progress_bar, wants_progress
-    from toolsel.replay.driver import modified_before
-    from toolsel.replay.lines import expand_inputs
+    from toolsel.replay.lines import expand_inputs, modified_before
 
     if not wants_progress():
         yield None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,14 +22,10 @@ from toolsel.serve.limits import (
 )
 
 if TYPE_CHECKING:
-    from datetime import timedelta
-
-    from toolsel.serve.guard import HostPolicy
     from toolsel.serve.service import Service
 
 
 SERVE_INSTALL = "pip install 'toolsel[serve]'"
-LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 DbOption = Annotated[
     str | None,
@@ -54,216 +50,188 @@ def _require_serve(command: str = "serve") -> None:
         )
 
 
+HostOption = Annotated[str, typer.Option("--host", help="Address to bind.")]
+PortOption = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")]
+TokenOption = Annotated[
+    str | None,
+    typer.Option(
+        "--token",
+        envvar="TOOLSEL_TOKEN",
+        show_envvar=True,
+        help="Bearer token required on every route but /healthz (required off loopback). "
+        "On the command line it shows in `ps`: prefer TOOLSEL_TOKEN or --token-file.",
+    ),
+]
+TokenFileOption = Annotated[
+    Path | None,
+    typer.Option("--token-file", metavar="PATH", help="Read the bearer token from this file."),
+]
+AllowHostOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        metavar="NAME",
+        help="Also answer requests whose Host is NAME (a DNS name or a proxy's); "
+        "repeatable. Default: the bound address (loopback names on loopback).",
+    ),
+]
+AllowOriginOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="Also accept browser requests from this origin (scheme://host[:port]); repeatable.",
+    ),
+]
+McpOption = Annotated[
+    bool, typer.Option("--mcp", help="Also serve MCP over streamable HTTP at /mcp.")
+]
+MaxBodyOption = Annotated[
+    int, typer.Option("--max-body", min=1, metavar="BYTES", help="Largest request body.")
+]
+LogFormatOption = Annotated[
+    str, typer.Option("--log-format", help="text or json: one line per request.")
+]
+ReloadOption = Annotated[
+    bool,
+    typer.Option("--reload/--no-reload", help="Reload the registry when its files change."),
+]
+EmbedOption = Annotated[
+    bool,
+    typer.Option(
+        "--embed/--no-embed",
+        help="With toolsel[embed]: load the model and tool vectors at start (default), "
+        "so semantic and fusion answer warm.",
+    ),
+]
+WorkersOption = Annotated[
+    int,
+    typer.Option("--workers", min=1, max=256, metavar="N", help="Threads doing the work."),
+]
+QueueOption = Annotated[
+    int,
+    typer.Option(
+        "--queue",
+        min=0,
+        max=100_000,
+        metavar="N",
+        help="Requests that may wait for a worker; beyond, 503 at once.",
+    ),
+]
+
+
+def _seconds(flag: str, help: str) -> Any:
+    """An option in seconds, from 0.1 to an hour."""
+    return typer.Option(flag, min=0.1, max=3600, metavar="SECONDS", help=help)
+
+
+RequestTimeoutOption = Annotated[
+    float,
+    _seconds(
+        "--request-timeout",
+        "A request not answered within this is answered 503 (and its work stopped).",
+    ),
+]
+HeaderTimeoutOption = Annotated[
+    float,
+    _seconds(
+        "--header-timeout",
+        "A connection must send a request's headers within this, or is closed.",
+    ),
+]
+BodyTimeoutOption = Annotated[
+    float,
+    _seconds("--body-timeout", "A request's body must arrive within this, or it is answered 408."),
+]
+AnalyticsBudgetOption = Annotated[
+    float,
+    _seconds(
+        "--analytics-budget",
+        "Analytics not answered within this get 503 (reason analytics_budget); "
+        "their store reads stop.",
+    ),
+]
+MaxConnectionsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-connections",
+        min=1,
+        max=1_000_000,
+        metavar="N",
+        help="Open connections at most; at the limit the longest-idle one is closed.",
+    ),
+]
+RetainOption = Annotated[
+    str | None,
+    typer.Option(
+        "--retain",
+        metavar="AGE",
+        help="Delete usage records (and their sums) older than AGE (90m, 12h, 30d) in the "
+        "background. Default: [tool.toolsel.serve] retain, else keep everything.",
+    ),
+]
+MaxStoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--max-store",
+        metavar="SIZE",
+        help="At or over SIZE (500MB, 2GB), /v1/usage answers 507 instead of filling the "
+        "disk. Default: [tool.toolsel.serve] max_store, else no limit.",
+    ),
+]
+
+
 @handle_errors
 def serve(
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
-    host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8765,
+    host: HostOption = "127.0.0.1",
+    port: PortOption = 8765,
     db: DbOption = None,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            "--token",
-            envvar="TOOLSEL_TOKEN",
-            show_envvar=True,
-            help="Bearer token required on every route but /healthz (required off loopback). "
-            "On the command line it shows in `ps`: prefer TOOLSEL_TOKEN or --token-file.",
-        ),
-    ] = None,
-    token_file: Annotated[
-        Path | None,
-        typer.Option("--token-file", metavar="PATH", help="Read the bearer token from this file."),
-    ] = None,
-    allow_host: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-host",
-            metavar="NAME",
-            help="Also answer requests whose Host is NAME (a DNS name or a proxy's); "
-            "repeatable. Default: the bound address (loopback names on loopback).",
-        ),
-    ] = None,
-    allow_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--allow-origin",
-            metavar="ORIGIN",
-            help="Also accept browser requests from this origin (scheme://host[:port]); "
-            "repeatable.",
-        ),
-    ] = None,
-    mcp: Annotated[
-        bool, typer.Option("--mcp", help="Also serve MCP over streamable HTTP at /mcp.")
-    ] = False,
-    max_body: Annotated[
-        int, typer.Option("--max-body", min=1, metavar="BYTES", help="Largest request body.")
-    ] = MAX_BODY,
-    log_format: Annotated[
-        str, typer.Option("--log-format", help="text or json: one line per request.")
-    ] = "text",
-    reload: Annotated[
-        bool,
-        typer.Option("--reload/--no-reload", help="Reload the registry when its files change."),
-    ] = True,
-    embed: Annotated[
-        bool,
-        typer.Option(
-            "--embed/--no-embed",
-            help="With toolsel[embed]: load the model and tool vectors at start (default), "
-            "so semantic and fusion answer warm.",
-        ),
-    ] = True,
-    workers: Annotated[
-        int,
-        typer.Option("--workers", min=1, max=256, metavar="N", help="Threads doing the work."),
-    ] = WORKERS,
-    queue: Annotated[
-        int,
-        typer.Option(
-            "--queue",
-            min=0,
-            max=100_000,
-            metavar="N",
-            help="Requests that may wait for a worker; beyond, 503 at once.",
-        ),
-    ] = QUEUE,
-    request_timeout: Annotated[
-        float,
-        typer.Option(
-            "--request-timeout",
-            min=0.1,
-            max=3600,
-            metavar="SECONDS",
-            help="A request not answered within this is answered 503 (and its work stopped).",
-        ),
-    ] = REQUEST_TIMEOUT,
-    header_timeout: Annotated[
-        float,
-        typer.Option(
-            "--header-timeout",
-            min=0.1,
-            max=3600,
-            metavar="SECONDS",
-            help="A connection must send a request's headers within this, or is closed.",
-        ),
-    ] = HEADER_TIMEOUT,
-    body_timeout: Annotated[
-        float,
-        typer.Option(
-            "--body-timeout",
-            min=0.1,
-            max=3600,
-            metavar="SECONDS",
-            help="A request's body must arrive within this, or it is answered 408.",
-        ),
-    ] = BODY_TIMEOUT,
-    analytics_budget: Annotated[
-        float,
-        typer.Option(
-            "--analytics-budget",
-            min=0.1,
-            max=3600,
-            metavar="SECONDS",
-            help="Analytics not answered within this get 503 (reason analytics_budget); "
-            "their store reads stop.",
-        ),
-    ] = ANALYTICS_BUDGET,
-    max_connections: Annotated[
-        int,
-        typer.Option(
-            "--max-connections",
-            min=1,
-            max=1_000_000,
-            metavar="N",
-            help="Open connections at most; at the limit the longest-idle one is closed.",
-        ),
-    ] = MAX_CONNECTIONS,
-    retain: Annotated[
-        str | None,
-        typer.Option(
-            "--retain",
-            metavar="AGE",
-            help="Delete usage records (and their sums) older than AGE (90m, 12h, 30d) in the "
-            "background. Default: [tool.toolsel.serve] retain, else keep everything.",
-        ),
-    ] = None,
-    max_store: Annotated[
-        str | None,
-        typer.Option(
-            "--max-store",
-            metavar="SIZE",
-            help="At or over SIZE (500MB, 2GB), /v1/usage answers 507 instead of filling the "
-            "disk. Default: [tool.toolsel.serve] max_store, else no limit.",
-        ),
-    ] = None,
+    token: TokenOption = None,
+    token_file: TokenFileOption = None,
+    allow_host: AllowHostOption = None,
+    allow_origin: AllowOriginOption = None,
+    mcp: McpOption = False,
+    max_body: MaxBodyOption = MAX_BODY,
+    log_format: LogFormatOption = "text",
+    reload: ReloadOption = True,
+    embed: EmbedOption = True,
+    workers: WorkersOption = WORKERS,
+    queue: QueueOption = QUEUE,
+    request_timeout: RequestTimeoutOption = REQUEST_TIMEOUT,
+    header_timeout: HeaderTimeoutOption = HEADER_TIMEOUT,
+    body_timeout: BodyTimeoutOption = BODY_TIMEOUT,
+    analytics_budget: AnalyticsBudgetOption = ANALYTICS_BUDGET,
+    max_connections: MaxConnectionsOption = MAX_CONNECTIONS,
+    retain: RetainOption = None,
+    max_store: MaxStoreOption = None,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
     _require_serve()
-    if log_format not in ("text", "json"):
-        raise UsageError(f"--log-format must be text or json, got {log_format!r}")
-    token = _token(token, token_file)
-    if host not in LOOPBACK and not token:
-        raise UsageError(
-            f"--host {host}: binding beyond loopback needs a token",
-            hint="set TOOLSEL_TOKEN or pass --token-file; clients send Authorization: Bearer TOKEN",
-        )
-    policy = _host_policy(host, allow_host or [], allow_origin or [])
-    keep, limit = _store_limits(retain, max_store)
-    import uvicorn
+    from toolsel.serve.server import serve_http, serve_options
 
-    from toolsel.serve.connections import guarded_protocol, raise_open_file_limit
-    from toolsel.serve.http import create_app
-    from toolsel.serve.logs import configure_logging
-    from toolsel.serve.work import WorkPool
-
-    _Server = _server_class()
-    configure_logging(log_format)
-    files_limit = raise_open_file_limit()
-    if files_limit and max_connections > files_limit - 64:
-        max_connections = max(1, files_limit - 64)  # leave descriptors for files and the store
-    service = _service(registry, namespace, db, embed=embed, max_store=limit)
-    if reload:
-        service.watch()
-    pruner = None
-    if keep is not None and service.store is not None:
-        from toolsel.serve.retention import Pruner
-
-        pruner = Pruner(service.store, keep).start()
-    mcp_server = None
-    if mcp:
-        from toolsel.serve.mcp import create_mcp
-
-        mcp_server = create_mcp(service)
-    pool = WorkPool(workers, queue, request_timeout)
-    app = create_app(
-        service,
-        token=token,
-        max_body=max_body,
-        mcp_server=mcp_server,
-        host=host,
-        policy=policy,
-        pool=pool,
-        body_timeout=body_timeout,
-        analytics_budget=analytics_budget,
-    )
-    config = uvicorn.Config(
-        app,
+    options = serve_options(
         host=host,
         port=port,
-        http=guarded_protocol(max_connections, header_timeout),
-        log_config=None,
-        access_log=False,
-        timeout_graceful_shutdown=30,
-        lifespan="on",
+        token=_token(token, token_file),
+        allow_host=allow_host or [],
+        allow_origin=allow_origin or [],
+        mcp=mcp,
+        max_body=max_body,
+        log_format=log_format,
+        reload=reload,
+        workers=workers,
+        queue=queue,
+        request_timeout=request_timeout,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        analytics_budget=analytics_budget,
+        max_connections=max_connections,
+        retain=retain,
+        max_store=max_store,
     )
-    try:
-        _Server(config).run()  # SIGTERM/SIGINT: stop accepting, drain, return
-    finally:
-        pool.close()
-        if pruner is not None:
-            pruner.stop()
-        service.close()
+    serve_http(_service(registry, namespace, db, embed=embed, max_store=options.max_store), options)
 
 
 def _token(token: str | None, token_file: Path | None) -> str | None:
@@ -293,15 +261,6 @@ def _token(token: str | None, token_file: Path | None) -> str | None:
     return token
 
 
-def _host_policy(host: str, allow_host: list[str], allow_origin: list[str]) -> HostPolicy:
-    from toolsel.serve.guard import HostPolicy
-
-    try:
-        return HostPolicy.for_bind(host, allow_host, allow_origin)
-    except ValueError as error:
-        raise UsageError(f"--allow-origin: {error}") from None
-
-
 @handle_errors
 def mcp(
     registry: RegistryOption = None,
@@ -322,52 +281,6 @@ def mcp(
         anyio.run(run_stdio, create_mcp(service))
     finally:
         service.close()
-
-
-def _server_class() -> type:
-    import contextlib
-    import signal
-    from collections.abc import Iterator
-
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, except that SIGTERM and SIGINT end it normally: in-flight
-        requests are drained, the store is closed, and the process exits 0 (uvicorn itself
-        re-raises the signal once drained, which would skip the store's close)."""
-
-        @contextlib.contextmanager
-        def capture_signals(self) -> Iterator[None]:
-            signals = (signal.SIGINT, signal.SIGTERM)
-            previous = {sig: signal.signal(sig, self.handle_exit) for sig in signals}
-            try:
-                yield
-            finally:
-                for sig, handler in previous.items():
-                    signal.signal(sig, handler)
-
-    return Server
-
-
-def _store_limits(retain: str | None, max_store: str | None) -> tuple[timedelta | None, int | None]:
-    """(--retain as a timedelta, --max-store in bytes), each from [tool.toolsel.serve] when
-    not given; a bad value is a usage error."""
-    from toolsel.serve.retention import parse_duration, parse_size, serve_settings
-    from toolsel.sources.project import find_config
-
-    config = find_config()
-    keep, limit = serve_settings(config.serve, str(config.path))
-    try:
-        if retain is not None:
-            keep = parse_duration(retain)
-    except ValueError as error:
-        raise UsageError(f"--retain {error}") from None
-    try:
-        if max_store is not None:
-            limit = parse_size(max_store)
-    except ValueError as error:
-        raise UsageError(f"--max-store {error}") from None
-    return keep, limit
 
 
 def _service(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,73 +23,85 @@ from toolsel.cli.common import (
 from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
 
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
+    from toolsel.serve.store import Window
+
+PathsArgument = Annotated[
+    list[str] | None, typer.Argument(help="Transcript files, directories or globs.")
+]
+FormatOption = Annotated[
+    StatsFormat, typer.Option("--format", "-f", help="human, json or html (charts).")
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+]
+TopOption = Annotated[
+    int, typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool).")
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Read a usage store (toolsel serve's: sqlite:///PATH or postgresql://...) "
+        "instead of transcripts.",
+    ),
+]
+SinceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--since",
+        metavar="TIME",
+        help="Count calls (--db: records) at or after TIME: ISO 8601 (UTC unless it "
+        "says) or an age (7d, 12h). Transcript files last modified before are skipped.",
+    ),
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", metavar="TIME", help="Count calls (--db: records) before TIME."),
+]
+SessionOption = Annotated[
+    str | None, typer.Option("--session", help="--db: one session's records.")
+]
+EventsOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--events",
+        metavar="DIR",
+        help="Read the tables `toolsel export` wrote (SQL in DuckDB) instead of transcripts.",
+    ),
+]
+ExactOption = Annotated[
+    bool,
+    typer.Option(
+        "--exact",
+        help="--db: compute from every record (exact percentiles; slower) instead of "
+        "the store's hourly and daily sums.",
+    ),
+]
+
 
 @handle_errors
 def stats(
-    paths: Annotated[
-        list[str] | None, typer.Argument(help="Transcript files, directories or globs.")
-    ] = None,
+    paths: PathsArgument = None,
     registry: CheckRegistryOption = None,
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
-    output_format: Annotated[
-        StatsFormat, typer.Option("--format", "-f", help="human, json or html (charts).")
-    ] = StatsFormat.HUMAN,
-    output_file: Annotated[
-        Path | None,
-        typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
-    ] = None,
-    top: Annotated[
-        int,
-        typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool)."),
-    ] = 50,
+    output_format: FormatOption = StatsFormat.HUMAN,
+    output_file: OutputOption = None,
+    top: TopOption = 50,
     no_cache: NoCacheOption = False,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            metavar="URL",
-            help="Read a usage store (toolsel serve's: sqlite:///PATH or postgresql://...) "
-            "instead of transcripts.",
-        ),
-    ] = None,
-    since: Annotated[
-        str | None,
-        typer.Option(
-            "--since",
-            metavar="TIME",
-            help="Count calls (--db: records) at or after TIME: ISO 8601 (UTC unless it "
-            "says) or an age (7d, 12h). Transcript files last modified before are skipped.",
-        ),
-    ] = None,
-    until: Annotated[
-        str | None,
-        typer.Option("--until", metavar="TIME", help="Count calls (--db: records) before TIME."),
-    ] = None,
-    session: Annotated[
-        str | None, typer.Option("--session", help="--db: one session's records.")
-    ] = None,
-    events: Annotated[
-        Path | None,
-        typer.Option(
-            "--events",
-            metavar="DIR",
-            help="Read the tables `toolsel export` wrote (SQL in DuckDB) instead of transcripts.",
-        ),
-    ] = None,
-    exact: Annotated[
-        bool,
-        typer.Option(
-            "--exact",
-            help="--db: compute from every record (exact percentiles; slower) instead of "
-            "the store's hourly and daily sums.",
-        ),
-    ] = False,
+    db: DbOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    session: SessionOption = None,
+    events: EventsOption = None,
+    exact: ExactOption = False,
     jobs: JobsOption = None,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
-    from toolsel.render.stats import STATS_RENDERERS
-
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
@@ -103,83 +115,101 @@ def stats(
                 f"{', '.join(given)} cannot be used with --events DIR",
                 hint="read the transcripts instead: toolsel stats PATH... " + " ".join(given),
             )
-
         stats_from_events(events, paths, db, loaded, output_format, output_file, top)
-        return
-    if db is not None:
+    elif db is not None:
         if paths:
             raise UsageError("give transcripts or --db URL, not both")
-        from toolsel.serve.store import (
-            Window,
-            open_store,
-            stored_time,
-            window_series,
-            window_stats,
-        )
+        window = _store_window(since, until, session)
+        _from_store(db, window, loaded, exact, output_format, output_file, top)
+    else:
+        if not paths:
+            raise UsageError("give transcript files, directories or globs, or --db URL")
+        if session or exact:
+            raise UsageError("--session and --exact read a usage store: add --db URL")
+        _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top)
 
-        times = {}
-        for name, value in (("--since", since), ("--until", until)):
-            try:
-                times[name] = stored_time(_absolute(value)) if value else None
-            except ValueError as error:
-                raise UsageError(
-                    f"{name} must be an ISO 8601 time, got {value!r}: {error}"
-                ) from None
-        window = Window(times["--since"], times["--until"], session)
-        check_output(output_file, ())
-        store = open_store(db)
+
+def _store_window(since: str | None, until: str | None, session: str | None) -> Window:
+    from toolsel.serve.store import Window, stored_time
+
+    times = {}
+    for name, value in (("--since", since), ("--until", until)):
         try:
-            result = window_stats(store, window, loaded, exact=exact)
-            series = None
-            if output_format is StatsFormat.HTML:
-                series = window_series(store, window, loaded, exact=exact)
-        finally:
-            store.close()
-        with output(output_file) as out:
-            if series is not None:
-                from toolsel.render.html.stats import stats_page
+            times[name] = stored_time(_absolute(value)) if value else None
+        except ValueError as error:
+            raise UsageError(f"{name} must be an ISO 8601 time, got {value!r}: {error}") from None
+    return Window(times["--since"], times["--until"], session)
 
-                out.write(stats_page(result, source=f"Tool usage in {store.url}", series=series))
-            else:
-                STATS_RENDERERS[output_format](result, out, top=top)
-        return
-    if not paths:
-        raise UsageError("give transcript files, directories or globs, or --db URL")
-    if session or exact:
-        raise UsageError("--session and --exact read a usage store: add --db URL")
+
+def _from_store(
+    db: str,
+    window: Window,
+    registry: Registry | None,
+    exact: bool,
+    output_format: StatsFormat,
+    output_file: Path | None,
+    top: int,
+) -> None:
+    """The statistics of a usage store's window; with charts over it as HTML."""
+    from toolsel.render.stats import STATS_RENDERERS, stats_page
+    from toolsel.serve.store import open_store, window_series, window_stats
+
+    check_output(output_file, ())
+    store = open_store(db)
+    try:
+        result = window_stats(store, window, registry, exact=exact)
+        series = None
+        if output_format is StatsFormat.HTML:
+            series = window_series(store, window, registry, exact=exact)
+    finally:
+        store.close()
+    with output(output_file) as out:
+        if series is not None:
+            out.write(stats_page(result, source=f"Tool usage in {store.url}", series=series))
+        else:
+            STATS_RENDERERS[output_format](result, out, top=top)
+
+
+def _from_transcripts(
+    paths: list[str],
+    registry: Registry | None,
+    since: str | None,
+    until: str | None,
+    jobs: int | None,
+    output_format: StatsFormat,
+    output_file: Path | None,
+    top: int,
+) -> None:
+    """The statistics of transcripts (the calls in `since`..`until`); with charts over
+    time as HTML."""
     from toolsel.cli.replay import progress_bar_for
+    from toolsel.render.stats import STATS_RENDERERS, series_page
     from toolsel.replay.driver import usage_paths
+    from toolsel.replay.series import usage_over_time
     from toolsel.replay.window import CallWindow
 
     start, end = since_time(since), since_time(until, "--until")
     check_output(output_file, paths)
     counted = CallWindow(start, end) if start is not None or end is not None else None
-    if output_format is StatsFormat.HTML:
-        from toolsel.render.html.stats import transcripts_page
-
-        with progress_bar_for(paths, start) as progress:
-            page = transcripts_page(
-                paths,
-                loaded,
-                jobs=jobs_wanted(jobs),
-                since=start,
-                window=counted,
-                progress=progress,
-            )
-        with output(output_file, inputs=paths) as out:
-            out.write(page)
-        return
+    wanted = jobs_wanted(jobs)
+    recorder = None
     with progress_bar_for(paths, start) as progress:
-        totals = usage_paths(
-            paths, jobs=jobs_wanted(jobs), since=start, window=counted, progress=progress
-        )
-    result = totals.stats(loaded)
+        if output_format is StatsFormat.HTML:
+            totals, recorder = usage_over_time(
+                paths, jobs=wanted, since=start, window=counted, progress=progress
+            )
+        else:
+            totals = usage_paths(paths, jobs=wanted, since=start, window=counted, progress=progress)
+    result = totals.stats(registry)
     with output(output_file, inputs=paths) as out:
-        STATS_RENDERERS[output_format](result, out, top=top)
+        if recorder is not None:
+            out.write(series_page(result, recorder))
+        else:
+            STATS_RENDERERS[output_format](result, out, top=top)
 
 
 def _absolute(value: str) -> str:
     """An age (7d) as the ISO 8601 time it names; any other value as it is."""
-    from toolsel.replay.window import is_age, iso, parse_time
+    from toolsel.timeparse import is_age, iso, parse_time
 
     return iso(parse_time(value)) if is_age(value) else value

@@ -26,7 +26,7 @@ def stats_from_events(
         raise UsageError("give transcripts, --db URL or --events DIR, one of them")
     check_output(output_file, ())
     if output_format is StatsFormat.HTML:  # with the charts over time, as from transcripts
-        from toolsel.render.html.stats import series_page
+        from toolsel.render.stats import series_page
         from toolsel.replay.series import SeriesRecorder
 
         recorder = SeriesRecorder()

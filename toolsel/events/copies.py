@@ -1,6 +1,6 @@
 """Copy marks, added to mapped files in path order: the rule `replay` applies while it
 reads (`RunMemory`, `Matcher._is_copy`), applied to rows through the copy pass that
-`replay --jobs` makes (`parallel.copied_calls`). The reduce's SQL
+`replay --jobs` makes (`copypass.copied_calls`). The reduce's SQL
 (`toolsel.events.reduce.COPIES`) derives the same marks from the rows alone.
 
 A call is a copy when the first call of its id in an earlier file had the same tool, and
@@ -13,8 +13,8 @@ from __future__ import annotations
 from array import array
 
 from toolsel.events.rows import FileEvents
+from toolsel.replay.copypass import PackedLog, copied_calls, pack_opens
 from toolsel.replay.memory import RunMemory
-from toolsel.replay.parallel import PackedLog, copied_calls, pack_opens
 
 
 class CopyMarks:

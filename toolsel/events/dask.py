@@ -67,7 +67,7 @@ def export_on_dask(
 ) -> ExportSummary:
     """`export_events`, with the files mapped on the Dask cluster at `scheduler` (a local
     cluster of two workers when None); files last modified before `since` skipped."""
-    from toolsel.replay.driver import expand_since
+    from toolsel.replay.lines import expand_since
 
     require("distributed", DASK_INSTALL)
     inputs = expand_since(paths, since)

@@ -56,7 +56,7 @@ def export_events(
     target = Path(out_dir)
     check_target(target)
     if mapped is None:
-        from toolsel.replay.driver import expand_since
+        from toolsel.replay.lines import expand_since
         from toolsel.replay.parallel import parallel_rows, use_pool
 
         inputs = expand_since(paths, since)

@@ -1,12 +1,13 @@
-"""The reduce, in SQL: copy removal, per-tool totals, error counts, latency percentiles
-and co-used pairs over the event tables, run in embedded DuckDB (`toolsel stats --events`).
-It gives exactly `toolsel stats`'s numbers on the same transcripts, with one difference:
-`stats` keeps at most MAX_PAIRS distinct pairs while it counts (dropping the rarest), the
-SQL counts them all. Any engine that reads Parquet can run these statements."""
+"""The reduce, in SQL: copy removal, per-tool totals, latencies and co-used pairs over the
+event tables, run in embedded DuckDB (`toolsel stats --events`), as the usage sums every
+engine makes (`replay.stats.UsageSums`). It gives exactly `toolsel stats`'s numbers on
+the same transcripts, with one difference: `stats` keeps at most MAX_PAIRS distinct pairs
+while it counts (dropping the rarest), the SQL counts them all. Any engine that reads
+Parquet can run these statements."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,10 @@ from toolsel.registry.model import Registry
 from toolsel.replay.stats import (
     PAIR_TOOLS,
     TOP_PAIRS,
+    ToolSums,
     UnreadableFile,
     UsageStats,
-    _summarise,  # the one place stats are shaped: the same numbers render the same
+    UsageSums,
 )
 
 #: Each call marked `is_copy`, from the rows alone (the rule in toolsel.events.copies):
@@ -63,26 +65,23 @@ GROUP BY file_no, tool
 HAVING count(*) > count(*) FILTER (WHERE is_copy);
 """
 
-TOTALS = """
-SELECT tool, sum(calls - copied)::BIGINT AS calls, sum(answered)::BIGINT AS answered,
-       sum(errors)::BIGINT AS errors, count(*) AS transcripts
+#: The per-tool sums (`replay.stats.COUNTS`) the tables hold, as SQL over `used`.
+SUMS = {
+    "calls": "sum(calls - copied)::BIGINT",
+    "answered": "sum(answered)::BIGINT",
+    "errors": "sum(errors)::BIGINT",
+    "units": "count(*)",
+}
+TOTALS = f"""
+SELECT tool, {", ".join(f"{sql} AS {name}" for name, sql in SUMS.items())}
 FROM used GROUP BY tool ORDER BY tool
 """
 
-#: The median (statistics.median: the mean of the middle two of an even count) and the
-#: nearest-rank 95th percentile of the latencies of calls that are not copies.
-LATENCY = """
-WITH ranked AS (
-  SELECT tool, latency_s AS x,
-         row_number() OVER (PARTITION BY tool ORDER BY latency_s) AS r,
-         count(*) OVER (PARTITION BY tool) AS n
-  FROM marked WHERE NOT is_copy AND latency_s IS NOT NULL)
-SELECT tool,
-       CASE WHEN n % 2 = 1 THEN max(x) FILTER (WHERE r = n // 2 + 1)
-            ELSE (max(x) FILTER (WHERE r = n // 2) + max(x) FILTER (WHERE r = n // 2 + 1)) / 2
-       END AS median,
-       max(x) FILTER (WHERE r = greatest(1, (95 * n + 99) // 100)) AS p95
-FROM ranked GROUP BY tool, n ORDER BY tool
+#: The latencies of calls that are not copies, each tool's in order: the percentiles are
+#: taken from them as from any other engine's (`ToolSums.quantiles`).
+LATENCIES = """
+SELECT tool, list(latency_s ORDER BY latency_s)
+FROM marked WHERE NOT is_copy AND latency_s IS NOT NULL GROUP BY tool
 """
 
 #: Transcripts in which both tools were used, among each file's PAIR_TOOLS most called.
@@ -158,23 +157,19 @@ def _replay_timeline(con: Any, sink: Any) -> None:
 
 def reduce(con: Any, registry: Registry | None = None) -> UsageStats:
     """The statistics of the `calls` and `files` relations of a DuckDB connection."""
+    return usage_sums(con).stats(registry)
+
+
+def usage_sums(con: Any) -> UsageSums:
+    """The usage sums of the `calls` and `files` relations of a DuckDB connection."""
     con.execute(COPIES)
     con.execute(USED)
-    totals = con.execute(TOTALS).fetchall()
-    latency = {tool: (median, p95) for tool, median, p95 in con.execute(LATENCY).fetchall()}
-    calls = {tool: n for tool, n, _, _, _ in totals}
-    stats = _summarise(
-        calls,
-        {tool: errors for tool, _, _, errors, _ in totals},
-        {tool: transcripts for tool, _, _, _, transcripts in totals},
-        latency,
-        {tool: answered for tool, _, answered, _, _ in totals},
-        {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()},
-        registry,
-    )
-    return replace(
-        stats,
-        transcripts=con.execute(FILES).fetchone()[0],
-        unreadable=tuple(UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()),
-        notes=tuple(note for (note,) in con.execute(NOTES).fetchall()),
-    )
+    sums = UsageSums(units=con.execute(FILES).fetchone()[0])
+    for tool, *counts in con.execute(TOTALS).fetchall():
+        sums.tools[tool] = ToolSums(**dict(zip(SUMS, counts, strict=True)))
+    for tool, latencies in con.execute(LATENCIES).fetchall():
+        sums.tools[tool].exact = array("d", latencies)
+    sums.pairs = {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()}
+    sums.unreadable = [UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()]
+    sums.notes = [note for (note,) in con.execute(NOTES).fetchall()]
+    return sums

@@ -6,10 +6,10 @@ reduce's SQL."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, arrow_schema, require
+from toolsel.timeparse import seconds_between
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from toolsel.replay.lines import Progress
     from toolsel.replay.matcher import Matcher, OpenCall
     from toolsel.replay.report import FileReport
-
-fromisoformat = datetime.fromisoformat
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +43,7 @@ def map_file(
     """Replay one transcript alone and return its calls, one row each (`copied` is None:
     see `toolsel.events.copies`). `file_no` is the file's place in path order; `progress`
     is told the bytes read."""
-    from toolsel.replay.driver import replay_file
+    from toolsel.replay.file import replay_file
 
     recorder: _CallRecorder | None = None
 
@@ -124,7 +122,7 @@ class _CallRecorder:
         columns["result_line"][index] = line
         columns["answered"][index] = True
         columns["is_error"][index] = result.is_error
-        columns["latency_s"][index] = latency(opened.call.timestamp, result.timestamp)
+        columns["latency_s"][index] = seconds_between(opened.call.timestamp, result.timestamp)
         columns["agent_id"][index] = result.agent_id
 
     def finish(self, report: FileReport) -> FileEvents:
@@ -152,20 +150,6 @@ class _CallRecorder:
             "notes": list(report.notes),
         }
         return FileEvents(columns, record)
-
-
-def latency(start: str | None, end: str | None) -> float | None:
-    """Seconds from a call's time to its result's, as the matcher counts them (never
-    negative; None without both times, or when they cannot be compared)."""
-    if start is None or end is None:
-        return None
-    if start == end:
-        return 0.0
-    try:
-        seconds = (fromisoformat(end) - fromisoformat(start)).total_seconds()
-    except (ValueError, TypeError):  # TypeError: one has a zone, the other not
-        return None
-    return seconds if seconds > 0.0 else 0.0
 
 
 def calls_batch(mapped: list[FileEvents]) -> pa.RecordBatch:

@@ -1,10 +1,11 @@
-"""Render `toolsel replay`: Rich for people, `toolsel.replay` JSON, and JSON lines of
-`toolsel.replay-event` events streamed while the transcripts are read."""
+"""Render `toolsel replay`: Rich for people, `toolsel.replay` JSON, JSON lines of
+`toolsel.replay-event` events streamed while the transcripts are read, and one
+self-contained HTML page (the JSON document, plus each session's timeline of calls)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.render.console import dumps_json, dumps_line, make_console
@@ -12,9 +13,12 @@ from toolsel.render.escape import visible
 from toolsel.render.formats import ReplayFormat
 from toolsel.render.layout import Column, fitted_table
 from toolsel.replay.report import FileReport, ReplayResult, ToolEvent
+from toolsel.replay.timeline import MAX_CALLS, FileTimeline, Timeline
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from toolsel.registry.model import Registry
 
 REPLAY_SCHEMA = schema_name(Output.REPLAY)
@@ -153,54 +157,77 @@ def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
 
 
 def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
-    from rich.text import Text
-    from rich.tree import Tree
-
     from toolsel.render.stats import print_usage
     from toolsel.replay.stats import usage_stats
 
     console = make_console(out)
+    _print_files(console, result.files)
+    for f in result.files:
+        _print_findings(console, f)
+    _print_subagents(console, result.files)
+    stats = usage_stats(result)
+    if stats.tools:
+        print_usage(
+            console, stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
+        )
+
+
+def _print_files(console: Console, files: Sequence[FileReport]) -> None:
+    """A row of counts per file; one block per file on a terminal too narrow for them, so
+    that nothing is cut."""
+    from rich.text import Text
+
     title = "Tool calls (open = unanswered at the end)"
     columns = [
         Column("file"),
         Column("format"),
         *(Column(c, justify="right") for c in SUMMARY_COLUMNS),
     ]
-    rows = [
-        [visible(_short(f.path)), f.format, *(str(n) for n in _counts(f))] for f in result.files
-    ]
+    rows = [[visible(_short(f.path)), f.format, *(str(n) for n in _counts(f))] for f in files]
     fitted = fitted_table(console, columns, rows, title=title)
     if fitted is not None:
         console.print(fitted.table)
-    else:  # stacked: one block per file, so nothing is cut on a narrow terminal
-        console.print(Text(title))
-        for f in result.files:
-            console.print(Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
-            counts = [f"{n} {name}" for name, n in zip(STACKED_NAMES, _counts(f), strict=True)]
-            console.print(Text("  " + ", ".join(counts[:5])))
-            console.print(Text("  " + ", ".join(counts[5:])))
-    for f in result.files:
-        findings = _findings(f)
-        if findings or f.copied_calls or f.notes or _counted(f):
-            path = visible(f.path)
-            console.print(Text(path, style="bold underline"))
-            for line, text, style in sorted(findings):
-                console.print(
-                    Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
-                )
-        for note in f.notes:
-            console.print(Text(f"  note: {visible(note)}", style="yellow"))
-        for counted in _counted(f):
-            console.print(Text(f"  {counted}", style="dim"))
-        if f.copied_calls:
+        return
+    console.print(Text(title))
+    for f in files:
+        console.print(Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
+        counts = [f"{n} {name}" for name, n in zip(STACKED_NAMES, _counts(f), strict=True)]
+        console.print(Text("  " + ", ".join(counts[:5])))
+        console.print(Text("  " + ", ".join(counts[5:])))
+
+
+def _print_findings(console: Console, f: FileReport) -> None:
+    """A file's findings, line by line, its notes, and what was counted in a way worth
+    saying."""
+    from rich.text import Text
+
+    findings = _findings(f)
+    if findings or f.copied_calls or f.notes or _counted(f):
+        path = visible(f.path)
+        console.print(Text(path, style="bold underline"))
+        for line, text, style in sorted(findings):
             console.print(
-                Text(
-                    f"  {f.copied_calls} calls repeat an earlier file's id and tool: copies from a"
-                    " resumed session (counted once by `toolsel stats`)",
-                    style="dim",
-                )
+                Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
             )
-    trees = [f for f in result.files if f.subagents]
+    for note in f.notes:
+        console.print(Text(f"  note: {visible(note)}", style="yellow"))
+    for counted in _counted(f):
+        console.print(Text(f"  {counted}", style="dim"))
+    if f.copied_calls:
+        console.print(
+            Text(
+                f"  {f.copied_calls} calls repeat an earlier file's id and tool: copies from a"
+                " resumed session (counted once by `toolsel stats`)",
+                style="dim",
+            )
+        )
+
+
+def _print_subagents(console: Console, files: Sequence[FileReport]) -> None:
+    from rich.text import Text
+    from rich.tree import Tree
+
+    trees = [f for f in files if f.subagents]
     if trees:
         root = Tree(Text("Sub-agents", style="bold"))
         for f in trees:
@@ -209,11 +236,6 @@ def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
                 label = f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})"
                 branch.add(Text(visible(label)))
         console.print(root)
-    stats = usage_stats(result)
-    if stats.tools:
-        print_usage(
-            console, stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
-        )
 
 
 SUMMARY_COLUMNS = ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread")  # fmt: skip
@@ -291,13 +313,80 @@ def _findings(f: FileReport) -> list[tuple[int, str, str]]:
     return rows
 
 
-def render_replay_html(result: ReplayResult, out: IO[str]) -> None:
-    """The HTML report without timelines (the CLI records them while reading and calls
-    `toolsel.render.html.replay.render_replay_html` with them)."""
-    from toolsel.render.html.replay import render_replay_html as render
-    from toolsel.replay.timeline import Timeline
+def replay_page_data(result: ReplayResult, timeline: Timeline) -> dict[str, Any]:
+    """What the page draws: the `toolsel.replay` document itself (so every number is the
+    JSON output's), per-tool statistics over all files, and each file's calls."""
+    from toolsel.render.replay import replay_payload
+    from toolsel.render.stats import stats_payload
+    from toolsel.replay.stats import usage_stats
 
-    render(result, out, Timeline(()))
+    return {
+        "replay": replay_payload(result),
+        "tools": stats_payload(usage_stats(result))["tools"],
+        "sessions": [session_data(f, timeline.of(f.path)) for f in result.files],
+        "agent_owners": agent_owners(result.files),
+        "max_calls": MAX_CALLS,
+    }
+
+
+def session_data(report: FileReport, timeline: FileTimeline) -> dict[str, Any]:
+    """A file's calls as compact rows: [line, tool index, id, result line, latency ms,
+    is error (1/0/None), copied (1/0), parent id]; tool names are listed once."""
+    tools: dict[str, int] = {}
+    rows = []
+    for call in timeline.calls:
+        tool = tools.setdefault(call.tool, len(tools))
+        error = None if call.is_error is None else int(call.is_error)
+        rows.append(
+            [
+                call.line,
+                tool,
+                call.id,
+                call.result_line,
+                call.latency_ms,
+                error,
+                int(call.copied),
+                call.parent,
+            ]
+        )
+    return {
+        "agent_id": report.agent_id,
+        "tools": list(tools),
+        "calls": rows,
+        "omitted": timeline.omitted,
+    }
+
+
+def agent_owners(files: Sequence[FileReport]) -> dict[int, str]:
+    """A Claude Code sub-agent file's index -> "owner file index:Task call id"."""
+    owners = {
+        agent: f"{index}:{task_id}"
+        for index, report in enumerate(files)
+        for agent, (task_id, _tool) in report.task_agents.items()
+    }
+    return {
+        index: owners[report.agent_id]
+        for index, report in enumerate(files)
+        if report.agent_id and report.agent_id in owners
+    }
+
+
+def render_replay_html(
+    result: ReplayResult, out: IO[str], timeline: Timeline | None = None
+) -> None:
+    """The report as one self-contained page, built from the same result the JSON output
+    is (`replay_payload`), with each session's timeline of calls (recorded while reading)."""
+    from toolsel.render.html import page
+
+    out.write(
+        page(
+            kind="replay",
+            title="toolsel replay",
+            command="replay",
+            data=replay_page_data(result, timeline or Timeline(())),
+            scripts=("common.js", "replay.js"),
+        )
+    )
 
 
 #: `replay --format F`. JSON lines are written while reading (see `event_writer`).

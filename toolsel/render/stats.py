@@ -1,8 +1,10 @@
-"""Render `toolsel stats`: the per-tool usage table, never-called tools and co-used pairs."""
+"""Render `toolsel stats`: the per-tool usage table, never-called tools and co-used pairs;
+the `toolsel.stats` JSON document; and the serve dashboard's charts as one self-contained
+HTML page, drawn from that document (with charts over time when a series is given)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.render.console import dumps_json, make_console
@@ -14,6 +16,8 @@ from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from toolsel.replay.series import SeriesRecorder
 
 STATS_SCHEMA = schema_name(Output.STATS)
 
@@ -138,10 +142,53 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
         console.print(visible(note), style="yellow")
 
 
-def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
-    from toolsel.render.html.stats import render_stats_html as render
+def stats_page(
+    stats: UsageStats, *, source: str, series: Sequence[tuple[str, UsageStats]] | None = None
+) -> str:
+    """The page; `series` (window start as ISO 8601, statistics of that window), when
+    the statistics come from a usage store, draws the charts over time."""
+    from toolsel.render.html import page
 
-    render(stats, out, top=top)
+    data: dict[str, Any] = {
+        "stats": stats_payload(stats),
+        "source": source,
+        "series": None
+        if series is None
+        else [{"t": start, "stats": stats_payload(window)} for start, window in series],
+    }
+    return page(
+        kind="stats",
+        title="toolsel stats",
+        command="stats",
+        data=data,
+        scripts=("common.js", "vendor/chart.umd.min.js", "charts.js", "stats.js", "stats_page.js"),
+    )
+
+
+def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
+    """The page for statistics whose every call `recorder` was told of."""
+    from dataclasses import replace
+
+    series = recorder.finish()
+    if recorder.untimed:
+        calls = sum(t.calls for t in stats.tools)
+        note = (
+            "no call carried a timestamp readable as ISO 8601, so there are no charts over time"
+            if not series
+            else f"{recorder.untimed} of {calls} calls carried no timestamp readable as "
+            "ISO 8601; the charts over time leave them out"
+        )
+        stats = replace(stats, notes=(*stats.notes, note))
+    return stats_page(stats, source=_source(stats), series=series or None)
+
+
+def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
+    out.write(stats_page(stats, source=_source(stats)))
+
+
+def _source(stats: UsageStats) -> str:
+    count = stats.transcripts
+    return f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
 
 
 #: `stats --format F`.

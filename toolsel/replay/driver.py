@@ -1,46 +1,35 @@
-"""Run the decoders over transcript files and pair what they find: `replay_paths` is the
-entry point. Files stream line by line; memory grows with the number of open calls and
-distinct ids, not with file size."""
+"""Replay every transcript a command names (`replay_paths`), and what `stats` and `learn`
+take of them (`usage_paths`, `mine_paths`): file after file in path order in this process
+(`file.replay_file`), or in worker processes (`parallel`), with the same answer."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
-from toolsel.acyclic import gc_paused
-from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
-from toolsel.replay.checks import RegistryChecker
-from toolsel.replay.events import UNKNOWN, Result
-from toolsel.replay.formats import DECODERS, detect, fast
-from toolsel.replay.lines import Progress, Reading, Unreadable, expand_inputs, read_objects, shape
-from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall, seconds_between
+from toolsel.registry.model import Permission, Registry
+from toolsel.replay import parallel
+from toolsel.replay.file import EventSink, PromptSink, ReplayOptions, replay_file
+from toolsel.replay.file import ForkingPromptSink as ForkingPromptSink  # `learn` takes it here
+from toolsel.replay.lines import Progress, expand_since
 from toolsel.replay.memory import RunMemory
+from toolsel.replay.parallel import ChunkOutcome, use_pool
 from toolsel.replay.report import (
     FileReport,
     PackedReports,
     ReplayResult,
     Subagent,
-    ToolEvent,
     Totals,
-    UnreadTools,
-    build_report,
     pack,
     pack_compact,
     unpack,
 )
-from toolsel.replay.unread import tool_content
+from toolsel.replay.stats import UsageTotals
 from toolsel.validate import InputValidator
 
 if TYPE_CHECKING:
-    from toolsel.replay.parallel import SettledChunk
-    from toolsel.replay.stats import UsageTotals
     from toolsel.replay.window import CallWindow
-
-EventSink = Callable[[ToolEvent], None]
-
 
 #: What `replay_paths` keeps of each file's report: all of it; its counts and findings with
 #: each tool's median latency, packed (`PackedReports`, about 0.5 kB a file); or nothing
@@ -72,14 +61,12 @@ def replay_paths(
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
-    from toolsel.replay.parallel import parallel_compact, use_pool
-
     inputs = expand_since(paths, since)
-    options = _Options(registry, permission, input_format, allow_unknown, window)
+    options = ReplayOptions(registry, permission, input_format, allow_unknown, window)
     gathered = _Gathered(keep)
     if keep == "compact" and prompts is None and use_pool(inputs, jobs):
         # workers pack the reports and sum the totals: this process makes the copy pass
-        for chunk in parallel_compact(
+        for chunk in parallel.parallel_compact(
             inputs, options, on_event=on_event, progress=progress, jobs=jobs
         ):
             gathered.add_chunk(chunk)
@@ -104,11 +91,9 @@ def mine_paths(
     Each file is mined by a fresh `prompts.fork()` joined to `prompts` at the file's end,
     in path order, in one process or in `jobs` (`parallel.parallel_prompts`): so `prompts`
     sees the same joins, in the same order, for any `jobs`. `since` as for `replay_paths`."""
-    from toolsel.replay.parallel import parallel_prompts, use_pool
-
     inputs = expand_since(paths, since)
     if use_pool(inputs, jobs):
-        parallel_prompts(inputs, prompts, progress=progress, jobs=jobs)
+        parallel.parallel_prompts(inputs, prompts, progress=progress, jobs=jobs)
         return
     for path in inputs:
         mined = prompts.fork()
@@ -128,13 +113,12 @@ def usage_paths(
     """What `toolsel stats` counts of every transcript under `paths`: the usage totals
     `replay_paths` gathers, and nothing else. With `jobs` > 1, each worker sends its files'
     usage already summed, rather than their reports (`parallel.parallel_usage`)."""
-    from toolsel.replay.parallel import parallel_usage, use_pool
-    from toolsel.replay.stats import UsageTotals
-
     inputs = expand_since(paths, since)
-    options = _Options(None, None, None, (), window)
+    options = ReplayOptions(window=window)
     if use_pool(inputs, jobs):
-        return parallel_usage(inputs, options, on_event=on_event, progress=progress, jobs=jobs)
+        return parallel.parallel_usage(
+            inputs, options, on_event=on_event, progress=progress, jobs=jobs
+        )
     totals = UsageTotals()
     for report in _reports(
         inputs, options, on_event=on_event, progress=progress, prompts=None, jobs=1
@@ -143,13 +127,40 @@ def usage_paths(
     return totals
 
 
+def _reports(
+    inputs: list[str],
+    options: ReplayOptions,
+    *,
+    on_event: EventSink | None,
+    progress: Progress | None,
+    prompts: PromptSink | None,
+    jobs: int,
+) -> Iterator[FileReport]:
+    """Each file's report, in path order; a call copied from an earlier file is marked."""
+    if use_pool(inputs, jobs) and prompts is None:  # a listener sees every file, in order
+        yield from parallel.parallel_reports(
+            inputs, options, on_event=on_event, progress=progress, jobs=jobs
+        )
+        return
+    # several files: remember call ids and sessions across them, to recognise copies
+    memory = RunMemory() if len(inputs) > 1 else None
+    validators: dict[str, InputValidator] = {}  # one per tool for the whole run, not per file
+    for path in inputs:
+        yield options.replay(
+            path,
+            on_event=on_event,
+            progress=progress,
+            memory=memory,
+            prompts=prompts,
+            validators=validators,
+        )
+
+
 class _Gathered:
     """The reports of a run, added one by one: the usage totals, the summary, the agent
     links, and the reports themselves as `keep` says."""
 
     def __init__(self, keep: Keep) -> None:
-        from toolsel.replay.stats import UsageTotals
-
         self.keep = keep
         self.usage, self.totals, self.links = UsageTotals(), Totals(), _AgentLinks()
         self.full: list[FileReport] = []
@@ -165,10 +176,10 @@ class _Gathered:
         elif self.keep == "compact":
             self.packed.append(pack_compact(report))
 
-    def add_chunk(self, chunk: SettledChunk) -> None:
-        """A chunk of files, read in a worker and packed there (`parallel_compact`): the
-        totals `add` gives each of its reports."""
-        assert self.keep == "compact"
+    def add_chunk(self, chunk: ChunkOutcome) -> None:
+        """A chunk of files, read in a worker and packed there, after the copy pass
+        (`parallel_compact`): the totals `add` gives each of its reports."""
+        assert self.keep == "compact" and chunk.usage is not None and chunk.totals is not None
         first = self.usage.files
         for at, task_agents, agent_id, calls in chunk.links:
             self.links.add(first + at, task_agents, agent_id, calls)
@@ -194,291 +205,6 @@ class _Gathered:
         return ReplayResult(
             files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
         )
-
-
-def expand_since(paths: list[str], since: float | None) -> list[str]:
-    """The transcript files under `paths` (`expand_inputs`), less those last modified
-    before `since`; a usage error when that leaves none."""
-    inputs = expand_inputs(paths)
-    if since is None:
-        return inputs
-    inputs = [path for path in inputs if not modified_before(path, since)]
-    if not inputs:
-        from toolsel.errors import UsageError
-        from toolsel.replay.window import iso
-
-        raise UsageError(
-            f"no transcript file was modified since {iso(since)}",
-            hint="pass an earlier --since, or none",
-        )
-    return inputs
-
-
-def modified_before(path: str, since: float) -> bool:
-    """Whether a file was last modified before `since` (stdin and unreadable files never
-    are: reading them says what is wrong)."""
-    if path == "-":
-        return False
-    try:
-        return Path(path).stat().st_mtime < since
-    except OSError:
-        return False
-
-
-@dataclass(frozen=True, slots=True)
-class _Options:
-    """How each file is replayed, the same in every process."""
-
-    registry: Registry | None
-    permission: Permission | None
-    input_format: str | None
-    allow_unknown: tuple[str, ...]
-    window: CallWindow | None = None
-
-
-def _reports(
-    inputs: list[str],
-    options: _Options,
-    *,
-    on_event: EventSink | None,
-    progress: Progress | None,
-    prompts: PromptSink | None,
-    jobs: int,
-) -> Iterator[FileReport]:
-    """Each file's report, in path order; a call copied from an earlier file is marked."""
-    from toolsel.replay.parallel import parallel_reports, use_pool
-
-    if use_pool(inputs, jobs) and prompts is None:  # a listener sees every file, in order
-        yield from parallel_reports(
-            inputs, options, on_event=on_event, progress=progress, jobs=jobs
-        )
-        return
-    # several files: remember call ids and sessions across them, to recognise copies
-    memory = RunMemory() if len(inputs) > 1 else None
-    validators: dict[str, InputValidator] = {}  # one per tool for the whole run, not per file
-    for path in inputs:
-        yield replay_file(
-            path,
-            registry=options.registry,
-            permission=options.permission,
-            on_event=on_event,
-            input_format=options.input_format,
-            progress=progress,
-            memory=memory,
-            prompts=prompts,
-            allow_unknown=options.allow_unknown,
-            validators=validators,
-            window=options.window,
-        )
-
-
-def replay_file(
-    path: str,
-    *,
-    registry: Registry | None = None,
-    permission: Permission | None = None,
-    on_event: EventSink | None = None,
-    input_format: str | None = None,
-    progress: Progress | None = None,
-    memory: RunMemory | CopyLog | None = None,
-    prompts: PromptSink | None = None,
-    allow_unknown: tuple[str, ...] = (),
-    validators: dict[str, InputValidator] | None = None,
-    event_numbers: list[int] | None = None,
-    window: CallWindow | None = None,
-    watch: Callable[[Matcher], Listener] | None = None,
-) -> FileReport:
-    """Replay one transcript; `input_format` forces a decoder instead of detecting one per
-    line. With `memory` (what the files replayed before it in the same run left), calls
-    copied from those files are counted, and this file's calls and sessions are added; a
-    `CopyLog` instead records what deciding that takes (in a worker process), and
-    `event_numbers` gets the number of the call each event is about. `watch` is given the
-    file's matcher and returns one more listener (`toolsel.events`)."""
-    from toolsel.inputs import display_path
-
-    shown = display_path(path)  # the name every output carries (bad bytes as \xNN)
-    formats: Counter[str] = Counter()
-    checker = (
-        RegistryChecker(
-            registry,
-            permission,
-            validators=validators,
-            allow_unknown=allow_unknown,
-            transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
-        )
-        if registry is not None
-        else None
-    )
-    listeners: list[Listener] = [] if checker is None else [checker]
-    if on_event is not None:
-        listeners.append(_EventStream(shown, on_event, event_numbers))
-    if prompts is not None:
-        prompts.start_file(shown)
-        listeners.append(prompts)
-    matcher = Matcher(parent_task_tools(registry).__contains__, listeners, memory, window)
-    if watch is not None:
-        matcher.listeners += (watch(matcher),)
-    if prompts is not None:
-        matcher.on_human = prompts.human
-    reading = Reading()
-    unknown = _UnknownRecords()
-    handlers = matcher.handlers
-    with gc_paused():
-        for number, obj, decoded in _decoded(path, reading, progress, input_format):
-            if decoded is None:
-                unknown.record(obj, number, reading)
-                continue
-            name, events = decoded
-            formats[name] += 1
-            if not events:
-                if events is UNKNOWN:
-                    unknown.record(obj, number, reading)
-                elif not matcher.calls and not matcher.results:
-                    # read as nothing, while nothing was found
-                    unknown.suspect(fast.value(obj), number)
-                continue
-            for event in events:
-                handler = handlers.get(type(event))
-                if handler is not None:
-                    handler(event, number)
-    if isinstance(memory, RunMemory):
-        memory.remember(matcher.started_calls, matcher.sessions)
-    return build_report(
-        shown,
-        reading,
-        matcher,
-        formats,
-        checker.finish() if checker is not None else (),
-        unknown.skipped,
-        unknown.unread_tools(matcher),
-    )
-
-
-def _decoded(
-    path: str, reading: Reading, progress: Progress | None, input_format: str | None
-) -> Iterator[fast.Record]:
-    """Each readable line's number, value and decoding: detected per line through the fast
-    path (`formats.fast`), or by the decoder `input_format` names."""
-    if input_format is None:
-        return fast.records(path, reading, progress, detect)
-    decode = DECODERS[input_format]
-    return ((n, obj, decode(obj)) for n, obj in read_objects(path, reading, progress))
-
-
-class _UnknownRecords:
-    """Records no decoder read. One of an unknown type with no tool content is skipped (and
-    counted); one holding tool-call-like content is reported, as is any record read as
-    nothing that holds some when its file yields no call or result at all (a format taken
-    for another); a value with no record type is unreadable."""
-
-    def __init__(self) -> None:
-        self.skipped = 0
-        self.unread: list[UnreadTools] = []
-        self.suspects: list[UnreadTools] = []
-        self.scans = 0
-
-    def record(self, obj: object, number: int, reading: Reading) -> None:
-        where = tool_content(obj)
-        if where is not None:
-            self.unread.append(UnreadTools(number, where))
-        elif type(obj) is dict and any(type(obj.get(key)) is str for key in RECORD_TYPE_KEYS):
-            self.skipped += 1
-        else:
-            reading.unreadable.append(
-                Unreadable(number, f"valid JSON in an unexpected shape ({shape(obj)})")
-            )
-
-    def suspect(self, obj: object, number: int) -> None:
-        if self.scans < MAX_SUSPECT_SCANS and len(self.suspects) < MAX_SUSPECTS:
-            self.scans += 1
-            where = tool_content(obj)
-            if where is not None:
-                self.suspects.append(UnreadTools(number, where))
-
-    def unread_tools(self, matcher: Matcher) -> list[UnreadTools]:
-        if matcher.calls or matcher.results:
-            return self.unread
-        return sorted(self.unread + self.suspects, key=lambda u: u.line)
-
-
-#: Keys that name a record's type in the formats toolsel knows of (`type`; Antigravity's
-#: `event`): an object with one is a record of a type not known yet, not garbage.
-RECORD_TYPE_KEYS = ("type", "event")
-#: Records read as nothing are checked for tool content only until a file yields a call (a
-#: format taken for another shows it within its first records): this many at most, and this
-#: many kept.
-MAX_SUSPECT_SCANS = 20_000
-MAX_SUSPECTS = 1000
-
-
-def parent_task_tools(registry: Registry | None) -> frozenset[str]:
-    """Tools that launch a sub-agent: Task, Agent, SubAgent, and any the registry marks."""
-    if registry is None:
-        return DEFAULT_PARENT_TASK_TOOLS
-    return DEFAULT_PARENT_TASK_TOOLS | {t.name for t in registry.tools if t.launches_subagent}
-
-
-class PromptSink(Listener, Protocol):
-    """What `toolsel learn` is told while transcripts are replayed: a matcher listener
-    (each call as it starts and as it is answered) that also hears each file start and each
-    human message."""
-
-    def start_file(self, path: str) -> None: ...
-
-    def human(self, text: str, line: int) -> None: ...
-
-
-@runtime_checkable
-class ForkingPromptSink(PromptSink, Protocol):
-    """A prompt sink that can be split across worker processes: `fork` gives an empty one
-    for a file, `join` adds what one found (each file's, in path order)."""
-
-    def fork(self) -> ForkingPromptSink: ...
-
-    def join(self, other: ForkingPromptSink) -> None: ...
-
-
-class _EventStream:
-    """A listener that turns the matcher's moves into `tool_start`/`tool_result` events."""
-
-    def __init__(self, path: str, sink: EventSink, numbers: list[int] | None = None) -> None:
-        self.path = path
-        self.sink = sink
-        self.numbers = numbers  # a worker's: the call each event is about, for the copy pass
-
-    def _emit(self, kind: str, opened: OpenCall, line: int, result: Result | None = None) -> None:
-        call = opened.call
-        latency = None
-        if result is not None and call.timestamp and result.timestamp:
-            seconds = seconds_between(call.timestamp, result.timestamp)
-            latency = round(seconds * 1000, 3) if seconds is not None else None
-        if self.numbers is not None:
-            self.numbers.append(opened.number)
-        self.sink(
-            ToolEvent(
-                event=kind,
-                id=call.id,
-                tool=call.tool,
-                parent=opened.parent,
-                parent_rule=opened.parent_rule,
-                turn_id=call.message_id,
-                file=self.path,
-                line=line,
-                is_error=None if result is None else result.is_error,
-                latency_ms=latency,
-                copied=opened.copied,
-                at=call.timestamp,
-            )
-        )
-
-    def started(self, opened: OpenCall, line: int) -> None:
-        self._emit("tool_start", opened, line)
-
-    def enriched(self, opened: OpenCall, line: int) -> None:
-        self._emit("tool_start", opened, line)  # an enriched call is announced again
-
-    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
-        self._emit("tool_result", opened, line, result)
 
 
 class _AgentLinks:

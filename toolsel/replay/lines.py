@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,13 +19,11 @@ import orjson
 
 from toolsel.errors import UsageError
 from toolsel.inputs import BadLine, BinaryData, LongLine, json_reason
+from toolsel.replay.documents import whole_document
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
 TRANSCRIPT_SUFFIXES = (".jsonl", ".json", ".traj", ".ndjson")
-#: Keys under which a whole JSON document keeps its messages (SWE-agent .traj, chat logs,
-#: tau-bench runs, the Claude Code web export's `loglines`).
-DOCUMENT_LISTS = ("history", "messages", "traj", "loglines")  # and a response's `output`
 
 #: Called with the number of bytes read since the last call.
 Progress = Callable[[int], None]
@@ -81,6 +78,34 @@ def expand_inputs(paths: list[str]) -> list[str]:
     return found
 
 
+def expand_since(paths: list[str], since: float | None) -> list[str]:
+    """The transcript files under `paths` (`expand_inputs`), less those last modified
+    before `since`; a usage error when that leaves none."""
+    inputs = expand_inputs(paths)
+    if since is None:
+        return inputs
+    inputs = [path for path in inputs if not modified_before(path, since)]
+    if not inputs:
+        from toolsel.timeparse import iso
+
+        raise UsageError(
+            f"no transcript file was modified since {iso(since)}",
+            hint="pass an earlier --since, or none",
+        )
+    return inputs
+
+
+def modified_before(path: str, since: float) -> bool:
+    """Whether a file was last modified before `since` (stdin and unreadable files never
+    are: reading them says what is wrong)."""
+    if path == "-":
+        return False
+    try:
+        return Path(path).stat().st_mtime < since
+    except OSError:
+        return False
+
+
 def transcripts_under(top: str) -> list[str]:
     """The transcript files under a directory, sorted: what `Path(top).rglob("*")` finds
     with a transcript suffix that is not a directory, through `os.scandir` (which knows most
@@ -122,10 +147,12 @@ def transcripts_under(top: str) -> list[str]:
 
 def _not_regular(entry: os.DirEntry[str]) -> bool:
     """Neither a regular file nor a directory (a FIFO, a socket, a device)."""
+    import stat
+
     try:
-        return not entry.is_file()
+        return not entry.is_file() and not stat.S_ISREG(entry.stat().st_mode)
     except OSError:
-        return False  # unreadable: the reader says why
+        return False  # unreadable, or a dangling link: the reader says why
 
 
 def _skip_special(path: str, entry: os.DirEntry[str]) -> None:
@@ -159,7 +186,7 @@ def read_objects(
         except InputProblem:
             pass  # too large, binary or unreadable: the line reader says which, per line
         else:
-            document = _whole_document(data, reading)
+            document = whole_document(data, reading)
             if document is not None:
                 return iter(document)
             return _jsonl(_split(data), reading, progress, None)
@@ -173,7 +200,7 @@ def read_objects(
         if len(data) <= MAX_LINE_BYTES:
             if handle is not sys.stdin.buffer:
                 handle.close()
-            document = _whole_document(data, reading)
+            document = whole_document(data, reading)
             if document is not None:
                 return iter(document)
             return _jsonl(_split(data), reading, progress, None)
@@ -274,11 +301,6 @@ def parse_line(raw: bytes, number: int, reading: Reading) -> Any:
         return _second_look(raw, number, error, reading)
 
 
-def record_special(item: Any, number: int, reading: Reading) -> None:
-    """Record an over-long line or binary data (`line_blocks` ends after binary data)."""
-    _special(item, number, reading)
-
-
 def _buffered(first: bytes, rest: IO[bytes]) -> IO[bytes]:
     """`first`, then the rest of `rest`, as one buffered stream (which can peek)."""
     import io
@@ -341,113 +363,6 @@ def _open(path: str) -> IO[bytes]:
         raise UsageError(f"{path}: cannot read: {os_reason(exc)}") from None
 
 
-def _whole_document(data: bytes, reading: Reading) -> list[tuple[int, Any]] | None:
-    """The records of a whole JSON document, each with the line it starts on: the elements
-    of an array, of the list a known key holds (`messages`, `history`, ..., a response
-    object's `output`), or the document itself. None when it is not one JSON value."""
-    body = data.removeprefix(b"\xef\xbb\xbf")
-    try:
-        document = orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return None
-    key: str | None = None
-    if isinstance(document, list):
-        elements = document
-    elif isinstance(document, dict):
-        steps = document.get("trajectory")
-        if isinstance(steps, list):
-            reading.text_actions = sum(
-                1
-                for step in steps
-                if isinstance(step, dict) and isinstance(step.get("action"), str)
-            )
-        key = next((k for k in DOCUMENT_LISTS if isinstance(document.get(k), list)), None)
-        if key is None and document.get("object") == "response":
-            key = "output" if isinstance(document.get("output"), list) else None
-        elements = list(document[key]) if key is not None else [document]
-    else:
-        return None
-    reading.lines = body.count(b"\n") + (0 if body.endswith(b"\n") or not body else 1)
-    lines = element_lines(
-        body, key, len(elements), whole=not isinstance(document, list) and key is None
-    )
-    return list(zip(lines, elements, strict=True))
-
-
-def element_lines(body: bytes, key: str | None, count: int, *, whole: bool = False) -> list[int]:
-    """The line each of a document's `count` records starts on: the elements of its
-    top-level array, or of the array under `key` in its top-level object (`whole`: the
-    document itself). A document on one line has every record on line 1; one whose records
-    cannot be found again (it is not what the scan expects) has them all on its first line.
-    The standard library's scanner skips each value in C, so a record is located without
-    parsing the document twice in Python."""
-    text = body.decode("utf-8", errors="replace")
-    start = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
-    first = text.count("\n", 0, start) + 1
-    if whole or count == 0 or "\n" not in text[start:].rstrip():
-        return [first] * count
-    try:
-        offsets = _element_offsets(text, start, key)
-    except (ValueError, IndexError, RecursionError):  # RecursionError: nested too deep
-        offsets = []
-    if len(offsets) != count:
-        return [first] * count
-    lines, line, position = [], 1, 0
-    for offset in offsets:
-        line += text.count("\n", position, offset)
-        position = offset
-        lines.append(line)
-    return lines
-
-
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _element_offsets(text: str, start: int, key: str | None) -> list[int]:
-    """Where each element of the array begins (ValueError when the text is not shaped so)."""
-    decoder = _decoder()
-    skip = _WHITESPACE.match
-    position = start
-    if key is not None:  # find `"key": [` among the top-level object's members
-        if text[position] != "{":
-            raise ValueError("not an object")
-        position = skip(text, position + 1).end()  # type: ignore[union-attr]
-        while True:
-            name, position = decoder.raw_decode(text, position)
-            position = skip(text, position).end()  # type: ignore[union-attr]
-            if text[position] != ":":
-                raise ValueError("no colon")
-            position = skip(text, position + 1).end()  # type: ignore[union-attr]
-            if name == key and text[position] == "[":
-                break
-            _, position = decoder.raw_decode(text, position)
-            position = skip(text, position).end()  # type: ignore[union-attr]
-            if text[position] != ",":
-                raise ValueError("key not found")
-            position = skip(text, position + 1).end()  # type: ignore[union-attr]
-    if text[position] != "[":
-        raise ValueError("not an array")
-    offsets: list[int] = []
-    position = skip(text, position + 1).end()  # type: ignore[union-attr]
-    if text[position] == "]":
-        return offsets
-    while True:
-        offsets.append(position)
-        _, position = decoder.raw_decode(text, position)
-        position = skip(text, position).end()  # type: ignore[union-attr]
-        if text[position] == "]":
-            return offsets
-        if text[position] != ",":
-            raise ValueError("no comma")
-        position = skip(text, position + 1).end()  # type: ignore[union-attr]
-
-
-def _decoder() -> Any:
-    import json
-
-    return json.JSONDecoder()
-
-
 #: `read_objects` tells its progress every this many lines.
 PROGRESS_LINES = 2048
 
@@ -465,7 +380,7 @@ def _jsonl(
     try:
         for number, raw in enumerate(lines, start=1):
             if raw.__class__ is not bytes:
-                if _special(raw, number, reading):
+                if record_special(raw, number, reading):
                     break
                 continue
             if progress is not None:
@@ -493,8 +408,9 @@ def _jsonl(
             handle.close()
 
 
-def _special(item: Any, number: int, reading: Reading) -> bool:
-    """Record an over-long line or binary data; True when reading must stop."""
+def record_special(item: Any, number: int, reading: Reading) -> bool:
+    """Record an over-long line or binary data; True when reading must stop (after binary
+    data, as `line_blocks` does)."""
     from toolsel.inputs import BinaryData
 
     if isinstance(item, BinaryData):

@@ -30,7 +30,6 @@ import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
 from typing import Any, Protocol
 
 from msgspec import Struct, field
@@ -46,10 +45,10 @@ from toolsel.replay.events import (
     Session,
     SidechainStart,
 )
+from toolsel.timeparse import seconds_between
 
 #: When one id is reported as several kinds of duplicate call, the most severe wins.
 DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
-fromisoformat = datetime.fromisoformat  # 3.11: "Z" is UTC
 
 
 class OpenCall(Struct, gc=False):
@@ -414,15 +413,9 @@ class Matcher:
         if opened.copied:
             tally.copied_answered += 1
         elif start is not None and end is not None:
-            if start == end:
-                tally.latencies.append(0.0)
-            else:  # what `seconds_between` does, inline: this runs once per answered call
-                try:
-                    seconds = (fromisoformat(end) - fromisoformat(start)).total_seconds()
-                except (ValueError, TypeError):  # TypeError: one has a zone, the other not
-                    pass
-                else:
-                    tally.latencies.append(seconds if seconds > 0.0 else 0.0)
+            seconds = seconds_between(start, end)
+            if seconds is not None:
+                tally.latencies.append(seconds)
         if self.log is not None:  # a worker's: what the copy pass may take back
             latency = kept if len(tally.latencies) > kept else -1
             self.log.closes[opened.number] = (result.is_error, latency)
@@ -467,14 +460,3 @@ def _enrich(existing: Call, call: Call) -> bool:
 
 def _is_empty(value: Any) -> bool:
     return value is None or value == {} or value == "" or value == []
-
-
-def seconds_between(start: str, end: str) -> float | None:
-    """Seconds from one ISO 8601 timestamp to another (never negative), or None."""
-    if start == end:
-        return 0.0
-    try:
-        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)  # 3.11: "Z" is UTC
-    except (ValueError, TypeError):  # TypeError: one has a zone and the other not
-        return None
-    return max(delta.total_seconds(), 0.0)

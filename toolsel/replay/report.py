@@ -11,31 +11,7 @@ from operator import attrgetter
 from typing import Any, overload
 
 from toolsel.replay.lines import Reading, Unreadable
-from toolsel.replay.matcher import Matcher
-
-__all__ = [
-    "DuplicateCall",
-    "DuplicateResult",
-    "FailOn",
-    "FileReport",
-    "Orphan",
-    "PackedReports",
-    "ReplayResult",
-    "Subagent",
-    "ToolEvent",
-    "ToolStats",
-    "Totals",
-    "Unanswered",
-    "UnreadTools",
-    "Unreadable",
-    "Violation",
-    "build_report",
-    "flatten",
-    "pack",
-    "pack_compact",
-    "unflatten",
-    "unpack",
-]
+from toolsel.replay.matcher import Matcher, ToolTally
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,49 +336,53 @@ def build_report(
         copied_calls=matcher.copied_calls,
         unreadable=tuple(reading.unreadable),
         notes=_notes(reading, matcher, unread),
-        unanswered=tuple(
-            Unanswered(
-                call_id, opened.call.tool, opened.line, opened.line > matcher.last_result_line
-            )
-            for call_id, opened in matcher.open_calls.items()
-        ),
-        orphans=tuple(
-            Orphan(call_id, line)
-            for call_id, waiting in matcher.waiting_results.items()
-            for _, line in waiting
-        ),
-        duplicate_calls=tuple(
-            DuplicateCall(call_id, kind, tuple(lines))
-            for call_id, (kind, lines) in matcher.duplicates.items()
-        ),
-        duplicate_results=tuple(
-            DuplicateResult(call_id, tuple(lines))
-            for call_id, lines in matcher.duplicate_results.items()
-        ),
-        subagents=tuple(
-            Subagent(parent, tool or "Task", count, rule)
-            for (parent, tool, rule), count in matcher.children.items()
-        ),
         violations=tuple(violations),
-        tools={
-            name: ToolStats(
-                calls=t.calls,
-                errors=t.errors,
-                answered=t.answered,
-                copied=t.copied,
-                copied_errors=t.copied_errors,
-                copied_answered=t.copied_answered,
-                latencies=tuple(t.latencies),
-            )
-            for name, t in matcher.tools.items()
-        },
+        tools={name: _tool_stats(t) for name, t in matcher.tools.items()},
         agent_id=matcher.agent_id,
         task_agents=dict(matcher.task_agents),
         calls_without_id=matcher.calls_without_id,
         results_without_id=matcher.results_without_id,
         skipped_records=skipped_records,
         unread_tools=unread,
+        **_matcher_findings(matcher),
     )
+
+
+def _tool_stats(t: ToolTally) -> ToolStats:
+    """A tool's tally in the matcher, as the report keeps it."""
+    latencies = tuple(t.latencies)
+    return ToolStats(
+        t.calls, t.errors, t.answered, t.copied, t.copied_errors, t.copied_answered, latencies
+    )
+
+
+def _matcher_findings(matcher: Matcher) -> dict[str, tuple[Any, ...]]:
+    """What the matcher left open, unanswered or seen twice, and the sub-agents it found."""
+    return {
+        "unanswered": tuple(
+            Unanswered(
+                call_id, opened.call.tool, opened.line, opened.line > matcher.last_result_line
+            )
+            for call_id, opened in matcher.open_calls.items()
+        ),
+        "orphans": tuple(
+            Orphan(call_id, line)
+            for call_id, waiting in matcher.waiting_results.items()
+            for _, line in waiting
+        ),
+        "duplicate_calls": tuple(
+            DuplicateCall(call_id, kind, tuple(lines))
+            for call_id, (kind, lines) in matcher.duplicates.items()
+        ),
+        "duplicate_results": tuple(
+            DuplicateResult(call_id, tuple(lines))
+            for call_id, lines in matcher.duplicate_results.items()
+        ),
+        "subagents": tuple(
+            Subagent(parent, tool or "Task", count, rule)
+            for (parent, tool, rule), count in matcher.children.items()
+        ),
+    }
 
 
 def _notes(reading: Reading, matcher: Matcher, unread: tuple[UnreadTools, ...]) -> tuple[str, ...]:

@@ -13,11 +13,16 @@ from a sketch (`toolsel.replay.sketch`: within 1%)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from toolsel.replay.report import ToolEvent
-from toolsel.replay.stats import ToolUsage, UsageStats
+from toolsel.replay.stats import Quantiles, ToolSums, UsageStats, UsageSums
+from toolsel.timeparse import epoch_seconds, iso
+
+if TYPE_CHECKING:
+    from toolsel.replay.lines import Progress
+    from toolsel.replay.stats import UsageTotals
+    from toolsel.replay.window import CallWindow
 
 #: How many slices the charts over time draw (as the usage store's series does).
 WINDOWS = 14
@@ -27,35 +32,28 @@ MAX_BUCKETS = 50_000
 UNITS = (1, 60, 3600, 86400)
 
 
-@dataclass(slots=True)
-class _Sums:
-    calls: int = 0
-    answered: int = 0
-    errors: int = 0
-    sketch: dict[int, int] = field(default_factory=dict)
-    files: set[int] = field(default_factory=set)
+def usage_over_time(
+    paths: list[str],
+    *,
+    jobs: int = 1,
+    since: float | None = None,
+    window: CallWindow | None = None,
+    progress: Progress | None = None,
+) -> tuple[UsageTotals, SeriesRecorder]:
+    """What `stats` counts of the transcripts (`usage_paths`, which takes `jobs`, `since`
+    and `window`), and every call counted told to a recorder (the window's only)."""
+    from toolsel.replay.driver import usage_paths
 
-    def add(self, other: _Sums) -> None:
-        from toolsel.replay.sketch import merge
+    recorder = SeriesRecorder()
 
-        self.calls += other.calls
-        self.answered += other.answered
-        self.errors += other.errors
-        merge(self.sketch, other.sketch)
-        self.files |= other.files
+    def in_window(event: ToolEvent) -> None:
+        if window is None or window(event.at):
+            recorder(event)
 
-
-def epoch_seconds(timestamp: str | None) -> float | None:
-    """An ISO 8601 timestamp as seconds since the epoch (a time without a zone is UTC)."""
-    if not timestamp:
-        return None
-    try:
-        moment = datetime.fromisoformat(timestamp)
-    except (ValueError, TypeError):
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+    totals = usage_paths(
+        paths, on_event=in_window, jobs=jobs, since=since, window=window, progress=progress
+    )
+    return totals, recorder
 
 
 class SeriesRecorder:
@@ -64,7 +62,7 @@ class SeriesRecorder:
     def __init__(self, max_buckets: int = MAX_BUCKETS) -> None:
         self.max_buckets = max_buckets
         self.unit = 0  # index into UNITS
-        self.sums: dict[tuple[int, str], _Sums] = {}
+        self.sums: dict[tuple[int, str], ToolSums] = {}
         self.open: dict[tuple[int, str], tuple[int, str] | None] = {}  # (file, id) -> key
         self.file_ids: dict[str, int] = {}
         self.untimed = 0  # calls with no readable time
@@ -87,14 +85,15 @@ class SeriesRecorder:
             key = (int(at // UNITS[self.unit]) * UNITS[self.unit], event.tool)
             sums = self.sums.get(key)
             if sums is None:
-                sums = self.sums[key] = _Sums()
+                sums = self.sums[key] = ToolSums(seen=set())
                 if len(self.sums) > self.max_buckets:
                     while len(self.sums) > self.max_buckets and self.unit < len(UNITS) - 1:
                         self._coarsen()  # as many units coarser as it takes, up to days
                     key = (int(at // UNITS[self.unit]) * UNITS[self.unit], event.tool)
                     sums = self.sums[key]
             sums.calls += 1
-            sums.files.add(number)
+            if sums.seen is not None:
+                sums.seen.add(number)
             self.open[ident] = key
             return
         if ident not in self.open:
@@ -114,7 +113,7 @@ class SeriesRecorder:
     def _coarsen(self) -> None:
         self.unit += 1
         size = UNITS[self.unit]
-        merged: dict[tuple[int, str], _Sums] = {}
+        merged: dict[tuple[int, str], ToolSums] = {}
         moved: dict[tuple[int, str], tuple[int, str]] = {}
         for (start, tool), sums in self.sums.items():
             key = (start // size * size, tool)
@@ -140,53 +139,33 @@ class SeriesRecorder:
         end = (int(self.high // size) + 1) * size
         step = -(-(end - start) // (windows * size)) * size  # whole units, never straddled
         windows = -(-(end - start) // step)
-        slices: list[dict[str, _Sums]] = [{} for _ in range(windows)]
+        slices = [UsageSums() for _ in range(windows)]
         for (at, tool), sums in self.sums.items():
-            index = (at - start) // step
-            into = slices[index].get(tool)
-            if into is None:
-                slices[index][tool] = into = _Sums()
-            into.add(sums)
-        return tuple((_iso(start + n * step), _slice_stats(slices[n])) for n in range(windows))
-
-
-def _iso(seconds: float) -> str:
-    moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=seconds)
-    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def _slice_stats(tools: dict[str, _Sums]) -> UsageStats:
-    from toolsel.replay.sketch import bucket_value
-
-    usage = []
-    for name, sums in tools.items():
-        median = p95 = None
-        count = sum(sums.sketch.values())
-        if count:
-            ranks = {"median": -(-count // 2), "p95": -(-95 * count // 100)}
-            seen = 0
-            found: dict[str, float] = {}
-            for index in sorted(sums.sketch):
-                seen += sums.sketch[index]
-                for label, rank in ranks.items():
-                    if label not in found and seen >= rank:
-                        found[label] = round(bucket_value(index) / 1000, 6)
-            median, p95 = found["median"], found["p95"]
-        usage.append(
-            ToolUsage(
-                name=name,
-                calls=sums.calls,
-                errors=sums.errors,
-                transcripts=len(sums.files),
-                median_latency_s=median,
-                answered=sums.answered,
-                p95_latency_s=p95,
-            )
+            slices[(at - start) // step].tool(tool).add(sums)
+        return tuple(
+            (iso(start + n * step, "seconds"), _slice_stats(slices[n])) for n in range(windows)
         )
-    usage.sort(key=lambda u: (-u.calls, u.name))
-    return UsageStats(
-        transcripts=len(set().union(*(s.files for s in tools.values()))) if tools else 0,
-        tools=tuple(usage),
-        never_called=None,
-        co_used_pairs=(),
-    )
+
+
+def _slice_stats(sums: UsageSums) -> UsageStats:
+    """A slice's statistics: a file counts once for each tool it called in the slice."""
+    files: set[int] = set()
+    for t in sums.tools.values():
+        assert t.seen is not None
+        t.units = len(t.seen)
+        files |= t.seen
+    sums.units = len(files)
+    return sums.stats(quantiles=_nearest_ranks)
+
+
+def _nearest_ranks(sums: ToolSums) -> Quantiles:
+    """The charts' percentiles: the nearest-rank median and 95th percentile of the sketch
+    (within 1%), to the microsecond."""
+    from toolsel.replay.sketch import ranked
+
+    count = sum(sums.sketch.values())
+    if not count:
+        return None, None
+    median, high = -(-count // 2) - 1, -(-95 * count // 100) - 1
+    found = ranked(sums.sketch, {median, high})
+    return round(found[median] / 1000, 6), round(found[high] / 1000, 6)

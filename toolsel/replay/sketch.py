@@ -136,7 +136,13 @@ def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
     total = sum(counts.values())
     if total <= 0:
         return None, None
-    ranks = {(total - 1) // 2, total // 2, max(0, -(-95 * total // 100) - 1)}
+    high = max(0, -(-95 * total // 100) - 1)
+    found = ranked(counts, {(total - 1) // 2, total // 2, high})
+    return (found[(total - 1) // 2] + found[total // 2]) / 2, found[high]
+
+
+def ranked(counts: Mapping[int, int], ranks: set[int]) -> dict[int, float]:
+    """The value of each of `ranks` (the rank-th smallest, from 0), within 1%."""
     found: dict[int, float] = {}
     seen = 0
     for index in sorted(counts):
@@ -146,8 +152,7 @@ def quantiles(counts: Mapping[int, int]) -> tuple[float | None, float | None]:
                 found[rank] = bucket_value(index)
         if len(found) == len(ranks):
             break
-    median = (found[(total - 1) // 2] + found[total // 2]) / 2
-    return median, found[max(0, -(-95 * total // 100) - 1)]
+    return found
 
 
 def _summed(parts: list[bytes], counts: Mapping[int, int] | None = None) -> tuple[int, Any, int]:

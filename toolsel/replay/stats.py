@@ -1,5 +1,14 @@
-"""Usage analytics across replayed transcripts (`toolsel stats`): per-tool calls, errors
-and latency, registry tools never called, and tools used in the same transcript."""
+"""Usage analytics (`toolsel stats`): per-tool calls, errors and latency, registry tools
+never called, and tools used in the same transcript; and the one reduction behind them.
+
+`UsageSums` holds partial sums that add up in any order: per tool its calls, answered
+calls, errors, the units (transcripts, or sessions) that used it and its latencies (every
+value, or a sketch within 1%), and the co-used pairs. Every engine produces or merges it:
+transcripts (`UsageTotals`, also in worker processes), the charts over time
+(`replay.series`), the usage store's records and roll-ups (`records_stats`, `totals_stats`,
+`serve.rollups`) and the event tables in SQL (`events.reduce`). `UsageSums.stats` shapes
+any of them into `UsageStats`, the one result every renderer takes.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +29,9 @@ PAIR_TOOLS = 50
 #: Beyond this many distinct pairs, the rarest are dropped (their counts could no longer
 #: reach the top); memory stays bounded however many transcripts are read.
 MAX_PAIRS = 100_000
+#: A tool's sums that add as numbers, in this order: the SQL of each engine that keeps them
+#: (`events.reduce`, `serve.rollups`) is written from this tuple.
+COUNTS = ("calls", "answered", "errors", "units", "latency_count", "latency_sum")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +96,249 @@ def p95(values: Sequence[float]) -> float | None:
     return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
 
 
+#: A tool's (median, p95) latency in seconds, either None when it has none.
+Quantiles = tuple[float | None, float | None]
+
+
+@dataclass(slots=True)
+class ToolSums:
+    """One tool's partial sums. Latencies are kept as every value (`exact`, seconds), or
+    as a sketch of milliseconds (`sketch`, plus encoded parts in `stored`: see
+    `replay.sketch`). `seen` holds the units themselves where one may be summed twice (a
+    file's calls in several slices of time), `last_at` the latest use (roll-ups)."""
+
+    calls: int = 0
+    answered: int = 0
+    errors: int = 0
+    units: int = 0  # transcripts (or sessions) that used the tool
+    latency_count: int = 0
+    latency_sum: float = 0.0  # milliseconds
+    sketch: dict[int, int] = field(default_factory=dict)
+    stored: list[bytes] = field(default_factory=list)
+    exact: array[float] = field(default_factory=lambda: array("d"))
+    seen: set[int] | None = None
+    last_at: str = ""
+
+    def add(self, other: ToolSums, sign: int = 1) -> None:
+        """Add (or, with sign -1, take away) another's sums."""
+        from toolsel.replay.sketch import merge
+
+        self.calls += sign * other.calls
+        self.answered += sign * other.answered
+        self.errors += sign * other.errors
+        self.units += sign * other.units
+        self.latency_count += sign * other.latency_count
+        self.latency_sum += sign * other.latency_sum
+        merge(self.sketch, other.sketch, sign)
+        self.stored.extend(other.stored)
+        self.exact.extend(other.exact)
+        if other.seen is not None:
+            self.seen = other.seen | (self.seen or set())
+        self.last_at = max(self.last_at, other.last_at)
+
+    def quantiles(self) -> Quantiles:
+        """The median (of an even count: the mean of the middle two) and the nearest-rank
+        95th percentile, in seconds: exact from every value, else within 1%."""
+        if self.exact:
+            return statistics.median(self.exact), p95(self.exact)
+        if not self.stored and not self.sketch:
+            return None, None
+        from toolsel.replay.sketch import quantiles, stored_quantiles
+
+        median, high = (
+            stored_quantiles(self.stored, self.sketch) if self.stored else quantiles(self.sketch)
+        )
+        if median is None or high is None:
+            return None, None
+        return median / 1000.0, high / 1000.0
+
+
+@dataclass(slots=True)
+class UsageSums:
+    """Partial sums of usage: per tool, per co-used pair, and the units (transcripts or
+    sessions) counted; with the unreadable files and notes of transcripts."""
+
+    tools: dict[str, ToolSums] = field(default_factory=dict)
+    pairs: dict[tuple[str, str], int] = field(default_factory=dict)
+    units: int = 0
+    unreadable: list[UnreadableFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def tool(self, name: str) -> ToolSums:
+        """The tool's sums, new ones when it has none yet."""
+        found = self.tools.get(name)
+        if found is None:
+            found = self.tools[name] = ToolSums()
+        return found
+
+    def merge(self, other: UsageSums, *, pairs: bool = True) -> None:
+        """Add another's sums (its pairs too, unless the caller adds them its own way)."""
+        for name, sums in other.tools.items():
+            self.tool(name).add(sums)
+        if pairs:
+            for pair, count in other.pairs.items():
+                self.pairs[pair] = self.pairs.get(pair, 0) + count
+        self.units += other.units
+        self.unreadable.extend(other.unreadable)
+        self.notes.extend(other.notes)
+
+    def stats(
+        self,
+        registry: Registry | None = None,
+        quantiles: Callable[[ToolSums], Quantiles] = ToolSums.quantiles,
+    ) -> UsageStats:
+        """Per-tool usage (tools with calls), most called first; the registry's tools never
+        called; the top pairs. `quantiles` gives each tool's latency."""
+        used = sorted(
+            ((name, t) for name, t in self.tools.items() if t.calls),
+            key=lambda item: (-item[1].calls, item[0]),
+        )
+        tools = tuple(
+            ToolUsage(name, t.calls, t.errors, t.units, median, t.answered, high)
+            for name, t in used
+            for median, high in (quantiles(t),)
+        )
+        listed = {name for name, _ in used}
+        never = None
+        if registry is not None:
+            never = tuple(sorted(t.name for t in registry.tools if t.name not in listed))
+        counted = [(pair, n) for pair, n in self.pairs.items() if n]
+        top = sorted(counted, key=lambda kv: (-kv[1], kv[0]))[:TOP_PAIRS]
+        return UsageStats(
+            transcripts=self.units,
+            tools=tools,
+            never_called=never,
+            co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
+            unreadable=tuple(self.unreadable),
+            notes=tuple(self.notes),
+        )
+
+
+def pairs_of(calls: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
+    """The pairs a transcript counts: among its PAIR_TOOLS most-called tools."""
+    names = sorted(calls)
+    if len(names) > PAIR_TOOLS:
+        names = sorted(sorted(calls, key=lambda n: (-calls[n], n))[:PAIR_TOOLS])
+    return tuple(combinations(names, 2))
+
+
+def add_pairs(
+    pairs: dict[tuple[str, str], int], found: Iterable[tuple[str, str]], bounded: bool = True
+) -> None:
+    """Count one transcript's pairs; past MAX_PAIRS distinct pairs (when `bounded`), the
+    rarest are dropped (their counts could no longer reach the top)."""
+    for pair in found:
+        pairs[pair] = pairs.get(pair, 0) + 1
+    if bounded and len(pairs) > MAX_PAIRS:
+        keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
+        pairs.clear()
+        pairs.update(keep)
+
+
+#: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
+#: tool (copies included), and each copied call's tool, whether it was answered, whether
+#: with an error, and its latency (None: none was counted).
+FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
+
+
+@dataclass(slots=True)
+class UsageTotals:
+    """What `usage_stats` counts of transcripts, added one file report at a time, so that
+    the reports need not be kept: memory grows with tools, pairs and answered calls (8
+    bytes a latency), not with files. A file is a unit; a tool whose calls in a file are
+    all copies of an earlier file's does not count there. A worker process sums a chunk of
+    files (`bounded` False: it keeps every pair) before the copies are known; `add_chunk`
+    adds those sums here and takes the copies back out."""
+
+    sums: UsageSums = field(default_factory=UsageSums)
+    #: latencies of copied calls that a worker counted, taken out of `sums` by `stats`
+    taken: dict[str, array[float]] = field(default_factory=dict)
+    bounded: bool = True  # at most MAX_PAIRS pairs kept (see `add_pairs`)
+
+    @property
+    def files(self) -> int:
+        return self.sums.units
+
+    def add(self, f: FileReport) -> None:
+        sums = self.sums
+        sums.units += 1
+        used: dict[str, int] = {}
+        for name, s in f.tools.items():
+            if s.calls > s.copied:
+                used[name] = s.calls
+                t = sums.tool(name)
+                t.calls += s.calls - s.copied
+                t.answered += s.answered - s.copied_answered
+                t.errors += s.errors - s.copied_errors
+                t.units += 1
+                if s.latencies:
+                    t.exact.extend(s.latencies)
+        add_pairs(sums.pairs, pairs_of(used), self.bounded)
+        if f.unreadable:
+            sums.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
+        sums.notes.extend(f.notes)
+
+    def add_chunk(
+        self,
+        chunk: UsageSums,
+        copies: Sequence[FileCopies],
+        used: Callable[[], Iterable[Mapping[str, int]]],
+    ) -> None:
+        """Add a worker's sums over a chunk of files, in which no call was known for a
+        copy, less the `copies` the copy pass found in them: the totals `add` gives.
+        `used` gives, if it is needed, each file's tools that are not all copies, and their
+        calls (copies included), in path order."""
+        self.sums.merge(chunk, pairs=False)
+        changed = [change for f in copies if (change := self._take_back(f)) is not None]
+        pairs = self.sums.pairs
+        if self.bounded and len(pairs) + len(chunk.pairs) > MAX_PAIRS:
+            # some file's pairs may go past the bound, and drop the rarest: pair the files
+            # one by one, as `add` does
+            for tools in used():
+                add_pairs(pairs, pairs_of(tools))
+            return
+        for pair, count in chunk.pairs.items():
+            pairs[pair] = pairs.get(pair, 0) + count
+        for before, after in changed:
+            for pair in before:
+                if pairs[pair] == 1:
+                    del pairs[pair]
+                else:
+                    pairs[pair] -= 1
+            add_pairs(pairs, after, bounded=False)
+
+    def _take_back(
+        self, f: FileCopies
+    ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+        """Take back the counts of a file's copied calls; the file's pairs before and after
+        when a tool of it is left with only copies (then it no longer counts there)."""
+        tools, copied = f
+        moved: dict[str, int] = {}
+        for tool, answered, error, latency in copied:
+            moved[tool] = moved.get(tool, 0) + 1
+            t = self.sums.tools[tool]
+            t.calls -= 1
+            t.answered -= answered
+            t.errors -= error
+            if latency is not None:
+                self.taken.setdefault(tool, array("d")).append(latency)
+        gone = [tool for tool, count in moved.items() if count == tools[tool]]
+        if not gone:
+            return None
+        for tool in gone:
+            self.sums.tools[tool].units -= 1  # with no unit left, it has no calls left either
+        left = {tool: n for tool, n in tools.items() if tool not in gone}
+        return pairs_of(tools), pairs_of(left)
+
+    def stats(self, registry: Registry | None = None) -> UsageStats:
+        """The statistics, each tool's latencies less those taken back."""
+        tools = dict(self.sums.tools)
+        for name, taken in self.taken.items():
+            if name in tools:
+                tools[name] = replace(tools[name], exact=without(tools[name].exact, taken))
+        return replace(self.sums, tools=tools).stats(registry)
+
+
 def usage_stats(result: ReplayResult, registry: Registry | None = None) -> UsageStats:
     """Calls copied from an earlier file of the run (resumed sessions) are counted once,
     with their results, errors and latencies. The totals gathered while replaying are
@@ -97,156 +352,7 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
     return totals.stats(registry)
 
 
-@dataclass(slots=True)
-class UsageTotals:
-    """What `usage_stats` counts, summed one file report at a time, so that the reports
-    need not be kept: memory grows with tools, pairs and answered calls (8 bytes a
-    latency), not with files.
-
-    A worker process sums a chunk of files in one (`bounded` False: it keeps every pair),
-    before the copies are known; `add_chunk` adds it here and takes the copies back."""
-
-    files: int = 0
-    calls: dict[str, int] = field(default_factory=dict)
-    answered: dict[str, int] = field(default_factory=dict)
-    errors: dict[str, int] = field(default_factory=dict)
-    transcripts: dict[str, int] = field(default_factory=dict)
-    latencies: dict[str, array[float]] = field(default_factory=dict)
-    pairs: dict[tuple[str, str], int] = field(default_factory=dict)
-    unreadable: list[UnreadableFile] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: latencies of copied calls that a worker counted, taken out of `latencies` by `stats`
-    taken: dict[str, array[float]] = field(default_factory=dict)
-    bounded: bool = True  # at most MAX_PAIRS pairs kept (see `_add_pairs`)
-
-    def add(self, f: FileReport) -> None:
-        self.files += 1
-        # a tool whose calls in this file are all copies of an earlier file's does not count
-        used = {name: s for name, s in f.tools.items() if s.calls > s.copied}
-        calls, answered, errors, transcripts = (
-            self.calls,
-            self.answered,
-            self.errors,
-            self.transcripts,
-        )
-        for name, s in used.items():
-            calls[name] = calls.get(name, 0) + s.calls - s.copied
-            answered[name] = answered.get(name, 0) + s.answered - s.copied_answered
-            errors[name] = errors.get(name, 0) + s.errors - s.copied_errors
-            transcripts[name] = transcripts.get(name, 0) + 1
-            if s.latencies:
-                times = self.latencies.get(name)
-                if times is None:
-                    times = self.latencies[name] = array("d")
-                times.extend(s.latencies)
-        _add_pairs(self.pairs, _pairs_of({name: s.calls for name, s in used.items()}), self.bounded)
-        if f.unreadable:
-            self.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
-        self.notes.extend(f.notes)
-
-    def add_chunk(
-        self,
-        chunk: UsageTotals,
-        copies: Sequence[FileCopies],
-        used: Callable[[], Iterable[Mapping[str, int]]],
-    ) -> None:
-        """Add a worker's sums over a chunk of files, in which no call was known for a
-        copy, less the `copies` the copy pass found in them: the totals `add` gives.
-        `used` gives, if it is needed, each file's tools that are not all copies, and their
-        calls (copies included), in path order."""
-        self.files += chunk.files
-        for mine, theirs in (
-            (self.calls, chunk.calls),
-            (self.answered, chunk.answered),
-            (self.errors, chunk.errors),
-            (self.transcripts, chunk.transcripts),
-        ):
-            for name, count in theirs.items():
-                mine[name] = mine.get(name, 0) + count
-        for name, times in chunk.latencies.items():
-            mine_times = self.latencies.get(name)
-            if mine_times is None:
-                self.latencies[name] = times
-            else:
-                mine_times.extend(times)
-        self.unreadable.extend(chunk.unreadable)
-        self.notes.extend(chunk.notes)
-        changed = [change for f in copies if (change := self._take_back(f)) is not None]
-        pairs = self.pairs
-        if self.bounded and len(pairs) + len(chunk.pairs) > MAX_PAIRS:
-            # some file's pairs may go past the bound, and drop the rarest: pair the files
-            # one by one, as `add` does
-            for tools in used():
-                _add_pairs(pairs, _pairs_of(tools))
-            return
-        for pair, count in chunk.pairs.items():
-            pairs[pair] = pairs.get(pair, 0) + count
-        for before, after in changed:
-            for pair in before:
-                if pairs[pair] == 1:
-                    del pairs[pair]
-                else:
-                    pairs[pair] -= 1
-            _add_pairs(pairs, after, bounded=False)
-
-    def _take_back(
-        self, f: FileCopies
-    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
-        """Take back the counts of a file's copied calls; the file's pairs before and after
-        when a tool of it is left with only copies (then it no longer counts)."""
-        tools, copied = f
-        moved: dict[str, int] = {}
-        for tool, answered, error, latency in copied:
-            moved[tool] = moved.get(tool, 0) + 1
-            self.calls[tool] -= 1
-            self.answered[tool] -= answered
-            self.errors[tool] -= error
-            if latency is not None:
-                taken = self.taken.get(tool)
-                if taken is None:
-                    taken = self.taken[tool] = array("d")
-                taken.append(latency)
-        gone = [tool for tool, count in moved.items() if count == tools[tool]]
-        if not gone:
-            return None
-        for tool in gone:
-            self.transcripts[tool] -= 1
-            if not self.transcripts[tool]:
-                for counts in (self.calls, self.answered, self.errors, self.transcripts):
-                    del counts[tool]
-        before = list(_pairs_of(tools))
-        after = list(_pairs_of({tool: n for tool, n in tools.items() if tool not in gone}))
-        return before, after
-
-    def stats(self, registry: Registry | None = None) -> UsageStats:
-        quantiles = {
-            name: _exact_quantiles(_without(values, self.taken.get(name)))
-            for name, values in self.latencies.items()
-        }
-        stats = _summarise(
-            self.calls,
-            self.errors,
-            self.transcripts,
-            quantiles,
-            self.answered,
-            self.pairs,
-            registry,
-        )
-        return replace(
-            stats,
-            transcripts=self.files,
-            unreadable=tuple(self.unreadable),
-            notes=tuple(self.notes),
-        )
-
-
-#: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
-#: tool (copies included), and each copied call's tool, whether it was answered, whether
-#: with an error, and its latency (None: none was counted).
-FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
-
-
-def _without(values: Sequence[float], taken: Sequence[float] | None) -> Sequence[float]:
+def without(values: array[float], taken: Sequence[float] | None) -> array[float]:
     """`values` less one of each of `taken` (which it holds), in any order."""
     if not taken:
         return values
@@ -259,58 +365,8 @@ def _without(values: Sequence[float], taken: Sequence[float] | None) -> Sequence
     return array("d", np.delete(ordered, at).tobytes())
 
 
-def _count_pairs(pairs: dict[tuple[str, str], int], calls: Mapping[str, int]) -> None:
-    """Count the pairs of the tools a transcript used (`calls`: each one's calls)."""
-    _add_pairs(pairs, _pairs_of(calls))
-
-
-def _pairs_of(calls: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
-    """The pairs a transcript counts: among its PAIR_TOOLS most-called tools."""
-    names = sorted(calls)
-    if len(names) > PAIR_TOOLS:
-        names = sorted(sorted(calls, key=lambda n: (-calls[n], n))[:PAIR_TOOLS])
-    return tuple(combinations(names, 2))
-
-
-def _add_pairs(
-    pairs: dict[tuple[str, str], int], found: Iterable[tuple[str, str]], bounded: bool = True
-) -> None:
-    """Count one transcript's pairs; past MAX_PAIRS distinct pairs (when `bounded`), the
-    rarest are dropped (their counts could no longer reach the top)."""
-    for pair in found:
-        pairs[pair] = pairs.get(pair, 0) + 1
-    if bounded and len(pairs) > MAX_PAIRS:
-        keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
-        pairs.clear()
-        pairs.update(keep)
-
-
 #: One stored usage record as `records_stats` reads it: (tool, ok, latency in ms, session, at).
 UsageRow = tuple[str, bool, float | None, str | None, str]
-
-
-@dataclass(slots=True)
-class ToolTotals:
-    """One tool's sums over a window, as the usage store's roll-ups keep them."""
-
-    calls: int = 0
-    errors: int = 0
-    sessions: int = 0  # sessions whose first use of the tool is in the window
-    latency_count: int = 0
-    latency_sum: float = 0.0  # milliseconds
-    sketch: dict[int, int] = field(default_factory=dict)  # latency ms (see replay.sketch)
-    stored: list[bytes] = field(default_factory=list)  # encoded sketches to add to it
-
-    def add(self, other: ToolTotals) -> None:
-        from toolsel.replay.sketch import merge
-
-        self.calls += other.calls
-        self.errors += other.errors
-        self.sessions += other.sessions
-        self.latency_count += other.latency_count
-        self.latency_sum += other.latency_sum
-        merge(self.sketch, other.sketch)
-        self.stored.extend(other.stored)
 
 
 def records_stats(
@@ -330,114 +386,42 @@ def records_stats(
       among the session's first PAIR_TOOLS tools (by first use);
     - a session counts in the window holding its first record.
     """
-    calls: dict[str, int] = {}
-    errors: dict[str, int] = {}
-    sessions: dict[str, int] = {}
-    latencies: dict[str, list[float]] = {}
-    pairs: dict[tuple[str, str], int] = {}
-    session_count = 0
+    sums = UsageSums()
     used: dict[str | None, tuple[set[str], list[str]]] = {}  # tools seen, first PAIR_TOOLS
     for tool, ok, latency, session, at in rows:
         inside = (since is None or at >= since) and (until is None or at < until)
         seen = used.get(session)
         if seen is None:
             seen = used[session] = (set(), [])
-            session_count += inside
+            sums.units += inside
         if tool not in seen[0]:
             seen[0].add(tool)
             if inside:
-                sessions[tool] = sessions.get(tool, 0) + 1
+                sums.tool(tool).units += 1
             if len(seen[1]) < PAIR_TOOLS:
                 if inside:
-                    _pair_with(pairs, tool, seen[1])
+                    _pair_with(sums.pairs, tool, seen[1])
                 seen[1].append(tool)
         if inside:
-            calls[tool] = calls.get(tool, 0) + 1
-            if not ok:
-                errors[tool] = errors.get(tool, 0) + 1
+            t = sums.tool(tool)
+            t.calls += 1
+            t.answered += 1  # a record is a call that was answered
+            t.errors += not ok
             if latency is not None:
-                latencies.setdefault(tool, []).append(latency / 1000.0)
-    quantiles = {name: _exact_quantiles(values) for name, values in latencies.items()}
-    stats = _summarise(calls, errors, sessions, quantiles, calls, pairs, registry)
-    return replace(stats, transcripts=session_count)
+                t.exact.append(latency / 1000.0)
+    return sums.stats(registry)
 
 
 def totals_stats(
-    tools: dict[str, ToolTotals],
+    tools: dict[str, ToolSums],
     pairs: dict[tuple[str, str], int],
     sessions: int,
     registry: Registry | None = None,
 ) -> UsageStats:
     """The statistics from a window's sums (the usage store's roll-ups): equal to
     `records_stats` on the same records, the latency percentiles within 1%."""
-    from toolsel.replay.sketch import quantiles, stored_quantiles
-
-    used = {name: t for name, t in tools.items() if t.calls}
-    latency: dict[str, tuple[float | None, float | None]] = {}
-    for name, t in used.items():
-        median, high = stored_quantiles(t.stored, t.sketch) if t.stored else quantiles(t.sketch)
-        if median is not None and high is not None:
-            latency[name] = (median / 1000.0, high / 1000.0)
-    calls = {name: t.calls for name, t in used.items()}
-    stats = _summarise(
-        calls,
-        {name: t.errors for name, t in used.items()},
-        {name: t.sessions for name, t in used.items()},
-        latency,
-        calls,
-        {pair: n for pair, n in pairs.items() if n},
-        registry,
-    )
-    return replace(stats, transcripts=sessions)
+    return UsageSums(tools, pairs, sessions).stats(registry)
 
 
 def _pair_with(pairs: dict[tuple[str, str], int], tool: str, earlier: Iterable[str]) -> None:
-    for other in earlier:
-        pair = (other, tool) if other < tool else (tool, other)
-        pairs[pair] = pairs.get(pair, 0) + 1
-    if len(pairs) > MAX_PAIRS:
-        keep = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_PAIRS // 2]
-        pairs.clear()
-        pairs.update(keep)
-
-
-def _exact_quantiles(values: Sequence[float]) -> tuple[float | None, float | None]:
-    return (statistics.median(values) if values else None), p95(values)
-
-
-def _summarise(
-    calls: dict[str, int],
-    errors: dict[str, int],
-    units: dict[str, int],
-    latency: dict[str, tuple[float | None, float | None]],
-    answered: dict[str, int],
-    pairs: dict[tuple[str, str], int],
-    registry: Registry | None,
-) -> UsageStats:
-    """Per-tool usage, most called first; the registry's tools never called; the top pairs.
-    `units` counts the transcripts (or sessions) that called each tool; `latency` holds
-    each tool's (median, p95) in seconds."""
-    tools = tuple(
-        ToolUsage(
-            name,
-            calls[name],
-            errors.get(name, 0),
-            units.get(name, 0),
-            latency.get(name, (None, None))[0],
-            answered.get(name, 0),
-            latency.get(name, (None, None))[1],
-        )
-        for name in sorted(calls, key=lambda n: (-calls[n], n))
-    )
-    never = (
-        tuple(sorted(t.name for t in registry.tools if t.name not in calls))
-        if registry is not None
-        else None
-    )
-    top = sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_PAIRS]
-    return UsageStats(
-        transcripts=0,
-        tools=tools,
-        never_called=never,
-        co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
-    )
+    add_pairs(pairs, ((other, tool) if other < tool else (tool, other) for other in earlier))

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from toolsel.serve.limits import ANALYTICS_BUDGET, ANALYTICS_QUEUE, ANALYTICS_WORKERS
-from toolsel.serve.service import RequestError
+from toolsel.serve.values import RequestError
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry

@@ -55,70 +55,77 @@ class ConnectionNotes:
             )
 
 
-def guarded_protocol(max_connections: int, header_timeout: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol class with the limits above (`uvicorn.Config(http=...)`)."""
-    notes = ConnectionNotes()
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the limits above; `guarded_protocol` sets them."""
 
-    class GuardedH11Protocol(H11Protocol):
-        _waiting_since: float = 0.0
-        _header_timer: asyncio.TimerHandle | None = None
+    max_connections: int
+    header_timeout: float
+    notes: ConnectionNotes
+    _waiting_since: float = 0.0
+    _header_timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: Any) -> None:
-            if len(self.connections) >= max_connections and not self._evict_idle():
-                notes.note("refused", len(self.connections), max_connections)
-                transport.abort()
-                return
-            super().connection_made(transport)
+    def connection_made(self, transport: Any) -> None:
+        if len(self.connections) >= self.max_connections and not self._evict_idle():
+            self.notes.note("refused", len(self.connections), self.max_connections)
+            transport.abort()
+            return
+        super().connection_made(transport)
+        self._wait_for_request()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        if self.transport is None:  # refused in connection_made
+            return
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._cancel_header_timer()  # a request is in; the deadline is the app's
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
             self._wait_for_request()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._cancel_header_timer()
-            if self.transport is None:  # refused in connection_made
-                return
-            super().connection_lost(exc)
+    def _wait_for_request(self) -> None:
+        self._cancel_header_timer()
+        self._waiting_since = time.monotonic()
+        self._header_timer = self.loop.call_later(self.header_timeout, self._header_timed_out)
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.cycle is not None and not self.cycle.response_complete:
-                self._cancel_header_timer()  # a request is in; the deadline is the app's
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._wait_for_request()
-
-        # -- helpers ------------------------------------------------------------------
-        def _wait_for_request(self) -> None:
-            self._cancel_header_timer()
-            self._waiting_since = time.monotonic()
-            self._header_timer = self.loop.call_later(header_timeout, self._header_timed_out)
-
-        def _cancel_header_timer(self) -> None:
-            if self._header_timer is not None:
-                self._header_timer.cancel()
-                self._header_timer = None
-
-        def _header_timed_out(self) -> None:
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
             self._header_timer = None
-            if not self.transport.is_closing():
-                notes.note("timed_out", len(self.connections), max_connections)
-                self.transport.close()
 
-        def _evict_idle(self) -> bool:
-            idle: list[Any] = [
-                c for c in self.connections if getattr(c, "_header_timer", None) is not None
-            ]
-            if not idle:
-                return False
-            oldest = min(idle, key=lambda c: c._waiting_since)
-            oldest._cancel_header_timer()
-            oldest.transport.abort()
-            oldest.connections.discard(oldest)
-            notes.note("evicted", len(self.connections), max_connections)
-            return True
+    def _header_timed_out(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.notes.note("timed_out", len(self.connections), self.max_connections)
+            self.transport.close()
 
-    GuardedH11Protocol.notes = notes  # type: ignore[attr-defined]
-    return GuardedH11Protocol
+    def _evict_idle(self) -> bool:
+        idle: list[Any] = [
+            c for c in self.connections if getattr(c, "_header_timer", None) is not None
+        ]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c._waiting_since)
+        oldest._cancel_header_timer()
+        oldest.transport.abort()
+        oldest.connections.discard(oldest)
+        self.notes.note("evicted", len(self.connections), self.max_connections)
+        return True
+
+
+def guarded_protocol(max_connections: int, header_timeout: float) -> type[H11Protocol]:
+    """`GuardedH11Protocol` with these limits, for `uvicorn.Config(http=...)`."""
+    limits = {
+        "max_connections": max_connections,
+        "header_timeout": header_timeout,
+        "notes": ConnectionNotes(),
+    }
+    return type("GuardedH11Protocol", (GuardedH11Protocol,), limits)
 
 
 def raise_open_file_limit() -> int:

@@ -1,106 +1,149 @@
 """The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`
-paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json`, docs at `/docs`; the read-only
-dashboard at `/` (`toolsel.serve.dashboard`).
+paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json` (generated from
+`toolsel.serve.models`), docs at `/docs`; the read-only dashboard at `/`
+(`toolsel.serve.dashboard`).
 
-Every handler reads its body itself (so a malformed body gets one clear 4xx, in the same
-`{"error": ...}` shape everywhere) and runs one `Service` method on the work pool
-(`toolsel.serve.work`), never on the event loop. `toolsel.serve.guard` refuses foreign
-hosts and origins, a missing token, non-JSON bodies and oversized ones before any handler.
+A route's JSON body is read here first (capped in size and in time, exact for integers over
+64 bits, one clear 4xx when it is not JSON), then checked by the route's model, and every
+error has the one shape `{"error": ..., "status": N}`. Each handler runs one `Service` method
+on the work pool (`toolsel.serve.work`), never on the event loop. `toolsel.serve.guard`
+refuses foreign hosts and origins, a missing token, non-JSON bodies and oversized ones
+before any handler.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Body, FastAPI, Query, Request
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
 
 from toolsel import __version__
+from toolsel.schemas import Output
 from toolsel.serve.guard import Guard, HostPolicy
 from toolsel.serve.limits import ANALYTICS_BUDGET, BODY_TIMEOUT, MAX_BODY
+from toolsel.serve.models import (
+    USAGE_BODY,
+    AgentRecorded,
+    AgentSelection,
+    AgentSelectRequest,
+    AgentToolUsage,
+    AgentUsageRequest,
+    AgentValidateRequest,
+    AgentVerdict,
+    AnalyticsQuery,
+    Health,
+    Problem,
+    RankRequest,
+    Readiness,
+    SelectRequest,
+    ToolsQuery,
+    ValidateRequest,
+    as_sent,
+    documents,
+    published_schemas,
+)
 from toolsel.serve.responses import error_response, json_response
-from toolsel.serve.service import RequestError, Service
+from toolsel.serve.service import Service
+from toolsel.serve.values import BadValue, RequestError, request_error
 from toolsel.serve.work import WorkPool
 
 #: A run of digits long enough to be an integer orjson cannot hold exactly (anywhere,
 #: strings included: such a body is read by the standard library, exactly and a bit slower).
 LONG_NUMBER = re.compile(rb"\d{19}")
-
-STRING = {"type": "string"}
-STRINGS = {"type": "array", "items": STRING}
-
-
-def _object_body(description: str, properties: dict[str, Any], required: list[str]) -> Any:
-    """An OpenAPI request body, for the docs (the handler validates the body itself)."""
-    schema = {"type": "object", "properties": properties, "required": required}
-    return {
-        "requestBody": {
-            "required": True,
-            "description": description,
-            "content": {"application/json": {"schema": schema}},
-        }
-    }
+#: Every route's errors, for the OpenAPI document.
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": Problem, "description": "The request cannot be served as sent"},
+    "5XX": {"model": Problem, "description": "Busy, past a deadline, or a store failing"},
+}
+#: POST /v1/usage's body, passed on as sent: a batch of 10,000 records is checked on a
+#: worker (`service.parse_records`), not on the event loop.
+UsageBody = Annotated[Any, as_sent(USAGE_BODY), Body()]
 
 
-class Bodies:
-    """Reads request bodies: capped in size and in time, JSON only."""
+async def read_body(request: Request, max_body: int, timeout: float) -> bytes:
+    """The body, at most `max_body` bytes, within `timeout` seconds."""
+    from starlette.requests import ClientDisconnect
 
-    def __init__(self, max_body: int, timeout: float) -> None:
-        self.max_body = max_body
-        self.timeout = timeout
+    chunks = []
+    size = 0
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():  # a body without Content-Length too
+                size += len(chunk)
+                if size > max_body:
+                    raise RequestError(f"request body over {max_body} bytes", 413)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise RequestError(f"request body not received within {timeout:g} s", 408) from None
+    except ClientDisconnect:
+        raise RequestError(
+            "the client closed the connection before sending its body", 400
+        ) from None
+    return b"".join(chunks)
 
-    async def json(self, request: Request) -> Any:
-        import orjson
 
-        raw = await self._read(request)
-        if not raw.strip():
-            raise RequestError("empty request body: send a JSON object")
-        try:
-            if LONG_NUMBER.search(raw):  # orjson would read an integer over 64 bits as a float
-                import json
+def parse_json(raw: bytes) -> Any:
+    import orjson
 
-                return json.loads(raw)
-            return orjson.loads(raw)
-        except RecursionError:
-            raise RequestError("request body is not JSON: nested too deeply") from None
-        except (ValueError, UnicodeDecodeError) as error:
-            raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
+    if not raw.strip():
+        raise RequestError("empty request body: send a JSON object")
+    try:
+        if LONG_NUMBER.search(raw):  # orjson would read an integer over 64 bits as a float
+            import json
 
-    async def object(self, request: Request) -> dict[str, Any]:
-        value = await self.json(request)
-        if not isinstance(value, dict):
-            raise RequestError("request body must be a JSON object", 422)
-        return value
-
-    async def _read(self, request: Request) -> bytes:
-        from starlette.requests import ClientDisconnect
-
-        chunks = []
-        size = 0
-        try:
-            async with asyncio.timeout(self.timeout):
-                async for chunk in request.stream():  # a body without Content-Length too
-                    size += len(chunk)
-                    if size > self.max_body:
-                        raise RequestError(f"request body over {self.max_body} bytes", 413)
-                    chunks.append(chunk)
-        except TimeoutError:
-            raise RequestError(
-                f"request body not received within {self.timeout:g} s", 408
-            ) from None
-        except ClientDisconnect:
-            raise RequestError(
-                "the client closed the connection before sending its body", 400
-            ) from None
-        return b"".join(chunks)
+            return json.loads(raw)
+        return orjson.loads(raw)
+    except RecursionError:
+        raise RequestError("request body is not JSON: nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
 
 
 def shown_error(error: Exception) -> str:
     text = " ".join(str(error).split())
     return text if len(text) <= 200 else text[:199] + "…"
+
+
+class ReadRequest(Request):
+    """A request whose body was read and parsed already (FastAPI asks for both)."""
+
+    def __init__(self, request: Request, raw: bytes, value: Any) -> None:
+        super().__init__(request.scope, request.receive)
+        self.raw, self.value = raw, value
+
+    async def body(self) -> bytes:
+        return self.raw
+
+    async def json(self) -> Any:
+        return self.value
+
+
+class ServeRoute(APIRoute):
+    """An API route: a query string it does not read is refused (a query model refuses its
+    own unknown keys); a JSON body is read by `read_body` and `parse_json` before FastAPI
+    checks it with the route's model (`app.state.body_limits`: the largest, and its time)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handle = super().get_route_handler()
+        takes_query = bool(self.dependant.query_params)
+        takes_body = self.body_field is not None
+
+        async def strict(request: Request) -> Response:
+            if request.query_params and not takes_query:
+                key = next(iter(request.query_params))[:40]
+                raise BadValue(f"{self.path} does not take the query parameter `{key}`")
+            if takes_body:
+                raw = await read_body(request, *request.app.state.body_limits)
+                request = ReadRequest(request, raw, parse_json(raw))
+            return await handle(request)
+
+        return strict
 
 
 def create_app(
@@ -121,16 +164,37 @@ def create_app(
     run on workers of their own, each request within `analytics_budget` seconds; with
     `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_close` runs
     when the server shuts down."""
-    from contextlib import AsyncExitStack, asynccontextmanager
-
     from toolsel.serve.analytics import analytics_pool
+    from toolsel.serve.dashboard import dashboard_routes
 
     work = pool or WorkPool()
     analytics = analytics_pool(analytics_budget)
-    bodies = Bodies(max_body, body_timeout)
-    mcp_app = None
+    closing = [on_close, None if pool else work.close, analytics.close]
+    app = FastAPI(
+        lifespan=_lifespan([c for c in closing if c is not None], mcp_server),
+        title="toolsel",
+        version=__version__,
+        description="Tool selection as a service: rank, select and validate tool calls "
+        "against a registry, and record how calls went.",
+    )
+    app.state.body_limits = (max_body, body_timeout)
+    _answer_errors(app)
+    app.include_router(_health_routes(service, work))
+    app.include_router(_v1_routes(service, work, analytics))
+    app.include_router(_agent_routes(service, work, analytics))
+    app.include_router(dashboard_routes())
     if mcp_server is not None:
-        mcp_app = mcp_server.streamable_http_app(streamable_http_path="/mcp", host=host)
+        app.mount("/", mcp_server.streamable_http_app(streamable_http_path="/mcp", host=host))
+    app.add_middleware(
+        Guard, token=token, max_body=max_body, policy=policy or HostPolicy.for_bind(host)
+    )
+    app.openapi = _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _lifespan(closing: list[Callable[[], None]], mcp_server: Any) -> Any:
+    """Quiet event-loop errors while serving; at shutdown, stop the MCP sessions, then run
+    `closing` last to first."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -138,26 +202,27 @@ def create_app(
 
         quiet_loop_errors(asyncio.get_running_loop())
         async with AsyncExitStack() as stack:
-            if on_close is not None:
-                stack.callback(on_close)
-            if pool is None:
-                stack.callback(work.close)
-            stack.callback(analytics.close)
+            for close in closing:
+                stack.callback(close)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
             yield
 
-    app = FastAPI(
-        lifespan=lifespan,
-        title="toolsel",
-        version=__version__,
-        description="Tool selection as a service: rank, select and validate tool calls "
-        "against a registry, and record how calls went.",
-    )
+    return lifespan
+
+
+def _answer_errors(app: FastAPI) -> None:
+    """Every error in the one shape: a refused request, a body its model refuses, a bug."""
+    from fastapi.exceptions import RequestValidationError
 
     @app.exception_handler(RequestError)
-    async def request_error(request: Request, error: RequestError) -> Response:
+    async def refused(request: Request, error: RequestError) -> Response:
         return error_response(str(error), error.status, error.reason)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        problem = request_error(error.errors())
+        return error_response(str(problem), problem.status, problem.reason)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:
@@ -166,29 +231,39 @@ def create_app(
         logging.getLogger("toolsel.serve").exception("unexpected error on %s", request.url.path)
         return error_response("internal error (logged by the server)", 500)
 
-    app.include_router(_health_routes(service, work))
-    app.include_router(_v1_routes(service, work, bodies, analytics))
-    app.include_router(_agent_routes(service, work, bodies, analytics))
-    from toolsel.serve.dashboard import dashboard_routes
 
-    app.include_router(dashboard_routes())
-    if mcp_app is not None:
-        app.mount("/", mcp_app)
-    app.add_middleware(
-        Guard, token=token, max_body=max_body, policy=policy or HostPolicy.for_bind(host)
-    )
-    return app
+def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """FastAPI's document, with the published schemas the answers refer to."""
+    from fastapi.openapi.utils import get_openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            spec["components"]["schemas"].update(published_schemas())
+            app.openapi_schema = spec
+        return app.openapi_schema
+
+    return openapi
+
+
+def _router(prefix: str, tag: str) -> APIRouter:
+    return APIRouter(prefix=prefix, tags=[tag], responses=PROBLEMS, route_class=ServeRoute)
 
 
 def _health_routes(service: Service, work: WorkPool) -> APIRouter:
-    router = APIRouter(tags=["health"])
+    router = _router("", "health")
 
-    @router.get("/healthz")
+    @router.get("/healthz", response_model=Health)
     async def healthz() -> Response:
         """The process is up (answered on the event loop, whatever the workers do)."""
         return json_response({"ok": True})
 
-    @router.get("/readyz")
+    @router.get("/readyz", response_model=Readiness, responses={503: {"model": Readiness}})
     async def readyz() -> Response:
         """Ready to serve: the registry is loaded and the store answers (503 when not);
         `last_reload_error` says why the last reload failed."""
@@ -198,127 +273,77 @@ def _health_routes(service: Service, work: WorkPool) -> APIRouter:
     return router
 
 
-def _v1_routes(
-    service: Service, work: WorkPool, bodies: Bodies, analytics_work: WorkPool
-) -> APIRouter:
-    router = APIRouter(prefix="/v1", tags=["v1"])
+def _v1_routes(service: Service, work: WorkPool, analytics_work: WorkPool) -> APIRouter:
+    router = _router("/v1", "v1")
 
-    @router.post(
-        "/rank",
-        openapi_extra=_object_body(
-            "A prompt to rank the registry's tools for (`select:A,B` looks tools up).",
-            {
-                "query": STRING,
-                "method": STRING,
-                "top": {"type": "integer"},
-                "permission": STRING,
-                "categories": STRINGS,
-                "tags": STRINGS,
-                "include_deprecated": {"type": "boolean"},
-                "min_score": {"type": "number"},
-                "min_strength": {"type": "number"},
-                "explain": {"type": "boolean"},
-            },
-            ["query"],
-        ),
-    )
-    async def rank(request: Request) -> Response:
-        """The `toolsel.rank` document, as `toolsel rank --format json` prints it."""
-        return json_response(await work.run(service.rank, await bodies.object(request)))
+    @router.post("/rank", responses=documents(Output.RANK, Output.SELECT))
+    async def rank(request: RankRequest) -> Response:
+        """The `toolsel.rank` document, as `toolsel rank --format json` prints it (a
+        `select:` query: the `toolsel.select` document)."""
+        return json_response(await work.run(service.rank, request))
 
-    @router.post(
-        "/select",
-        openapi_extra=_object_body(
-            "Tools to load by name.",
-            {"names": STRINGS, "tool_use_id": STRING, "with_deps": {"type": "boolean"}},
-            ["names"],
-        ),
-    )
-    async def select(request: Request) -> Response:
+    @router.post("/select", responses=documents(Output.SELECT))
+    async def select(request: SelectRequest) -> Response:
         """The `toolsel.select` document: the tool_reference block and diagnostics."""
-        return json_response(await work.run(service.select, await bodies.object(request)))
+        return json_response(await work.run(service.select, request))
 
-    @router.post(
-        "/validate",
-        openapi_extra=_object_body(
-            "A call to check before it is made.",
-            {"tool": STRING, "input": {}, "permission": STRING, "session": STRING},
-            ["tool", "input"],
-        ),
-    )
-    async def validate_call(request: Request) -> Response:
+    @router.post("/validate", responses=documents(Output.VALIDATE))
+    async def validate_call(request: ValidateRequest) -> Response:
         """`{ok, violations}`: the registry checks replay runs on a call."""
-        return json_response(await work.run(service.validate, await bodies.object(request)))
+        return json_response(await work.run(service.validate, request))
 
-    @router.post(
-        "/usage",
-        openapi_extra=_object_body(
-            "One record, a list of them, {records: [...]}, or replay JSONL tool_result events.",
-            {
-                "tool": STRING,
-                "ok": {"type": "boolean"},
-                "latency_ms": {"type": "number"},
-                "session": STRING,
-                "error": STRING,
-                "at": STRING,
-                "id": STRING,
-            },
-            ["tool", "ok"],
-        ),
-    )
-    async def usage(request: Request) -> Response:
-        """`{received, stored}`; a record whose `id` is already stored is not stored again."""
-        return json_response(await work.run(service.usage, await bodies.json(request)))
+    @router.post("/usage", responses=documents(Output.USAGE))
+    async def usage(body: UsageBody) -> Response:
+        """One record, a list of them, `{records: [...]}`, or replay JSONL tool_result
+        events: `{received, stored}`; a record whose `id` is stored is not stored again."""
+        return json_response(await work.run(service.usage, body))
 
-    @router.get("/analytics")
-    async def analytics(
-        since: str | None = None, until: str | None = None, session: str | None = None
-    ) -> Response:
+    @router.get("/analytics", responses=documents(Output.STATS))
+    async def analytics(query: Annotated[AnalyticsQuery, Query()]) -> Response:
         """The `toolsel.stats` payload over the stored records: the most-called tools, the
         others summed in `other`; 503 with `"reason": "analytics_budget"` past its budget."""
-        query = {k: v for k, v in (("since", since), ("until", until), ("session", session)) if v}
         return json_response(await analytics_work.run(service.analytics, query))
 
-    @router.get("/tools")
-    async def tools(emit: str | None = None) -> Response:
+    @router.get("/tools", responses=documents(Output.TOOLS, provider=True))
+    async def tools(query: Annotated[ToolsQuery, Query()]) -> Response:
         """Every tool, in toolsel's shape or a provider's (`?emit=openai|anthropic|mcp|gemini`)."""
-        return json_response(await work.run(service.tools, emit))
+        return json_response(await work.run(service.tools, query))
 
-    @router.get("/tools/{name}")
-    async def tool(name: str, emit: str | None = None) -> Response:
+    @router.get("/tools/{name}", responses=documents(Output.TOOLS, one=True, provider=True))
+    async def tool(name: str, query: Annotated[ToolsQuery, Query()]) -> Response:
         """One tool, in toolsel's shape or a provider's."""
-        return json_response(await work.run(service.tools, emit, name))
+        return json_response(await work.run(service.tools, query, name))
 
     return router
 
 
-def _agent_routes(
-    service: Service, work: WorkPool, bodies: Bodies, analytics_work: WorkPool
-) -> APIRouter:
+def _agent_routes(service: Service, work: WorkPool, analytics_work: WorkPool) -> APIRouter:
     from toolsel.serve import compat
 
-    router = APIRouter(prefix="/agent", tags=["reference design"])
+    router = _router("/agent", "reference design")
 
-    @router.post("/select-tools")
-    async def agent_select(request: Request) -> Response:
+    @router.post("/select-tools", response_model=AgentSelection)
+    async def agent_select(request: AgentSelectRequest) -> Response:
         """`{message, maxTools?, permissionLevel?}` -> `{tools, method, scores}`."""
-        body = await bodies.object(request)
+        body = request.model_dump(mode="json")
         return json_response(await work.run(compat.select_tools, service, body))
 
-    @router.post("/validate")
-    async def agent_validate(request: Request) -> Response:
+    verdicts: dict[int | str, Any] = {code: {"model": AgentVerdict} for code in (400, 403)}
+
+    @router.post("/validate", response_model=AgentVerdict, responses=verdicts)
+    async def agent_validate(request: AgentValidateRequest) -> Response:
         """`{tool, toolCallHistory?, userId?}` -> `{valid: true}`, or 403/400 with a reason."""
-        body = await bodies.object(request)
+        body = request.model_dump(mode="json")
         status, payload = await work.run(compat.validate, service, body)
         return json_response(payload, status)
 
-    @router.post("/record-usage")
-    async def agent_record(request: Request) -> Response:
+    @router.post("/record-usage", response_model=AgentRecorded)
+    async def agent_record(request: AgentUsageRequest) -> Response:
         """`{tool, success, latencyMs?}` -> `{recorded: true}`."""
-        body = await bodies.object(request)
+        body = request.model_dump(mode="json")
         return json_response(await work.run(compat.record_usage, service, body))
 
-    @router.get("/analytics")
+    @router.get("/analytics", response_model=list[AgentToolUsage])
     async def agent_analytics() -> Response:
         """`[{tool, calls, errorRate, avgLatencyMs, lastUsed}]`, most called first; the
         tools past the most called summed in a last `(other)` row."""

@@ -16,7 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel import __version__
+from toolsel.serve.models import RankRequest, SelectRequest, ValidateRequest
 from toolsel.serve.service import Service
+from toolsel.serve.values import read, shown
 
 INSTRUCTIONS = (
     "This server knows a registry of tools. Call search_tools with what you want to do to "
@@ -29,78 +31,73 @@ def create_mcp(service: Service) -> Any:
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer(name="toolsel", version=__version__, instructions=INSTRUCTIONS)
-
-    @server.tool()
-    def search_tools(query: str, top: int = 5, category: str | None = None) -> dict[str, Any]:
-        """Find the registry's tools that fit a task, best first: each tool's name,
-        description and input schema. `top` caps how many (1-50); `category` keeps one
-        category."""
-        from toolsel.emit import EMITTERS
-
-        body: dict[str, Any] = {"query": query, "top": max(1, min(top, 50))}
-        if category:
-            body["categories"] = [category]
-        with _deadline():
-            ranked = service.rank(body)
-        registry = service.snapshot.registry
-        names = [r["name"] for r in ranked.get("results", [])]
-        tools = [t for n in names if (t := registry.get(n)) is not None]
-        found = EMITTERS["mcp"](tools)["tools"]
-        return {
-            "tools": [
-                {
-                    "name": t["name"],
-                    "description": t["description"],
-                    "inputSchema": t["inputSchema"],
-                }
-                for t in found
-            ],
-            "strong_match": ranked.get("strong_match", False),
-        }
-
-    @server.tool()
-    def select_tools(names: list[str]) -> dict[str, Any]:
-        """The full definitions (MCP tool shape) of tools named exactly or by alias; names
-        that match nothing are listed in `not_found`."""
-        from toolsel.emit import EMITTERS
-
-        with _deadline():
-            selected = service.select({"names": names})
-        registry = service.snapshot.registry
-        tools = [t for n in selected["matches"] if (t := registry.get(n)) is not None]
-        return {"tools": EMITTERS["mcp"](tools)["tools"], "not_found": selected["not_found"]}
-
-    @server.tool()
-    def validate_call(tool: str, input: dict[str, Any]) -> dict[str, Any]:
-        """Check a call before making it: unknown tool, deprecated, and its input against
-        the tool's JSON Schema (with the failing path). Returns {ok, violations}."""
-        with _deadline():
-            return service.validate({"tool": tool, "input": input})
-
-    @server.resource(
+    tools = Tools(service)
+    for tool in (tools.search_tools, tools.select_tools, tools.validate_call):
+        server.tool()(tool)
+    server.resource(
         "toolsel://tools/{name}",
         name="tool",
         description="One registry tool's full definition (MCP tool shape), by name.",
         mime_type="application/json",
-    )
-    def tool_resource(name: str) -> str:
+    )(tools.tool_resource)
+    return server
+
+
+class Tools:
+    """The MCP tools and resource, answered by one service; each call within a deadline."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    def search_tools(self, query: str, top: int = 5, category: str | None = None) -> dict[str, Any]:
+        """Find the registry's tools that fit a task, best first: each tool's name,
+        description and input schema. `top` caps how many (1-50); `category` keeps one
+        category."""
+        body: dict[str, Any] = {"query": query, "top": max(1, min(top, 50))}
+        if category:
+            body["categories"] = [category]
+        with _deadline():
+            ranked = self.service.rank(read(RankRequest, body))
+        names = [r["name"] for r in ranked.get("results", [])]
+        keys = ("name", "description", "inputSchema")
+        found = [{key: t[key] for key in keys} for t in self._mcp_tools(names)]
+        return {"tools": found, "strong_match": ranked.get("strong_match", False)}
+
+    def select_tools(self, names: list[str]) -> dict[str, Any]:
+        """The full definitions (MCP tool shape) of tools named exactly or by alias; names
+        that match nothing are listed in `not_found`."""
+        with _deadline():
+            selected = self.service.select(read(SelectRequest, {"names": names}))
+        return {"tools": self._mcp_tools(selected["matches"]), "not_found": selected["not_found"]}
+
+    def validate_call(self, tool: str, input: dict[str, Any]) -> dict[str, Any]:
+        """Check a call before making it: unknown tool, deprecated, and its input against
+        the tool's JSON Schema (with the failing path). Returns {ok, violations}."""
+        with _deadline():
+            return self.service.validate(read(ValidateRequest, {"tool": tool, "input": input}))
+
+    def tool_resource(self, name: str) -> str:
         import json
 
         from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-        from toolsel.emit import EMITTERS
-        from toolsel.serve.service import shown
         from toolsel.suggest import did_you_mean
 
-        registry = service.snapshot.registry
-        tool = registry.get(name)
-        if tool is None:  # the client gets the reason; the server logs one line
+        registry = self.service.snapshot.registry
+        if registry.get(name) is None:  # the client gets the reason; the server logs one line
             raise ResourceNotFoundError(
                 f"no tool named {shown(name)}{did_you_mean(name, registry.names)}"
             )
-        return json.dumps(EMITTERS["mcp"]([tool])["tools"][0], ensure_ascii=False)
+        return json.dumps(self._mcp_tools([name])[0], ensure_ascii=False)
 
-    return server
+    def _mcp_tools(self, names: list[str]) -> list[dict[str, Any]]:
+        """The named tools of the live registry, in the MCP tool shape."""
+        from toolsel.emit import EMITTERS
+
+        registry = self.service.snapshot.registry
+        tools = [t for name in names if (t := registry.get(name)) is not None]
+        found: list[dict[str, Any]] = EMITTERS["mcp"](tools)["tools"]
+        return found
 
 
 def _deadline() -> Any:

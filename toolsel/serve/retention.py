@@ -81,7 +81,7 @@ class Pruner:
         return self
 
     def prune_once(self) -> int:
-        from toolsel.serve.rollups import iso
+        from toolsel.timeparse import iso
 
         before = iso(datetime.now(UTC) - self.retain)
         deleted = int(self.store.prune(before))

@@ -1,9 +1,10 @@
 """What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot
-that is reloaded in the background, and one function per operation, each taking plain data
-(a request body) and returning the same JSON payload as the matching CLI output.
+that is reloaded in the background, and one method per operation, each taking a checked
+request (`toolsel.serve.models`) and returning the same JSON payload as the matching CLI
+output.
 
-Nothing here prints. A request's input that is wrong raises `RequestError` (a 4xx), never
-anything else the caller would have to guess about.
+Nothing here prints. A request that cannot be served raises `RequestError` (a 4xx or 5xx),
+never anything else the caller would have to guess about.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,32 +20,29 @@ from typing import Any
 
 from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
-from toolsel.registry.model import Permission, Registry
+from toolsel.registry.model import Registry
 from toolsel.registry.paths import FileList
 from toolsel.schemas import Output, schema_name
-from toolsel.serve.limits import (
-    ANALYTICS_TOOLS,
-    MAX_BATCH,
-    MAX_NAME,
-    MAX_QUERY,
-    MAX_SELECT_NAMES,
+from toolsel.serve import values
+from toolsel.serve.limits import ANALYTICS_TOOLS, MAX_BATCH
+from toolsel.serve.models import (
+    AnalyticsQuery,
+    RankRequest,
+    ReplayResult,
+    SelectRequest,
+    ToolsQuery,
+    UsageBatch,
+    UsageRecordBody,
+    ValidateRequest,
 )
-from toolsel.serve.store import UsageRecord, UsageStore, Window, now, stored_time
+from toolsel.serve.store import UsageRecord, UsageStore, Window, now
+from toolsel.serve.values import RequestError as RequestError  # compat imports it from here
+from toolsel.serve.values import kind, read, shown, stored_text
 
 log = logging.getLogger("toolsel.serve")
 
 #: How often the registry files are checked for changes (seconds).
 POLL_SECONDS = 0.25
-
-
-class RequestError(Exception):
-    """A request that cannot be served as sent: the message says what is wrong (HTTP 4xx);
-    `reason`, when given, names the refusal for programs (`"analytics_budget"`)."""
-
-    def __init__(self, message: str, status: int = 400, *, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,49 +216,28 @@ class Service:
         }
         return store_error is None, body
 
-    def rank(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    def rank(self, request: RankRequest) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
+        from dataclasses import replace
+
         from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
         from toolsel.render.rank import rank_payload
         from toolsel.text import is_select
 
-        _no_unknown_keys(body, RANK_KEYS, "/v1/rank")
-        query = text_field(body, "query")
-        if len(query) > MAX_QUERY:
-            raise RequestError(
-                f"`query` is {len(query)} characters long; at most {MAX_QUERY} (send the "
-                "request, not the whole conversation)",
-                422,
-            )
         snap = self.snapshot
-        if is_select(query):
-            return self.select({"query": query, "with_deps": body.get("with_deps", False)}, snap)
-        method = _choice(body, "method", Method, Method.AUTO)
-        lexical = method is Method.AUTO and not self.auto_embeddings
-        if lexical:
-            method = Method.HYBRID
-        explain = _flag(body, "explain")
-        top = None
-        if body.get("top") is not None:
-            top = integer_field(body, "top", 0, low=1, high=1000)
+        if is_select(request.query):
+            lookup = {"query": request.query, "with_deps": request.with_deps}
+            return self.select(read(SelectRequest, lookup), snap)
+        lexical = request.method is Method.AUTO and not self.auto_embeddings
         options = rank_options(
-            method=method,
-            top=top,
-            permission=_choice(body, "permission", Permission, None),
-            categories=_strings(body, "categories"),
-            tags=_strings(body, "tags"),
-            include_deprecated=_flag(body, "include_deprecated"),
-            min_score=_number(body, "min_score", 0.0),
-            min_strength=_number(body, "min_strength", 0.0),
-            explain=explain,
+            **request.model_dump(exclude={"query", "with_deps", "method", "explain"}),
+            method=Method.HYBRID if lexical else request.method,
+            explain=True,  # `why` lists the evidence; `explain` adds each contribution
         )
         if lexical:  # auto, as `serve --no-embed` makes it: said like any other choice
-            from dataclasses import replace
-
             options = replace(options, requested=Method.AUTO, reason="toolsel serve --no-embed")
-        vector = None
         if options.method in EMBEDDING_METHODS:  # auto, resolved: fusion with the extra
             from toolsel.embed.model import missing
 
@@ -272,58 +249,43 @@ class Service:
             snap.index.tool_vectors()
             snap.index.example_vectors()
         try:
-            result = rank_index(snap.index, query, options, query_vector=vector)
+            result = rank_index(snap.index, request.query, options)
         except ToolselError as error:
             raise RequestError(str(error), 422) from None
-        return rank_payload(result, explain=explain)
+        return rank_payload(result, explain=request.explain)
 
-    def select(self, body: Mapping[str, Any], snap: Snapshot | None = None) -> dict[str, Any]:
+    def select(self, request: SelectRequest, snap: Snapshot | None = None) -> dict[str, Any]:
         """POST /v1/select: the tool_reference tool_result block and the diagnostics."""
         from toolsel.render.rank import select_payload
         from toolsel.select import select_tools
-        from toolsel.text import is_select
 
         snap = snap or self.snapshot
-        if "query" in body:
-            query = text_field(body, "query")
-        else:
-            names = _strings(body, "names", required=True)
-            query = "select:" + ",".join(names)
-        if not is_select(query):
-            raise RequestError("`query` must start with select:, or give `names`")
-        if query.count(",") >= MAX_SELECT_NAMES:
-            raise RequestError(f"at most {MAX_SELECT_NAMES} names per select", 422)
         try:
             result = select_tools(
                 snap.registry.tools,
-                query,
-                with_deps=_flag(body, "with_deps"),
-                tool_use_id=_optional_text(body, "tool_use_id"),
-                pending_servers=_strings(body, "pending_servers"),
+                request.lookup,
+                with_deps=request.with_deps,
+                tool_use_id=request.tool_use_id,
+                pending_servers=request.pending_servers,
             )
         except ToolselError as error:
             raise RequestError(str(error), 422) from None
         return select_payload(result)
 
-    def validate(self, body: Mapping[str, Any]) -> dict[str, Any]:
+    def validate(self, request: ValidateRequest) -> dict[str, Any]:
         """POST /v1/validate: the checks replay runs on a call, before it is made."""
         from toolsel.replay.checks import RegistryChecker
         from toolsel.replay.events import Call
 
-        tool = text_field(body, "tool")
-        if "input" not in body:
-            raise RequestError("missing `input` (the call's arguments, an object)")
-        permission = _choice(body, "permission", Permission, None)
-        session = _optional_text(body, "session")
         snap = self.snapshot
-        checker = RegistryChecker(snap.registry, permission, validators=snap.validators)
-        if session is not None and self.store is not None:
+        checker = RegistryChecker(snap.registry, request.permission, validators=snap.validators)
+        if request.session is not None and self.store is not None:
             with _store_errors():
-                checker.called, checker.succeeded = self.store.session_tools(session)
-        violations = checker.check(Call("validate", tool, body["input"]), 0)
+                checker.called, checker.succeeded = self.store.session_tools(request.session)
+        violations = checker.check(Call("validate", request.tool, request.input), 0)
         return {
             "schema": VALIDATE_SCHEMA,
-            "tool": tool,
+            "tool": request.tool,
             "ok": not violations,
             "violations": [{"rule": v.rule, "message": v.message} for v in violations],
         }
@@ -338,7 +300,7 @@ class Service:
             stored = self.store.record(records)
         return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
 
-    def analytics(self, query: Mapping[str, str]) -> dict[str, Any]:
+    def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
         """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
         window (default: the last 7 days, from the start of the hour; `since=all`: all),
         from the roll-ups, and the window it covers; its `analytics_tools` most-called
@@ -360,7 +322,7 @@ class Service:
             payload["notes"].append(other_note(totals.rest, len(totals.tools)))
         return payload
 
-    def tools(self, emit: str | None, name: str | None = None) -> Any:
+    def tools(self, query: ToolsQuery, name: str | None = None) -> Any:
         """GET /v1/tools[/{name}]: definitions in the registry's own shape, or a provider's."""
         from toolsel.emit import EMITTERS
 
@@ -375,12 +337,10 @@ class Service:
                     f"no tool named {shown(name)}{did_you_mean(name, registry.names)}", 404
                 )
             chosen = (tool,)
-        if emit is None:
+        if query.emit is None:
             items = [tool_payload(t, registry) for t in chosen]
             return items[0] if name is not None else {"schema": TOOLS_SCHEMA, "tools": items}
-        if emit not in EMITTERS:
-            raise RequestError(f"emit must be one of {', '.join(EMITTERS)}, got {shown(emit)}", 422)
-        return EMITTERS[emit](list(chosen))
+        return EMITTERS[query.emit](list(chosen))
 
 
 VALIDATE_SCHEMA = schema_name(Output.VALIDATE)
@@ -412,19 +372,15 @@ def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
     }
 
 
-def analytics_window(query: Mapping[str, str]) -> Window:
-    """`since`/`until` of an analytics request; neither: the last 7 days (from the start of
-    the hour), `since=all`: every record."""
+def analytics_window(query: AnalyticsQuery) -> Window:
+    """The window of an analytics request: neither bound, the last 7 days (from the start of
+    the hour); `since=all`, every record."""
     from toolsel.serve.rollups import default_since
 
-    since, until = query.get("since") or None, query.get("until") or None
-    if since == "all":
-        start = None
-    elif since is None and until is None:
-        start = default_since()
-    else:
-        start = _timestamp(since, "since")
-    return Window(since=start, until=_timestamp(until, "until"), session=query.get("session"))
+    since = query.since
+    if since is None and query.until is None:
+        since = default_since()
+    return Window(since=None if since == "all" else since, until=query.until, session=query.session)
 
 
 @contextmanager
@@ -446,7 +402,9 @@ def _store_errors() -> Iterator[None]:
 def _now() -> str:
     from datetime import UTC, datetime
 
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    from toolsel.timeparse import iso
+
+    return iso(datetime.now(UTC), "seconds")
 
 
 def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
@@ -455,12 +413,14 @@ def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> 
     return replace(snapshot, stamp=stamp)
 
 
-# -- request values --------------------------------------------------------------------------
+# -- request values ------------------------------------------------------------------------
 
 
 def parse_records(body: Any) -> list[UsageRecord]:
+    """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
+    checked by its model; an error names the record at fault."""
     if isinstance(body, dict) and "records" in body:
-        body = body["records"]
+        body = read(UsageBatch, body).records
     items = body if isinstance(body, list) else [body]
     if not items:
         raise RequestError("no usage records")
@@ -469,7 +429,7 @@ def parse_records(body: Any) -> list[UsageRecord]:
     records = []
     for number, item in enumerate(items):
         if not isinstance(item, dict):
-            raise RequestError(f"record {number}: expected an object, got {_kind(item)}", 422)
+            raise RequestError(f"record {number}: expected an object, got {kind(item)}", 422)
         try:
             records.append(_record(item))
         except RequestError as error:
@@ -477,80 +437,22 @@ def parse_records(body: Any) -> list[UsageRecord]:
     return records
 
 
-def _record(item: Mapping[str, Any]) -> UsageRecord:
+def _record(item: dict[str, Any]) -> UsageRecord:
     if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
-        is_error = item.get("is_error", False)
-        if not isinstance(is_error, bool):
-            raise RequestError(f"`is_error` must be true or false, got {_kind(is_error)}")
+        event = read(ReplayResult, item)
         return UsageRecord(
-            tool=_tool_name(item),
-            ok=not is_error,
+            tool=event.tool,
+            ok=not event.is_error,
             at=now(),
-            latency_ms=_number(item, "latency_ms", None),
-            session=_optional_text(item, "file"),
-            id=_stored_text(f"{item.get('file')}#{item.get('id')}", "id"),
+            latency_ms=event.latency_ms,
+            session=event.file,
+            id=stored_text(f"{event.file}#{event.id}", "id"),
         )
     if item.get("event") == "tool_start" and "schema" in item:
         raise RequestError("a tool_start event records nothing; send tool_result events")
-    ok = item.get("ok")
-    if not isinstance(ok, bool):
-        raise RequestError("`ok` must be true or false")
-    return UsageRecord(
-        tool=_tool_name(item),
-        ok=ok,
-        at=_timestamp(item.get("at"), "at") or now(),
-        latency_ms=_number(item, "latency_ms", None),
-        session=_optional_text(item, "session"),
-        error=_optional_text(item, "error"),
-        id=_optional_text(item, "id"),
-    )
-
-
-#: The keys `POST /v1/rank` reads: the query, `with_deps` for a `select:` query, and every
-#: ranking option (`toolsel.ranking.core.rank_options`'s parameters).
-RANK_KEYS = frozenset(
-    {"query", "with_deps", "method", "top", "permission", "categories", "tags",
-     "include_deprecated", "min_score", "min_strength", "explain"}
-)  # fmt: skip
-
-
-def _no_unknown_keys(body: Mapping[str, Any], known: frozenset[str], route: str) -> None:
-    """A key the route does not read is refused, naming it: a typo (`catgories`) would
-    otherwise be ignored, and the answer would look right."""
-    from toolsel.suggest import did_you_mean
-
-    for key in body:
-        if key not in known:
-            raise RequestError(
-                f"{route} does not take `{str(key)[:40]}`{did_you_mean(str(key), sorted(known))}; "
-                f"it takes {', '.join(sorted(known))}",
-                422,
-            )
-
-
-def _tool_name(item: Mapping[str, Any]) -> str:
-    tool = text_field(item, "tool")
-    if len(tool) > MAX_NAME:
-        raise RequestError(f"`tool` is {len(tool)} characters long; at most {MAX_NAME}")
-    return _stored_text(tool, "tool")
-
-
-def _stored_text(value: str, key: str) -> str:
-    """Text a store keeps: no NUL (PostgreSQL cannot hold one in text), nor a lone
-    surrogate (not UTF-8)."""
-    if "\x00" in value:
-        raise RequestError(f"`{key}` contains a NUL character", 422)
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise RequestError(f"`{key}` is not valid Unicode (a lone surrogate)", 422) from None
-    return value
-
-
-def shown(value: Any, limit: int = 80) -> str:
-    """A value quoted in an error message, cut short (an error must not echo a megabyte)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    sent = read(UsageRecordBody, item)
+    at = sent.at or now()
+    return UsageRecord(sent.tool, sent.ok, at, sent.latency_ms, sent.session, sent.error, sent.id)
 
 
 def describe_error(error: BaseException) -> str:
@@ -562,87 +464,11 @@ def describe_error(error: BaseException) -> str:
     return text if len(text) <= 500 else text[:499] + "…"
 
 
-def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else "null"
-    )
-
-
 def text_field(body: Mapping[str, Any], key: str) -> str:
-    value = body.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise RequestError(f"`{key}` must be a non-empty string, got {_kind(value)}", 422)
-    return value
-
-
-def _optional_text(body: Mapping[str, Any], key: str) -> str | None:
-    value = body.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise RequestError(f"`{key}` must be a string, got {_kind(value)}", 422)
-    return _stored_text(value, key)
-
-
-def _flag(body: Mapping[str, Any], key: str) -> bool:
-    value = body.get(key, False)
-    if not isinstance(value, bool):
-        raise RequestError(f"`{key}` must be true or false, got {_kind(value)}", 422)
-    return value
-
-
-def _number(body: Mapping[str, Any], key: str, default: Any) -> Any:
-    value = body.get(key, default)
-    if value is default:
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RequestError(f"`{key}` must be a number >= 0, got {_kind(value)}", 422)
-    if value < 0:
-        raise RequestError(f"`{key}` must be a number >= 0, got {value}", 422)
-    return float(value)
+    """A non-empty string under `key` (`toolsel.serve.compat` reads its bodies with it)."""
+    return values.text(body.get(key), key)
 
 
 def integer_field(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
-    value = body.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RequestError(f"`{key}` must be an integer from {low} to {high}", 422)
-    return value
-
-
-def _strings(body: Mapping[str, Any], key: str, *, required: bool = False) -> tuple[str, ...]:
-    value = body.get(key)
-    if value is None and not required:
-        return ()
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise RequestError(f"`{key}` must be a list of strings", 422)
-    return tuple(value)
-
-
-def _choice(body: Mapping[str, Any], key: str, kind: Callable[[str], Any], default: Any) -> Any:
-    value = body.get(key)
-    if value is None:
-        return default
-    try:
-        return kind(value)
-    except ValueError:
-        choices = ", ".join(str(c.value) for c in kind)  # type: ignore[attr-defined]
-        raise RequestError(f"`{key}` must be one of {choices}, got {shown(value)}", 422) from None
-
-
-def _timestamp(value: Any, key: str) -> str | None:
-    """An ISO 8601 time as stored (UTC, `Z`), or None."""
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise RequestError(f"`{key}` must be an ISO 8601 time", 422)
-    try:
-        return stored_time(value)
-    except (ValueError, OverflowError) as error:
-        reason = " ".join(str(error).split())
-        raise RequestError(
-            f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)} "
-            f"({reason if len(reason) <= 120 else reason[:119] + '…'})",
-            422,
-        ) from None
+    """An integer from `low` to `high` under `key`, `default` when absent (`compat`)."""
+    return values.integer(low, high)(body.get(key, default), key)

@@ -24,7 +24,7 @@ from queue import Empty, SimpleQueue
 from typing import Any, TypeVar
 
 from toolsel.serve.limits import QUEUE, REQUEST_TIMEOUT, WORKERS
-from toolsel.serve.service import RequestError
+from toolsel.serve.values import RequestError
 
 T = TypeVar("T")
 

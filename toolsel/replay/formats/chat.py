@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.claude import add_blocks
+from toolsel.replay.formats.shared import arguments_call
 
 ANTHROPIC = "anthropic"
 OPENAI_CHAT = "openai-chat"
@@ -84,10 +85,3 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
     elif role == "function":
         events.append(Result("", False))  # answers the function_call before it
     return events
-
-
-def arguments_call(call_id: str, tool: str, raw: Any, timestamp: str | None = None) -> Call:
-    """A call whose arguments may be a JSON-encoded string: kept encoded, decoded on use."""
-    if type(raw) is str:
-        return Call(call_id, tool, raw, timestamp=timestamp, encoded=True)
-    return Call(call_id, tool, raw if raw is not None else {}, timestamp=timestamp)

@@ -24,6 +24,7 @@ from toolsel.replay.events import (
     SidechainStart,
     human_text,
 )
+from toolsel.replay.formats.shared import text_id
 
 CLAUDE_CODE = "claude-code"
 STREAM_JSON = "stream-json"
@@ -90,20 +91,9 @@ def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
     if kind == "tool_use":
         name = obj.get("name", "")
         tool = name if type(name) is str else str(name)
-        return [Call(_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
+        return [Call(text_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
     flag = obj.get("is_error")
-    return [Result(_id(obj.get("tool_use_id")), flag is True, timestamp=stamp)]
-
-
-def _id(value: Any) -> str:
-    """An id as a string ("" when the record has none): ids are compared as strings."""
-    if type(value) is str:
-        return value
-    return (
-        ""
-        if value is None or type(value) is bool or isinstance(value, (dict, list))
-        else str(value)
-    )
+    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp)]
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -167,7 +157,7 @@ def add_blocks(
             name = block.get("name", "")
             events.append(
                 Call(
-                    call_id if type(call_id) is str else _id(call_id),  # "": no id, by position
+                    call_id if type(call_id) is str else text_id(call_id),  # "": no id, by position
                     name if type(name) is str else str(name),
                     block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
                     message_id=msg_id,
@@ -181,7 +171,7 @@ def add_blocks(
             flag = block.get("is_error")
             events.append(
                 Result(
-                    call_id if type(call_id) is str else _id(call_id),
+                    call_id if type(call_id) is str else text_id(call_id),
                     flag if type(flag) is bool else structured_error(structured),
                     parent=parent,
                     timestamp=timestamp,

@@ -33,7 +33,7 @@ from toolsel.replay.events import (
     Session,
     human_text,
 )
-from toolsel.replay.formats.chat import arguments_call
+from toolsel.replay.formats.shared import arguments_call, text_id
 
 RESPONSES = "openai-responses"
 ROLLOUT = "codex-rollout"
@@ -145,7 +145,7 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         return [Result(call_id, _result_failed(item), timestamp=timestamp)]
     if kind not in RESPONSES_INLINE:
         return []
-    item_id = _text_id(item.get("id"))
+    item_id = text_id(item.get("id"))
     raw = item.get("action", item.get("arguments", item.get("code", item.get("queries"))))
     events: list[Event] = [arguments_call(item_id, _name(item, kind), raw, timestamp)]
     status = item.get("status")
@@ -163,15 +163,7 @@ def _call_id(item: dict[str, Any], kind: str) -> str:
         value = item.get("callId")
         if value is None and kind == "local_shell_call":
             value = item.get("id")
-    return _text_id(value)
-
-
-def _text_id(value: Any) -> str:
-    if type(value) is str:
-        return value
-    if value is None or type(value) is bool or isinstance(value, (dict, list)):
-        return ""
-    return str(value)
+    return text_id(value)
 
 
 def _name(item: dict[str, Any], kind: str) -> str:
@@ -263,7 +255,7 @@ def rollout(obj: Any) -> Decoded | None:
 def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event]:
     """An event that ends an action: its echo (an implicit call and result, dropped when a
     response item has its `call_id`), or the action itself when no item reports it."""
-    call_id = _text_id(payload.get("call_id"))
+    call_id = text_id(payload.get("call_id"))
     if not call_id:
         return []  # nothing to tell an echo from an action by: the response item counts
     stamp = timestamp if type(timestamp) is str else None

@@ -22,7 +22,7 @@ from toolsel.replay.events import (
     Session,
     human_text,
 )
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 COPILOT = "copilot-cli"
 #: Event families with no tool content (the SDK's session-events schema).
@@ -49,7 +49,7 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
         message = data.get("messageId")
         return [
             Call(
-                _text_id(request.get("toolCallId")),
+                text_id(request.get("toolCallId")),
                 _tool(request.get("name")),
                 request.get("arguments", {}),
                 message_id=message if type(message) is str else None,
@@ -62,7 +62,7 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
     if kind == "tool.execution_start" or kind == "tool.user_requested":
         return [
             Call(
-                _text_id(data.get("toolCallId")),
+                text_id(data.get("toolCallId")),
                 _tool(data.get("toolName")),
                 data.get("arguments", {}),
                 parent=parent,
@@ -72,7 +72,7 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
         ]
     if kind == "tool.execution_complete":
         failed = data.get("success") is False
-        return [Result(_text_id(data.get("toolCallId")), failed, parent, stamp)]
+        return [Result(text_id(data.get("toolCallId")), failed, parent, stamp)]
     if kind == "user.message":
         text = human_text(data.get("content"))
         return [Human(text)] if text is not None and parent is None else NOTHING

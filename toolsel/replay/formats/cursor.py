@@ -24,7 +24,8 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
+from toolsel.timeparse import iso_from_milliseconds
 
 TRANSCRIPT = "cursor-transcript"
 STREAM = "cursor-stream-json"
@@ -59,7 +60,7 @@ def stream_event(obj: Any) -> Decoded | None:
     if kind != "tool_call" or type(tool_call) is not dict:
         return None
     name, body = _tool(tool_call)
-    call_id = _text_id(obj.get("call_id"))
+    call_id = text_id(obj.get("call_id"))
     stamp = _stamp(obj.get("timestamp_ms"))
     arguments = body.get("args", body.get("arguments", {}))
     subtype = obj.get("subtype")
@@ -97,9 +98,4 @@ def _failed(result: Any) -> bool:
 def _stamp(milliseconds: Any) -> str | None:
     if type(milliseconds) is not int or milliseconds <= 0:
         return None
-    from datetime import UTC, datetime
-
-    try:
-        return datetime.fromtimestamp(milliseconds / 1000, UTC).isoformat()
-    except (OverflowError, OSError, ValueError):
-        return None
+    return iso_from_milliseconds(milliseconds)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Result
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 DROID = "droid"
 
@@ -22,14 +22,14 @@ def event(obj: Any) -> Decoded | None:
         name = obj.get("toolName", obj.get("toolId"))
         return DROID, [
             Call(
-                _text_id(obj.get("id")),
+                text_id(obj.get("id")),
                 name if type(name) is str else "",
                 obj.get("parameters", {}),
                 message_id=_message(obj),
             )
         ]
     if kind == "tool_result":
-        return DROID, [Result(_text_id(obj.get("id")), obj.get("isError") is True)]
+        return DROID, [Result(text_id(obj.get("id")), obj.get("isError") is True)]
     if kind == "completion":
         return DROID, NOTHING
     return None

@@ -40,7 +40,6 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats import EXEC_EVENTS, codex
-from toolsel.replay.formats.chat import arguments_call
 from toolsel.replay.formats.claude import (
     CLAUDE_CODE,
     CLAUDE_LINE_TYPES,
@@ -48,6 +47,7 @@ from toolsel.replay.formats.claude import (
     STREAM_JSON,
     structured_error,
 )
+from toolsel.replay.formats.shared import arguments_call
 from toolsel.replay.lines import (
     UNREADABLE,
     Progress,

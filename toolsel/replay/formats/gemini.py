@@ -25,7 +25,7 @@ from toolsel.replay.events import (
     Session,
     human_text,
 )
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 RECORDING = "gemini-cli"
 STREAM = "gemini-stream-json"
@@ -74,7 +74,7 @@ def _calls(message: dict[str, Any]) -> list[Event]:
     for call in calls if type(calls) is list else ():
         if type(call) is not dict:
             continue
-        call_id = _text_id(call.get("id"))
+        call_id = text_id(call.get("id"))
         stamp = call.get("timestamp")
         stamp = stamp if type(stamp) is str else None
         name = call.get("name")
@@ -115,7 +115,7 @@ def stream_event(obj: Any) -> Decoded | None:
         name = obj.get("tool_name")
         return STREAM, [
             Call(
-                _text_id(obj.get("tool_id")),
+                text_id(obj.get("tool_id")),
                 name if type(name) is str else "",
                 obj.get("parameters", {}),
                 timestamp=stamp,
@@ -123,7 +123,7 @@ def stream_event(obj: Any) -> Decoded | None:
         ]
     if kind == "tool_result":
         failed = obj.get("status") == "error" or bool(obj.get("error"))
-        return STREAM, [Result(_text_id(obj.get("tool_id")), failed, timestamp=stamp)]
+        return STREAM, [Result(text_id(obj.get("tool_id")), failed, timestamp=stamp)]
     if kind == "init":
         session = obj.get("session_id")
         return STREAM, [Session(session)] if type(session) is str else NOTHING

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.chat import arguments_call
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import arguments_call, text_id
 
 GROK = "grok-cli"
 RECORD_TYPES = frozenset(
@@ -28,12 +27,12 @@ def record(obj: Any) -> Decoded | None:
     if kind == "assistant":
         calls = obj.get("tool_calls")
         return GROK, [
-            arguments_call(_text_id(call.get("id")), _name(call.get("name")), call.get("arguments"))
+            arguments_call(text_id(call.get("id")), _name(call.get("name")), call.get("arguments"))
             for call in (calls if type(calls) is list else ())
             if type(call) is dict
         ]
     if kind == "tool_result":
-        return GROK, [Result(_text_id(obj.get("tool_call_id")), obj.get("is_error") is True)]
+        return GROK, [Result(text_id(obj.get("tool_call_id")), obj.get("is_error") is True)]
     if kind == "backend_tool_call":
         return GROK, _backend(obj.get("kind"))
     if kind == "user":
@@ -49,7 +48,7 @@ def record(obj: Any) -> Decoded | None:
 def _backend(kind: Any) -> list[Event]:
     if type(kind) is not dict:
         return []
-    call_id = _text_id(kind.get("id"))
+    call_id = text_id(kind.get("id"))
     events: list[Event] = [Call(call_id, _name(kind.get("tool_type")), kind.get("action", {}))]
     status = kind.get("status")
     if status in ("completed", "failed"):

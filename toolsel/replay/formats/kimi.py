@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 KIMI = "kimi"
 
@@ -41,7 +41,7 @@ def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
         name = loop_event.get("name")
         return [
             Call(
-                _text_id(loop_event.get("toolCallId")),
+                text_id(loop_event.get("toolCallId")),
                 name if type(name) is str else "",
                 loop_event.get("args", {}),
                 implicit=True,
@@ -50,7 +50,7 @@ def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
     if kind == "tool.result":
         result = loop_event.get("result")
         failed = type(result) is dict and result.get("isError") is True
-        return [Result(_text_id(loop_event.get("toolCallId")), failed, implicit=True)]
+        return [Result(text_id(loop_event.get("toolCallId")), failed, implicit=True)]
     return []
 
 
@@ -66,7 +66,7 @@ def _message(message: dict[str, Any]) -> list[Event]:
                 name = named.get("name")
                 events.append(
                     Call(
-                        _text_id(call.get("id")),
+                        text_id(call.get("id")),
                         name if type(name) is str else "",
                         named.get("arguments", {}),
                         implicit=True,
@@ -76,7 +76,7 @@ def _message(message: dict[str, Any]) -> list[Event]:
         return events
     if role == "tool":
         failed = message.get("isError") is True
-        return [Result(_text_id(message.get("toolCallId")), failed, implicit=True)]
+        return [Result(text_id(message.get("toolCallId")), failed, implicit=True)]
     if role == "user":
         origin = message.get("origin")
         if type(origin) is dict and origin.get("kind") not in (None, "user"):

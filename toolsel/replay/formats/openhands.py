@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Human, Result, human_text
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 OPENHANDS = "openhands"
 
@@ -33,7 +33,7 @@ def event(obj: Any) -> Decoded | None:
             text = human_text(arguments.get("content")) if type(arguments) is dict else None
             return OPENHANDS, [Human(text)] if text is not None else NOTHING
         return OPENHANDS, NOTHING
-    call_id = _text_id(metadata.get("tool_call_id"))
+    call_id = text_id(metadata.get("tool_call_id"))
     if type(action) is str:
         name = metadata.get("function_name")
         arguments = obj.get("args")

@@ -21,7 +21,7 @@ from toolsel.replay.events import (
     Session,
     human_text,
 )
-from toolsel.replay.formats.codex import _text_id
+from toolsel.replay.formats.shared import text_id
 
 PI = "pi"
 #: Entry types with no tool content.
@@ -60,7 +60,7 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
                 name = block.get("name")
                 events.append(
                     Call(
-                        _text_id(block.get("id")),
+                        text_id(block.get("id")),
                         name if type(name) is str else "",
                         block.get("arguments", {}),
                         timestamp=stamp,
@@ -68,7 +68,7 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
                 )
         return events
     if role == "toolResult":
-        return [Result(_text_id(message.get("toolCallId")), message.get("isError") is True,
+        return [Result(text_id(message.get("toolCallId")), message.get("isError") is True,
                        UNSET, stamp)]  # fmt: skip
     if role == "user":
         text = human_text(message.get("content"))

@@ -1,0 +1,251 @@
+"""The copy pass of `replay --jobs`: which calls of a file copy an earlier file's (a
+resumed session), decided in the parent process, file after file in path order, from the
+copy log each worker sends (`PackedLog`), exactly as one process decides while reading
+(`Matcher._is_copy`). The calls found are marked: their counts moved to the `copied`
+columns and their latencies taken back (`with_copies`), or taken back out of a chunk's
+usage sums (`file_copies`), and their events marked before they are passed on."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from array import array
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field, replace
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from toolsel.replay.matcher import CopyLog
+from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
+from toolsel.replay.report import FileReport, ToolEvent, pack_compact, unpack
+
+if TYPE_CHECKING:
+    from toolsel.replay.file import EventSink
+    from toolsel.replay.stats import FileCopies
+
+#: Events as they cross processes (`flat`), and the place of `copied` among their fields.
+event_fields = attrgetter(*ToolEvent.__dataclass_fields__)
+COPIED = tuple(ToolEvent.__dataclass_fields__).index("copied")
+
+
+def flat(events: list[ToolEvent] | None) -> list[tuple[Any, ...]] | None:
+    """Events as plain tuples, to pickle: a slotted dataclass unpickles field by field in
+    Python, which cost `stats --format html` most of its main process's time."""
+    return None if events is None else [event_fields(event) for event in events]
+
+
+@dataclass(slots=True)
+class PackedLog:
+    """A worker's `CopyLog` as the parent reads it: numbers in arrays, which cross
+    processes as bytes. Per call: the hashes of its id and tool (`hasher`'s), its message
+    id's key (`message_key_of`) and how many of `sessions` were known then; whether its
+    result was an error (-1: none came) and the index of its latency (-1: none); for
+    `stats`, the latency itself (NaN: none)."""
+
+    opens: array[int]  # 4 per call
+    closes: array[int]  # 2 per call
+    sessions: list[str]
+    uncounted: set[int]
+    latencies: array[float] | None = None  # 1 per call
+
+    def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
+        fields = (self.opens, self.closes, self.sessions, self.uncounted, self.latencies)
+        return PackedLog, fields
+
+
+def pack_opens(
+    opens: Iterable[tuple[str, str, str | None, int]], hasher: Callable[[str], int]
+) -> array[int]:
+    """Each opened call (id, tool, message id, sessions known then) as `PackedLog.opens`
+    holds it."""
+    packed: array[int] = array("q")
+    for call_id, tool, message_id, known in opens:
+        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
+        packed.extend((hasher(call_id), hasher(tool), message, known))
+    return packed
+
+
+def pack_log(
+    log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
+) -> PackedLog:
+    """`log` packed; with the file's `report`, each call's latency in it beside."""
+    opens = pack_opens(log.opens, hasher)
+    closes = array("q", [-1, -1]) * len(log.opens)
+    latencies = None if report is None else array("d", [math.nan]) * len(log.opens)
+    for number, (error, latency) in log.closes.items():
+        closes[2 * number] = error
+        closes[2 * number + 1] = latency
+        if latencies is not None and report is not None and latency >= 0:
+            if number in log.uncounted:  # tallied apart, in no report
+                continue
+            latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
+    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies)
+
+
+def blake2b_64(text: str) -> int:
+    """A 64-bit hash that is the same in every process (`hash` is salted per process)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
+
+
+@dataclass(slots=True)
+class CopyPass:
+    """The copy pass, in the parent, over each chunk's files in path order: which calls of
+    each file are copies (`copied_calls`); their events passed on, marked."""
+
+    memory: RunMemory = field(default_factory=RunMemory)
+    on_event: EventSink | None = None
+
+    def __call__(
+        self,
+        logs: list[PackedLog],
+        events: list[list[tuple[Any, ...]] | None],
+        numbers: list[list[int] | None],
+    ) -> list[set[int]]:
+        found = [copied_calls(log, self.memory) for log in logs]
+        if self.on_event is not None:
+            for file_events, file_numbers, copied in zip(events, numbers, found, strict=True):
+                pass_on(self.on_event, file_events or [], file_numbers or [], copied)
+        return found
+
+
+def found_copies(
+    logs: list[PackedLog], found: list[set[int]], tools: ToolNames
+) -> list[FileCopies]:
+    return [
+        file_copies(log, copied, tools) for log, copied in zip(logs, found, strict=True) if copied
+    ]
+
+
+def pass_on(
+    on_event: EventSink,
+    events: list[tuple[Any, ...]],
+    numbers: list[int],
+    copied: Collection[int],
+) -> None:
+    """A file's events (`flat`), in order, those about a copied call marked."""
+    for number, fields in zip(numbers, events, strict=True):
+        if number in copied:
+            fields = (*fields[:COPIED], True, *fields[COPIED + 1 :])
+        on_event(ToolEvent(*fields))
+
+
+def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
+    """The numbers of a file's calls that copy an earlier file's, decided as the matcher
+    decides while reading (`Matcher._is_copy`); then the file is remembered."""
+    copied: set[int] = set()
+    file = memory.files
+    new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
+    linked: set[int] = set()  # the earlier files of the sessions known at the call
+    sessions = 0
+    find = memory.find
+    opens = log.opens
+    for number, key in enumerate(opens[::4]):
+        earlier = find(key)
+        at = 4 * number
+        if earlier is None:
+            if key not in new:
+                new[key] = (opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
+            continue
+        while sessions < opens[at + 3]:
+            linked.update(memory.linked(log.sessions[sessions]))
+            sessions += 1
+        if copies(earlier, opens[at + 1] & 0xFFFFFFFF, opens[at + 2], linked):
+            copied.add(number)
+    memory.add(new, log.sessions)
+    return copied
+
+
+class ToolNames:
+    """The tool names of a chunk by their hash (`hasher`'s), to read copy logs by."""
+
+    def __init__(self, names: Iterable[str], hasher: Callable[[str], int]) -> None:
+        self.names = {hasher(name): name for name in names}
+
+    def calls(self, log: PackedLog) -> dict[str, int]:
+        """A file's calls per tool, copies included (the calls counted per tool only)."""
+        counts: dict[str, int] = {}
+        for number, tool in enumerate(log.opens[1::4]):
+            if number not in log.uncounted:
+                name = self.names[tool]
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def used(self, log: PackedLog, copied: set[int]) -> dict[str, int]:
+        """A file's tools that are not all copies, and their calls (copies included)."""
+        calls = self.calls(log)
+        left = dict(calls)
+        for number in copied - log.uncounted:
+            name = self.names[log.opens[4 * number + 1]]
+            left[name] -= 1
+        return {name: calls[name] for name, n in left.items() if n}
+
+
+def file_copies(log: PackedLog, copied: set[int], tools: ToolNames) -> FileCopies:
+    """A file's copied calls, as `UsageTotals.add_chunk` takes them back."""
+    found = []
+    latencies = log.latencies
+    assert latencies is not None
+    for number in sorted(copied - log.uncounted):  # an uncounted call is in no total
+        error, latency = log.closes[2 * number], latencies[number]
+        name = tools.names[log.opens[4 * number + 1]]
+        found.append((name, error >= 0, error > 0, None if math.isnan(latency) else latency))
+    return tools.calls(log), found
+
+
+def with_copies(
+    report: FileReport, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
+) -> FileReport:
+    """Move the copied calls' counts to the `copied` columns and take back their
+    latencies (a copy's time was counted in the file it was copied from)."""
+    names = {hasher(name): name for name in report.tools}
+    moved: dict[str, list[int]] = {}  # tool -> [copied, answered, errors]
+    dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
+    for number in copied:
+        if number in log.uncounted:
+            continue  # tallied apart, in no report
+        tool = names[log.opens[4 * number + 1]]
+        counts = moved.setdefault(tool, [0, 0, 0])
+        counts[0] += 1
+        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
+        if error >= 0:
+            counts[1] += 1
+            counts[2] += error
+            if latency >= 0:
+                dropped.setdefault(tool, set()).add(latency)
+    tools = dict(report.tools)
+    for tool, (calls, answered, errors) in moved.items():
+        s = tools[tool]
+        latencies = s.latencies
+        if tool in dropped:
+            gone = dropped[tool]
+            latencies = tuple(v for i, v in enumerate(latencies) if i not in gone)
+        tools[tool] = replace(
+            s,
+            copied=s.copied + calls,
+            copied_answered=s.copied_answered + answered,
+            copied_errors=s.copied_errors + errors,
+            latencies=latencies,
+        )
+    return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
+
+
+def compact_with_copies(
+    packed: bytes, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
+) -> bytes:
+    """A packed report (`pack_compact`: a median in place of each tool's latencies) with its
+    `copied` calls moved, as `with_copies` moves them: each tool's latencies are first put
+    back from the log, in their order, so that its median is taken without the copies'."""
+    report = unpack(packed)
+    names = {hasher(name): name for name in report.tools}
+    latencies = log.latencies
+    assert latencies is not None
+    kept: dict[str, dict[int, float]] = {name: {} for name in report.tools}
+    for number, index in enumerate(log.closes[1::2]):
+        if index >= 0 and number not in log.uncounted:
+            kept[names[log.opens[4 * number + 1]]][index] = latencies[number]
+    tools = {
+        name: replace(s, latencies=tuple(v for _, v in sorted(kept[name].items())), median_s=None)
+        for name, s in report.tools.items()
+    }
+    return pack_compact(with_copies(replace(report, tools=tools), log, copied, hasher))

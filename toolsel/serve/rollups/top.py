@@ -1,0 +1,266 @@
+"""Bounded reading (`toolsel serve`'s analytics): a window's top N tools, the others
+summed; picked by the database, so what is read grows with N, never with the number of
+distinct tools stored."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolsel.replay.stats import TOP_PAIRS, ToolSums
+from toolsel.serve.rollups.pairs import ids_of, names_of, pair_arrays, record_pairs
+from toolsel.serve.rollups.read import Rest, Totals, range_sql, window_parts
+from toolsel.serve.rollups.sql import (
+    COLUMNS,
+    LISTED,
+    RECORD_SQL,
+    Executor,
+    add_columns,
+    chunks,
+    marks,
+)
+
+#: Co-used pairs (the most counted, and those tied with them) whose tools' names a bounded
+#: read looks up, to order ties by name as the exact statistics do.
+PAIR_CANDIDATES = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """Rows a bounded read sums: a roll-up range, or records (their sums times `sign`)."""
+
+    where: str
+    values: tuple[Any, ...]
+    records: bool = False
+    sign: int = 1
+
+    def sums(self, only: Sequence[str] = ()) -> tuple[str, list[Any]]:
+        """The part's per-tool sums (of the `only` tools, if given), in COLUMNS' order."""
+        where = self.where + (f" AND tool IN ({marks(len(only))})" if only else "")
+        if not self.records:
+            return f"SELECT tool, {LISTED} FROM usage_rollup WHERE {where}", [*self.values, *only]
+        listed = ", ".join(f"{self.sign} * {sql} AS {c}" for c, sql in RECORD_SQL.items())
+        sql = f"SELECT tool, {listed} FROM usage_records WHERE {where} GROUP BY tool"
+        return sql, [*self.values, *only]
+
+
+def _parts(since: str | None, until: str | None, session: str | None) -> list[_Part]:
+    """A window as roll-up ranges and record ranges; a session's, as its records."""
+    if session is not None:
+        where, values = "session = ?", [session]
+        for bound, value in ((">=", since), ("<", until)):
+            if value is not None:
+                where += f" AND at {bound} ?"
+                values.append(value)
+        return [_Part(where, tuple(values), records=True)]
+    ranges, records = window_parts(since, until)
+    parts = []
+    for grain, low_period, high_period in ranges:
+        where, values = range_sql(grain, low_period, high_period)
+        parts.append(_Part(where, tuple(values)))
+    parts += [_Part("at >= ? AND at < ?", (low, high), True, sign) for low, high, sign in records]
+    return parts
+
+
+def bounded_totals(
+    db: Executor,
+    since: str | None,
+    until: str | None,
+    *,
+    top: int,
+    session: str | None = None,
+    among: Sequence[str] = (),
+) -> Totals:
+    """The window's sums for its `top` most-called tools (ties by name), the others summed
+    in `rest`. The database picks them, so what is read here grows with `top`, the `among`
+    names and the window's periods, never with the number of distinct tools stored.
+    `among`: names (the registry's) to look up beyond the top: those called go in `called`.
+    A session's window is read from its records, its latencies exactly."""
+    parts = _parts(since, until, session)
+    totals = Totals()
+    if not parts:  # an empty window
+        return totals
+    listed, totals.rest = top_and_rest(db, parts, top)
+    for tool, *sums in listed:
+        totals.tools[tool] = add_columns(ToolSums(), sums)
+    _add_latencies(db, totals, parts, exact=session is not None)
+    for part in parts:
+        totals.sessions += _started(db, part)
+    totals.pairs = _top_pairs(db, parts)
+    if totals.rest.tools:  # else every tool called is listed
+        unlisted = [name for name in dict.fromkeys(among) if name not in totals.tools]
+        totals.called = _called(db, parts, unlisted)
+    return totals
+
+
+def _called(db: Executor, parts: Sequence[_Part], names: Sequence[str]) -> set[str]:
+    """Those of `names` with calls in the parts (looked up by name, a chunk at a time)."""
+    found: set[str] = set()
+    for chunk in chunks(names):
+        sums = [part.sums(chunk) for part in parts]
+        found.update(
+            row[0]
+            for row in db.run(
+                f"SELECT tool FROM ({' UNION ALL '.join(sql for sql, _ in sums)}) AS source"
+                " GROUP BY tool HAVING SUM(calls) > 0",
+                [value for _, values in sums for value in values],
+            )
+        )
+    return found
+
+
+def top_and_rest(
+    db: Executor, parts: Sequence[_Part], top: int
+) -> tuple[list[tuple[Any, ...]], Rest]:
+    """The parts' sums per tool: the `top` tools with most calls (ties by name), most
+    first, and the others summed. One query: the database groups every tool and hands
+    back `top` + 1 rows."""
+    sums = [part.sums() for part in parts]
+    source = " UNION ALL ".join(sql for sql, _ in sums)
+    values = [value for _, values in sums for value in values]
+    rows, rest = _ranked(db, source, values, [("SUM", c) for c in COLUMNS], top)
+    count, calls, errors, sessions, latency_count, latency_sum = rest
+    return rows, Rest(count, calls, errors, sessions, latency_count, latency_sum)
+
+
+def top_summary(db: Executor, top: int) -> tuple[list[tuple[Any, ...]], Rest]:
+    """Every day's sums per tool, (tool, calls, errors, latency sum, latency count, last
+    use), for the `top` most-called tools, and the others summed."""
+    columns = [("SUM", "calls"), ("SUM", "errors"), ("SUM", "latency_sum")]
+    columns += [("SUM", "latency_count"), ("MAX", "last_at")]
+    source = "SELECT * FROM usage_rollup WHERE grain = 'd'"
+    rows, rest = _ranked(db, source, [], columns, top)
+    count, calls, errors, latency_sum, latency_count, last = rest
+    return rows, Rest(count, calls, errors, 0, latency_count, latency_sum, last)
+
+
+def _ranked(
+    db: Executor,
+    source: str,
+    values: Sequence[Any],
+    columns: Sequence[tuple[str, str]],
+    top: int,
+) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:
+    """`source`'s rows grouped by tool, each column aggregated (`("SUM", "calls")` first),
+    tools without calls left out: the `top` with most calls (ties by name), most first,
+    and (how many others, their columns aggregated again). One grouping, in the database."""
+    named = ", ".join(f"{how}({column}) AS c{n}" for n, (how, column) in enumerate(columns))
+    listed = ", ".join(f"c{n}" for n in range(len(columns)))
+    again = ", ".join(f"{how}(c{n})" for n, (how, _) in enumerate(columns))
+    collate = ' COLLATE "C"' if db.pg else ""  # ties in code point order, as Python sorts
+    found = db.run(
+        f"WITH grouped AS (SELECT tool, {named} FROM ({source}) AS source"
+        " GROUP BY tool HAVING SUM(calls) > 0),"
+        f" listed AS (SELECT * FROM grouped ORDER BY c0 DESC, tool{collate} LIMIT ?)"
+        f" SELECT tool, {listed}, 1 FROM listed"
+        f" UNION ALL SELECT NULL, {again}, COUNT(*) FROM grouped"
+        " WHERE tool NOT IN (SELECT tool FROM listed)",
+        [*values, top],
+    )
+    numeric = [how == "SUM" for how, _ in columns]
+
+    def read(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(_number(v) if sums else v for v, sums in zip(row, numeric, strict=True))
+
+    rows = [(row[0], *read(row[1:-1])) for row in found if row[0] is not None]
+    rows.sort(key=lambda row: (-row[1], row[0]))
+    (rest,) = [row for row in found if row[0] is None]
+    return rows, (int(rest[-1]), *read(rest[1:-1]))
+
+
+def _number(value: Any) -> int | float:
+    """A sum as Python reads it: PostgreSQL sums integers as decimals, and nothing as null."""
+    from decimal import Decimal
+
+    if value is None:
+        return 0
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value  # type: ignore[no-any-return]
+
+
+def _add_latencies(db: Executor, totals: Totals, parts: Sequence[_Part], *, exact: bool) -> None:
+    """The top tools' latencies: roll-ups' sketches, records' values (bucketed as on write,
+    or kept as they are with `exact`)."""
+    from toolsel.replay.sketch import bucket
+
+    names = list(totals.tools)
+    for chunk in chunks(names):
+        listed = marks(len(chunk))
+        for part in parts:
+            if not part.records:
+                for tool, blob in db.run(
+                    f"SELECT tool, sketch FROM usage_rollup WHERE {part.where}"
+                    f" AND sketch IS NOT NULL AND tool IN ({listed})",
+                    [*part.values, *chunk],
+                ):
+                    totals.tools[tool].stored.append(blob)
+                continue
+            for tool, latency in db.run(
+                f"SELECT tool, latency_ms FROM usage_records WHERE {part.where}"
+                f" AND latency_ms IS NOT NULL AND tool IN ({listed})",
+                [*part.values, *chunk],
+            ):
+                if exact:
+                    totals.latencies.setdefault(tool, []).append(latency)
+                    continue
+                sketch = totals.tools[tool].sketch
+                index = bucket(latency)
+                sketch[index] = sketch.get(index, 0) + part.sign
+
+
+def _started(db: Executor, part: _Part) -> int:
+    """Sessions started in a part."""
+    if part.records:
+        sql = "SELECT SUM(CASE WHEN session_first THEN 1 ELSE 0 END) FROM usage_records"
+    else:
+        sql = "SELECT SUM(started) FROM usage_sessions_rollup"
+    return part.sign * int(db.run(f"{sql} WHERE {part.where}", part.values)[0][0] or 0)
+
+
+def _top_pairs(db: Executor, parts: Sequence[_Part]) -> dict[tuple[str, str], int]:
+    """The most counted co-used pairs (and those tied with the last that counts), summed in
+    numpy by tool ids; only their tools' names are read."""
+    import numpy as np
+
+    keys, counts = _pair_sums(db, parts)
+    if not len(keys):
+        return {}
+    order = np.lexsort((keys, -counts))[:PAIR_CANDIDATES]
+    last = counts[order[min(TOP_PAIRS, len(order)) - 1]]
+    order = order[counts[order] >= last]
+    chosen = [(int(k), int(n)) for k, n in zip(keys[order], counts[order], strict=True)]
+    names = names_of(db, sorted({k >> 32 for k, _ in chosen} | {k & 0xFFFFFFFF for k, _ in chosen}))
+    return {(names[k >> 32], names[k & 0xFFFFFFFF]): n for k, n in chosen}
+
+
+def _pair_sums(db: Executor, parts: Sequence[_Part]) -> tuple[Any, Any]:
+    """Every pair's count over the parts, as (keys, counts) arrays, counted pairs only."""
+    import numpy as np
+
+    blobs: list[bytes] = []
+    keyed: list[tuple[int, int]] = []
+    for part in parts:
+        if part.records:
+            keyed.extend(_record_pairs(db, part))
+        else:
+            sql = f"SELECT pairs FROM usage_pairs_rollup WHERE {part.where}"
+            blobs.extend(row[0] for row in db.run(sql, part.values))
+    keys, counts = pair_arrays(blobs)
+    if keyed:
+        extra = np.array(keyed, dtype=np.int64)
+        keys, where = np.unique(np.concatenate([keys, extra[:, 0]]), return_inverse=True)
+        summed = np.zeros(len(keys), dtype=np.int64)
+        np.add.at(summed, where, np.concatenate([counts, extra[:, 1]]))
+        counts = summed
+    kept = counts > 0
+    return keys[kept], counts[kept]
+
+
+def _record_pairs(db: Executor, part: _Part) -> list[tuple[int, int]]:
+    """The pairs a part's records complete, keyed as `encode_pairs` keys them, each count
+    times the part's sign."""
+    counts = record_pairs(db, part.where, part.values, part.sign)
+    ids = ids_of(db, sorted({name for pair in counts for name in pair}))
+    return [(ids[a] << 32 | ids[b], n) for (a, b), n in counts.items()]
