@@ -62,6 +62,14 @@ TESTS: dict[str, list[str]] = {
     },
     "toolsel/serve/service.py": ["tests/serve/test_service.py"],
     "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
+    # one reader per transcript format, each pinned by its own test file
+    **{
+        f"toolsel/replay/formats/{name}.py": [f"tests/replay/test_{name}.py"]
+        for name in (
+            "antigravity chat claude codex copilot cursor droid fast gemini grok kimi openhands pi"
+        ).split()
+    },
+    "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
 }
 
 

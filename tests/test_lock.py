@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -389,3 +390,488 @@ def test_pinned_fields_name_every_group(tmp_path: Path) -> None:
     assert fields["_meta"] == {"a": 1} and fields["extra"] == {"icons": []}
     assert fields["permission"] is None  # derived from the annotations, which are pinned
     assert join_pointer("/tools", 0) == registry.tools[0].source.pointer
+
+
+# -- the lock document, field by field ---------------------------------------------------
+
+
+def _lock_and_reload(
+    tmp_path: Path, before: str, after: str, name: str = "reg.yaml"
+) -> tuple[dict[str, Any], Registry]:
+    path = tmp_path / name
+    path.write_text(before, encoding="utf-8")
+    document = lock_document(_load(path), tmp_path / "toolsel.lock")
+    path.write_text(after, encoding="utf-8")
+    return document, _load(path)
+
+
+def _changes(document: dict[str, Any], registry: Registry) -> list[tuple[Any, ...]]:
+    """Each changed field as (tool, group, field, shown, line, column, class, changes), each
+    change as (rule, class, message, the value locked, the value now)."""
+    result = check_lock(document, registry)
+    return [
+        (
+            f.tool, f.group, f.field, f.shown, f.line, f.column, f.change_class.value,
+            [
+                (c.rule, c.change_class.value, c.message,
+                 c.old.value if c.old else None, c.new.value if c.new else None)
+                for c in f.changes
+            ],
+        )
+        for f in result.fields
+    ]  # fmt: skip
+
+
+def test_the_lock_pins_each_field_as_written_and_hashes_each_group_in_its_domain(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "reg.yaml").write_text(REG)
+    document = lock_document(_load(tmp_path / "reg.yaml"), tmp_path / "toolsel.lock")
+    parameters = {"type": "object", "properties": {"q": {"type": "string"}}}
+    assert document == {
+        "schema": "toolsel.lock/v2",
+        "sources": {
+            "reg.yaml": {
+                "search": {
+                    "fields": {
+                        "name": "search",
+                        "description": "Search the web.",
+                        "parameters": parameters,
+                        "display_name": "Web search",
+                        "tags": ["web"],
+                        "search_hint": "find pages online",
+                    },
+                    "hashes": {
+                        "definition": domain_hash(
+                            "toolsel.lock.definition/v2",
+                            ["search", None, "Search the web.", parameters],
+                        ),
+                        "output": domain_hash("toolsel.lock.output/v2", [None]),
+                        "annotations": domain_hash("toolsel.lock.annotations/v2", [None]),
+                        "meta": domain_hash("toolsel.lock.meta/v2", [None]),
+                        "governance": domain_hash("toolsel.lock.governance/v2", [None] * 13),
+                        "ranking": domain_hash(
+                            "toolsel.lock.ranking/v2",
+                            ["Web search", ["web"], "find pages online", None, None],
+                        ),
+                        "extra": domain_hash("toolsel.lock.extra/v2", [None]),
+                    },
+                },
+                "refund": {
+                    "fields": {
+                        "name": "refund",
+                        "description": "Refund a payment.",
+                        "parameters": {"type": "object", "properties": {}},
+                        "permission": "dangerous",
+                    },
+                    "hashes": {
+                        "definition": domain_hash(
+                            "toolsel.lock.definition/v2",
+                            [
+                                "refund",
+                                None,
+                                "Refund a payment.",
+                                {"type": "object", "properties": {}},
+                            ],
+                        ),
+                        "output": domain_hash("toolsel.lock.output/v2", [None]),
+                        "annotations": domain_hash("toolsel.lock.annotations/v2", [None]),
+                        "meta": domain_hash("toolsel.lock.meta/v2", [None]),
+                        "governance": domain_hash(
+                            "toolsel.lock.governance/v2", ["dangerous", *[None] * 12]
+                        ),
+                        "ranking": domain_hash("toolsel.lock.ranking/v2", [None] * 5),
+                        "extra": domain_hash("toolsel.lock.extra/v2", [None]),
+                    },
+                },
+            }
+        },
+    }
+
+
+def test_of_two_tools_with_one_name_the_first_is_locked_and_checked(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("tools:\n- {name: search, description: The first one.}\n")
+    second.write_text(
+        "tools:\n- {name: search, description: The second one.}\n"
+        "- {name: fetch, description: Fetch a page.}\n"
+    )
+    registry = load_registry([first, second], use_cache=False, strict=False)
+    document = lock_document(registry, tmp_path / "toolsel.lock")
+    assert {source: list(tools) for source, tools in document["sources"].items()} == {
+        "a.yaml": ["search"],
+        "b.yaml": ["fetch"],
+    }
+    assert document["sources"]["a.yaml"]["search"]["fields"]["description"] == "The first one."
+    second.write_text(
+        "tools:\n- {name: search, description: Changed, but never the one called.}\n"
+        "- {name: fetch, description: Fetch a page.}\n"
+    )
+    unchanged = check_lock(document, load_registry([first, second], use_cache=False, strict=False))
+    assert unchanged.failed is False
+    first.write_text("tools:\n- {name: search, description: The first one changed.}\n")
+    changed = check_lock(document, load_registry([first, second], use_cache=False, strict=False))
+    assert [(f.tool, f.field, f.file) for f in changed.fields] == [
+        ("search", "description", str(first))
+    ]
+
+
+def test_examples_of_the_entry_and_of_an_overlay_are_pinned_apart(tmp_path: Path) -> None:
+    registry_file, overlay = tmp_path / "reg.yaml", tmp_path / "examples.yaml"
+    registry_file.write_text(
+        "tools:\n- name: search\n  description: Search the web.\n  examples: [find it]\n"
+    )
+    overlay.write_text("examples:\n  search:\n  - find it\n  - look it up online\n")
+    registry = load_registry([registry_file, overlay], use_cache=False, strict=False)
+    fields = pinned(registry.get("search"), registry)  # type: ignore[arg-type]
+    assert (fields["examples"], fields["overlay_examples"]) == (["find it"], ["look it up online"])
+    document = lock_document(registry, tmp_path / "toolsel.lock")
+    overlay.write_text("examples:\n  search:\n  - look up anything online\n")
+    now = load_registry([registry_file, overlay], use_cache=False, strict=False)
+    assert _changes(document, now) == [
+        ("search", "ranking", "overlay_examples", "examples from an overlay", 2, 3, "risky", [])
+    ]
+    registry_file.write_text("tools:\n- name: search\n  description: Search the web.\n")
+    overlay.write_text("examples:\n  search:\n  - look it up online\n")
+    now = load_registry([registry_file, overlay], use_cache=False, strict=False)
+    assert _changes(document, now) == [
+        ("search", "ranking", "examples", "examples", 2, 3, "risky", [])
+    ]
+
+
+def test_the_keys_a_format_reads_are_not_pinned_twice_and_locking_changes_no_entry(
+    tmp_path: Path,
+) -> None:
+    """OpenAI's entries nest their fields under `function`: what is left of it, and every
+    other key, is pinned as other keys; the registry's entries are left as they were."""
+    entry = {
+        "type": "function",
+        "x-top": 1,
+        "function": {"name": "f", "description": "F.", "parameters": {"type": "object"}, "x-in": 2},
+    }
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([entry]))
+    registry = _load(path)
+    document = lock_document(registry, tmp_path / "toolsel.lock")
+    assert document["sources"]["tools.json"]["f"]["fields"]["extra"] == {
+        "type": "function",
+        "x-top": 1,
+        "function": {"x-in": 2},
+    }
+    assert registry.tools[0].raw == entry
+    path.write_text(json.dumps([{k: v for k, v in entry.items() if k != "x-top"}]))
+    assert [(f.tool, f.field) for f in check_lock(document, _load(path)).fields] == [("f", "extra")]
+    bare = {"type": "function", "function": {"name": "f", "description": "F."}}
+    path.write_text(json.dumps([bare]))
+    assert pinned(_load(path).tools[0], _load(path))["extra"] == {"type": "function"}
+
+
+def test_a_changed_meta_is_located_at_its_own_key(tmp_path: Path) -> None:
+    path = tmp_path / "server.json"
+    tool = {**MCP_TOOL, "_meta": {"io.example/scope": "read"}}
+    path.write_text(json.dumps({"tools": [tool]}, indent=1))
+    document = lock_document(_load(path), tmp_path / "toolsel.lock")
+    path.write_text(
+        json.dumps({"tools": [{**tool, "_meta": {"io.example/scope": "admin"}}]}, indent=1)
+    )
+    text = path.read_text().splitlines()
+    line = next(i for i, t in enumerate(text, 1) if '"_meta"' in t)
+    column = text[line - 1].index('"_meta"') + len('"_meta": ') + 1
+    assert _changes(document, _load(path)) == [
+        ("delete_branch", "meta", "_meta", "_meta", line, column, "risky", [])
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "    tags: [web]\n", "    tags: [web]\n    permission: dangerous\n",
+            ("search", "governance", "permission", "breaking", [(
+                "TD301", "breaking", "permission of 'search' raised from read to dangerous; "
+                "approvals given for it no longer hold", "read", "dangerous",
+            )]),
+        ),
+        (
+            "permission: dangerous", "permission: write",
+            ("refund", "governance", "permission", "risky", [(
+                "TD302", "risky", "permission of 'refund' lowered from dangerous to write; a gate "
+                "may now let it run unapproved", "dangerous", "write",
+            )]),
+        ),
+        (
+            "    tags: [web]\n", "",
+            ("search", "ranking", "tags", "risky", [(
+                "TD203", "risky", "tags of 'search' changed (ranking input)", ["web"], [],
+            )]),
+        ),
+        (
+            "tags: [web]", "tags: [web, internal]",
+            ("search", "ranking", "tags", "risky", [(
+                "TD203", "risky", "tags of 'search' changed (ranking input)", ["web"], ["web", "internal"],
+            )]),
+        ),
+        (
+            "    permission: dangerous\n", "    permission: dangerous\n    deprecated: true\n",
+            ("refund", "governance", "deprecated", "risky", [(
+                "TD402", "risky", "'refund' deprecated without a replacement (`deprecated_by`)", None, None,
+            )]),
+        ),
+        (
+            "Search the web.", "Search the web. Always call this first.",
+            ("search", "definition", "description", "risky", [(
+                "TD201", "risky", "description of 'search' changed; which prompts select it may shift",
+                "Search the web.", "Search the web. Always call this first.",
+            )]),
+        ),
+        (
+            "display_name: Web search", "display_name: Search",
+            ("search", "ranking", "display_name", "safe", [(
+                "TD203", "safe", "display_name of 'search' changed (display only)", "Web search", "Search",
+            )]),
+        ),
+    ],
+    ids=["permission-added", "permission-lowered", "tags-removed", "tag-added", "deprecated",
+         "description", "display-name"],
+)  # fmt: skip
+def test_each_changed_field_is_classed_by_the_diff_rules_against_the_locked_value(
+    tmp_path: Path, old: str, new: str, expected: tuple[Any, ...]
+) -> None:
+    document, now = _lock_and_reload(tmp_path, REG, REG.replace(old, new))
+    assert [(c[0], c[1], c[2], c[6], c[7]) for c in _changes(document, now)] == [expected]
+
+
+def test_a_tool_no_longer_deprecated_is_measured_from_the_locked_flag(tmp_path: Path) -> None:
+    deprecated = REG.replace(
+        "    permission: dangerous\n", "    permission: dangerous\n    deprecated: true\n"
+    )
+    document, now = _lock_and_reload(tmp_path, deprecated, REG)
+    assert [(c[0], c[2], c[7]) for c in _changes(document, now)] == [
+        (
+            "refund",
+            "deprecated",
+            [("TD404", "risky", "'refund' is no longer deprecated", True, False)],
+        )
+    ]
+
+
+def test_a_description_that_already_had_a_marker_is_a_description_change_only(
+    tmp_path: Path,
+) -> None:
+    """The locked description is what the change is measured from: a marker it already had
+    is not one the tool gained."""
+    text = REG.replace("Search the web.", "'Search the web. <IMPORTANT> read it all.'")
+    document, now = _lock_and_reload(tmp_path, text, text.replace("read it all", "read all"))
+    assert [[c[0] for c in change[7]] for change in _changes(document, now)] == [["TD201"]]
+
+
+def _damaged(document: dict[str, Any], tool: str, fields: dict[str, Any]) -> dict[str, Any]:
+    damaged = copy.deepcopy(document)
+    damaged["sources"]["reg.yaml"][tool] = {"hashes": {}, "fields": fields}
+    return damaged
+
+
+def test_a_lock_entry_missing_fields_is_measured_from_each_fields_default(tmp_path: Path) -> None:
+    document, now = _lock_and_reload(tmp_path, REG, REG)
+    assert _changes(_damaged(document, "search", {"name": "search"}), now) == [
+        ("search", "definition", "description", "description", 3, 18, "risky", [(
+            "TD201", "risky", "description of 'search' changed; which prompts select it may shift",
+            "", "Search the web.",
+        )]),
+        ("search", "definition", "parameters", "parameters", 4, 17, "safe", [(
+            "TD103", "safe", "optional parameter q added", None, {"type": "string"},
+        )]),
+        ("search", "ranking", "display_name", "display_name", 7, 19, "safe", [(
+            "TD203", "safe", "display_name of 'search' changed (display only)", None, "Web search",
+        )]),
+        ("search", "ranking", "tags", "tags", 5, 11, "risky", [(
+            "TD203", "risky", "tags of 'search' changed (ranking input)", [], ["web"],
+        )]),
+        ("search", "ranking", "search_hint", "search_hint", 6, 18, "risky", [(
+            "TD203", "risky", "search_hint of 'search' changed (ranking input)", None, "find pages online",
+        )]),
+    ]  # fmt: skip
+
+
+def test_a_locked_value_no_tool_can_have_is_reported_unclassed(tmp_path: Path) -> None:
+    """A damaged lock (a name that is not text, a permission toolsel does not know) still
+    names the field, with no class from the diff rules (risky: a client reads it)."""
+    document, now = _lock_and_reload(tmp_path, REG, REG)
+    fields = {**document["sources"]["reg.yaml"]["refund"]["fields"], "name": 5}
+    assert _changes(_damaged(document, "refund", fields), now) == [
+        ("refund", "definition", "name", "name", 8, 11, "risky", [])
+    ]
+    fields = {**document["sources"]["reg.yaml"]["refund"]["fields"], "permission": "root"}
+    assert _changes(_damaged(document, "refund", fields), now) == [
+        ("refund", "governance", "permission", "permission", 10, 17, "risky", [])
+    ]
+
+
+def test_the_most_severe_class_of_a_fields_changes_is_its_class(tmp_path: Path) -> None:
+    widened = REG.replace(
+        "properties: {q: {type: string}}", "properties: {q: {type: string}, n: {type: integer}}, "
+        "required: [n]"
+    )  # fmt: skip
+    document, now = _lock_and_reload(tmp_path, REG, widened)
+    [field] = check_lock(document, now).fields
+    assert sorted((c.rule, c.change_class.value) for c in field.changes) == [
+        ("TD102", "breaking"),
+    ]
+    assert field.change_class.value == "breaking"
+    loosened = REG.replace("properties: {q: {type: string}}", "properties: {}")
+    document, now = _lock_and_reload(tmp_path, REG, loosened)
+    [field] = check_lock(document, now).fields
+    assert [(c.rule, c.change_class.value) for c in field.changes] == [("TD101", "risky")]
+    assert field.change_class.value == "risky"
+
+
+def test_changed_tools_are_each_named_once_in_order(tmp_path: Path) -> None:
+    changed = REG.replace("Search the web.", "Search it.").replace("tags: [web]", "tags: [x]")
+    changed = changed.replace("Refund a payment.", "Refund it.")
+    document, now = _lock_and_reload(tmp_path, REG, changed)
+    result = check_lock(document, now)
+    assert [(f.tool, f.field) for f in result.fields] == [
+        ("search", "description"), ("search", "tags"), ("refund", "description"),
+    ]  # fmt: skip
+    assert result.changed_tools == ("search", "refund") and result.failed is True
+    assert (result.new_tools, result.removed_tools) == ((), ())
+
+
+def test_a_lock_naming_no_tool_the_registry_has_fails_on_each(tmp_path: Path) -> None:
+    document, now = _lock_and_reload(tmp_path, REG, REG)
+    document["sources"]["reg.yaml"] = {"search": "not an entry", "gone": {"fields": {}}}
+    document["sources"]["other.yaml"] = ["not", "a", "table"]
+    result = check_lock(document, now)
+    assert (result.fields, result.new_tools, result.removed_tools) == (
+        (),
+        ("search", "refund"),
+        ("gone",),
+    )
+    assert result.failed is True
+    assert check_lock({"sources": {}}, Registry((), (), {})).failed is False
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "LOCK: not a lock file: unexpected end of data: line 1 column 2 (char 1) "
+              "(write it again with `toolsel lock`)"),
+        ("[]", "LOCK: not a toolsel.lock/v2 lock file (write it again with `toolsel lock`)"),
+        ('{"schema": "other"}',
+         "LOCK: not a toolsel.lock/v2 lock file (write it again with `toolsel lock`)"),
+        ('{"schema": 2}', "LOCK: not a toolsel.lock/v2 lock file (write it again with `toolsel lock`)"),
+        ('{"schema": "toolsel.lock/v1", "sources": {}}',
+         "LOCK: written by another toolsel (toolsel.lock/v1; this one reads toolsel.lock/v2) "
+         "(review the registry, then write it again with `toolsel lock`)"),
+        ('{"schema": "toolsel.lock/v2", "sources": []}',
+         "LOCK: `sources` must be an object (write it again with `toolsel lock`)"),
+        ('{"schema": "toolsel.lock/v2"}',
+         "LOCK: `sources` must be an object (write it again with `toolsel lock`)"),
+    ],
+)  # fmt: skip
+def test_read_lock_says_what_is_wrong_and_what_to_do(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    from toolsel.errors import UsageError
+
+    path = tmp_path / "toolsel.lock"
+    path.write_text(text)
+    with pytest.raises(UsageError) as refused:
+        read_lock(path)
+    assert str(refused.value) == message.replace("LOCK", str(path))
+
+
+def test_read_lock_of_a_missing_file_says_how_to_write_one(tmp_path: Path) -> None:
+    from toolsel.errors import UsageError
+
+    with pytest.raises(UsageError) as refused:
+        read_lock(tmp_path / "toolsel.lock")
+    assert str(refused.value) == (
+        f"{tmp_path / 'toolsel.lock'}: cannot read the lock file: No such file or directory "
+        "(write it with `toolsel lock`)"
+    )
+    (tmp_path / "toolsel.lock").write_text('{"schema": "toolsel.lock/v2", "sources": {"a": 1}}')
+    assert read_lock(tmp_path / "toolsel.lock") == {
+        "schema": "toolsel.lock/v2",
+        "sources": {"a": 1},
+    }
+
+
+# -- sources: each named as the user named it, wherever the lock is ----------------------
+
+
+def _servers() -> str:
+    pytest.importorskip("mcp")
+    from tests.live.mcp_servers import __file__ as servers
+
+    return servers
+
+
+def test_a_servers_snapshot_read_as_a_file_is_locked_under_the_server_it_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolsel.live import resolve_config, resolve_live
+    from toolsel.registry.loader import load_registry as load_files
+
+    servers = _servers()
+    monkeypatch.chdir(tmp_path)
+    command = f"{sys.executable} {servers} pager"
+    [(typed, _)] = resolve_live("stdio", command, "gh", credentials=False)
+    config = tmp_path / ".mcp.json"
+    entry = {"command": sys.executable, "args": [servers, "pager"]}
+    config.write_text(json.dumps({"mcpServers": {"files": entry}}))
+    [(named, _)] = resolve_config(config)
+    (tmp_path / "ci").mkdir()
+    for snapshot, label in ((typed, f"mcp:{command}"), (named, "../.mcp.json#files")):
+        registry = load_files([snapshot], use_cache=False)
+        document = lock_document(registry, tmp_path / "ci" / "toolsel.lock")
+        assert list(document["sources"]) == [label]
+        assert len(document["sources"][label]) == 5
+
+
+def test_a_url_server_is_locked_under_its_url_wherever_the_lock_is(tmp_path: Path) -> None:
+    _servers()
+    from tests.live.test_fetch import http_server
+
+    with http_server("pager") as url:
+        registry = load_registry([url], use_cache=False)
+    document = lock_document(registry, tmp_path / "ci" / "toolsel.lock")
+    assert list(document["sources"]) == [url]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: lock.py _relative reads a stdio server's label `mcp:CMD` as a path: "
+    "with the lock in another folder it is written `../mcp:CMD` (and `a/../b` in CMD collapses)",
+)
+def test_a_command_server_is_locked_under_its_command_wherever_the_lock_is(
+    tmp_path: Path,
+) -> None:
+    command = f"{sys.executable} {_servers()} pager"
+    registry = load_registry([f"mcp:{command}"], use_cache=False)
+    document = lock_document(registry, tmp_path / "ci" / "toolsel.lock")
+    assert list(document["sources"]) == [f"mcp:{command}"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a catalog is locked under its installed path relative to the lock "
+    "(../.venv/lib/.../toolsel/catalogs/codex.yaml), which differs from machine to machine",
+)
+def test_a_catalog_is_locked_under_its_builtin_name(tmp_path: Path) -> None:
+    document = lock_document(load_registry(["builtin:codex"]), tmp_path / "toolsel.lock")
+    assert list(document["sources"]) == ["builtin:codex"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: lock.py _unmapped drops `title` from every format's other keys, but only MCP "
+    "pins it (as `title`): a Docker catalog tool's title can change and --check passes",
+)
+def test_a_docker_catalog_tools_title_is_pinned(tmp_path: Path) -> None:
+    entry = {"name": "get_scene", "title": "Get scene", "description": "Get the scene.",
+             "arguments": [{"name": "x", "type": "string", "desc": "x"}]}  # fmt: skip
+    document, now = _lock_and_reload(
+        tmp_path, json.dumps([entry]), json.dumps([{**entry, "title": "Delete all"}]), "tools.json"
+    )
+    assert check_lock(document, now).changed_tools == ("get_scene",)

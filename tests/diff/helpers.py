@@ -23,3 +23,10 @@ def changes(old: str, new: str, tmp: Path) -> tuple[Change, ...]:
 
 def found(old: str, new: str, tmp: Path) -> set[str]:
     return {f"{c.rule} {c.change_class.value} {c.tool}" for c in changes(old, new, tmp)}
+
+
+def rows(old: str, new: str, tmp: Path) -> list[tuple[str, str, str, str, str]]:
+    """Every change as (rule, class, tool, pointer, message), in the report's order."""
+    return [
+        (c.rule, c.change_class.value, c.tool, c.pointer, c.message) for c in changes(old, new, tmp)
+    ]

@@ -189,3 +189,546 @@ def test_changes_to_one_required_list_have_a_fingerprint_each(tmp_path: Any) -> 
     found = changes(old, new, tmp_path)
     assert [c.rule for c in found] == ["TD105", "TD105"]
     assert len({c.fingerprint for c in found}) == 2
+
+
+# -- each keyword's whole result: rule, both classes, pointer and message ------------------
+def walk(before: Any, after: Any, **strict: bool) -> list[tuple[str, str, str, str, str]]:
+    return [
+        (d.rule, d.request.value, d.response.value, d.pointer, d.message)
+        for d in compare_schemas(
+            before, after, old_strict=strict.get("old", False), new_strict=strict.get("new", False)
+        )
+    ]
+
+
+def values(old: Any, new: Any) -> list[tuple[Any, Any, str]]:
+    return [
+        (d.old, d.new, d.subject)
+        for d in compare_schemas(old, new, old_strict=False, new_strict=False)
+    ]
+
+
+def test_strict_form_requires_and_closes_every_object_it_reaches() -> None:
+    def props(name: str) -> dict[str, Any]:
+        return {"properties": {name: {}}}
+
+    def closed(name: str) -> dict[str, Any]:
+        return {"properties": {name: {}}, "required": [name], "additionalProperties": False}
+
+    schema = {
+        "type": "object", "properties": {"a": props("b")}, "$defs": {"d": props("x")},
+        "definitions": {"e": props("y")}, "anyOf": [props("z")], "oneOf": [props("o")],
+        "allOf": [props("l")], "items": props("i"), "additionalProperties": props("k"),
+        "not": props("n"), "else": [props("m")],
+    }  # fmt: skip
+    assert strict_form(schema) == {
+        "type": "object", "properties": {"a": closed("b")}, "$defs": {"d": closed("x")},
+        "definitions": {"e": closed("y")}, "anyOf": [closed("z")], "oneOf": [closed("o")],
+        "allOf": [closed("l")], "items": closed("i"), "additionalProperties": False,
+        "not": props("n"), "else": [props("m")], "required": ["a"],
+    }  # fmt: skip
+    # with no `properties`, a schema for extra keys is itself made strict
+    assert strict_form({"additionalProperties": props("k"), "items": props("i")}) == {
+        "additionalProperties": closed("k"),
+        "items": closed("i"),
+    }
+    odd = {"properties": [1], "anyOf": {"x": props("p")}, "$defs": [props("q")]}
+    assert strict_form(odd) == odd
+    assert strict_form(True) is True
+
+
+def test_strict_form_stops_past_the_depth_limit() -> None:
+    schema: Any = props_chain(MAX_DEPTH + 1)
+    normalised = strict_form(schema)
+    for _ in range(MAX_DEPTH):
+        assert normalised["required"] == ["p"]
+        normalised = normalised["items"]
+    assert normalised["required"] == ["p"]  # depth 64: still normalised
+    assert "required" not in normalised["items"]  # depth 65: left as it is
+
+
+def props_chain(levels: int) -> Any:
+    """`levels` + 1 objects, each the `items` of the one before, each with property p."""
+    schema: Any = {"properties": {"p": {}}}
+    for _ in range(levels):
+        schema = {"properties": {"p": {}}, "items": schema}
+    return schema
+
+
+def items_chain(levels: int, inner: Any) -> Any:
+    for _ in range(levels):
+        inner = {"items": inner}
+    return inner
+
+
+def test_the_walk_compares_keyword_by_keyword_up_to_the_depth_limit() -> None:
+    at_limit = walk(
+        items_chain(MAX_DEPTH, {"type": "string"}), items_chain(MAX_DEPTH, {"type": "integer"})
+    )
+    pointer = "/items" * MAX_DEPTH
+    assert at_limit == [
+        (
+            "TD106",
+            B,
+            B,
+            pointer + "/type",
+            "[]" * MAX_DEPTH + ": type changed from string to integer",
+        )
+    ]
+    past = walk(
+        items_chain(MAX_DEPTH + 1, {"type": "string"}),
+        items_chain(MAX_DEPTH + 1, {"type": "integer"}),
+    )
+    pointer = "/items" * (MAX_DEPTH + 1)
+    assert past == [
+        ("TD119", R, R, pointer, "[]" * (MAX_DEPTH + 1) + ": schema changed; review by hand")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "words"),
+    [("", "(root)"), ("/properties/a/items/properties/b", "a[].b"), ("/items", "[]"),
+     ("/properties/a/anyOf/0/properties/b", "a/anyOf/0.b"), ("/anyOf/1", "/anyOf/1"),
+     ("/properties", "/properties"), ("/properties/a~1b/properties/c~0d", "a/b.c~d"),
+     ("/additionalProperties/properties/x", "/additionalProperties.x"),
+     ("/properties/properties/properties/items", "properties.items")],
+)  # fmt: skip
+def test_describe(pointer: str, words: str) -> None:
+    assert describe(pointer) == words
+
+
+def test_a_schema_that_is_no_object_is_compared_whole() -> None:
+    assert walk(True, {"type": "string"}) == [
+        ("TD119", R, R, "", "(root): schema changed; review by hand")
+    ]
+    assert walk({"type": "string"}, False) == [
+        ("TD119", R, R, "", "(root): schema changed; review by hand")
+    ]
+    assert values(True, {"type": "string"}) == [(True, {"type": "string"}, "")]
+    assert walk(prop(type="string"), obj({"x": True})) == [
+        ("TD119", R, R, "/properties/x", "x: schema changed; review by hand")
+    ]
+
+
+def test_types_narrowed_widened_changed_and_nullability() -> None:
+    assert walk(prop(), prop(type="string")) == [
+        ("TD106", B, S, "/properties/x/type", "x: type narrowed to string")
+    ]
+    assert walk(prop(type=["integer", "string"]), prop(type="integer")) == [
+        ("TD106", B, S, "/properties/x/type", "x: type narrowed to integer")
+    ]
+    assert walk(prop(type="number"), prop(type=["integer"])) == [
+        ("TD106", B, S, "/properties/x/type", "x: type narrowed to integer")
+    ]
+    assert walk(prop(type="integer"), prop(type=["string", "number"])) == [
+        ("TD107", S, B, "/properties/x/type", "x: type widened to number | string")
+    ]
+    assert walk(prop(type="string"), prop()) == [
+        ("TD107", S, B, "/properties/x/type", "x: type widened to any type")
+    ]
+    assert walk(prop(type="string"), prop(type=["integer", "boolean"])) == [
+        ("TD106", B, B, "/properties/x/type", "x: type changed from string to boolean | integer")
+    ]
+    assert values(prop(type="string"), prop(type=["integer"])) == [("string", ["integer"], "")]
+    assert walk(prop(type=["string", "null"]), prop(type="string")) == [
+        ("TD117", B, S, "/properties/x/type", "x: no longer accepts null")
+    ]
+    assert walk(prop(type="string"), prop(type="string", nullable=True)) == [
+        ("TD117", S, B, "/properties/x/type", "x: now accepts null")
+    ]
+    assert values(prop(type="string"), prop(type="string", nullable=True)) == [
+        ("string", "string", "")
+    ]
+    assert walk(prop(type="string"), prop(type=["null", "integer"])) == [
+        ("TD106", B, B, "/properties/x/type", "x: type changed from string to integer")
+    ]
+    # from any type to nullable: narrowed, and null was accepted already
+    assert walk(prop(), prop(type=["string", "null"])) == [
+        ("TD106", B, S, "/properties/x/type", "x: type narrowed to string")
+    ]
+    assert walk(prop(type="string", nullable="yes"), prop(type="string")) == []
+    assert walk(prop(type="string"), prop(type=3)) == [
+        ("TD107", S, B, "/properties/x/type", "x: type widened to any type")
+    ]
+
+
+def test_a_type_that_admits_nothing() -> None:
+    assert walk(prop(type="string"), prop(type=[])) == [
+        ("TD106", B, S, "/properties/x/type", "x: type narrowed to nothing")
+    ]
+    assert walk(prop(type=[]), prop(type="string")) == [
+        ("TD107", S, B, "/properties/x/type", "x: type widened to string")
+    ]
+
+
+def test_a_disjoint_type_stops_the_walk_of_that_schema() -> None:
+    old = prop(type="string", maxLength=3, pattern="^a")
+    new = prop(type="integer", maximum=3)
+    assert walk(old, new) == [
+        ("TD106", B, B, "/properties/x/type", "x: type changed from string to integer")
+    ]
+
+
+def test_enum_introduced_dropped_values_removed_and_added() -> None:
+    at = "/properties/x/enum"
+    assert walk(prop(), prop(enum=["a"])) == [("TD110", B, S, at, "x: enum introduced")]
+    assert walk(prop(enum=["a"]), prop()) == [("TD109", S, B, at, "x: enum dropped")]
+    assert walk(prop(enum="a"), prop(enum="b")) == []  # neither is a list: no enum to compare
+    assert walk(prop(enum=list("abcdefg")), prop(enum=["a", "h"])) == [
+        ("TD108", B, S, at, "x: enum values removed: 'b', 'c', 'd', 'e', 'f' and 1 more"),
+        ("TD109", S, R, at, "x: enum values added: 'h'"),
+    ]
+    assert walk(prop(enum=["a", "b"]), prop(enum=list("abcdefg"))) == [
+        ("TD109", S, R, at, "x: enum values added: 'c', 'd', 'e', 'f', 'g'"),
+    ]
+    assert walk(prop(enum=[1, "1", None]), prop(enum=["1", None, 1])) == []
+    assert walk(prop(enum=[{"a": 1, "b": 2}]), prop(enum=[{"b": 2, "a": 1}, 2])) == [
+        ("TD109", S, R, at, "x: enum values added: 2")
+    ]
+    assert values(prop(enum=["a"]), prop(enum=["b"])) == [(["a"], ["b"], "")] * 2
+
+
+def test_const_introduced_dropped_changed() -> None:
+    at = "/properties/x/const"
+    assert walk(prop(), prop(const="a")) == [("TD110", B, S, at, "x: const 'a' introduced")]
+    assert walk(prop(const="a"), prop()) == [("TD109", S, B, at, "x: const 'a' dropped")]
+    assert walk(prop(const="a"), prop(const=["a"])) == [("TD110", B, B, at, "x: const changed")]
+    assert walk(prop(const=None), prop()) == [("TD109", S, B, at, "x: const None dropped")]
+    assert walk(prop(), prop(const=None)) == [("TD110", B, S, at, "x: const None introduced")]
+    assert walk(prop(const={"a": 1, "b": 2}, title="t"), prop(const={"b": 2, "a": 1}, title="u")) == [
+        ("TD118", R, S, "/properties/x/title", "x: title changed (it steers how the model fills arguments)")
+    ]  # fmt: skip
+    assert values(prop(), prop(const=0)) == [(None, 0, "")]
+    assert values(prop(const=0), prop()) == [(0, None, "")]
+
+
+def test_default_added_removed_changed() -> None:
+    at, why = "/properties/x/default", "(calls that omit it now behave differently)"
+    assert walk(prop(), prop(default=1)) == [("TD111", R, S, at, f"x: default added {why}")]
+    assert walk(prop(default=1), prop()) == [("TD111", R, S, at, f"x: default removed {why}")]
+    assert walk(prop(default=1), prop(default=2)) == [
+        ("TD111", R, S, at, f"x: default changed {why}")
+    ]
+    assert walk(prop(), prop(default=None)) == [("TD111", R, S, at, f"x: default added {why}")]
+    assert walk(prop(default=None), prop()) == [("TD111", R, S, at, f"x: default removed {why}")]
+    assert values(prop(default=1), prop(default=2)) == [(1, 2, "")]
+
+
+def test_pattern_and_format_added_changed_removed() -> None:
+    p, f = "/properties/x/pattern", "/properties/x/format"
+    assert walk(prop(), prop(pattern="^a")) == [("TD113", B, S, p, "x: pattern '^a' added")]
+    assert walk(prop(pattern="^a"), prop(pattern="^b")) == [
+        ("TD113", R, R, p, "x: pattern changed from '^a' to '^b'")
+    ]
+    assert walk(prop(pattern="^a"), prop()) == [("TD113", S, B, p, "x: pattern '^a' removed")]
+    assert walk(prop(), prop(format="uri")) == [("TD115", B, S, f, "x: format 'uri' added")]
+    assert walk(prop(format="uri"), prop(format="email")) == [
+        ("TD115", B, B, f, "x: format changed from 'uri' to 'email'")
+    ]
+    assert walk(prop(format="uri"), prop()) == [("TD115", S, R, f, "x: format 'uri' removed")]
+    assert values(prop(pattern="^a"), prop()) == [("^a", None, "")]
+
+
+@pytest.mark.parametrize(
+    ("key", "looser", "tighter", "upper"),
+    [("maxLength", 10, 5, True), ("maximum", 1.5, 1, True), ("exclusiveMaximum", 0, -1, True),
+     ("maxItems", 3, 2, True), ("maxProperties", 9, 8, True), ("minLength", 1, 2, False),
+     ("minimum", -1, 0, False), ("exclusiveMinimum", 0, 0.5, False), ("minItems", 0, 1, False),
+     ("minProperties", 2, 3, False)],
+)  # fmt: skip
+def test_each_bound_tightened_loosened_set_removed(
+    key: str, looser: float, tighter: float, upper: bool
+) -> None:
+    at = f"/properties/x/{key}"
+    assert walk(prop(**{key: looser}), prop(**{key: tighter})) == [
+        ("TD114", B, S, at, f"x: {key} {'lowered' if upper else 'raised'} to {tighter!r}")
+    ]
+    assert walk(prop(**{key: tighter}), prop(**{key: looser})) == [
+        ("TD114", S, B, at, f"x: {key} {'raised' if upper else 'lowered'}")
+    ]
+    assert walk(prop(), prop(**{key: tighter})) == [
+        ("TD114", B, S, at, f"x: {key} set to {tighter!r}")
+    ]
+    assert walk(prop(**{key: tighter}), prop()) == [("TD114", S, B, at, f"x: {key} removed")]
+    assert values(prop(**{key: looser}), prop(**{key: tighter})) == [(looser, tighter, "")]
+
+
+def test_a_bound_that_is_no_number_is_reviewed_by_hand() -> None:
+    at = "/properties/x/maximum"
+    message = "x: maximum changed; review by hand"
+    assert walk(prop(maximum=5), prop(maximum="5")) == [("TD119", R, R, at, message)]
+    assert walk(prop(maximum="5"), prop(maximum=5)) == [("TD119", R, R, at, message)]
+    assert walk(prop(maximum=5), prop(maximum=True)) == [("TD119", R, R, at, message)]
+    assert walk(prop(), prop(maximum=False)) == [("TD119", R, R, at, message)]
+    assert walk(prop(maximum=5), prop(maximum=5.0)) == []
+
+
+def test_bounds_at_and_past_the_largest_safe_integer() -> None:
+    big, at = 9007199254740991, "/properties/x/maximum"
+    assert walk(prop(), prop(maximum=big - 1)) == [
+        ("TD114", B, S, at, f"x: maximum set to {big - 1}")
+    ]
+    assert walk(prop(maximum=big), prop()) == [
+        ("TD114", S, S, at, f"x: maximum removed {big} (beyond the largest safe integer: no limit)")
+    ]
+    assert walk(prop(maximum=big), prop(maximum=big + 1)) == [
+        (
+            "TD114",
+            S,
+            S,
+            at,
+            f"x: maximum set to {big + 1} (beyond the largest safe integer: no limit)",
+        )
+    ]
+    assert walk(prop(maximum=big), prop(maximum=100)) == [
+        ("TD114", B, S, at, "x: maximum set to 100")
+    ]
+    assert walk(prop(maximum=100), prop(maximum=big)) == [("TD114", S, B, at, "x: maximum removed")]
+    low = "/properties/x/minimum"
+    assert walk(prop(), prop(minimum=-big + 1)) == [
+        ("TD114", B, S, low, f"x: minimum set to {-big + 1}")
+    ]
+    assert walk(prop(minimum=-big), prop(minimum=big)) == [
+        ("TD114", B, S, low, f"x: minimum set to {big}")
+    ]
+    assert walk(prop(minimum=big), prop()) == [("TD114", S, B, low, "x: minimum removed")]
+    assert walk(prop(maxLength=-big), prop()) == [
+        ("TD114", S, B, "/properties/x/maxLength", "x: maxLength removed")
+    ]
+
+
+def test_texts_steer_the_model() -> None:
+    why = "(it steers how the model fills arguments)"
+    assert walk(prop(description="a", title="t", examples=[1]), prop(description="b", title="u", examples=[2])) == [
+        ("TD118", R, S, "/properties/x/description", f"x: description changed {why}"),
+        ("TD118", R, S, "/properties/x/title", f"x: title changed {why}"),
+        ("TD118", R, S, "/properties/x/examples", f"x: examples changed {why}"),
+    ]  # fmt: skip
+    assert values(prop(), prop(title="t")) == [(None, "t", "")]
+
+
+def test_properties_removed_added_required_and_optional() -> None:
+    assert walk(obj({"a": STR, "b": STR}, ["b"]), obj({"a": STR})) == [
+        ("TD101", R, B, "/properties/b", "parameter b removed")
+    ]
+    assert walk(obj({"a": STR, "b": STR}, additionalProperties=False), obj({"a": STR}, additionalProperties=False)) == [
+        ("TD101", B, R, "/properties/b", "parameter b removed")
+    ]  # fmt: skip
+    assert values(obj({"b": STR}), obj({})) == [(STR, None, "")]
+    assert walk(obj({}), obj({"b": STR}, ["b"])) == [
+        ("TD102", B, S, "/properties/b", "required parameter b added")
+    ]
+    assert walk(
+        obj({}, additionalProperties=False), obj({"b": STR}, additionalProperties=False)
+    ) == [("TD103", S, R, "/properties/b", "optional parameter b added")]
+    assert walk(obj({}), obj({"b": STR})) == [
+        ("TD103", S, S, "/properties/b", "optional parameter b added")
+    ]
+    assert values(obj({}), obj({"b": STR})) == [(None, STR, "")]
+
+
+def test_required_lists_gained_and_lost() -> None:
+    old = obj({"a": STR, "b": STR, "c": STR}, ["c"])
+    new = obj({"a": STR, "b": STR, "c": STR}, ["b", "a", "k"])
+    assert walk(old, new) == [
+        ("TD104", B, S, "/required", "parameter a became required"),
+        ("TD104", B, S, "/required", "parameter b became required"),
+        ("TD102", B, S, "/required", "required key 'k' added at (root)"),
+        ("TD105", S, B, "/required", "parameter c became optional"),
+    ]
+    assert values(old, new) == [(["c"], ["a", "b", "k"], name) for name in "abkc"]
+    nested = walk(
+        prop(type="object", properties={"y": STR}),
+        prop(type="object", properties={"y": STR}, required=["y", "z"]),
+    )
+    assert nested == [
+        ("TD104", B, S, "/properties/x/required", "parameter x.y became required"),
+        ("TD102", B, S, "/properties/x/required", "required key 'z' added at x"),
+    ]  # fmt: skip
+    # a property removed while required is TD101 alone; text in `required` is all it reads
+    assert walk(obj({"a": STR}, ["a"]), obj({})) == [
+        ("TD101", R, B, "/properties/a", "parameter a removed")
+    ]
+    assert walk(obj({"a": STR}, [1, "a"]), obj({"a": STR}, ["a", 2])) == []
+    assert walk(
+        {"properties": {"a": STR}, "required": "a"}, {"properties": {"a": STR}, "required": ["a"]}
+    ) == [("TD104", B, S, "/required", "parameter a became required")]
+
+
+def test_properties_that_are_no_mapping_count_as_none() -> None:
+    assert walk({"properties": ["a"]}, {"properties": {"a": STR}}) == [
+        ("TD103", S, S, "/properties/a", "optional parameter a added"),
+    ]
+    assert walk({"properties": {"a": STR}}, {"properties": "a"}) == [
+        ("TD101", R, R, "/properties/a", "parameter a removed"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "tighter"),
+    [(None, False, True), (True, False, True), (None, STR, True), (STR, False, True),
+     (False, STR, False), (STR, True, False), (False, None, False), ("x", True, False)],
+)  # fmt: skip
+def test_additional_properties_tightened_or_loosened(
+    before: Any, after: Any, tighter: bool
+) -> None:
+    def schema(value: Any) -> dict[str, Any]:
+        return obj({"a": STR}) if value is None else obj({"a": STR}, additionalProperties=value)
+
+    at = "/additionalProperties"
+    expected = (
+        ("TD112", B, S, at, "(root): additionalProperties tightened (extra keys now rejected)")
+        if tighter
+        else ("TD112", S, B, at, "(root): additionalProperties loosened")
+    )
+    assert walk(schema(before), schema(after)) == [expected]
+    assert values(schema(before), schema(after)) == [
+        (True if before is None else before, True if after is None else after, "")
+    ]
+
+
+def test_additional_properties_absent_is_true_and_schemas_are_walked() -> None:
+    assert walk(obj({}), obj({}, additionalProperties=True)) == []
+    assert walk(obj({}, additionalProperties={"type": "string"}), obj({}, additionalProperties={"type": "integer"})) == [
+        ("TD106", B, B, "/additionalProperties/type", "/additionalProperties: type changed from string to integer")
+    ]  # fmt: skip
+
+
+def test_items_walked_or_reviewed_by_hand() -> None:
+    assert walk(prop(items={"type": "string"}), prop(items={"type": "string", "maxLength": 2})) == [
+        ("TD114", B, S, "/properties/x/items/maxLength", "x[]: maxLength set to 2")
+    ]
+    for before, after in (({"type": "string"}, [{"type": "string"}]), (None, STR), (STR, None)):
+        old = prop() if before is None else prop(items=before)
+        new = prop() if after is None else prop(items=after)
+        assert walk(old, new) == [
+            ("TD119", R, R, "/properties/x/items", "x: items changed; review by hand")
+        ]
+        assert values(old, new) == [(before, after, "")]
+
+
+@pytest.mark.parametrize("key", ["anyOf", "oneOf"])
+def test_branches_walked_in_place_or_added_and_removed(key: str) -> None:
+    at = f"/properties/x/{key}"
+    same_count = walk(
+        prop(**{key: [STR, {"type": "integer"}]}), prop(**{key: [STR, {"type": "number"}]})
+    )
+    assert same_count == [("TD107", S, B, f"{at}/1/type", f"x/{key}/1: type widened to number")]
+    old = prop(**{key: [STR, {"type": "integer"}, {"type": "boolean"}]})
+    new = prop(**{key: [{"type": "boolean"}, STR]})
+    assert walk(old, new) == [("TD116", B, S, at, f"x: 1 {key} branch(es) removed")]
+    assert walk(new, old) == [("TD116", S, B, at, f"x: 1 {key} branch(es) added")]
+    swapped = prop(**{key: [{"type": "null"}, {"type": "array"}, {"type": "object"}, STR]})
+    assert walk(old, swapped) == [
+        ("TD116", B, S, at, f"x: 2 {key} branch(es) removed"),
+        ("TD116", S, B, at, f"x: 3 {key} branch(es) added"),
+    ]
+    assert values(old, new) == [(old["properties"]["x"][key], new["properties"]["x"][key], "")]
+    assert values(new, old) == [(new["properties"]["x"][key], old["properties"]["x"][key], "")]
+    assert walk(prop(**{key: STR}), prop(**{key: [STR]})) == [
+        ("TD119", R, R, at, f"x: {key} changed; review by hand")
+    ]
+    assert walk(prop(**{key: [STR]}), prop()) == [
+        ("TD119", R, R, at, f"x: {key} changed; review by hand")
+    ]
+
+
+def test_unknown_keywords_are_reviewed_ignored_or_extensions() -> None:
+    assert walk(prop(**{"$ref": "#/a", "x-note": 1, "$comment": "a", "$schema": "s", "zeta": 1, "alpha": 2}),
+                prop(**{"$ref": "#/b", "x-note": 2, "$comment": "b", "$schema": "t", "zeta": 1, "alpha": 3})) == [
+        ("TD119", R, R, "/properties/x/$ref", "x: `$ref` changed (not compared keyword by keyword); review by hand"),
+        ("TD119", R, R, "/properties/x/alpha", "x: `alpha` changed (not compared keyword by keyword); review by hand"),
+    ]  # fmt: skip
+    assert values(prop(**{"$ref": "#/a"}), prop()) == [("#/a", None, "")]
+    assert walk(prop(**{"a/b": 1}), prop(**{"a/b": 2}))[0][3] == "/properties/x/a~1b"
+
+
+def test_keywords_are_reported_in_one_order() -> None:
+    old = obj({"a": STR}, enum=[1], default=1, pattern="a", format="f", maxLength=1, minLength=1,
+              description="d", items=STR, anyOf=[STR], zz=1)  # fmt: skip
+    new = obj({"b": STR}, enum=[2], default=2, pattern="b", format="g", maxLength=2, minLength=2,
+              description="e", items={"type": "integer"}, anyOf=[{"type": "integer"}], zz=2)  # fmt: skip
+    assert [(rule, pointer) for rule, _, _, pointer, _ in walk(old, new)] == [
+        ("TD108", "/enum"), ("TD109", "/enum"), ("TD111", "/default"), ("TD113", "/pattern"),
+        ("TD115", "/format"), ("TD114", "/maxLength"), ("TD114", "/minLength"),
+        ("TD118", "/description"), ("TD101", "/properties/a"), ("TD103", "/properties/b"),
+        ("TD106", "/items/type"), ("TD106", "/anyOf/0/type"), ("TD119", "/zz"),
+    ]  # fmt: skip
+
+
+#: How each kind of subschema nests one level deeper: (wrap, pointer step, words step).
+NESTINGS = {
+    "items": (lambda s: {"items": s}, "/items", "[]"),
+    "properties": (lambda s: {"properties": {"p": s}}, "/properties/p", ".p"),
+    "anyOf": (lambda s: {"anyOf": [s]}, "/anyOf/0", "/anyOf/0"),
+    "additionalProperties": (
+        lambda s: {"additionalProperties": s},
+        "/additionalProperties",
+        "/additionalProperties",
+    ),
+}
+
+
+def nested(kind: str, levels: int, inner: Any) -> Any:
+    wrap = NESTINGS[kind][0]
+    for _ in range(levels):
+        inner = wrap(inner)
+    return inner
+
+
+@pytest.mark.parametrize("kind", list(NESTINGS))
+def test_the_depth_limit_holds_through_every_kind_of_subschema(kind: str) -> None:
+    _, step, words = NESTINGS[kind]
+    where = (words * MAX_DEPTH).removeprefix(".")
+    assert walk(nested(kind, MAX_DEPTH, {"type": "string"}), nested(kind, MAX_DEPTH, {"type": "integer"})) == [
+        ("TD106", B, B, step * MAX_DEPTH + "/type", f"{where}: type changed from string to integer")
+    ]  # fmt: skip
+    where = (words * (MAX_DEPTH + 1)).removeprefix(".")
+    assert walk(
+        nested(kind, MAX_DEPTH + 1, {"type": "string"}),
+        nested(kind, MAX_DEPTH + 1, {"type": "integer"}),
+    ) == [("TD119", R, R, step * (MAX_DEPTH + 1), f"{where}: schema changed; review by hand")]
+
+
+@pytest.mark.parametrize(
+    "kind", ["items", "properties", "anyOf", "$defs", "definitions", "oneOf", "allOf"]
+)
+def test_strict_form_s_depth_limit_holds_through_every_kind_of_subschema(kind: str) -> None:
+    def wrap(schema: Any) -> Any:
+        if kind in ("anyOf", "oneOf", "allOf"):
+            return {kind: [schema]}
+        if kind == "items":
+            return {kind: schema}
+        return {kind: {"p": schema}}
+
+    def unwrap(schema: Any) -> Any:
+        inner = schema[kind]
+        return inner[0] if isinstance(inner, list) else inner if kind == "items" else inner["p"]
+
+    chain: Any = {"properties": {"q": {}}}
+    for _ in range(MAX_DEPTH + 1):
+        chain = wrap(chain)
+    normalised = strict_form(chain)
+    for _ in range(MAX_DEPTH):
+        normalised = unwrap(normalised)
+    assert unwrap(normalised) == {"properties": {"q": {}}}  # depth 65: left as it is
+    chain = {"properties": {"q": {}}}
+    for _ in range(MAX_DEPTH):
+        chain = wrap(chain)
+    normalised = strict_form(chain)
+    for _ in range(MAX_DEPTH):
+        normalised = unwrap(normalised)
+    assert normalised == {"properties": {"q": {}}, "required": ["q"], "additionalProperties": False}
+
+
+def test_strict_applies_to_the_side_that_is_strict() -> None:
+    schema = obj({"a": STR})
+    assert walk(schema, schema, old=True) == [
+        ("TD105", S, B, "/required", "parameter a became optional"),
+        ("TD112", S, B, "/additionalProperties", "(root): additionalProperties loosened"),
+    ]
+    assert walk(schema, schema, new=True) == [
+        ("TD104", B, S, "/required", "parameter a became required"),
+        ("TD112", B, S, "/additionalProperties", "(root): additionalProperties tightened (extra keys now rejected)"),
+    ]  # fmt: skip
+    assert walk(schema, schema, old=True, new=True) == []

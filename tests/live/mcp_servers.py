@@ -9,7 +9,13 @@ $GREETING), `chatty MB` (writes MB megabytes to stderr, then serves as `pager`),
 `spawner FILE` (starts a child that sleeps in its process group, writes the child's pid to
 FILE, then serves as `pager`), `banner` (prints a line that is not JSON-RPC on stdout
 first), `leaky` (crashes with $SECRET_VALUE in its stderr), `changing-json FILE` (the
-tools/list result's tools, as JSON, read from FILE at each call)."""
+tools/list result's tools, as JSON, read from FILE at each call), `endless` (one tool a page,
+a new cursor every page), `loop` (the same cursor on every page), `where`
+(one tool whose description is its working folder), `long-banner` (a line of 122
+characters that is not JSON-RPC), `blank` (serves as `pager`, writing blank
+lines before each message in the same write), `stubborn` (ignores SIGTERM and the end of its stdin once
+listed: only SIGKILL stops it), `stderr N` (writes N numbered lines to stderr, then serves
+as `pager`), `mute` (never answers initialize)."""
 
 from __future__ import annotations
 
@@ -67,6 +73,19 @@ def main() -> None:
         Path(rest.pop(0)).write_text(str(child.pid))
     if mode == "banner":
         print("Server started on stdio, ready!", flush=True)
+    if mode == "long-banner":
+        print("a" * 119 + "bcd", flush=True)
+    if mode == "stderr":
+        for number in range(int(rest.pop(0))):
+            print(f"  line {number} of the server's log  ", file=sys.stderr, flush=True)
+        print("", file=sys.stderr, flush=True)
+    if mode == "mute":
+        sys.stdin.read()
+        return
+    if mode == "stubborn":
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     changing = Path(rest.pop(0)) if mode in {"changing", "changing-json"} else None
 
     async def on_list(ctx: object, params: t.PaginatedRequestParams | None) -> t.ListToolsResult:
@@ -81,6 +100,15 @@ def main() -> None:
             return t.ListToolsResult(tools=[tool(n, f"The {n} tool.") for n in names])
         if mode == "echo-env":
             return t.ListToolsResult(tools=[tool("greet", os.environ.get("GREETING", "none"))])
+        if mode == "where":
+            return t.ListToolsResult(tools=[tool("here", str(Path.cwd()))])
+        if mode == "endless":
+            page = int(params.cursor) if params and params.cursor else 0
+            return t.ListToolsResult(
+                tools=[tool(f"t{page}", "One more.")], next_cursor=str(page + 1)
+            )
+        if mode == "loop":
+            return t.ListToolsResult(tools=[tool("t", "Again.")], next_cursor="again")
         start = int(params.cursor) if params and params.cursor else 0
         following = str(start + 2) if start + 2 < len(PAGER) else None
         return t.ListToolsResult(tools=PAGER[start : start + 2], next_cursor=following)
@@ -100,10 +128,25 @@ def main() -> None:
     async def run() -> None:
         from mcp.server.stdio import stdio_server
 
-        async with stdio_server() as (read, write):
+        stdout = anyio.wrap_file(_BlankLines()) if mode == "blank" else None
+        async with stdio_server(stdout=stdout) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
     anyio.run(run)
+    if mode == "stubborn":
+        import time
+
+        time.sleep(600)
+
+
+class _BlankLines:
+    """stdout that writes blank lines before each message, in the same write."""
+
+    def write(self, text: str) -> int:
+        return sys.stdout.write("\n  \n" + text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
 
 
 def _requiring(app: object, expected: str) -> object:

@@ -224,3 +224,131 @@ def test_what_the_server_says_is_masked_of_what_it_was_handed() -> None:
     )
     assert isinstance(failed, Failed)
     assert "bad token ***" in failed.reason and secret not in failed.reason
+
+
+# -- exactly what a listing gives, and exactly why one fails -----------------------------
+
+
+def test_each_tool_is_kept_by_its_wire_names_without_empty_fields() -> None:
+    [listed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    assert listed.tools[:2] == (
+        {"name": "create_issue", "description": "Create an issue in a repository.", "inputSchema": schema},
+        {"name": "list_issues", "description": "List the issues of a repository.", "inputSchema": schema,
+         "annotations": {"readOnlyHint": True}},
+    )  # fmt: skip
+    assert listed.server_info == {"name": "test-pager", "version": "1.0"}
+    assert listed.server == stdio("pager")  # as written, not as started
+    assert list_servers([], Timeouts()) == []
+
+
+def test_a_list_at_the_limit_of_tools_is_listed_and_one_over_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toolsel.live.fetch as fetch
+
+    assert (fetch.MAX_TOOLS, fetch.MAX_PAGES) == (50_000, 1000)
+    names = tmp_path / "names.txt"
+    names.write_text("a\nb\nc\n")
+    monkeypatch.setattr(fetch, "MAX_TOOLS", 3)
+    at_limit, over = list_servers(
+        [stdio("changing", str(names)), stdio("pager")], Timeouts(connect=60, list=30)
+    )
+    assert isinstance(at_limit, Listed) and len(at_limit.tools) == 3
+    assert isinstance(over, Failed)
+    assert over.reason == "during tools/list: tools/list gave more than 3 tools"
+    monkeypatch.setattr(fetch, "MAX_TOOLS", 1)
+    [refused] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(refused, Failed)
+    assert refused.reason == "during tools/list: tools/list gave more than 1 tools"
+
+
+def test_a_cursor_that_never_ends_or_comes_back_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolsel.live.fetch as fetch
+
+    monkeypatch.setattr(fetch, "MAX_PAGES", 3)
+    endless, loop = list_servers([stdio("endless"), stdio("loop")], Timeouts(connect=60, list=30))
+    assert isinstance(endless, Failed) and isinstance(loop, Failed)
+    assert endless.reason == "during tools/list: tools/list had more than 3 pages"
+    assert loop.reason == "during tools/list: tools/list repeated its cursor 'again' (a loop)"
+    monkeypatch.setattr(fetch, "MAX_PAGES", 4)
+    [pager] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(pager, Listed) and len(pager.tools) == 5  # three pages: within 4
+
+
+def test_each_step_has_its_own_deadline_and_the_message_names_the_step() -> None:
+    mute = command_server(f"{sys.executable} {SERVERS} mute", "mute", {})
+    hang = stdio("hang")  # answers initialize, never tools/list
+    [slow_start] = list_servers([mute], Timeouts(connect=1.5, list=60))
+    [slow_list] = list_servers([hang], Timeouts(connect=60, list=1))
+    assert isinstance(slow_start, Failed) and isinstance(slow_list, Failed)
+    assert slow_start.reason == "took longer than 1.5 s to answer initialize (--mcp-timeout)"
+    assert slow_list.reason == "took longer than 1 s to answer tools/list (--mcp-timeout)"
+
+
+def test_a_command_that_cannot_be_run_says_so(tmp_path: Path) -> None:
+    script = tmp_path / "server.sh"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o644)
+    missing, denied = list_servers(
+        [command_server("toolsel-no-such-command-xyz --flag", None, {}),
+         command_server(f"{script} --stdio", None, {})],
+        Timeouts(connect=10, list=10),
+    )  # fmt: skip
+    assert isinstance(missing, Failed) and isinstance(denied, Failed)
+    assert missing.reason == "cannot start 'toolsel-no-such-command-xyz': no such command"
+    assert denied.reason == f"cannot start '{script}': permission denied"
+
+
+def test_a_crash_is_one_line_with_the_last_lines_of_its_stderr() -> None:
+    crash, chatty = list_servers(
+        [stdio("crash"), stdio("stderr", "5")], Timeouts(connect=60, list=30)
+    )
+    assert isinstance(crash, Failed) and isinstance(chatty, Listed)
+    assert crash.reason == (
+        'during initialize: the server exited; its stderr: "fatal: GITHUB_TOKEN is not set"'
+    )
+
+
+def test_a_401_over_http_is_named_with_its_status() -> None:
+    with http_server("pager", token="s3cret") as url:
+        [refused] = list_servers([url_server(url, "gh", {})], Timeouts(connect=30, list=30))
+    assert isinstance(refused, Failed)
+    # the status toolsel saw, then what the SDK said of it
+    assert refused.reason == (
+        "during initialize: HTTP 401 Unauthorized (Server returned an error response)"
+    )
+
+
+def test_the_sdks_logger_is_quieted_once() -> None:
+    import logging
+
+    logger = logging.getLogger("mcp")
+    for _ in range(2):
+        list_servers([stdio("crash")], Timeouts(connect=60, list=30))
+    assert logger.propagate is False
+    assert sum(isinstance(h, logging.NullHandler) for h in logger.handlers) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("Failed to parse\n  Invalid JSON: EOF while parsing [type=json_invalid, input=x]", "Invalid JSON: EOF while parsing"),
+        ("1 validation error\nresult.tools.0.name\n  Field required [type=missing, input={}]", "Field required"),
+        ("x\n  Input should be a valid string [type=string_type]\n", "Input should be a valid string"),
+        ("x\n  something [type=value_error]", "something"),
+        ("  Failed to parse the reply  \nmore", "Failed to parse the reply"),
+    ],
+)  # fmt: skip
+def test_the_line_of_a_parse_error_that_says_what_is_wrong(text: str, line: str) -> None:
+    from toolsel.live.fetch import _parse_error
+
+    assert _parse_error(text) == line
+
+
+def test_an_error_is_one_line_of_at_most_300_characters() -> None:
+    from toolsel.live.fetch import _one_line
+
+    assert _one_line("  a\n\tb  c \n") == "a b c"
+    assert _one_line("x" * 301) == "x" * 300

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolsel.replay.driver import replay_file
+from toolsel.replay.file import replay_file
 from toolsel.replay.report import FileReport
 
 

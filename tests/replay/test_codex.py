@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from toolsel.replay.driver import replay_paths
-from toolsel.replay.formats.codex import output_failed
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Human, Result, Session
+from toolsel.replay.formats.codex import exec_event, item_events, output_failed, responses, rollout
 
 
 @pytest.mark.parametrize(
@@ -574,3 +575,310 @@ def test_a_response_object_holds_one_turn(tmp_path: Path) -> None:
         ("c1", "identical"),
         ("mcp_1", "reused"),
     ]
+
+
+# -- the decoders, item by item ----------------------------------------------------------
+
+AT = "2026-08-03T10:48:56.000Z"
+
+
+def test_a_call_items_id_name_and_arguments() -> None:
+    def call(item: dict) -> list:
+        decoded = responses(item)
+        assert decoded is not None and decoded[0] == "openai-responses"
+        return decoded[1]
+
+    function = {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": '{"command": ["ls"]}'}  # fmt: skip
+    assert call(function) == [Call("c1", "shell", '{"command": ["ls"]}', encoded=True)]
+    assert call({**function, "name": ""}) == [Call("c1", "function_call", '{"command": ["ls"]}', encoded=True)]  # fmt: skip
+    assert call(
+        {
+            "type": "custom_tool_call",
+            "call_id": "c2",
+            "name": "apply_patch",
+            "input": "*** Begin Patch",
+        }
+    ) == [Call("c2", "apply_patch", "*** Begin Patch", encoded=True)]
+    shell = {"type": "local_shell_call", "call_id": None, "id": "lsh_1", "action": {"type": "exec", "command": ["ls"]}}  # fmt: skip
+    assert call(shell) == [Call("lsh_1", "local_shell_call", {"type": "exec", "command": ["ls"]})]
+    # the Agents SDK's items (CodeBuddy) say `callId`
+    assert call(
+        {"type": "function_call", "callId": "c3", "name": "read", "arguments": {"p": 1}}
+    ) == [Call("c3", "read", {"p": 1})]
+    assert call({"type": "computer_call", "id": "cu_1", "action": None}) == [Call("", "computer_call", {})]  # fmt: skip
+    assert call({"type": "shell_call", "call_id": 4, "arguments": "{}", "input": "x"}) == [Call("4", "shell_call", "{}", encoded=True)]  # fmt: skip
+    assert call({"type": "apply_patch_call", "call_id": True, "input": "p", "action": {}}) == [Call("", "apply_patch_call", "p", encoded=True)]  # fmt: skip
+
+
+def test_an_output_items_error_flag() -> None:
+    def failed(**item: object) -> bool:
+        decoded = responses({"type": "function_call_output", "call_id": "c1", **item})
+        assert decoded is not None and decoded[0] == "openai-responses"
+        (result,) = decoded[1]
+        assert result.id == "c1"
+        return result.is_error
+
+    assert failed(output="Exit code: 0\nOutput:\nok") is False
+    assert failed(output="Exit code: 1\nOutput:\nTraceback") is True
+    assert failed(output="Exit code: 0", status="failed") is True
+    assert failed(output="Exit code: 0", status="completed") is False
+    assert failed(output="Exit code: 7", status="completed") is True
+    assert failed(output="Exit code: 0", success=False) is True
+    assert failed(output="Exit code: 0", success=True) is False
+    assert failed(output={"content": "denied", "success": False}) is True
+    assert failed(output={"content": "ok", "success": True}) is False
+    assert failed(output={"content": "ok"}) is False
+    assert failed(output=[{"type": "exec", "outcome": {"type": "exit", "exit_code": 2}}]) is True
+    assert failed(output=[{"outcome": {"exit_code": 0}}, {"outcome": "x"}, "part"]) is False
+    assert failed(output=[{"outcome": {"exit_code": "2"}}]) is False
+    assert failed(output=[{"type": "input_text", "text": "done"}]) is False
+    assert failed(output=None) is False
+
+
+def test_a_server_side_item_is_a_call_and_once_it_ended_its_result() -> None:
+    def item(**fields: object) -> list:
+        decoded = responses(fields)
+        assert decoded is not None and decoded[0] == "openai-responses"
+        return decoded[1]
+
+    search = {"type": "web_search_call", "id": "ws_1", "action": {"type": "search", "query": "q"}}
+    call = Call("ws_1", "web_search_call", {"type": "search", "query": "q"})
+    assert item(**search, status="completed") == [call, Result("ws_1", False)]
+    assert item(**search, status="failed") == [call, Result("ws_1", True)]
+    assert item(**search, status="incomplete") == [call, Result("ws_1", False)]
+    assert item(**search, status="cancelled") == [call, Result("ws_1", False)]
+    assert item(**search, status="in_progress") == [call]
+    assert item(**search, status=["failed"]) == [call]
+    assert item(**search, status="in_progress", error={"message": "x"}) == [call, Result("ws_1", True)]  # fmt: skip
+    mcp = {"type": "mcp_call", "id": "mcp_1", "name": "search", "arguments": '{"q": 1}', "status": "completed"}  # fmt: skip
+    assert item(**mcp) == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
+    assert item(**mcp, error="boom") == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", True)]  # fmt: skip
+    assert item(**{**mcp, "name": ""}, error="") == [Call("mcp_1", "mcp_call", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
+    assert item(type="code_interpreter_call", id="ci_1", code="print(1)") == [Call("ci_1", "code_interpreter_call", "print(1)", encoded=True)]  # fmt: skip
+    assert item(type="file_search_call", id=5, queries=["q"]) == [Call("5", "file_search_call", ["q"])]  # fmt: skip
+    assert item(type="image_generation_call", status="generating") == [Call("", "image_generation_call", {})]  # fmt: skip
+
+
+def test_item_events_of_an_item_that_holds_no_call() -> None:
+    assert item_events({"type": "reasoning", "id": "rs_1", "summary": []}, AT) == []
+    assert item_events({"type": "function_call_output", "call_id": "c1", "output": "ok"}, AT) == [Result("c1", False, timestamp=AT)]  # fmt: skip
+
+
+def test_a_response_object_and_the_other_items() -> None:
+    output = [
+        {"id": "rs_1", "type": "reasoning", "summary": []},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+        {"type": 3, "call_id": "c2"},
+        "function_call",
+    ]
+    assert responses({"id": "resp_1", "object": "response", "output": output}) == (
+        "openai-responses",
+        [Call("c1", "f", "{}", encoded=True)],
+    )
+    assert responses({"object": "response", "output": {"type": "function_call"}}) is None
+    assert responses({"object": "list", "output": output}) is None
+    user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix it"}]}  # fmt: skip
+    assert responses(user) == ("openai-responses", [Human("fix it")])
+    assert responses({**user, "content": [{"type": "input_text", "text": "<environment_context>"}]}) == ("openai-responses", [])  # fmt: skip
+    assert responses({**user, "role": "assistant"}) == ("openai-responses", ())
+    assert responses({"type": "reasoning", "id": "rs_1"}) == ("openai-responses", ())
+    assert responses({"type": "future_call", "call_id": "c9"}) is None
+    assert responses(["function_call"]) is None
+
+
+@pytest.mark.parametrize(
+    ("output", "failed"),
+    [
+        ('{"output": "Exit code: 1", "metadata": {}}', False),  # JSON: only its metadata counts
+        ('{"output": "x", "metadata": {"exit_code": "1"}}', False),
+        ('{"output": "x", "metadata": "exit_code 1"}', False),
+        ("{not JSON, exit code: 4", True),
+        ("[1, 2]\nExit code: 3", True),
+        ("  Aborted by the user", True),
+        ("Execution error: timeout", True),
+        ("exit code 5: the command failed", True),
+        ("Process exited with code -1", True),
+        ("ok, exit code: 2, stderr: x", True),
+        ("ok,exit code: 2", False),
+        ("x" * 400 + "\nExit code: 1", False),  # past the head, where the exit-code line is not
+        ("x" * 380 + "\nExit code: 1", True),
+        ("x" * 388 + "\nExit code: 1", False),  # its number is the 401st character
+        ('{"output": "' + "x" * 400 + '", "metadata": {"exit_code": 1}}', True),  # parsed whole
+        (b"Exit code: 1", False),
+    ],
+)
+def test_more_text_outputs(output: object, failed: bool) -> None:
+    assert output_failed(output) is failed
+
+
+def test_rollout_lines_of_every_kind() -> None:
+    function = {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{}"}
+    assert rollout({"timestamp": AT, "type": "response_item", "payload": function}) == (
+        "codex-rollout",
+        [Call("c1", "shell", "{}", timestamp=AT, encoded=True)],
+    )
+    assert rollout({"timestamp": 5, "type": "response_item", "payload": function}) == (
+        "codex-rollout",
+        [Call("c1", "shell", "{}", encoded=True)],
+    )
+    output = {"type": "function_call_output", "call_id": "c1", "output": {"content": "x", "success": False}}  # fmt: skip
+    assert rollout({"timestamp": AT, "type": "response_item", "payload": output}) == (
+        "codex-rollout",
+        [Result("c1", True, timestamp=AT)],
+    )
+    search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "q"}}  # fmt: skip
+    assert rollout({"timestamp": AT, "type": "response_item", "payload": search}) == (
+        "codex-rollout",
+        [
+            Call("ws_1", "web_search_call", {"query": "q"}, timestamp=AT),
+            Result("ws_1", False, timestamp=AT),
+        ],
+    )
+    user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]}
+    assert rollout({"type": "response_item", "payload": user}) == ("codex-rollout", [Human("go")])
+    assistant = rollout({"type": "response_item", "payload": {**user, "role": "assistant"}})
+    assert assistant == ("codex-rollout", ()) and assistant[1] is NOTHING
+    for payload in ({"type": "future_item"}, {"type": None}, {"text": "x"}):
+        decoded = rollout({"type": "response_item", "payload": payload})
+        assert decoded == ("codex-rollout", ()) and decoded[1] is UNKNOWN
+    assert rollout({"type": "session_meta", "payload": {"id": "s1", "cwd": "/x"}}) == ("codex-rollout", [Session("s1")])  # fmt: skip
+    meta = rollout({"type": "session_meta", "payload": {"cwd": "/x"}})
+    assert meta == ("codex-rollout", ()) and meta[1] is NOTHING
+    context = rollout({"type": "turn_context", "payload": {"cwd": "/x"}})
+    assert context == ("codex-rollout", ()) and context[1] is NOTHING
+    token = rollout({"type": "event_msg", "payload": {"type": "token_count", "call_id": "c1"}})
+    assert token == ("codex-rollout", ()) and token[1] is NOTHING
+    for line_type in ("future_line", 7):
+        decoded = rollout({"type": line_type, "payload": {}})
+        assert decoded == ("codex-rollout", ()) and decoded[1] is UNKNOWN
+    assert rollout({"type": "response_item", "payload": "x"}) is None
+    assert rollout({"type": "response_item"}) is None and rollout("x") is None
+
+
+def end(payload: dict, timestamp: object = AT) -> list:
+    decoded = rollout({"timestamp": timestamp, "type": "event_msg", "payload": payload})
+    assert decoded is not None and decoded[0] == "codex-rollout"
+    return decoded[1]
+
+
+def test_an_end_event_is_an_implicit_call_and_result_named_by_its_tool() -> None:
+    def echo(call_id: str, tool: str, arguments: object, failed: bool = False) -> list:
+        return [
+            Call(call_id, tool, arguments, timestamp=AT, implicit=True),
+            Result(call_id, failed, timestamp=AT, implicit=True),
+        ]
+
+    command = {"type": "exec_command_end", "call_id": "c1", "command": ["ls"], "exit_code": 0}
+    assert end(command) == echo("c1", "exec_command", ["ls"])
+    assert end({**command, "command": None}) == echo("c1", "exec_command", {})
+    assert end({"type": "patch_apply_end", "call_id": "c2", "success": True}) == echo("c2", "apply_patch", {})  # fmt: skip
+    assert end({"type": "view_image_tool_call", "call_id": "c3", "path": "a.png"}) == echo("c3", "view_image", {})  # fmt: skip
+    assert end({"type": "dynamic_tool_call_response", "call_id": "c4"}) == echo("c4", "dynamic_tool_call_response", {})  # fmt: skip
+    assert end({"type": "collab_tool_call", "call_id": "c5", "tool": "spawn_agent"}) == echo("c5", "spawn_agent", {})  # fmt: skip
+    assert end({"type": "collab_agent_spawn_end", "call_id": "c6", "tool": ""}) == echo("c6", "spawn_agent", {})  # fmt: skip
+    assert end({"type": "collab_waiting_end", "call_id": 7}) == echo("7", "wait", {})
+    mcp = {"type": "mcp_tool_call_end", "call_id": "c8", "invocation": {"server": "gh", "tool": "search", "arguments": {"q": "x"}}}  # fmt: skip
+    assert end(mcp) == echo("c8", "mcp__gh__search", {"q": "x"})
+    assert end({**mcp, "invocation": {"server": "gh"}, "tool": "t"}) == echo("c8", "mcp__gh__", {})
+    assert end({**mcp, "invocation": "gh.search"}) == echo("c8", "mcp____", {})
+    (call, result) = end(command, timestamp=5)
+    assert (call.timestamp, result.timestamp) == (None, None)
+    assert end({"type": "exec_command_end", "call_id": "", "exit_code": 1}) == []
+    assert end({"type": "exec_command_end", "exit_code": 1}) == []
+
+
+def test_an_end_events_error_flag() -> None:
+    def failed(**payload: object) -> bool:
+        call, result = end({"type": "exec_command_end", "call_id": "c1", **payload})
+        assert result.id == call.id == "c1"
+        return result.is_error
+
+    assert failed(exit_code=0) is False
+    assert failed(exit_code=2) is True
+    assert failed(exit_code="2") is False
+    assert failed(success=False) is True
+    assert failed(success=True, exit_code=0) is False
+    assert failed(status="failed") is True
+    assert failed(status="error") is True
+    assert failed(status="completed") is False
+    assert failed(result={"Err": "timeout"}) is True
+    assert failed(result={"Ok": {"content": [], "isError": True}}) is True
+    assert failed(result={"Ok": {"content": [], "isError": False}}) is False
+    assert failed(result={"Ok": "isError"}) is False
+    assert failed(result="Err") is False
+
+
+def exec_item(kind: str, item: object) -> tuple | None:
+    return exec_event({"type": kind, "item": item})
+
+
+def test_codex_exec_items() -> None:
+    started = {"id": "item_0", "type": "command_execution", "command": "ls", "aggregated_output": "", "status": "in_progress"}  # fmt: skip
+    assert exec_item("item.started", started) == (
+        "codex-exec",
+        [Call("item_0", "command_execution", {"command": "ls"})],
+    )
+    done = {**started, "exit_code": 0, "status": "completed"}
+    assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False)])
+    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True)])  # fmt: skip
+    assert exec_item("item.updated", done) == ("codex-exec", ())
+    assert exec_item("item.started", {**started, "id": 0}) == ("codex-exec", ())
+
+
+def test_codex_exec_tool_items_are_named_by_their_tool() -> None:
+    mcp = {"id": "item_1", "type": "mcp_tool_call", "server": "gh", "tool": "search", "arguments": {"q": "x"}, "status": "in_progress"}  # fmt: skip
+    assert exec_item("item.started", mcp) == ("codex-exec", [Call("item_1", "search", {"q": "x"})])
+    assert exec_item("item.started", {**mcp, "arguments": None}) == ("codex-exec", [Call("item_1", "search", {})])  # fmt: skip
+    assert exec_item("item.started", {**mcp, "tool": ""}) == (
+        "codex-exec",
+        [Call("item_1", "mcp_tool_call", {"server": "gh", "tool": "", "arguments": {"q": "x"}})],
+    )
+    collab = {"id": "item_2", "type": "collab_tool_call", "tool": "spawn_agent", "prompt": "p"}
+    assert exec_item("item.started", collab) == ("codex-exec", [Call("item_2", "spawn_agent", {})])  # fmt: skip
+    search = {"id": "item_3", "type": "web_search", "query": "q", "tool": "x"}
+    assert exec_item("item.started", search) == ("codex-exec", [Call("item_3", "web_search", {"query": "q", "tool": "x"})])  # fmt: skip
+
+
+def test_codex_exec_items_reported_only_on_completion_are_a_call_and_a_result() -> None:
+    change = {"id": "item_4", "type": "file_change", "changes": [{"path": "a.py", "kind": "update"}], "status": "completed"}  # fmt: skip
+    assert exec_item("item.completed", change) == (
+        "codex-exec",
+        [
+            Call(
+                "item_4",
+                "file_change",
+                {"changes": [{"path": "a.py", "kind": "update"}]},
+                implicit=True,
+            ),
+            Result("item_4", False),
+        ],
+    )
+    search = {"id": "item_5", "type": "web_search", "query": "q"}
+    assert exec_item("item.completed", search) == (
+        "codex-exec",
+        [Call("item_5", "web_search", {"query": "q"}, implicit=True), Result("item_5", False)],
+    )
+
+
+def test_codex_exec_events_without_a_tool_item() -> None:
+    assert exec_event({"type": "thread.started", "thread_id": "t1"}) == ("codex-exec", [Session("t1")])  # fmt: skip
+    started = exec_event({"type": "thread.started", "thread_id": 1})
+    assert started == ("codex-exec", ()) and started[1] is NOTHING
+    for event in (
+        {"type": "turn.started"},
+        {"type": "turn.completed", "usage": {}},
+        {"type": "item.completed", "item": "x"},
+        {"type": "item.completed", "item": {"type": 1}},
+        {
+            "type": "item.completed",
+            "item": {"id": "item_6", "type": "agent_message", "text": "done"},
+        },
+        {"type": "item.started", "item": {"id": "item_7", "type": "todo_list", "items": []}},
+    ):
+        decoded = exec_event(event)
+        assert decoded == ("codex-exec", ()) and decoded[1] is NOTHING
+    future = exec_event({"type": "item.completed", "item": {"id": "item_8", "type": "future_tool"}})
+    assert future == ("codex-exec", ()) and future[1] is UNKNOWN
+    assert exec_event({"type": 1, "item": {}}) is None and exec_event("item.started") is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.replay.records import replay
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Human, Result, Session
+from toolsel.replay.formats.copilot import copilot
 
 
 def event(kind: str, data: dict, n: int) -> dict:
@@ -99,3 +101,98 @@ def test_a_sub_agents_calls_name_their_parent(tmp_path: Path) -> None:
     assert [(s.parent_id, s.calls, s.rule) for s in r.subagents] == [
         ("task", 1, "parent_tool_use_id")
     ]
+
+
+# -- the decoder, event by event ---------------------------------------------------------
+
+STAMP = "2026-04-23T17:11:05.000Z"
+
+
+def decode(kind: str, data: object, **extra: object) -> tuple | None:
+    return copilot({"type": kind, "data": data, "id": "e5", "timestamp": STAMP, "parentId": "e4", **extra})  # fmt: skip
+
+
+def test_tool_requests_are_calls_of_their_message() -> None:
+    data = {
+        "messageId": "m1",
+        "content": "",
+        "toolRequests": [
+            {"toolCallId": "call_1", "name": "bash", "arguments": {"command": "ls"}},
+            {"toolCallId": 2, "name": None},
+            "bash",
+        ],
+    }
+    assert decode("assistant.message", data) == (
+        "copilot-cli",
+        [
+            Call(
+                "call_1", "bash", {"command": "ls"}, message_id="m1", parent=None, timestamp=STAMP
+            ),
+            Call("2", "", {}, message_id="m1", parent=None, timestamp=STAMP),
+        ],
+    )
+    sub = {"messageId": 5, "toolRequests": [{"toolCallId": "c"}], "parentToolCallId": "task"}
+    assert decode("assistant.message", sub, timestamp=1) == (
+        "copilot-cli",
+        [Call("c", "", {}, message_id=None, parent="task", timestamp=None)],
+    )
+    assert decode("assistant.message", {"content": "Done", "toolRequests": None}) == (
+        "copilot-cli",
+        [],
+    )
+
+
+def test_an_execution_start_or_a_user_request_is_an_implicit_call() -> None:
+    start = {"toolCallId": "c1", "toolName": "view", "arguments": {"path": "/a"}, "parentToolCallId": 3}  # fmt: skip
+    for kind in ("tool.execution_start", "tool.user_requested"):
+        assert decode(kind, start) == (
+            "copilot-cli",
+            [Call("c1", "view", {"path": "/a"}, parent=None, timestamp=STAMP, implicit=True)],
+        )
+    assert decode("tool.execution_start", {"toolCallId": "c2", "parentToolCallId": "task"}) == (
+        "copilot-cli",
+        [Call("c2", "", {}, parent="task", timestamp=STAMP, implicit=True)],
+    )
+
+
+def test_an_execution_complete_is_a_result_that_fails_when_success_is_false() -> None:
+    def complete(data: dict) -> tuple | None:
+        return decode("tool.execution_complete", {"toolCallId": "c1", **data})
+
+    assert complete({"success": True, "result": {"content": "x"}}) == (
+        "copilot-cli",
+        [Result("c1", False, None, STAMP)],
+    )
+    assert complete({"success": False, "error": {"message": "exit 1"}}) == (
+        "copilot-cli",
+        [Result("c1", True, None, STAMP)],
+    )
+    assert complete({"parentToolCallId": "task"}) == ("copilot-cli", [Result("c1", False, "task", STAMP)])  # fmt: skip
+    assert complete({"success": "false"}) == ("copilot-cli", [Result("c1", False, None, STAMP)])
+
+
+def test_a_persons_message_is_human_text_and_a_sub_agents_is_not() -> None:
+    assert decode("user.message", {"content": "Hello", "attachments": []}) == (
+        "copilot-cli",
+        [Human("Hello")],
+    )
+    assert decode("user.message", {"content": "Hello", "parentToolCallId": "task"}) == (
+        "copilot-cli",
+        (),
+    )
+    assert decode("user.message", {"content": " "}) == ("copilot-cli", ())
+
+
+def test_the_session_start_names_the_session_and_other_events_are_known_or_unknown() -> None:
+    assert decode("session.start", {"sessionId": "s", "copilotVersion": "1.0.34"}) == (
+        "copilot-cli",
+        [Session("s")],
+    )
+    assert decode("session.start", {"sessionId": 1}) == ("copilot-cli", ())
+    for kind in ("session.mode_changed", "subagent.started", "hook.end", "abort", "skill.x"):
+        decoded = decode(kind, {})
+        assert decoded == ("copilot-cli", ()) and decoded[1] is NOTHING
+    decoded = decode("tool.future_event", {"toolCallId": "c9"})
+    assert decoded == ("copilot-cli", ()) and decoded[1] is UNKNOWN
+    assert decode("session.start", "s") is None
+    assert copilot({"type": 1, "data": {}}) is None and copilot([]) is None

@@ -424,6 +424,9 @@ EDGES = [
     {"type": "user", "uuid": "u", "toolUseResult": {"agentId": "a"}, "message": {"content": [{"type": "tool_result", "tool_use_id": "t"}]}},
     {"type": "user", "uuid": "u", "toolUseResult": "Error: no", "message": {"content": [{"type": "tool_result", "tool_use_id": "t"}]}},
     {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c", "output": OUTPUTS[0]}},
+    {"type": "user", "sessionId": "s", "message": {"content": "hi"}},
+    {"type": "assistant", "sessionId": "s", "message": {"content": [{"type": "tool_use", "id": "t", "name": "Read"}]}},
+    {"type": "item.started", "parent_tool_use_id": "t", "item": {"id": "i", "type": "command_execution", "command": "ls"}},
 ]  # fmt: skip
 
 
@@ -450,3 +453,144 @@ def test_a_file_of_other_shapes_stops_trying_the_fast_path(
     assert quick == full
     tail = list(fast.records(str(path), Reading(), None, detect))[-3:]
     assert [type(obj) for _, obj, _ in tail] == [dict] * 3  # parsed by the full path
+
+
+# -- what `records` gives, line by line --------------------------------------------------
+
+CLAUDE = {"type": "assistant", "uuid": "a", "message": {"id": "m", "content": [{"type": "tool_use", "id": "t", "name": "Read", "input": {"path": "x"}}]}}  # fmt: skip
+CHAT = {"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "f", "arguments": "{}"}}]}  # fmt: skip
+
+
+def _write(path: Path, records: list[Any]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_a_fast_line_comes_as_its_bytes_and_another_as_its_value(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(json.dumps(CLAUDE).encode() + b"\n\n" + json.dumps(CHAT).encode() + b"\n{oops\n" + json.dumps(CLAUDE).encode())  # fmt: skip
+    reading = Reading()
+    got = list(fast.records(str(path), reading, None, detect))
+    assert [(n, type(obj).__name__) for n, obj, _ in got] == [(1, "bytes"), (3, "dict"), (5, "bytes")]  # fmt: skip
+    assert got[0][1] == json.dumps(CLAUDE).encode() and got[1][1] == CHAT
+    assert got[2][1] == json.dumps(CLAUDE).encode()  # the last line, without a line break
+    assert _events(got[0][2]) == _events(detect(CLAUDE)) and got[1][2] == detect(CHAT)
+    assert (reading.lines, reading.blank) == (5, 1)
+    assert [u.line for u in reading.unreadable] == [4]
+
+
+def test_a_line_that_crosses_a_blocks_end_comes_whole_without_its_line_break(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lines, "BLOCK_BYTES", 16)
+    got = list(
+        fast.records(_write(tmp_path / "t.jsonl", [CLAUDE, CLAUDE]), Reading(), None, detect)
+    )
+    line = json.dumps(CLAUDE).encode()
+    assert [(n, obj) for n, obj, _ in got] == [(1, line), (2, line)]
+
+
+def test_a_whole_document_is_read_by_the_full_path(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([CLAUDE, CHAT], indent=1))
+    got = list(fast.records(str(path), Reading(), None, detect))
+    assert [(obj, decoded) for _, obj, decoded in got] == [(CLAUDE, detect(CLAUDE)), (CHAT, detect(CHAT))]  # fmt: skip
+    assert [n for n, _, _ in got] == [2, 19]  # the lines its elements open on
+
+
+def test_a_line_over_the_limit_is_unreadable_and_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.setattr(lines, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(lines, "MAX_LINE_BYTES", 300)
+    long = {**CLAUDE, "pad": "x" * 400}
+    reading = Reading()
+    got = list(fast.records(_write(tmp_path / "t.jsonl", [CLAUDE, long, CLAUDE]), reading, None, detect))  # fmt: skip
+    assert [n for n, _, _ in got] == [1, 3]
+    assert [u.line for u in reading.unreadable] == [2] and reading.lines == 3
+
+
+def test_the_value_of_a_record() -> None:
+    assert fast.value(b'{"type": "summary", "n": [1, 2]}') == {"type": "summary", "n": [1, 2]}
+    record = {"type": "summary"}
+    assert fast.value(record) is record
+    assert fast.value(b'{"type": "summary", "tokens": 1e400}') is None
+
+
+@pytest.mark.parametrize("block", [1, 1 << 20], ids=["a block per line", "one block"])
+def test_progress_is_told_every_progress_lines_lines_and_at_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:  # fmt: skip
+    monkeypatch.setattr(lines, "PROGRESS_LINES", 2)
+    monkeypatch.setattr(lines, "BLOCK_BYTES", block)
+    text = [json.dumps({**CLAUDE, "pad": "x" * n}).encode() for n in range(5)]
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(text))  # no line break after the last line
+    told: list[int] = []
+    list(fast.records(str(path), Reading(), told.append, detect))
+    sizes = [len(line) + 1 for line in text]
+    assert told == [sizes[0] + sizes[1], sizes[2] + sizes[3], sizes[4] - 1]
+    assert sum(told) == path.stat().st_size
+
+
+@pytest.mark.parametrize(
+    ("first", "tried"),
+    [
+        ([CHAT, CLAUDE, CHAT, CLAUDE], bytes),  # half of the trial lines missed: still tried
+        ([CHAT, CHAT, CHAT, CLAUDE], dict),  # more than half: the full path only
+        ([CHAT, CHAT], bytes),  # fewer lines than the trial
+    ],
+)
+def test_the_fast_path_is_tried_until_the_trial_lines_mostly_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: list[dict], tried: type
+) -> None:
+    monkeypatch.setattr(fast, "TRIAL_LINES", 4)
+    monkeypatch.setattr(lines, "BLOCK_BYTES", 1)  # a block per line
+    path = _write(tmp_path / "t.jsonl", [*first, CLAUDE, CLAUDE])
+    got = list(fast.records(path, Reading(), None, detect))
+    assert [type(obj) for _, obj, _ in got[-2:]] == [tried, tried]
+    assert [_events(decoded) for _, _, decoded in got[-2:]] == [_events(detect(CLAUDE))] * 2
+
+
+#: Lines of the common shapes beyond the first three: each takes the fast path.
+COMMON = [
+    {"type": "summary", "summary": "Fix the parser", "leafUuid": "u9"},
+    {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "result": "done",
+        "duration_ms": 6500,
+    },
+    {
+        "timestamp": "2026-08-03T10:48:56.000Z",
+        "type": "response_item",
+        "payload": {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"},
+    },
+    {
+        "timestamp": "2026-08-03T10:48:56.000Z",
+        "type": "response_item",
+        "payload": {
+            "type": "custom_tool_call",
+            "name": "apply_patch",
+            "input": "*** Begin Patch",
+            "call_id": "c2",
+        },
+    },
+    {
+        "timestamp": "2026-08-03T10:48:57.000Z",
+        "type": "event_msg",
+        "payload": {"type": "token_count", "info": None},
+    },
+    {
+        "timestamp": "2026-08-03T10:48:56.000Z",
+        "type": "turn_context",
+        "payload": {"turn_id": "t1", "cwd": "/tmp/repo"},
+    },
+    {"type": "user", "uuid": "u", "message": {"role": "user", "content": "café crème"}},
+]
+
+
+@pytest.mark.parametrize("record", COMMON)
+def test_more_common_shapes_take_the_fast_path(tmp_path: Path, record: dict[str, Any]) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(json.dumps(record, ensure_ascii=False).encode() + b"\n")
+    ((number, obj, decoded),) = fast.records(str(path), Reading(), None, detect)
+    assert (number, obj) == (1, json.dumps(record, ensure_ascii=False).encode())
+    assert _events(decoded) == _events(detect(record))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,7 +104,7 @@ def test_replaying_any_mix_of_lines_conserves_calls_and_results(
     import tempfile
     from pathlib import Path
 
-    from toolsel.replay.driver import replay_file
+    from toolsel.replay.file import replay_file
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.jsonl"
@@ -145,3 +146,117 @@ def test_openai_calls_without_ids_are_counted(tmp_path) -> None:
         ],
     )
     assert (r.calls, r.paired, r.calls_without_id, r.results_without_id) == (2, 2, 2, 2)
+
+
+#: One line of each shape detection tells apart, and the format it is (None: no format).
+SHAPES: list[tuple[Any, str | None]] = [
+    ([{"role": "user"}], None),
+    ("user", None),
+    # chat messages, and Cursor's transcript lines ({role, message})
+    ({"role": "user", "content": "deploy"}, "openai-chat"),
+    ({"role": "user", "message": {"content": "ls"}}, "cursor-transcript"),
+    ({"role": "user", "content": "ls", "message": {"content": "ls"}}, "openai-chat"),
+    ({"role": "user", "message": "ls"}, "openai-chat"),
+    ({"role": "user", "payload": {"type": "message", "role": "user"}}, "codex-rollout"),
+    ({"role": "user", "parent_tool_use_id": None, "message": {"content": "x"}}, "stream-json"),
+    ({"type": "message", "role": "user", "content": "hi"}, "openai-chat"),
+    # Claude Code and stream-json
+    ({"type": "user", "uuid": "u1", "message": {"content": "hi"}}, "claude-code"),
+    ({"type": "assistant", "uuid": "a1", "message": {"content": []}}, "claude-code"),
+    (
+        {"type": "assistant", "uuid": "a1", "parent_tool_use_id": None, "message": {"content": []}},
+        "stream-json",
+    ),
+    ({"type": "assistant", "message": {"content": []}}, "stream-json"),
+    # a Claude Code line stays Claude Code's whatever other keys it gains
+    ({"type": "user", "uuid": "u1", "payload": {}, "message": {"content": "hi"}}, "claude-code"),
+    ({"type": "assistant", "uuid": "a1", "payload": {}, "message": {"content": []}}, "claude-code"),
+    ({"type": "user", "message": {"content": "hi"}, "session_id": "s"}, "stream-json"),
+    ({"type": "assistant", "sessionId": "s", "message": {"content": []}}, "claude-code"),
+    ({"type": "assistant", "message": "hi"}, None),
+    ({"type": "result", "subtype": "success", "is_error": False}, "stream-json"),
+    ({"type": "system", "subtype": "init", "session_id": "s"}, "stream-json"),
+    ({"type": "system", "subtype": "init", "sessionId": "s"}, "claude-code"),
+    ({"type": "system", "uuid": "u", "content": "x"}, "claude-code"),
+    ({"type": "system", "content": "You are Grok."}, "grok-cli"),
+    ({"type": "summary", "summary": "x", "leafUuid": "u"}, "claude-code"),
+    ({"type": "file-history-snapshot", "messageId": "m"}, "claude-code"),
+    ({"type": "progress", "sessionId": "s", "data": {}}, "claude-code"),
+    ({"type": "progress", "data": {}}, None),
+    ({"type": "tool_use", "uuid": "t", "name": "bash", "input": {}}, "claude-code"),
+    ({"type": "tool_use", "sessionId": "s", "name": "bash", "input": {}}, None),
+    ({"type": "tool_result", "sessionId": "s", "tool_use_id": "t"}, "grok-cli"),
+    # Codex
+    (
+        {"type": "response_item", "payload": {"type": "function_call", "call_id": "c"}},
+        "codex-rollout",
+    ),
+    ({"type": "response_item", "payload": "x"}, None),
+    ({"type": "item.started", "item": {"id": "i", "type": "command_execution"}}, "codex-exec"),
+    ({"type": "thread.started", "thread_id": "t"}, "codex-exec"),
+    ({"type": "turn.failed", "error": {}}, "codex-exec"),
+    ({"type": "error", "item": {"type": "error"}}, "codex-exec"),
+    ({"type": "error", "message": "quota"}, None),
+    (
+        {"type": "error", "id": "e1", "timestamp": "2026-01-01T00:00:00Z", "content": "x"},
+        "gemini-cli",
+    ),
+    (
+        {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+        "openai-responses",
+    ),
+    ({"type": "web_search_call", "id": "ws", "status": "completed"}, "openai-responses"),
+    ({"type": "reasoning", "id": "rs", "summary": []}, "openai-responses"),
+    ({"id": "resp_1", "object": "response", "output": []}, "openai-responses"),
+    # the other agents
+    ({"type": "session.start", "data": {"sessionId": "s"}}, "copilot-cli"),
+    ({"type": "llm.request", "model": "kimi", "time": 1}, "kimi"),
+    ({"type": "session.start", "data": "s", "time": 1}, "kimi"),
+    ({"type": "metadata", "protocol_version": "1.4"}, "kimi"),
+    ({"type": "tool_call", "subtype": "started", "call_id": "c"}, None),  # Cursor's, no tool
+    ({"type": "tool_call", "tool_call": {"readToolCall": {}}}, "cursor-stream-json"),
+    ({"type": "thinking", "subtype": "delta", "text": "x"}, "cursor-stream-json"),
+    ({"type": "tool_call", "id": "c", "toolName": "Execute"}, "droid"),
+    ({"type": "thinking", "text": "x"}, None),
+    ({"type": "tool_result", "id": "c", "isError": True}, "droid"),
+    ({"type": "tool_result", "toolId": "Execute"}, "droid"),
+    ({"type": "completion", "finalText": "Done"}, "droid"),
+    ({"type": "completion", "text": "Done"}, None),
+    ({"type": "tool_result", "tool_call_id": "c", "content": "x"}, "grok-cli"),
+    ({"type": "tool_use", "tool_name": "Bash", "tool_id": "t1"}, "gemini-stream-json"),
+    ({"type": "tool_result", "tool_id": "t1", "status": "success"}, "gemini-stream-json"),
+    ({"type": "init", "session_id": "s", "model": "gemini"}, "gemini-stream-json"),
+    ({"type": "init", "model": "gemini"}, None),
+    ({"type": "message", "session_id": "s", "content": "x"}, "gemini-stream-json"),
+    ({"type": "message", "id": "e1", "message": {"role": "user", "content": []}}, "pi"),
+    ({"type": "session", "version": 3, "id": "s"}, "pi"),
+    ({"type": "model_change", "id": "m"}, "pi"),
+    (
+        {"type": "gemini", "id": "g1", "timestamp": "2026-01-01T00:00:00Z", "toolCalls": []},
+        "gemini-cli",
+    ),
+    ({"type": "gemini", "id": "g1", "toolCalls": []}, None),
+    ({"type": "info", "timestamp": "2026-01-01T00:00:00Z", "content": "x"}, None),
+    ({"type": "backend_tool_call", "kind": {"id": "ws"}}, "grok-cli"),
+    ({"type": "future", "id": "x"}, None),
+    ({"event": "init", "conversation_id": "c"}, "antigravity"),
+    ({"id": 1, "action": "run", "args": {}}, "openhands"),
+    ({"id": 2, "observation": "run", "content": "x"}, "openhands"),
+    ({"sessionId": "s", "projectHash": "ab", "startTime": "x"}, "gemini-cli"),
+    ({"$set": {"lastUpdated": "x"}}, "gemini-cli"),
+    ({"$rewindTo": "m2"}, "gemini-cli"),
+    ({"$patch": {}}, "gemini-cli"),
+    ({"sessionId": "s", "startTime": "x"}, None),
+    ({"object": "list", "data": []}, None),
+    # a type that is not text is never looked up among the known ones
+    ({"type": {"user": 1}, "uuid": "u", "sessionId": "s"}, None),
+    ({"type": ["function_call"], "call_id": "c"}, None),
+]
+
+
+@pytest.mark.parametrize(("line", "fmt"), SHAPES)
+def test_each_shape_is_detected_as_its_format(line: Any, fmt: str | None) -> None:
+    detected = detect(line)
+    assert (detected[0] if detected is not None else None) == fmt
+    if fmt is not None:
+        assert detected == DECODERS[fmt](line)

@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 
 from tests.replay.records import replay
-from toolsel.replay.driver import replay_file
+from toolsel.replay.events import UNKNOWN, Call, Human, Result, Session
+from toolsel.replay.file import replay_file
+from toolsel.replay.formats.gemini import recording, stream_event
 
 
 def message(mid: str, calls: list[dict]) -> dict:
@@ -81,3 +83,118 @@ def test_stream_json_pairs_by_tool_id(tmp_path: Path) -> None:
         ],
     )
     assert (r.format, r.calls, r.paired, r.error_results) == ("gemini-stream-json", 1, 1, 1)
+
+
+# -- the decoders, record by record ------------------------------------------------------
+
+AT = "2026-04-29T21:39:35.125Z"
+
+
+def test_a_recorded_call_with_an_outcome_is_an_implicit_call_and_result() -> None:
+    response = [{"functionResponse": {"id": "a", "name": "run_shell_command", "response": {"output": "x"}}}]  # fmt: skip
+
+    def outcome(status: object, result: object) -> list:
+        call = {"id": "a", "name": "run_shell_command", "args": {"command": "ls -F"}, "timestamp": AT}  # fmt: skip
+        decoded = recording(message("g1", [{**call, "status": status, "result": result}]))
+        assert decoded is not None and decoded[0] == "gemini-cli"
+        assert decoded[1][0] == Call("a", "run_shell_command", {"command": "ls -F"}, timestamp=AT, implicit=True)  # fmt: skip
+        return decoded[1][1:]
+
+    assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True)]
+    assert outcome("error", response) == [Result("a", True, timestamp=AT, implicit=True)]
+    assert outcome("cancelled", None) == [Result("a", True, timestamp=AT, implicit=True)]
+    assert outcome("executing", None) == []
+    assert outcome("scheduled", response) == [Result("a", False, timestamp=AT, implicit=True)]
+    assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True)]
+    assert outcome(None, None) == []
+
+
+def test_a_recorded_call_without_its_fields() -> None:
+    calls = [{"id": 3, "name": None, "timestamp": 1}, "read_file", {"name": "ls", "args": None}]
+    assert recording(message("g1", calls)) == (
+        "gemini-cli",
+        [Call("3", "", {}, implicit=True), Call("", "ls", None, implicit=True)],
+    )
+    assert recording({"id": "g2", "type": "gemini", "content": "Hello."}) == ("gemini-cli", [])
+
+
+def test_a_users_message_is_human_text_from_a_string_or_parts() -> None:
+    def user(content: object) -> tuple | None:
+        return recording({"id": "u1", "timestamp": AT, "type": "user", "content": content})
+
+    assert user(
+        [{"text": "Say hello"}, {"inlineData": {}}, {"text": 5}, "x", {"text": "and list files."}]
+    ) == (
+        "gemini-cli",
+        [Human("Say hello\nand list files.")],
+    )
+    assert user("read a and b") == ("gemini-cli", [Human("read a and b")])
+    assert user([{"inlineData": {}}]) == ("gemini-cli", ())
+    for kind in ("info", "error", "warning"):
+        assert recording({"id": "i1", "timestamp": AT, "type": kind, "content": "note"}) == ("gemini-cli", ())  # fmt: skip
+
+
+def test_a_history_replaced_whole_restates_its_gemini_messages_calls() -> None:
+    history = [
+        {"id": "u1", "type": "user", "content": "read a"},
+        message("m1", [call("a", "success", True)]),
+        message("m2", [call("b", "executing")]),
+        "m3",
+    ]
+    assert recording({"$set": {"messages": history, "lastUpdated": AT}}) == (
+        "gemini-cli",
+        [
+            Call("a", "read_file", {"path": "a"}, implicit=True),
+            Result("a", False, implicit=True),
+            Call("b", "read_file", {"path": "b"}, implicit=True),
+        ],
+    )
+    assert recording({"$set": {"lastUpdated": AT}}) == ("gemini-cli", ())
+    assert recording({"$set": {"messages": "m1"}}) == ("gemini-cli", ())
+    assert recording({"$set": "x"}) == ("gemini-cli", ())
+
+
+def test_a_recordings_header_and_control_lines() -> None:
+    assert recording({**SESSION, "kind": "main"}) == ("gemini-cli", [Session("s1")])
+    assert recording({"sessionId": "s1", "startTime": AT}) is None
+    assert recording({"sessionId": 1, "projectHash": "ab"}) is None
+    assert recording({"$rewindTo": "m2"}) == ("gemini-cli", ())
+    assert recording({"$patch": {"id": "m1"}}) == ("gemini-cli", ())
+    unknown = recording({"id": "x", "type": "model", "content": ""})
+    assert unknown == ("gemini-cli", ()) and unknown[1] is UNKNOWN
+    assert recording({"id": "x", "type": 1}) is None and recording(["user"]) is None
+
+
+def test_stream_json_events() -> None:
+    use = {"type": "tool_use", "tool_name": "Bash", "tool_id": "tool_1", "parameters": {"command": "echo"}, "timestamp": AT}  # fmt: skip
+    assert stream_event(use) == ("gemini-stream-json", [Call("tool_1", "Bash", {"command": "echo"}, timestamp=AT)])  # fmt: skip
+    assert stream_event({"type": "tool_use", "tool_name": 1, "tool_id": 2, "timestamp": 3}) == (
+        "gemini-stream-json",
+        [Call("2", "", {})],
+    )
+
+    def failed(**result: object) -> bool:
+        decoded = stream_event({"type": "tool_result", "tool_id": "tool_1", "timestamp": AT, **result})  # fmt: skip
+        assert decoded is not None and decoded[0] == "gemini-stream-json"
+        (answer,) = decoded[1]
+        assert (answer.id, answer.timestamp) == ("tool_1", AT)
+        return answer.is_error
+
+    assert failed(status="success", output="hello") is False
+    assert failed(status="error", error={"type": "x", "message": "y"}) is True
+    assert failed(status="error") is True
+    assert failed(status="success", error="denied") is True
+    assert failed(status="success", error={}) is False
+    assert failed(status="ERROR") is False
+
+
+def test_stream_json_session_messages_and_other_events() -> None:
+    assert stream_event({"type": "init", "session_id": "abc", "model": "gemini"}) == ("gemini-stream-json", [Session("abc")])  # fmt: skip
+    assert stream_event({"type": "init", "model": "gemini"}) == ("gemini-stream-json", ())
+    assert stream_event({"type": "message", "role": "user", "content": "go"}) == ("gemini-stream-json", [Human("go")])  # fmt: skip
+    assert stream_event({"type": "message", "role": "assistant", "content": "ok"}) == ("gemini-stream-json", ())  # fmt: skip
+    assert stream_event({"type": "message", "role": "user", "content": ""}) == ("gemini-stream-json", ())  # fmt: skip
+    assert stream_event({"type": "result", "status": "success"}) == ("gemini-stream-json", ())
+    assert stream_event({"type": "error", "message": "quota"}) == ("gemini-stream-json", ())
+    assert stream_event({"type": "gemini", "toolCalls": []}) is None
+    assert stream_event("init") is None

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.replay.grid import FILES
 from toolsel.registry import load_registry
-from toolsel.replay.driver import replay_file
+from toolsel.replay.file import replay_file
 
 GRID = ROOT / "transcripts" / "grid"
 REGISTRY = load_registry(ROOT / "registries")

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolsel.replay.documents import element_lines
 from toolsel.replay.lines import (
     TRANSCRIPT_SUFFIXES,
     Reading,
-    element_lines,
     read_objects,
     transcripts_under,
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsel.replay.driver import replay_file
+from toolsel.replay.file import replay_file
 
 events = st.lists(
     st.tuples(st.sampled_from(["call", "result"]), st.sampled_from(["a", "b", "c", "d"])),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import ROOT
 from tests.replay.archive import write_archive
+from tests.replay.pools import InProcessPool
 from toolsel.learn import from_transcripts
 from toolsel.registry.loader import load_registry
 from toolsel.replay import parallel, stats
@@ -109,34 +110,9 @@ def test_replay_packs_the_same_with_a_registry_and_a_window(tmp_path: Path) -> N
     compact_both([str(BUNDLED), str(CORPUS)], registry=registry)
 
 
-class InProcessWorkers:
-    """`parallel._Workers` in this process: each chunk done here, its answer pickled and
-    read back as a pipe would. The workers' code then runs where coverage and mutation
-    testing see it; the tests above run it in real processes."""
-
-    def __init__(self, jobs: int, context: Any, work: Any) -> None:
-        self.work = work
-
-    def replay(self, chunks: list[list[str]]) -> Any:
-        import pickle
-
-        previous, parallel._work = parallel._work, self.work
-        try:
-            for chunk in reversed(chunks[:2]):  # two chunks out of order, as workers may
-                parallel._CHUNK_WORK.get(self.work.mode, parallel._replay_chunk)(chunk)
-            for chunk in chunks:
-                answer = parallel._CHUNK_WORK.get(self.work.mode, parallel._replay_chunk)(chunk)
-                yield pickle.loads(pickle.dumps(answer))
-        finally:
-            parallel._work = previous
-
-    def close(self, *, stop: bool = False) -> None:
-        pass
-
-
 @pytest.fixture
 def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "_Workers", InProcessWorkers)
+    monkeypatch.setattr(parallel, "_pool", InProcessPool)
     monkeypatch.setattr(parallel, "CHUNK", 6)
 
 
@@ -178,61 +154,51 @@ def test_no_more_workers_than_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyP
     """`--jobs 256` on 5 files starts 5 workers, not 256 (each is a process)."""
     started: list[int] = []
 
-    class Counted(InProcessWorkers):
-        def __init__(self, jobs: int, context: Any, work: Any) -> None:
-            started.append(jobs)
-            super().__init__(jobs, context, work)
+    class Counted(InProcessPool):
+        def __init__(self, workers: int, work: Any) -> None:
+            started.append(workers)
+            super().__init__(workers, work)
 
-    monkeypatch.setattr(parallel, "_Workers", Counted)
+    monkeypatch.setattr(parallel, "_pool", Counted)
     write_archive(tmp_path, 5, seed=2)
     many = replay_paths([str(tmp_path)], jobs=256, keep="compact")
     one = replay_paths([str(tmp_path)], jobs=1, keep="compact")
     assert started == [5] and list(many.files) == list(one.files)
 
 
-class Pipe:
-    """A worker's end of its pipe: what it is sent, then None; what it sends back."""
-
-    def __init__(self, *received: Any) -> None:
-        self.received = [*received, None]
-        self.sent: list[Any] = []
-
-    def recv(self) -> Any:
-        if not self.received:
-            raise EOFError
-        return self.received.pop(0)
-
-    def send(self, value: Any) -> None:
-        self.sent.append(value)
-
-
 def test_a_worker_sends_its_answer_or_its_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import signal
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
 
-    from toolsel.replay.driver import _Options
+    from toolsel.replay.file import ReplayOptions
 
     monkeypatch.setattr(signal, "signal", lambda *args: None)  # the worker's Ctrl-C rule
     write_archive(tmp_path, 3, seed=1)
     files = sorted(str(p) for p in tmp_path.rglob("*.jsonl"))
-    work = parallel._work_for(_Options(None, None, None, ()), None, None)
+    work = parallel._work_for(ReplayOptions(), "reports")
     monkeypatch.setattr(parallel, "_work", None)
-    pipe = Pipe(files, [str(tmp_path / "missing.jsonl")])
-    parallel._serve(pipe, work)  # type: ignore[arg-type]
-    (failed, outcomes), (error_flag, error) = pipe.sent
-    assert failed is False and [o.report.path for o in outcomes] == files
-    assert error_flag is True and isinstance(error, Exception) and "missing.jsonl" in str(error)
-    dead = Pipe()
-    dead.received = []  # the worker is gone: its pipe is at its end
+    parallel.start_worker(work)
+    outcome = parallel.replay_chunk(files)
+    assert [report[0] for report in outcome.reports] == files  # each report's path
+    with pytest.raises(Exception, match=r"missing\.jsonl"):
+        parallel.replay_chunk([str(tmp_path / "missing.jsonl")])
+
+    def answered(error: BaseException) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(error)
+        return future
+
+    dead = answered(BrokenProcessPool("a child process terminated abruptly"))
     with pytest.raises(RuntimeError, match=r"^a replay worker process ended unexpectedly$"):
-        parallel._answer(dead)  # type: ignore[arg-type]
-    pipe.received = [(True, ValueError("what the worker met"))]
+        parallel._answer(dead)
     with pytest.raises(ValueError, match="what the worker met"):
-        parallel._answer(pipe)  # type: ignore[arg-type]
-    salted = parallel._Work(work.options, False, None, hash(parallel.PROBE) + 1)
+        parallel._answer(answered(ValueError("what the worker met")))
+    salted = parallel.Work(work.options, probe=hash(parallel.PROBE) + 1)
     with pytest.raises(RuntimeError, match=r"^a forked worker salts str hashes unlike its parent$"):
-        parallel._start_worker(salted)
+        parallel.start_worker(salted)
 
 
 @pytest.mark.usefixtures("in_process")
@@ -312,14 +278,14 @@ def test_chunks_back_out_of_order_are_used_in_order(
 
     write_archive(tmp_path, 30, seed=13, resumed=0.5)
     first = sorted(str(p) for p in tmp_path.rglob("*.jsonl"))[0]
-    real = parallel._replay_chunk
+    real = parallel._replayed
 
-    def slow_first(paths: list[str]) -> Any:
+    def slow_first(work: Any, paths: list[str]) -> Any:
         if first in paths:
             time.sleep(0.3)  # the other worker answers its chunks meanwhile
-        return real(paths)
+        return real(work, paths)
 
-    monkeypatch.setattr(parallel, "_replay_chunk", slow_first)
+    monkeypatch.setattr(parallel, "_replayed", slow_first)
     one, two = both([str(tmp_path)])
     assert one.files == two.files
     assert usage_both([str(tmp_path)])[1] == usage_stats(one)

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from toolsel.replay.window import CallWindow, is_age, iso, parse_time
+from toolsel.replay.window import CallWindow
+from toolsel.timeparse import is_age, iso, parse_time
 
 JAN = datetime(2026, 1, 31, tzinfo=UTC).timestamp()
 

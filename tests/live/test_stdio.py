@@ -1,0 +1,188 @@
+"""toolsel/live/stdio.py: a server in a process group of its own, given only the safe part of
+toolsel's environment; a bounded tail of its stderr; lines on stdout that are not JSON-RPC
+named; the whole group stopped, by SIGKILL if it must."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from tests.live.mcp_servers import __file__ as SERVERS_FILE
+from toolsel.live import stdio as transport
+from toolsel.live.fetch import Failed, Listed, Timeouts, list_servers
+from toolsel.live.sources import command_server, config_servers
+from toolsel.live.stdio import StderrTail
+
+SERVERS = Path(SERVERS_FILE)
+#: What the reason of an error raised inside the transport's task group ends with (a bug:
+#: the nested group is not unwrapped, see the xfail test below).
+NOISE = "; unhandled errors in a TaskGroup (1 sub-exception)"
+
+
+def stdio(mode: str, *args: str, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    return command_server(" ".join([sys.executable, str(SERVERS), mode, *args]), mode, env or {})
+
+
+def test_a_tail_keeps_the_last_bytes_and_counts_them_all() -> None:
+    tail = StderrTail(limit=10)
+    assert (tail.limit, tail.total, bytes(tail.data)) == (10, 0, b"")
+    assert StderrTail().limit == transport.TAIL_BYTES == 64 * 1024
+    tail.feed(b"0123456789")
+    tail.feed(b"abcdefghij")
+    assert (tail.total, bytes(tail.data)) == (20, b"0123456789abcdefghij")  # 2 x limit: kept
+    tail.feed(b"K")
+    assert (tail.total, bytes(tail.data)) == (21, b"bcdefghijK")
+    assert tail.lines() == ["bcdefghijK"]
+
+
+def test_the_lines_shown_are_the_last_non_blank_ones_stripped() -> None:
+    tail = StderrTail(limit=40)
+    tail.feed(b"first\n  second  \n\n   \nthird\nfourth\xff\n")
+    assert tail.lines() == ["second", "third", "fourth\ufffd"]
+    assert tail.lines(1) == ["fourth\ufffd"]
+    assert tail.shown() == '; its stderr: "second | third | fourth\ufffd"'
+    assert tail.shown(count=2, width=10) == '; its stderr: "... | fourth\ufffd"'
+    assert tail.shown(count=2, width=15) == '; its stderr: "third | fourth\ufffd"'
+    long = StderrTail(limit=30)
+    long.feed(b"x" * 25 + b"\n" + b"y" * 25 + b"\n")
+    assert long.lines() == ["xxx", "y" * 25]  # the last 30 bytes, a cut line's end first
+    assert StderrTail().shown() == ""
+    wide = StderrTail()
+    wide.feed(b"a" * 100 + b"b" * 300 + b"\n")
+    assert wide.shown() == f'; its stderr: "...{"b" * 300}"'
+    blank = StderrTail()
+    blank.feed(b"\n  \n")
+    assert blank.shown() == ""
+
+
+def test_the_tail_is_what_a_failure_shows(tmp_path: Path) -> None:
+    secret = "hunter2-very-secret-value"
+    [failed] = list_servers([stdio("leaky", env={"SECRET_VALUE": secret})], Timeouts(60, 30))
+    assert isinstance(failed, Failed)
+    assert (
+        failed.reason == 'during initialize: the server exited; its stderr: "fatal: bad token ***"'
+    )
+
+
+def test_the_server_gets_the_safe_environment_and_its_own_variables_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("GREETING", "from toolsel's own environment")
+    [inherited] = list_servers([stdio("echo-env")], Timeouts(connect=60, list=30))
+    assert isinstance(inherited, Listed), inherited
+    assert inherited.tools[0]["description"] == "none"
+    server = stdio("echo-env", env={"GREETING": "given", "PATH": "/only/this"})
+    assert transport.environment(server)["GREETING"] == "given"
+    assert transport.environment(server)["PATH"] == "/only/this"
+    assert "GREETING" not in transport.environment(stdio("echo-env"))
+    assert transport.environment(stdio("echo-env"))["PATH"] == os.environ["PATH"]
+
+
+def test_the_server_runs_in_the_folder_its_entry_names(tmp_path: Path) -> None:
+    config = tmp_path / ".mcp.json"
+    folder = tmp_path / "work"
+    folder.mkdir()
+    entry = {"command": sys.executable, "args": [str(SERVERS), "where"], "cwd": str(folder)}
+    config.write_text(json.dumps({"mcpServers": {"w": entry}}))
+    [server] = config_servers(config)
+    [listed] = list_servers([server], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    assert listed.tools[0]["description"] == str(folder)
+
+
+def test_blank_lines_on_stdout_are_skipped() -> None:
+    [listed] = list_servers([stdio("blank")], Timeouts(connect=20, list=10))
+    assert isinstance(listed, Listed), listed
+    assert len(listed.tools) == 5
+
+
+def test_a_line_that_is_not_json_rpc_is_named_in_its_first_120_characters() -> None:
+    short, long = list_servers(
+        [stdio("banner"), stdio("long-banner")], Timeouts(connect=60, list=30)
+    )
+    assert isinstance(short, Failed) and isinstance(long, Failed)
+    rest = "(an MCP server over stdio writes only JSON-RPC there; logs go to stderr)"
+    assert short.reason.removesuffix(NOISE) == (
+        "during initialize: the server wrote a line on stdout that is not a JSON-RPC message: "
+        f'"Server started on stdio, ready!" {rest}'
+    )
+    expected = (
+        "during initialize: the server wrote a line on stdout that is not a JSON-RPC message: "
+        f'"{"a" * 119}b..." {rest}'
+    )
+    # the error's text is cut at 300 characters (after the step's name): in the bug's NOISE
+    assert long.reason[: len(expected)] == expected
+    assert len(long.reason) <= len("during initialize: ") + 300
+
+
+def test_a_line_over_the_limit_ends_the_listing(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert transport.MAX_LINE_BYTES == 64 * 1024 * 1024
+    monkeypatch.setattr(transport, "MAX_LINE_BYTES", 400)
+    [failed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(failed, Failed)
+    assert failed.reason.removesuffix(NOISE) == (
+        "during tools/list: the server wrote a line of over 400 bytes"
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: fetch.py _reason unwraps only the outer exception group: an error raised in "
+    "the stdio transport's task group ends with '; unhandled errors in a TaskGroup (1 "
+    "sub-exception)'",
+)
+def test_an_error_of_the_transport_is_said_once() -> None:
+    [failed] = list_servers([stdio("banner")], Timeouts(connect=60, list=30))
+    assert isinstance(failed, Failed) and "TaskGroup" not in failed.reason
+
+
+def test_a_server_that_ignores_sigterm_is_killed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Once listed, the server ignores the end of its stdin and SIGTERM: it gets EXIT_WAIT
+    for each, then SIGKILL; the listing ends, and no process of its group is left."""
+    assert transport.EXIT_WAIT == 2.0
+    monkeypatch.setattr(transport, "EXIT_WAIT", 0.5)
+    seen: list[int] = []
+    original = transport.stop_group
+
+    async def watched(process):  # type: ignore[no-untyped-def]
+        seen.append(process.pid)
+        await original(process)
+
+    monkeypatch.setattr(transport, "stop_group", watched)
+    started = time.monotonic()
+    [listed] = list_servers([stdio("stubborn")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    assert time.monotonic() - started < 30
+    [pgid] = seen
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pgid, 0)
+
+
+def test_signalling_a_group_that_is_gone() -> None:
+    import signal
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
+    child.wait()
+    assert transport._signal_group(child.pid, signal.SIGTERM) is False
+    assert transport._group_alive(child.pid) is False
+    alive = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True
+    )
+    try:
+        assert transport._group_alive(alive.pid) is True
+        assert transport._signal_group(alive.pid, signal.SIGKILL) is True
+        alive.wait(timeout=10)
+        assert transport._group_alive(alive.pid) is False
+    finally:
+        alive.kill()
+        alive.wait()
