@@ -174,7 +174,7 @@ def _count(card: Scorecard, finding: Any, label: dict[str, Any]) -> None:
 
 
 def score_transcripts(card: Scorecard, root: Path = CORPUS / "transcripts") -> None:
-    from toolsel.replay.driver import replay_file
+    from toolsel.replay.file import replay_file
 
     labels = _yaml(root / "labels.yaml")["files"]
     for name, label in sorted(labels.items()):

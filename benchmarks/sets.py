@@ -32,6 +32,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from toolsel.evaluate import Case, Outcome, evaluate, read_cases, score_case
 
@@ -51,7 +52,13 @@ STOPWORDS = frozenset(
 class EvalSet:
     name: str
     cases: Path
-    registry: Path
+    registry: Path | str  # a path, or a built-in catalog (`builtin:codex`)
+    #: tools no request can single out (a catalog's tools the model is never offered)
+    unaskable: tuple[str, ...] = ()
+
+    @property
+    def builtin(self) -> bool:
+        return isinstance(self.registry, str)
 
 
 def load_sets(names: Iterable[str] = ()) -> list[EvalSet]:
@@ -62,7 +69,19 @@ def load_sets(names: Iterable[str] = ()) -> list[EvalSet]:
     unknown = [n for n in wanted if n not in listed]
     if unknown:
         raise SystemExit(f"sets.py: unknown set(s) {unknown}; known: {sorted(listed)}")
-    return [EvalSet(n, ROOT / listed[n]["cases"], ROOT / listed[n]["registry"]) for n in wanted]
+    return [
+        EvalSet(
+            n,
+            ROOT / listed[n]["cases"],
+            _registry(listed[n]["registry"]),
+            tuple(listed[n].get("unaskable") or ()),
+        )
+        for n in wanted
+    ]
+
+
+def _registry(value: str) -> Path | str:
+    return value if value.startswith("builtin:") else ROOT / value
 
 
 # -- the naive baseline -----------------------------------------------------------------------
@@ -111,9 +130,9 @@ class NaiveBM25:
         return sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], i))
 
 
-def tool_texts(registry: Path) -> tuple[list[str], list[list[str]]]:
+def tool_texts(registry: Path | str) -> tuple[list[str], list[list[str]]]:
     """(names, token lists): name, description and tags of each tool."""
-    from toolsel.registry import load_registry
+    from toolsel.sources import load_registry
 
     loaded = load_registry(registry, use_cache=False)
     names = [t.name for t in loaded.tools]
@@ -162,6 +181,11 @@ class Row:
     @property
     def ndcg10(self) -> float:
         return sum(o.ndcg10 for o in self.outcomes) / len(self.outcomes)
+
+    @property
+    def first(self) -> int:
+        """Cases with an expected tool in first place."""
+        return sum(1 for o in self.outcomes if 1 in o.ranks.values())
 
     @property
     def mrr10(self) -> float:
@@ -217,6 +241,8 @@ def measure_set(eval_set: EvalSet, methods: Sequence[str], naive: bool = True) -
     cases, problems = read_cases(eval_set.cases)
     if problems:
         raise SystemExit(f"sets.py: {eval_set.cases}: unreadable cases: {problems[0]}")
+    # `expect: none`: measured by eval, not here (getattr: a commit before it, to compare)
+    cases = [c for c in cases if not getattr(c, "none", False)]
     index = load_index(eval_set.registry, use_cache=False, bulk=True, examples=False)
     wanted = [Method(m) for m in methods]
     vectors = prepare_methods(index, wanted, [c.query for c in cases], use_cache=True)
@@ -225,6 +251,50 @@ def measure_set(eval_set: EvalSet, methods: Sequence[str], naive: bool = True) -
     if naive:
         rows.append(Row(eval_set.name, NAIVE, naive_outcomes(eval_set, cases)))
     return rows
+
+
+def none_rows(eval_set: EvalSet, methods: Sequence[str]) -> list[tuple[str, str, Any]]:
+    """(set, method, `toolsel.evaluate.Calibration`) for each method, on every case of the
+    set, `expect: none` ones included: what `toolsel eval --calibrate` prints."""
+    from toolsel.evaluate import calibrate
+    from toolsel.ranking import load_index
+    from toolsel.ranking.options import Method
+    from toolsel.ranking.semantic import prepare_methods
+
+    cases, _problems = read_cases(eval_set.cases)
+    if not any(c.none for c in cases):
+        return []
+    index = load_index(eval_set.registry, use_cache=False, bulk=True, examples=False)
+    wanted = [Method(m) for m in methods]
+    vectors = prepare_methods(index, wanted, [c.query for c in cases], use_cache=True)
+    report = evaluate(index, cases, wanted, (5, 10), query_vectors=vectors)
+    return [(eval_set.name, m.method, calibrate(m, (5, 10))) for m in report.methods]
+
+
+def none_table(rows: list[tuple[str, str, Any]]) -> list[str]:
+    """Prompts no tool fits: how often a tool is offered anyway, and what `--calibrate`'s
+    cut-off does to that and to recall."""
+    lines = [
+        "| set | method | `none` prompts | offered anyway | --calibrate chose | offered after "
+        "| R@5 before | R@5 after | NDCG@10 before | NDCG@10 after |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    totals: dict[str, list[int]] = {}
+    for name, method, cal in rows:
+        before, after = cal.before, cal.after
+        chosen = f"{cal.chosen:.4f}" if cal.chosen is not None else "none"
+        lines.append(
+            f"| {name} | {method} | {before.none_cases} | {before.offered_anyway} | {chosen} "
+            f"| {after.offered_anyway} | {_pct(before.recall[5])} | {_pct(after.recall[5])} "
+            f"| {_pct(before.ndcg10)} | {_pct(after.ndcg10)} |"
+        )
+        total = totals.setdefault(method, [0, 0, 0])
+        total[0] += before.none_cases
+        total[1] += before.offered_anyway
+        total[2] += after.offered_anyway
+    for method, (cases, anyway, after_) in totals.items():
+        lines.append(f"| **all** | {method} | {cases} | {anyway} | | {after_} | | | | |")
+    return lines
 
 
 # -- printing ----------------------------------------------------------------------------------
@@ -289,9 +359,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="*", default=[], help="set names (default: all)")
     parser.add_argument("--methods", nargs="*", default=[], help="toolsel methods")
+    parser.add_argument(
+        "--none", action="store_true", help="prompts no tool fits, before and after --calibrate"
+    )
     args = parser.parse_args()
     sets = load_sets(args.sets)
     methods = available_methods(args.methods)
+    if args.none:
+        found = [row for eval_set in sets for row in none_rows(eval_set, methods)]
+        print("\n".join(none_table(found)))
+        return 0
     rows: list[Row] = []
     checked = ""
     for eval_set in sets:

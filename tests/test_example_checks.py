@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
-from toolsel.example_checks import Collision, collision, duplicates, example_key
+from toolsel.example_checks import Collision, collision, contradictions, example_key, groups
 from toolsel.ranking.index import build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.loader import load_registry
@@ -15,8 +15,14 @@ INDEX = PreparedIndex(build_index(load_registry(ROOT / "registries", use_cache=F
 
 
 def test_a_collision_names_the_tool_ranked_first_and_where_the_own_tool_is() -> None:
-    found = collision(INDEX, "create_issue", "file a bug about the login page")
-    assert found is not None and found.first == "search_issues"
+    from toolsel.ranking import Method, RankOptions, rank_index
+
+    prompt = "file a bug about the login page"
+    ranked = [r.name for r in rank_index(INDEX, prompt, RankOptions(method=Method.HYBRID)).results]
+    assert ranked[0] != "create_issue" and "create_issue" in ranked
+    found = collision(INDEX, "create_issue", prompt)
+    assert found is not None and found.first == ranked[0]
+    assert found.place == ranked.index("create_issue") + 1
     assert found.place is not None and found.place > 1 and found.where == f"#{found.place}"
     assert collision(INDEX, "deploy_service", "deploy the billing service to production") is None
     elsewhere = collision(INDEX, "nowhere_tool", "deploy the billing service")
@@ -28,16 +34,41 @@ def test_a_prompt_with_nothing_to_search_never_collides() -> None:
     assert collision(INDEX, "deploy_service", "do it") is None
 
 
-def test_the_first_tool_given_a_prompt_keeps_it_case_and_spacing_ignored() -> None:
-    pairs = [("a", "List my  files"), ("a", "list my files"), ("b", "list MY files"), ("c", "x")]
-    assert list(duplicates(pairs)) == [(2, 0)]
+def test_a_prompt_given_for_several_tools_is_an_example_of_each() -> None:
+    pairs = [("a", "List my  files"), ("b", "list MY files"), ("c", "x")]
+    assert groups(pairs) == {"list my files": frozenset({"a", "b"}), "x": frozenset({"c"})}
     assert example_key(" List\tmy  FILES ") == "list my files"
 
 
-@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(["x", "X ", "y", "z"]))))
-def test_after_leaving_out_the_duplicates_none_is_left(pairs: list[tuple[str, str]]) -> None:
-    flagged = {position for position, _ in duplicates(pairs)}
-    rest = [pair for i, pair in enumerate(pairs) if i not in flagged]
-    assert not list(duplicates(rest))
-    for position, first in duplicates(pairs):
-        assert first < position and pairs[first][0] != pairs[position][0]
+def test_one_of_the_group_ranked_first_is_no_collision() -> None:
+    prompt = "deploy the billing service to production"
+    # an example of check_health alone collides: deploy_service ranks first
+    alone = collision(INDEX, "check_health", prompt)
+    assert alone is not None and alone.first == "deploy_service"
+    # the same prompt as a task needing both tools teaches both: no collision
+    assert collision(INDEX, "check_health", prompt, frozenset({"deploy_service"})) is None
+
+
+def test_only_tools_that_conflict_contradict() -> None:
+    pairs = [("a", "do x"), ("b", "DO  x"), ("c", "do x"), ("d", "y")]
+    conflicting = {frozenset({"a", "c"})}
+    found = list(contradictions(pairs, lambda s, t: frozenset({s, t}) in conflicting))
+    assert found == [(2, 0)]  # c conflicts with a; b needs no conflict with anyone
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(["x", "X ", "y", "z"]))),
+    st.sets(st.sampled_from([frozenset("ab"), frozenset("bc"), frozenset("ac")])),
+)
+def test_a_contradiction_names_an_earlier_conflicting_tool_with_the_same_prompt(
+    pairs: list[tuple[str, str]], conflicts: set[frozenset[str]]
+) -> None:
+    def conflicting(s: str, t: str) -> bool:
+        return frozenset({s, t}) in conflicts
+
+    for position, earlier in contradictions(pairs, conflicting):
+        assert earlier < position
+        assert example_key(pairs[earlier][1]) == example_key(pairs[position][1])
+        assert conflicting(pairs[earlier][0], pairs[position][0])
+    if not conflicts:
+        assert not list(contradictions(pairs, conflicting))

@@ -22,19 +22,21 @@ def test_every_eval_set_in_the_repository_is_listed() -> None:
     listed = {s.cases for s in SETS}
     found = set((ROOT / "tests" / "selection").rglob("*.eval.jsonl"))
     assert found == listed
-    assert all(s.registry.exists() for s in SETS)
+    assert all(s.builtin or s.registry.exists() for s in SETS)
 
 
 def test_each_new_set_has_three_prompts_for_every_tool() -> None:
     from toolsel.evaluate import read_cases
 
     for eval_set in SETS:
-        if eval_set.registry.name == "registries":  # the project's own sets
+        if not eval_set.builtin and eval_set.registry.name == "registries":  # the project's own
             continue
         names, _texts = sets_bench.tool_texts(eval_set.registry)
         cases, problems = read_cases(eval_set.cases)
         assert problems == []
         for name in names:
+            if name in eval_set.unaskable:
+                continue
             assert sum(name in c.expected for c in cases) >= 3, (eval_set.name, name)
 
 
@@ -90,9 +92,11 @@ needs_embed = pytest.mark.skipif(
 
 @needs_embed
 def test_auto_with_embeddings_is_never_below_hybrid(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`auto` where toolsel[embed] is installed (fusion) against hybrid, on every set."""
+    """`auto` where toolsel[embed] is installed (fusion) against hybrid, on every set: at
+    first place, in the top 5 and on NDCG@10 (issue 32)."""
     monkeypatch.delenv("TOOLSEL_EMBED", raising=False)
     for eval_set in SETS:
         auto, hybrid = sets_bench.measure_set(eval_set, ["auto", "hybrid"], naive=False)
+        assert auto.first >= hybrid.first, (eval_set.name, "first place")
         assert auto.recall(5) >= hybrid.recall(5) - 1e-9, (eval_set.name, "Recall@5")
         assert auto.ndcg10 >= hybrid.ndcg10 - 1e-9, (eval_set.name, "NDCG@10")

@@ -3,7 +3,8 @@
 A case says which tools a prompt should (and should not) be offered:
 
     prompt: deploy the billing service to production   # what the user asked (required)
-    expect: [deploy_service]       # tools it should offer (test: within top_k)
+    expect: [deploy_service]       # tools it should offer (test: within top_k); or `none`:
+                                   # no tool should serve this prompt
     forbid: [deploy_legacy]        # tools it must not offer (test only)
     top_k: 5                       # test: how deep `expect` may be (default 8)
     method: hybrid                 # test: the scorer, as rank --method (default auto)
@@ -11,7 +12,7 @@ A case says which tools a prompt should (and should not) be offered:
     id: deploy-1                   # optional: what reports call the case
     name: deploy offers deploy_service
 
-A case needs `prompt` and `expect` or `forbid`. `query` and `expected` (the keys `eval` read
+A case needs `prompt` and `expect` (`none` included) or `forbid`. `query` and `expected` (the keys `eval` read
 before) are the other spelling of `prompt` and `expect`: they are read, with one note per
 file. A file holds cases as YAML (`cases:` with a list, or a bare list), JSON (a list, or
 `{"cases": [...]}`) or JSON lines (one case a line); which is told from the content, not the
@@ -40,6 +41,9 @@ _Choice = TypeVar("_Choice", Method, Permission)
 
 #: The keys of a case, as documented.
 CASE_KEYS = ("prompt", "expect", "forbid", "top_k", "method", "permission", "id", "name")
+#: `expect: none` (the word, not a list): no tool should serve the prompt. A tool named
+#: `none` is written as a list, `expect: [none]`.
+NONE = "none"
 #: The other spelling (what `eval` read before): read, with a note.
 OTHER_SPELLING = {"query": "prompt", "expected": "expect"}
 #: Keys that make a mapping look like a case at all (else the file is not a case file).
@@ -99,6 +103,9 @@ class Case:
     name: str | None = None
     line: int = 0
     column: int = 0
+    #: `expect: none`: no tool should serve this prompt (a search that always answers
+    #: offers a wrong tool); `expect` is then empty
+    expect_none: bool = False
 
     @property
     def label(self) -> str:
@@ -494,8 +501,10 @@ class _Fields:
                 self.fail(key, f"unknown key {key!r}{did_you_mean(key, CASE_KEYS)}", at_key=True)
         known_keys = self.ok  # an unknown key (a misspelt `expect`) says more than its absence
         prompt = self.prompt()
-        expect, forbid = self.names("expect"), self.names("forbid")
-        if expect is not None and forbid is not None and known_keys:
+        expect_none = self.value("expect") == NONE
+        expect = () if expect_none else self.names("expect")
+        forbid = self.names("forbid")
+        if expect is not None and forbid is not None and known_keys and not expect_none:
             self.check_expect_and_forbid(expect, forbid)
         top_k = self.top_k()
         method = self.choice("method", Method)
@@ -514,6 +523,7 @@ class _Fields:
             name,
             line,
             column,
+            expect_none,
         )
 
     def prompt(self) -> str | None:

@@ -42,6 +42,7 @@ class Case:
     query: str
     expected: tuple[str, ...]
     permission: Permission | None = None  # the agent's ceiling: ranked as rank --permission
+    none: bool = False  # `expect: none`: no tool should serve the prompt
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,8 @@ class Outcome:
     reciprocal_rank: float
     #: expected tools the method gave no score at all: no depth of results would hold them
     no_evidence: tuple[str, ...] = ()
+    #: the ranked tools with their strengths, best first (what `--min-strength` cuts)
+    ranked: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,9 @@ class MethodReport:
     ndcg10: float
     outcomes: tuple[Outcome, ...] = field(repr=False)
     examples: bool = False  # whether the index ranked with example prompts
+    #: `expect: none` cases: the strongest match each got (0.0: nothing matched at all)
+    none_strengths: tuple[float, ...] = ()
+    min_strength: float = 0.0  # the --min-strength the metrics were taken at
     #: expected tools missing from the top 10, by why: "conflict" (excluded by a conflict
     #: with a higher-ranked tool), "permission" (above the permission ceiling) or
     #: "not_retrieved" (ranked too low, or not matched at all)
@@ -87,6 +93,16 @@ class MethodReport:
     def label(self) -> str:
         return f"{self.method}+examples" if self.examples else self.method
 
+    @property
+    def none_cases(self) -> int:
+        return len(self.none_strengths)
+
+    @property
+    def offered_anyway(self) -> int:
+        """`expect: none` cases where a tool was offered all the same (a match at or
+        above --min-strength)."""
+        return offered(self.none_strengths, self.min_strength)
+
     def worst(self, n: int = 10) -> list[Outcome]:
         return sorted(self.outcomes, key=lambda o: (o.ndcg10, o.reciprocal_rank, o.case.id))[:n]
 
@@ -98,6 +114,7 @@ class EvalReport:
     methods: tuple[MethodReport, ...]
     bad_lines: tuple[CaseProblem, ...] = ()
     unknown_tools: tuple[str, ...] = ()  # expected names the registry does not have
+    calibrations: tuple[Calibration, ...] = ()  # `eval --calibrate`, one per method
 
 
 #: What eval does not measure, and who does: the note for a file whose cases use these keys.
@@ -119,11 +136,12 @@ def read_cases(path: Path) -> tuple[list[Case], list[CaseProblem]]:
 
 def eval_cases(found: CaseFile) -> tuple[list[Case], list[str]]:
     """(the cases eval measures, notes): a case with no `expect` (only `forbid`) cannot be
-    measured and is counted in a note, as are the keys eval does not use."""
+    measured and is counted in a note, as are the keys eval does not use. `expect: none`
+    cases are measured apart (how often a tool is offered anyway)."""
     cases = [
-        Case(c.id or c.name or f"line-{c.line}", c.prompt, c.expect, c.permission)
+        Case(c.id or c.name or f"line-{c.line}", c.prompt, c.expect, c.permission, c.expect_none)
         for c in found.cases
-        if c.expect
+        if c.expect or c.expect_none
     ]
     notes = []
     ignored = [key for key in IGNORED_KEYS if key in found.keys]
@@ -149,12 +167,14 @@ def evaluate(
     bad_lines: Sequence[CaseProblem] = (),
     query_vectors: Mapping[str, Any] | None = None,
     without_examples: PreparedIndex | None = None,
+    min_strength: float = 0.0,
 ) -> EvalReport:
     """Rank every case with every method; `query_vectors` are the cases' prompt embeddings
     (`semantic`, `fusion`), computed up front. With `without_examples` (the same registry
     indexed without its example prompts), each method that uses examples is measured on
-    both, so the two can be compared (`eval --compare`)."""
-    if not cases:
+    both, so the two can be compared (`eval --compare`). `min_strength` cuts each ranking
+    as `rank --min-strength` does, before it is measured."""
+    if not any(not c.none for c in cases):
         first = f" ({bad_lines[0].located(source)})" if bad_lines else ""
         raise UsageError(
             f"{source or 'the cases file'}: no readable cases with `expect`{first}",
@@ -185,6 +205,8 @@ def evaluate(
         _evaluate_method(ix, cases, method, ks, depth, vectors, with_examples)
         for ix, method, with_examples in runs
     )
+    if min_strength:
+        reports = tuple(at_min_strength(r, ks, min_strength) for r in reports)
     return EvalReport(source, ks, reports, tuple(bad_lines), tuple(unknown))
 
 
@@ -202,10 +224,14 @@ def _evaluate_method(
         method=method, top=depth, include_deprecated=True, pin_always_include=False
     )
     outcomes = []
+    none_strengths = []
     missed = dict.fromkeys(("conflict", "permission", "not_retrieved"), 0)
     for case in cases:
         ranked_as = replace(options, permission=case.permission) if case.permission else options
         result = rank_index(index, case.query, ranked_as, query_vector=vectors.get(case.query))
+        if case.none:
+            none_strengths.append(max((r.strength for r in result.results), default=0.0))
+            continue
         ranked = [r.name for r in result.results]
         excluded = {e.name for e in result.excluded}
         blocked = {b.name for b in result.blocked}
@@ -217,7 +243,11 @@ def _evaluate_method(
         if unranked and len(ranked) >= depth:  # the list was cut: were they scored below it?
             scored = _scored(index, case.query, ranked_as, vectors.get(case.query))
             unranked = [name for name in unranked if name not in scored]
-        outcome = replace(score_case(case, ranked), no_evidence=tuple(unranked))
+        outcome = replace(
+            score_case(case, ranked),
+            no_evidence=tuple(unranked),
+            ranked=tuple((r.name, r.strength) for r in result.results),
+        )
         outcomes.append(outcome)
         for name, rank in outcome.ranks.items():
             if rank is not None and rank <= 10:
@@ -230,11 +260,23 @@ def _evaluate_method(
                 else "not_retrieved"
             )
             missed[why] += 1
+    return _report(method.value, outcomes, ks, with_examples, missed, tuple(none_strengths))
+
+
+def _report(
+    method: str,
+    outcomes: Sequence[Outcome],
+    ks: tuple[int, ...],
+    with_examples: bool,
+    missed: dict[str, int],
+    none_strengths: tuple[float, ...],
+    min_strength: float = 0.0,
+) -> MethodReport:
     n = len(outcomes)
     recall = {k: sum(_recall(o, k) for o in outcomes) / n for k in ks}
     complete = {k: sum(_recall(o, k) == 1.0 for o in outcomes) / n for k in ks}
     return MethodReport(
-        method=method.value,
+        method=method,
         cases=n,
         recall=recall,
         complete=complete,
@@ -243,7 +285,55 @@ def _evaluate_method(
         outcomes=tuple(outcomes),
         examples=with_examples,
         missed=missed,
+        none_strengths=none_strengths,
+        min_strength=min_strength,
     )
+
+
+def offered(strengths: Sequence[float], min_strength: float) -> int:
+    """How many `expect: none` cases a tool is offered for at `min_strength`: a match at or
+    above it (at 0, any match at all)."""
+    return sum(1 for s in strengths if s > 0 and s >= min_strength)
+
+
+def at_min_strength(report: MethodReport, ks: tuple[int, ...], min_strength: float) -> MethodReport:
+    """`report` as if every ranking had been cut at `min_strength` (`rank --min-strength`):
+    the tools below it are not offered, and the rest keep their order."""
+    outcomes = []
+    for outcome in report.outcomes:
+        kept = [name for name, strength in outcome.ranked if strength >= min_strength]
+        outcomes.append(replace(score_case(outcome.case, kept), ranked=outcome.ranked))
+    return _report(
+        report.method, outcomes, ks, report.examples, report.missed, report.none_strengths,
+        min_strength,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """`eval --calibrate`: the --min-strength that halves wrong offers for the least recall."""
+
+    method: str
+    chosen: float | None  # None: no cut-off halves them (or there is nothing to halve)
+    before: MethodReport
+    after: MethodReport
+
+
+def calibrate(report: MethodReport, ks: tuple[int, ...]) -> Calibration:
+    """The lowest cut-off at which tools are offered for at most half the `expect: none`
+    cases they were offered for at the report's own --min-strength: the lowest such cut
+    loses the least recall, since a higher cut only ever removes more tools."""
+    wrong = report.offered_anyway
+    if not report.none_cases or not wrong:
+        return Calibration(report.method, None, report, report)
+    found = sorted({s for s in report.none_strengths if s > report.min_strength})
+    found += sorted({s for o in report.outcomes for _, s in o.ranked if s > report.min_strength})
+    for threshold in sorted(set(found)):
+        cut = threshold + 1e-9  # strictly above this strength
+        if offered(report.none_strengths, cut) * 2 <= wrong:
+            chosen = math.ceil(cut * 10_000) / 10_000  # as --min-strength can be written
+            return Calibration(report.method, chosen, report, at_min_strength(report, ks, chosen))
+    return Calibration(report.method, None, report, report)
 
 
 def _scored(index: PreparedIndex, query: str, options: RankOptions, vector: Any) -> set[str]:

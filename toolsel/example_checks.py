@@ -1,15 +1,19 @@
 """The checks of example prompts that `lint` reports (TS702, TS703) and `learn` leaves out:
 one place, so an overlay `learn` writes passes `lint --strict`.
 
-- TS702, a collision: `rank` (its default method, with every example learned) puts another
-  tool first for an example, so the example teaches the opposite of the registry.
-- TS703, a duplicate: the same prompt (case and spacing ignored) is an example of two tools;
-  the first one given keeps it.
+A prompt given as an example of several tools (case and spacing ignored) is a task that
+needs them all: it is an example of each, and its tools are its group (`groups`).
+
+- TS702, a collision: `rank` (hybrid, with every example learned) puts first a tool that is
+  not in the example's group, so the example teaches the opposite of the registry. One of
+  the group ranking first is no collision: a three-tool task puts one of the three first.
+- TS703, a contradiction: the same prompt is an example of two tools that `conflicts` says
+  are never used together; no task can need them both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,9 +36,12 @@ class Collision:
         return f"#{self.place}" if self.place is not None else f"not in the top {COLLISION_DEPTH}"
 
 
-def collision(index: PreparedIndex, tool: str, text: str) -> Collision | None:
-    """The collision of `text` as an example of `tool`: None when `rank` puts `tool` first,
-    or when the text has no searchable words (nothing to rank)."""
+def collision(
+    index: PreparedIndex, tool: str, text: str, group: frozenset[str] = frozenset()
+) -> Collision | None:
+    """The collision of `text` as an example of `tool` (and of the other tools of its
+    `group`): None when `rank` puts `tool` or one of its group first, or when the text has
+    no searchable words (nothing to rank)."""
     from toolsel.ranking.core import RankOptions, rank_index
     from toolsel.ranking.fields import tokens
     from toolsel.ranking.options import Method
@@ -44,7 +51,7 @@ def collision(index: PreparedIndex, tool: str, text: str) -> Collision | None:
     # hybrid, never auto: what lint and learn flag must not depend on the extras installed
     options = RankOptions(method=Method.HYBRID, top=COLLISION_DEPTH)
     names = [r.name for r in rank_index(index, text, options).results]
-    if not names or names[0] == tool:
+    if not names or names[0] == tool or names[0] in group:
         return None
     return Collision(names[0], names.index(tool) + 1 if tool in names else None)
 
@@ -54,11 +61,24 @@ def example_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def duplicates(examples: Sequence[tuple[str, str]]) -> Iterator[tuple[int, int]]:
-    """TS703: for each (tool, text) whose text an earlier one gives to another tool, (its
-    position, the position of the first one with that text)."""
-    first: dict[str, int] = {}
+def groups(examples: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Each example text (by `example_key`) and every tool it is an example of."""
+    found: dict[str, set[str]] = {}
+    for tool, text in examples:
+        found.setdefault(example_key(text), set()).add(tool)
+    return {key: frozenset(tools) for key, tools in found.items()}
+
+
+def contradictions(
+    examples: Sequence[tuple[str, str]], conflicting: Callable[[str, str], bool]
+) -> Iterator[tuple[int, int]]:
+    """TS703: for each (tool, text) whose text an earlier one gives to a tool it conflicts
+    with, (its position, the position of that earlier one)."""
+    first: dict[str, list[int]] = {}
     for position, (tool, text) in enumerate(examples):
-        owner = first.setdefault(example_key(text), position)
-        if examples[owner][0] != tool:
-            yield position, owner
+        earlier = first.setdefault(example_key(text), [])
+        for other in earlier:
+            if conflicting(examples[other][0], tool):
+                yield position, other
+                break
+        earlier.append(position)

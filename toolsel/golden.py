@@ -5,7 +5,8 @@ The cases are those of `toolsel.cases` (YAML, JSON or JSON lines); `test` honour
 cases:
   - name: deploy request offers deploy_service
     prompt: deploy the billing service to production
-    expect: [deploy_service]        # must appear within top_k
+    expect: [deploy_service]        # must appear within top_k (or `none`: nothing may
+                                    # match strongly, strength >= STRONG_MATCH)
     forbid: [deploy_legacy]         # must not appear within top_k
     top_k: 5                        # default 8
     permission: dangerous           # optional gate, as rank --permission
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from toolsel.ranking.core import rank_index, rank_options
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
+from toolsel.ranking.strength import STRONG_MATCH
 from toolsel.registry.model import Permission
 from toolsel.suggest import did_you_mean
 
@@ -43,6 +45,7 @@ class GoldenCase:
     permission: Permission | None
     method: Method
     line: int
+    expect_none: bool = False  # no tool may match the prompt strongly
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +55,12 @@ class CaseResult:
     missing: tuple[str, ...]  # expected but not within top_k
     forbidden: tuple[str, ...]  # forbidden but offered
     unknown: tuple[str, ...]  # names the registry does not have
+    #: `expect: none`: the tool that matched the prompt strongly anyway, and its strength
+    strong: tuple[str, float] | None = None
 
     @property
     def passed(self) -> bool:
-        return not (self.missing or self.forbidden or self.unknown)
+        return not (self.missing or self.forbidden or self.unknown or self.strong)
 
     def message(self) -> str:
         parts = []
@@ -65,6 +70,12 @@ class CaseResult:
             parts.append(f"forbidden but offered: {', '.join(self.forbidden)}")
         if self.unknown:
             parts.append(f"not in the registry: {', '.join(self.unknown)}")
+        if self.strong:
+            name, strength = self.strong
+            parts.append(
+                f"no tool should match, but {name} matches {strength:.0%} of the prompt "
+                f"(strong from {STRONG_MATCH:.0%})"
+            )
         return "; ".join(parts)
 
 
@@ -96,6 +107,7 @@ def golden_cases(found: CaseFile) -> list[GoldenCase]:
             case.permission,
             case.method or Method.AUTO,
             case.line,
+            case.expect_none,
         )
         for case in found.cases
     ]
@@ -121,5 +133,9 @@ def run_cases(
         )
         missing = tuple(n for n in case.expect if n not in offered and n in known)
         forbidden = tuple(n for n in case.forbid if n in offered)
-        results.append(CaseResult(case, offered, missing, forbidden, unknown))
+        strong = None
+        best = max(ranked.results, key=lambda r: r.strength, default=None)
+        if case.expect_none and best is not None and best.strength >= STRONG_MATCH:
+            strong = (best.name, best.strength)
+        results.append(CaseResult(case, offered, missing, forbidden, unknown, strong))
     return GoldenReport(file, tuple(results))

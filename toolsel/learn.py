@@ -480,9 +480,10 @@ def _flagged(
     own: list[tuple[str, str]],
     fixed: set[tuple[str, str]],
 ) -> dict[int, Flagged]:
-    """One round: the candidates (by position) that rank another tool first, then those
-    that another tool already has among the rest."""
-    from toolsel.example_checks import collision, duplicates, example_key
+    """One round: the candidates (by position) that rank first a tool none of their group
+    is (a multi-tool prompt is an example of each of its tools: one of them first is no
+    collision), then those given to a tool that conflicts with another of the prompt's."""
+    from toolsel.example_checks import collision, contradictions, example_key, groups
     from toolsel.ranking.index import build_index
     from toolsel.ranking.prepared import PreparedIndex
     from toolsel.registry.model import OverlayExample
@@ -492,22 +493,32 @@ def _flagged(
         build_index(replace(registry, overlay_examples=(*base, *learned))), bulk=True
     )
     found: dict[int, Flagged] = {}
+    grouped = groups([*own, *((e.tool, e.text) for e in candidates)])
     for i, example in enumerate(candidates):
-        if (example.tool, example_key(example.text)) in fixed:
+        key = example_key(example.text)
+        if (example.tool, key) in fixed:
             continue
-        hit = collision(index, example.tool, example.text)
+        hit = collision(index, example.tool, example.text, grouped[key])
         if hit is not None:
             why = f"ranks {hit.first!r} first; {example.tool!r} is {hit.where}"
             found[i] = Flagged(example, "TS702", why)
     rest = [i for i in range(len(candidates)) if i not in found]
     pairs = own + [(candidates[i].tool, candidates[i].text) for i in rest]
-    for position, first in duplicates(pairs):
+
+    def conflicting(a: str, b: str) -> bool:
+        first, second = registry.get(a), registry.get(b)
+        return (first is not None and b in first.conflicts) or (
+            second is not None and a in second.conflicts
+        )
+
+    for position, first in contradictions(pairs, conflicting):
         if position < len(own):
             continue  # the registry's own: lint reports it, learn did not write it
         i = rest[position - len(own)]
         example = candidates[i]
         if (example.tool, example_key(example.text)) not in fixed:
-            found[i] = Flagged(example, "TS703", f"also an example of {pairs[first][0]!r}")
+            why = f"also an example of {pairs[first][0]!r}, which conflicts with it"
+            found[i] = Flagged(example, "TS703", why)
     return found
 
 

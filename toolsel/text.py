@@ -1,4 +1,12 @@
-"""Text helpers shared by lint and ranking: name splitting, words, sentences."""
+"""Text helpers shared by lint and ranking: name splitting, words, sentences.
+
+Words are found in every language (`words`): the text is NFKC-normalised and case-folded,
+accents are taken off Latin and Greek letters ("résumé" is "resume"; Cyrillic yo is ie),
+and a run
+of a script written without spaces between words (Han, Hiragana, Katakana, Thai, Lao,
+Khmer, Myanmar) becomes its overlapping character pairs ("ファイルを読む": ファ, ァイ, イル,
+...), as search engines index such scripts, so a prompt finds a description in the same
+language however its words are cut. ASCII text takes a fast path with the same result."""
 
 from __future__ import annotations
 
@@ -18,11 +26,137 @@ STOPWORDS = frozenset(
 
 
 def split_name(name: str) -> list[str]:
-    """`mcp__github__createIssue` -> ['mcp', 'github', 'create', 'issue']."""
+    """`mcp__github__createIssue` -> ['mcp', 'github', 'create', 'issue'] (in any script:
+    `obtenerÚltimoPedido` -> ['obtener', 'último', 'pedido'])."""
     words: list[str] = []
     for chunk in _SEPARATORS.split(name):
-        words.extend(part.lower() for part in _CAMEL.split(chunk) if part)
+        parts = _CAMEL.split(chunk) if chunk.isascii() else _camel_parts(chunk)
+        words.extend(part.lower() for part in parts if part)
     return words
+
+
+def _camel_parts(chunk: str) -> list[str]:
+    """`_CAMEL`'s split for any script: before an upper-case letter that follows a lower-case
+    letter or a digit, and before the last capital of a run followed by a lower-case one."""
+    cut = [0]
+    for i in range(1, len(chunk)):
+        before, ch = chunk[i - 1], chunk[i]
+        after = chunk[i + 1] if i + 1 < len(chunk) else ""
+        if ch.isupper() and (
+            before.islower() or before.isdigit() or (before.isupper() and after.islower())
+        ):
+            cut.append(i)
+    return [chunk[a:b] for a, b in zip(cut, [*cut[1:], len(chunk)], strict=True)]
+
+
+def _pairs_script(ch: str) -> bool:
+    """A character of a script written without spaces between words."""
+    code = ord(ch)
+    return (
+        0x3040 <= code <= 0x30FF  # Hiragana, Katakana
+        or 0x3400 <= code <= 0x4DBF  # CJK Extension A
+        or 0x4E00 <= code <= 0x9FFF  # CJK Unified Ideographs
+        or 0xF900 <= code <= 0xFAFF  # CJK Compatibility Ideographs
+        or 0x31F0 <= code <= 0x31FF  # Katakana Phonetic Extensions
+        or 0x20000 <= code <= 0x3134F  # CJK Extensions B-G
+        or 0x0E00 <= code <= 0x0EFF  # Thai, Lao
+        or 0x1000 <= code <= 0x109F  # Myanmar
+        or 0x1780 <= code <= 0x17FF  # Khmer
+    )
+
+
+def fold(text: str) -> str:
+    """NFKC, case-folded, accents taken off Latin and Greek letters, Cyrillic yo as ie."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("\u0451", "\u0435")
+    if text.isascii():
+        return text
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch) and out and ord(out[-1][-1]) < 0x0400:
+            continue  # a mark on a Latin or Greek letter (Cyrillic й is a letter of its own)
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def unicode_words(text: str) -> list[str]:
+    """The words of `text` in any script (see the module's docstring), folded."""
+    found: list[str] = []
+    for run in _word_runs(fold(text)):
+        if run.isascii() or not any(_pairs_script(ch) for ch in run):
+            found.append(run)
+            continue
+        segment, kind = "", ""
+        for ch in [*run, ""]:
+            here = _script(ch) if ch else "end"
+            if ch and here == kind:
+                segment += ch
+                continue
+            if segment:
+                found.extend(_segment_words(segment, kind))
+            segment, kind = ch, here
+    return found
+
+
+def _word_runs(text: str) -> list[str]:
+    """Runs of letters and digits with their combining marks (what `\\w` finds, and the
+    marks it leaves out: Thai tone marks, Devanagari vowel signs), `_` excluded."""
+    runs: list[str] = []
+    start = None
+    for i, ch in enumerate(text):
+        inside = ch != "_" and (ch.isalnum() or (start is not None and _is_mark(ch)))
+        if inside and start is None:
+            start = i
+        elif not inside and start is not None:
+            runs.append(text[start:i])
+            start = None
+    if start is not None:
+        runs.append(text[start:])
+    return runs
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M"
+
+
+def _script(ch: str) -> str:
+    """The run a character belongs to: a script without spaces is cut where the script
+    changes (katakana "ダウンロード" and hiragana "して" are apart: their pair "ドし" is
+    no word); every other character is "other"."""
+    code = ord(ch)
+    if 0x3040 <= code <= 0x309F:
+        return "hiragana"
+    if 0x30A0 <= code <= 0x30FF or 0x31F0 <= code <= 0x31FF:
+        return "katakana"
+    return "pairs" if _pairs_script(ch) else "other"
+
+
+#: Japanese grammar written in hiragana: particles, copulas and verb endings that every
+#: request has ("ファイルを読んでください"). As words they would match every description.
+#: A single hiragana character (a particle: を, に, の) is dropped too.
+JAPANESE_FUNCTION_PAIRS = frozenset(
+    "して した する され ます ました ません です でし ない なか いる いた ている てい"
+    " ください くだ ださ さい から まで ので のは には では とか など この その あの"
+    " これ それ あれ どう どの どれ よう こと もの ため って った だけ ても でも"
+    " という とい いう おね ねが がい".split()
+)
+
+
+def _segment_words(segment: str, kind: str) -> list[str]:
+    if kind == "other":
+        return [segment]
+    if kind == "hiragana":
+        if len(segment) == 1:
+            return []
+        return [p for p in _pairs(segment) if p not in JAPANESE_FUNCTION_PAIRS]
+    return _pairs(segment)
+
+
+def _pairs(segment: str) -> list[str]:
+    """A run of a script without spaces as its overlapping character pairs (one character
+    alone stays a word)."""
+    if len(segment) == 1:
+        return [segment]
+    return [segment[i : i + 2] for i in range(len(segment) - 1)]
 
 
 _SEPARATORS_GONE = str.maketrans("", "", "_-. \t\n\r\f\v\x1c\x1d\x1e\x1f")
@@ -36,14 +170,21 @@ def fold_name(name: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    """The lower-case words of `text`, in any script (`unicode_words`)."""
+    if text.isascii():
+        return _WORD.findall(text.lower())
+    return unicode_words(text)
 
 
 def content_words(text: str) -> set[str]:
     return {w for w in words(text) if w not in STOPWORDS and len(w) > 1}
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+#: A sentence ends at . ! ? before a space or the end, or at a full stop of a script
+#: written without spaces (ideographic full stop, full-width ! and ?, Devanagari danda),
+#: which needs no space after it.
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|[\u3002\uff01\uff1f\u0964]")
+_ENDS = ".!?\u3002\uff01\uff1f\u0964"
 
 
 def sentence_count(text: str) -> int:
@@ -51,7 +192,7 @@ def sentence_count(text: str) -> int:
     if not stripped:
         return 0
     ends = len(_SENTENCE_END.findall(stripped))
-    return ends + (0 if stripped[-1] in ".!?" else 1)
+    return ends + (0 if stripped[-1] in _ENDS else 1)
 
 
 def estimate_tokens(text: str) -> int:

@@ -282,7 +282,7 @@ def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
 def _clears_fast_check(schema: dict[str, Any]) -> bool:
     """True when lint's compiled draft-07 metaschema check (about 70x faster than the full
     one) clears the schema; a schema it cannot clear gets the full check of its dialect."""
-    from toolsel.lint.rules.schema import passes_fast_check
+    from toolsel.metaschema import passes_fast_check
 
     return passes_fast_check(schema)
 

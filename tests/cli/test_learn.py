@@ -428,7 +428,7 @@ def test_the_readme_learn_flow_ends_with_a_clean_strict_lint(
             args += ["-o", str(out)]
         run = cli(*args)
         assert run.exit_code == 0, run.stderr
-        assert "lint would flag left out" in run.stderr
+        assert "learned " in run.stderr
         linted = cli("lint", "--strict", "registries/", str(out))
         assert linted.exit_code == 0, linted.stdout
         assert "TS702" not in linted.stdout and "TS703" not in linted.stdout
@@ -442,7 +442,9 @@ def _learn_json(cli: Cli, cases: Path, *extra: str) -> tuple[dict[str, list[str]
     return _examples(out), run.stderr
 
 
-def test_learn_leaves_out_an_example_that_ranks_another_tool_first(cli: Cli, write) -> None:
+def test_learn_gives_a_multi_tool_prompt_to_each_of_its_tools(cli: Cli, write) -> None:
+    """A prompt that needs two tools ranks one of them first by design: it is an example of
+    both, never of the first alone (issue 32)."""
     cases = write(
         "c.yaml",
         "cases:\n"
@@ -454,26 +456,58 @@ def test_learn_leaves_out_an_example_that_ranks_another_tool_first(cli: Cli, wri
     examples, stderr = _learn_json(cli, cases)
     assert examples == {
         "deploy_service": ["deploy the billing service to production"],
+        "create_issue": ["file a bug about the login page"],
         "search_issues": ["file a bug about the login page"],
     }
-    assert (
-        "left out create_issue: 'file a bug about the login page' ranks 'search_issues' first"
-        in stderr
+    assert "left out" not in stderr
+    assert "learned 3 examples for 3 tools" in stderr
+
+
+def test_learn_leaves_out_an_example_that_ranks_a_tool_the_case_does_not_expect(
+    cli: Cli, write
+) -> None:
+    cases = write(
+        "c.yaml",
+        "cases:\n"
+        "  - prompt: deploy the billing service to production\n"
+        "    expect: [deploy_service]\n"
+        "  - prompt: create_issue\n"
+        "    expect: [deploy_service]\n",
     )
+    examples, stderr = _learn_json(cli, cases)
+    assert examples == {"deploy_service": ["deploy the billing service to production"]}
+    assert "left out deploy_service: 'create_issue' ranks 'create_issue' first" in stderr
     assert "(TS702; " in stderr and "c.yaml:4)" in stderr
     assert "1 example lint would flag left out (TS702, ranks another tool first: 1)" in stderr
 
 
-def test_learn_leaves_out_the_same_example_for_a_second_tool(cli: Cli, write) -> None:
-    # nothing in "do it" to rank on (TS702 cannot tell): the first tool keeps it
+def test_learn_keeps_the_same_example_for_two_tools_that_do_not_conflict(cli: Cli, write) -> None:
+    # nothing in "do it" to rank on (TS702 cannot tell): both tools keep it
     cases = write("c.jsonl", '{"prompt": "do it", "expect": ["deploy_service", "run_tests"]}\n')
     examples, stderr = _learn_json(cli, cases)
-    assert examples == {"deploy_service": ["do it"]}
-    assert "left out run_tests: 'do it' also an example of 'deploy_service' (TS703" in stderr
-    assert "(TS703, an example of another tool: 1)" in stderr
+    assert examples == {"deploy_service": ["do it"], "run_tests": ["do it"]}
+    assert "left out" not in stderr
 
 
-def test_learn_leaves_out_an_example_another_tool_of_the_registry_has(cli: Cli, write) -> None:
+def test_learn_leaves_out_an_example_a_conflicting_tool_of_the_registry_has(
+    cli: Cli, write
+) -> None:
+    registry = write(
+        "reg.yaml",
+        "tools:\n"
+        "  - {name: tidy_workspace, description: Remove build output., examples: [do it],\n"
+        "     conflicts: [run_tests]}\n"
+        "  - {name: run_tests, description: Run the unit tests.}\n",
+    )
+    cases = write("c.jsonl", '{"prompt": "Do  it", "expect": ["run_tests"]}\n')
+    out = cases.parent / "o.yaml"
+    run = cli("learn", "--cases", str(cases), "-r", str(registry), "-o", str(out))
+    assert run.exit_code == 1 and not out.exists()
+    assert "also an example of 'tidy_workspace', which conflicts with it (TS703" in run.stderr
+    assert "all 1 found were left out" in run.stderr
+
+
+def test_learn_keeps_an_example_a_tool_without_conflicts_has_too(cli: Cli, write) -> None:
     registry = write(
         "reg.yaml",
         "tools:\n"
@@ -483,9 +517,8 @@ def test_learn_leaves_out_an_example_another_tool_of_the_registry_has(cli: Cli, 
     cases = write("c.jsonl", '{"prompt": "Do  it", "expect": ["run_tests"]}\n')
     out = cases.parent / "o.yaml"
     run = cli("learn", "--cases", str(cases), "-r", str(registry), "-o", str(out))
-    assert run.exit_code == 1 and not out.exists()
-    assert "also an example of 'tidy_workspace' (TS703" in run.stderr
-    assert "all 1 found were left out" in run.stderr
+    assert run.exit_code == 0, run.stderr
+    assert _examples(out) == {"run_tests": ["Do it"]}
 
 
 def test_learn_without_a_registry_cannot_check_and_keeps_every_example(

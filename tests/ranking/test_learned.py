@@ -240,9 +240,14 @@ def test_learning_fits_only_the_tools_with_examples(monkeypatch: pytest.MonkeyPa
     assert all(decisions[t] <= learned_module.UNFITTED_BIAS for t in range(3, 50))
 
 
-def test_every_tool_is_fitted_while_the_budget_allows() -> None:
-    assert learned_module.fitted(3, 10, {1}) == [0, 1, 2]
-    assert learned_module.fitted(3, learned_module.BUDGET, {1}) == [1]
+def test_only_the_tools_with_examples_are_fitted_at_every_size() -> None:
+    # a tool without examples has no learned score to give, within the budget or over it
+    assert learned_module.fitted(3, 10, {1}) == [1]
+    assert learned_module.fitted(3, learned_module.BUDGET, {0, 2}) == [0, 2]
+    texts = _many_tools(5)
+    examples = [(1, "show the plane now"), (1, "find the plane now")]
+    fitted = learned_module.fit(texts, examples)
+    assert fitted is not None and set(fitted["lw_tools"]) == {1}
 
 
 def test_over_budget_a_tool_without_examples_gets_no_learned_score(

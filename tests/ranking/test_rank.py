@@ -180,14 +180,19 @@ def test_tfidf_matches_scikit_learn() -> None:
     from sklearn.feature_extraction.text import TfidfTransformer
 
     from toolsel.ranking import scorers
-    from toolsel.ranking.fields import FIELD_WEIGHTS, tokens
+    from toolsel.ranking.fields import FIELD_NAMES, FIELD_WEIGHTS, tokens
 
     index = INDEX.index
+    # a tool's examples are not part of its own TF-IDF weights (they add to its score apart,
+    # `scorers.scored`): the base weights leave the examples field out
+    base = [
+        0.0 if f == "examples" else w for f, w in zip(FIELD_NAMES, index.field_weights, strict=True)
+    ]
     weighted = [
         sum(
             w * c
             for w, c in zip(
-                index.field_weights,
+                base,
                 (index.field_tf[f][p] for f in range(len(FIELD_WEIGHTS))),
                 strict=True,
             )
@@ -198,6 +203,7 @@ def test_tfidf_matches_scikit_learn() -> None:
         (weighted, list(index.doc_ids), list(index.term_ptr)),
         shape=(len(INDEX), len(index.vocabulary)),
     ).tocsr()
+    counts.eliminate_zeros()  # an examples-only posting holds nothing in the base weights
     transformer = TfidfTransformer(sublinear_tf=True).fit(counts)
     terms = tokens("restart the stuck billing service")
     query = np.zeros(len(index.vocabulary))
@@ -209,9 +215,12 @@ def test_tfidf_matches_scikit_learn() -> None:
         .ravel()
     )
     got = scorers.lexical(INDEX, terms, "tfidf")
+    taught = INDEX.taught_tools  # these add their examples' part, gated by the prompt
+    assert len(taught) < len(INDEX)
     for doc, value in got.items():
-        assert value == pytest.approx(expected[doc], rel=1e-9)
-    assert set(got) == set(np.nonzero(expected)[0].tolist())
+        if doc not in taught:
+            assert value == pytest.approx(expected[doc], rel=1e-9)
+    assert set(got) - taught == set(np.nonzero(expected)[0].tolist()) - taught
 
 
 def test_index_is_cached_and_reused(write, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,7 +258,7 @@ def test_rank_json_envelope(cli: Cli) -> None:
         cli("rank", "-r", str(ROOT / "registries"), "read a file", "-f", "json").stdout
     )
     assert (
-        data["schema"] == "toolsel.rank/v2"
+        data["schema"] == "toolsel.rank/v3"
         and data["mode"] == "search"
         and data["method"] == "hybrid"
     )
@@ -273,8 +282,8 @@ def test_rank_explain(cli: Cli) -> None:
             "bm25",
         ).stdout
     )
-    first = next(r for r in data["results"] if r["why"] == "match")
-    assert first["explain"] and {"term", "field", "contribution"} == set(first["explain"][0])
+    first = next(r for r in data["results"] if r["why"]["how"] == "match")
+    assert first["explain"] and {"term", "field", "contribution", "via"} == set(first["explain"][0])
     human = cli(
         "rank",
         "-r",
@@ -369,7 +378,7 @@ def test_numpy_path_ranks_like_the_python_path(
     assert not INDEX.index.is_large
     monkeypatch.setattr("toolsel.ranking.index.LARGE_INDEX_POSTINGS", 0)
     monkeypatch.setattr("toolsel.ranking.prepared.NUMPY_MIN_POSTINGS", 0)
-    monkeypatch.setattr("toolsel.ranking.methods.LARGE_CANDIDATES", 50)  # all that match
+    monkeypatch.setattr("toolsel.ranking.lexical.LARGE_CANDIDATES", 50)  # all that match
     large = rank_index(INDEX.index, query, RankOptions(method=method, top=10))
     assert [r.name for r in large.results] == [r.name for r in small.results]
     assert [r.score for r in large.results] == pytest.approx([r.score for r in small.results])

@@ -45,7 +45,7 @@ def test_fusion_is_the_weighted_sum_of_scaled_parts(fake_embedder: FakeEmbedder)
     query = "restart the web service"
     terms = __import__("toolsel.ranking.fields", fromlist=["tokens"]).tokens(query)
     vector = semantic_module.query_vector(query)
-    cosine, lexical = semantic_module.fusion_parts(index, vector, terms)
+    (cosine, lexical), _evidence = semantic_module.fusion_parts(index, vector, terms)
     assert cosine.min() >= 0.0 and cosine.max() == 1.0 and lexical.max() == 1.0
     fused = semantic_module.FUSION_WEIGHT * cosine + (1 - semantic_module.FUSION_WEIGHT) * lexical
     result = rank_index(index, query, RankOptions(method=Method.FUSION, pin_always_include=False))

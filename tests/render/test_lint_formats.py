@@ -86,10 +86,10 @@ def test_github_annotations_escape_and_repeat_location(cli: Cli, broken: str) ->
 
 
 def test_github_escaping_of_special_characters() -> None:
-    from toolsel.render.lint import _escape_data, _escape_property
+    from toolsel.render.lint import escape_data, escape_property
 
-    assert _escape_data("100%\nnext") == "100%25%0Anext"
-    assert _escape_property("a:b,c") == "a%3Ab%2Cc"
+    assert escape_data("100%\nnext") == "100%25%0Anext"
+    assert escape_property("a:b,c") == "a%3Ab%2Cc"
 
 
 def test_auto_picks_github_under_actions(

@@ -51,6 +51,24 @@ def evaluate(
         bool, typer.Option("--no-examples", help="Rank without the tools' example prompts.")
     ] = False,
     k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
+    min_strength: Annotated[
+        float,
+        typer.Option(
+            "--min-strength",
+            min=0.0,
+            max=1.0,
+            help="Measure as rank --min-strength does: tools matching less of the prompt are "
+            "not offered.",
+        ),
+    ] = 0.0,
+    calibrate: Annotated[
+        bool,
+        typer.Option(
+            "--calibrate",
+            help="Choose the --min-strength that halves the tools offered for `expect: none` "
+            "prompts for the least recall lost, and say what it costs.",
+        ),
+    ] = False,
     worst: Annotated[
         int, typer.Option("--worst", min=0, help="How many worst queries to list.")
     ] = 5,
@@ -110,7 +128,14 @@ def evaluate(
         bad_lines=bad,
         query_vectors=vectors,
         without_examples=plain,
+        min_strength=min_strength,
     )
+    if calibrate:
+        from dataclasses import replace
+
+        from toolsel.evaluate import calibrate as calibrated
+
+        report = replace(report, calibrations=tuple(calibrated(m, ks) for m in report.methods))
     EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
     if bad:
         raise typer.Exit(int(ExitCode.FINDINGS))

@@ -159,7 +159,7 @@ def rank(
         include_deprecated=include_deprecated,
         min_score=min_score,
         min_strength=min_strength,
-        explain=explain or output_format is RankFormat.HUMAN,
+        explain=explain or output_format in (RankFormat.HUMAN, RankFormat.JSON),
     )
     if batch is not None:
         if prompt is not None:

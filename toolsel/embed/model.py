@@ -14,8 +14,11 @@ so the file cannot change between the check and the load.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 import threading
+import unicodedata
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -240,3 +243,58 @@ def embedder() -> Embedder:
     if _EMBEDDER is None:
         _EMBEDDER = Embedder()
     return _EMBEDDER
+
+
+#: A prompt reads as the model's language (English) when at least this share of its words
+#: are whole words of the model's WordPiece vocabulary: English prompts have 0.88-0.92 on
+#: the project's sets, a Spanish set 0.48, Chinese ones 0.1.
+READS_AT = 0.5
+#: A prompt whose letters are more than this share outside the Latin script (Chinese,
+#: Japanese, Russian...) is not in the model's language, whatever English words it holds.
+OTHER_SCRIPT = 0.3
+_WORDS = re.compile(r"[^\W\d_]+")
+#: Function words of languages written in the Latin script that English does not use (and
+#: English's own): a prompt with two or more of theirs and fewer of English's is not
+#: English, however many of its words the vocabulary happens to hold.
+_FOREIGN = frozenset(
+    """el los las del que un una por para con es lo se le les al como mi mis hay pa sin
+    cada esta este qué cómo cuál cuánto también pero más muy des du et est pour avec une dans
+    sur les aux der die das und ist mit für ein eine nicht auf den dem zu von os um uma com
+    não na da dos das em il di che per sono della yang dan ke ini itu untuk dengan tidak""".split()
+)
+_ENGLISH = frozenset(
+    """the a an to of in for on with my me it is this that and what how i you from all be
+    are can please at by was were will would should there their them they we our""".split()
+)
+
+
+@functools.cache
+def vocabulary() -> frozenset[str]:
+    """The model's whole words (its WordPiece vocabulary without `##` pieces)."""
+    import json
+
+    data = json.loads(read_verified(MODEL.tokenizer))
+    return frozenset(w for w in data["model"]["vocab"] if not w.startswith("##"))
+
+
+def reads(query: str) -> bool:
+    """Whether the model reads `query`: the model is English-only (all-MiniLM-L6-v2), and a
+    prompt in another language embeds as noise, so fusion ranks it lexically. Not English:
+    mostly letters of another script, or more function words of another Latin-script
+    language than of English, or under READS_AT of its words in the model's vocabulary."""
+    words = [w.lower() for w in _WORDS.findall(query)]
+    if not words:
+        return True
+    letters = sum(len(w) for w in words)
+    other = sum(1 for w in words for c in w if ord(c) > 0x024F)
+    if other > OTHER_SCRIPT * letters:
+        return False
+    foreign = sum(w in _FOREIGN for w in words)
+    if foreign >= 2 and foreign > sum(w in _ENGLISH for w in words):
+        return False
+    folded = [
+        "".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c))
+        for w in words
+    ]
+    known = vocabulary()
+    return sum(w in known for w in folded) >= READS_AT * len(folded)

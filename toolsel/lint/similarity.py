@@ -19,6 +19,16 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"(?u)\b[a-zA-Z][a-zA-Z0-9]+\b")
 
 
+def _words(text: str) -> list[str]:
+    """Words of two characters or more that do not start with a digit, in any script (a
+    pair of characters of a script without spaces counts as a word)."""
+    if text.isascii():
+        return _WORD.findall(text.lower())
+    from toolsel.text import unicode_words
+
+    return [w for w in unicode_words(text) if len(w) >= 2 and not w[0].isdigit()]
+
+
 def without_shared_sentences(texts: Sequence[str]) -> list[str]:
     """Each text without the sentences many texts share (a preamble every tool of a
     registry repeats), so that only what sets a tool apart is compared."""
@@ -48,7 +58,7 @@ def similar_pairs(texts: Sequence[str], threshold: float) -> list[tuple[int, int
 
     # as scikit-learn's TfidfVectorizer(stop_words="english", sublinear_tf=True) did
     vectors = tfidf(
-        [[w for w in _WORD.findall(t.lower()) if w not in ENGLISH_STOP_WORDS] for t in texts],
+        [[w for w in _words(t) if w not in ENGLISH_STOP_WORDS] for t in texts],
         # words in more than half the documents say nothing about which tool is meant
         max_df=0.5 if len(texts) >= 20 else 1.0,
     )

@@ -236,9 +236,15 @@ def _order(prepared: PreparedIndex, normalised: dict[int, float], method: Method
     """Best first; ties by name, except for a method that keeps registry order (`cc`, as
     Claude Code's stable sort does)."""
     tools = prepared.tools
+    # scores equal to 12 places are a tie: the order of a float sum (which another tool's
+    # examples can change) must not decide which of two equal tools comes first
     if SCORERS[method].registry_order:
-        return sorted(normalised, key=lambda d: (-normalised[d], d))
-    return sorted(normalised, key=lambda d: (-normalised[d], tools[d].name))
+        return sorted(normalised, key=lambda d: (-round(normalised[d], TIE_PLACES), d))
+    return sorted(normalised, key=lambda d: (-round(normalised[d], TIE_PLACES), tools[d].name))
+
+
+#: Decimal places at which two scores are equal (`_order`).
+TIE_PLACES = 12
 
 
 Dropped = Deprecated | Blocked | Excluded

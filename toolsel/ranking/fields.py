@@ -6,7 +6,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from toolsel.text import STOPWORDS, split_name
+from toolsel.text import STOPWORDS, split_name, unicode_words
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry, Tool
@@ -70,7 +70,9 @@ _CONTRACTION = re.compile(r"\b\w+n['’]t\b|(?<=\w)['’](?:s|t|re|ve|ll|d|m)\b"
 
 
 def _words(text: str) -> list[str]:
-    """The lower-case words of `text` before stemming, names split into their words."""
+    """The lower-case words of `text` before stemming, names split into their words, in any
+    script (`toolsel.text.unicode_words`: folded, accents off, pairs of characters for a
+    script without spaces)."""
     if "'" in text or "’" in text:
         text = _CONTRACTION.sub(" ", text)
     words: list[str] = []
@@ -79,7 +81,8 @@ def _words(text: str) -> list[str]:
             words.append(chunk)  # what split_name gives such a word, without its regexes
         else:
             words.extend(split_name(chunk))
-    return _TOKEN.findall(" ".join(words))
+    joined = " ".join(words)
+    return _TOKEN.findall(joined) if joined.isascii() else unicode_words(joined)
 
 
 def tokens(text: str) -> list[str]:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the query path never loads the registry model
 
 #: 9: example values are a field of their own (`values`); conversational filler is ignored;
 #: 10: over the learning budget, only tools with examples get a learned model
-INDEX_FORMAT = "toolsel-rank-index/10"
+INDEX_FORMAT = "toolsel-rank-index/11"
 BM25_K1 = 1.2
 BM25_B = 0.75
 
@@ -74,7 +74,7 @@ class ToolMeta(NamedTuple):
 
 
 #: Indexes with at least this many postings pass only their best-scoring tools on to the
-#: selection pipeline (see `ranking.core.LARGE_CANDIDATES`).
+#: selection pipeline (see `ranking.lexical.LARGE_CANDIDATES`).
 LARGE_INDEX_POSTINGS = 50_000
 
 
@@ -94,6 +94,12 @@ class RankIndex:
     idf: array[float]  # TF-IDF idf per term (sklearn's smoothed idf), for query vectors
     bm25_idf: array[float]
     texts: Sequence[str] = ()  # each tool's text for embedding (`toolsel[embed]`)
+    #: with examples: each posting's BM25 and TF-IDF weight with its tool's examples field
+    #: (the same as `bm25`/`tfidf` for a tool without examples); empty without examples.
+    #: A tool with examples scores its base weight plus the gain its examples give, gated
+    #: by how near the prompt is to one of them (`scorers.lexical`)
+    bm25_taught: array[float] = field(default_factory=lambda: array("d"))
+    tfidf_taught: array[float] = field(default_factory=lambda: array("d"))
     #: example prompts, each its own small document (nearest-example votes): for term t,
     #: entries ex_ptr[t]..ex_ptr[t+1] of ex_ids/ex_bm25 are the examples holding t
     ex_ptr: array[int] = field(default_factory=lambda: array("q"))
@@ -122,6 +128,11 @@ class RankIndex:
     @property
     def example_count(self) -> int:
         return len(self.ex_owner)
+
+    @property
+    def taught(self) -> bool:
+        """Whether tools' examples add to their lexical weights (`bm25_taught`)."""
+        return bool(self.bm25_taught)
 
     def example_postings(self, term: str) -> range:
         position = self.vocabulary.get(term)
@@ -153,6 +164,8 @@ class RankIndex:
             and len(self.field_tf) == len(FIELD_NAMES)
             and all(len(column) == postings for column in self.field_tf)
             and len(self.bm25) == len(self.tfidf) == postings
+            and len(self.bm25_taught) == len(self.tfidf_taught)
+            and len(self.bm25_taught) in (0, postings)
             and len(self.idf) == len(self.bm25_idf) == terms
             and len(self.texts) in (0, len(self.tools))
             and len(self.example_texts) == len(self.ex_owner)
@@ -224,7 +237,14 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
                 vocabulary.setdefault(word, len(vocabulary))
         per_doc.append(counts)
         lengths.append(length)
-    index = _assemble(tools, per_doc, vocabulary, lengths, tuple(weights[f] for f in FIELD_NAMES))
+    taught = (
+        frozenset(i for i, t in enumerate(tools) if registry.examples_for(t.name))
+        if examples
+        else frozenset()
+    )
+    index = _assemble(
+        tools, per_doc, vocabulary, lengths, tuple(weights[f] for f in FIELD_NAMES), taught
+    )
     index = replace(index, texts=tuple(embed_text(tool) for tool in tools))
     if examples and registry.has_examples:
         index = replace(index, **_example_postings(registry, tools, vocabulary))
@@ -282,36 +302,58 @@ def _assemble(
     vocabulary: dict[str, int],
     lengths: list[float],
     field_weights: tuple[float, ...] = tuple(FIELD_WEIGHTS.values()),
+    taught: frozenset[int] = frozenset(),
 ) -> RankIndex:
+    """Postings and their weights. Every tool is weighed without examples (`bm25`,
+    `tfidf`), on statistics (document frequencies, average length) that do not count them:
+    exactly as an index without examples weighs it. A tool with examples (`taught`) is
+    also weighed with its examples field, on statistics that count them (`*_taught`). So
+    examples only ever add evidence for the tools they name, and never change another
+    tool's score or the order of the others."""
     postings: list[list[tuple[int, list[int]]]] = [[] for _ in vocabulary]
     for doc, counts in enumerate(per_doc):
         for word, field_counts in counts.items():
             postings[vocabulary[word]].append((doc, field_counts))
     n = len(tools)
-    average = (sum(lengths) / n) if n else 1.0
     weights = list(field_weights)
+    base_weights = [
+        0.0 if f == "examples" else w for f, w in zip(FIELD_NAMES, weights, strict=True)
+    ]
+    base_lengths = _base_lengths(per_doc, lengths, base_weights, taught)
+    with_stats = _Stats(n, lengths)
+    base_stats = _Stats(n, base_lengths)
     # lists while building (appending to a list is faster), arrays once built
     term_ptr: list[int] = [0]
     doc_ids: list[int] = []
     field_rows: list[list[int]] = []  # per posting; transposed into columns at the end
     weighted: list[float] = []
+    base_weighted: list[float] = []
     bm25: list[float] = []
+    bm25_taught: list[float] = []
     bm25_idf: list[float] = []
-    norms = [BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0)) for length in lengths]
     for entries in postings:
-        df = len(entries)
-        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        bm25_idf.append(idf)
+        base_df = sum(1 for doc, counts in entries if any(counts[i] for i in _BASE_FIELDS))
+        idf, base_idf = with_stats.idf(len(entries)), base_stats.idf(base_df)
+        bm25_idf.append(base_idf)
         for doc, field_counts in entries:
             wtf = sum(map(operator.mul, weights, field_counts))
+            base_wtf = sum(map(operator.mul, base_weights, field_counts))
             doc_ids.append(doc)
             field_rows.append(field_counts)
             weighted.append(wtf)
-            bm25.append(idf * wtf * (BM25_K1 + 1) / (wtf + norms[doc]))
+            base_weighted.append(base_wtf)
+            base = base_stats.bm25(base_idf, base_wtf, doc)
+            bm25.append(base)
+            bm25_taught.append(with_stats.bm25(idf, wtf, doc) if doc in taught else base)
         term_ptr.append(len(doc_ids))
     field_tf = list(zip(*field_rows, strict=True)) if field_rows else [() for _ in FIELD_NAMES]
     pointers, ids = array("q", term_ptr), array("I", doc_ids)
-    tfidf, idf_values = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", weighted))
+    tfidf, idf_values = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", base_weighted))
+    taught_arrays: dict[str, Any] = {}
+    if taught:
+        with_examples, _ = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", weighted))
+        mixed = (t if d in taught else b for b, t, d in zip(tfidf, with_examples, ids, strict=True))
+        taught_arrays = {"bm25_taught": array("d", bm25_taught), "tfidf_taught": array("d", mixed)}
     return RankIndex(
         tools=tuple(ToolMeta.of(t) for t in tools),
         vocabulary=vocabulary,
@@ -323,7 +365,46 @@ def _assemble(
         idf=idf_values,
         bm25_idf=array("d", bm25_idf),
         field_weights=tuple(field_weights),
+        **taught_arrays,
     )
+
+
+#: The fields every tool has (all but `examples`): what an index without examples holds.
+_BASE_FIELDS = tuple(i for i, f in enumerate(FIELD_NAMES) if f != "examples")
+
+
+def _base_lengths(
+    per_doc: list[dict[str, list[int]]],
+    lengths: list[float],
+    base_weights: list[float],
+    taught: frozenset[int],
+) -> list[float]:
+    """Each tool's weighted length without its examples (the others' are unchanged)."""
+    if not taught:
+        return lengths
+    return [
+        sum(sum(map(operator.mul, base_weights, c)) for c in per_doc[doc].values())
+        if doc in taught
+        else length
+        for doc, length in enumerate(lengths)
+    ]
+
+
+class _Stats:
+    """BM25's collection statistics over one view of the tools (with or without examples)."""
+
+    def __init__(self, n: int, lengths: list[float]) -> None:
+        self.n = n
+        average = (sum(lengths) / n) if n else 1.0
+        self.norms = [
+            BM25_K1 * (1 - BM25_B + BM25_B * length / (average or 1.0)) for length in lengths
+        ]
+
+    def idf(self, df: int) -> float:
+        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+
+    def bm25(self, idf: float, wtf: float, doc: int) -> float:
+        return idf * wtf * (BM25_K1 + 1) / (wtf + self.norms[doc]) if wtf else 0.0
 
 
 def _fit_tfidf(
@@ -341,13 +422,17 @@ def _fit_tfidf(
 
     pointers = np.frombuffer(term_ptr, dtype=term_ptr.typecode)
     terms = np.repeat(np.arange(n_terms, dtype=np.intp), np.diff(pointers))
-    weights, idf = weigh(
-        np.frombuffer(weighted_tf, dtype=np.float64),
-        np.frombuffer(doc_ids, dtype=doc_ids.typecode).astype(np.intp),
-        terms,
+    counts = np.frombuffer(weighted_tf, dtype=np.float64)
+    keep = counts > 0  # a posting of a field this view leaves out (examples) holds nothing
+    kept, idf = weigh(
+        counts[keep],
+        np.frombuffer(doc_ids, dtype=doc_ids.typecode).astype(np.intp)[keep],
+        terms[keep],
         n_docs,
         n_terms,
     )
+    weights = np.zeros(len(counts), dtype=np.float64)
+    weights[keep] = kept
     # postings come term by term, each term's documents in order: a document's terms are
     # summed in term order, as scikit-learn sums each row in column order
     return array("d", weights.tobytes()), array("d", idf.astype(np.float64).tobytes())

@@ -36,7 +36,7 @@ PRUNE = 0.02
 #: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
 #: The decision value of a tool without examples: far below any fitted tool's, so it
-#: never comes within `scorers.LEARNED_CUTOFF` of the best.
+#: never has a positive decision (`scorers.learned`).
 UNFITTED_BIAS = -1e9
 #: The SVM's stopping tolerance: 1e-4 (scikit-learn's default) gained nothing here and
 #: took 10 % longer.
@@ -135,11 +135,9 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
 
 
 def fitted(n_tools: int, n_documents: int, with_examples: set[int]) -> list[int]:
-    """The tools that get a model: every tool while (documents x tools) is within BUDGET
-    (a tool without examples learns from its own name and description), else only the
-    tools with examples."""
-    if n_documents * n_tools <= BUDGET:
-        return list(range(n_tools))
+    """The tools that get a model: those with examples, at every registry size. A tool's
+    learned score is evidence from its examples; a tool without any has none to give (its
+    own text is weighed by the lexical methods, and is a negative for the others' models)."""
     return sorted(with_examples)
 
 

@@ -6,11 +6,12 @@ method."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolsel.ranking import scorers
+from toolsel.ranking.lexical import HYBRID_WEIGHTS, candidate_limit, lexical_scores
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.ranking.scorers import Contribution
@@ -19,9 +20,6 @@ from toolsel.text import fold_name
 if TYPE_CHECKING:
     import numpy as np
 
-#: Hybrid = these weights on each method's max-normalised score (chosen on the dev splits;
-#: see benchmarks/quality.py and docs/quality.md).
-HYBRID_WEIGHTS = {"bm25": 0.5, "tfidf": 0.5, "fuzzy": 0.15}
 #: Fuzzy matching and typo correction join hybrid only for queries that look typed by hand
 #: (see `looks_typed`): they rescue "raed fle" and "db exec", but on sentences they cost
 #: 2-3 NDCG@10 (MetaTool, ToolLens dev splits).
@@ -29,8 +27,6 @@ HYBRID_TYPED_MAX_TERMS = 3
 #: Fuzzy matching in hybrid looks only at this many lexical candidates (all tools when the
 #: lexical methods find nothing), which keeps batch ranking fast on large registries.
 HYBRID_FUZZY_CANDIDATES = 50
-#: On large registries only this many best-scoring tools go through the selection pipeline.
-LARGE_CANDIDATES = 300
 #: `cc` passes only its this many best tools on, whatever the registry's size: Claude
 #: Code's scoring gives points to nearly every tool for a sentence (any name part holding
 #: "a" scores), and the pipeline would otherwise walk them all (at 300, `cc` answered
@@ -86,15 +82,15 @@ def _cc(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> S
 
 def _lexical(name: str) -> ScoreFn:
     def score(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
-        found = scorers.lexical(prepared, terms, name, limit=_limit(prepared))
-        return _with_examples(prepared, terms, Scores(found))
+        found = scorers.scored(prepared, terms, name, limit=candidate_limit(prepared))
+        return _with_examples(prepared, terms, Scores(found.normalised()))
 
     return score
 
 
 def _fuzzy(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
     found = scorers.fuzzy(prepared, query, every_string=False)
-    limit = _limit(prepared)
+    limit = candidate_limit(prepared)
     return Scores(scorers.best(found, limit) if limit else found)
 
 
@@ -109,14 +105,22 @@ def _fusion(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) 
     """Cosine and BM25 fused; a prompt that is a tool's name typed by hand ("raed fle": a few
     words, one the registry never uses, and as a whole at least FUSION_NAME_LIKENESS alike
     to a tool's name) is scored as `hybrid` scores it, with typo correction and fuzzy names,
-    since an embedding of a misspelt name means nothing. A short prompt that is not a name
-    ("free version or paid?") stays with the embeddings."""
+    since an embedding of a misspelt name means nothing; so is a prompt the English-only
+    model does not read (`embed.model.reads`). A short prompt that is not a name ("free
+    version or paid?") stays with the embeddings."""
     if looks_typed(prepared, terms) and names_a_tool(prepared, query):
+        return _hybrid(prepared, query, terms)
+    from toolsel.embed.model import reads
+
+    if not reads(query):  # the model is English-only: another language embeds as noise
         return _hybrid(prepared, query, terms)
     from toolsel.ranking import semantic
 
-    parts = semantic.fusion_parts(prepared, _vector(query, vector), terms)
-    scores = _with_examples(prepared, terms, Scores(semantic.fused(parts), fusion=parts))
+    parts, evidence = semantic.fusion_parts(prepared, _vector(query, vector), terms)
+    if looks_typed(prepared, terms) or not evidence.any():
+        # hybrid's fuzzy name matches are evidence too: fusion keeps every tool hybrid finds
+        evidence[list(_hybrid(prepared, query, terms).raw)] = True
+    scores = _with_examples(prepared, terms, Scores(semantic.fused(parts, evidence), fusion=parts))
     _exact_first(prepared, query, scores)
     return scores
 
@@ -130,7 +134,8 @@ def _vector(query: str, vector: Any) -> Any:
 
 
 def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
-    """Add what the examples say to the method's own max-normalised scores: the learned
+    """Add what the examples say to the method's own normalised scores (normalised as an
+    index without examples normalises them, so no other tool moves): the learned
     weights' scores (`scorers.learned`, times `PreparedIndex.learned_weight`), or, where
     nothing was learned (a registry over `learned.BUDGET`), the nearest examples' votes
     (`scorers.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
@@ -147,7 +152,7 @@ def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) ->
         extra = {doc: prepared.vote_weight * value / top for doc, value in votes.items()}
     if not extra:
         return scores
-    combined = scorers.normalise(scores.raw)
+    combined = dict(scores.raw)  # already normalised, as an index without examples would
     for doc, value in extra.items():
         combined[doc] = combined.get(doc, 0.0) + value
     scores.raw = combined
@@ -160,13 +165,17 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str], vector: Any =
     queries that look typed by hand; exact name or alias matches first."""
     typed = looks_typed(prepared, terms)
     lexical_terms = scorers.correct_terms(prepared, terms) if typed else terms
-    voted = _with_examples(prepared, lexical_terms, Scores(lexical_fusion(prepared, lexical_terms)))
+    lexical, matched = lexical_scores(prepared, lexical_terms)
+    voted = _with_examples(prepared, lexical_terms, Scores(lexical))
     combined = voted.raw
-    if typed or not combined:
-        candidates = sorted(combined, key=lambda d: -combined[d])[:HYBRID_FUZZY_CANDIDATES]
+    if typed or not matched:  # what an index without examples matched
+        taught = prepared.taught_tools
+        plain = sorted((d for d in combined if d not in taught), key=lambda d: -combined[d])
+        shown = sorted((d for d in combined if d in taught), key=lambda d: -combined[d])
+        candidates = [*plain[:HYBRID_FUZZY_CANDIDATES], *shown[:HYBRID_FUZZY_CANDIDATES]]
         fuzzy = (
             scorers.fuzzy_over(prepared, query, candidates)
-            if candidates
+            if matched
             else scorers.fuzzy(prepared, query)
         )
         for doc, value in fuzzy.items():
@@ -174,33 +183,6 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str], vector: Any =
     scores = Scores(combined, votes=voted.votes)
     _exact_first(prepared, query, scores)
     return scores
-
-
-def lexical_fusion(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """BM25 and TF-IDF, each max-normalised over the tools, weighted and summed: hybrid's
-    lexical score, with the prompt's words' alternatives (`synonyms`) at a lower weight."""
-    from toolsel.ranking.synonyms import expansions
-
-    wb, wt = HYBRID_WEIGHTS["bm25"], HYBRID_WEIGHTS["tfidf"]
-    limit = _limit(prepared)
-    extra = expansions(list(terms), prepared.index.vocabulary, prepared.index.bm25_idf)
-    if scorers.numpy_suits(prepared, [*terms, *extra]):
-        b = scorers.dense_scores(prepared, terms, "bm25", extra)
-        t = scorers.dense_scores(prepared, terms, "tfidf", extra)
-        fused = wb * b / (b.max() or 1.0) + wt * t / (t.max() or 1.0)
-        return scorers.top_entries(fused, limit or len(prepared))
-    bm25 = scorers.normalise(scorers.lexical(prepared, terms, "bm25", extra=extra))
-    tfidf = scorers.normalise(scorers.lexical(prepared, terms, "tfidf", extra=extra))
-    combined = {
-        doc: wb * bm25.get(doc, 0.0) + wt * tfidf.get(doc, 0.0)
-        for doc in bm25.keys() | tfidf.keys()
-    }
-    return scorers.best(combined, limit) if limit else combined
-
-
-def _limit(prepared: PreparedIndex) -> int | None:
-    """On a large registry, only the best-scoring tools go on to the selection pipeline."""
-    return LARGE_CANDIDATES if prepared.index.is_large else None
 
 
 def _exact_first(prepared: PreparedIndex, query: str, scores: Scores) -> None:
@@ -234,7 +216,7 @@ def looks_typed(prepared: PreparedIndex, terms: list[str]) -> bool:
     """A short query (3 terms or fewer) with a term the registry never uses: a typed,
     possibly misspelt or abbreviated tool name rather than a sentence."""
     return 0 < len(terms) <= HYBRID_TYPED_MAX_TERMS and any(
-        t not in prepared.index.vocabulary for t in terms
+        t not in prepared.plain_vocabulary for t in terms
     )
 
 
@@ -291,16 +273,18 @@ def _explain_fusion(
 def _explain_hybrid(
     prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
 ) -> list[Contribution]:
-    from toolsel.ranking.synonyms import expansions
+    from toolsel.ranking.synonyms import expansions, sources
 
     typed = looks_typed(prepared, terms)
     used = scorers.correct_terms(prepared, terms) if typed else terms
+    vocabulary = prepared.index.vocabulary
     lexical = scorers.explain_lexical(
         prepared,
         used,
         doc,
         "bm25",
-        expansions(used, prepared.index.vocabulary, prepared.index.bm25_idf),
+        expansions(used, vocabulary, prepared.index.bm25_idf),
+        sources(used, vocabulary),
     )
     # fuzzy matching took part only for typed queries (or when nothing matched lexically)
     return (

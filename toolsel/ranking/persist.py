@@ -30,7 +30,7 @@ COLUMNS = (
     "defer_loading", "aliases", "tags", "requires", "conflicts", "display_name", "search_hint",
 )  # fmt: skip
 TUPLE_COLUMNS = frozenset({"aliases", "tags", "requires", "conflicts"})
-ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf", "ex_ptr", "ex_ids", "ex_bm25", "ex_owner", "lw_ptr", "lw_tools", "lw_weights", "lw_idf", "lw_bias")  # fmt: skip
+ARRAYS = ("term_ptr", "doc_ids", "bm25", "tfidf", "idf", "bm25_idf", "bm25_taught", "tfidf_taught", "ex_ptr", "ex_ids", "ex_bm25", "ex_owner", "lw_ptr", "lw_tools", "lw_weights", "lw_idf", "lw_bias")  # fmt: skip
 
 
 def dumps(index: RankIndex) -> bytes:
@@ -102,6 +102,8 @@ def loads(data: bytes) -> RankIndex:
         tfidf=sections["tfidf"],  # type: ignore[arg-type]
         idf=sections["idf"],  # type: ignore[arg-type]
         bm25_idf=sections["bm25_idf"],  # type: ignore[arg-type]
+        bm25_taught=sections["bm25_taught"],  # type: ignore[arg-type]
+        tfidf_taught=sections["tfidf_taught"],  # type: ignore[arg-type]
         texts=Strings(sections, "texts"),  # decoded when embedding asks for them
         ex_ptr=sections["ex_ptr"],  # type: ignore[arg-type]
         ex_ids=sections["ex_ids"],  # type: ignore[arg-type]

@@ -91,6 +91,19 @@ def table() -> dict[str, tuple[str, ...]]:
     return {word: tuple(dict.fromkeys(t for t in ts if t != word)) for word, ts in found.items()}
 
 
+def sources(terms: list[str], vocabulary: dict[str, int]) -> dict[str, str]:
+    """Each alternative `expansions` adds, and the prompt's term that called for it (the
+    first, when several did): what an explanation shows as `meeting -> event`."""
+    alternatives = table()
+    said = set(terms)
+    found: dict[str, str] = {}
+    for term in terms:
+        for other in alternatives.get(term, ()):
+            if other not in said and other in vocabulary:
+                found.setdefault(other, term)
+    return found
+
+
 def expansions(
     terms: list[str], vocabulary: dict[str, int], idf: Sequence[float] = ()
 ) -> dict[str, float]:

@@ -157,7 +157,7 @@ def sarif_text(result: DiffResult) -> str:
 
 
 def github_text(result: DiffResult) -> str:
-    from toolsel.render.lint import _escape_data, _escape_property
+    from toolsel.render.lint import escape_data, escape_property
 
     level = {
         ChangeClass.BREAKING: "error",
@@ -167,14 +167,14 @@ def github_text(result: DiffResult) -> str:
     lines = []
     for c in result.changes:
         side = c.reported_at  # a file of the pull request, or none (a workflow annotation)
-        title = f"title={_escape_property(c.rule + ' ' + c.change_class.value)}"
+        title = f"title={escape_property(c.rule + ' ' + c.change_class.value)}"
         if side is None:
             props = title
         else:
             file = side.file.replace("\\", "/").removeprefix("./")
-            props = f"file={_escape_property(file)},line={side.line},{title}"
+            props = f"file={escape_property(file)},line={side.line},{title}"
         message = c.message if c.new is not None else f"{c.message} [tool: {c.tool}]"
-        lines.append(f"::{level[c.change_class]} {props}::{_escape_data(message)}")
+        lines.append(f"::{level[c.change_class]} {props}::{escape_data(message)}")
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 

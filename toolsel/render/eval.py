@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any
 
-from toolsel.evaluate import EvalReport, MethodReport
+from toolsel.evaluate import Calibration, EvalReport, MethodReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
@@ -52,6 +52,10 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
             )
         if m.no_evidence:
             console.print(_no_evidence_line(m))
+        if m.none_cases:
+            console.print(Text(_no_tool_line(m)))
+    for c in report.calibrations:
+        console.print(Text(_calibration_line(c, report.ks)))
     if len(report.methods) == 1 and worst:
         method = report.methods[0]
         console.print(f"Worst queries ({method.label}):")
@@ -83,6 +87,40 @@ def _no_evidence_line(m: MethodReport) -> str:
     )
 
 
+def _no_tool_line(m: MethodReport) -> str:
+    at = f" at --min-strength {m.min_strength:g}" if m.min_strength else ""
+    return (
+        f"{m.label}: no tool fits {m.none_cases} prompts; a tool was offered anyway for "
+        f"{m.offered_anyway} ({_pct(m.offered_anyway / m.none_cases)}%){at}"
+    )
+
+
+def _calibration_line(c: Calibration, ks: tuple[int, ...]) -> str:
+    if c.chosen is None:
+        why = "no prompt says `expect: none`" if not c.before.none_cases else (
+            "no tool is offered for them" if not c.before.offered_anyway
+            else "no cut-off halves the wrong offers"
+        )  # fmt: skip
+        return f"{c.method}: --calibrate chose nothing: {why}"
+    k = 5 if 5 in ks else ks[-1]
+    return (
+        f"{c.method}: --calibrate chose --min-strength {c.chosen:g}: wrong offers "
+        f"{_pct(c.before.offered_anyway / c.before.none_cases)}% -> "
+        f"{_pct(c.after.offered_anyway / c.after.none_cases)}% of {c.before.none_cases} "
+        f"prompts no tool fits; R@{k} {_pct(c.before.recall[k])} -> {_pct(c.after.recall[k])}, "
+        f"NDCG@10 {_pct(c.before.ndcg10)} -> {_pct(c.after.ndcg10)}"
+    )
+
+
+def _no_tool(m: MethodReport) -> dict[str, Any]:
+    return {
+        "cases": m.none_cases,
+        "offered": m.offered_anyway,
+        "rate": round(m.offered_anyway / m.none_cases, 6) if m.none_cases else None,
+        "min_strength": m.min_strength,
+    }
+
+
 def eval_payload(report: EvalReport) -> dict[str, Any]:
     return {
         "schema": EVAL_SCHEMA,
@@ -103,6 +141,7 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
                     "expected": m.expected,
                     "queries": m.no_evidence_queries,
                 },
+                "no_tool_fits": _no_tool(m),
                 "queries": [
                     {
                         "id": o.case.id,
@@ -120,6 +159,23 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
             {"line": b.line, "column": b.column, "error": b.message} for b in report.bad_lines
         ],
         "unknown_tools": list(report.unknown_tools),
+        "calibration": [
+            {
+                "method": c.method,
+                "min_strength": c.chosen,
+                "before": {
+                    **_no_tool(c.before),
+                    "ndcg@10": round(c.before.ndcg10, 6),
+                    "recall": {str(k): round(v, 6) for k, v in c.before.recall.items()},
+                },
+                "after": {
+                    **_no_tool(c.after),
+                    "ndcg@10": round(c.after.ndcg10, 6),
+                    "recall": {str(k): round(v, 6) for k, v in c.after.recall.items()},
+                },
+            }
+            for c in report.calibrations
+        ],
     }
 
 

@@ -258,15 +258,15 @@ def _uri(path: str) -> str:
     return normalized
 
 
-def _escape_data(text: str) -> str:
+def escape_data(text: str) -> str:
     # controls made visible first: a GitHub log shows ANSI sequences as colours
     return (
         visible(text, newlines=True).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     )
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_text(result: LintResult) -> str:
@@ -277,15 +277,15 @@ def github_text(result: LintResult) -> str:
         if file != current:
             if current is not None:
                 lines.append("::endgroup::")
-            lines.append(f"::group::{_escape_data(file)}")
+            lines.append(f"::group::{escape_data(file)}")
             current = file
         level = {"error": "error", "warning": "warning", "info": "notice"}[finding.severity.value]
         props = (
-            f"file={_escape_property(file)},line={finding.line},col={finding.column},"
-            f"title={_escape_property(finding.rule)}"
+            f"file={escape_property(file)},line={finding.line},col={finding.column},"
+            f"title={escape_property(finding.rule)}"
         )
         text = f"{file}:{finding.line}:{finding.column}: {finding.rule} {finding.message}"
-        lines.append(f"::{level} {props}::{_escape_data(text)}")
+        lines.append(f"::{level} {props}::{escape_data(text)}")
     if current is not None:
         lines.append("::endgroup::")
     lines.append(summary_line(result))

@@ -30,7 +30,37 @@ SELECT_SCHEMA = schema_name(Output.SELECT)
 # -- search -------------------------------------------------------------------------------
 
 
-def _ranked(tool: RankedTool, rank: int | None, explain: bool) -> dict[str, Any]:
+def _why_payload(tool: RankedTool, result: RankResult | None) -> dict[str, Any]:
+    """How the tool was chosen, and the evidence: each matched term (as the prompt wrote
+    it), the field it matched, its weight in the score, and the prompt word a synonym
+    stands in for."""
+    terms: dict[tuple[str, str], dict[str, Any]] = {}
+    for c in tool.contributions:
+        word = result.word(c.term) if result is not None and c.field not in _NOT_TERMS else c.term
+        key = (c.term, c.field)
+        entry = terms.setdefault(
+            key,
+            {
+                "term": c.term,
+                "word": word,
+                "field": c.field,
+                "weight": 0.0,
+                "synonym_of": (result.word(c.via) if result is not None else c.via)
+                if c.via is not None
+                else None,
+            },
+        )
+        entry["weight"] += c.value
+    ordered = sorted(terms.values(), key=lambda t: -t["weight"])
+    return {
+        "how": tool.match,
+        "terms": [{**t, "weight": round(t["weight"], 6)} for t in ordered],
+    }
+
+
+def _ranked(
+    tool: RankedTool, rank: int | None, explain: bool, result: RankResult | None = None
+) -> dict[str, Any]:
     item: dict[str, Any] = {
         "rank": rank,
         "name": tool.name,
@@ -39,12 +69,12 @@ def _ranked(tool: RankedTool, rank: int | None, explain: bool) -> dict[str, Any]
         "strength": tool.strength,
         "category": tool.category,
         "permission": tool.permission,
-        "why": tool.match,
+        "why": _why_payload(tool, result),
         "always_include": tool.always_include,
     }
     if explain:
         item["explain"] = [
-            {"term": c.term, "field": c.field, "contribution": round(c.value, 6)}
+            {"term": c.term, "field": c.field, "contribution": round(c.value, 6), "via": c.via}
             for c in tool.contributions
         ]
     return item
@@ -63,8 +93,8 @@ def rank_payload(result: RankResult, *, explain: bool = False) -> dict[str, Any]
         "mode": "search",
         "terms": list(result.terms),
         "strong_match": result.strong,
-        "results": [_ranked(r, i, explain) for i, r in enumerate(result.results, start=1)],
-        "always_included": [_ranked(r, None, explain) for r in result.always],
+        "results": [_ranked(r, i, explain, result) for i, r in enumerate(result.results, start=1)],
+        "always_included": [_ranked(r, None, explain, result) for r in result.always],
         "blocked": [
             {"name": d.name, "permission": d.needs, "score": round(d.score, 6)}
             for d in result.blocked
@@ -146,6 +176,8 @@ def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False
         )
 
 
+#: The strongest pieces of evidence the why column shows per tool; `--explain` lists all.
+WHY_TERMS = 4
 #: The narrowest the why column may be inside the table; narrower, the reasons are listed
 #: under the table instead (a why column of 15 characters made 8 tools 58 lines long).
 WHY_MIN_WIDTH = 36
@@ -163,7 +195,7 @@ def _print_results(console: Console, result: RankResult) -> None:
     columns as fit) with the reasons listed under it; else one block per tool."""
     from rich.table import Table
 
-    title = f"Tools for: {visible(result.query)}"
+    title = f"Tools for: {visible(result.query)} · {_method_said(result)}"
     rows = [
         [str(i), visible(r.name), f"{r.score:.3f}", visible(r.category or ""), r.permission]
         for i, r in enumerate(result.results, start=1)
@@ -197,6 +229,12 @@ def _print_results(console: Console, result: RankResult) -> None:
     console.print(reasons)
 
 
+def _method_said(result: RankResult) -> str:
+    """The method that ranked, and whether `auto` chose it: the same prompt ranks
+    differently with and without toolsel[embed], so the output says which it was."""
+    return f"{result.method} (auto)" if result.requested == "auto" else result.method
+
+
 def _print_explanations(console: Console, result: RankResult) -> None:
     """`--explain`: each tool's contributions, strongest first, in the prompt's words."""
     from rich.text import Text
@@ -205,7 +243,7 @@ def _print_explanations(console: Console, result: RankResult) -> None:
         if r.contributions:
             console.print(Text(f"{i}. {visible(r.name)}", style="bold"))
             for c in sorted(r.contributions, key=lambda c: -c.value):
-                console.print(f"   {c.value:8.3f}  {c.field:<12} {visible(_shown(c, result))}")
+                console.print(f"   {c.value:8.3f}  {_field(c):<12} {visible(_shown(c, result))}")
 
 
 #: Contributions whose term is not a search term of the prompt (a quoted example, the
@@ -214,10 +252,17 @@ _NOT_TERMS = frozenset({"example", "fuzzy", "cosine", "semantic"})
 
 
 def _shown(contribution: Contribution, result: RankResult) -> str:
-    """The contribution's term as the user wrote it ("committed", not the stem "committ")."""
+    """The contribution's term as the user wrote it ("committed", not the stem "committ");
+    a word the prompt did not say shows the word it stands in for: `meeting → event`."""
     if contribution.field in _NOT_TERMS:
         return contribution.term
+    if contribution.via is not None:
+        return f"{result.word(contribution.via)} → {contribution.term}"
     return result.word(contribution.term)
+
+
+def _field(contribution: Contribution) -> str:
+    return f"synonym, {contribution.field}" if contribution.via is not None else contribution.field
 
 
 def _why(tool: RankedTool, result: RankResult) -> str:
@@ -230,8 +275,11 @@ def _why(tool: RankedTool, result: RankResult) -> str:
     best: dict[str, str] = {}
     for c in sorted(tool.contributions, key=lambda c: (c.field == "fuzzy", -c.value)):
         if c.field not in embedding:
-            best.setdefault(_shown(c, result), c.field)
-    return ", ".join(parts + [f"{term} ({field})" for term, field in best.items()])
+            best.setdefault(_shown(c, result), _field(c))
+    shown = [f"{term} ({field})" for term, field in best.items()]
+    if len(shown) > WHY_TERMS + 1:  # "+1 more" would take the room of the one
+        shown[WHY_TERMS:] = [f"+{len(shown) - WHY_TERMS} more (--explain)"]
+    return ", ".join(parts + shown)
 
 
 SearchRenderer = Callable[..., None]

@@ -36,9 +36,9 @@ SERVE_OUTPUTS = frozenset({Output.VALIDATE, Output.USAGE, Output.TOOLS})
 #: Outputs past their first version (a field changed meaning or type); the rest are v1.
 VERSIONS = {
     Output.STATS: 2,
-    Output.RANK: 2,
+    Output.RANK: 3,  # v3: `why` is an object (how, and the matched terms)
     Output.RANK_LINE: 2,
-    Output.RANK_BATCH: 2,
+    Output.RANK_BATCH: 3,
     Output.LOCK: 2,  # v2: every field a model, client or the ranking reads, in groups
 }
 

@@ -10,6 +10,7 @@ from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, lacking_phrase
 from toolsel.registry.model import Permission, Tool
 from toolsel.text import content_words, sentence_count, split_name
+from toolsel.text import words as text_words
 
 USAGE = re.compile(
     r"\b(use (this|it|when|for|to|only)|call (this|it)|when (the user|you|a user|an agent)|"
@@ -397,7 +398,7 @@ def boilerplate_description(context: LintContext) -> Iterator[Hit]:
         if not text:
             continue  # TS201
         name_words = set(split_name(tool.name)) | {tool.name.lower()}
-        words = re.findall(r"[A-Za-z0-9]+", text.lower())
+        words = text_words(text)
         left = [
             w
             for w in words

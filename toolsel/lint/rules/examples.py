@@ -41,13 +41,18 @@ def example_collision(context: LintContext) -> Iterator[Hit]:
     opposite of what the rest of the registry says: the two tools overlap, the example
     belongs to the other tool, or it is too vague to be an example. Give it to the right
     tool, make it specific, or tell the two tools apart in their descriptions. The finding
-    names the tool that came first and the rank the example's own tool got."""
-    from toolsel.example_checks import collision
+    names the tool that came first and the rank the example's own tool got. A prompt that
+    is an example of several tools is a task that needs them all: one of them first is
+    fine."""
+    from toolsel.example_checks import collision, example_key, groups
 
-    for example in _examples(context):
+    examples = list(_examples(context))
+    grouped = groups([(e.tool, e.text) for e in examples])
+    for example in examples:
         if example.tool not in context.names:
             continue  # TS706 reports it
-        found = collision(context.rank_index, example.tool, example.text)
+        group = grouped[example_key(example.text)]
+        found = collision(context.rank_index, example.tool, example.text, group)
         if found is not None:
             yield _hit(
                 example,
@@ -78,29 +83,37 @@ TS702 = rule(
 
 
 def duplicate_example(context: LintContext) -> Iterator[Hit]:
-    """One prompt cannot teach search to select two different tools: each copy pulls the
-    other tool's way, and `eval` cannot pass for both. Keep it for the tool it belongs to
-    (case and spacing are ignored when comparing), or, if the prompt really needs both
-    tools, say so with `requires` instead."""
-    from toolsel.example_checks import duplicates
+    """A prompt given as an example of several tools is a task that needs them all. Two
+    tools that `conflicts` says are never used together cannot both be needed: the prompt
+    teaches a task no agent may carry out. Keep it for the tool it belongs to (case and
+    spacing are ignored when comparing), or drop the conflict if the tools do go together."""
+    from toolsel.example_checks import contradictions
 
     examples = list(_examples(context))
-    for position, first in duplicates([(e.tool, e.text) for e in examples]):
+    registry = context.registry
+
+    def conflicting(a: str, b: str) -> bool:
+        first, second = registry.get(a), registry.get(b)
+        return (first is not None and b in first.conflicts) or (
+            second is not None and a in second.conflicts
+        )
+
+    for position, first in contradictions([(e.tool, e.text) for e in examples], conflicting):
         example, seen = examples[position], examples[first]
         yield _hit(
             example,
             f"example {example.text!r} is also an example of {seen.tool!r} "
-            f"({seen.file}); keep it for one tool",
+            f"({seen.file}), which conflicts with {example.tool!r}; keep it for one tool",
         )
 
 
 TS703 = rule(
     "TS703",
-    "duplicate-example",
+    "contradicting-example",
     Severity.WARNING,
-    "The same example prompt is given for two tools",
-    bad="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [List my files]\n",
-    good="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [show my calendar]\n",
+    "A prompt is not an example of two tools that conflict",
+    bad="- name: a\n  description: d\n  conflicts: [b]\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [List my files]\n",
+    good="- name: a\n  description: d\n  examples: [list my files]\n- name: b\n  description: e\n  examples: [list my files]\n",
     check=duplicate_example,
 )
 
