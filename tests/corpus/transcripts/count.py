@@ -11,10 +11,13 @@ written format by format from the raw lines. The counting rules are in README.md
   Copilot `toolRequests` + `tool.execution_start`, Cursor started + completed ...);
 * a *result* is one reported outcome of a call; formats that carry the outcome inside the
   call record (Gemini `toolCalls[].result`, Responses `web_search_call`/`mcp_call`, event-only
-  Codex `*_end` records, ...) count a call and a result;
+  Codex `*_end` records, opencode `tool` parts with a finished `state`, ...) count a call
+  and a result;
 * *error_results* are results the format itself marks as failed (`is_error`/`isError` true,
   `status` "error"/"failed", `success` false, a non-zero `exit_code`/`exitCode` field of the
-  result record); failures visible only in free text are not counted;
+  result record); failures visible only in free text are not counted -- except a format's
+  own failure marker: Kimi CLI's context.jsonl writes a failed tool's result as
+  `<system>ERROR: ...</system>` (its only error field), Qwen Code's `toolCallResult.status`;
 * *unanswered* calls have an id and no result with that id anywhere in the file;
   *orphans* are results whose id matches no call; ids are compared as strings;
 * *duplicate_ids* counts ids used by more than one call (or by more than one result);
@@ -82,7 +85,19 @@ class Tally:
 def read_records(path: Path, t: Tally) -> list[Any]:
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
-        return [json.loads(text)]
+        try:
+            return [json.loads(text)]
+        except json.JSONDecodeError:
+            # `opencode export` prints a banner line ("Exporting session: ...") before the
+            # JSON document: each leading line that does not open a JSON value is unreadable.
+            lines = text.splitlines(keepends=True)
+            while lines and not lines[0].lstrip().startswith(("{", "[")):
+                if lines.pop(0).strip():
+                    t.unreadable_lines += 1
+            return [json.loads("".join(lines))]
+    if path.name.endswith(".chat.history.md"):  # Aider's Markdown history: no JSON at all
+        t.unreadable_lines += sum(1 for line in text.splitlines() if line.strip())
+        return []
     out = []
     for line in text.splitlines():
         if not line.strip():
@@ -438,6 +453,120 @@ def chat_list(t: Tally, recs: list[Any]) -> None:
             t.result(m.get("tool_call_id"), False)
 
 
+# --- Qwen Code session recording (Claude Code's envelope, Gemini's `parts`) ---
+def qwen(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        m = r.get("message") if isinstance(r, dict) else None
+        if not isinstance(m, dict):
+            continue
+        for part in m.get("parts") or []:
+            if not isinstance(part, dict):
+                continue
+            if isinstance(part.get("functionCall"), dict):
+                fc = part["functionCall"]
+                t.call(fc.get("id"), fc.get("name"))
+            elif isinstance(part.get("functionResponse"), dict):
+                fr = part["functionResponse"]
+                tcr = r.get("toolCallResult") or {}
+                err = tcr.get("status") in ("error", "cancelled") or (
+                    isinstance(fr.get("response"), dict) and "error" in fr["response"]
+                )
+                t.result(fr.get("id"), err)
+
+
+# --- Kimi CLI context.jsonl (chat messages plus `_checkpoint` / `_usage` records) ---
+def kimi_context(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        if not isinstance(r, dict):
+            continue
+        for tc in r.get("tool_calls") or []:
+            t.call(tc.get("id"), (tc.get("function") or {}).get("name"))
+        if r.get("role") == "tool":
+            content = r.get("content")
+            first = content[0] if isinstance(content, list) and content else content
+            text = first.get("text") if isinstance(first, dict) else first
+            # kimi-cli writes a failed tool's result as `<system>ERROR: ...</system>`
+            err = isinstance(text, str) and text.startswith("<system>ERROR")
+            t.result(r.get("tool_call_id"), err)
+
+
+# --- Goose: session JSONL (`content` blocks) or `messages`-table rows (`content_json`) ---
+def _goose_blocks(r: dict[str, Any]) -> list[Any]:
+    blocks = r.get("content")
+    if isinstance(r.get("content_json"), str):
+        try:
+            blocks = json.loads(r["content_json"])
+        except json.JSONDecodeError:
+            blocks = None
+    return blocks if isinstance(blocks, list) else []
+
+
+def goose(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        if not isinstance(r, dict):
+            continue
+        for b in _goose_blocks(r):
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "toolRequest":
+                call = b.get("toolCall") or {}
+                t.call(b.get("id"), (call.get("value") or {}).get("name"))
+            elif b.get("type") == "toolResponse":
+                res = b.get("toolResult") or {}
+                t.result(b.get("id"), res.get("status") == "error")
+
+
+# --- Continue session file (one JSON object with `history[]`) ---
+def continue_session(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        answered: set[Any] = set()
+        items = (r.get("history") or []) if isinstance(r, dict) else []
+        for item in items:
+            m = item.get("message") or {}
+            if m.get("role") == "tool":
+                answered.add(m.get("toolCallId"))
+                t.result(m.get("toolCallId"), False)
+        for item in items:
+            m = item.get("message") or {}
+            for tc in m.get("toolCalls") or []:
+                t.call(tc.get("id"), (tc.get("function") or {}).get("name"))
+            for st in item.get("toolCallStates") or []:  # outcome kept on the call's item
+                if st.get("toolCallId") not in answered and st.get("status") in (
+                    "done",
+                    "errored",
+                    "canceled",
+                ):
+                    t.result(st.get("toolCallId"), st.get("status") != "done")
+
+
+# --- opencode: `opencode export` JSON, or event rows / `run --format json` events ---
+def _opencode_parts(recs: list[Any]) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    for r in recs:
+        if not isinstance(r, dict):
+            continue
+        for msg in r.get("messages") or []:  # export: {info, messages: [{info, parts}]}
+            parts.extend(p for p in msg.get("parts") or [] if isinstance(p, dict))
+        for holder in (r, r.get("data") or {}):  # event rows: {part} or {data: {part}}
+            if isinstance(holder, dict) and isinstance(holder.get("part"), dict):
+                parts.append(holder["part"])
+    return parts
+
+
+def opencode(t: Tally, recs: list[Any]) -> None:
+    for part in _opencode_parts(recs):
+        if part.get("type") != "tool":
+            continue
+        state = part.get("state") or {}
+        t.call(part.get("callID"), part.get("tool"))  # outcome inside the call's part
+        if state.get("status") in ("completed", "error") or "output" in state or "error" in state:
+            t.result(part.get("callID"), state.get("status") == "error" or "error" in state)
+
+
+def aider_markdown(t: Tally, recs: list[Any]) -> None:
+    """Aider's `.aider.chat.history.md` logs no tool calls: edits are text blocks."""
+
+
 def detect(recs: list[Any]) -> str:
     first = recs[0] if recs else {}
     if isinstance(first, list):
@@ -446,6 +575,23 @@ def detect(recs: list[Any]) -> str:
         return "openhands"
     if isinstance(first, dict) and first.get("object") == "response":
         return "openai-responses"
+    if not recs:
+        return "aider-markdown"
+    dicts = [r for r in recs if isinstance(r, dict)]
+    if any(isinstance(r.get("message"), dict) and "parts" in r["message"] for r in dicts):
+        return "qwen"
+    if any(r.get("role") in ("_checkpoint", "_usage", "_system_prompt") for r in dicts):
+        return "kimi-context"
+    if any(
+        isinstance(b, dict) and b.get("type") in ("toolRequest", "toolResponse")
+        for r in dicts
+        for b in _goose_blocks(r)
+    ):
+        return "goose"
+    if any(isinstance(r.get("history"), list) and "sessionId" in r for r in dicts):
+        return "continue"
+    if _opencode_parts(recs) and not any("payload" in r for r in dicts):
+        return "opencode"
     types = {r.get("type") for r in recs if isinstance(r, dict)}
     if types & {"session_meta", "response_item", "event_msg", "turn_context"}:
         return "codex"
@@ -496,6 +642,12 @@ DECODERS = {
     "openai-responses": responses,
     "openhands": openhands,
     "openai-chat": chat_list,
+    "qwen": qwen,
+    "kimi-context": kimi_context,
+    "goose": goose,
+    "continue": continue_session,
+    "opencode": opencode,
+    "aider-markdown": aider_markdown,
 }
 
 
@@ -514,7 +666,9 @@ def count(path: Path) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     paths = [Path(a) for a in argv] or sorted(
-        p for p in HERE.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json")
+        p
+        for p in HERE.rglob("*")
+        if p.is_file() and (p.suffix in (".jsonl", ".json") or p.name.endswith(".chat.history.md"))
     )
     for p in paths:
         rel = (
