@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from toolsel.learn import (
     Example,
     Learned,
-    _Miner,
+    Miner,
     diverse,
     keep_most_frequent,
     learn,
@@ -228,8 +228,8 @@ FILE_FOUND = st.dictionaries(
 )
 
 
-def _file_miner(number: int, found: dict[str, dict[str, int]]) -> _Miner:
-    miner = _Miner()
+def _file_miner(number: int, found: dict[str, dict[str, int]]) -> Miner:
+    miner = Miner()
     miner.found = {
         tool: {text: [f"f{number}", 1, count] for text, count in prompts.items()}
         for tool, prompts in found.items()
@@ -260,7 +260,7 @@ def test_a_bounded_pool_keeps_exact_totals(
 ) -> None:
     """Whatever is pruned, the calls each tool led to are all counted (in the pool or as
     let go), and no tool ever holds 2 x pool prompts; without pruning, nothing changes."""
-    bounded, unbounded = _Miner(pool), _Miner()
+    bounded, unbounded = Miner(pool), Miner()
     for number, found in enumerate(files):
         bounded.join(_file_miner(number, found))
         unbounded.join(_file_miner(number, found))
@@ -283,9 +283,10 @@ def test_min_count_counts_the_calls_of_prompts_let_go(
 ) -> None:
     from tests.replay.archive import write_archive
     from toolsel import learn
+    from toolsel.learn import mine
 
-    monkeypatch.setattr(learn, "POOL_FLOOR", 2)
-    monkeypatch.setattr(learn, "POOL_PER_EXAMPLE", 1)
+    monkeypatch.setattr(mine, "POOL_FLOOR", 2)
+    monkeypatch.setattr(mine, "POOL_PER_EXAMPLE", 1)
     write_archive(tmp_path, 30, seed=6)
     every = learn.learn_examples(transcripts=[str(tmp_path)], max_per_tool=0)
     calls = {tool: sum(e.count for e in found) for tool, found in _mined(str(tmp_path)).items()}

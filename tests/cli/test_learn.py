@@ -567,12 +567,12 @@ def test_jobs_learn_the_same_overlay_when_the_pool_is_pruned(
     """Pruning happens as each file is joined, in path order, in one process or several:
     the same prompts are let go, and the overlay and summary are the same byte for byte."""
     from tests.replay.archive import write_archive
-    from toolsel import learn
+    from toolsel.learn import mine
     from toolsel.replay import parallel
 
     monkeypatch.setattr(parallel, "MIN_FILES", 2)
-    monkeypatch.setattr(learn, "POOL_FLOOR", 2)
-    monkeypatch.setattr(learn, "POOL_PER_EXAMPLE", 1)
+    monkeypatch.setattr(mine, "POOL_FLOOR", 2)
+    monkeypatch.setattr(mine, "POOL_PER_EXAMPLE", 1)
     write_archive(tmp_path / "archive", 30, seed=6, resumed=0.5)
     archive = str(tmp_path / "archive")
     one = cli("learn", "--transcripts", archive, "--max-per-tool", "2", "-j", "1")

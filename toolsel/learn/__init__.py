@@ -1,0 +1,359 @@
+"""`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
+written as an examples overlay (a registry file that adds examples and defines no tool).
+
+- From cases (`toolsel.cases`, as `eval` and `test` read them): each expected tool of a
+  case gets its prompt.
+- From transcripts: each successful call gets the user's request that led to it (the last
+  human message before the assistant turn that made the call); a sub-agent's calls get the
+  prompt of the Task that launched them. Tool results and system text are never examples.
+- Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
+  `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
+  one, or that matches a `--redact` pattern, is dropped. Both are counted.
+- Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
+  transcript shows what an agent did once, not what it should do (labelled cases are kept).
+- `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
+- With a registry, the examples `lint` would flag are left out, each with why: one for
+  which rank puts first a tool its case does not expect (TS702), or that a conflicting tool
+  already has (TS703); a prompt that needs several tools is an example of each. By the checks
+  lint runs (`toolsel.example_checks`), so the overlay passes `lint --strict`.
+
+Everything here returns data; `toolsel.cli.learn` writes the overlay. The rooms: `model`
+(what is found), `mine` (from cases and transcripts), `choose` (cleaning, the diverse
+choice), `overlay` (the file); this module runs the whole job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolsel.acyclic import gc_paused
+from toolsel.errors import UsageError
+from toolsel.learn.choose import RELEVANCE, Cleaned, diverse, prepare
+from toolsel.learn.mine import (
+    TRANSCRIPT_MAX_PER_TOOL,
+    Mined,
+    Miner,
+    from_cases,
+    from_transcripts,
+    keep_most_frequent,
+    pool_size,
+)
+from toolsel.learn.model import MAX_CHARS, Example, Flagged, Learned, normalise
+from toolsel.learn.overlay import OVERLAY_HEADER, is_overlay_file, overlay_text, read_overlay
+
+if TYPE_CHECKING:
+    from toolsel.registry.model import OverlayExample, Registry
+
+__all__ = [
+    "MAX_CHARS",
+    "OVERLAY_HEADER",
+    "RELEVANCE",
+    "TRANSCRIPT_MAX_PER_TOOL",
+    "Example",
+    "Flagged",
+    "Learned",
+    "Mined",
+    "Miner",
+    "check_output",
+    "diverse",
+    "from_cases",
+    "from_transcripts",
+    "is_overlay_file",
+    "keep_most_frequent",
+    "learn",
+    "learn_examples",
+    "lint_clean",
+    "normalise",
+    "overlay_text",
+    "pool_size",
+    "read_overlay",
+    "registry_policy",
+]
+
+
+# -- the whole job ----------------------------------------------------------------------------
+
+
+def check_output(output: Path | None, merge: bool) -> None:
+    """Refuse what `learn` must never do: merge without an overlay to add to, or overwrite a
+    file that is not an examples overlay."""
+    if merge and output is None:
+        raise UsageError("--merge needs -o OVERLAY (the overlay to add to)")
+    if output is not None and output.exists() and not is_overlay_file(output):
+        raise UsageError(
+            f"{output}: exists and is not an examples overlay; refusing to overwrite it",
+            hint="pass another -o, or remove the file",
+        )
+
+
+def registry_policy(
+    registry: Registry | None, *, include_dangerous: bool
+) -> tuple[list[str] | None, list[str]]:
+    """(the tools that may receive examples, those whose transcript examples are left out):
+    every tool of the registry, and its `dangerous` ones unless asked (one call seen once
+    must not put a destructive tool first); with no registry, any tool and none left out."""
+    if registry is None:
+        return None, []
+    known = [tool.name for tool in registry.tools]
+    if include_dangerous:
+        return known, []
+    from toolsel.registry.permission import Permission
+
+    return known, [t.name for t in registry.tools if t.permission is Permission.DANGEROUS]
+
+
+def learn_examples(
+    *,
+    cases: Sequence[Path] = (),
+    transcripts: Sequence[str] = (),
+    known_tools: Iterable[str] | None = None,
+    merge: Path | None = None,
+    max_per_tool: int | None = None,
+    min_count: int = 1,
+    redact: Sequence[str] = (),
+    max_chars: int = MAX_CHARS,
+    leave_out: Iterable[str] = (),
+    registry: Registry | None = None,
+    replacing: Path | None = None,
+    jobs: int = 1,
+    since: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Learned:
+    """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
+    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
+    mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
+    and counted. With `registry`, new examples lint would flag are left out, each with why
+    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read).
+    `max_per_tool` None: `TRANSCRIPT_MAX_PER_TOOL` with transcripts (mining then keeps a
+    bounded pool of prompts per tool, `pool_size`), else all."""
+    if max_per_tool is None:
+        max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
+    patterns = []
+    for pattern in redact:
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as error:
+            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
+    found, problems, notes = from_cases(cases) if cases else ([], [], [])
+    mined = Mined([])
+    pool = pool_size(max_per_tool)
+    left_out: list[Example] = []
+    unasked = set(leave_out)
+    if transcripts:
+        mined = from_transcripts(
+            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
+        )
+        for example in mined.examples:
+            (left_out if example.tool in unasked else found).append(example)
+    let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
+    kept: list[Example] = []
+    if merge is not None and merge.exists() and merge.stat().st_size:
+        kept = read_overlay(merge)
+    with gc_paused():  # tens of thousands of examples, no cycles: collections only cost
+        learned = learn(
+            [*kept, *found],
+            known_tools=known_tools,
+            max_per_tool=max_per_tool,
+            min_count=min_count,
+            redact=patterns,
+            keep=len(kept),
+            max_chars=max_chars,
+            pruned_calls={t: n for t, n in mined.pruned_calls.items() if t not in unasked},
+        )
+    flagged: list[Flagged] = []
+    if registry is not None:
+        chosen, flagged = lintclean(learned.examples, registry, kept=kept, replacing=replacing)
+        learned = replace(learned, examples=chosen)
+    return replace(
+        learned,
+        flagged=tuple(flagged),
+        calls_seen=mined.calls,
+        calls_without_prompt=mined.without_prompt,
+        read=len(found) + len(left_out) + sum(mined.pruned.values()),
+        problems=tuple(problems),
+        notes=tuple(notes),
+        kept_from_overlay=len(kept),
+        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - sum(let_go.values()),
+        dangerous_tools=tuple(sorted({e.tool for e in left_out})),
+        pruned=sum(let_go.values()),
+        pool=pool if transcripts else None,
+    )
+
+
+# -- agreeing with lint ----------------------------------------------------------------------
+
+
+def lintclean(
+    examples: dict[str, tuple[Example, ...]],
+    registry: Registry,
+    *,
+    kept: Sequence[Example] = (),
+    replacing: Path | None = None,
+) -> tuple[dict[str, tuple[Example, ...]], list[Flagged]]:
+    """(the examples lint's TS702 and TS703 would not flag, those left out and why), read
+    as `lint` reads the registry with the overlay last. `kept` examples (an overlay merged
+    into) are never left out. Leaving one out changes the index the others rank on, so
+    the rest are checked again until none is flagged."""
+    from toolsel.example_checks import example_key
+
+    fixed = {(e.tool, example_key(e.text)) for e in kept}
+    base = tuple(e for e in registry.overlay_examples if not _same_file(e.file, replacing))
+    own = [(tool.name, text) for tool in registry.tools for text in tool.examples]
+    own += [(e.tool, e.text) for e in base]
+    candidates = [e for tool in examples.values() for e in tool]
+    left_out: list[Flagged] = []
+    while True:
+        found = _flagged(candidates, registry, base, own, fixed)
+        if not found:
+            break
+        left_out += found.values()
+        candidates = [e for i, e in enumerate(candidates) if i not in found]
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for example in candidates:
+        chosen[example.tool] = (*chosen.get(example.tool, ()), example)
+    return chosen, sorted(left_out, key=lambda f: (f.example.tool, f.example.text.casefold()))
+
+
+def _flagged(
+    candidates: list[Example],
+    registry: Registry,
+    base: tuple[OverlayExample, ...],
+    own: list[tuple[str, str]],
+    fixed: set[tuple[str, str]],
+) -> dict[int, Flagged]:
+    """One round: the candidates (by position) that rank first a tool none of their group
+    is (a multi-tool prompt is an example of each of its tools: one of them first is no
+    collision), then those given to a tool that conflicts with another of the prompt's."""
+    from toolsel.example_checks import collision, contradictions, example_key, groups
+    from toolsel.ranking.index import build_index
+    from toolsel.ranking.prepared import PreparedIndex
+    from toolsel.registry.model import OverlayExample
+
+    learned = tuple(OverlayExample(e.tool, e.text, "", "") for e in candidates)
+    index = PreparedIndex(
+        build_index(replace(registry, overlay_examples=(*base, *learned))), bulk=True
+    )
+    found: dict[int, Flagged] = {}
+    grouped = groups([*own, *((e.tool, e.text) for e in candidates)])
+    for i, example in enumerate(candidates):
+        key = example_key(example.text)
+        if (example.tool, key) in fixed:
+            continue
+        hit = collision(index, example.tool, example.text, grouped[key])
+        if hit is not None:
+            why = f"ranks {hit.first!r} first; {example.tool!r} is {hit.where}"
+            found[i] = Flagged(example, "TS702", why)
+    rest = [i for i in range(len(candidates)) if i not in found]
+    pairs = own + [(candidates[i].tool, candidates[i].text) for i in rest]
+
+    def conflicting(a: str, b: str) -> bool:
+        first, second = registry.get(a), registry.get(b)
+        return (first is not None and b in first.conflicts) or (
+            second is not None and a in second.conflicts
+        )
+
+    for position, first in contradictions(pairs, conflicting):
+        if position < len(own):
+            continue  # the registry's own: lint reports it, learn did not write it
+        i = rest[position - len(own)]
+        example = candidates[i]
+        if (example.tool, example_key(example.text)) not in fixed:
+            why = f"also an example of {pairs[first][0]!r}, which conflicts with it"
+            found[i] = Flagged(example, "TS703", why)
+    return found
+
+
+def _same_file(file: str, path: Path | None) -> bool:
+    if path is None:
+        return False
+    try:
+        return Path(file).resolve() == path.resolve()
+    except OSError:
+        return False
+
+
+# -- choosing and cleaning -------------------------------------------------------------------
+
+
+def learn(
+    examples: Iterable[Example],
+    *,
+    known_tools: Iterable[str] | None = None,
+    max_per_tool: int = 0,
+    min_count: int = 1,
+    redact: Sequence[re.Pattern[str]] = (),
+    keep: int = 0,
+    max_chars: int = MAX_CHARS,
+    pruned_calls: Mapping[str, int] | None = None,
+) -> Learned:
+    """Group, clean and choose: secrets and personal data replaced by placeholders (a prompt
+    that is nothing else, or that matches a `redact` pattern, dropped), counted; unknown
+    tools dropped and named, prompts longer than `max_chars` (0: no limit) left out and
+    counted, tools seen fewer than `min_count` times dropped, duplicates merged, at most
+    `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
+    examples (an overlay being merged into) are kept, redacted but otherwise as they are,
+    and new ones are added to them up to `max_per_tool` new examples per tool.
+    `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
+    known = set(known_tools) if known_tools is not None else None
+    by_tool: dict[str, dict[str, Example]] = {}
+    kept: dict[str, dict[str, Example]] = {}
+    seen: dict[str, int] = {}
+    counts = {"redacted": 0, "dropped": 0, "only_secret": 0, "too_long": 0}
+    used: Counter[str] = Counter()
+    unknown: set[str] = set()
+    # a prompt repeats for each call it led to: clean and check each text once
+    cleaned: dict[str, Cleaned] = {}
+    for number, example in enumerate(examples):
+        clean = cleaned.get(example.text)
+        if clean is None:
+            clean = cleaned[example.text] = prepare(example.text, redact, max_chars)
+        if clean.text is None and clean.left_out is None:
+            continue  # nothing but spaces
+        if number < keep:
+            if clean.text is not None:
+                kept.setdefault(example.tool, {}).setdefault(
+                    clean.key, Example(example.tool, clean.text, example.source)
+                )
+            continue
+        if clean.key in kept.get(example.tool, {}):
+            continue
+        if clean.left_out is not None:
+            counts[clean.left_out] += 1
+            continue
+        if known is not None and example.tool not in known:
+            unknown.add(example.tool)
+            continue
+        if clean.placeholders:
+            counts["redacted"] += 1
+            used.update(clean.placeholders)
+        seen[example.tool] = seen.get(example.tool, 0) + example.count
+        group = by_tool.setdefault(example.tool, {})
+        if clean.key not in group:
+            group[clean.key] = Example(example.tool, clean.text or "", example.source)
+    for tool, calls in (pruned_calls or {}).items():
+        if tool in seen:
+            seen[tool] += calls  # prompts let go while mining still count as seen
+    few = sorted(t for t, n in seen.items() if n < min_count)
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for tool in sorted(set(by_tool) | set(kept)):
+        items = [] if tool in few else list(by_tool.get(tool, {}).values())
+        if max_per_tool and len(items) > max_per_tool:
+            items = diverse(items, max_per_tool, RELEVANCE)
+        items += kept.get(tool, {}).values()
+        if items:
+            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
+    return Learned(
+        chosen,
+        redacted=counts["redacted"],
+        placeholders=tuple(sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))),
+        dropped=counts["dropped"],
+        only_secret=counts["only_secret"],
+        unknown_tools=tuple(sorted(unknown)),
+        below_min_count=tuple(few),
+        too_long=counts["too_long"],
+    )
