@@ -18,7 +18,8 @@ scored on luck on a 9-tool registry), ties in registry order. When bm25s is inst
 (the `dev` extra) every query's scores are checked against bm25s's before anything is
 printed.
 
-Prints markdown: Recall@5, NDCG@10 and MRR@10 per set and method; then, per set, where each
+Prints markdown: the cases with an expected tool first, Recall@5, NDCG@10 and MRR@10 per
+set and method (and the first places summed over the sets); then, per set, where each
 toolsel method loses to the naive BM25 (on Recall@5 or NDCG@10), with the queries where
 they differ; and the expected tools toolsel gave no score at all (a vocabulary gap).
 """
@@ -306,15 +307,23 @@ def _pct(value: float) -> str:
 
 def quality_table(rows: Sequence[Row]) -> list[str]:
     lines = [
-        "| set | cases | method | R@5 | NDCG@10 | MRR@10 | no evidence |",
-        "|---|---|---|---|---|---|---|",
+        "| set | cases | method | first | R@5 | NDCG@10 | MRR@10 | no evidence |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         gap = f"{row.no_evidence}/{row.expected}"
         lines.append(
-            f"| {row.set} | {len(row.outcomes)} | {row.method} | {_pct(row.recall(5))} | "
-            f"{_pct(row.ndcg10)} | {_pct(row.mrr10)} | {gap} |"
+            f"| {row.set} | {len(row.outcomes)} | {row.method} | {row.first} | "
+            f"{_pct(row.recall(5))} | {_pct(row.ndcg10)} | {_pct(row.mrr10)} | {gap} |"
         )
+    totals: dict[str, int] = {}
+    for row in rows:
+        totals[row.method] = totals.get(row.method, 0) + row.first
+    lines.append("")
+    lines.append(
+        "Cases with an expected tool first, every set: "
+        + ", ".join(f"{method} {count}" for method, count in totals.items())
+    )
     return lines
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,66 +21,78 @@ from toolsel.errors import ExitCode, UsageError
 from toolsel.ranking.options import Method
 from toolsel.render.formats import EvalFormat
 
+if TYPE_CHECKING:
+    from toolsel.cases import CaseFile
+    from toolsel.evaluate import Case
+
+CasesArg = Annotated[
+    Path,
+    typer.Option(
+        "--cases",
+        help="Cases (YAML, JSON or JSON lines): prompt, expect, and optionally permission.",
+    ),
+]
+
+MethodArg = Annotated[
+    Method,
+    typer.Option(
+        "--method",
+        "-m",
+        help="Scoring method; auto is fusion with toolsel[embed], else hybrid.",
+    ),
+]
+
+CompareArg = Annotated[
+    bool,
+    typer.Option("--compare", help="Every method side by side, each with and without examples."),
+]
+
+NoExamplesArg = Annotated[
+    bool, typer.Option("--no-examples", help="Rank without the tools' example prompts.")
+]
+
+MinStrengthArg = Annotated[
+    float,
+    typer.Option(
+        "--min-strength",
+        min=0.0,
+        max=1.0,
+        help="Measure as rank --min-strength does: tools matching less of the prompt are "
+        "not offered.",
+    ),
+]
+
+CalibrateArg = Annotated[
+    bool,
+    typer.Option(
+        "--calibrate",
+        help="Choose the --min-strength that halves the tools offered for `expect: none` "
+        "prompts for the least recall lost, and say what it costs.",
+    ),
+]
+
+WorstArg = Annotated[int, typer.Option("--worst", min=0, help="How many worst queries to list.")]
+
+OutputFormatArg = Annotated[EvalFormat, typer.Option("--format", "-f", help="Output format.")]
+
 
 @handle_errors
 def evaluate(
-    cases: Annotated[
-        Path,
-        typer.Option(
-            "--cases",
-            help="Cases (YAML, JSON or JSON lines): prompt, expect, and optionally permission.",
-        ),
-    ],
+    cases: CasesArg,
     registry: RegistryOption = None,
     namespace: NamespaceOption = False,
-    method: Annotated[
-        Method,
-        typer.Option(
-            "--method",
-            "-m",
-            help="Scoring method; auto is fusion with toolsel[embed], else hybrid.",
-        ),
-    ] = Method.AUTO,
-    compare: Annotated[
-        bool,
-        typer.Option(
-            "--compare", help="Every method side by side, each with and without examples."
-        ),
-    ] = False,
-    no_examples: Annotated[
-        bool, typer.Option("--no-examples", help="Rank without the tools' example prompts.")
-    ] = False,
+    method: MethodArg = Method.AUTO,
+    compare: CompareArg = False,
+    no_examples: NoExamplesArg = False,
     k: Annotated[str, typer.Option("-k", help="Recall cut-offs, comma-separated.")] = "1,5,10",
-    min_strength: Annotated[
-        float,
-        typer.Option(
-            "--min-strength",
-            min=0.0,
-            max=1.0,
-            help="Measure as rank --min-strength does: tools matching less of the prompt are "
-            "not offered.",
-        ),
-    ] = 0.0,
-    calibrate: Annotated[
-        bool,
-        typer.Option(
-            "--calibrate",
-            help="Choose the --min-strength that halves the tools offered for `expect: none` "
-            "prompts for the least recall lost, and say what it costs.",
-        ),
-    ] = False,
-    worst: Annotated[
-        int, typer.Option("--worst", min=0, help="How many worst queries to list.")
-    ] = 5,
-    output_format: Annotated[
-        EvalFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = EvalFormat.HUMAN,
+    min_strength: MinStrengthArg = 0.0,
+    calibrate: CalibrateArg = False,
+    worst: WorstArg = 5,
+    output_format: OutputFormatArg = EvalFormat.HUMAN,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Measure selection quality on labelled queries: Recall@k, MRR@10, NDCG@10."""
     registry = registry_paths(registry, namespace=namespace)
-    from toolsel.cases import read_cases
-    from toolsel.evaluate import eval_cases
     from toolsel.evaluate import evaluate as run_evaluation
     from toolsel.inputs import display_path
     from toolsel.ranking.semantic import prepare_methods
@@ -89,16 +101,7 @@ def evaluate(
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     ks = _cutoffs(k)
-    case_file = read_cases(cases)
-    found, notes = eval_cases(case_file)
-    if not found:
-        warn_cases(case_file, case_file.listed_problems)
-        raise case_file.no_cases(
-            "no case has `expect`, which eval measures" if case_file.cases else ""
-        )
-    warn_cases(case_file)
-    for note in notes:
-        warn(note)
+    case_file, found = _measured_cases(cases)
     bad = case_file.problems
     from toolsel.ranking.options import resolve
 
@@ -139,6 +142,25 @@ def evaluate(
     EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
     if bad:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _measured_cases(path: Path) -> tuple[CaseFile, list[Case]]:
+    """The case file, and the cases eval measures (those with `expect`); the problems and
+    notes are said on stderr, and a file with nothing to measure is a usage error."""
+    from toolsel.cases import read_cases
+    from toolsel.evaluate import eval_cases
+
+    case_file = read_cases(path)
+    found, notes = eval_cases(case_file)
+    if not found:
+        warn_cases(case_file, case_file.listed_problems)
+        raise case_file.no_cases(
+            "no case has `expect`, which eval measures" if case_file.cases else ""
+        )
+    warn_cases(case_file)
+    for note in notes:
+        warn(note)
+    return case_file, found
 
 
 def _cutoffs(k: str) -> tuple[int, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,95 +20,117 @@ from toolsel.cli.common import (
 )
 from toolsel.errors import ExitCode, UsageError
 
+if TYPE_CHECKING:
+    from toolsel.learn import Learned
+
+CasesArg = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--cases",
+        help="Case files (YAML, JSON or JSON lines, as eval and test read them): each "
+        "case's prompt becomes an example of its expected tools. Repeatable.",
+    ),
+]
+
+TranscriptsArg = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--transcripts",
+        help="Transcript files, directories or globs (any format replay reads): each "
+        "successful call learns the user's request that led to it. Repeatable.",
+    ),
+]
+
+OutputPathArg = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="The overlay to write (atomically); only an overlay is ever overwritten. "
+        "Default: standard output.",
+    ),
+]
+
+RegistryArg = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--registry",
+        "-r",
+        help="Registry whose tools may receive examples; others are reported and dropped.",
+    ),
+]
+
+MaxPerToolArg = Annotated[
+    int | None,
+    typer.Option(
+        "--max-per-tool",
+        min=0,
+        show_default=False,
+        help="Keep N representative, diverse examples per tool (default: 50 with "
+        "--transcripts, else all). 0: all; mining then keeps every distinct prompt "
+        "in memory.",
+    ),
+]
+
+MinCountArg = Annotated[
+    int, typer.Option("--min-count", min=1, help="Drop tools seen fewer than N times.")
+]
+
+MergeArg = Annotated[
+    bool,
+    typer.Option("--merge", help="Add to the existing overlay at -o, without duplicates."),
+]
+
+RedactArg = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--redact",
+        metavar="REGEX",
+        help="Also drop prompts matching REGEX (secrets and personal data are always "
+        "replaced by placeholders such as <email>). Repeatable.",
+    ),
+]
+
+MaxCharsArg = Annotated[
+    int,
+    typer.Option(
+        "--max-chars",
+        min=0,
+        help="Leave out prompts longer than N characters (pasted files and logs), "
+        "and count them (0: no limit).",
+    ),
+]
+
+IncludeDangerousArg = Annotated[
+    bool,
+    typer.Option(
+        "--include-dangerous",
+        help="Also learn from transcripts for tools whose permission is `dangerous` "
+        "(needs -r to know them; left out by default, and counted).",
+    ),
+]
+
 
 @handle_errors
 def learn(
-    cases: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--cases",
-            help="Case files (YAML, JSON or JSON lines, as eval and test read them): each "
-            "case's prompt becomes an example of its expected tools. Repeatable.",
-        ),
-    ] = None,
-    transcripts: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--transcripts",
-            help="Transcript files, directories or globs (any format replay reads): each "
-            "successful call learns the user's request that led to it. Repeatable.",
-        ),
-    ] = None,
-    output_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="The overlay to write (atomically); only an overlay is ever overwritten. "
-            "Default: standard output.",
-        ),
-    ] = None,
-    registry: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--registry",
-            "-r",
-            help="Registry whose tools may receive examples; others are reported and dropped.",
-        ),
-    ] = None,
+    cases: CasesArg = None,
+    transcripts: TranscriptsArg = None,
+    output_path: OutputPathArg = None,
+    registry: RegistryArg = None,
     namespace: NamespaceOption = False,
-    max_per_tool: Annotated[
-        int | None,
-        typer.Option(
-            "--max-per-tool",
-            min=0,
-            show_default=False,
-            help="Keep N representative, diverse examples per tool (default: 50 with "
-            "--transcripts, else all). 0: all; mining then keeps every distinct prompt "
-            "in memory.",
-        ),
-    ] = None,
-    min_count: Annotated[
-        int, typer.Option("--min-count", min=1, help="Drop tools seen fewer than N times.")
-    ] = 1,
-    merge: Annotated[
-        bool,
-        typer.Option("--merge", help="Add to the existing overlay at -o, without duplicates."),
-    ] = False,
-    redact: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--redact",
-            metavar="REGEX",
-            help="Also drop prompts matching REGEX (secrets and personal data are always "
-            "replaced by placeholders such as <email>). Repeatable.",
-        ),
-    ] = None,
-    max_chars: Annotated[
-        int,
-        typer.Option(
-            "--max-chars",
-            min=0,
-            help="Leave out prompts longer than N characters (pasted files and logs), "
-            "and count them (0: no limit).",
-        ),
-    ] = 2000,  # toolsel.learn.MAX_CHARS (not imported: the CLI starts light)
-    include_dangerous: Annotated[
-        bool,
-        typer.Option(
-            "--include-dangerous",
-            help="Also learn from transcripts for tools whose permission is `dangerous` "
-            "(needs -r to know them; left out by default, and counted).",
-        ),
-    ] = False,
+    max_per_tool: MaxPerToolArg = None,
+    min_count: MinCountArg = 1,
+    merge: MergeArg = False,
+    redact: RedactArg = None,
+    max_chars: MaxCharsArg = 2000,  # toolsel.learn.MAX_CHARS (not imported: the CLI starts light)
+    include_dangerous: IncludeDangerousArg = False,
     no_cache: NoCacheOption = False,
     jobs: JobsOption = None,
     since: SinceOption = None,
 ) -> None:
     """Learn example prompts for tools, from labelled cases and from transcripts, and write
     them as an examples overlay (sorted, with each example's source in a comment)."""
-    from toolsel.learn import check_output, learn_examples, overlay_text, registry_policy
-    from toolsel.render.learn import UNKNOWN_DANGEROUS, flagged_lines, nothing_learned, summary
+    from toolsel.learn import check_output, learn_examples, registry_policy
 
     if not cases and not transcripts:
         raise UsageError("nothing to learn from", hint="give --cases FILE or --transcripts PATH")
@@ -141,6 +163,22 @@ def learn(
             since=since_time(since),
             progress=progress,
         )
+    _write(learned, output_path, cases or [], transcripts or [], with_registry=bool(registry))
+
+
+def _write(
+    learned: Learned,
+    output_path: Path | None,
+    cases: list[Path],
+    transcripts: list[str],
+    *,
+    with_registry: bool,
+) -> None:
+    """Say what was left out and why, write the overlay (or say why nothing was), and
+    exit 1 when a case could not be read or nothing was learned."""
+    from toolsel.learn import overlay_text
+    from toolsel.render.learn import UNKNOWN_DANGEROUS, flagged_lines, nothing_learned, summary
+
     for note in learned.notes:
         warn(note)
     for problem in learned.problems:
@@ -155,10 +193,10 @@ def learn(
         warn(nothing_learned(learned, from_transcripts=bool(transcripts)))
         warn(summary(learned))
         raise typer.Exit(int(ExitCode.FINDINGS))
-    with output(output_path, inputs=[*(cases or ()), *(transcripts or ())]) as handle:
+    with output(output_path, inputs=[*cases, *transcripts]) as handle:
         handle.write(overlay_text(learned))
     warn(summary(learned, output_path))
-    if transcripts and not registry:
+    if transcripts and not with_registry:
         warn(UNKNOWN_DANGEROUS)
     if learned.problems:
         raise typer.Exit(int(ExitCode.FINDINGS))
