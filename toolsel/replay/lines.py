@@ -19,7 +19,7 @@ import orjson
 
 from toolsel.errors import UsageError
 from toolsel.inputs import BadLine, BinaryData, LongLine, json_reason
-from toolsel.replay.documents import whole_document
+from toolsel.replay.documents import document_after_preamble, whole_document
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
@@ -187,6 +187,8 @@ def read_objects(
             pass  # too large, binary or unreadable: the line reader says which, per line
         else:
             document = whole_document(data, reading)
+            if document is None:
+                document = document_after_preamble(data, reading)
             if document is not None:
                 return iter(document)
             return _jsonl(_split(data), reading, progress, None)
