@@ -49,7 +49,9 @@ def file_payload(report: FileReport) -> dict[str, Any]:
             {"id": u.id, "tool": u.tool, "line": u.line, "interrupted": u.interrupted}
             for u in report.unanswered
         ],
-        "orphan_results": [{"id": o.id, "line": o.line} for o in report.orphans],
+        "orphan_results": [
+            {"id": o.id, "line": o.line, "is_error": o.is_error} for o in report.orphans
+        ],
         "duplicate_calls": [
             {"id": d.id, "kind": d.kind, "lines": list(d.lines)} for d in report.duplicate_calls
         ],

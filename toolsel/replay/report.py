@@ -35,6 +35,7 @@ class UnreadTools:
 class Orphan:
     id: str
     line: int
+    is_error: bool = False  # the result says its call failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,9 +367,9 @@ def _matcher_findings(matcher: Matcher) -> dict[str, tuple[Any, ...]]:
             for call_id, opened in matcher.open_calls.items()
         ),
         "orphans": tuple(
-            Orphan(call_id, line)
+            Orphan(call_id, line, result.is_error)
             for call_id, waiting in matcher.waiting_results.items()
-            for _, line in waiting
+            for result, line in waiting
         ),
         "duplicate_calls": tuple(
             DuplicateCall(call_id, kind, tuple(lines))

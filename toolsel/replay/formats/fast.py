@@ -444,7 +444,7 @@ def _rollout(line: Line, payload: Payload) -> Any:
             name = payload.name
             tool = name if type(name) is str and name else kind
             return codex.ROLLOUT, [
-                arguments_call(call_id, tool, None if raw is ABSENT else raw, timestamp)
+                arguments_call(call_id, tool, None if raw is ABSENT else raw, timestamp, kind=kind)
             ]
         if kind == "function_call_output" or kind == "custom_tool_call_output":
             call_id, output = payload.call_id, payload.output
