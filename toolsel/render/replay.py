@@ -155,7 +155,15 @@ def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent
 
 
 def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
-    """Nothing is left to write: every event was streamed by `event_writer` as it came."""
+    """Every call and result was streamed by `event_writer` as it came; what is left is each
+    file's notes (what the reader could not count), one `note` event each."""
+    for report in result.files:
+        for note in report.notes:
+            out.write(
+                dumps_line(
+                    {"schema": EVENT_SCHEMA, "event": "note", "file": report.path, "note": note}
+                )
+            )
 
 
 def render_replay_human(result: ReplayResult, out: IO[str]) -> None:

@@ -43,6 +43,9 @@ class Reading:
     #: steps of an agent trajectory whose actions are text (old SWE-agent .traj): if no
     #: call is found, the report says the format has none rather than showing a silent 0
     text_actions: int = 0
+    #: the file's first line, when it is not JSON (its opening, up to 80 characters): what a
+    #: file of another kind says it is (an Aider chat history opens "# aider chat started")
+    first_text: str = ""
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
@@ -447,6 +450,8 @@ def _second_look(raw: bytes, number: int, error: Exception, reading: Reading) ->
             error = again
     reason = json_reason(stripped, error, ends_with_newline=line.endswith(b"\n"))
     reading.unreadable.append(Unreadable(number, reason))
+    if number == 1:
+        reading.first_text = stripped[:80].decode("utf-8", errors="replace")
     return _UNREADABLE
 
 
