@@ -146,7 +146,7 @@ def _result(call_id: str) -> str:
 def test_a_file_that_yields_one_side_gets_a_note(
     cli: Cli, write, lines: list[str], found: str
 ) -> None:
-    code, human, notes, events = _outputs(cli, str(write("t.jsonl", "".join(lines))))
+    _, human, notes, events = _outputs(cli, str(write("t.jsonl", "".join(lines))))
     assert notes == events and len(notes) == 1
     assert notes[0].startswith(f"read as openai-chat, this file yields {found}:")
     assert notes[0] in human

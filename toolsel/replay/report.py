@@ -13,7 +13,6 @@ from typing import Any, overload
 from toolsel.replay.lines import Reading, Unreadable
 from toolsel.replay.matcher import Matcher, ToolTally
 
-
 #: A file's format when none of its records was of a format toolsel reads.
 UNKNOWN_FORMAT = "unknown"
 
