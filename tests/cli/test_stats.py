@@ -72,6 +72,37 @@ def test_unreadable_lines_are_reported(cli: Cli, write) -> None:
     assert "2 unreadable lines not counted" in human and "from line 2" in human
 
 
+def _orphan(call_id: str, is_error: bool) -> str:
+    block = {"type": "tool_result", "tool_use_id": call_id, "is_error": is_error, "content": "x"}
+    return json.dumps({"role": "user", "content": [block]})
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_orphan_error_counts_in_stats_as_in_replay(
+    cli: Cli, write, jobs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: a result whose call is in no file has no tool, but `stats` still counts it
+    (and its error) as `replay` does, in one process or several."""
+    monkeypatch.setattr("toolsel.replay.parallel.MIN_FILES", 2)  # two files take the pool
+    first = write(
+        "a.jsonl", _call("a", "f") + "\n" + _result("a") + "\n" + _orphan("gone", True) + "\n"
+    )
+    second = write("b.jsonl", _orphan("lost", False) + "\n" + _orphan("gone2", True) + "\n")
+    paths = [str(first), str(second)]
+    replayed = json.loads(cli("replay", *paths, "-f", "json", "--fail-on", "none").stdout)
+    orphans = [o for f in replayed["files"] for o in f["orphan_results"]]
+    assert [(o["id"], o["is_error"]) for o in orphans] == [
+        ("gone", True),
+        ("lost", False),
+        ("gone2", True),
+    ]
+    data = json.loads(cli("stats", *paths, "-f", "json", "--jobs", jobs).stdout)
+    assert data["orphan_results"] == {"count": 3, "errors": 2}
+    assert data["tools"]["f"]["errors"] == 0  # an orphan is under no tool
+    human = cli("stats", *paths, "--jobs", jobs).stdout
+    assert "3 results whose call is in no transcript (2 errors)" in human
+
+
 def test_co_used_pairs_are_bounded_per_transcript() -> None:
     """3,000 distinct tools in one transcript: pairs are counted among its 50 most-called
     tools, not all 4.5 million pairs."""

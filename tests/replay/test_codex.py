@@ -598,7 +598,7 @@ def test_a_call_items_id_name_and_arguments() -> None:
             "name": "apply_patch",
             "input": "*** Begin Patch",
         }
-    ) == [Call("c2", "apply_patch", "*** Begin Patch", encoded=True)]
+    ) == [Call("c2", "apply_patch", "*** Begin Patch", freeform=True)]
     shell = {"type": "local_shell_call", "call_id": None, "id": "lsh_1", "action": {"type": "exec", "command": ["ls"]}}  # fmt: skip
     assert call(shell) == [Call("lsh_1", "local_shell_call", {"type": "exec", "command": ["ls"]})]
     # the Agents SDK's items (CodeBuddy) say `callId`
@@ -882,3 +882,55 @@ def test_codex_exec_events_without_a_tool_item() -> None:
     future = exec_event({"type": "item.completed", "item": {"id": "item_8", "type": "future_tool"}})
     assert future == ("codex-exec", ()) and future[1] is UNKNOWN
     assert exec_event({"type": 1, "item": {}}) is None and exec_event("item.started") is None
+
+
+def _freeform_rollout() -> str:
+    patch = "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s-freeform"}},
+        {
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "custom_tool_call",
+                "call_id": "call_patch",
+                "name": "apply_patch",
+                "input": patch,
+                "status": "completed",
+            },
+        },
+        {
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "type": "response_item",
+            "payload": {
+                "type": "custom_tool_call_output",
+                "call_id": "call_patch",
+                "output": '{"output":"Success. Updated the following files:\\nA hello.txt\\n","metadata":{"exit_code":0}}',
+            },
+        },
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "call_id": "call_bad",
+                "name": "shell",
+                "arguments": "{not json",
+            },
+        },
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_a_freeform_input_is_text_not_json(write, cli) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: a custom tool's input is text under a grammar (Codex's freeform apply_patch):
+    never "arguments are not JSON"; a function call's unreadable arguments still are."""
+    path = str(write("rollout.jsonl", _freeform_rollout()))
+    (call,) = rollout(json.loads(_freeform_rollout().splitlines()[1]))[1]
+    assert isinstance(call, Call) and call.freeform and call.arguments.startswith("*** Begin")
+    assert call.arguments_problem() is None
+    result = cli("replay", path, "-r", "builtin:codex", "-f", "json", "--fail-on", "none")
+    (report,) = json.loads(result.stdout)["files"]
+    assert report["calls"] == 2 and report["paired"] == 1
+    messages = {v["id"]: v["message"] for v in report["violations"]}
+    assert "call_patch" not in messages
+    assert "not JSON" in messages["call_bad"]  # the same check still bites a function call

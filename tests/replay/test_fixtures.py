@@ -91,6 +91,32 @@ def test_result_before_its_call_still_pairs() -> None:
             "openai-responses",
             {"calls": 3, "results": 2, "unanswered": ["call_1"], "without_id": (1, 1)},
         ),
+        # issue 34: a decoder per format, each told apart by its content signature
+        (
+            "qwen-code.jsonl",
+            "qwen-code",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["call_write"]},
+        ),
+        (
+            "kimi-context.jsonl",
+            "kimi-context",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["Think:2"]},
+        ),
+        (
+            "goose.jsonl",
+            "goose",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["toolu_c"]},
+        ),
+        (
+            "opencode.jsonl",
+            "opencode",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["call_edit"]},
+        ),
+        (
+            "continue.json",
+            "continue",
+            {"calls": 3, "results": 2, "errors": 1, "unanswered": ["tc_edit"]},
+        ),
     ],
 )
 def test_every_format(name: str, fmt: str, expected: dict) -> None:

@@ -60,7 +60,7 @@ FailOnOption = Annotated[
     list[str] | None,
     typer.Option(
         "--fail-on",
-        help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations,unread-tools; none).",
+        help="Finding kinds that exit 1 (comma-separated; default orphans,conflicting,unreadable,violations,unread-tools,unrecognised; none).",
     ),
 ]
 InputFormatOption = Annotated[

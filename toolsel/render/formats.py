@@ -115,6 +115,11 @@ class InputFormat(StrEnum):
     GROK_CLI = "grok-cli"
     DROID = "droid"
     ANTIGRAVITY = "antigravity"
+    QWEN_CODE = "qwen-code"
+    KIMI_CONTEXT = "kimi-context"
+    GOOSE = "goose"
+    OPENCODE = "opencode"
+    CONTINUE = "continue"
 
 
 class DiffFormat(StrEnum):

@@ -49,7 +49,9 @@ def file_payload(report: FileReport) -> dict[str, Any]:
             {"id": u.id, "tool": u.tool, "line": u.line, "interrupted": u.interrupted}
             for u in report.unanswered
         ],
-        "orphan_results": [{"id": o.id, "line": o.line} for o in report.orphans],
+        "orphan_results": [
+            {"id": o.id, "line": o.line, "is_error": o.is_error} for o in report.orphans
+        ],
         "duplicate_calls": [
             {"id": d.id, "kind": d.kind, "lines": list(d.lines)} for d in report.duplicate_calls
         ],
@@ -153,7 +155,15 @@ def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent
 
 
 def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
-    """Nothing is left to write: every event was streamed by `event_writer` as it came."""
+    """Every call and result was streamed by `event_writer` as it came; what is left is each
+    file's notes (what the reader could not count), one `note` event each."""
+    for report in result.files:
+        for note in report.notes:
+            out.write(
+                dumps_line(
+                    {"schema": EVENT_SCHEMA, "event": "note", "file": report.path, "note": note}
+                )
+            )
 
 
 def render_replay_human(result: ReplayResult, out: IO[str]) -> None:

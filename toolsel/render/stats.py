@@ -52,6 +52,7 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
             ],
         },
         "notes": list(stats.notes),
+        "orphan_results": {"count": stats.orphan_results, "errors": stats.orphan_errors},
     }
 
 
@@ -135,6 +136,14 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
             visible(
                 f"{stats.unreadable_lines} unreadable lines not counted ({files}); "
                 "`toolsel replay FILE` lists them"
+            ),
+            style="yellow",
+        )
+    if stats.orphan_results:
+        console.print(
+            visible(
+                f"{stats.orphan_results} results whose call is in no transcript "
+                f"({stats.orphan_errors} errors), under no tool; `toolsel replay FILE` lists them"
             ),
             style="yellow",
         )

@@ -37,6 +37,8 @@ def whole_document(data: bytes, reading: Reading) -> list[tuple[int, Any]] | Non
                 if isinstance(step, dict) and isinstance(step.get("action"), str)
             )
         key = next((k for k in DOCUMENT_LISTS if isinstance(document.get(k), list)), None)
+        if key == "history" and _whole_session(document):
+            key = None
         if key is None and document.get("object") == "response":
             key = "output" if isinstance(document.get("output"), list) else None
         elements = list(document[key]) if key is not None else [document]
@@ -47,6 +49,50 @@ def whole_document(data: bytes, reading: Reading) -> list[tuple[int, Any]] | Non
         body, key, len(elements), whole=not isinstance(document, list) and key is None
     )
     return list(zip(lines, elements, strict=True))
+
+
+#: Text lines before a document that are looked past, at most (a banner, a command's echo).
+MAX_PREAMBLE_LINES = 5
+
+
+def document_after_preamble(data: bytes, reading: Reading) -> list[tuple[int, Any]] | None:
+    """A whole JSON document that a few lines of text precede (`opencode export` prints
+    "Exporting session: ..." before its JSON): its records, numbered as lines of the file,
+    and each text line before it unreadable. None when no such document follows."""
+    from toolsel.inputs import BadLine
+
+    lines = data.splitlines(keepends=True)
+    openers = (b"{", b"[")
+    at = next(
+        (
+            n
+            for n, line in enumerate(lines[: MAX_PREAMBLE_LINES + 1])
+            if line.lstrip().startswith(openers)
+        ),
+        0,
+    )
+    if at == 0:
+        return None
+    records = whole_document(b"".join(lines[at:]), reading)
+    if records is None:
+        return None
+    reading.lines += at
+    for number, line in enumerate(lines[:at], start=1):
+        if line.strip():
+            reading.unreadable.append(
+                BadLine(number, "not JSON: text before the JSON document that follows")
+            )
+        else:
+            reading.blank += 1
+    return [(number + at, record) for number, record in records]
+
+
+def _whole_session(document: dict[str, Any]) -> bool:
+    """A Continue session (`{sessionId, history: [{message}]}`): read as one record, because
+    whether a call failed is said in the item of the call, not of its result."""
+    history = document["history"]
+    first = history[0] if history else None
+    return "sessionId" in document and isinstance(first, dict) and "message" in first
 
 
 def element_lines(body: bytes, key: str | None, count: int, *, whole: bool = False) -> list[int]:

@@ -49,6 +49,9 @@ class Call(Struct, gc=False):
     #: `toolRequests`, a Codex `*_end` event beside its response item): a call when its id
     #: is new, merged into the call when the id is open, nothing once it was answered
     implicit: bool = False
+    #: the input is text under the tool's grammar, not JSON (a Responses `custom_tool_call`,
+    #: such as Codex's freeform `apply_patch`): never decoded, never checked against a schema
+    freeform: bool = False
 
     @property
     def arguments(self) -> Any:

@@ -19,7 +19,7 @@ import orjson
 
 from toolsel.errors import UsageError
 from toolsel.inputs import BadLine, BinaryData, LongLine, json_reason
-from toolsel.replay.documents import whole_document
+from toolsel.replay.documents import document_after_preamble, whole_document
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 WHOLE_DOCUMENT_SUFFIXES = (".json", ".traj")
@@ -43,6 +43,9 @@ class Reading:
     #: steps of an agent trajectory whose actions are text (old SWE-agent .traj): if no
     #: call is found, the report says the format has none rather than showing a silent 0
     text_actions: int = 0
+    #: the file's first line, when it is not JSON (its opening, up to 80 characters): what a
+    #: file of another kind says it is (an Aider chat history opens "# aider chat started")
+    first_text: str = ""
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
@@ -187,6 +190,8 @@ def read_objects(
             pass  # too large, binary or unreadable: the line reader says which, per line
         else:
             document = whole_document(data, reading)
+            if document is None:
+                document = document_after_preamble(data, reading)
             if document is not None:
                 return iter(document)
             return _jsonl(_split(data), reading, progress, None)
@@ -445,6 +450,8 @@ def _second_look(raw: bytes, number: int, error: Exception, reading: Reading) ->
             error = again
     reason = json_reason(stripped, error, ends_with_newline=line.endswith(b"\n"))
     reading.unreadable.append(Unreadable(number, reason))
+    if number == 1:
+        reading.first_text = stripped[:80].decode("utf-8", errors="replace")
     return _UNREADABLE
 
 

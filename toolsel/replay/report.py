@@ -13,6 +13,9 @@ from typing import Any, overload
 from toolsel.replay.lines import Reading, Unreadable
 from toolsel.replay.matcher import Matcher, ToolTally
 
+#: A file's format when none of its records was of a format toolsel reads.
+UNKNOWN_FORMAT = "unknown"
+
 
 @dataclass(frozen=True, slots=True)
 class Unanswered:
@@ -35,6 +38,7 @@ class UnreadTools:
 class Orphan:
     id: str
     line: int
+    is_error: bool = False  # the result says its call failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +113,7 @@ class ToolEvent:
 @dataclass(frozen=True, slots=True)
 class FileReport:
     path: str
-    format: str = "unknown"
+    format: str = "unknown"  # UNKNOWN_FORMAT
     lines: int = 0
     blank: int = 0
     calls: int = 0
@@ -149,6 +153,7 @@ class FailOn(StrEnum):
     UNREADABLE = "unreadable"
     VIOLATIONS = "violations"
     UNREAD_TOOLS = "unread-tools"  # tool-call-like content that no decoder read
+    UNRECOGNISED = "unrecognised"  # no record of the file is of a format toolsel reads
 
 
 DEFAULT_FAIL_ON = (
@@ -157,6 +162,7 @@ DEFAULT_FAIL_ON = (
     FailOn.UNREADABLE,
     FailOn.VIOLATIONS,
     FailOn.UNREAD_TOOLS,
+    FailOn.UNRECOGNISED,
 )
 
 
@@ -174,7 +180,19 @@ _FINDINGS = {
 def _has(report: FileReport, kind: FailOn) -> bool:
     if kind is FailOn.CONFLICTING:
         return any(d.kind == "conflicting" for d in report.duplicate_calls)
+    if kind is FailOn.UNRECOGNISED:
+        return unrecognised(report)
     return bool(getattr(report, _FINDINGS[kind]))
+
+
+def unrecognised(report: FileReport) -> bool:
+    """No record of the file was of a format toolsel reads, though it has some: "format not
+    recognised" rather than a silent empty report (an empty file is just empty)."""
+    return (
+        report.format == UNKNOWN_FORMAT
+        and report.lines > report.blank
+        and report.calls == report.results == 0
+    )
 
 
 class PackedReports(Sequence[FileReport]):
@@ -326,7 +344,7 @@ def build_report(
     unread = tuple(unread_tools)
     return FileReport(
         path=path,
-        format=formats.most_common(1)[0][0] if formats else "unknown",
+        format=formats.most_common(1)[0][0] if formats else UNKNOWN_FORMAT,
         lines=reading.lines,
         blank=reading.blank,
         calls=matcher.calls,
@@ -335,7 +353,7 @@ def build_report(
         error_results=matcher.error_results,
         copied_calls=matcher.copied_calls,
         unreadable=tuple(reading.unreadable),
-        notes=_notes(reading, matcher, unread),
+        notes=_notes(reading, matcher, unread, formats),
         violations=tuple(violations),
         tools={name: _tool_stats(t) for name, t in matcher.tools.items()},
         agent_id=matcher.agent_id,
@@ -366,9 +384,9 @@ def _matcher_findings(matcher: Matcher) -> dict[str, tuple[Any, ...]]:
             for call_id, opened in matcher.open_calls.items()
         ),
         "orphans": tuple(
-            Orphan(call_id, line)
+            Orphan(call_id, line, result.is_error)
             for call_id, waiting in matcher.waiting_results.items()
-            for _, line in waiting
+            for result, line in waiting
         ),
         "duplicate_calls": tuple(
             DuplicateCall(call_id, kind, tuple(lines))
@@ -385,9 +403,18 @@ def _matcher_findings(matcher: Matcher) -> dict[str, tuple[Any, ...]]:
     }
 
 
-def _notes(reading: Reading, matcher: Matcher, unread: tuple[UnreadTools, ...]) -> tuple[str, ...]:
+def _notes(
+    reading: Reading,
+    matcher: Matcher,
+    unread: tuple[UnreadTools, ...],
+    formats: Counter[str],
+) -> tuple[str, ...]:
     """What the reader could not count, said once."""
     notes = []
+    if not formats and reading.lines > reading.blank and not (matcher.calls or matcher.results):
+        notes.append(_unrecognised(reading))
+    elif formats:
+        notes.extend(_lopsided(matcher, formats.most_common(1)[0][0]))
     if matcher.calls == 0 and reading.text_actions:
         notes.append(
             f"no tool calls in this format: its {reading.text_actions} trajectory steps are "
@@ -402,6 +429,57 @@ def _notes(reading: Reading, matcher: Matcher, unread: tuple[UnreadTools, ...]) 
             f"{first.line}, {first.where}); their calls are not counted"
         )
     return tuple(notes)
+
+
+#: How an Aider chat history (Markdown, not JSON) opens.
+AIDER_HISTORY = "# aider chat started at"
+
+
+def _unrecognised(reading: Reading) -> str:
+    """The note of a file no record of which is of a format toolsel reads."""
+    if reading.first_text.startswith(AIDER_HISTORY):
+        return (
+            "format not recognised: an Aider chat history (Markdown), not a tool-call "
+            "transcript: Aider edits files through text, so there are no calls to pair"
+        )
+    unreadable = len(reading.unreadable)
+    records = reading.lines - reading.blank - unreadable
+    what = []
+    if records:
+        what.append(f"{plural(records, 'record')} of types no decoder knows")
+    if unreadable:
+        what.append(f"{plural(unreadable, 'line')} that are not JSON records")
+    return (
+        f"format not recognised: {' and '.join(what)}; nothing was counted "
+        "(--input-format NAME forces a format)"
+    )
+
+
+#: A file with at least this many calls, most of them unanswered (or this many results,
+#: most of them orphans), gets a note: a format read only in part looks like this.
+LOPSIDED_MIN = 4
+
+
+def _lopsided(matcher: Matcher, name: str) -> list[str]:
+    """A note when the file's records yield calls but no results, results but no calls, or
+    mostly one side: the other side may be in a form the reader (`name`) does not read."""
+    calls, results = matcher.calls, matcher.results
+    unanswered = len(matcher.open_calls)
+    orphans = sum(len(waiting) for waiting in matcher.waiting_results.values())
+    if calls == 0 and results > 0:
+        found = f"{plural(results, 'result')} and no call"
+    elif results == 0 and calls > 1:
+        found = f"{plural(calls, 'call')} and no result"
+    elif calls >= LOPSIDED_MIN and unanswered * 2 > calls:
+        found = f"{unanswered} of {calls} calls without a result"
+    elif results >= LOPSIDED_MIN and orphans * 2 > results:
+        found = f"{orphans} of {results} results without a call"
+    else:
+        return []
+    return [
+        f"read as {name}, this file yields {found}: the other side may be in records "
+        "toolsel does not read as this format (or the transcript holds only one side)"
+    ]
 
 
 def plural(count: int, noun: str) -> str:

@@ -82,6 +82,8 @@ class UsageStats:
     co_used_pairs: tuple[CoUsedPair, ...]
     unreadable: tuple[UnreadableFile, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. a format that records no tool calls
+    orphan_results: int = 0  # results whose call no transcript holds: under no tool
+    orphan_errors: int = 0  # the errors among them
 
     @property
     def unreadable_lines(self) -> int:
@@ -163,6 +165,10 @@ class UsageSums:
     units: int = 0
     unreadable: list[UnreadableFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: results whose call is in no transcript (no tool to count them under), and the errors
+    #: among them: `replay` counts them, so `stats` does too
+    orphans: int = 0
+    orphan_errors: int = 0
 
     def tool(self, name: str) -> ToolSums:
         """The tool's sums, new ones when it has none yet."""
@@ -181,6 +187,8 @@ class UsageSums:
         self.units += other.units
         self.unreadable.extend(other.unreadable)
         self.notes.extend(other.notes)
+        self.orphans += other.orphans
+        self.orphan_errors += other.orphan_errors
 
     def stats(
         self,
@@ -211,6 +219,8 @@ class UsageSums:
             co_used_pairs=tuple(CoUsedPair(pair, n) for pair, n in top),
             unreadable=tuple(self.unreadable),
             notes=tuple(self.notes),
+            orphan_results=self.orphans,
+            orphan_errors=self.orphan_errors,
         )
 
 
@@ -277,6 +287,9 @@ class UsageTotals:
         if f.unreadable:
             sums.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
         sums.notes.extend(f.notes)
+        if f.orphans:
+            sums.orphans += len(f.orphans)
+            sums.orphan_errors += sum(o.is_error for o in f.orphans)
 
     def add_chunk(
         self,

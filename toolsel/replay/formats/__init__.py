@@ -17,14 +17,18 @@ from toolsel.replay.formats import (
     chat,
     claude,
     codex,
+    continuedev,
     copilot,
     cursor,
     droid,
     gemini,
+    goose,
     grok,
     kimi,
+    opencode,
     openhands,
     pi,
+    qwen,
 )
 
 Decoder = Callable[[Any], Decoded | None]
@@ -49,6 +53,11 @@ DECODERS: dict[str, Decoder] = {
     "grok-cli": grok.record,
     "droid": droid.event,
     "antigravity": antigravity.event,
+    "qwen-code": qwen.record,
+    "kimi-context": kimi.context,
+    "goose": goose.record,
+    "opencode": opencode.record,
+    "continue": continuedev.record,
 }
 #: `codex exec --json` events that are not items.
 EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
@@ -62,7 +71,9 @@ def detect(obj: Any) -> Decoded | None:
     if kind is None and "role" in obj and "payload" not in obj and "parent_tool_use_id" not in obj:
         if "content" not in obj and type(obj.get("message")) is dict:
             return cursor.transcript(obj)  # {role, message: {content}}
-        return chat.message(obj)  # a chat message (what the other checks would conclude)
+        return _chat_message(obj)
+    if "uuid" in obj and type(kind) is str and kind in qwen.RECORD_TYPES and qwen.is_record(obj):
+        return qwen.record(obj)  # Claude Code's envelope around Gemini parts
     if (
         (kind == "assistant" or kind == "user")
         and "uuid" in obj
@@ -102,10 +113,24 @@ def detect(obj: Any) -> Decoded | None:
     return _other_agents(obj, kind) if type(kind) is str else _untyped(obj)
 
 
+def _chat_message(obj: dict[str, Any]) -> Decoded:
+    """A message with a role and no type: Goose's and Kimi CLI's context records by their
+    signatures, else a chat message (what the other checks would conclude)."""
+    if goose.is_message(obj):
+        return goose.GOOSE, goose.message(obj)
+    if kimi.is_context_record(obj):
+        return kimi.KIMI_CONTEXT, kimi.context_events(obj)
+    return chat.message(obj)
+
+
 def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
     """The records of the other agents' formats, told apart by their keys (after the common
     shapes, so that detection stays fast where most lines are)."""
+    if opencode.is_run_event(obj, kind):
+        return opencode.record(obj)
     if "." in kind:
+        if opencode.is_event_row(obj):
+            return opencode.record(obj)  # message.part.updated.1, session.created, ...
         if type(obj.get("data")) is dict:
             return copilot.copilot(obj)  # session.start, tool.execution_complete, ...
         return kimi.op(obj)  # context.append_loop_event, llm.request, ...
@@ -136,7 +161,8 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
 
 def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
-    events, and a Gemini recording's header and control lines."""
+    events, a Gemini recording's header and control lines, opencode's exported messages,
+    Continue's sessions and their items, and a Goose session's header."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -145,4 +171,10 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return openhands.event(obj)
     if "projectHash" in obj or any(key in obj for key in gemini.CONTROL_KEYS):
         return gemini.recording(obj)
+    if opencode.is_message(obj):
+        return opencode.record(obj)
+    if continuedev.is_session(obj) or continuedev.is_item(obj):
+        return continuedev.record(obj)
+    if goose.is_header(obj):
+        return goose.record(obj)
     return None

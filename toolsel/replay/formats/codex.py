@@ -137,7 +137,8 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     if kind in RESPONSES_CALLS:
         raw = item.get("arguments", item.get("input", item.get("action")))
         name = item.get("name")
-        return [arguments_call(call_id, name if type(name) is str and name else kind, raw, timestamp)]  # fmt: skip
+        tool = name if type(name) is str and name else kind
+        return [arguments_call(call_id, tool, raw, timestamp, kind=kind)]
     if kind in RESPONSES_RESULTS:
         output = item.get("output")
         if type(output) is str and "status" not in item and "success" not in item:

@@ -83,6 +83,7 @@ Content = str | list[Block] | None | UnsetType
 class Message(Struct, gc=False):
     id: Text = ABSENT
     content: Content = ABSENT
+    parts: Raw | UnsetType = ABSENT  # Gemini content (a Qwen Code record): the full path
 
 
 class Structured(Struct, gc=False):
@@ -129,6 +130,7 @@ class Line(Struct, gc=False):
     parent_uuid: Text = field(name="parentUuid", default=ABSENT)
     tool_use_result: StructuredResult = field(name="toolUseResult", default=ABSENT)
     tool_use_result_sdk: StructuredResult = field(name="tool_use_result", default=ABSENT)
+    system_payload: Raw | UnsetType = field(name="systemPayload", default=ABSENT)  # Qwen Code
 
 
 class _Fallback:
@@ -243,6 +245,10 @@ def decode_line(line: Line) -> Any:
         kind = None
     if line.role is not ABSENT and kind is None:
         return FALLBACK  # a chat message
+    if line.system_payload is not ABSENT or (
+        type(line.message) is Message and line.message.parts is not ABSENT
+    ):
+        return FALLBACK  # Qwen Code's records, in Claude Code's envelope
     if (
         (kind == "assistant" or kind == "user")
         and line.uuid is not ABSENT
@@ -438,7 +444,7 @@ def _rollout(line: Line, payload: Payload) -> Any:
             name = payload.name
             tool = name if type(name) is str and name else kind
             return codex.ROLLOUT, [
-                arguments_call(call_id, tool, None if raw is ABSENT else raw, timestamp)
+                arguments_call(call_id, tool, None if raw is ABSENT else raw, timestamp, kind=kind)
             ]
         if kind == "function_call_output" or kind == "custom_tool_call_output":
             call_id, output = payload.call_id, payload.output

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.formats.chat import message as chat_message
 from toolsel.replay.formats.shared import text_id
 
 KIMI = "kimi"
@@ -84,3 +85,49 @@ def _message(message: dict[str, Any]) -> list[Event]:
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else []
     return []
+
+
+KIMI_CONTEXT = "kimi-context"
+#: The bookkeeping records of a `context.jsonl` (a chat message list otherwise).
+CONTEXT_ROLES = frozenset({"_checkpoint", "_usage"})
+#: How kimi-cli opens a tool result's text: a status, `<system>ERROR: ...` on failure.
+STATUS = "<system>"
+ERROR_STATUS = "<system>ERROR"
+
+
+def is_context_record(obj: dict[str, Any]) -> bool:
+    """A `context.jsonl` line: a bookkeeping record, or a tool result opening with the
+    `<system>` status kimi-cli writes (what tells it from an OpenAI chat message)."""
+    role = obj.get("role")
+    if type(role) is str and role in CONTEXT_ROLES:
+        return True
+    return role == "tool" and _status(obj.get("content")).startswith(STATUS)
+
+
+def context(obj: Any) -> Decoded | None:
+    """A Kimi CLI `context.jsonl` line (`--input-format kimi-context`): OpenAI-style chat
+    messages between `_checkpoint` and `_usage` records; a result whose status is
+    `<system>ERROR: ...</system>` is a failure."""
+    if type(obj) is not dict or "role" not in obj:
+        return None
+    return KIMI_CONTEXT, context_events(obj)
+
+
+def context_events(obj: dict[str, Any]) -> tuple[Event, ...] | list[Event]:
+    role = obj["role"]
+    if type(role) is str and role in CONTEXT_ROLES:
+        return NOTHING
+    _, events = chat_message(obj)
+    if role == "tool" and _status(obj.get("content")).startswith(ERROR_STATUS):
+        return [Result(e.id, True) if isinstance(e, Result) else e for e in events]
+    return events
+
+
+def _status(content: Any) -> str:
+    """The opening text of a tool result's content (a string, or its first text part)."""
+    if type(content) is str:
+        return content.lstrip()
+    if type(content) is list and content and type(content[0]) is dict:
+        text = content[0].get("text")
+        return text.lstrip() if type(text) is str else ""
+    return ""

@@ -17,8 +17,13 @@ def text_id(value: Any) -> str:
     return str(value)
 
 
-def arguments_call(call_id: str, tool: str, raw: Any, timestamp: str | None = None) -> Call:
-    """A call whose arguments may be a JSON-encoded string: kept encoded, decoded on use."""
+def arguments_call(
+    call_id: str, tool: str, raw: Any, timestamp: str | None = None, *, kind: str = ""
+) -> Call:
+    """A call whose arguments may be a JSON-encoded string: kept encoded, decoded on use. A
+    `custom_tool_call`'s input (`kind`) is text under a grammar, kept as it is."""
+    if kind == "custom_tool_call" and type(raw) is str:
+        return Call(call_id, tool, raw, timestamp=timestamp, freeform=True)
     if type(raw) is str:
         return Call(call_id, tool, raw, timestamp=timestamp, encoded=True)
     return Call(call_id, tool, raw if raw is not None else {}, timestamp=timestamp)

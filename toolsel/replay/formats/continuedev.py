@@ -1,0 +1,85 @@
+"""Continue sessions (`~/.continue/sessions/<id>.json`: `{sessionId, title, history:
+[{message, contextItems, toolCallStates}]}`), whole or as one line of a `.jsonl` file.
+
+A call is an entry of an assistant message's `toolCalls[]` (OpenAI's function shape), its
+result a `role: tool` message with the same `toolCallId`. A call whose `toolCallState`
+says `errored` (or `canceled`) failed: its result counts as an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsel.replay.events import NOTHING, Decoded, Event, Human, Result, human_text
+from toolsel.replay.formats.shared import arguments_call, text_id
+
+CONTINUE = "continue"
+FAILED_STATES = frozenset({"errored", "canceled"})
+
+
+def is_session(obj: dict[str, Any]) -> bool:
+    history = obj.get("history")
+    return "sessionId" in obj and type(history) is list and all(map(is_item, history[:3]))
+
+
+def is_item(obj: Any) -> bool:
+    """A history item: `{message: {role, ...}}`, with no record type of its own."""
+    if type(obj) is not dict or "type" in obj or "role" in obj:
+        return False
+    message = obj.get("message")
+    return type(message) is dict and "role" in message
+
+
+def record(obj: Any) -> Decoded | None:
+    """A whole session, or one history item of a session read as a document
+    (`--input-format continue`)."""
+    if type(obj) is not dict:
+        return None
+    if is_session(obj):
+        failed: set[str] = set()
+        events: list[Event] = []
+        for item in obj["history"]:
+            events.extend(_item(item, failed))
+        return CONTINUE, events
+    if is_item(obj):
+        return CONTINUE, _item(obj, set())
+    return None
+
+
+def _item(item: Any, failed: set[str]) -> list[Event]:
+    """An item's calls or result; `failed` gathers the ids its tool call states fail."""
+    if type(item) is not dict or type(item.get("message")) is not dict:
+        return []
+    states = item.get("toolCallStates")
+    for state in [*(states if type(states) is list else ()), item.get("toolCallState")]:
+        if (
+            type(state) is dict
+            and type(state.get("status")) is str
+            and state["status"] in FAILED_STATES
+        ):
+            failed.add(text_id(state.get("toolCallId")))
+    message = item["message"]
+    role = message.get("role")
+    if role == "assistant":
+        calls = message.get("toolCalls")
+        events: list[Event] = []
+        for call in calls if type(calls) is list else ():
+            if type(call) is dict:
+                function = call.get("function")
+                function = function if type(function) is dict else {}
+                name = function.get("name")
+                events.append(
+                    arguments_call(
+                        text_id(call.get("id")),
+                        name if type(name) is str else "",
+                        function.get("arguments"),
+                    )
+                )
+        return events
+    if role == "tool":
+        call_id = text_id(message.get("toolCallId"))
+        return [Result(call_id, call_id in failed)]
+    if role == "user":
+        text = human_text(message.get("content"))
+        return [Human(text)] if text is not None else []
+    return list(NOTHING)

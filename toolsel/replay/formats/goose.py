@@ -1,0 +1,101 @@
+"""Goose sessions: the JSONL files of Goose before its SQLite store
+(`~/.local/share/goose/sessions/*.jsonl`: a metadata header line, then `{role, created,
+content[]}` messages), and rows of the SQLite `messages` table dumped one per line
+(`{role, content_json, created_timestamp}`, the content a JSON-encoded string).
+
+A call is a `toolRequest` block (`id`, `toolCall.value {name, arguments}`), its result a
+`toolResponse` block with the same `id` (`toolResult.status` `error`, or an `isError`
+value, is a failure). A `toolCall.status` of `error` means the request itself did not
+parse: the call is made and fails at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.formats.shared import text_id
+
+GOOSE = "goose"
+BLOCKS = frozenset({"toolRequest", "toolResponse"})
+#: The keys of the header line that opens a JSONL session.
+HEADER_KEYS = ("working_dir", "message_count")
+
+
+def is_header(obj: dict[str, Any]) -> bool:
+    return all(key in obj for key in HEADER_KEYS) and "role" not in obj
+
+
+def is_message(obj: dict[str, Any]) -> bool:
+    """A Goose message: its content as a string of JSON (`content_json`, a table row), or
+    blocks beside a `created` time (Anthropic and OpenAI messages carry no `created`)."""
+    if type(obj.get("content_json")) is str:
+        return True
+    content = obj.get("content")
+    return "created" in obj and type(content) is list and _has_goose_blocks(content)
+
+
+def _has_goose_blocks(content: list[Any]) -> bool:
+    return any(
+        type(b) is dict and type(b.get("type")) is str and b["type"] in BLOCKS for b in content
+    )
+
+
+def record(obj: Any) -> Decoded | None:
+    """A header, message or table row (`--input-format goose`)."""
+    if type(obj) is not dict:
+        return None
+    if is_header(obj):
+        return GOOSE, NOTHING
+    if "role" not in obj:
+        return None
+    return GOOSE, message(obj)
+
+
+def message(obj: dict[str, Any]) -> tuple[Event, ...] | list[Event]:
+    """A message's calls and results (its content decoded first when it is a string)."""
+    content = obj.get("content")
+    encoded = obj.get("content_json")
+    if type(encoded) is str:
+        try:
+            content = orjson.loads(encoded)
+        except orjson.JSONDecodeError:
+            return NOTHING
+    if type(content) is not list:
+        return NOTHING
+    return _events(content, obj.get("role"))
+
+
+def _events(content: list[Any], role: Any) -> list[Event]:
+    events: list[Event] = []
+    for block in content:
+        if type(block) is not dict:
+            continue
+        kind = block.get("type")
+        if kind == "toolRequest":
+            events.extend(_request(block))
+        elif kind == "toolResponse":
+            result = block.get("toolResult")
+            failed = type(result) is dict and (
+                result.get("status") == "error" or result.get("isError") is True
+            )
+            events.append(Result(text_id(block.get("id")), failed))
+    if not events and role == "user":
+        text = human_text(
+            [b for b in content if type(b) is dict and b.get("type") == "text"] or None
+        )
+        if text is not None:
+            events.append(Human(text))
+    return events
+
+
+def _request(block: dict[str, Any]) -> list[Event]:
+    call_id = text_id(block.get("id"))
+    request = block.get("toolCall")
+    request = request if type(request) is dict else {}
+    value = request.get("value")
+    value = value if type(value) is dict else {}
+    name = value.get("name")
+    return [Call(call_id, name if type(name) is str else "", value.get("arguments", {}))]
