@@ -24,6 +24,7 @@ RULE_MODULES = (
     "gemini",
     "mcp",
     "contract",
+    "annotations",
     "security",
     "retrieval",
     "examples",
