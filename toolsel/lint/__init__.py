@@ -17,6 +17,7 @@ RULE_MODULES = (
     "structure",
     "names",
     "descriptions",
+    "guidance",
     "schema",
     "parameters",
     "openai",
