@@ -35,6 +35,19 @@ def rules_page() -> str:
         "prints the same text. Severities are defaults: override them under",
         "`[tool.toolsel.lint.severity]`. Profile rules run only when their target is selected.",
         "",
+        "Every rule can be turned off for one tool. In the registry, the tool's",
+        "`x-toolsel-ignore: [TS206]` or a `# toolsel: disable-line` comment does it for every",
+        "rule but the security ones (TS601, TS602): a poisoned registry must not silence what",
+        "flags it. In configuration, which the registry's author does not write,",
+        "`[tool.toolsel.lint.per-tool-ignores]` takes tool-name globs and turns off any rule,",
+        "the security ones included:",
+        "",
+        "```toml",
+        "[tool.toolsel.lint.per-tool-ignores]",
+        '"clear_prompt_sections" = ["TS602"]   # its description names the system prompt',
+        '"browser_*" = ["TS514"]',
+        "```",
+        "",
     ]
     for rule in all_rules().values():
         out += [

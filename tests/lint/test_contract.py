@@ -83,7 +83,7 @@ def test_mcp_defaults_are_not_a_fault_of_the_description() -> None:
     assert_findings(writer, [], rule="TS513")  # the default (destructive) is right for it
     wrong = MCP_READER + "  annotations: {readOnlyHint: false, destructiveHint: true}\n"
     assert_findings(wrong, [], rule="TS503")
-    assert_findings(wrong, ["TS513 /tools/0/annotations"], rule="TS513")
+    assert_findings(wrong, [], rule="TS513")  # the annotations are there, and wrong: TS514
     # a destructive MCP tool that does not say what it changes is still reported
     silent = (
         "- name: handle_cluster\n  description: Handles the cluster.\n"

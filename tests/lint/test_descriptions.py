@@ -94,3 +94,21 @@ def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
         " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
     )
     assert_findings(fine, [], rule="TS213")
+
+
+def test_a_marker_named_as_a_search_term_or_quoted_is_not_a_placeholder() -> None:
+    """Issue 34: a 6,549-character description gave "find TODO comments" as a search
+    example and was called placeholder text. A placeholder is a note that is the whole of a
+    short description, or at least half of a long one."""
+    from toolsel.lint.rules.descriptions import is_placeholder
+
+    long_and_real = "Searches file contents with ripgrep and returns matching lines. " * 40
+    assert not is_placeholder(long_and_real + 'Example: pattern "TODO" to find TODO comments.')
+    assert not is_placeholder("Search the code base, e.g. find TODO comments or FIXME markers.")
+    assert not is_placeholder("Lists lines that contain `TODO:` in the repository's files.")
+    assert not is_placeholder("Formats a phone number as +1 XXX-XXX-XXXX for display.")
+    assert not is_placeholder(long_and_real + "TODO: mention the limits.")  # one stray note
+    assert is_placeholder("TODO: describe this tool. " * 20)  # long, but only notes
+    assert is_placeholder("Reads the user's file. TODO: don't forget the limits.")
+    assert is_placeholder("Lorem ipsum dolor sit amet, consectetur adipiscing elit.")
+    assert not is_placeholder("Returns the text 'lorem ipsum' used as filler in mock-ups.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lint.helpers import assert_findings
+from tests.lint.helpers import assert_findings, lint_text
 
 P = "- {{name: a, description: d, permission: {permission}, parameters: {{type: object, properties: {{{props}}}}}}}\n"
 
@@ -75,3 +75,52 @@ def test_a_discriminator_or_a_property_described_in_its_branches_needs_no_descri
         "      plain: {type: string}\n"
     )
     assert_findings(text, ["TS304 /tools/0/parameters/properties/plain"], rule="TS304")
+
+
+def _nested(path: list[str], leaf: str = "{type: string}") -> str:
+    """A flow-YAML schema: object properties along `path`; `[]` in it is an array of items."""
+    schema = leaf
+    for name in reversed(path):
+        if name == "[]":
+            schema = f"{{type: array, items: {schema}}}"
+        else:
+            schema = f"{{type: object, properties: {{{name}: {schema}}}}}"
+    return f"- name: a\n  description: d\n  parameters: {schema}\n"
+
+
+def test_depth_counts_objects_not_array_hops() -> None:
+    """Issue 34: a raw API struct five objects deep, arrays of objects between them, was told
+    to flatten at 'depth 6'; arrays add no level of their own."""
+    api = _nested(["options", "indexes", "[]", "key", "fields", "[]", "name"])
+    assert_findings(api, [], rule="TS313")  # five objects: at the limit
+    six = _nested(["a", "b", "[]", "c", "d", "e", "f"])
+    assert_findings(
+        six,
+        ["TS313 /tools/0/parameters/properties/a/properties/b/items/properties/c/properties/d/properties/e/properties/f"],
+        rule="TS313",
+    )  # fmt: skip
+
+
+def test_a_tree_is_not_told_to_flatten_under_the_provider_limit() -> None:
+    """Issue 34: mind maps and org charts unrolled three levels of `children` were told to
+    flatten; a tree is held to OpenAI strict's 10 levels, and told to cap or recurse."""
+    tree = _nested(["data", "children", "[]", "children", "[]", "children", "[]", "name"])
+    assert_findings(tree, [], rule="TS313")
+    deep = _nested(["data"] + ["children", "[]"] * 10 + ["name"])
+    findings = lint_text(deep)
+    [finding] = [f for f in findings if f.rule == "TS313"]
+    assert finding.pointer.count("/children") == 10
+    assert "tree nests 11 levels" in finding.message and "flatten" not in finding.message
+
+
+def test_a_recursive_ref_is_not_depth() -> None:
+    text = (
+        "- name: a\n  description: d\n  parameters:\n    type: object\n    properties:\n"
+        "      node: {type: object, properties: {children: {type: array, items: {$ref: '#/properties/node'}}}}\n"
+    )
+    assert_findings(text, [], rule="TS313")
+    assert_findings(
+        text,
+        ["TS316 /tools/0/parameters/properties/node/properties/children/items/$ref"],
+        rule="TS316",
+    )

@@ -202,3 +202,44 @@ def test_a_foreign_list_shape_is_refused_by_name(write: Write) -> None:
         load_registry(path, use_cache=False)
     registry = load_registry(path, strict=False, use_cache=False)
     assert [p.kind for p in registry.problems] == [ProblemKind.SHAPE]  # once, not per key
+
+
+CATALOGUE_ENTRIES = [
+    {"name": "Bing_CN_MCP", "description": "Bing search.", "web": "https://example.org",
+     "config": {"mcpServers": {"bing": {"command": "npx", "args": ["bing-cn-mcp"]}}},
+     "tools": {"bing": {"tools": [{"name": "bing_search", "inputSchema": {"type": "object"}}]}}},
+    {"name": "weather", "description": "Weather server.", "command": "uvx", "args": ["weather-mcp"]},
+    {"name": "remote", "description": "A remote server.", "url": "https://example.org/mcp", "type": "http"},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", CATALOGUE_ENTRIES, ids=["config", "command", "url"])
+def test_a_catalogue_of_servers_is_refused_by_name(write: Write, entry: dict[str, object]) -> None:
+    """Issue 34: LiveMCPBench's catalogue of servers was read as tools named after the
+    servers, and the real tools nested in it ignored without a word."""
+    path = _json(write, "tools.json", [entry])
+    with pytest.raises(RegistryError, match=r"entries are MCP servers .*not a registry"):
+        load_registry(path, use_cache=False)
+    registry = load_registry(path, strict=False, use_cache=False)
+    assert [p.kind for p in registry.problems] == [ProblemKind.SHAPE] and registry.tools == ()
+
+
+def test_a_tool_with_a_command_parameter_is_still_a_tool(write: Write) -> None:
+    path = _json(
+        write,
+        "tools.json",
+        [{"name": "run", "description": "Runs a command.", "command": "ls",
+          "parameters": {"type": "object", "properties": {"args": {"type": "array"}}}}],
+    )  # fmt: skip
+    assert [t.name for t in load_registry(path, strict=False, use_cache=False).tools] == ["run"]
+
+
+def test_a_client_launch_config_is_refused_as_one(cli, write: Write) -> None:  # type: ignore[no-untyped-def]
+    """Issue 34: `{tools: {command, args, env}}` (a client's launch entry) was told to
+    rewrite `tools` as a list of tools, advice that would corrupt it."""
+    path = _json(write, "mcp-tools.json", {"tools": {"command": "uv", "args": ["run", "x.py"]}})
+    run = cli("rank", "--no-cache", "-r", str(path), "search")
+    assert run.exit_code == 2
+    [line] = run.stderr.strip().splitlines()
+    assert f"{path}:2:" in line and "client launch config, not a registry" in line
+    assert "- name:" not in line

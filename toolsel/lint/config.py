@@ -49,6 +49,7 @@ CONFIG_KEYS = (
     "extend-select",
     "ignore",
     "per-file-ignores",
+    "per-tool-ignores",
     "severity",
     "targets",
     "options",
@@ -62,6 +63,9 @@ class LintConfig:
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: tool-name glob -> rule ids: turns rules off for matching tools, the security rules
+    #: included (the registry cannot do that for itself; its owner's configuration can)
+    per_tool_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)  # rule id -> error|warning|info|off
     targets: tuple[str, ...] = ("portable",)
     options: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_OPTIONS))
@@ -99,6 +103,13 @@ class LintConfig:
             or fnmatch.fnmatch(Path(normalized).name, pattern)
         )
 
+    def ignored_for_tool(self, rule_id: str, tool: str | None) -> bool:
+        return tool is not None and any(
+            _matches(rule_id, ids)
+            for pattern, ids in self.per_tool_ignores.items()
+            if fnmatch.fnmatchcase(tool, pattern)
+        )
+
 
 def _matches(rule_id: str, selectors: tuple[str, ...]) -> bool:
     return any(rule_id.startswith(s) or s.upper() == "ALL" for s in selectors)
@@ -131,11 +142,22 @@ def build_config(
         str(pattern): _validated_ids(ids_, rules, source, f"per-file-ignores.{pattern}")
         for pattern, ids_ in per_file.items()
     }
+    per_tool = merged.get("per-tool-ignores", {})
+    if not isinstance(per_tool, dict):
+        raise ConfigError(
+            f"{source}: `per-tool-ignores` must be a table of tool-name glob = [rule ids]",
+            hint='e.g. per-tool-ignores = { "clear_prompt_sections" = ["TS602"] }',
+        )
+    per_tool_ignores = {
+        str(pattern): _validated_ids(ids_, rules, source, f"per-tool-ignores.{pattern}")
+        for pattern, ids_ in per_tool.items()
+    }
     return LintConfig(
         select=ids,
         extend_select=extend,
         ignore=ignore,
         per_file_ignores=per_file_ignores,
+        per_tool_ignores=per_tool_ignores,
         severity=_severities(merged.get("severity", {}), rules, source),
         targets=_targets(merged.get("targets", ["portable"]), source),
         options=_options(merged.get("options", {}), source),

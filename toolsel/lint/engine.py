@@ -89,10 +89,12 @@ def _findings(context: LintContext, rule: Rule) -> Iterator[Finding]:
 
 
 def _silenced(context: LintContext, rule: Rule, finding: Finding) -> bool:
-    """Ignored for this file by configuration, by the tool's `x-toolsel-ignore`, or by a
-    suppression comment (which is then marked used). A config-only rule (the security
+    """Ignored for this file or tool by configuration, by the tool's `x-toolsel-ignore`, or
+    by a suppression comment (which is then marked used). A config-only rule (the security
     family) answers to configuration alone: a registry cannot silence what flags it."""
     if context.config.ignored_in_file(finding.rule, finding.file):
+        return True
+    if context.config.ignored_for_tool(finding.rule, finding.tool):
         return True
     if rule.config_only:
         return False

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toolsel.registry.source import escape_token
+from toolsel.registry.source import escape_token, split_pointer
 
 _MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -108,3 +108,24 @@ def is_object_schema(schema: dict[str, Any]) -> bool:
     return (
         kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in schema
     )
+
+
+def property_path(pointer: str) -> tuple[str, ...]:
+    """The property names a subschema's pointer passes through, outermost first: the nesting
+    a model writes. Array `items`, combinators and `$defs` add no name of their own
+    (`/properties/a/items/properties/b` is `("a", "b")`)."""
+    tokens = split_pointer(pointer)
+    names: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in ("properties", "patternProperties") and index + 1 < len(tokens):
+            names.append(tokens[index + 1])
+            index += 2
+        elif token in _MAP_KEYWORDS or token in _LIST_KEYWORDS:
+            index += 2  # the entry's name or index
+        elif token == "items" and index + 1 < len(tokens) and tokens[index + 1].isdigit():
+            index += 2  # a tuple's item: a keyword is never all digits
+        else:
+            index += 1
+    return tuple(names)

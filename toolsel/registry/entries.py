@@ -23,6 +23,7 @@ from toolsel.registry.formats import (
     is_overlay,
     locate_entries,
     mcp_entry_permission,
+    server_entry_key,
 )
 from toolsel.registry.model import (
     DEFAULT_PARAMETERS,
@@ -97,7 +98,11 @@ class DocumentReader:
             detect_entry_format(e, gemini=g) for _, e, g in located.entries if isinstance(e, dict)
         ]
         file_format = "gemini" if located.gemini else formats[0].name if formats else TOOLSEL.name
-        if formats and all(f is TOOLSEL for f in formats) and self._foreign(located.entries):
+        if (
+            formats
+            and all(f is TOOLSEL for f in formats)
+            and (self._foreign(located.entries) or self._servers(located.entries))
+        ):
             return "unknown"
         if isinstance(document, dict) and file_format == TOOLSEL.name:
             self._check_top_level(document)
@@ -119,6 +124,24 @@ class DocumentReader:
                     f"these tools keep their input schema under `{key}`, a tool-list shape "
                     "toolsel does not read (it reads toolsel, OpenAI, Anthropic, MCP, Gemini and "
                     "Docker catalog lists); convert the file, or rename the key to `parameters`",
+                    f"{pointer}/{escape_token(key)}",
+                    key=True,
+                )
+                return True
+        return False
+
+    def _servers(self, entries: list[tuple[str, Any, bool]]) -> bool:
+        """A catalogue of MCP servers (entries that say how to launch a server, or nest the
+        server's own tool list): refused by name, once, rather than read as tools named
+        after the servers."""
+        for pointer, entry, _ in entries:
+            key = server_entry_key(entry)
+            if key is not None:
+                self._problem(
+                    ProblemKind.SHAPE,
+                    f"these entries are MCP servers (`{key}`), not tools: a catalogue of servers "
+                    "is not a registry; lint a server's tools with -r 'mcp:COMMAND', or a "
+                    "client config (.mcp.json) with --connect",
                     f"{pointer}/{escape_token(key)}",
                     key=True,
                 )
@@ -226,7 +249,15 @@ class DocumentReader:
         return {key: getattr(probe, key) for key in known}
 
     def _shape_problem(self, document: Any) -> None:
-        if isinstance(document, dict) and "tools" in document:
+        if isinstance(document, dict) and server_entry_key(document.get("tools")) is not None:
+            self._problem(
+                ProblemKind.SHAPE,
+                "`tools` holds an MCP server's launch entry (command, args), not tools: this "
+                "is a client launch config, not a registry; lint the server's tools with "
+                "-r 'mcp:COMMAND'",
+                "/tools",
+            )
+        elif isinstance(document, dict) and "tools" in document:
             got = _json_type(document["tools"])
             self._problem(
                 ProblemKind.SHAPE,

@@ -447,6 +447,29 @@ def foreign_schema_key(entry: Any) -> str | None:
     return None
 
 
+def server_entry_key(entry: Any) -> str | None:
+    """The key that makes `entry` an MCP server's entry rather than a tool's: how to launch
+    it (`command` with `args` or `env`, a `url` with a transport, a client `config` of
+    `mcpServers`) or the server's own nested tool list under `tools`; None for a tool."""
+    if not isinstance(entry, dict) or any(key in entry for key in _ONE_TOOL):
+        return None
+    if isinstance(entry.get("command"), str) and ("args" in entry or "env" in entry):
+        return "command"
+    if isinstance(entry.get("url"), str) and entry.get("type", entry.get("transport")) in (
+        "sse", "http", "streamable-http", "streamableHttp",
+    ):  # fmt: skip
+        return "url"
+    config = entry.get("config")
+    if isinstance(config, dict) and isinstance(config.get("mcpServers"), dict):
+        return "config"
+    nested = entry.get("tools")
+    if isinstance(nested, dict) or (
+        isinstance(nested, list) and any(isinstance(t, dict) and "name" in t for t in nested)
+    ):
+        return "tools"
+    return None
+
+
 #: Where `--emit mcp` keeps toolsel's own permission, which MCP's two hints cannot express
 #: (`admin`), in the tool's `_meta` (reverse-DNS prefix, as the spec asks).
 MCP_PERMISSION_META = "io.github.toolsel/permission"

@@ -61,6 +61,15 @@ READ_ONLY_VERBS = frozenset(
         "discover", "version", "versions", "health", "usage", "schema", "capabilities",
     }
 )  # fmt: skip
+#: Names of tools that look or move around without changing anything that lasts: a browser's
+#: hover, scroll or screenshot, a viewer's navigate or resize. Not read-only (the page or
+#: window changes), but never destructive.
+OBSERVE_VERBS = frozenset(
+    {
+        "hover", "screenshot", "snapshot", "navigate", "scroll", "resize", "wait", "capture",
+        "zoom", "focus", "highlight", "back", "forward", "reload", "refresh", "goto", "visit",
+    }
+)  # fmt: skip
 SEMVER = re.compile(
     r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
@@ -128,16 +137,17 @@ def side_effects(context: LintContext) -> Iterator[Hit]:
     change counts ("Creates a new page", "Uninstall a Helm release", "Close the browser
     page"). Only a permission the author gave is checked: an MCP tool without annotations is
     `dangerous` by the protocol's defaults, not by its author's word, so that is TS513's
-    note (the annotations are missing), not a fault of its description; and an MCP tool
-    annotated destructive whose name and description say it only reads has wrong
-    annotations (TS513 again), not a description that hides its effects."""
+    note (the annotations are missing), not a fault of its description; and a tool
+    annotated destructive whose name and description say it only reads or looks (hover,
+    screenshot, navigate) has wrong annotations (TS514), not a description that hides its
+    effects."""
     for tool in context.tools:
         if tool.permission not in (Permission.ADMIN, Permission.DANGEROUS):
             continue
         if defaulted_permission(tool) or SIDE_EFFECTS.search(tool.description):
             continue
-        if tool.source.format in ("mcp", "docker-catalog") and says_it_only_reads(tool):
-            continue  # the annotations, not the description, are wrong: TS513 says so
+        if annotated_destructive(tool) and only_observes(tool):
+            continue  # the annotations, not the description, are wrong: TS514 says so
         yield context.hit(
             tool,
             "description",
@@ -168,6 +178,28 @@ def defaulted_permission(tool: Tool) -> bool:
     return not (isinstance(notes, dict) and ("readOnlyHint" in notes or "destructiveHint" in notes))
 
 
+def annotated_destructive(tool: Tool) -> bool:
+    """The tool's own annotations call it destructive: `destructiveHint: true`, or
+    `readOnlyHint: false` with `destructiveHint` left at its default (true)."""
+    notes = tool.annotations
+    if not isinstance(notes, dict) or notes.get("readOnlyHint") is True:
+        return False
+    hint = notes.get("destructiveHint")
+    return hint is True or (hint is None and notes.get("readOnlyHint") is False)
+
+
+def only_observes(tool: Tool) -> bool:
+    """The name leads (or ends) with a reading or looking verb (`get_pod`, `browser_hover`,
+    `take_screenshot`) and the description states no change."""
+    words = split_name(tool.name)
+    verbs = READ_ONLY_VERBS | OBSERVE_VERBS
+    return (
+        bool(words)
+        and (words[0] in verbs or words[-1] in verbs)
+        and not SIDE_EFFECTS.search(tool.description)
+    )
+
+
 def says_it_only_reads(tool: Tool) -> bool:
     """The name leads with a reading verb (`get_pod`, `pods_list`, `listIssues`) and the
     description states no change."""
@@ -183,8 +215,8 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
     """MCP's defaults for a tool without annotations are `readOnlyHint: false` and
     `destructiveHint: true`: clients treat it as able to destroy data, and ask before each
     call (toolsel ranks it as `dangerous`). For a tool whose name and description say it only
-    reads, the annotations are missing (or, when they say destructive, wrong): add
-    `readOnlyHint: true`."""
+    reads, the annotations are missing: add `readOnlyHint: true`. (Annotations that are
+    there and say destructive are TS514's.)"""
     for tool in context.tools:
         if tool.source.format not in ("mcp", "docker-catalog") or not says_it_only_reads(tool):
             continue
@@ -195,13 +227,6 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
                 message=f"{tool.name!r} has no readOnlyHint or destructiveHint, so MCP clients "
                 "treat it as destructive, yet its name and description say it only reads; "
                 "add `annotations: {readOnlyHint: true}`",
-            )
-        elif tool.permission is Permission.DANGEROUS:
-            yield context.hit(
-                tool,
-                "annotations",
-                message=f"{tool.name!r} is annotated as destructive, yet its name and "
-                "description say it only reads; set `readOnlyHint: true` if it changes nothing",
             )
 
 

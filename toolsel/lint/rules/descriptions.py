@@ -27,12 +27,23 @@ OUTPUT = re.compile(
     r"shows?|lists?|answers?)\b",
     re.IGNORECASE,
 )
-#: Placeholder forms: the markers in capitals (as code comments write them), any case when
-#: followed by a colon ("todo: write this"), and lorem ipsum. The English word "todo" or
-#: "to-do" in a sentence ("adds an item to the todo list") is not a placeholder.
-PLACEHOLDER = re.compile(
-    r"\b(?:TODO|TBD|FIXME|XXX)\b|\b(?i:todo|tbd|fixme)\s*:|(?i:\blorem ipsum\b)"
+#: A placeholder note: a marker in capitals (as code comments write them), or "todo:" in any
+#: case, that opens the text, a sentence or a line ("TODO write this", "Reads a file. TODO:
+#: mention limits."), up to the end of its sentence. A marker inside a sentence ("find TODO
+#: comments", "+1 XXX-XXXX") is a search term or a format, and the English word "todo" ("adds
+#: an item to the todo list") is neither.
+PLACEHOLDER_NOTE = re.compile(
+    r"(?:^|(?<=[.!?;])\s+|\n\s*)(?:(?:TODO|TBD|FIXME|XXX)\b|(?i:todo|tbd|fixme)\s*:)[^.!?\n]*"
 )
+LOREM = re.compile(r"\blorem ipsum\b", re.IGNORECASE)
+#: Quoted text and code: what a description quotes is an example, never a placeholder.
+QUOTED = re.compile(
+    r"```.*?(?:```|$)|`[^`\n]*`|\"[^\"\n]*\"|(?<!\w)'[^'\n]*'(?!\w)|\u201c[^\u201d\n]*\u201d",
+    re.DOTALL,
+)
+#: A description up to this long that holds a placeholder note is unfinished; a longer one
+#: is a placeholder only when its notes are at least half of it.
+SHORT_PLACEHOLDER_CHARS = 200
 PLACEHOLDER_WHOLE = frozenset(
     {"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"}
 )
@@ -278,13 +289,30 @@ TS209 = rule(
 )
 
 
+def is_placeholder(description: str) -> bool:
+    """The description is a placeholder, not one that mentions a marker: it is a stock word
+    ("description", "n/a", "todo"), lorem ipsum, or a TODO/TBD/FIXME/XXX note that is the
+    whole of a short description or at least half of a long one. Quoted text and code are
+    examples, never placeholders."""
+    text = description.strip()
+    if text.lower().rstrip(".") in PLACEHOLDER_WHOLE:
+        return True
+    prose = QUOTED.sub(" ", text)
+    if LOREM.search(prose):
+        return True
+    notes = sum(len(match.group()) for match in PLACEHOLDER_NOTE.finditer(prose))
+    return notes > 0 and (len(text) <= SHORT_PLACEHOLDER_CHARS or 2 * notes >= len(text))
+
+
 def placeholder(context: LintContext) -> Iterator[Hit]:
-    """A placeholder left in place of a description: TODO, TBD, FIXME or XXX in capitals,
-    "todo:" in any case, lorem ipsum, or a description that is just "description", "n/a"
-    or "todo". A to-do list tool that says "todo" in a sentence is not flagged."""
+    """A placeholder left in place of a description: a TODO, TBD, FIXME or XXX note ("TODO
+    write this", "Reads a file. TODO: mention limits."), lorem ipsum, or a description that
+    is just "description", "n/a" or "todo". A description that names a marker as a search
+    term ("find TODO comments"), quotes it, or says "todo" in a sentence (a to-do list tool)
+    is not one; nor is a long description with one stray note (most of it is real)."""
     for tool in context.tools:
-        text = tool.description.strip()
-        if text.lower().rstrip(".") in PLACEHOLDER_WHOLE or PLACEHOLDER.search(text):
+        if is_placeholder(tool.description):
+            text = tool.description.strip()
             yield context.hit(
                 tool,
                 "description",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, property_nodes, schema_nodes
-from toolsel.lint.schema import properties_of
+from toolsel.lint.schema import properties_of, property_path
 from toolsel.registry.model import Permission
 from toolsel.registry.source import escape_token
 
@@ -236,25 +236,36 @@ TS312 = rule(
 
 
 def too_deep(context: LintContext) -> Iterator[Hit]:
-    """Deep schemas are hard for models to fill; OpenAI strict mode caps nesting at 10
-    levels (5 in older limits). Reported once per tool, at the first node too deep."""
+    """Deep schemas are hard for models to fill. Depth is the objects a model writes one
+    inside another (the property names from the root to a value): an array's `items` adds
+    no level, and a recursive `$ref` is not followed (recursion is TS316's, not depth). A
+    tree, whose path repeats a property name (`children` in `children`), is the data's own
+    shape and cannot be flattened: it is held only to OpenAI strict mode's limit of
+    `openai-max-depth` (10) levels. Reported once per tool, at the first node too deep."""
     maximum = context.option("max-depth")
+    tree_maximum = max(maximum, context.option("openai-max-depth"))
     for tool in context.tools:
         for node in context.schema_nodes(tool):
-            if node.depth > maximum:
-                yield context.schema_hit(
-                    tool,
-                    node.pointer,
-                    f"schema nests {node.depth} levels deep (max {maximum}); flatten it",
+            names = property_path(node.pointer)
+            is_tree = len(set(names)) < len(names)
+            if len(names) <= (tree_maximum if is_tree else maximum):
+                continue
+            if is_tree:
+                message = (
+                    f"tree nests {len(names)} levels deep; OpenAI strict mode allows "
+                    f"{tree_maximum}: cap the depth or use a recursive `$ref`"
                 )
-                break
+            else:
+                message = f"schema nests {len(names)} levels of objects (max {maximum}); flatten it"
+            yield context.schema_hit(tool, node.pointer, message)
+            break
 
 
 TS313 = rule(
     "TS313",
     "schema-too-deep",
     Severity.WARNING,
-    "Nesting depth at most `max-depth` (5)",
+    "Objects nest at most `max-depth` (5) deep; trees to `openai-max-depth` (10)",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: object, properties: {b: {type: object, properties: {c: {type: object, properties: {d: {type: object, properties: {e: {type: object, properties: {f: {type: string}}}}}}}}}}}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {a: {type: string}}}\n",
     check=too_deep,

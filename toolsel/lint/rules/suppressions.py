@@ -85,7 +85,7 @@ def ineffective_suppression(context: LintContext) -> Iterator[Hit]:
                     file,
                     directive,
                     f"{rule_id} can be turned off only in configuration (ignore, "
-                    "per-file-ignores or severity), not by a comment",
+                    "per-file-ignores, per-tool-ignores or severity), not by a comment",
                 )
 
 

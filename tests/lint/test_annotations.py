@@ -1,0 +1,74 @@
+"""TS514 (lint/rules/annotations.py): annotations agree with the tool's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lint.helpers import assert_findings
+
+
+def mcp_tool(name: str, description: str, annotations: str) -> str:
+    return (
+        f"- name: {name}\n  description: {description!r}\n  inputSchema: {{type: object}}\n"
+        f"  annotations: {annotations}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("browser_hover", "Hover over an element on the page."),
+        ("browser_take_screenshot", "Take a screenshot of the current page."),
+        ("browser_navigate", "Navigate to a URL."),
+        ("browser_resize", "Resize the browser window."),
+        ("list_issues", "Lists the open issues of a repository."),
+    ],
+)
+def test_a_destructive_label_on_a_tool_that_only_looks_blames_the_annotation(
+    name: str, description: str
+) -> None:
+    """Issue 34: TS503 said hover, resize, screenshot and navigate did not say what they
+    change, because their server annotates them destructive. The annotation is wrong."""
+    explicit = mcp_tool(name, description, "{readOnlyHint: false, destructiveHint: true}")
+    assert_findings(explicit, ["TS514 /tools/0/annotations/destructiveHint"], rule="TS5")
+    defaulted = mcp_tool(name, description, "{readOnlyHint: false}")
+    assert_findings(defaulted, ["TS514 /tools/0/annotations/readOnlyHint"], rule="TS5")
+    right = mcp_tool(name, description, "{readOnlyHint: false, destructiveHint: false}")
+    assert_findings(right, [], rule="TS5")
+
+
+def test_a_destructive_tool_that_says_what_it_changes_is_not_a_contradiction() -> None:
+    text = mcp_tool(
+        "browser_close", "Close the page.", "{readOnlyHint: false, destructiveHint: true}"
+    )
+    assert_findings(text, [], rule="TS514")
+    vague = mcp_tool("handle_cluster", "Handles the cluster.", "{destructiveHint: true}")
+    assert_findings(vague, ["TS503 /tools/0/description"], rule="TS5")  # its words are vague
+
+
+def test_read_only_on_a_tool_that_writes_or_deletes() -> None:
+    by_name = mcp_tool("delete_branch", "Removes a branch.", "{readOnlyHint: true}")
+    assert_findings(by_name, ["TS514 /tools/0/annotations/readOnlyHint"], rule="TS514")
+    by_text = mcp_tool(
+        "sync_notes", "Copies notes; older notes are overwritten.", "{readOnlyHint: true}"
+    )
+    assert_findings(by_text, ["TS514 /tools/0/annotations/readOnlyHint"], rule="TS514")
+    reader = mcp_tool("list_deleted", "Lists deleted branches.", "{readOnlyHint: true}")
+    assert_findings(reader, [], rule="TS514")
+
+
+def test_not_destructive_on_a_tool_that_overwrites() -> None:
+    """Round three's miss: a file 'with the same name is replaced' under destructiveHint
+    false; a negated statement ('never replaces') is not one."""
+    replaces = mcp_tool(
+        "send_file",
+        "Puts a text file on the desktop. A file with the same name is replaced.",
+        "{readOnlyHint: false, destructiveHint: false}",
+    )
+    assert_findings(replaces, ["TS514 /tools/0/annotations/destructiveHint"], rule="TS514")
+    never = mcp_tool(
+        "prepare_upload",
+        "Creates an upload URL; the upload never replaces the current version.",
+        "{readOnlyHint: false, destructiveHint: false}",
+    )
+    assert_findings(never, [], rule="TS514")

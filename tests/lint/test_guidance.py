@@ -1,0 +1,35 @@
+"""TS214 (lint/rules/guidance.py): "use this when" guidance is not copied between tools."""
+
+from __future__ import annotations
+
+from tests.lint.helpers import assert_findings
+
+COPIED = "Use this tool when the user asks about their account."
+
+
+def test_guidance_copied_word_for_word_is_reported_on_each_copy() -> None:
+    """Issue 34's miss: a 'use this when...' sentence copied from another tool sends the
+    model to both; case and punctuation do not hide the copy."""
+    text = (
+        f"- {{name: get_balance, description: 'Returns the balance. {COPIED}'}}\n"
+        f"- {{name: get_invoices, description: 'Lists invoices. {COPIED.upper()}'}}\n"
+        f"- {{name: get_address, description: 'Returns the address.  {COPIED[:-1]}!'}}\n"
+    )
+    assert_findings(
+        text, ["TS214 /tools/1/description", "TS214 /tools/2/description"], rule="TS214"
+    )
+
+
+def test_own_guidance_headings_and_negations_are_not_copies() -> None:
+    own = (
+        "- {name: get_balance, description: 'Returns the balance. Use this when the user asks how much money is left.'}\n"
+        "- {name: get_invoices, description: 'Lists invoices. Use this when the user asks what they were billed.'}\n"
+    )
+    assert_findings(own, [], rule="TS214")
+    headings = (
+        '- name: a_tool\n  description: "Plans.\\n## When to Use This Tool\\nWhen not to use this tool"\n'
+        '- name: b_tool\n  description: "Lists.\\n## When to Use This Tool\\nWhen not to use this tool"\n'
+    )
+    assert_findings(headings, [], rule="TS214")
+    short = "- {name: a, description: 'Reads. Use it to read.'}\n- {name: b, description: 'Reads too. Use it to read.'}\n"
+    assert_findings(short, [], rule="TS214")  # too short to tell anything apart
