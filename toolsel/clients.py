@@ -34,6 +34,15 @@ CONFIG_MARKERS = (
     b"extensions",
 )
 
+#: Names of files that are usually another program's config or settings, not registries.
+SETTINGS_NAMES = frozenset(
+    {
+        "settings.json", "package.json", "tsconfig.json", "jsconfig.json", "mcp.json",
+        "opencode.json", "opencode.jsonc", "crush.json", "claude_desktop_config.json",
+        "cline_mcp_settings.json", "mcp_settings.json", "mcp_config.json", "config.yaml",
+    }
+)  # fmt: skip
+
 Entry = dict[str, Any]
 
 
@@ -307,7 +316,11 @@ def not_a_registry(path: PurePath, data: Any) -> str | None:
     config = client_config(path, data)
     if config is not None:
         count = len(config.servers)
-        return f"a {config.client} config naming {count} MCP server{'s' * (count != 1)}"
+        return (
+            f"{_article(config.client)} {config.client} config naming {count} MCP "
+            f"server{'s' * (count != 1)} "
+            "(pass it with -r and --connect to list their tools)"
+        )
     tools = data.get("tools")
     why = _settings_kind(path, data)
     if why is not None and "tools" in data:
@@ -336,7 +349,8 @@ def _settings_kind(path: PurePath, data: dict[str, Any]) -> str | None:
     ):
         return f"a {client or 'Gemini CLI'} settings file"
     if client is not None:
-        return f"a {client} {'settings file' if path.name == 'settings.json' else 'config'}"
+        kind = "settings file" if path.name == "settings.json" else "config"
+        return f"{_article(client)} {client} {kind}"
     if path.name == "package.json" or (
         isinstance(data.get("name"), str) and _PACKAGE_KEYS & set(data)
     ):
@@ -346,3 +360,7 @@ def _settings_kind(path: PurePath, data: dict[str, Any]) -> str | None:
     if path.name == "settings.json" and any("." in key for key in data):
         return "an editor's settings file (VS Code)"
     return None
+
+
+def _article(name: str) -> str:
+    return "an" if name[:1] in "AEIOUaeiou" or name.startswith("MCP") else "a"

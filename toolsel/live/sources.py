@@ -218,17 +218,42 @@ def is_client_config(path: Path) -> bool:
     if not any(key in head for key in CONFIG_MARKERS):
         return False  # a registry (most named files): not read twice
     try:
-        data = _read_config(path)
+        data = read_config(path)
     except (OSError, RegistryError):
         return path.name in {"settings.json", "mcp.json", "config.toml"} and b"mcp" in head
     return isinstance(data, dict) and bool(_server_tables(data, path))
+
+
+def not_a_registry_file(path: Path) -> str | None:
+    """Why a file is another program's config or settings rather than a registry (see
+    `toolsel.clients.not_a_registry`); None for a registry, and for anything that cannot be
+    read (the registry loader says why). Only a file whose name or head says it may be one
+    is parsed."""
+    from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
+    from toolsel.registry.formats import locate_entries
+
+    if path.name not in SETTINGS_NAMES:
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(65536)
+        except OSError:
+            return None
+        if not any(key in head for key in CONFIG_MARKERS):
+            return None
+    try:
+        data = read_config(path)
+    except RegistryError:
+        return None
+    if locate_entries(data) is not None:
+        return None
+    return not_a_registry(path, data)
 
 
 def config_servers(path: Path) -> list[Server]:
     """The servers a client config names, in its order; disabled ones are kept, marked."""
     from toolsel.clients import client_name
 
-    data = _read_config(path)
+    data = read_config(path)
     if not isinstance(data, dict):
         raise RegistryError(f"{path}: not a client config (expected a JSON, TOML or YAML table)")
     tables = _server_tables(data, path)
@@ -246,7 +271,9 @@ def config_servers(path: Path) -> list[Server]:
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
 
 
-def _read_config(path: Path) -> Any:
+def read_config(path: Path) -> Any:
+    """A client config's data: JSON (comments and trailing commas allowed, as VS Code and
+    Gemini CLI allow them), TOML or YAML, by its suffix; `RegistryError` saying why not."""
     from toolsel.inputs import InputProblem, read_bounded
 
     try:
