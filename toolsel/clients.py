@@ -107,7 +107,10 @@ def client_config(path: PurePath, data: Any) -> ClientConfig | None:
     anything else, a registry (a `tools` list) included."""
     if not isinstance(data, dict) or isinstance(data.get("tools"), list):
         return None
+    yaml = path.suffix.lower() in {".yaml", ".yml"}
     for key, read in _SHAPES:
+        if yaml and key not in _YAML_SHAPES:
+            continue  # no client writes its `mcpServers` table in YAML
         found = read(data, path)
         if found:
             return ClientConfig(client_name(path, data, key), key, tuple(found))
@@ -244,7 +247,8 @@ def _zed(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
     for name, entry in table.items():
         command = entry.get("command")
         if isinstance(command, dict):
-            entry = {**entry, **command, "command": command.get("path")}
+            nested = {k: v for k, v in command.items() if k != "path"}
+            entry = {**entry, **nested, "command": command.get("path")}
         found.append((str(name), entry))
     return found
 
@@ -271,6 +275,9 @@ def _goose(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
         found.append((str(name), common))
     return found
 
+
+#: The shapes a YAML file may have: Continue's blocks and Goose's `extensions`.
+_YAML_SHAPES = frozenset({"mcpServers[]", "extensions"})
 
 _SHAPES: tuple[tuple[str, Callable[[dict[str, Any], PurePath], list[tuple[str, Entry]]]], ...] = (
     ("mcpServers", _mcp_servers),

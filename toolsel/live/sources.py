@@ -196,8 +196,6 @@ def _safe_name(text: str) -> str:
 _CONFIG_BY_NAME = frozenset(
     {".mcp.json", ".claude.json", "claude_desktop_config.json", "cline_mcp_settings.json"}
 )
-#: What a YAML client config may be: Continue's blocks (a list) and Goose's `extensions`.
-_YAML_SHAPES = frozenset({"mcpServers[]", "extensions"})
 
 
 def is_client_config(path: Path) -> bool:
@@ -368,10 +366,7 @@ def _shape_key(data: dict[str, Any], path: Path) -> str:
 def _client_config(data: dict[str, Any], path: Path) -> ClientConfig | None:
     from toolsel.clients import client_config
 
-    found = client_config(path, data)
-    if found is not None and path.suffix.lower() in {".yaml", ".yml"}:
-        return found if found.key in _YAML_SHAPES else None
-    return found
+    return client_config(path, data)
 
 
 def _server_tables(data: dict[str, Any], path: Path) -> list[tuple[str, dict[str, Any]]]:
