@@ -230,6 +230,8 @@ def not_a_registry_file(path: Path) -> str | None:
     from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
     from toolsel.registry.formats import locate_entries
 
+    if not path.is_file():
+        return None  # a pipe is not opened here: nobody may ever write to it
     if path.name not in SETTINGS_NAMES:
         try:
             with path.open("rb") as handle:
