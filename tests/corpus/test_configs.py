@@ -86,3 +86,20 @@ def _check(written: Server, expected: dict[str, Any], client: str | None) -> Non
         assert any(f"${{input:{input_id}}}" in v for v in env.values()), shown
     if client is not None:
         assert server.client == client, shown
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(LABELS) if n.endswith((".json", ".yaml", ".yml"))]
+)
+def test_a_labelled_file_is_never_read_as_a_registry(name: str) -> None:
+    """In a registry folder, a client's file is skipped, named for what it is (issue 34)."""
+    from toolsel.live.sources import not_a_registry_file
+
+    label, path = LABELS[name], CONFIGS / name
+    why = not_a_registry_file(path)
+    assert why is not None
+    servers = len(label.get("servers", []))
+    if servers:
+        assert f"config naming {servers} MCP server{'s' * (servers != 1)}" in why
+    if label.get("client"):
+        assert f" {label['client']} " in why

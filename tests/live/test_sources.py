@@ -463,15 +463,15 @@ def test_a_file_that_cannot_be_opened_or_whose_servers_are_far_in_is_not_a_clien
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("c.json", b"[1]", "{path}: not a client config (expected a JSON or TOML table)"),
+        ("c.json", b"[1]", "{path}: not a client config (expected a JSON, TOML or YAML table)"),
         ("c.json", b'{"mcpServers": {}}',
          "{path}: no MCP servers in this file (a client config lists them under mcpServers, "
-         "servers, or [mcp_servers.NAME])"),
+         "servers, [mcp_servers.NAME], mcp, context_servers or extensions)"),
         ("c.toml", b"[mcp_servers\n",
          "{path}: invalid TOML: Expected ']' at the end of a table declaration (at line 1, column 13)"),
         ("c.json", b'{"a": "caf\xe9"}',
-         "{path}: not UTF-8 (byte 0xe9 at offset 10); a client config is JSON or TOML text"),
-        ("c.json", b'{\n "a": }', "{path}:2:7: invalid JSON: Expecting value"),
+         "{path}: not UTF-8 (byte 0xe9 at offset 10); a client config is JSON, TOML or YAML text"),
+        ("c.json", b'{\n "a": }', "{path}:2:7: invalid JSON: expected a value, found '}}'"),
         ("c.json", b"\x00\x01\x02", "{path}: cannot read this client config: binary data (NUL bytes), not text"),
         ("c.json", b"[" * 100_000 + b"]" * 100_000, "{path}: nested too deeply to read as a client config"),
     ],

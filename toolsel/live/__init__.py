@@ -110,7 +110,7 @@ def resolve_config(config: Path) -> list[tuple[Path, str | None]]:
         )
     paths = _snapshots(enabled, settings, report=True)
     found: list[tuple[Path, str | None]] = [
-        (p, s.name) for p, s in zip(paths, enabled, strict=True) if isinstance(p, Path)
+        (p, s.key) for p, s in zip(paths, enabled, strict=True) if isinstance(p, Path)
     ]
     if not found:
         raise RegistryError(f"{config}: no server listed its tools (see the lines above)")
@@ -133,7 +133,7 @@ def snapshot_dir() -> Path:
 
 
 def snapshot_path(server: Server) -> Path:
-    return snapshot_dir() / f"{server.name}-{server.identity()[:20]}.json"
+    return snapshot_dir() / f"{server.key}-{server.identity()[:20]}.json"
 
 
 def _snapshots(

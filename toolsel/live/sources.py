@@ -1,6 +1,8 @@
 """What a live registry source names: an MCP server started by a command (`mcp:CMD`), one
 reached over streamable HTTP (`https://host/mcp`), or the servers of a client's config file
-(Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI).
+(Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI, Qwen Code, Cline, Roo
+Code, Kiro, Windsurf, opencode, Crush, Zed, Goose, Continue: `toolsel.clients` knows
+their shapes).
 
 A `Server` keeps its entry as written: `${VAR}` and `${env:VAR}` are filled in only to
 start or reach it (`Server.expanded`), never for display, and what is shown of it goes
@@ -16,19 +18,12 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import RegistryError
 
-#: Client config files, by name (a path ending in one of these is read as a client config).
-CONFIG_NAMES = {
-    ".mcp.json": "Claude Code",
-    ".claude.json": "Claude Code",
-    "claude_desktop_config.json": "Claude Desktop",
-    "mcp.json": "Cursor or VS Code",  # .cursor/mcp.json (mcpServers), .vscode/mcp.json (servers)
-    "config.toml": "Codex",  # ~/.codex/config.toml ([mcp_servers.NAME])
-    "settings.json": "Gemini CLI",  # ~/.gemini/settings.json (mcpServers)
-}
+if TYPE_CHECKING:
+    from toolsel.clients import ClientConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +46,13 @@ class Server:
     problem: str | None = None  # why the entry cannot be started (left out, and said)
     env_from: tuple[str, ...] = ()  # variables passed on from toolsel's environment (Codex)
     token_from: str | None = None  # the variable holding its bearer token (Codex)
+
+    @property
+    def key(self) -> str:
+        """Its name as Claude Code names a server's tools (`mcp__<key>__<tool>`) and as its
+        snapshot file is named: characters other than letters, digits, `_` and `-` become
+        `_` (a Continue server is called "Continue Docs Search")."""
+        return _safe_name(self.name)
 
     @property
     def shown(self) -> str:
@@ -190,39 +192,78 @@ def _safe_name(text: str) -> str:
     return server_name(text)
 
 
+#: Files that are client configs by their name alone (a broken one is still reported as one).
+_CONFIG_BY_NAME = frozenset(
+    {".mcp.json", ".claude.json", "claude_desktop_config.json", "cline_mcp_settings.json"}
+)
+
+
 def is_client_config(path: Path) -> bool:
-    """A file a client reads its MCP servers from: by its name, or, for any other `.json` or
-    `.toml`, by holding a servers table (and no `tools`)."""
-    if path.name in CONFIG_NAMES and path.name not in {"config.toml", "settings.json", "mcp.json"}:
+    """A file a client reads its MCP servers from (see `toolsel.clients` for the shapes):
+    by its name, or by holding one client's servers table near its start (and no `tools`
+    list)."""
+    from toolsel.clients import CONFIG_MARKERS, CONFIG_SUFFIXES
+
+    if path.name in _CONFIG_BY_NAME:
         return True
-    if path.suffix.lower() not in {".json", ".toml"}:
+    if path.suffix.lower() not in CONFIG_SUFFIXES:
         return False
     try:
         with path.open("rb") as handle:
             head = handle.read(65536)
     except OSError:
         return False
-    if not any(key in head for key in (b"mcpServers", b'"servers"', b"mcp_servers")):
+    if not any(key in head for key in CONFIG_MARKERS):
         return False  # a registry (most named files): not read twice
     try:
-        data = _read_config(path)
+        data = read_config(path)
     except (OSError, RegistryError):
-        return path.name in CONFIG_NAMES
-    return isinstance(data, dict) and "tools" not in data and bool(_server_tables(data, path))
+        return path.name in {"settings.json", "mcp.json", "config.toml"} and b"mcp" in head
+    return isinstance(data, dict) and bool(_server_tables(data, path))
+
+
+def not_a_registry_file(path: Path) -> str | None:
+    """Why a file is another program's config or settings rather than a registry (see
+    `toolsel.clients.not_a_registry`); None for a registry, and for anything that cannot be
+    read (the registry loader says why). Only a file whose name or head says it may be one
+    is parsed."""
+    from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
+    from toolsel.registry.formats import locate_entries
+
+    if not path.is_file():
+        return None  # a pipe is not opened here: nobody may ever write to it
+    if path.name not in SETTINGS_NAMES:
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(65536)
+        except OSError:
+            return None
+        if not any(key in head for key in CONFIG_MARKERS):
+            return None
+    try:
+        data = read_config(path)
+    except RegistryError:
+        return None
+    if locate_entries(data) is not None:
+        return None
+    return not_a_registry(path, data)
 
 
 def config_servers(path: Path) -> list[Server]:
     """The servers a client config names, in its order; disabled ones are kept, marked."""
-    data = _read_config(path)
+    from toolsel.clients import client_name
+
+    data = read_config(path)
     if not isinstance(data, dict):
-        raise RegistryError(f"{path}: not a client config (expected a JSON or TOML table)")
+        raise RegistryError(f"{path}: not a client config (expected a JSON, TOML or YAML table)")
     tables = _server_tables(data, path)
     if not tables:
         raise RegistryError(
             f"{path}: no MCP servers in this file",
-            hint="a client config lists them under mcpServers, servers, or [mcp_servers.NAME]",
+            hint="a client config lists them under mcpServers, servers, [mcp_servers.NAME], "
+            "mcp, context_servers or extensions",
         )
-    client = _client(path, data)
+    client = client_name(path, data, _shape_key(data, path))
     return [_entry_server(name, entry, path, client) for name, entry in tables]
 
 
@@ -230,7 +271,9 @@ def config_servers(path: Path) -> list[Server]:
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
 
 
-def _read_config(path: Path) -> Any:
+def read_config(path: Path) -> Any:
+    """A client config's data: JSON (comments and trailing commas allowed, as VS Code and
+    Gemini CLI allow them), TOML or YAML, by its suffix; `RegistryError` saying why not."""
     from toolsel.inputs import InputProblem, read_bounded
 
     try:
@@ -242,23 +285,47 @@ def _read_config(path: Path) -> Any:
     except UnicodeDecodeError as error:
         raise RegistryError(
             f"{path}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); "
-            "a client config is JSON or TOML text"
+            "a client config is JSON, TOML or YAML text"
         ) from None
-    if path.suffix.lower() == ".toml":
+    suffix = path.suffix.lower()
+    if suffix == ".toml":
         import tomllib
 
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise RegistryError(f"{path}: invalid TOML: {error}") from None
+    if suffix in {".yaml", ".yml"}:
+        return _read_yaml(path, text)
+    return _read_json(path, text)
+
+
+def _read_json(path: Path, text: str) -> Any:
+    from toolsel.jsonsyntax import json_syntax_error
+
+    stripped = _strip_jsonc(text)
     try:
-        return json.loads(_strip_jsonc(text))
-    except json.JSONDecodeError as error:
-        raise RegistryError(
-            f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"
-        ) from None
+        return json.loads(stripped)
+    except json.JSONDecodeError:
+        syntax = json_syntax_error(stripped)
+        assert syntax is not None
+        raise RegistryError(f"{path}:{syntax.line}:{syntax.column}: {syntax.message}") from None
     except RecursionError:
         raise RegistryError(f"{path}: nested too deeply to read as a client config") from None
+
+
+def _read_yaml(path: Path, text: str) -> Any:
+    import yaml
+
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)  # a safe loader
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        raise RegistryError(f"{path}{where}: invalid YAML: {error.problem}") from None
+    except (yaml.YAMLError, RecursionError) as error:
+        raise RegistryError(f"{path}: cannot read this client config as YAML: {error}") from None
 
 
 def _strip_jsonc(text: str) -> str:
@@ -293,17 +360,27 @@ def _strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
+def _shape_key(data: dict[str, Any], path: Path) -> str:
+    found = _client_config(data, path)
+    return found.key if found is not None else "mcpServers"  # ~/.claude.json's projects
+
+
+def _client_config(data: dict[str, Any], path: Path) -> ClientConfig | None:
+    from toolsel.clients import client_config
+
+    return client_config(path, data)
+
+
 def _server_tables(data: dict[str, Any], path: Path) -> list[tuple[str, dict[str, Any]]]:
-    """(name, entry) for each server: `mcpServers` (Claude, Cursor, Gemini CLI), `servers`
-    (VS Code), `mcp_servers` (Codex), and ~/.claude.json's per-project `mcpServers` for the
-    current directory (or, failing that, every project's)."""
-    for key in ("mcpServers", "servers", "mcp_servers"):
-        table = data.get(key)
-        if isinstance(table, dict) and table:
-            found = [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
-            if path.name == ".claude.json":
-                found += _claude_projects(data)
-            return found
+    """(name, entry) for each server, in the shape `toolsel.clients` finds it in, and
+    ~/.claude.json's per-project `mcpServers` for the current directory (or, failing that,
+    every project's)."""
+    found = _client_config(data, path)
+    if found is not None:
+        tables = list(found.servers)
+        if path.name == ".claude.json":
+            tables += _claude_projects(data)
+        return tables
     if path.name == ".claude.json" or "projects" in data:
         return _claude_projects(data)
     return []
@@ -326,18 +403,10 @@ def _claude_projects(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def _client(path: Path, data: dict[str, Any]) -> str:
-    if path.name == "mcp.json":
-        return "VS Code" if "servers" in data else "Cursor"
-    if path.name == "settings.json":
-        return "Gemini CLI"
-    return CONFIG_NAMES.get(path.name, "MCP client")
-
-
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
     """A config entry as written: nothing is filled in here (see `Server.expanded`)."""
     text = json.dumps(entry, sort_keys=True, default=str)
-    safe = _safe_name(name)
+    safe = name  # as written: `Server.key` is the name its tools are namespaced by
     disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
     env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
     forwarded = entry.get("env_vars")  # Codex: names passed on from its own environment
@@ -363,9 +432,11 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
     if isinstance(command, list):  # some clients write the whole argv as `command`
         command, args = (command[0] if command else None), [*command[1:], *args]
     if not isinstance(command, str) or not command:
+        inside = entry.get("type") in {"builtin", "platform"}  # Goose runs these itself
         return Server(
             name=safe, transport="stdio", **common,
-            problem="the entry has neither a `command` nor a `url`",
+            problem="a built-in extension, run inside its client" if inside
+            else "the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
     argv = (command, *(str(a) for a in args if not isinstance(a, (dict, list))))

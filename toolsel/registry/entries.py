@@ -249,7 +249,14 @@ class DocumentReader:
         return {key: getattr(probe, key) for key in known}
 
     def _shape_problem(self, document: Any) -> None:
-        if isinstance(document, dict) and server_entry_key(document.get("tools")) is not None:
+        from pathlib import PurePath
+
+        from toolsel.clients import not_a_registry
+
+        other = not_a_registry(PurePath(self.display), document)
+        if other is not None:  # advice about `tools:` would corrupt another program's file
+            self._problem(ProblemKind.SHAPE, f"not a registry: {other}", "")
+        elif isinstance(document, dict) and server_entry_key(document.get("tools")) is not None:
             self._problem(
                 ProblemKind.SHAPE,
                 "`tools` holds an MCP server's launch entry (command, args), not tools: this "

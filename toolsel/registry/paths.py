@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from toolsel.errors import RegistryError
@@ -50,7 +50,9 @@ def server_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", text) or "server"
 
 
-def expand_files(paths: PathLike | Iterable[PathLike]) -> FileList:
+def expand_files(
+    paths: PathLike | Iterable[PathLike], *, keep: Callable[[Path], bool] | None = None
+) -> FileList:
     """Files (or pipes) named directly, plus every *.yaml/*.yml/*.json entry of named
     directories (sorted; hidden entries skipped). A path written `server=PATH` (and not an
     existing file of that name) holds the tools of MCP server `server`. An entry that
@@ -58,7 +60,8 @@ def expand_files(paths: PathLike | Iterable[PathLike]) -> FileList:
     so the loader reports it with its reason instead of it being skipped silently.
 
     Plain paths only: catalogs, live servers, client configs and the project's default
-    registry are `toolsel.sources.registry_files`'s to resolve."""
+    registry are `toolsel.sources.registry_files`'s to resolve. `keep` says which of a
+    directory's files to read (the others were found to be something else)."""
     from toolsel.inputs import InputProblem, check_path
 
     if isinstance(paths, FileList):
@@ -93,6 +96,7 @@ def expand_files(paths: PathLike | Iterable[PathLike]) -> FileList:
             for p in path.iterdir()
             if p.suffix.lower() in REGISTRY_SUFFIXES and not p.name.startswith(".")
         )
+        found = [p for p in found if keep(p)] if keep is not None else found
         if not found:
             raise RegistryError(
                 f"{path}: no registry files (*.yaml, *.yml, *.json) in this directory",

@@ -188,9 +188,20 @@ def parse_text(text: str, *, is_json: bool = False) -> ParsedDocument:
     JSON lines (one JSON object per line, as the Berkeley Function Calling Leaderboard
     keeps its function docs) read as a list of those objects, with every position on the
     line it came from."""
+    from toolsel.jsonsyntax import json_syntax_error, looks_like_json
+
+    if is_json and not _looks_like_json_lines(text):
+        syntax = json_syntax_error(text)  # YAML reads more than JSON: a trailing comma, ...
+        if syntax is not None:
+            raise SourceSyntaxError(syntax.message, syntax.line, syntax.column)
     try:
         return _parse_document(text, is_json=is_json)
     except SourceSyntaxError:
+        if not is_json and looks_like_json(text):
+            syntax = json_syntax_error(text)  # JSON text in a .yaml file, or on stdin
+            if syntax is not None:
+                raise SourceSyntaxError(syntax.message, syntax.line, syntax.column) from None
+            return _parse_document(text, is_json=True)
         if not is_json or not _looks_like_json_lines(text):
             raise
     # each line becomes one list item; positions are shifted back by the "[" line

@@ -83,7 +83,7 @@ def expand(paths: Iterable[PathLike], *, named_by: Path | None = None) -> FileLi
 
     def flush() -> None:
         if plain:
-            found = expand_files(plain)
+            found = expand_files(plain, keep=_registry_in_folder)
             files.extend(found)
             namespaces.update(found.namespaces)
             plain.clear()
@@ -139,11 +139,27 @@ def _client_config(path: Path) -> list[tuple[Path, str | None]]:
 
 
 def _is_client_config(path: Path) -> bool:
-    if path.suffix.lower() not in {".json", ".toml"} or not path.is_file():
+    from toolsel.clients import CONFIG_SUFFIXES
+
+    if path.suffix.lower() not in CONFIG_SUFFIXES or not path.is_file():
         return False
     from toolsel.live.sources import is_client_config
 
     return is_client_config(path)
+
+
+def _registry_in_folder(path: Path) -> bool:
+    """A folder's file is read as a registry unless it is another program's (a client
+    config, an agent's settings, a package.json): that one is skipped, and said."""
+    from toolsel.live.sources import not_a_registry_file
+
+    why = not_a_registry_file(path)
+    if why is None:
+        return True
+    import logging
+
+    logging.getLogger("toolsel").warning("%s: skipped, not a registry: %s", _shown(path), why)
+    return False
 
 
 def _add(
