@@ -112,6 +112,12 @@ ORDER BY file_no, k
 """
 
 
+#: Results whose call is in no transcript, and how many are errors (under no tool).
+ORPHANS = """
+SELECT coalesce(sum(orphan_results), 0)::BIGINT, coalesce(sum(orphan_errors), 0)::BIGINT
+FROM files
+"""
+
 #: Each call, in path order, for the charts over time (`stats --events DIR --format html`).
 TIMELINE = """
 SELECT file, call_id, tool, started_at, answered, is_error, latency_s, is_copy
@@ -172,4 +178,7 @@ def usage_sums(con: Any) -> UsageSums:
     sums.pairs = {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()}
     sums.unreadable = [UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()]
     sums.notes = [note for (note,) in con.execute(NOTES).fetchall()]
+    columns = {row[0] for row in con.execute("DESCRIBE files").fetchall()}
+    if "orphan_results" in columns:  # exports written before the column have none
+        sums.orphans, sums.orphan_errors = con.execute(ORPHANS).fetchone()
     return sums

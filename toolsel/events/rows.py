@@ -148,6 +148,8 @@ class _CallRecorder:
             "unreadable_lines": len(unreadable),
             "first_unreadable_line": unreadable[0].line if unreadable else None,
             "notes": list(report.notes),
+            "orphan_results": len(report.orphans),
+            "orphan_errors": sum(o.is_error for o in report.orphans),
         }
         return FileEvents(columns, record)
 

@@ -67,6 +67,8 @@ FILE_COLUMNS = (
     Column("unreadable_lines", "int64", False, "lines that could not be read"),
     Column("first_unreadable_line", "int64", True, "the first of them"),
     Column("notes", "list<string>", False, "what the reader could not count, said once"),
+    Column("orphan_results", "int64", False, "results whose call is in no transcript (additive: absent from exports before it)"),
+    Column("orphan_errors", "int64", False, "how many of them are errors"),
 )  # fmt: skip
 
 
