@@ -71,6 +71,9 @@ class Rule:
     bad: str = ""
     good: str = ""
     targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
+    #: the model APIs whose documented rule this checks (empty: every API, a portable rule);
+    #: with explicit targets it runs only when one of them is targeted (issue 34)
+    providers: tuple[str, ...] = ()
     problem: ProblemKind | None = None
     after: bool = False
     uses: tuple[str, ...] = ()
@@ -102,6 +105,7 @@ def rule(
     good: str,
     profile: str | None = None,
     targets: tuple[str, ...] = (),
+    providers: tuple[str, ...] = (),
     after: bool = False,
     uses: tuple[str, ...] = (),
     config_only: bool = False,
@@ -120,6 +124,7 @@ def rule(
         bad=bad,
         good=good,
         targets=targets,
+        providers=providers,
         after=after,
         uses=uses,
         config_only=config_only,

@@ -390,6 +390,8 @@ def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
 
 def rule_explanation(rule: Rule) -> str:
     profile = f"profile: {rule.profile}\n" if rule.profile else ""
+    if rule.providers:
+        profile += f"about: {', '.join(rule.providers)} (runs when a target sends tools there)\n"
     return (
         f"{rule.id} {rule.name} (default: {rule.default_level})\n{profile}\n{rule.summary}.\n\n"
         f"{rule.doc}\n\nFails:\n\n{_indent(rule.bad)}\n\nPasses:\n\n{_indent(rule.good)}\n"

@@ -114,7 +114,8 @@ TS203 = rule(
 
 def description_too_long(context: LintContext) -> Iterator[Hit]:
     """OpenAI's Chat Completions API has rejected descriptions over 1024 characters
-    (`string_above_max_length`). An error when `openai` is a target."""
+    (`string_above_max_length`). An error when `openai` is a target; not checked when the
+    targets send tools to other APIs only."""
     maximum = context.option("max-description-chars")
     severity = Severity.ERROR if context.targets_any("openai", "openai-strict") else None
     for tool in context.tools:
@@ -134,6 +135,7 @@ TS204 = rule(
     "Description has at most `max-description-chars` (1024) characters",
     bad="- name: a\n  description: " + "word " * 210 + "\n",
     good="- name: a\n  description: Reads a file.\n",
+    providers=("openai",),
     check=description_too_long,
 )
 

@@ -86,18 +86,6 @@ NAME_RULES = {
         "Gemini", "^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$", "A-Za-z0-9_.:-", "A-Za-z_", 128
     ),
 }
-#: The model APIs each target sends tools to (`portable`: all of them; `mcp`: none, TS461).
-TARGET_PROVIDERS = {
-    "portable": ("openai", "anthropic", "gemini"),
-    "openai": ("openai",),
-    "openai-strict": ("openai",),
-    "anthropic": ("anthropic",),
-    "anthropic-strict": ("anthropic",),
-    "gemini": ("gemini",),
-    "mcp": (),
-}
-
-
 #: Providers with a name rule of their own in their profile (TS421, TS441): when that
 #: profile is a target, its rule reports the name and the TS10x rules leave it out.
 PROFILE_NAME_RULES = ("anthropic", "gemini")
@@ -105,7 +93,7 @@ PROFILE_NAME_RULES = ("anthropic", "gemini")
 
 def name_rules(context: LintContext) -> list[NameRule]:
     """The name rules of the providers the chosen targets send tools to, in a fixed order."""
-    wanted = {p for target in context.targets for p in TARGET_PROVIDERS.get(target, ())}
+    wanted = set(context.config.providers)
     wanted -= {p for p in PROFILE_NAME_RULES if context.profile_active(p)}
     return [rule for key, rule in NAME_RULES.items() if key in wanted]
 
@@ -254,18 +242,15 @@ TS104 = rule(
 
 
 def gemini_style(context: LintContext) -> Iterator[Hit]:
-    """Gemini's best practice asks for names without spaces, periods or dashes. Info under
-    `portable`; a warning when `gemini` is a target; silent when no target sends to Gemini."""
-    if not context.targets_any("portable", "gemini"):
-        return
-    severity = Severity.WARNING if "gemini" in context.targets else None
+    """Gemini's best practice asks for names without spaces, periods or dashes. Advice, so
+    info even when `gemini` is a target: Gemini accepts both (`[A-Za-z0-9_.:-]`), and TS441
+    reports the names it rejects. Silent when no target sends to Gemini."""
     for tool in context.tools:
         if "-" in tool.name or "." in tool.name:
             yield context.hit(
                 tool,
                 "name",
                 message=f"name {tool.name!r} has '-' or '.'; Gemini recommends names without them",
-                severity=severity,
             )
 
 
@@ -276,6 +261,7 @@ TS105 = rule(
     "No `-` or `.` in names meant for Gemini",
     bad="- name: read-file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
+    providers=("gemini",),
     check=gemini_style,
 )
 

@@ -121,7 +121,8 @@ TS306 = rule(
 
 def parameter_chars(context: LintContext) -> Iterator[Hit]:
     """Gemini only accepts letters, digits and underscores in parameter names (an error when
-    `gemini` is a target)."""
+    `gemini` is a target; not checked when the targets send tools to other APIs only:
+    OpenAI and Anthropic accept `-` and `.`)."""
     severity = Severity.ERROR if "gemini" in context.targets else None
     for tool, node in property_nodes(context):
         if not PARAM_NAME.fullmatch(str(node.property_name)):
@@ -141,6 +142,7 @@ TS307 = rule(
     "Parameter names match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {file-path: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {file_path: {type: string}}}\n",
+    providers=("gemini",),
     check=parameter_chars,
 )
 
