@@ -167,7 +167,9 @@ TS445 = rule(
 
 
 def tool_count(context: LintContext) -> Iterator[Hit]:
-    """A `Tool` holds at most 512 function declarations; Google recommends 10-20 active."""
+    """A `Tool` holds at most 512 function declarations (error); Google recommends 10-20
+    active (info: advice for one request, and a registry is what a client selects each
+    request's tools from)."""
     yield from tool_count_hits(
         context,
         "Gemini",
