@@ -51,3 +51,16 @@ def test_only_keywords_the_file_holds_are_reported() -> None:
         " {pages: {type: array, default: [Home], items: {type: string, minLength: 1}}}}}\n"
     )
     assert_findings(text, [], rule="TS44", targets=GEMINI)
+
+
+def test_gemini_s_own_upper_case_object_may_hold_properties() -> None:
+    text = (
+        "- {name: a, description: d, category: c, parameters: {type: object, properties:"
+        " {p: {type: OBJECT, properties: {q: {type: STRING, properties: {}}}}}}}\n"
+    )
+    assert_findings(
+        text,
+        ["TS444 /tools/0/parameters/properties/p/properties/q/properties"],
+        rule="TS444",
+        targets=GEMINI,
+    )
