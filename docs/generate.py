@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# the rules of the checkout this script sits in, not of whichever toolsel is installed
+sys.path.insert(0, str(ROOT))
 START, END = "<!-- rules:start -->", "<!-- rules:end -->"
 
 

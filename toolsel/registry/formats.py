@@ -37,6 +37,12 @@ FIELD_TYPES: dict[str, str] = {
     "x-toolsel-ignore": "list",
 }
 
+#: A Semantic Versioning 2.0 version (semver.org's own regular expression).
+SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
+)
 TOP_LEVEL_KEYS = ("version", "categories", "tools", "$schema")
 
 
