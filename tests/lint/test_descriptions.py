@@ -94,3 +94,17 @@ def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
         " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
     )
     assert_findings(fine, [], rule="TS213")
+
+
+def test_ts211_an_inline_example_ends_with_its_sentence() -> None:
+    """myclawn's send_file: one "for example" clause in a five-sentence description is not
+    73% examples (the match ran to the end of the line)."""
+    described = (
+        "- name: send_file\n  description: Puts a text file on the desktop so its agent can"
+        " read it, for example a list of contacts, a draft, or data to enter. Use it instead"
+        " of pasting long text into a task. A file with the same name is replaced. Text only,"
+        " up to 2 MB. Returns the saved name and path.\n"
+    )
+    assert_findings(described, [], rule="TS211")
+    mostly = "- name: run\n  description: 'Runs. For example: run ls -la /tmp and echo done'\n"
+    assert_findings(mostly, ["TS211 /tools/0/description"], rule="TS211")

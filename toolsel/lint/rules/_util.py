@@ -78,9 +78,15 @@ def lacking_phrase(
     message: str,
     applies: Callable[[Tool], bool] = lambda tool: True,
 ) -> Iterator[Hit]:
-    """Tools whose non-empty description has no match for `phrase`."""
+    """Tools whose non-empty English description has no match for `phrase` (an English
+    phrase: a description in another language cannot have it)."""
     for tool in context.tools:
-        if tool.description.strip() and applies(tool) and not phrase.search(tool.description):
+        if (
+            tool.description.strip()
+            and applies(tool)
+            and not phrase.search(tool.description)
+            and not context.in_other_language(tool)
+        ):
             yield context.hit(tool, "description", message=message)
 
 

@@ -36,8 +36,12 @@ PLACEHOLDER = re.compile(
 PLACEHOLDER_WHOLE = frozenset(
     {"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"}
 )
+#: A fenced block, or an inline example up to the end of its sentence (`for example a list
+#: of contacts, a draft, or data to enter.`), not of its line: the sentences after it are
+#: description again.
 EXAMPLE = re.compile(
-    r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*", re.IGNORECASE | re.DOTALL
+    r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*?(?=[.;](?:\s|$)|\n|$)",
+    re.IGNORECASE | re.DOTALL,
 )
 
 

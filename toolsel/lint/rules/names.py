@@ -46,8 +46,32 @@ VERBS = frozenset(
     load save store drop kill terminate reset revoke grant rotate tail watch ping plan
     transcribe classify extract detect recommend book order pay refund track trace ask page
     migrate commit launch wait confirm connect disconnect login logout
-    enable disable toggle mark""".split()
+    enable disable toggle mark
+    reply issue share complete refine claim submit request decide choose select pick adjust
+    aggregate authenticate authorize capture clear comment concat join split combine enhance
+    erase flip rotate follow freeze fund investigate invoke call manage mention mux pause
+    resume poll recall remember forget suggest tell trim crop resize step triage geocode
+    interrupt diagnose dump relate link attach detach subscribe unsubscribe activate install
+    uninstall upgrade downgrade register verify inspect evaluate measure record play stop
+    report log print preview visit browse crawl scrape sort filter group rank score tag label
+    annotate highlight mark convert encode decode encrypt decrypt sign hash compress extract
+    zip unzip mount unmount attach bind map reduce transform normalize tidy clean purge
+    prune retry queue enqueue dispatch notify alert warn remind greet chat speak say reply
+    respond answer summarise summarize draft compose write rewrite paraphrase proofread
+    correct match replace swap fill solve predict forecast simulate emulate debug
+    optimize lock unlock hold release tweet retweet post like unlike vote rate
+    review accept decline assign reassign transfer withdraw deposit charge bill invoice
+    quote price buy sell checkout ship deliver return exchange heartbeat watch observe
+    ingest init initialize initialise exec enter exit discover pass""".split()
 )
+#: Prefixes that make a verb of a verb: `unfollow`, `redeploy`, `deactivate`, `disconnect`.
+VERB_PREFIXES = ("un", "re", "de", "dis", "pre", "auto")
+
+
+def _is_verb(word: str) -> bool:
+    if word in VERBS:
+        return True
+    return any(word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES)
 
 
 def _style(name: str) -> str | None:
@@ -340,10 +364,14 @@ TS107 = rule(
 
 
 def name_without_verb(context: LintContext) -> Iterator[Hit]:
-    """`get_weather` says what calling it does; `weather` does not."""
+    """`get_weather` says what calling it does; `user_profile` does not. A one-word name
+    (Claude Code's `Bash`, `Glob`) is the tool's own name, not a phrase that could start
+    with a verb, and a tool described in another language is not held to English verbs."""
     for tool in context.tools:
         words = split_name(tool.name)
-        if words and not any(w in VERBS for w in words):
+        if len(words) < 2 or any(_is_verb(w) for w in words):
+            continue
+        if not context.in_other_language(tool):
             yield context.hit(
                 tool,
                 "name",
