@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import Cli
-from toolsel.text import fold, split_name, words
+from toolsel.text import fold, looks_english, split_name, words
 
 
 @pytest.mark.parametrize(
@@ -116,3 +116,20 @@ def test_sentences_end_in_every_script(text: str, count: int) -> None:
     from toolsel.text import sentence_count
 
     assert sentence_count(text) == count
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [
+        ("Create a new pull request in a GitHub repository.", True),
+        ("List checkouts", True),  # terse English has few function words
+        ("Crea una dirección de envío para el cliente.", False),
+        ("Membuat alamat baru untuk pelanggan dan menyimpannya ke database.", False),
+        ("Obtiene el pronóstico climático de 7 días para una ubicación en Chile.", False),
+        ("Поиск организаций, зданий и мест в каталоге 2ГИС.", False),
+        ("查询异步任务状态。提交异步任务后使用此工具获取结果。", False),
+        ("", None),
+    ],
+)
+def test_looks_english(text: str, english: bool | None) -> None:
+    assert looks_english(text) is english

@@ -25,6 +25,34 @@ STOPWORDS = frozenset(
 )
 
 
+#: Function words of the languages tool descriptions are most often written in besides
+#: English (Spanish, Portuguese, French, German, Italian, Indonesian), none of them an
+#: English word (`a`, `no`, `die`, `do` are left out), accents folded as `unicode_words` does.
+FOREIGN_MARKERS = frozenset(
+    """de la el los las del para con por una que y se su al lo en un
+    da os uma nao em dos das ao
+    le les des du et pour est dans sur avec aux
+    der das und fur mit ist ein eine zu den dem nicht von
+    il di della per che sono
+    dan yang untuk ke dari dengan ini itu atau akan dalam pada""".split()
+)
+
+
+def looks_english(text: str) -> bool | None:
+    """Whether `text` is written in English, cheaply, for checks that read English words:
+    False when most of its words are in another script (Cyrillic, CJK, ...) or another
+    Latin-script language's function words outnumber English ones (at least two); None
+    when it has no words."""
+    found = unicode_words(text)
+    if not found:
+        return None
+    if sum(not word.isascii() for word in found) * 2 > len(found):
+        return False
+    foreign = sum(word in FOREIGN_MARKERS for word in found)
+    english = sum(word in STOPWORDS for word in found)
+    return not (foreign >= 2 and foreign > english)
+
+
 def split_name(name: str) -> list[str]:
     """`mcp__github__createIssue` -> ['mcp', 'github', 'create', 'issue'] (in any script:
     `obtenerÚltimoPedido` -> ['obtener', 'último', 'pedido'])."""

@@ -43,7 +43,7 @@ BAD_JSON: dict[str, tuple[str | bytes, int, int, str]] = {
         1,
         25,
         "invalid JSON: expected ',' or '}'",
-    ),  # fmt: skip
+    ),
     "binary.json": (b"\x00\x01\xff{", 1, 1, "binary data (NUL bytes), not text"),
 }
 

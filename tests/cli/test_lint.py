@@ -328,3 +328,27 @@ def test_lint_names_tools_as_rank_does(cli: Cli, write: Write) -> None:
     for args in (["--namespace", str(path)], ["-r", f"helpdesk={path}"], [f"helpdesk={path}"]):
         findings = json.loads(cli("lint", *args, "-f", "json").stdout)["findings"]
         assert {f["tool"] for f in findings} == {"mcp__helpdesk__issue_refund"}, args
+
+
+def test_info_is_folded_into_one_line_per_rule_and_what_breaks_leads(
+    cli: Cli, write: Write
+) -> None:
+    """Issue 34: a plain file's default human output is not hundreds of info lines; errors
+    and warnings are listed, info is counted per rule; `--min-severity info` lists each,
+    JSON keeps every finding, and `--fail-on info` still fails on folded ones."""
+    tools = "".join(f"  - name: user_profile_{i}\n    description: Profile.\n" for i in range(5))
+    path = str(write("noisy.yaml", "tools:\n" + tools + "  - name: read.it\n    description: d\n"))
+    run = cli("lint", path)
+    lines = run.stdout.splitlines()
+    assert any(" TS103 error " in line for line in lines)
+    assert not any(" info " in line and line.startswith(path) for line in lines), run.stdout
+    folded = [line for line in lines if line.startswith("info: TS108 ")]
+    assert folded == ["info: TS108 \u00d75 name-without-verb: Name contains a verb"]
+    assert lines.index(folded[0]) > max(i for i, text in enumerate(lines) if " TS103 " in text)
+    listed = cli("lint", "--min-severity", "info", path).stdout
+    assert listed.count(" TS108 info ") == 5 and "info: TS108" not in listed
+    data = json.loads(cli("lint", "-f", "json", path).stdout)
+    assert sum(f["rule"] == "TS108" for f in data["findings"]) == 5
+    only_info = str(write("info.yaml", "tools:\n" + tools))
+    assert cli("lint", "--fail-on", "info", only_info).exit_code == 1
+    assert cli("lint", only_info).exit_code == 0

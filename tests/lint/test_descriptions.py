@@ -112,3 +112,17 @@ def test_a_marker_named_as_a_search_term_or_quoted_is_not_a_placeholder() -> Non
     assert is_placeholder("Reads the user's file. TODO: don't forget the limits.")
     assert is_placeholder("Lorem ipsum dolor sit amet, consectetur adipiscing elit.")
     assert not is_placeholder("Returns the text 'lorem ipsum' used as filler in mock-ups.")
+
+
+def test_ts211_an_inline_example_ends_with_its_sentence() -> None:
+    """myclawn's send_file: one "for example" clause in a five-sentence description is not
+    73% examples (the match ran to the end of the line)."""
+    described = (
+        "- name: send_file\n  description: Puts a text file on the desktop so its agent can"
+        " read it, for example a list of contacts, a draft, or data to enter. Use it instead"
+        " of pasting long text into a task. A file with the same name is replaced. Text only,"
+        " up to 2 MB. Returns the saved name and path.\n"
+    )
+    assert_findings(described, [], rule="TS211")
+    mostly = "- name: run\n  description: 'Runs. For example: run ls -la /tmp and echo done'\n"
+    assert_findings(mostly, ["TS211 /tools/0/description"], rule="TS211")

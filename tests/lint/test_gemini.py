@@ -40,3 +40,27 @@ def test_properties_only_on_objects_and_ref_rules() -> None:
 def test_tool_count() -> None:
     text = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(21))
     assert_findings(text, ["TS446 /tools"], rule="TS446", targets=GEMINI)
+
+
+def test_only_keywords_the_file_holds_are_reported() -> None:
+    """A property with a `default` is validated (TS311) before the Gemini rules run; that
+    check must not leave the metaschema's defaults (`uniqueItems`, `patternProperties`,
+    `definitions`, `properties`) in the schema for TS442/TS444/TS445 to find."""
+    text = (
+        "- {name: a, description: d, parameters: {type: object, properties:"
+        " {pages: {type: array, default: [Home], items: {type: string, minLength: 1}}}}}\n"
+    )
+    assert_findings(text, [], rule="TS44", targets=GEMINI)
+
+
+def test_gemini_s_own_upper_case_object_may_hold_properties() -> None:
+    text = (
+        "- {name: a, description: d, category: c, parameters: {type: object, properties:"
+        " {p: {type: OBJECT, properties: {q: {type: STRING, properties: {}}}}}}}\n"
+    )
+    assert_findings(
+        text,
+        ["TS444 /tools/0/parameters/properties/p/properties/q/properties"],
+        rule="TS444",
+        targets=GEMINI,
+    )

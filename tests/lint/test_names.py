@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.lint.helpers import assert_findings
+from tests.lint.helpers import assert_findings, lint_text
 
 
 def test_portable_names() -> None:
@@ -90,3 +90,31 @@ def test_each_name_finding_names_the_provider_and_its_pattern() -> None:
         "OpenAI (^[a-zA-Z0-9_-]{1,64}$) and Anthropic (^[a-zA-Z0-9_-]{1,64}$) reject" in m
         for m in messages
     )
+
+
+def test_ts108_knows_nouns_that_are_verbs_and_one_word_names() -> None:
+    """Issue 34: `reply_to_ticket`, `issue_credit`, `share_file` and `complete_task` start
+    with a verb; `unfollow_user` and `redeploy_app` too (a verb with a prefix); Claude
+    Code's `Bash` and `Glob` are one-word names, not phrases; `user_profile` has no verb."""
+    names = (
+        "reply_to_ticket issue_credit share_file complete_task refine_project"
+        " claim_work_assignment submit_work_session unfollow_user redeploy_app Bash Glob"
+        " user_profile cacheStatus"
+    ).split()
+    text = "".join(f"- {{name: {n}, description: Does one thing for the user.}}\n" for n in names)
+    assert_findings(text, ["TS108 /tools/11/name", "TS108 /tools/12/name"], rule="TS108")
+
+
+def test_english_only_checks_skip_tools_described_in_other_languages() -> None:
+    """`crear_direccion` has no English verb, and a Spanish or Indonesian description has no
+    "Use this when" or "Returns": TS108, TS206, TS207 and TS208 say nothing about them."""
+    text = (
+        "- name: crear_direccion\n  description: Crea una dirección de envío para el cliente"
+        " y la guarda en la cuenta.\n"
+        "- name: alamat_pelanggan\n  description: Membuat alamat baru untuk pelanggan dan"
+        " menyimpannya ke database.\n"
+        "- name: user_profile\n  description: The profile of the user with the given id.\n"
+    )
+    for rule in ("TS108", "TS206", "TS207", "TS208"):
+        found = [f.pointer for f in lint_text(text) if f.rule == rule]
+        assert found and all(p.startswith("/tools/2/") for p in found), (rule, found)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.lint.helpers import assert_findings
+import pytest
+
+from tests.lint.helpers import assert_findings, lint_text
 
 STRICT = ("openai-strict",)
 
@@ -40,6 +42,19 @@ def test_strict_is_also_checked_on_strict_tools_under_the_base_target() -> None:
 def test_tool_count() -> None:
     text = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(21))
     assert_findings(text, ["TS406 /tools"], rule="TS406", targets=("openai",))
+
+
+@pytest.mark.parametrize(("rule", "target"), [("TS406", "openai"), ("TS446", "gemini")])
+def test_a_recommended_tool_count_is_advice_and_a_hard_limit_an_error(
+    rule: str, target: str
+) -> None:
+    """Over the soft count (20) is info: a registry is what a client selects a request's
+    tools from; over the API's hard limit (128, 512) is an error."""
+    soft = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(21))
+    hard = "".join(f"- {{name: t{i}, description: d}}\n" for i in range(513))
+    for text, severity in ((soft, "info"), (hard, "error")):
+        found = [f.severity.value for f in lint_text(text, targets=(target,)) if f.rule == rule]
+        assert found == [severity]
 
 
 def test_strict_mode_refuses_one_of_and_default() -> None:

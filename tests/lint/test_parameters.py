@@ -124,3 +124,25 @@ def test_a_recursive_ref_is_not_depth() -> None:
         ["TS316 /tools/0/parameters/properties/node/properties/children/items/$ref"],
         rule="TS316",
     )
+
+
+def test_ts308_reads_value_lists_not_parameter_choices() -> None:
+    """Issue 34: "Either a or b is required" is about which parameters to send; "a | b | c",
+    "e.g. ['png', 'jpg']" and "One of: dc, residential" list a value's choices."""
+    descriptions = [
+        "Either a or b is required.",  # 0: about parameters
+        "The id of one of the user's projects.",  # 1: not a list
+        "Format: png | jpg | webp.",  # 2
+        "Image type, e.g. ['png', 'jpg'].",  # 3
+        "Proxy type. One of: dc, residential.",  # 4
+        "Sort order, either 'asc' or 'desc'.",  # 5
+    ]
+    props = ", ".join(
+        f"p{i}: {{type: string, description: {d!r}}}" for i, d in enumerate(descriptions)
+    )
+    text = f"- {{name: a, description: d, parameters: {{type: object, properties: {{{props}}}}}}}\n"
+    assert_findings(
+        text,
+        [f"TS308 /tools/0/parameters/properties/p{i}" for i in (2, 3, 4, 5)],
+        rule="TS308",
+    )

@@ -243,3 +243,29 @@ def test_a_client_launch_config_is_refused_as_one(cli, write: Write) -> None:  #
     [line] = run.stderr.strip().splitlines()
     assert f"{path}:2:" in line and "client launch config, not a registry" in line
     assert "- name:" not in line
+
+
+def test_a_bare_list_of_gemini_declarations_is_read_as_gemini(write: Write, cli) -> None:  # type: ignore[no-untyped-def]
+    """No `functionDeclarations` wrapper: Gemini's upper-case `Type` enum says whose dialect
+    the schemas are written in (as in @dominusnode's Gemini package)."""
+    declaration = {
+        "name": "check_balance",
+        "description": "The wallet balance of the account, in cents and USD.",
+        "parameters": {
+            "type": "OBJECT",
+            "properties": {"currency": {"type": "STRING"}, "filters": {"type": "OBJECT"}},
+            "required": [],
+        },
+    }
+    path = _json(write, "functions.json", [declaration])
+    registry = load_registry(path, use_cache=False)
+    assert registry.files[0].format == "gemini"
+    assert registry.tools[0].parameters["properties"]["currency"] == {"type": "string"}
+    for target in ("portable", "gemini"):
+        run = cli("lint", str(path), "-t", target, "-f", "json")
+        rules = {f["rule"] for f in json.loads(run.stdout)["findings"]}
+        assert not rules & {"TS301", "TS302", "TS444"}, run.stdout
+    # a toolsel entry (a key Gemini's declaration has not) keeps JSON Schema's rules
+    own = _json(write, "own.json", [{**declaration, "category": "billing"}])
+    run = cli("lint", str(own), "-f", "json")
+    assert "TS302" in {f["rule"] for f in json.loads(run.stdout)["findings"]}

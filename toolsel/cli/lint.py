@@ -99,7 +99,8 @@ MinSeverityOption = Annotated[
         "--min-severity",
         metavar="SEVERITY",
         help="Report only findings of this severity or above, in every format: info, warning, "
-        "error. Default: info; warning for --format github (info would be an annotation).",
+        "error. Default: info, which the human format folds into one line per rule (give "
+        "info to list each); warning for --format github (info would be an annotation).",
     ),
 ]
 FixOption = Annotated[
@@ -216,6 +217,9 @@ def lint(
     with output(output_file, inputs=inputs) as out:
         if statistics and plan is not None:
             _statistics(shown, plan, chosen, out)
+        elif chosen is LintFormat.HUMAN and min_severity is None:
+            # info is advice: one line per rule, so that what breaks leads (issue 34)
+            LINT_RENDERERS[chosen](shown.folding_info(), out)
         else:
             LINT_RENDERERS[chosen](shown, out)
     if result.failed and not exit_zero:

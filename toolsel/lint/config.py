@@ -14,6 +14,16 @@ from toolsel.lint.model import FailOn, Rule, Severity
 from toolsel.suggest import did_you_mean
 
 TARGETS = ("portable", "openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "mcp")
+#: The model APIs each target sends tools to (`portable`: all of them; `mcp`: none).
+TARGET_PROVIDERS = {
+    "portable": ("openai", "anthropic", "gemini"),
+    "openai": ("openai",),
+    "openai-strict": ("openai",),
+    "anthropic": ("anthropic",),
+    "anthropic-strict": ("anthropic",),
+    "gemini": ("gemini",),
+    "mcp": (),
+}
 
 #: Thresholds under [tool.toolsel.lint.options], with their defaults.
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -74,6 +84,16 @@ class LintConfig:
 
     def option(self, name: str) -> Any:
         return self.options.get(name, DEFAULT_OPTIONS[name])
+
+    @property
+    def providers(self) -> frozenset[str]:
+        """The model APIs the targets send tools to."""
+        return frozenset(p for target in self.targets for p in TARGET_PROVIDERS[target])
+
+    def applies(self, rule: Rule) -> bool:
+        """A rule about some providers' documented limits runs only when one of them is
+        targeted: `-t anthropic` does not check OpenAI's description length."""
+        return not rule.providers or bool(self.providers.intersection(rule.providers))
 
     def is_enabled(self, rule: Rule) -> bool:
         override = self.severity.get(rule.id)

@@ -46,6 +46,7 @@ class LintContext:
         self.targets = frozenset(config.targets)
         self._schema_nodes: dict[int, tuple[SchemaNode, ...]] = {}
         self._strings: dict[int, tuple[tuple[str, str], ...]] = {}
+        self._languages: dict[int, bool] = {}
         self._worker: SimilarityWorker | None = None
         self._own_worker: SimilarityWorker | None = None
         #: suppression comments by file, set by the engine (after-rules read how they were used)
@@ -219,6 +220,17 @@ class LintContext:
     @functools.cached_property
     def names(self) -> set[str]:
         return {tool.name for tool in self.tools}
+
+    def in_other_language(self, tool: Tool) -> bool:
+        """The tool is described in a language other than English: checks that read English
+        words (a verb in the name, "Use this when", "Returns") say nothing about it."""
+        key = id(tool)
+        found = self._languages.get(key)
+        if found is None:
+            from toolsel.text import looks_english
+
+            found = self._languages[key] = looks_english(tool.description) is False
+        return found
 
 
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:

@@ -38,6 +38,7 @@ def lint_registry(
         rule
         for rule in all_rules().values()
         if config.is_enabled(rule)
+        and config.applies(rule)
         and (rule.profile is None or context.profile_active(rule.profile))
     ]
     context.suppressions = {

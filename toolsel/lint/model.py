@@ -71,6 +71,9 @@ class Rule:
     bad: str = ""
     good: str = ""
     targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
+    #: the model APIs whose documented rule this checks (empty: every API, a portable rule);
+    #: with explicit targets it runs only when one of them is targeted (issue 34)
+    providers: tuple[str, ...] = ()
     problem: ProblemKind | None = None
     after: bool = False
     uses: tuple[str, ...] = ()
@@ -102,6 +105,7 @@ def rule(
     good: str,
     profile: str | None = None,
     targets: tuple[str, ...] = (),
+    providers: tuple[str, ...] = (),
     after: bool = False,
     uses: tuple[str, ...] = (),
     config_only: bool = False,
@@ -120,6 +124,7 @@ def rule(
         bad=bad,
         good=good,
         targets=targets,
+        providers=providers,
         after=after,
         uses=uses,
         config_only=config_only,
@@ -194,13 +199,28 @@ class LintResult:
     #: findings below the minimum severity asked for (`-q`, `--min-severity`): not shown in
     #: any format, still counted for `--fail-on`
     hidden: tuple[Finding, ...] = ()
+    #: info findings shown as one count per rule, not one line each (the human format's
+    #: default, so that what breaks leads); counted like the shown ones
+    folded: tuple[Finding, ...] = ()
 
     def count(self, severity: Severity) -> int:
-        return sum(1 for f in self.findings if f.severity is severity)
+        return sum(1 for f in (*self.findings, *self.folded) if f.severity is severity)
 
     @property
     def failed(self) -> bool:
-        return any(self.fail_on.fails(f.severity) for f in (*self.findings, *self.hidden))
+        return any(
+            self.fail_on.fails(f.severity) for f in (*self.findings, *self.hidden, *self.folded)
+        )
+
+    def folding_info(self) -> LintResult:
+        """The same result with its info findings folded into counts per rule."""
+        from dataclasses import replace
+
+        info = tuple(f for f in self.findings if f.severity is Severity.INFO)
+        if not info:
+            return self
+        kept = tuple(f for f in self.findings if f.severity is not Severity.INFO)
+        return replace(self, findings=kept, folded=self.folded + info)
 
     def at_least(self, minimum: Severity) -> LintResult:
         """The same result showing only findings of `minimum` severity or above."""

@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from toolsel.registry.source import SourceMap
 
 #: Part of every key. 7: files with infinity or NaN, cached by 6 with null in their place,
-#: are refused now, so 6's entries must not be served.
-CACHE_FORMAT = "toolsel-load/8"
+#: are refused now, so 6's entries must not be served. 9: an unknown key that is no typo
+#: is an `unread-key` problem (TS011), not `unknown-key`.
+CACHE_FORMAT = "toolsel-load/9"
 #: The first bytes of every sealed cache file; then the BLAKE2b-256 digest of the key (32
 #: bytes), the payload's length (8 bytes) and CRC-32 (4 bytes), and the payload. A CRC is
 #: enough to catch a damaged file, and checks a 20 MB ranking index in 9 ms (BLAKE2b: 30).

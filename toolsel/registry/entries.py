@@ -13,6 +13,7 @@ from toolsel.registry.formats import (
     GEMINI,
     GOVERNANCE_FIELDS,
     OVERLAY_KEYS,
+    SEMVER,
     TOOLSEL,
     TOP_LEVEL_KEYS,
     EntryFormat,
@@ -36,7 +37,7 @@ from toolsel.registry.model import (
     ToolSource,
 )
 from toolsel.registry.source import escape_token, split_pointer
-from toolsel.suggest import did_you_mean
+from toolsel.suggest import did_you_mean, typo_of
 
 _PERMISSIONS = {p.value: p for p in Permission}
 _MISSING: Any = object()
@@ -288,9 +289,20 @@ class DocumentReader:
     def _check_top_level(self, document: dict[str, Any]) -> None:
         for key in document:
             if key not in TOP_LEVEL_KEYS and not key.startswith("x-"):
-                self._unknown_key(key, "/" + escape_token(key), TOP_LEVEL_KEYS, None)
+                self._unknown_key(key, "/" + escape_token(key), TOP_LEVEL_KEYS, None, shared=True)
         version = document.get("version", 1)
-        if version != 1 or isinstance(version, bool):
+        if isinstance(version, str) and SEMVER.fullmatch(version):
+            # a manifest's or tool pack's own release (`version: "1.0.0"`), not toolsel's
+            # format version (the integer 1): its tools are read as usual
+            self._problem(
+                ProblemKind.UNREAD_KEY,
+                f"`version: {version}` is this file's own release, not toolsel's format "
+                "version (`version: 1`); read as format 1",
+                "/version",
+                key=True,
+                fatal=False,
+            )
+        elif version != 1 or isinstance(version, bool):
             self._problem(
                 ProblemKind.SHAPE,
                 f"unsupported registry `version: {version!r}`; use `version: 1`",
@@ -502,7 +514,7 @@ class DocumentReader:
             for key in argument:
                 if key not in DOCKER_ARGUMENT_KEYS and not str(key).startswith("x-"):
                     self._unknown_key(
-                        key, f"{where}/{escape_token(key)}", DOCKER_ARGUMENT_KEYS, tool
+                        key, f"{where}/{escape_token(key)}", DOCKER_ARGUMENT_KEYS, tool, shared=True
                     )
             kept.append(argument)
         return docker_parameters(kept)
@@ -542,14 +554,36 @@ class DocumentReader:
             for key in mapping:
                 if key in allowed or str(key).startswith("x-"):
                     continue
-                self._unknown_key(key, f"{pointer}{relative}/{escape_token(key)}", allowed, tool)
+                self._unknown_key(
+                    key, f"{pointer}{relative}/{escape_token(key)}", allowed, tool, shared=True
+                )
 
     def _unknown_key(
-        self, key: str, pointer: str, allowed: Iterable[str], tool: str | None
+        self,
+        key: str,
+        pointer: str,
+        allowed: Iterable[str],
+        tool: str | None,
+        *,
+        shared: bool = False,
     ) -> None:
+        """An unknown key is TS006, a mistake. In a place other tools' files share (a tool
+        entry, a tool list's top level), only a likely typo of a key the shape reads is;
+        any other key there is that file's own metadata (a manifest's `name`, MCP's `title`,
+        a project's `command`), noted as TS011. Overlays and governance are toolsel's own."""
+        typo = typo_of(key, allowed) if shared else None
+        if shared and typo is None:
+            kind, message = ProblemKind.UNREAD_KEY, f"toolsel does not read {key!r} here"
+        elif shared:
+            kind, message = ProblemKind.UNKNOWN_KEY, f"unknown key {key!r} (did you mean {typo!r}?)"
+        else:
+            kind, message = (
+                ProblemKind.UNKNOWN_KEY,
+                f"unknown key {key!r}{did_you_mean(key, allowed)}",
+            )
         self._problem(
-            ProblemKind.UNKNOWN_KEY,
-            f"unknown key {key!r}{did_you_mean(key, allowed)}; unknown keys are ignored",
+            kind,
+            f"{message}; its value is ignored",
             pointer,
             tool=tool,
             key=True,

@@ -37,6 +37,12 @@ FIELD_TYPES: dict[str, str] = {
     "x-toolsel-ignore": "list",
 }
 
+#: A Semantic Versioning 2.0 version (semver.org's own regular expression).
+SEMVER = re.compile(
+    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
+)
 TOP_LEVEL_KEYS = ("version", "categories", "tools", "$schema")
 
 
@@ -257,7 +263,21 @@ def detect_entry_format(entry: dict[str, Any], *, gemini: bool = False) -> Entry
         return OPENAI_CUSTOM
     if is_docker_arguments(entry.get("arguments")):
         return DOCKER_CATALOG
+    if is_gemini_declaration(entry):
+        return GEMINI
     return TOOLSEL
+
+
+def is_gemini_declaration(entry: dict[str, Any]) -> bool:
+    """A bare Gemini FunctionDeclaration, outside a `functionDeclarations` list: only
+    declaration keys, and `parameters` typed in Gemini's own upper-case `Type` enum
+    (`OBJECT`), which no JSON Schema uses."""
+    parameters = entry.get("parameters")
+    return (
+        isinstance(parameters, dict)
+        and parameters.get("type") in _GEMINI_TYPES
+        and all(key in _GEMINI_KEYS for key in entry)
+    )
 
 
 def is_docker_arguments(value: Any) -> bool:

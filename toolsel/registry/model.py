@@ -97,7 +97,8 @@ class ProblemKind(StrEnum):
     DUPLICATE_KEY = "duplicate-key"
     SHAPE = "shape"  # a wrong type or structure, or an empty file
     MISSING_FIELD = "missing-field"  # a tool without a name or a description
-    UNKNOWN_KEY = "unknown-key"
+    UNKNOWN_KEY = "unknown-key"  # a likely typo of a key toolsel reads
+    UNREAD_KEY = "unread-key"  # any other key: the file's own metadata, ignored
     UNKNOWN_PERMISSION = "unknown-permission"
     BUILTIN_TOOL = "builtin-tool"  # a provider's hosted tool: listed, not ranked or checked
 

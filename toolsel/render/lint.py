@@ -48,14 +48,32 @@ def render_human(result: LintResult, out: IO[str]) -> None:
         console.print(line)
     if findings:
         console.print()
+    for folded in folded_lines(result):
+        console.print(Text(folded, style=_SEVERITY_STYLE[Severity.INFO]))
+    if result.folded:
+        console.print(Text("(list them with --min-severity info)", style="dim"))
+        console.print()
     console.print(Text(summary_line(result), style="bold red" if result.failed else "bold green"))
+
+
+def folded_lines(result: LintResult) -> list[str]:
+    """`info: TS108 \u00d737 name-without-verb: Name contains a verb`, one line per folded rule, the
+    most frequent first."""
+    counts = Counter(f.rule for f in result.folded)
+    rules = {rule.id: rule for rule in result.rules}
+    lines = []
+    for rule_id, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        rule = rules.get(rule_id)
+        about = f" {rule.name}: {rule.summary}" if rule else ""
+        lines.append(f"info: {rule_id} \u00d7{n}{about}")
+    return lines
 
 
 def summary_line(result: LintResult) -> str:
     counts = result.summary()
     files = counts["files"]
     noun = "file" if files == 1 else "files"
-    if not result.findings:
+    if not result.findings and not result.folded:
         if result.hidden:
             return f"No problems at the minimum severity in {files} {noun}{_hidden(result)}."
         return f"No problems found in {files} {noun}."
@@ -390,6 +408,8 @@ def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
 
 def rule_explanation(rule: Rule) -> str:
     profile = f"profile: {rule.profile}\n" if rule.profile else ""
+    if rule.providers:
+        profile += f"about: {', '.join(rule.providers)} (runs when a target sends tools there)\n"
     return (
         f"{rule.id} {rule.name} (default: {rule.default_level})\n{profile}\n{rule.summary}.\n\n"
         f"{rule.doc}\n\nFails:\n\n{_indent(rule.bad)}\n\nPasses:\n\n{_indent(rule.good)}\n"

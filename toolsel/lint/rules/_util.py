@@ -39,7 +39,8 @@ def registry_hit(context: LintContext, message: str, **kwargs: Any) -> Hit:
 def tool_count_hits(
     context: LintContext, provider: str, hard: str, soft: str, wording: tuple[str, str]
 ) -> Iterator[Hit]:
-    """A provider's hard tool-count limit (error) and its recommended maximum (warning)."""
+    """A provider's hard tool-count limit (error) and its recommended maximum (info: advice
+    about one request, while a registry is what a client selects a request's tools from)."""
     count = len(context.tools)
     if count > context.option(hard):
         yield registry_hit(
@@ -48,8 +49,9 @@ def tool_count_hits(
     elif count > context.option(soft):
         yield registry_hit(
             context,
-            f"{count} tools; {provider} {wording[1]} {context.option(soft)}",
-            severity=Severity.WARNING,
+            f"{count} tools; {provider} {wording[1]} {context.option(soft)} in one request "
+            "(`toolsel rank` or `select:` picks them)",
+            severity=Severity.INFO,
         )
 
 
@@ -76,9 +78,15 @@ def lacking_phrase(
     message: str,
     applies: Callable[[Tool], bool] = lambda tool: True,
 ) -> Iterator[Hit]:
-    """Tools whose non-empty description has no match for `phrase`."""
+    """Tools whose non-empty English description has no match for `phrase` (an English
+    phrase: a description in another language cannot have it)."""
     for tool in context.tools:
-        if tool.description.strip() and applies(tool) and not phrase.search(tool.description):
+        if (
+            tool.description.strip()
+            and applies(tool)
+            and not phrase.search(tool.description)
+            and not context.in_other_language(tool)
+        ):
             yield context.hit(tool, "description", message=message)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, loader_rule, rule
-from toolsel.registry.formats import MCP_PERMISSION_META
+from toolsel.registry.formats import MCP_PERMISSION_META, SEMVER
 from toolsel.registry.model import Permission, ProblemKind, Tool
 from toolsel.suggest import did_you_mean
 from toolsel.text import split_name
@@ -70,11 +70,6 @@ OBSERVE_VERBS = frozenset(
         "zoom", "focus", "highlight", "back", "forward", "reload", "refresh", "goto", "visit",
     }
 )  # fmt: skip
-SEMVER = re.compile(
-    r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?"
-)
 KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 

@@ -47,8 +47,12 @@ SHORT_PLACEHOLDER_CHARS = 200
 PLACEHOLDER_WHOLE = frozenset(
     {"description", "n/a", "na", "none", "-", "...", "tbd", "todo", "desc", "tool"}
 )
+#: A fenced block, or an inline example up to the end of its sentence (`for example a list
+#: of contacts, a draft, or data to enter.`), not of its line: the sentences after it are
+#: description again.
 EXAMPLE = re.compile(
-    r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*", re.IGNORECASE | re.DOTALL
+    r"```.*?(```|$)|\b(e\.g\.|example:|for example)[^\n]*?(?=[.;](?:\s|$)|\n|$)",
+    re.IGNORECASE | re.DOTALL,
 )
 
 
@@ -125,7 +129,8 @@ TS203 = rule(
 
 def description_too_long(context: LintContext) -> Iterator[Hit]:
     """OpenAI's Chat Completions API has rejected descriptions over 1024 characters
-    (`string_above_max_length`). An error when `openai` is a target."""
+    (`string_above_max_length`). An error when `openai` is a target; not checked when the
+    targets send tools to other APIs only."""
     maximum = context.option("max-description-chars")
     severity = Severity.ERROR if context.targets_any("openai", "openai-strict") else None
     for tool in context.tools:
@@ -145,6 +150,7 @@ TS204 = rule(
     "Description has at most `max-description-chars` (1024) characters",
     bad="- name: a\n  description: " + "word " * 210 + "\n",
     good="- name: a\n  description: Reads a file.\n",
+    providers=("openai",),
     check=description_too_long,
 )
 

@@ -103,7 +103,8 @@ def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
     for tool in subset_tools(context):
         for node in context.schema_nodes(tool):
             kind = node.schema.get("type")
-            if kind is None or kind == "object" or (isinstance(kind, list) and "object" in kind):
+            kinds = [str(k).lower() for k in (kind if isinstance(kind, list) else [kind])]
+            if kind is None or "object" in kinds:  # Gemini's own `OBJECT` too
                 continue
             for keyword in ("properties", "required"):
                 if keyword in node.schema:
@@ -167,7 +168,9 @@ TS445 = rule(
 
 
 def tool_count(context: LintContext) -> Iterator[Hit]:
-    """A `Tool` holds at most 512 function declarations; Google recommends 10-20 active."""
+    """A `Tool` holds at most 512 function declarations (error); Google recommends 10-20
+    active (info: advice for one request, and a registry is what a client selects each
+    request's tools from)."""
     yield from tool_count_hits(
         context,
         "Gemini",

@@ -46,8 +46,32 @@ VERBS = frozenset(
     load save store drop kill terminate reset revoke grant rotate tail watch ping plan
     transcribe classify extract detect recommend book order pay refund track trace ask page
     migrate commit launch wait confirm connect disconnect login logout
-    enable disable toggle mark""".split()
+    enable disable toggle mark
+    reply issue share complete refine claim submit request decide choose select pick adjust
+    aggregate authenticate authorize capture clear comment concat join split combine enhance
+    erase flip rotate follow freeze fund investigate invoke call manage mention mux pause
+    resume poll recall remember forget suggest tell trim crop resize step triage geocode
+    interrupt diagnose dump relate link attach detach subscribe unsubscribe activate install
+    uninstall upgrade downgrade register verify inspect evaluate measure record play stop
+    report log print preview visit browse crawl scrape sort filter group rank score tag label
+    annotate highlight mark convert encode decode encrypt decrypt sign hash compress extract
+    zip unzip mount unmount attach bind map reduce transform normalize tidy clean purge
+    prune retry queue enqueue dispatch notify alert warn remind greet chat speak say reply
+    respond answer summarise summarize draft compose write rewrite paraphrase proofread
+    correct match replace swap fill solve predict forecast simulate emulate debug
+    optimize lock unlock hold release tweet retweet post like unlike vote rate
+    review accept decline assign reassign transfer withdraw deposit charge bill invoice
+    quote price buy sell checkout ship deliver return exchange heartbeat watch observe
+    ingest init initialize initialise exec enter exit discover pass""".split()
 )
+#: Prefixes that make a verb of a verb: `unfollow`, `redeploy`, `deactivate`, `disconnect`.
+VERB_PREFIXES = ("un", "re", "de", "dis", "pre", "auto")
+
+
+def _is_verb(word: str) -> bool:
+    if word in VERBS:
+        return True
+    return any(word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES)
 
 
 def _style(name: str) -> str | None:
@@ -86,18 +110,6 @@ NAME_RULES = {
         "Gemini", "^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$", "A-Za-z0-9_.:-", "A-Za-z_", 128
     ),
 }
-#: The model APIs each target sends tools to (`portable`: all of them; `mcp`: none, TS461).
-TARGET_PROVIDERS = {
-    "portable": ("openai", "anthropic", "gemini"),
-    "openai": ("openai",),
-    "openai-strict": ("openai",),
-    "anthropic": ("anthropic",),
-    "anthropic-strict": ("anthropic",),
-    "gemini": ("gemini",),
-    "mcp": (),
-}
-
-
 #: Providers with a name rule of their own in their profile (TS421, TS441): when that
 #: profile is a target, its rule reports the name and the TS10x rules leave it out.
 PROFILE_NAME_RULES = ("anthropic", "gemini")
@@ -105,7 +117,7 @@ PROFILE_NAME_RULES = ("anthropic", "gemini")
 
 def name_rules(context: LintContext) -> list[NameRule]:
     """The name rules of the providers the chosen targets send tools to, in a fixed order."""
-    wanted = {p for target in context.targets for p in TARGET_PROVIDERS.get(target, ())}
+    wanted = set(context.config.providers)
     wanted -= {p for p in PROFILE_NAME_RULES if context.profile_active(p)}
     return [rule for key, rule in NAME_RULES.items() if key in wanted]
 
@@ -254,18 +266,15 @@ TS104 = rule(
 
 
 def gemini_style(context: LintContext) -> Iterator[Hit]:
-    """Gemini's best practice asks for names without spaces, periods or dashes. Info under
-    `portable`; a warning when `gemini` is a target; silent when no target sends to Gemini."""
-    if not context.targets_any("portable", "gemini"):
-        return
-    severity = Severity.WARNING if "gemini" in context.targets else None
+    """Gemini's best practice asks for names without spaces, periods or dashes. Advice, so
+    info even when `gemini` is a target: Gemini accepts both (`[A-Za-z0-9_.:-]`), and TS441
+    reports the names it rejects. Silent when no target sends to Gemini."""
     for tool in context.tools:
         if "-" in tool.name or "." in tool.name:
             yield context.hit(
                 tool,
                 "name",
                 message=f"name {tool.name!r} has '-' or '.'; Gemini recommends names without them",
-                severity=severity,
             )
 
 
@@ -276,6 +285,7 @@ TS105 = rule(
     "No `-` or `.` in names meant for Gemini",
     bad="- name: read-file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
+    providers=("gemini",),
     check=gemini_style,
 )
 
@@ -354,10 +364,14 @@ TS107 = rule(
 
 
 def name_without_verb(context: LintContext) -> Iterator[Hit]:
-    """`get_weather` says what calling it does; `weather` does not."""
+    """`get_weather` says what calling it does; `user_profile` does not. A one-word name
+    (Claude Code's `Bash`, `Glob`) is the tool's own name, not a phrase that could start
+    with a verb, and a tool described in another language is not held to English verbs."""
     for tool in context.tools:
         words = split_name(tool.name)
-        if words and not any(w in VERBS for w in words):
+        if len(words) < 2 or any(_is_verb(w) for w in words):
+            continue
+        if not context.in_other_language(tool):
             yield context.hit(
                 tool,
                 "name",

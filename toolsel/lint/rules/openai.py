@@ -203,7 +203,8 @@ TS405 = rule(
 
 def tool_count(context: LintContext) -> Iterator[Hit]:
     """The API accepts at most 128 functions per request (error); OpenAI's guide says to aim
-    for fewer than 20 at a time (warning). Counts the whole registry; `toolsel rank` shows
+    for fewer than 20 at a time (info: advice for one request, and a registry is what a client
+    selects each request's tools from). Counts the whole registry; `toolsel rank` shows
     how many a prompt would be offered."""
     yield from tool_count_hits(
         context,

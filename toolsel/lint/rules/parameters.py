@@ -16,8 +16,18 @@ AMBIGUOUS_PARAMS = frozenset(
     {"id", "user", "data", "value", "input", "q", "obj", "item", "args", "params"}
 )
 PARAM_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+#: Values listed in prose: "One of: GET, HEAD", "either 'asc' or 'desc'", "a | b | c",
+#: "['png', 'jpg']", "json/yaml/toml". Not "one of the projects" nor "Either a or b is
+#: required" (about which parameters to send, not a value's choices).
+_VALUE = r"[`'\"]?[\w.-]+[`'\"]?"
+_QUOTED = r"[`'\"][^`'\"]+[`'\"]"
 ALTERNATIVES = re.compile(
-    r"\bone of\b|\beither\b.+\bor\b|\b\w+\|\w+\|\w+\b|\b[a-z]+/[a-z]+/[a-z]+\b", re.IGNORECASE
+    rf"\bone of\b:?\s+{_VALUE}\s*(?:,|\bor\b|\|)\s*{_VALUE}"
+    rf"|\beither\s+{_QUOTED}\s+or\s+{_QUOTED}"
+    r"|\b\w[\w-]*(?:\s*\|\s*\w[\w-]*){2,}\b"
+    r"|\[\s*['\"][\w.-]+['\"](?:\s*,\s*['\"][\w.-]+['\"])+\s*\]"
+    r"|\b[a-z]+/[a-z]+/[a-z]+\b",
+    re.IGNORECASE,
 )
 TYPED_KEYWORDS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
 TOGGLE_PAIRS = (
@@ -121,7 +131,8 @@ TS306 = rule(
 
 def parameter_chars(context: LintContext) -> Iterator[Hit]:
     """Gemini only accepts letters, digits and underscores in parameter names (an error when
-    `gemini` is a target)."""
+    `gemini` is a target; not checked when the targets send tools to other APIs only:
+    OpenAI and Anthropic accept `-` and `.`)."""
     severity = Severity.ERROR if "gemini" in context.targets else None
     for tool, node in property_nodes(context):
         if not PARAM_NAME.fullmatch(str(node.property_name)):
@@ -141,6 +152,7 @@ TS307 = rule(
     "Parameter names match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {file-path: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {file_path: {type: string}}}\n",
+    providers=("gemini",),
     check=parameter_chars,
 )
 
@@ -149,8 +161,9 @@ def alternatives_enum(context: LintContext) -> Iterator[Hit]:
     """ "Use an enum" makes invalid values unrepresentable instead of merely discouraged."""
     for tool, node in property_nodes(context):
         text = node.schema.get("description")
+        kind = node.schema.get("type")
         if (
-            node.schema.get("type") == "string"
+            (kind == "string" or (isinstance(kind, list) and "string" in kind))
             and "enum" not in node.schema
             and isinstance(text, str)
             and ALTERNATIVES.search(text)

@@ -266,6 +266,7 @@ TS316 = rule(
     "No recursive `$ref`",
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {$ref: '#'}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {child: {type: string}}}\n",
+    providers=("anthropic", "gemini"),
     check=recursive_ref,
 )
 

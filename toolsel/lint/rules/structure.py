@@ -93,12 +93,29 @@ UNKNOWN_KEY = loader_rule(
     "TS006",
     "unknown-key",
     Severity.WARNING,
-    "No unknown keys (typos silently drop data)",
+    "No misspelled keys (typos silently drop data)",
     bad="- name: a\n  descripton: typo\n",
     good="- name: a\n  description: spelled right\n",
     problem=ProblemKind.UNKNOWN_KEY,
-    explanation="""An unknown key is usually a typo (`descripton`, `require`), and its value is ignored.
-    Keys starting with `x-` are extensions and always allowed.""",
+    explanation="""A key one or two letters away from one toolsel reads for the entry's shape
+    (`descripton`, `require`, `display-name`) is a typo, and its value is ignored. Any other
+    key is the file's own metadata (TS011). Keys starting with `x-` are extensions and always
+    allowed.""",
+)
+
+
+UNREAD_KEY = loader_rule(
+    "TS011",
+    "unread-key",
+    Severity.INFO,
+    "Keys toolsel does not read are noted",
+    bad="- name: a\n  description: d\n  safety: safe\n",
+    good="- name: a\n  description: d\n  x-safety: safe\n",
+    problem=ProblemKind.UNREAD_KEY,
+    explanation="""Files written for other tools carry metadata of their own: a manifest's
+    `name` and `version`, MCP's `title`, a project's `command`, `safety` or `category` on an
+    MCP list, a server card's `prompts`. It is no typo (that is TS006) and nothing an agent
+    misses, so it is information: toolsel reads the tools and ignores the rest.""",
 )
 
 
