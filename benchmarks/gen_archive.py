@@ -39,6 +39,23 @@ def _stamp(at: datetime) -> str:
     return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
 
 
+#: What a failing call of each tool says (`{n}`: a number drawn for the result, so that
+#: paths and counts differ from one error to the next, as real ones do).
+ERRORS = {
+    "Read": "<tool_use_error>File does not exist: /home/dev/project/src/f{n}.py</tool_use_error>",
+    "Edit": "String to replace not found in file.\nString: def helper_{n}(",
+    "Bash": "Error: Command failed with exit code {n}\n{n} tests failed",
+    "Grep": "Path does not exist: /home/dev/project/lib{n}",
+}
+
+
+def _content(tool: str, n: int, error: bool) -> str:
+    """A result's text: `n` characters, or, for an error, the tool's error message."""
+    if not error:
+        return "x" * n
+    return ERRORS.get(tool, "Error: request timed out after {n} ms").format(n=n)
+
+
 class _Session:
     """One session file being written: its lines, clock and ids."""
 
@@ -123,7 +140,7 @@ class _Session:
             self._line(
                 "user",
                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id,
-                 "content": "x" * rng.randint(40, 800), "is_error": error}]},
+                 "content": _content(tool, rng.randint(40, 800), error), "is_error": error}]},
                 **extra,
             )  # fmt: skip
 

@@ -25,6 +25,7 @@ def test_stats(cli: Cli) -> None:
         "median_latency_s": 1.0,
         "p95_latency_s": 2.0,
         "transcripts": 3,
+        "top_errors": [{"message": "ok", "count": 1}],  # what its one failing result said
     }
     assert "git_status" in data["never_called"] and len(data["co_used_pairs"]) == 20
     assert data["co_used_pairs"][0] == {"tools": ["Task", "list_directory"], "transcripts": 2}

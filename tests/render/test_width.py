@@ -41,9 +41,9 @@ def test_replay_summary_is_stacked_when_narrow_and_a_table_when_wide(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    narrow = cli("replay", str(T / "claude-code-session.jsonl")).stdout
+    narrow = cli("replay", "--per-file", str(T / "claude-code-session.jsonl")).stdout
     assert "  9 calls, 10 results, 8 paired, 1 open, 1 orphans" in narrow
     assert "  3 duplicate calls, 1 duplicate results, 1 errors, 0 unreadable" in narrow
     monkeypatch.setenv("COLUMNS", "140")  # the path stays whole: a table only this wide
-    wide = cli("replay", str(T / "claude-code-session.jsonl")).stdout
+    wide = cli("replay", "--per-file", str(T / "claude-code-session.jsonl")).stdout
     assert "┃ dup res ┃ errors ┃ unread ┃" in wide

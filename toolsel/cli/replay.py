@@ -67,6 +67,14 @@ InputFormatOption = Annotated[
     InputFormat,
     typer.Option("--input-format", help="Transcript format; auto detects it per line."),
 ]
+PerFileOption = Annotated[
+    bool,
+    typer.Option(
+        "--per-file",
+        help="human: every file's counts, findings and sub-agents, not only the files "
+        "with findings.",
+    ),
+]
 AllowUnknownOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -93,12 +101,19 @@ def replay(
     no_cache: NoCacheOption = False,
     jobs: JobsOption = None,
     since: SinceOption = None,
+    per_file: PerFileOption = False,
 ) -> None:
     """Pair tool calls with their results by id in agent transcripts, and report what went wrong.
 
-    The report lists every file, so its memory grows with the number of files (about
+    Human output leads with the totals, then the files with findings, worst first
+    (--per-file: every file). The report keeps every file, so its memory grows with the number of files (about
     0.5 kB each); `toolsel stats` keeps none."""
-    from toolsel.render.replay import REPLAY_RENDERERS, event_writer, render_replay_html
+    from toolsel.render.replay import (
+        REPLAY_RENDERERS,
+        event_writer,
+        render_replay_html,
+        render_replay_human,
+    )
     from toolsel.replay.driver import replay_paths
 
     kinds = parse_fail_on(fail_on)
@@ -130,6 +145,8 @@ def replay(
             )
         if timeline is not None:
             render_replay_html(result, out, timeline.finish())
+        elif output_format is ReplayFormat.HUMAN:
+            render_replay_human(result, out, per_file=per_file)
         else:
             REPLAY_RENDERERS[output_format](result, out)
     raise typer.Exit(int(ExitCode.FINDINGS) if result.fails(kinds) else int(ExitCode.OK))

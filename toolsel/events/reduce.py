@@ -161,6 +161,27 @@ def _replay_timeline(con: Any, sink: Any) -> None:
                                else round(latency * 1000, 3), **common))  # fmt: skip
 
 
+#: Each tool's error texts and how many counted calls said each (not copies; tables
+#: written before error_text existed have none).
+ERROR_TEXTS = """
+SELECT tool, error_text, count(*) FROM marked
+WHERE is_error AND NOT is_copy AND error_text IS NOT NULL GROUP BY tool, error_text
+"""
+
+
+def _error_messages(con: Any, sums: UsageSums) -> None:
+    """Each tool's normalised error messages, as replaying the transcripts counts them."""
+    from toolsel.replay.failures import message_key
+    from toolsel.replay.stats import add_messages
+
+    names = {c[0] for c in con.execute("DESCRIBE calls").fetchall()}
+    if "error_text" not in names:
+        return
+    for tool, text, count in con.execute(ERROR_TEXTS).fetchall():
+        if tool in sums.tools:
+            add_messages(sums.tools[tool].messages, ((message_key(text), count),))
+
+
 def reduce(con: Any, registry: Registry | None = None) -> UsageStats:
     """The statistics of the `calls` and `files` relations of a DuckDB connection."""
     return usage_sums(con).stats(registry)
@@ -175,6 +196,7 @@ def usage_sums(con: Any) -> UsageSums:
         sums.tools[tool] = ToolSums(**dict(zip(SUMS, counts, strict=True)))
     for tool, latencies in con.execute(LATENCIES).fetchall():
         sums.tools[tool].exact = array("d", latencies)
+    _error_messages(con, sums)
     sums.pairs = {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()}
     sums.unreadable = [UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()]
     sums.notes = [note for (note,) in con.execute(NOTES).fetchall()]

@@ -108,6 +108,7 @@ class _CallRecorder:
             "duplicate_results": 0,
             "sessions_seen": seen,
             "copied": None,
+            "error_text": None,
         }
         for name, value in row.items():
             self.columns[name].append(value)
@@ -124,6 +125,10 @@ class _CallRecorder:
         columns["is_error"][index] = result.is_error
         columns["latency_s"][index] = seconds_between(opened.call.timestamp, result.timestamp)
         columns["agent_id"][index] = result.agent_id
+        if result.is_error:  # only an error's text is read
+            from toolsel.replay.failures import error_message
+
+            columns["error_text"][index] = error_message(result.error)
 
     def finish(self, report: FileReport) -> FileEvents:
         self._sessions_seen()

@@ -53,6 +53,7 @@ CALL_COLUMNS = (
     Column("duplicate_results", "int32", False, "further results for the same id"),
     Column("sessions_seen", "int32", False, "how many of files.sessions the file had named when the call started (the copy rule's lineage)"),
     Column("copied", "bool", True, "the call repeats one of an earlier file (a resumed session); null when files were mapped apart (the reduce derives it)"),
+    Column("error_text", "string", True, "an error result's first line: at most 200 characters, terminal escapes removed, secrets masked (\"\" when it said nothing); null unless is_error (added to v1: absent from older tables)"),
 )  # fmt: skip
 
 #: `files/`: one row per transcript file, calls or not.

@@ -17,7 +17,8 @@ from toolsel.replay.timeline import MAX_CALLS, FileTimeline, Timeline
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
+    from rich.text import Text
 
     from toolsel.registry.model import Registry
 
@@ -73,7 +74,16 @@ def file_payload(report: FileReport) -> dict[str, Any]:
         "notes": list(report.notes),
         **{name: getattr(report, name) for name in ADDED_COUNTS},
         "unread_tool_records": [{"line": u.line, "where": u.where} for u in report.unread_tools],
+        "failed_calls": failed_calls(report),
     }
+
+
+def failed_calls(report: FileReport) -> list[dict[str, Any]]:
+    """Each call whose result was an error, and the first line that result said."""
+    return [
+        {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message}
+        for f in report.failures
+    ]
 
 
 def summary_payload(result: ReplayResult) -> dict[str, Any]:
@@ -166,20 +176,146 @@ def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
             )
 
 
-def render_replay_human(result: ReplayResult, out: IO[str]) -> None:
+def render_replay_human(result: ReplayResult, out: IO[str], *, per_file: bool = False) -> None:
+    """The totals first; then the files with findings, worst first (every file, with its
+    counts and sub-agents, with `per_file`); then the per-tool table. Every line fits the
+    console's width (COLUMNS, also when piped): a long name folds, nothing widens."""
     from toolsel.render.stats import print_usage
     from toolsel.replay.stats import usage_stats
 
     console = make_console(out)
-    _print_files(console, result.files)
-    for f in result.files:
-        _print_findings(console, f)
-    _print_subagents(console, result.files)
+    _print_totals(console, result)
+    if per_file:
+        _print_files(console, result.files)
+        for f in result.files:
+            _print_findings(console, f)
+        _print_subagents(console, result.files)
+    else:
+        _print_worst_files(console, result.files)
     stats = usage_stats(result)
     if stats.tools:
         print_usage(
             console, stats, title="Per tool", transcripts=False, show_all="`toolsel stats --top 0`"
         )
+
+
+#: Files with findings that `replay` lists without --per-file, and finding lines per file.
+WORST_FILES = 20
+FINDINGS_PER_FILE = 10
+
+
+def _say(console: Console, text: RenderableType, style: str = "") -> None:
+    """Text folded to the console's width even when piped (where the console would
+    soft-wrap it: never fold it), between words, with no trailing spaces; any other
+    renderable as Rich lays it out at that width."""
+    from rich.text import Text
+
+    if not isinstance(text, str | Text):
+        console.print(text, soft_wrap=False)
+        return
+    _fold(console, Text(text, style=style) if isinstance(text, str) else text, 0)
+
+
+def _fold(console: Console, text: Text, indent: int = 2) -> None:
+    """`text` folded to the console's width, each of its lines indented."""
+    from rich.text import Text
+
+    for line in text.wrap(console, max(console.width - indent, 20), overflow="fold"):
+        line.rstrip()
+        console.print(Text(" " * indent) + line if indent else line, soft_wrap=True)
+
+
+def _print_totals(console: Console, result: ReplayResult) -> None:
+    """What the run held, in one line (and what was counted in a way worth saying in
+    another): files, calls, errors, unanswered, duplicates and other findings."""
+    total = result.total
+    other = [(total(attr), noun) for attr, noun in OTHER_FINDINGS]
+    findings = sum(n for n, _ in other)
+    line = (
+        f"{_count(len(result.files), 'file')}, {_count(total('calls'), 'call')}, "
+        f"{_count(total('error_results'), 'error')}, {total('unanswered'):,} unanswered, "
+        f"{_count(total('duplicate_calls'), 'duplicate')}, "
+        f"{_count(findings, 'other finding')}"
+    )
+    if findings:
+        line += f" ({', '.join(_count(n, noun) for n, noun in other if n)})"
+    _say(console, line, "bold")
+    counted = [
+        (total("copied_calls"), "copied call", " (resumed sessions: `toolsel stats` counts them once)"),
+        (total("subagents"), "sub-agent link", ""),
+        (total("calls_without_id") + total("results_without_id"), "call or result", " without an id (paired by position)"),
+        (total("skipped_records"), "record", " of a type toolsel does not know, with no tool content: skipped"),
+    ]  # fmt: skip
+    said = [_count(n, noun) + more for n, noun, more in counted if n]
+    if said:
+        _say(console, "; ".join(said), "dim")
+
+
+#: The findings the totals line counts as "other" (unanswered and duplicate calls have
+#: their own place in it): the report's list, and what one of them is called.
+OTHER_FINDINGS = (
+    ("orphans", "orphan result"),
+    ("duplicate_results", "duplicate result"),
+    ("unreadable", "unreadable line"),
+    ("violations", "violation"),
+    ("unread_tools", "unread tool record"),
+)
+
+
+def _count(n: int, noun: str) -> str:
+    """`n noun`, `n nouns` (`n`, with thousands separated)."""
+    if n == 1:
+        return f"1 {noun}"
+    plural = "calls or results" if noun == "call or result" else noun + "s"
+    return f"{n:,} {plural}"
+
+
+def _severity(f: FileReport) -> tuple[int, int, int]:
+    """How bad a file's findings are: those that fail `replay` by default, then all of
+    them with its notes, then its error results."""
+    severe = (
+        len(f.orphans)
+        + len(f.unreadable)
+        + len(f.violations)
+        + len(f.unread_tools)
+        + sum(d.kind == "conflicting" for d in f.duplicate_calls)
+    )
+    every = severe + len(f.unanswered) + len(f.duplicate_calls) + len(f.duplicate_results)
+    return severe, every + len(f.notes), f.error_results
+
+
+def _print_worst_files(console: Console, files: Sequence[FileReport]) -> None:
+    """The files with findings (or notes), worst first, each under its name with its
+    findings line by line (the first FINDINGS_PER_FILE)."""
+    ranked = sorted(
+        (tuple(-n for n in severity), index)
+        for index, f in enumerate(files)
+        if (severity := _severity(f))[1]
+    )
+    if not ranked:
+        return
+    shown = ranked[:WORST_FILES]
+    title = "Files with findings, worst first"
+    if len(ranked) > len(shown):
+        title += f" ({len(shown)} of {len(ranked)}; --per-file lists every file)"
+    _say(console, title, "bold")
+    for _, index in shown:
+        _print_file_findings(console, files[index])
+
+
+def _print_file_findings(console: Console, f: FileReport) -> None:
+    from rich.text import Text
+
+    _say(console, Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
+    _say(console, f"  {_count(f.calls, 'call')}, {_count(f.error_results, 'error')}", "dim")
+    findings = sorted(_findings(f))
+    for line, text, style in findings[:FINDINGS_PER_FILE]:
+        _fold(console, Text(f"line {line}: ", style="dim") + Text(visible(text), style=style))
+    if len(findings) > FINDINGS_PER_FILE:
+        more = len(findings) - FINDINGS_PER_FILE
+        _say(console, f"  and {more} more (--per-file lists them all)", "dim")
+    for note in f.notes:
+        _fold(console, Text(f"note: {visible(note)}", style="yellow"))
 
 
 def _print_files(console: Console, files: Sequence[FileReport]) -> None:
@@ -198,12 +334,12 @@ def _print_files(console: Console, files: Sequence[FileReport]) -> None:
     if fitted is not None:
         console.print(fitted.table)
         return
-    console.print(Text(title))
+    _say(console, Text(title))
     for f in files:
-        console.print(Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
+        _say(console, Text(visible(_short(f.path)), style="bold") + Text(f"  {f.format}"))
         counts = [f"{n} {name}" for name, n in zip(STACKED_NAMES, _counts(f), strict=True)]
-        console.print(Text("  " + ", ".join(counts[:5])))
-        console.print(Text("  " + ", ".join(counts[5:])))
+        _say(console, Text("  " + ", ".join(counts[:5])))
+        _say(console, Text("  " + ", ".join(counts[5:])))
 
 
 def _print_findings(console: Console, f: FileReport) -> None:
@@ -214,22 +350,23 @@ def _print_findings(console: Console, f: FileReport) -> None:
     findings = _findings(f)
     if findings or f.copied_calls or f.notes or _counted(f):
         path = visible(f.path)
-        console.print(Text(path, style="bold underline"))
+        _say(console, Text(path, style="bold underline"))
         for line, text, style in sorted(findings):
-            console.print(
-                Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
+            _say(
+                console, Text(f"  {path}:{line}: ", style="dim") + Text(visible(text), style=style)
             )
     for note in f.notes:
-        console.print(Text(f"  note: {visible(note)}", style="yellow"))
+        _say(console, Text(f"  note: {visible(note)}", style="yellow"))
     for counted in _counted(f):
-        console.print(Text(f"  {counted}", style="dim"))
+        _say(console, Text(f"  {counted}", style="dim"))
     if f.copied_calls:
-        console.print(
+        _say(
+            console,
             Text(
                 f"  {f.copied_calls} calls repeat an earlier file's id and tool: copies from a"
                 " resumed session (counted once by `toolsel stats`)",
                 style="dim",
-            )
+            ),
         )
 
 
@@ -245,7 +382,7 @@ def _print_subagents(console: Console, files: Sequence[FileReport]) -> None:
             for link in f.subagents:
                 label = f"{link.tool} {link.parent_id}: {link.calls} calls ({link.rule})"
                 branch.add(Text(visible(label)))
-        console.print(root)
+        _say(console, root)
 
 
 SUMMARY_COLUMNS = ("calls", "results", "paired", "open", "orphan", "dup call", "dup res", "errors", "unread")  # fmt: skip

@@ -11,7 +11,7 @@ from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
-from toolsel.replay.stats import UsageStats
+from toolsel.replay.stats import ToolUsage, UsageStats
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
                 "success_rate": t.success_rate,
                 "median_latency_s": t.median_latency_s,
                 "p95_latency_s": t.p95_latency_s,
+                **error_messages(t),
             }
             for t in stats.tools
         },
@@ -54,6 +55,27 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "notes": list(stats.notes),
         "orphan_results": {"count": stats.orphan_results, "errors": stats.orphan_errors},
     }
+
+
+def error_messages(tool: ToolUsage) -> dict[str, Any]:
+    """A tool's most frequent error messages (normalised), in its `toolsel.stats` entry."""
+    return {"top_errors": [{"message": m, "count": n} for m, n in tool.top_errors]}
+
+
+def print_error_messages(console: Console, stats: UsageStats, *, top: int = 3) -> None:
+    """Why calls failed: each tool's most frequent error messages, folded to the width."""
+    failing = [t for t in stats.tools if t.top_errors]
+    if not failing:
+        return
+    console.print(
+        "Why calls failed (most frequent messages; paths, ids and numbers as <path>, <id>, <n>)",
+        soft_wrap=False,
+    )
+    for t in failing:
+        errors = "1 error" if t.errors == 1 else f"{t.errors} errors"
+        console.print(visible(f"{t.name}: {errors}"), style="bold", soft_wrap=False)
+        for message, count in t.top_errors[:top]:
+            console.print(visible(f"  {count}× {message}"), soft_wrap=False)
 
 
 def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
@@ -118,6 +140,7 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
         console.print(
             "open: calls that never got a result; success counts answered calls only", style="dim"
         )
+    print_error_messages(console, stats)
     if stats.never_called is not None:
         never = stats.never_called
         console.print(

@@ -47,9 +47,13 @@ class PackedLog:
     sessions: list[str]
     uncounted: set[int]
     latencies: array[float] | None = None  # 1 per call
+    #: for `stats`, call number -> what its failing result said (`FailedCall.message`)
+    failures: dict[int, str] | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
-        fields = (self.opens, self.closes, self.sessions, self.uncounted, self.latencies)
+        fields = (
+            self.opens, self.closes, self.sessions, self.uncounted, self.latencies, self.failures
+        )  # fmt: skip
         return PackedLog, fields
 
 
@@ -79,7 +83,8 @@ def pack_log(
             if number in log.uncounted:  # tallied apart, in no report
                 continue
             latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
-    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies)
+    failures = None if report is None else {f.number: f.message for f in report.failures}
+    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies, failures)
 
 
 def blake2b_64(text: str) -> int:
@@ -186,10 +191,12 @@ def file_copies(log: PackedLog, copied: set[int], tools: ToolNames) -> FileCopie
     found = []
     latencies = log.latencies
     assert latencies is not None
+    failures = log.failures or {}
     for number in sorted(copied - log.uncounted):  # an uncounted call is in no total
         error, latency = log.closes[2 * number], latencies[number]
         name = tools.names[log.opens[4 * number + 1]]
-        found.append((name, error >= 0, error > 0, None if math.isnan(latency) else latency))
+        seconds = None if math.isnan(latency) else latency
+        found.append((name, error >= 0, error > 0, seconds, failures.get(number)))
     return tools.calls(log), found
 
 
@@ -227,7 +234,10 @@ def with_copies(
             copied_errors=s.copied_errors + errors,
             latencies=latencies,
         )
-    return replace(report, copied_calls=report.copied_calls + len(copied), tools=tools)
+    failures = tuple(replace(f, copied=True) if f.number in copied else f for f in report.failures)
+    return replace(
+        report, copied_calls=report.copied_calls + len(copied), tools=tools, failures=failures
+    )
 
 
 def compact_with_copies(

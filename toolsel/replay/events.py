@@ -87,6 +87,9 @@ class Result(Struct, gc=False):
     #: snapshot rewritten with its result): counted only when it answers an open call that
     #: was itself implicit, so an action logged twice is answered once
     implicit: bool = False
+    #: what the result said, as the format holds it (text, blocks, an object, raw JSON):
+    #: read (`replay.failures.error_message`) only when the result is an error
+    error: Any = None
 
 
 class SidechainStart(Struct, gc=False):

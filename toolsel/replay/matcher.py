@@ -164,6 +164,8 @@ class Matcher:
         # paired as any other, and tallied apart, in `uncounted`, which no report shows
         self.window = window
         self.uncounted: dict[str, ToolTally] = {}
+        #: each failing call that was counted: (id, tool, result line, message, copied, number)
+        self.failures: list[tuple[str, str, int, str, bool, int]] = []
         self.duplicates: dict[str, tuple[str, list[int]]] = {}
         self.duplicate_results: dict[str, list[int]] = {}
         self.children: Counter[tuple[str, str, str]] = Counter()
@@ -408,6 +410,8 @@ class Matcher:
         if result.is_error:
             tally.errors += 1
             tally.copied_errors += opened.copied
+            if opened.counted:
+                self._failed(opened, result, line)
         start, end = call.timestamp, result.timestamp
         kept = len(tally.latencies)
         if opened.copied:
@@ -421,6 +425,14 @@ class Matcher:
             self.log.closes[opened.number] = (result.is_error, latency)
         for listener in self.listeners:
             listener.paired(opened, result, line)
+
+    def _failed(self, opened: OpenCall, result: Result, line: int) -> None:
+        """Keep why the call failed: its result's first line (only errors are read)."""
+        from toolsel.replay.failures import error_message
+
+        call = opened.call
+        message = error_message(result.error)
+        self.failures.append((call.id, call.tool, line, message, opened.copied, opened.number))
 
     def _note_duplicate(self, call_id: str, kind: str, lines: list[int]) -> None:
         previous = self.duplicates.get(call_id)

@@ -72,6 +72,19 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class FailedCall:
+    """A call whose result was an error, and what that result said first
+    (`replay.failures.error_message`: one line, secrets masked, "" when it said nothing)."""
+
+    id: str
+    tool: str
+    line: int  # the result's
+    message: str
+    copied: bool = False  # a copy of an earlier file's call (known where copies are)
+    number: int = 0  # the how-manieth call the file opened (the copy pass's key)
+
+
+@dataclass(frozen=True, slots=True)
 class ToolStats:
     calls: int = 0
     errors: int = 0
@@ -140,6 +153,8 @@ class FileReport:
     #: records of a type no decoder knows, with no tool content in them: skipped, not lost
     skipped_records: int = 0
     unread_tools: tuple[UnreadTools, ...] = ()
+    #: every counted call whose result was an error, in the order the results came
+    failures: tuple[FailedCall, ...] = ()
 
 
 class FailOn(StrEnum):
@@ -299,7 +314,7 @@ class ReplayResult:
 SUMMED = tuple(
     name
     for name in FileReport.__dataclass_fields__
-    if name not in ("path", "format", "tools", "agent_id", "task_agents")
+    if name not in ("path", "format", "tools", "agent_id", "task_agents", "failures")
 )
 
 
@@ -362,6 +377,7 @@ def build_report(
         results_without_id=matcher.results_without_id,
         skipped_records=skipped_records,
         unread_tools=unread,
+        failures=tuple(FailedCall(*failure) for failure in matcher.failures),
         **_matcher_findings(matcher),
     )
 
@@ -505,6 +521,7 @@ _NESTED = tuple(
         ("subagents", Subagent),
         ("violations", Violation),
         ("unread_tools", UnreadTools),
+        ("failures", FailedCall),
     )
 )
 _FIELDS_OF = {kind: _fields_getter(kind) for _, kind in _NESTED}

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from toolsel.registry.model import Registry
+from toolsel.replay.failures import message_key
 from toolsel.replay.report import FileReport, ReplayResult
 
 #: How many co-used pairs the statistics keep (the most frequent).
@@ -43,6 +44,9 @@ class ToolUsage:
     median_latency_s: float | None
     answered: int = 0  # calls that got a result
     p95_latency_s: float | None = None  # nearest-rank 95th percentile
+    #: the most frequent error messages (normalised: `replay.failures.normalise`) and how
+    #: many failing calls said each, most frequent first
+    top_errors: tuple[tuple[str, int], ...] = ()
 
     @property
     def unanswered(self) -> int:
@@ -120,6 +124,8 @@ class ToolSums:
     exact: array[float] = field(default_factory=lambda: array("d"))
     seen: set[int] | None = None
     last_at: str = ""
+    #: normalised error message -> failing calls that said it (`add_messages`)
+    messages: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: ToolSums, sign: int = 1) -> None:
         """Add (or, with sign -1, take away) another's sums."""
@@ -137,6 +143,8 @@ class ToolSums:
         if other.seen is not None:
             self.seen = other.seen | (self.seen or set())
         self.last_at = max(self.last_at, other.last_at)
+        if other.messages:
+            add_messages(self.messages, other.messages.items(), sign)
 
     def quantiles(self) -> Quantiles:
         """The median (of an even count: the mean of the middle two) and the nearest-rank
@@ -202,7 +210,7 @@ class UsageSums:
             key=lambda item: (-item[1].calls, item[0]),
         )
         tools = tuple(
-            ToolUsage(name, t.calls, t.errors, t.units, median, t.answered, high)
+            ToolUsage(name, t.calls, t.errors, t.units, median, t.answered, high, top_errors(t))
             for name, t in used
             for median, high in (quantiles(t),)
         )
@@ -222,6 +230,36 @@ class UsageSums:
             orphan_results=self.orphans,
             orphan_errors=self.orphan_errors,
         )
+
+
+#: Error messages listed per tool, and the distinct ones kept per tool while counting
+#: (past it, the rarest are dropped: their counts could no longer reach the top).
+TOP_ERRORS = 5
+MAX_MESSAGES = 500
+
+
+def add_messages(
+    messages: dict[str, int], counted: Iterable[tuple[str, int]], sign: int = 1
+) -> None:
+    """Add (or take away) counts of normalised error messages, keeping at most
+    MAX_MESSAGES of them."""
+    for message, count in counted:
+        left = messages.get(message, 0) + sign * count
+        if left > 0:
+            messages[message] = left
+        else:
+            messages.pop(message, None)
+    if len(messages) > MAX_MESSAGES:
+        keep = sorted(messages.items(), key=lambda kv: (-kv[1], kv[0]))[: MAX_MESSAGES // 2]
+        messages.clear()
+        messages.update(keep)
+
+
+def top_errors(sums: ToolSums) -> tuple[tuple[str, int], ...]:
+    """A tool's TOP_ERRORS most frequent messages, most frequent first."""
+    if not sums.messages:
+        return ()
+    return tuple(sorted(sums.messages.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_ERRORS])
 
 
 def pairs_of(calls: Mapping[str, int]) -> tuple[tuple[str, str], ...]:
@@ -247,8 +285,8 @@ def add_pairs(
 
 #: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
 #: tool (copies included), and each copied call's tool, whether it was answered, whether
-#: with an error, and its latency (None: none was counted).
-FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
+#: with an error, its latency (None: none was counted) and its error message (None: none).
+FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None, str | None]]]
 
 
 @dataclass(slots=True)
@@ -284,6 +322,8 @@ class UsageTotals:
                 if s.latencies:
                     t.exact.extend(s.latencies)
         add_pairs(sums.pairs, pairs_of(used), self.bounded)
+        if f.failures:
+            _count_failures(sums, f)
         if f.unreadable:
             sums.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
         sums.notes.extend(f.notes)
@@ -327,12 +367,14 @@ class UsageTotals:
         when a tool of it is left with only copies (then it no longer counts there)."""
         tools, copied = f
         moved: dict[str, int] = {}
-        for tool, answered, error, latency in copied:
+        for tool, answered, error, latency, message in copied:
             moved[tool] = moved.get(tool, 0) + 1
             t = self.sums.tools[tool]
             t.calls -= 1
             t.answered -= answered
             t.errors -= error
+            if message is not None:
+                add_messages(t.messages, ((message_key(message), 1),), -1)
             if latency is not None:
                 self.taken.setdefault(tool, array("d")).append(latency)
         gone = [tool for tool, count in moved.items() if count == tools[tool]]
@@ -350,6 +392,19 @@ class UsageTotals:
             if name in tools:
                 tools[name] = replace(tools[name], exact=without(tools[name].exact, taken))
         return replace(self.sums, tools=tools).stats(registry)
+
+
+def _count_failures(sums: UsageSums, f: FileReport) -> None:
+    """Count each failing call's normalised message under its tool (copies are counted
+    in the file they were copied from)."""
+    counted: dict[str, dict[str, int]] = {}
+    for failure in f.failures:
+        if not failure.copied:
+            messages = counted.setdefault(failure.tool, {})
+            key = message_key(failure.message)
+            messages[key] = messages.get(key, 0) + 1
+    for tool, messages in counted.items():
+        add_messages(sums.tool(tool).messages, messages.items())
 
 
 def usage_stats(result: ReplayResult, registry: Registry | None = None) -> UsageStats:

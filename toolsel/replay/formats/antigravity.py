@@ -50,5 +50,12 @@ def _step(update: dict[str, Any]) -> list[Event]:
     state = update.get("state")
     if type(state) is str and state in FINAL:
         failed = FINAL[state] or bool(info.get("error"))
-        events.append(Result(call_id, failed, implicit=True))
+        events.append(
+            Result(
+                call_id,
+                failed,
+                implicit=True,
+                error=(info.get("error") or update) if failed else None,
+            )
+        )
     return events

@@ -93,7 +93,8 @@ def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
         tool = name if type(name) is str else str(name)
         return [Call(text_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
     flag = obj.get("is_error")
-    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp)]
+    error = obj.get("content") if flag is True else None
+    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp, error=error)]
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -169,15 +170,22 @@ def add_blocks(
         elif kind == "tool_result" or (type(kind) is str and kind.endswith("tool_result")):
             call_id = block.get("tool_use_id")
             flag = block.get("is_error")
+            failed = flag if type(flag) is bool else structured_error(structured)
             events.append(
                 Result(
                     call_id if type(call_id) is str else text_id(call_id),
-                    flag if type(flag) is bool else structured_error(structured),
+                    failed,
                     parent=parent,
                     timestamp=timestamp,
                     agent_id=_agent_id(structured) if structured is not None else None,
+                    error=failure_content(block.get("content"), structured) if failed else None,
                 )
             )
+
+
+def failure_content(content: Any, structured: Any) -> Any:
+    """What a failing result said: its content, else a `toolUseResult` string."""
+    return content or (structured if type(structured) is str else None)
 
 
 def structured_error(structured: Any) -> bool:

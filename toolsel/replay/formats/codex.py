@@ -142,8 +142,10 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     if kind in RESPONSES_RESULTS:
         output = item.get("output")
         if type(output) is str and "status" not in item and "success" not in item:
-            return [Result(call_id, output_failed(output), timestamp=timestamp)]  # the usual
-        return [Result(call_id, _result_failed(item), timestamp=timestamp)]
+            failed = output_failed(output)
+            return [Result(call_id, failed, timestamp=timestamp, error=output if failed else None)]
+        failed = _result_failed(item)
+        return [Result(call_id, failed, timestamp=timestamp, error=item if failed else None)]
     if kind not in RESPONSES_INLINE:
         return []
     item_id = text_id(item.get("id"))
@@ -152,7 +154,7 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     status = item.get("status")
     if (type(status) is str and status in FINAL_STATUSES) or item.get("error"):
         failed = status == "failed" or bool(item.get("error"))
-        events.append(Result(item_id, failed, timestamp=timestamp))
+        events.append(Result(item_id, failed, timestamp=timestamp, error=item if failed else None))
     return events
 
 
@@ -271,7 +273,9 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
     call = Call(
         call_id, name, arguments if arguments is not None else {}, timestamp=stamp, implicit=True
     )
-    return [call, Result(call_id, _end_failed(payload), timestamp=stamp, implicit=True)]
+    failed = _end_failed(payload)
+    error = payload if failed else None
+    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error)]
 
 
 def _end_failed(payload: dict[str, Any]) -> bool:
@@ -310,7 +314,7 @@ def exec_event(obj: Any) -> Decoded | None:
     if kind == "item.completed":
         code = item.get("exit_code")
         failed = item.get("status") == "failed" or (type(code) is int and code != 0)
-        result = Result(item["id"], failed)
+        result = Result(item["id"], failed, error=item if failed else None)
         if item["type"] in COMPLETION_ONLY:
             # reported only when done: the completion is the call and its result at once
             call = _exec_call(item)

@@ -72,7 +72,15 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
         ]
     if kind == "tool.execution_complete":
         failed = data.get("success") is False
-        return [Result(text_id(data.get("toolCallId")), failed, parent, stamp)]
+        return [
+            Result(
+                text_id(data.get("toolCallId")),
+                failed,
+                parent,
+                stamp,
+                error=data if failed else None,
+            )
+        ]
     if kind == "user.message":
         text = human_text(data.get("content"))
         return [Human(text)] if text is not None and parent is None else NOTHING

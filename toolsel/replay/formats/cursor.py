@@ -69,7 +69,10 @@ def stream_event(obj: Any) -> Decoded | None:
     if subtype == "completed":
         # the completion repeats the call: a call only when `started` was not logged
         call = Call(call_id, name, arguments, timestamp=stamp, implicit=True)
-        return STREAM, [call, Result(call_id, _failed(body.get("result")), timestamp=stamp)]
+        outcome = body.get("result")
+        failed = _failed(outcome)
+        error = outcome if failed else None
+        return STREAM, [call, Result(call_id, failed, timestamp=stamp, error=error)]
     return STREAM, NOTHING
 
 

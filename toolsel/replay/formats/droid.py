@@ -29,7 +29,10 @@ def event(obj: Any) -> Decoded | None:
             )
         ]
     if kind == "tool_result":
-        return DROID, [Result(text_id(obj.get("id")), obj.get("isError") is True)]
+        failed = obj.get("isError") is True
+        return DROID, [
+            Result(text_id(obj.get("id")), failed, error=obj.get("value") if failed else None)
+        ]
     if kind == "completion":
         return DROID, NOTHING
     return None

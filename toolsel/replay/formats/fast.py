@@ -45,6 +45,7 @@ from toolsel.replay.formats.claude import (
     CLAUDE_LINE_TYPES,
     FLAT_RECORDS,
     STREAM_JSON,
+    failure_content,
     structured_error,
 )
 from toolsel.replay.formats.shared import arguments_call
@@ -66,7 +67,7 @@ Text = str | None | UnsetType
 
 class Block(Struct, gc=False):
     """An Anthropic content block (or a Responses message part): what calls, results and
-    human text need. A tool result's `content` is not a field: it is skipped."""
+    human text need. A tool result's `content` is kept raw (not decoded)."""
 
     type: Text = ABSENT
     id: Text = ABSENT
@@ -75,6 +76,7 @@ class Block(Struct, gc=False):
     tool_use_id: Text = ABSENT
     is_error: bool | UnsetType | None = ABSENT
     text: Text = ABSENT
+    content: Raw | UnsetType = ABSENT  # a result's: kept raw, decoded only for an error
 
 
 Content = str | list[Block] | None | UnsetType
@@ -399,15 +401,30 @@ def _add_blocks(
             agent = None
             if structured.__class__ is Structured:
                 agent = structured.agent_id if type(structured.agent_id) is str else None
+            failed = flag if type(flag) is bool else structured_error(structured)
+            error = None
+            if failed:  # the content is decoded for an error only
+                error = failure_content(_raw_value(block.content), structured)
             events.append(
                 Result(
                     call_id if type(call_id) is str else "",
-                    flag if type(flag) is bool else structured_error(structured),
+                    failed,
                     parent,
                     timestamp,
                     agent,
+                    error=error,
                 )
             )
+
+
+def _raw_value(raw: Raw | UnsetType) -> Any:
+    """A raw JSON value decoded (None when absent or not JSON)."""
+    if raw is ABSENT:
+        return None
+    try:
+        return msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return None
 
 
 def _human_text(content: Any) -> str | None:
@@ -455,7 +472,9 @@ def _rollout(line: Line, payload: Payload) -> Any:
                 or payload.success is not ABSENT
             ):
                 return FALLBACK
-            return codex.ROLLOUT, [Result(call_id, output_failed(output), timestamp=timestamp)]
+            failed = output_failed(output)
+            error = output if failed else None
+            return codex.ROLLOUT, [Result(call_id, failed, timestamp=timestamp, error=error)]
         if kind == "message" and payload.role == "user":
             text = _human_text(payload.content)
             return codex.ROLLOUT, [Human(text)] if text is not None else []

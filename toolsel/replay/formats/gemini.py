@@ -91,7 +91,16 @@ def _calls(message: dict[str, Any]) -> list[Event]:
         failed = DONE.get(status) if type(status) is str else None
         if failed is not None or call.get("result") is not None:
             failed = bool(failed)
-            events.append(Result(call_id, failed, timestamp=stamp, implicit=True))
+            outcome = call.get("result")
+            events.append(
+                Result(
+                    call_id,
+                    failed,
+                    timestamp=stamp,
+                    implicit=True,
+                    error=(outcome or call) if failed else None,
+                )
+            )
     return events
 
 
@@ -123,7 +132,11 @@ def stream_event(obj: Any) -> Decoded | None:
         ]
     if kind == "tool_result":
         failed = obj.get("status") == "error" or bool(obj.get("error"))
-        return STREAM, [Result(text_id(obj.get("tool_id")), failed, timestamp=stamp)]
+        return STREAM, [
+            Result(
+                text_id(obj.get("tool_id")), failed, timestamp=stamp, error=obj if failed else None
+            )
+        ]
     if kind == "init":
         session = obj.get("session_id")
         return STREAM, [Session(session)] if type(session) is str else NOTHING

@@ -32,7 +32,14 @@ def record(obj: Any) -> Decoded | None:
             if type(call) is dict
         ]
     if kind == "tool_result":
-        return GROK, [Result(text_id(obj.get("tool_call_id")), obj.get("is_error") is True)]
+        failed = obj.get("is_error") is True
+        return GROK, [
+            Result(
+                text_id(obj.get("tool_call_id")),
+                failed,
+                error=obj.get("content") if failed else None,
+            )
+        ]
     if kind == "backend_tool_call":
         return GROK, _backend(obj.get("kind"))
     if kind == "user":
@@ -52,7 +59,8 @@ def _backend(kind: Any) -> list[Event]:
     events: list[Event] = [Call(call_id, _name(kind.get("tool_type")), kind.get("action", {}))]
     status = kind.get("status")
     if status in ("completed", "failed"):
-        events.append(Result(call_id, status == "failed"))
+        failed = status == "failed"
+        events.append(Result(call_id, failed, error=kind if failed else None))
     return events
 
 

@@ -51,7 +51,8 @@ def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
     if kind == "tool.result":
         result = loop_event.get("result")
         failed = type(result) is dict and result.get("isError") is True
-        return [Result(text_id(loop_event.get("toolCallId")), failed, implicit=True)]
+        call_id = text_id(loop_event.get("toolCallId"))
+        return [Result(call_id, failed, implicit=True, error=result if failed else None)]
     return []
 
 
@@ -77,7 +78,8 @@ def _message(message: dict[str, Any]) -> list[Event]:
         return events
     if role == "tool":
         failed = message.get("isError") is True
-        return [Result(text_id(message.get("toolCallId")), failed, implicit=True)]
+        content = message.get("content") if failed else None
+        return [Result(text_id(message.get("toolCallId")), failed, implicit=True, error=content)]
     if role == "user":
         origin = message.get("origin")
         if type(origin) is dict and origin.get("kind") not in (None, "user"):

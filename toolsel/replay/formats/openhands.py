@@ -45,7 +45,8 @@ def event(obj: Any) -> Decoded | None:
                 timestamp=stamp,
             )
         ]
-    return OPENHANDS, [Result(call_id, _failed(obj), timestamp=stamp)]
+    failed = _failed(obj)
+    return OPENHANDS, [Result(call_id, failed, timestamp=stamp, error=obj if failed else None)]
 
 
 def _failed(obj: dict[str, Any]) -> bool:

@@ -68,8 +68,9 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
                 )
         return events
     if role == "toolResult":
-        return [Result(text_id(message.get("toolCallId")), message.get("isError") is True,
-                       UNSET, stamp)]  # fmt: skip
+        failed = message.get("isError") is True
+        error = message.get("content") if failed else None
+        return [Result(text_id(message.get("toolCallId")), failed, UNSET, stamp, error=error)]
     if role == "user":
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else NOTHING
