@@ -4,6 +4,7 @@ without `id`/`tool_use_id`, counted and paired by position."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import ANY
 
 from tests.replay.records import replay
 from toolsel.replay.events import UNSET, AgentFile, Call, Human, Result, Session, SidechainStart
@@ -128,12 +129,12 @@ def test_a_user_lines_tool_result_blocks_are_results() -> None:
     ok = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
     assert results([ok, {**ok, "tool_use_id": "toolu_2", "is_error": True}]) == [
         Result("toolu_1", False, timestamp=AT),
-        Result("toolu_2", True, timestamp=AT),
+        Result("toolu_2", True, error=ANY, timestamp=AT),
     ]
     assert results([{"type": "web_search_tool_result", "tool_use_id": 7}]) == [Result("7", False, timestamp=AT)]  # fmt: skip
     # the block says nothing: Claude Code's toolUseResult text does
-    assert results([ok], toolUseResult="Error: File does not exist.") == [Result("toolu_1", True, timestamp=AT)]  # fmt: skip
-    assert results([ok], toolUseResult="User rejected tool use") == [Result("toolu_1", True, timestamp=AT)]  # fmt: skip
+    assert results([ok], toolUseResult="Error: File does not exist.") == [Result("toolu_1", True, error=ANY, timestamp=AT)]  # fmt: skip
+    assert results([ok], toolUseResult="User rejected tool use") == [Result("toolu_1", True, error=ANY, timestamp=AT)]  # fmt: skip
     assert results([ok], toolUseResult="Done. Error: none") == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
     assert results([{**ok, "is_error": False}], toolUseResult="Error: x") == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
     assert results([{**ok, "is_error": "true"}], toolUseResult={"stdout": ""}) == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
@@ -228,7 +229,7 @@ def test_stream_json_messages_name_their_parent_call() -> None:
     answer = {"type": "tool_result", "tool_use_id": "toolu_2", "content": "x"}
     assert stream("user", [answer], "toolu_T", tool_use_result="Error: no match") == (
         "stream-json",
-        [Result("toolu_2", True, parent="toolu_T")],
+        [Result("toolu_2", True, error=ANY, parent="toolu_T")],
     )
     assert stream(
         "user", [answer], None, toolUseResult={"agentId": "a1"}, tool_use_result="Error"

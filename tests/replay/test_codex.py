@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 
@@ -644,15 +645,15 @@ def test_a_server_side_item_is_a_call_and_once_it_ended_its_result() -> None:
     search = {"type": "web_search_call", "id": "ws_1", "action": {"type": "search", "query": "q"}}
     call = Call("ws_1", "web_search_call", {"type": "search", "query": "q"})
     assert item(**search, status="completed") == [call, Result("ws_1", False)]
-    assert item(**search, status="failed") == [call, Result("ws_1", True)]
+    assert item(**search, status="failed") == [call, Result("ws_1", True, error=ANY)]
     assert item(**search, status="incomplete") == [call, Result("ws_1", False)]
     assert item(**search, status="cancelled") == [call, Result("ws_1", False)]
     assert item(**search, status="in_progress") == [call]
     assert item(**search, status=["failed"]) == [call]
-    assert item(**search, status="in_progress", error={"message": "x"}) == [call, Result("ws_1", True)]  # fmt: skip
+    assert item(**search, status="in_progress", error={"message": "x"}) == [call, Result("ws_1", True, error=ANY)]  # fmt: skip
     mcp = {"type": "mcp_call", "id": "mcp_1", "name": "search", "arguments": '{"q": 1}', "status": "completed"}  # fmt: skip
     assert item(**mcp) == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
-    assert item(**mcp, error="boom") == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", True)]  # fmt: skip
+    assert item(**mcp, error="boom") == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", True, error=ANY)]  # fmt: skip
     assert item(**{**mcp, "name": ""}, error="") == [Call("mcp_1", "mcp_call", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
     assert item(type="code_interpreter_call", id="ci_1", code="print(1)") == [Call("ci_1", "code_interpreter_call", "print(1)", encoded=True)]  # fmt: skip
     assert item(type="file_search_call", id=5, queries=["q"]) == [Call("5", "file_search_call", ["q"])]  # fmt: skip
@@ -724,7 +725,7 @@ def test_rollout_lines_of_every_kind() -> None:
     output = {"type": "function_call_output", "call_id": "c1", "output": {"content": "x", "success": False}}  # fmt: skip
     assert rollout({"timestamp": AT, "type": "response_item", "payload": output}) == (
         "codex-rollout",
-        [Result("c1", True, timestamp=AT)],
+        [Result("c1", True, error=ANY, timestamp=AT)],
     )
     search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "q"}}  # fmt: skip
     assert rollout({"timestamp": AT, "type": "response_item", "payload": search}) == (
@@ -820,9 +821,9 @@ def test_codex_exec_items() -> None:
     )
     done = {**started, "exit_code": 0, "status": "completed"}
     assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False)])
-    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
     assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False)])  # fmt: skip
-    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
     assert exec_item("item.updated", done) == ("codex-exec", ())
     assert exec_item("item.started", {**started, "id": 0}) == ("codex-exec", ())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest.mock import ANY
 
 from tests.replay.records import replay
 from toolsel.replay.events import UNKNOWN, Call, Human, Result, Session
@@ -101,8 +102,8 @@ def test_a_recorded_call_with_an_outcome_is_an_implicit_call_and_result() -> Non
         return decoded[1][1:]
 
     assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True)]
-    assert outcome("error", response) == [Result("a", True, timestamp=AT, implicit=True)]
-    assert outcome("cancelled", None) == [Result("a", True, timestamp=AT, implicit=True)]
+    assert outcome("error", response) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
+    assert outcome("cancelled", None) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
     assert outcome("executing", None) == []
     assert outcome("scheduled", response) == [Result("a", False, timestamp=AT, implicit=True)]
     assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True)]

@@ -4,6 +4,7 @@ messages; the other entry types are known metadata."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import ANY
 
 from tests.replay.records import replay
 from toolsel.replay.events import UNSET, Call, Human, Result, Session
@@ -104,7 +105,7 @@ def test_an_assistant_messages_tool_call_blocks_are_calls() -> None:
 def test_a_tool_result_message_fails_only_when_is_error_is_true() -> None:
     result = {"role": "toolResult", "toolCallId": "c1", "toolName": "ls", "content": []}
     assert pi.entry(entry_of(result)) == ("pi", [Result("c1", False, timestamp=STAMP)])
-    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, timestamp=STAMP)])  # fmt: skip
+    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, error=ANY, timestamp=STAMP)])  # fmt: skip
     assert pi.entry(entry_of({**result, "isError": "true"})) == ("pi", [Result("c1", False, timestamp=STAMP)])  # fmt: skip
     (event,) = pi.entry(entry_of(result))[1]
     assert event.parent is UNSET  # pi does not say which call a sub-agent's result is under

@@ -104,7 +104,7 @@ def test_no_format_fits_says_so_everywhere_and_exits_1(cli: Cli, write) -> None:
     code, human, notes, events = _outputs(cli, str(path))
     assert code == 1 and notes == events and len(notes) == 1
     assert notes[0].startswith("format not recognised: 2 records of types no decoder knows")
-    assert notes[0] in human
+    assert " ".join(notes[0].split()) in " ".join(human.split())  # folded to the screen
     assert cli("replay", str(path), "--no-registry", "--fail-on", "orphans").exit_code == 0
     stats = json.loads(cli("stats", str(path), "-f", "json").stdout)
     assert stats["notes"] == notes
@@ -149,7 +149,7 @@ def test_a_file_that_yields_one_side_gets_a_note(
     _, human, notes, events = _outputs(cli, str(write("t.jsonl", "".join(lines))))
     assert notes == events and len(notes) == 1
     assert notes[0].startswith(f"read as openai-chat, this file yields {found}:")
-    assert notes[0] in human
+    assert " ".join(notes[0].split()) in " ".join(human.split())  # folded to the screen
 
 
 @pytest.mark.parametrize(
