@@ -241,7 +241,7 @@ def test_a_client_launch_config_is_refused_as_one(cli, write: Write) -> None:  #
     run = cli("rank", "--no-cache", "-r", str(path), "search")
     assert run.exit_code == 2
     [line] = run.stderr.strip().splitlines()
-    assert f"{path}:2:" in line and "client launch config, not a registry" in line
+    assert f"{path}:1:1: TS003 not a registry: an MCP server's launch entry" in line
     assert "- name:" not in line
 
 
