@@ -127,6 +127,8 @@ def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
         "turn_id": event.turn_id,
         "file": event.file,
         "line": event.line,
+        "at": event.at,  # the call's own time: /v1/usage records it at that time
+        "copied": event.copied,  # a resumed session's copy: /v1/usage does not count it
     }
     if event.event == "tool_result":  # what `toolsel serve`'s /v1/usage records
         payload["is_error"] = event.is_error

@@ -105,16 +105,37 @@ def parse_json(raw: bytes) -> Any:
         raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
 
 
+def parse_json_lines(raw: bytes) -> list[Any]:
+    """A JSON lines body (`replay --format jsonl`): one value a line, blank lines skipped;
+    an error names the line."""
+    values = []
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            values.append(parse_json(line))
+        except RequestError as error:
+            raise RequestError(f"line {number}: {error}") from None
+    if not values:
+        raise RequestError("empty request body: send one JSON object a line")
+    return values
+
+
 def shown_error(error: Exception) -> str:
     text = " ".join(str(error).split())
     return text if len(text) <= 200 else text[:199] + "…"
 
 
 class ReadRequest(Request):
-    """A request whose body was read and parsed already (FastAPI asks for both)."""
+    """A request whose body was read and parsed already (FastAPI asks for both). A JSON
+    lines body, parsed into a list, is labelled JSON, so that FastAPI hands the list on."""
 
-    def __init__(self, request: Request, raw: bytes, value: Any) -> None:
-        super().__init__(request.scope, request.receive)
+    def __init__(self, request: Request, raw: bytes, value: Any, *, relabel: bool = False) -> None:
+        scope = request.scope
+        if relabel:
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        super().__init__(scope, request.receive)
         self.raw, self.value = raw, value
 
     async def body(self) -> bytes:
@@ -139,8 +160,12 @@ class ServeRoute(APIRoute):
                 key = next(iter(request.query_params))[:40]
                 raise BadValue(f"{self.path} does not take the query parameter `{key}`")
             if takes_body:
+                from toolsel.serve.guard import is_json_lines_media_type
+
                 raw = await read_body(request, *request.app.state.body_limits)
-                request = ReadRequest(request, raw, parse_json(raw))
+                lines = is_json_lines_media_type(request.headers.get("content-type", "").encode())
+                value = parse_json_lines(raw) if lines else parse_json(raw)
+                request = ReadRequest(request, raw, value, relabel=lines)
             return await handle(request)
 
         return strict

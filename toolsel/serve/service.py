@@ -28,7 +28,7 @@ from toolsel.serve.limits import ANALYTICS_TOOLS, MAX_BATCH
 from toolsel.serve.models import (
     AnalyticsQuery,
     RankRequest,
-    ReplayResult,
+    ReplayEvent,
     SelectRequest,
     ToolsQuery,
     UsageBatch,
@@ -295,10 +295,11 @@ class Service:
         `tool_result` events of `toolsel replay --format jsonl`."""
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
-        records = parse_records(body)
+        items = usage_items(body)
+        records = records_of(items)
         with _store_errors():
             stored = self.store.record(records)
-        return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
+        return {"schema": USAGE_SCHEMA, "received": len(items), "stored": stored}
 
     def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
         """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
@@ -418,7 +419,13 @@ def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> 
 
 def parse_records(body: Any) -> list[UsageRecord]:
     """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
-    checked by its model; an error names the record at fault."""
+    checked by its model; an error names the item at fault. A replay event that records
+    nothing (`replay_record`) is taken and left out."""
+    return records_of(usage_items(body))
+
+
+def usage_items(body: Any) -> list[Any]:
+    """The items a POST /v1/usage body holds (one record, a list, `{records: [...]}`)."""
     if isinstance(body, dict) and "records" in body:
         body = read(UsageBatch, body).records
     items = body if isinstance(body, list) else [body]
@@ -426,33 +433,58 @@ def parse_records(body: Any) -> list[UsageRecord]:
         raise RequestError("no usage records")
     if len(items) > MAX_BATCH:
         raise RequestError(f"at most {MAX_BATCH} records per request, got {len(items)}", 413)
+    return items
+
+
+def records_of(items: list[Any]) -> list[UsageRecord]:
     records = []
     for number, item in enumerate(items):
         if not isinstance(item, dict):
             raise RequestError(f"record {number}: expected an object, got {kind(item)}", 422)
         try:
-            records.append(_record(item))
+            record = _record(item)
         except RequestError as error:
             raise RequestError(f"record {number}: {error}", 422) from None
+        if record is not None:
+            records.append(record)
     return records
 
 
-def _record(item: dict[str, Any]) -> UsageRecord:
-    if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
-        event = read(ReplayResult, item)
-        return UsageRecord(
-            tool=event.tool,
-            ok=not event.is_error,
-            at=now(),
-            latency_ms=event.latency_ms,
-            session=event.file,
-            id=stored_text(f"{event.file}#{event.id}", "id"),
-        )
-    if item.get("event") == "tool_start" and "schema" in item:
-        raise RequestError("a tool_start event records nothing; send tool_result events")
+def _record(item: dict[str, Any]) -> UsageRecord | None:
+    if "event" in item and "schema" in item:  # a line of `replay --format jsonl`
+        return replay_record(read(ReplayEvent, item))
     sent = read(UsageRecordBody, item)
     at = sent.at or now()
     return UsageRecord(sent.tool, sent.ok, at, sent.latency_ms, sent.session, sent.error, sent.id)
+
+
+def replay_record(event: ReplayEvent) -> UsageRecord | None:
+    """The record of a replay event: a `tool_result` makes one, at its call's own time (the
+    time it is received when the transcript gave none); a `tool_start` makes none (the
+    call's result does, or the call was never answered), nor does a resumed session's copy
+    of an earlier call (`copied`, which `stats` does not count either), nor a call without
+    a tool name. Its id (`replay_id`) is the same whichever file or folder it was read
+    from, so posting a folder again, or a copy of it, stores nothing twice."""
+    if event.event != "tool_result" or event.copied or event.tool is None:
+        return None
+    return UsageRecord(
+        tool=event.tool,
+        ok=not event.is_error,
+        at=event.at or now(),
+        latency_ms=event.latency_ms,
+        session=event.file,
+        id=stored_text(replay_id(event), "id"),
+    )
+
+
+def replay_id(event: ReplayEvent) -> str:
+    """A call's idempotency key: its id, tool and time (`replay:ID@TIME/TOOL`), which name
+    one call wherever its transcript lies; a call without a time, or whose id toolsel made
+    up from its line (`noid:`), is named by its file too (`FILE#ID`)."""
+    call = str(event.id)
+    if event.at is None or call.startswith("noid:"):
+        return f"{event.file}#{call}"
+    return f"replay:{call}@{event.at}/{event.tool}"
 
 
 def describe_error(error: BaseException) -> str:
