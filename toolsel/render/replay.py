@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from toolsel.registry.model import Registry
+    from toolsel.replay.post import PostResult
 
 REPLAY_SCHEMA = schema_name(Output.REPLAY)
 EVENT_SCHEMA = schema_name(Output.REPLAY_EVENT)
@@ -152,6 +153,16 @@ def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent
         out.write(dumps_line(event_payload(event, display)))
 
     return write
+
+
+def posted_note(result: PostResult) -> str:
+    """`replay --post`'s line on stderr: what was sent, and what the server kept anew."""
+    batches = f"{result.batches} batch{'es' if result.batches != 1 else ''}"
+    retried = f", {result.retries} retried" if result.retries else ""
+    return (
+        f"posted {result.events} calls to {result.url} in {batches}{retried}: "
+        f"{result.stored} stored, {result.events - result.stored} already there"
+    )
 
 
 def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
