@@ -5,6 +5,7 @@ import."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 from tests.conftest import Cli
@@ -40,7 +41,7 @@ def test_an_imported_week_is_spread_over_its_days(
         # seven buckets hold calls, one a day, 24 hours apart, each day's own count
         busy = [i for i, n in enumerate(per_bucket) if n]
         assert [per_bucket[i] for i in busy] == [len(day_calls(day)) for day in range(DAYS)]
-        assert [b - a for a, b in zip(busy, busy[1:])] == [2] * (DAYS - 1)
+        assert {b - a for a, b in pairwise(busy)} == {2}
         errors = [by_name["errors"][i] for i in busy]
         assert errors == [1 if day % 2 == 0 else 0 for day in range(DAYS)]
         assert watched.problems() == []
