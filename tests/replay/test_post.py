@@ -141,6 +141,10 @@ def served(store_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
         return answer.status_code, answer.content, answer.headers.get("Retry-After")
 
     monkeypatch.setattr("toolsel.replay.post.http_post", send)
+    import logging
+
+    for name in ("toolsel.serve", "toolsel.serve.access"):  # not an earlier test's handler,
+        monkeypatch.setattr(logging.getLogger(name), "handlers", [])  # on a stream now closed
     yield client
     service.close()
 

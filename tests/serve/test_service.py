@@ -311,6 +311,7 @@ def test_without_a_store_the_service_is_ready_and_records_nothing(service: Servi
             "tools": 43,
             "last_reload_error": None,
             "store_error": None,
+            "index_ready": True,
         },
     )
     assert isinstance(loaded, str) and loaded.endswith("Z")  # when the registry was loaded

@@ -278,7 +278,7 @@ def mcp(
     service = _service(registry, namespace, db, use_store=db is not None)
     service.watch()
     try:
-        anyio.run(run_stdio, create_mcp(service))
+        anyio.run(run_stdio, create_mcp(service), service.warm)
     finally:
         service.close()
 
@@ -307,6 +307,7 @@ def _service(
             namespace=namespace,
             warm_embeddings=embed and missing() is None,
             auto_embeddings=embed,
+            defer_index=True,  # made by `Service.warm` once the server answers
         )
     except BaseException:
         if store is not None:

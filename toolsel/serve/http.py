@@ -183,12 +183,14 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     on_close: Callable[[], None] | None = None,
     analytics_budget: float = ANALYTICS_BUDGET,
+    on_start: Callable[[], None] | None = None,
 ) -> FastAPI:
     """The app. `policy` says which Host names and Origins it answers (default: those of
     `host`); `pool` runs the work (default: a new one, closed with the app); analytics
     run on workers of their own, each request within `analytics_budget` seconds; with
-    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_close` runs
-    when the server shuts down."""
+    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_start` runs
+    when the server starts (before it listens: it must not take long), `on_close` when
+    it shuts down."""
     from toolsel.serve.analytics import analytics_pool
     from toolsel.serve.dashboard import dashboard_routes
 
@@ -196,7 +198,7 @@ def create_app(
     analytics = analytics_pool(analytics_budget)
     closing = [on_close, None if pool else work.close, analytics.close]
     app = FastAPI(
-        lifespan=_lifespan([c for c in closing if c is not None], mcp_server),
+        lifespan=_lifespan([c for c in closing if c is not None], mcp_server, on_start),
         title="toolsel",
         version=__version__,
         description="Tool selection as a service: rank, select and validate tool calls "
@@ -217,15 +219,19 @@ def create_app(
     return app
 
 
-def _lifespan(closing: list[Callable[[], None]], mcp_server: Any) -> Any:
-    """Quiet event-loop errors while serving; at shutdown, stop the MCP sessions, then run
-    `closing` last to first."""
+def _lifespan(
+    closing: list[Callable[[], None]], mcp_server: Any, on_start: Callable[[], None] | None
+) -> Any:
+    """Quiet event-loop errors while serving, and run `on_start`; at shutdown, stop the MCP
+    sessions, then run `closing` last to first."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         from toolsel.serve.connections import quiet_loop_errors
 
         quiet_loop_errors(asyncio.get_running_loop())
+        if on_start is not None:
+            on_start()
         async with AsyncExitStack() as stack:
             for close in closing:
                 stack.callback(close)

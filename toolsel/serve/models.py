@@ -336,6 +336,10 @@ class Readiness(BaseModel):
     last_reload: str = Field(description="when the live registry was loaded")
     last_reload_error: str | None
     store_error: str | None
+    index_ready: bool = Field(
+        description="the ranking index is made (at start it is made while the server "
+        "already answers; until then `ready` is false)"
+    )
 
 
 class Score(BaseModel):

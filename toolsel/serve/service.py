@@ -35,6 +35,7 @@ from toolsel.serve.models import (
     UsageRecordBody,
     ValidateRequest,
 )
+from toolsel.serve.pending import Pending
 from toolsel.serve.store import UsageRecord, UsageStore, Window, now
 from toolsel.serve.values import RequestError as RequestError  # compat imports it from here
 from toolsel.serve.values import kind, read, shown, stored_text
@@ -51,12 +52,34 @@ class Snapshot:
     snapshot once and use only it, so none ever sees a half-loaded registry."""
 
     registry: Registry
-    index: PreparedIndex
+    #: its ranking index: made at start on a thread of its own (`Service.warm`), so that
+    #: the server answers before it is; at a reload, made before the snapshot goes live
+    built: Pending[PreparedIndex]
     stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
     version: int
     loaded_at: float = field(default_factory=time.time)
     #: one input validator per tool, built on first use and shared by every request
     validators: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def index(self) -> PreparedIndex:
+        """The ranking index, waited for within the request's deadline: 503 past it, or
+        when it could not be made."""
+        from toolsel.deadline import current
+
+        try:
+            return self.built.get(current())
+        except TimeoutError:
+            raise RequestError(
+                "the ranking index is still being built (the server has just started); "
+                "try again in a moment",
+                503,
+                reason="starting",
+            ) from None
+        except Exception as error:
+            raise RequestError(
+                f"the ranking index could not be built: {describe_error(error)}", 503
+            ) from None
 
 
 class Service:
@@ -71,6 +94,7 @@ class Service:
         warm_embeddings: bool = False,
         auto_embeddings: bool = True,
         analytics_tools: int = ANALYTICS_TOOLS,
+        defer_index: bool = False,
     ) -> None:
         # the paths as given (files, directories, server=PATH), expanded anew at every
         # poll, so a file added to a registry directory is loaded
@@ -86,7 +110,9 @@ class Service:
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         files, stamp = self._stamp()
-        self.snapshot = self._load(1, files, stamp)  # raises on a bad registry at start
+        # raises on a bad registry at start; with `defer_index`, the index is made by `warm`
+        # (or the first request that needs it), so the server answers before it is made
+        self.snapshot = self._load(1, files, stamp, defer_index=defer_index)
         self.loaded_at = _now()  # when the live registry was loaded (/readyz `last_reload`)
 
     # -- loading ------------------------------------------------------------------------
@@ -117,11 +143,18 @@ class Service:
         return files, tuple(found)
 
     def _load(
-        self, version: int, files: FileList, stamp: tuple[tuple[str, int, int], ...]
+        self,
+        version: int,
+        files: FileList,
+        stamp: tuple[tuple[str, int, int], ...],
+        *,
+        defer_index: bool = False,
     ) -> Snapshot:
-        """A complete snapshot of the files as they are; `stamp` was taken before reading."""
+        """A complete snapshot of the files as they are; `stamp` was taken before reading.
+        The registry is read and checked here; its index is made here too, unless
+        `defer_index`."""
         from toolsel.graph import find_cycles, requires_graph
-        from toolsel.ranking.store import load_registry_and_index
+        from toolsel.ranking.store import read_registry_for_index
 
         for name, mtime, _ in stamp:
             if mtime == -2:
@@ -129,7 +162,8 @@ class Service:
                     f"{name}: not a regular file (a pipe, socket or device)",
                     hint="serve re-reads its registry files when they change; give regular files",
                 )
-        registry, index = load_registry_and_index(files)
+        read = read_registry_for_index(files)
+        registry = read.registry
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
@@ -140,13 +174,25 @@ class Service:
                 f"{where}requires cycle: {' -> '.join(cycles[0])}",
                 hint="a tool cannot require itself, even through others; remove one edge",
             )
-        if self.warm_embeddings:
-            index.tool_vectors()
-            index.example_vectors()
-            from toolsel.embed.model import embedder
 
-            embedder().start_loading()
-        return Snapshot(registry, index, stamp, version)
+        def make_index() -> PreparedIndex:
+            index = read.prepared_index()
+            if self.warm_embeddings:
+                index.tool_vectors()
+                index.example_vectors()
+                from toolsel.embed.model import embedder
+
+                embedder().start_loading()
+            return index
+
+        built = Pending(make_index)
+        if not defer_index:
+            built.get()
+        return Snapshot(registry, built, stamp, version)
+
+    def warm(self) -> None:
+        """Make the current snapshot's index on a thread of its own, if it is not made."""
+        self.snapshot.built.start("toolsel-index")
 
     def reload_if_changed(self) -> bool:
         """Load the registry again if a file changed; keep the last good one if the new one
@@ -206,15 +252,21 @@ class Service:
         reload keeps the service ready on the last good registry, and says why."""
         snap = self.snapshot
         store_error = self.store.health() if self.store is not None else None
+        failed = snap.built.error
+        reload_error = self.last_error
+        if failed is not None and reload_error is None:
+            reload_error = f"the ranking index could not be built: {describe_error(failed)}"
+        ready = store_error is None and snap.built.done and failed is None
         body = {
-            "ready": store_error is None,
+            "ready": ready,
             "registry_version": snap.version,
             "tools": len(snap.registry.tools),
             "last_reload": self.loaded_at,
-            "last_reload_error": self.last_error,
+            "last_reload_error": reload_error,
             "store_error": store_error,
+            "index_ready": snap.built.done and failed is None,
         }
-        return store_error is None, body
+        return ready, body
 
     def rank(self, request: RankRequest) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
