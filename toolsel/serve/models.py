@@ -25,7 +25,7 @@ from pydantic import (
 
 from toolsel.ranking.options import Method
 from toolsel.registry.model import Permission
-from toolsel.schemas import Output, schema_text
+from toolsel.schemas import Output, schema_name, schema_text
 from toolsel.serve.limits import MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
 from toolsel.serve.values import (
     BadValue,
@@ -210,7 +210,7 @@ class UsageRecordBody(Body):
 
 
 class ReplayEvent(BaseModel):
-    """A line of `toolsel replay --format jsonl` (`toolsel.replay-event/v1`): a
+    """A line of `toolsel replay --format jsonl` (`Output.REPLAY_EVENT`): a
     `tool_result` is one call's record; a `tool_start` records nothing (its result does).
 
     Unlike a usage record, a key this model does not know is ignored, not refused: the
@@ -234,12 +234,9 @@ class ReplayEvent(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _versioned(cls, data: Any) -> Any:
-        if isinstance(data, dict) and not str(data.get("schema", "")).startswith(
-            "toolsel.replay-event/v1"
-        ):
-            raise BadValue(
-                f"`schema` must be toolsel.replay-event/v1, got {shown(data.get('schema'))}"
-            )
+        expected = schema_name(Output.REPLAY_EVENT)
+        if isinstance(data, dict) and data.get("schema") != expected:
+            raise BadValue(f"`schema` must be {expected}, got {shown(data.get('schema'))}")
         return data
 
 
