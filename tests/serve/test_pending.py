@@ -100,3 +100,28 @@ def test_an_index_that_cannot_be_made_is_a_503_and_shown_at_readyz(
     selected = service.select(read(SelectRequest, {"names": ["read_file"]}))
     assert selected["matches"] == ["read_file"]  # a lookup needs no index
     service.close()
+
+
+def test_embeddings_that_cannot_be_warmed_never_take_the_index_down(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    from toolsel.ranking.prepared import PreparedIndex
+    from toolsel.serve.models import RankRequest
+    from toolsel.serve.service import Service
+    from toolsel.serve.values import read
+
+    def offline(self: PreparedIndex, *args: object, **kwargs: object) -> object:
+        raise OSError("no network to fetch the model")
+
+    monkeypatch.setattr(PreparedIndex, "tool_vectors", offline)
+    service = Service([ROOT / "registries"], None, warm_embeddings=True, defer_index=True)
+    with caplog.at_level(logging.WARNING, logger="toolsel.serve"):
+        service.warm()
+        ranked = service.rank(read(RankRequest, {"query": "deploy", "method": "hybrid"}))
+    assert ranked["results"] and service.ready()[0]
+    assert [r.getMessage() for r in caplog.records] == [
+        "embeddings not warmed: OSError: no network to fetch the model"
+    ]
+    service.close()

@@ -178,11 +178,7 @@ class Service:
         def make_index() -> PreparedIndex:
             index = read.prepared_index()
             if self.warm_embeddings:
-                index.tool_vectors()
-                index.example_vectors()
-                from toolsel.embed.model import embedder
-
-                embedder().start_loading()
+                warm_embeddings(index)
             return index
 
         built = Pending(make_index)
@@ -423,6 +419,20 @@ def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
         "examples": list(registry.examples_for(tool.name)),
         "source": {"file": tool.source.file, "pointer": tool.source.pointer},
     }
+
+
+def warm_embeddings(index: PreparedIndex) -> None:
+    """Embed the tools and examples, and load the model, before a request needs them. A
+    failure (no model offline, say) leaves ranking without embeddings to the requests that
+    ask for them, which say why; it never takes the index down with it."""
+    try:
+        index.tool_vectors()
+        index.example_vectors()
+        from toolsel.embed.model import embedder
+
+        embedder().start_loading()
+    except Exception as error:
+        log.warning("embeddings not warmed: %s", describe_error(error))
 
 
 def analytics_window(query: AnalyticsQuery) -> Window:
