@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 from toolsel import __version__
-from toolsel.serve.models import RankRequest, SelectRequest, ValidateRequest
 from toolsel.serve.service import Service
 from toolsel.serve.values import read, shown
 
@@ -67,6 +66,8 @@ class Tools:
         """Find the registry's tools that fit a task, best first: each tool's name,
         description and input schema. `top` caps how many (1-50); `category` keeps one
         category."""
+        from toolsel.serve.models import RankRequest
+
         body: dict[str, Any] = {"query": query, "top": max(1, min(top, 50))}
         if category:
             body["categories"] = [category]
@@ -80,6 +81,8 @@ class Tools:
     def select_tools(self, names: list[str]) -> dict[str, Any]:
         """The full definitions (MCP tool shape) of tools named exactly or by alias; names
         that match nothing are listed in `not_found`."""
+        from toolsel.serve.models import SelectRequest
+
         with _deadline():
             selected = self.service.select(read(SelectRequest, {"names": names}))
         return {"tools": self._mcp_tools(selected["matches"]), "not_found": selected["not_found"]}
@@ -87,6 +90,8 @@ class Tools:
     def validate_call(self, tool: str, input: dict[str, Any]) -> dict[str, Any]:
         """Check a call before making it: unknown tool, deprecated, and its input against
         the tool's JSON Schema (with the failing path). Returns {ok, violations}."""
+        from toolsel.serve.models import ValidateRequest
+
         with _deadline():
             return self.service.validate(read(ValidateRequest, {"tool": tool, "input": input}))
 

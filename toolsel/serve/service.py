@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
@@ -25,20 +25,21 @@ from toolsel.registry.paths import FileList
 from toolsel.schemas import Output, schema_name
 from toolsel.serve import values
 from toolsel.serve.limits import ANALYTICS_TOOLS, MAX_BATCH
-from toolsel.serve.models import (
-    AnalyticsQuery,
-    RankRequest,
-    ReplayEvent,
-    SelectRequest,
-    ToolsQuery,
-    UsageBatch,
-    UsageRecordBody,
-    ValidateRequest,
-)
 from toolsel.serve.pending import Pending
-from toolsel.serve.store import UsageRecord, UsageStore, Window, now
+from toolsel.serve.records import UsageRecord, Window
 from toolsel.serve.values import RequestError as RequestError  # compat imports it from here
 from toolsel.serve.values import kind, read, shown, stored_text
+
+if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it needs them
+    from toolsel.serve.models import (
+        AnalyticsQuery,
+        RankRequest,
+        ReplayEvent,
+        SelectRequest,
+        ToolsQuery,
+        ValidateRequest,
+    )
+    from toolsel.serve.store import UsageStore
 
 log = logging.getLogger("toolsel.serve")
 
@@ -277,6 +278,8 @@ class Service:
         snap = self.snapshot
         if is_select(request.query):
             lookup = {"query": request.query, "with_deps": request.with_deps}
+            from toolsel.serve.models import SelectRequest
+
             return self.select(read(SelectRequest, lookup), snap)
         lexical = request.method is Method.AUTO and not self.auto_embeddings
         options = rank_options(
@@ -462,6 +465,13 @@ def _store_errors() -> Iterator[None]:
         raise RequestError(str(error), 503) from None
 
 
+def received_now() -> str:
+    """The time a record is received, as records store it."""
+    from toolsel.serve.store import now
+
+    return now()
+
+
 def _now() -> str:
     from datetime import UTC, datetime
 
@@ -489,6 +499,8 @@ def parse_records(body: Any) -> list[UsageRecord]:
 def usage_items(body: Any) -> list[Any]:
     """The items a POST /v1/usage body holds (one record, a list, `{records: [...]}`)."""
     if isinstance(body, dict) and "records" in body:
+        from toolsel.serve.models import UsageBatch
+
         body = read(UsageBatch, body).records
     items = body if isinstance(body, list) else [body]
     if not items:
@@ -514,9 +526,13 @@ def records_of(items: list[Any]) -> list[UsageRecord]:
 
 def _record(item: dict[str, Any]) -> UsageRecord | None:
     if "event" in item and "schema" in item:  # a line of `replay --format jsonl`
+        from toolsel.serve.models import ReplayEvent
+
         return replay_record(read(ReplayEvent, item))
+    from toolsel.serve.models import UsageRecordBody
+
     sent = read(UsageRecordBody, item)
-    at = sent.at or now()
+    at = sent.at or received_now()
     return UsageRecord(sent.tool, sent.ok, at, sent.latency_ms, sent.session, sent.error, sent.id)
 
 
@@ -532,7 +548,7 @@ def replay_record(event: ReplayEvent) -> UsageRecord | None:
     return UsageRecord(
         tool=event.tool,
         ok=not event.is_error,
-        at=event.at or now(),
+        at=event.at or received_now(),
         latency_ms=event.latency_ms,
         session=event.file,
         id=stored_text(replay_id(event), "id"),
