@@ -180,3 +180,37 @@ def test_a_bad_url_or_a_refusal_is_one_line(served: object, cli: Cli, tmp_path: 
     wrong = cli("replay", "--no-registry", str(tmp_path / "week"), "--post", URL.replace("usage", "rank"))  # fmt: skip
     assert wrong.exit_code == 2 and wrong.stderr.count("\n") == 1
     assert "refused batch 1" in wrong.stderr and "HTTP 415" in wrong.stderr
+
+
+def test_a_refusal_mid_run_stops_it_with_one_line(
+    served: object, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_week(tmp_path / "week")
+    monkeypatch.setattr("toolsel.replay.post.BATCH_EVENTS", 4)
+    sent: list[int] = []
+    real = __import__("toolsel.replay.post").replay.post.http_post
+
+    def refuse_the_third(
+        url: str, body: bytes, headers: dict[str, str]
+    ) -> tuple[int, bytes, str | None]:
+        sent.append(body.count(b"\n"))
+        if len(sent) == 3:
+            return (
+                422,
+                b'{"error": "record 1: `tool` contains a NUL character", "status": 422}',
+                None,
+            )
+        return real(url, body, headers)
+
+    monkeypatch.setattr("toolsel.replay.post.http_post", refuse_the_third)
+    run = cli("replay", "--no-registry", str(tmp_path / "week"), "--post", URL)
+    assert run.exit_code == 2 and sent == [4, 4, 4]  # stopped at the refused batch
+    assert run.stderr == (
+        f"toolsel: error: {URL} refused batch 3 (4 events from {tmp_path / 'week' / 'day-2.jsonl'}:8 on): "
+        "HTTP 422: record 1: `tool` contains a NUL character\n"
+    )
+    monkeypatch.setattr("toolsel.replay.post.http_post", real)
+    # run again: the two batches stored before the refusal are not stored twice
+    done = cli("replay", "--no-registry", str(tmp_path / "week"), "--post", URL)
+    calls = sum(expected_calls().values())
+    assert done.exit_code == 0 and done.stderr.endswith(f": {calls - 8} stored, 8 already there\n")

@@ -60,8 +60,8 @@ class EventPoster:
         url: str,
         *,
         token: str | None = None,
-        batch_events: int = BATCH_EVENTS,
-        batch_bytes: int = BATCH_BYTES,
+        batch_events: int | None = None,
+        batch_bytes: int | None = None,
         send: Send | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -70,8 +70,8 @@ class EventPoster:
         token = token if token is not None else os.environ.get("TOOLSEL_TOKEN")
         if token:
             self.headers["Authorization"] = f"Bearer {token}"
-        self.batch_events = batch_events
-        self.batch_bytes = batch_bytes
+        self.batch_events = batch_events or BATCH_EVENTS
+        self.batch_bytes = batch_bytes or BATCH_BYTES
         self.send = send or http_post
         self.sleep = sleep
         self._lines: list[bytes] = []
