@@ -177,9 +177,16 @@ class Service:
             )
 
         def make_index() -> PreparedIndex:
+            began = time.perf_counter()
             index = read.prepared_index()
             if self.warm_embeddings:
                 warm_embeddings(index)
+            if defer_index:  # the server is up already: say when it is ready
+                log.info(
+                    "ranking index ready: %s tools, in %.1f s",
+                    len(index),
+                    time.perf_counter() - began,
+                )
             return index
 
         built = Pending(make_index)
