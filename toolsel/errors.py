@@ -40,3 +40,7 @@ class RegistryError(ToolselError):
     def __init__(self, message: str, *, hint: str | None = None, problem: object = None) -> None:
         super().__init__(message, hint=hint)
         self.problem = problem
+
+
+class PostError(ToolselError):
+    """Events that a server refused, or that could not be sent (`replay --post`)."""

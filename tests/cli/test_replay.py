@@ -80,6 +80,8 @@ def test_cli_jsonl_events(cli: Cli) -> None:
         "turn_id",
         "file",
         "line",
+        "at",
+        "copied",
     }
 
 

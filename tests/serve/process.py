@@ -51,6 +51,19 @@ class Server:
             return error.code, json.loads(error.read())
 
 
+def wait_until_ready(server: Server, args: tuple[str, ...], seconds: float = 60) -> None:
+    """Wait while /readyz says the server is still starting (its ranking index is made
+    after it answers /healthz), so that a test sees the server as its clients will."""
+    token = args[args.index("--token") + 1] if "--token" in args else None
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        status, body = server.request("/readyz", None, headers)
+        if status != 503 or not isinstance(body, dict) or body.get("index_ready", True):
+            return
+        time.sleep(0.05)
+
+
 @contextlib.contextmanager
 def running_server(tmp_path: Path, *args: str, registry: Path | None = None) -> Iterator[Server]:
     """Start `toolsel serve` and wait until /healthz answers; SIGTERM it on the way out and
@@ -82,6 +95,7 @@ def running_server(tmp_path: Path, *args: str, registry: Path | None = None) -> 
                         break
             except OSError:
                 time.sleep(0.05)
+        wait_until_ready(server, args)
         yield server
     finally:
         if process.poll() is None:

@@ -44,6 +44,8 @@ def test_serve_answers_drains_on_sigterm_and_keeps_records(tmp_path: Path, cli: 
     lines = [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
     requests = [entry for entry in lines if entry.get("event") == "request"]
     assert {"method", "path", "status", "duration_ms"} <= set(requests[-1])
+    ready = [entry["event"] for entry in lines if entry["event"].startswith("ranking index")]
+    assert len(ready) == 1 and ready[0].startswith("ranking index ready: 43 tools, in ")
     assert "Traceback" not in stderr
     summary = json.loads(cli("stats", "--db", db, "--no-registry", "-f", "json").stdout)
     assert summary["tools"]["run_tests"]["calls"] == 50

@@ -84,19 +84,6 @@ def test_select_validate_usage_and_analytics(client: TestClient) -> None:
     assert client.get("/v1/analytics", params={"since": "soon"}).status_code == 422
 
 
-def test_usage_accepts_replay_jsonl_events(client: TestClient, cli) -> None:  # type: ignore[no-untyped-def]
-    transcript = str(ROOT / "transcripts" / "claude-code-session.jsonl")
-    events = [
-        json.loads(line)
-        for line in cli("replay", "--no-registry", "-f", "jsonl", transcript).stdout.splitlines()
-    ]
-    results = [e for e in events if e["event"] == "tool_result"]
-    first = client.post("/v1/usage", json=results).json()
-    again = client.post("/v1/usage", json=results).json()  # loading a replay twice counts once
-    assert first["stored"] == len(results) and again["stored"] == 0
-    assert client.post("/v1/usage", json=events[:1]).status_code == 422  # a tool_start
-
-
 def test_tools_in_every_provider_shape(client: TestClient) -> None:
     listed = client.get("/v1/tools").json()
     assert listed["schema"] == "toolsel.tools/v1" and len(listed["tools"]) >= 40

@@ -146,7 +146,7 @@ def test_any_reload_failure_is_shown_at_readyz_and_logged_once(
     def broken(*args: object, **kwargs: object) -> object:
         raise TypeError("Integer exceeds 64-bit range")
 
-    monkeypatch.setattr("toolsel.ranking.store.load_registry_and_index", broken)
+    monkeypatch.setattr("toolsel.ranking.store.read_registry_for_index", broken)
     _touch(registry, TOOLS + "  - name: tool_x\n    description: X.\n")
     with caplog.at_level(logging.ERROR, logger="toolsel.serve"):
         for _ in range(5):  # every poll: still failing, logged once

@@ -136,12 +136,25 @@ def test_a_replay_event_records_whether_the_call_failed() -> None:
     with pytest.raises(RequestError) as caught:
         parse_records([{**EVENT, "tool": "Read"}, {**EVENT, "tool": "Read", "is_error": "no"}])
     assert str(caught.value) == "record 1: `is_error` must be true or false, got a string"
+    assert parse_records({**EVENT, "event": "tool_start", "tool": "Read"}) == []  # its result
+    assert parse_records({**EVENT, "tool": "Read", "copied": True}) == []  # counted in its file
+    assert parse_records({**EVENT, "tool": None}) == []
     with pytest.raises(RequestError) as caught:
-        parse_records({**EVENT, "event": "tool_start", "tool": "Read"})
-    assert str(caught.value) == (
-        "record 0: a tool_start event records nothing; send tool_result events"
-    )
-    assert caught.value.status == 422
+        parse_records({**EVENT, "schema": "toolsel.replay-event/v9", "tool": "Read"})
+    assert str(caught.value).startswith("record 0: `schema` must be toolsel.replay-event/v1")
+
+
+def test_a_replay_event_is_recorded_at_its_call_s_time_under_a_stable_id() -> None:
+    at = "2026-03-04T05:06:07.250Z"
+    (first,) = parse_records({**EVENT, "tool": "Read", "at": at, "display_name": "R", "new": 1})
+    (moved,) = parse_records({**EVENT, "tool": "Read", "at": at, "file": "/elsewhere/s.jsonl"})
+    assert first.at == at and first.id == moved.id == f"replay:t1@{at}/Read"
+    (zoned,) = parse_records({**EVENT, "tool": "Read", "at": "2026-03-04T06:06:07.25+01:00"})
+    assert zoned.at == at
+    (noid,) = parse_records({**EVENT, "tool": "Read", "at": at, "id": "noid:3:0"})
+    assert noid.id == "s.jsonl#noid:3:0"  # made up from its line: only its file tells it apart
+    (odd,) = parse_records({**EVENT, "tool": "Read", "at": "yesterday"})
+    assert odd.id == "s.jsonl#t1" and odd.at.endswith("Z")  # no time: received now, not refused
 
 
 def test_a_record_keeps_what_it_was_sent() -> None:
@@ -298,6 +311,7 @@ def test_without_a_store_the_service_is_ready_and_records_nothing(service: Servi
             "tools": 43,
             "last_reload_error": None,
             "store_error": None,
+            "index_ready": True,
         },
     )
     assert isinstance(loaded, str) and loaded.endswith("Z")  # when the registry was loaded

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,13 +23,17 @@ from toolsel.cli.common import (
     output,
     since_time,
     split_values,
+    warn,
 )
 from toolsel.errors import ExitCode, UsageError
 from toolsel.registry.permission import Permission
 from toolsel.render.formats import InputFormat, ReplayFormat
 
 if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
+    from toolsel.replay.post import EventPoster
     from toolsel.replay.report import FailOn, ToolEvent
+    from toolsel.replay.timeline import TimelineRecorder
 
 #: A byte-progress bar is drawn (on a terminal's stderr) for inputs larger than this.
 PROGRESS_MIN_BYTES = 50 * 1024 * 1024
@@ -84,6 +88,16 @@ AllowUnknownOption = Annotated[
         "comma-separated; e.g. 'mcp__*'). Also [tool.toolsel] allow-unknown.",
     ),
 ]
+PostOption = Annotated[
+    str | None,
+    typer.Option(
+        "--post",
+        metavar="URL",
+        help="Also send the calls to toolsel serve's /v1/usage at URL (e.g. "
+        "http://localhost:8765/v1/usage), in batches; posting again never counts a call "
+        "twice. The token, if any, from TOOLSEL_TOKEN.",
+    ),
+]
 
 
 @handle_errors
@@ -102,34 +116,24 @@ def replay(
     jobs: JobsOption = None,
     since: SinceOption = None,
     per_file: PerFileOption = False,
+    post: PostOption = None,
 ) -> None:
     """Pair tool calls with their results by id in agent transcripts, and report what went wrong.
 
     Human output leads with the totals, then the files with findings, worst first
     (--per-file: every file). The report keeps every file, so its memory grows with the number of files (about
     0.5 kB each); `toolsel stats` keeps none."""
-    from toolsel.render.replay import (
-        REPLAY_RENDERERS,
-        event_writer,
-        render_replay_html,
-        render_replay_human,
-    )
+    from toolsel.render.replay import REPLAY_RENDERERS, render_replay_html, render_replay_human
     from toolsel.replay.driver import replay_paths
 
     kinds = parse_fail_on(fail_on)
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
+    poster = poster_for(post)
     check_output(output_file, paths)
     with output(output_file, inputs=paths) as out:
-        events: Callable[[ToolEvent], None] | None = None
-        timeline = None
-        if output_format is ReplayFormat.JSONL:
-            events = event_writer(out, loaded)
-        elif output_format is ReplayFormat.HTML:
-            from toolsel.replay.timeline import TimelineRecorder
-
-            events = timeline = TimelineRecorder()
+        events, timeline = event_sinks(output_format, out, loaded, poster)
         with progress_bar_for(paths, since_time(since)) as progress:
             result = replay_paths(
                 paths,
@@ -149,7 +153,54 @@ def replay(
             render_replay_human(result, out, per_file=per_file)
         else:
             REPLAY_RENDERERS[output_format](result, out)
+    if poster is not None:
+        from toolsel.render.replay import posted_note
+
+        warn(posted_note(poster.finish()))
     raise typer.Exit(int(ExitCode.FINDINGS) if result.fails(kinds) else int(ExitCode.OK))
+
+
+def event_sinks(
+    output_format: ReplayFormat, out: IO[str], loaded: Registry | None, poster: EventPoster | None
+) -> tuple[Callable[[ToolEvent], None] | None, TimelineRecorder | None]:
+    """Where the events go: the JSONL report, the HTML timeline, and --post's batches."""
+    events: Callable[[ToolEvent], None] | None = None
+    timeline = None
+    if output_format is ReplayFormat.JSONL:
+        from toolsel.render.replay import event_writer
+
+        events = event_writer(out, loaded)
+    elif output_format is ReplayFormat.HTML:
+        from toolsel.replay.timeline import TimelineRecorder
+
+        events = timeline = TimelineRecorder()
+    if poster is not None:
+        events = poster if events is None else both(events, poster)
+    return events, timeline
+
+
+def poster_for(url: str | None) -> EventPoster | None:
+    """--post's sink, once its URL is one it can send to."""
+    if url is None:
+        return None
+    from toolsel.replay.post import EventPoster
+
+    if not url.startswith(("http://", "https://")):
+        raise UsageError(
+            f"--post: expected an http:// or https:// URL, got {url!r}",
+            hint="for example --post http://localhost:8765/v1/usage",
+        )
+    return EventPoster(url)
+
+
+def both(
+    first: Callable[[ToolEvent], None], second: Callable[[ToolEvent], None]
+) -> Callable[[ToolEvent], None]:
+    def sink(event: ToolEvent) -> None:
+        first(event)
+        second(event)
+
+    return sink
 
 
 def allowed_unknown(values: list[str] | None) -> tuple[str, ...]:

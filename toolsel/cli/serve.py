@@ -278,7 +278,7 @@ def mcp(
     service = _service(registry, namespace, db, use_store=db is not None)
     service.watch()
     try:
-        anyio.run(run_stdio, create_mcp(service))
+        anyio.run(run_stdio, create_mcp(service), service.warm)
     finally:
         service.close()
 
@@ -295,11 +295,13 @@ def _service(
     from toolsel.cli.common import registry_sources
     from toolsel.embed.model import missing
     from toolsel.serve.service import Service
-    from toolsel.serve.store import open_store
 
     sources = registry_sources(registry, example=True)  # re-expanded at every reload
-    url = db or os.environ.get("TOOLSEL_DB")
-    store = open_store(url, max_bytes=max_store) if use_store else None
+    store = None
+    if use_store:
+        from toolsel.serve.store import open_store
+
+        store = open_store(db or os.environ.get("TOOLSEL_DB"), max_bytes=max_store)
     try:
         return Service(
             sources,
@@ -307,6 +309,7 @@ def _service(
             namespace=namespace,
             warm_embeddings=embed and missing() is None,
             auto_embeddings=embed,
+            defer_index=True,  # made by `Service.warm` once the server answers
         )
     except BaseException:
         if store is not None:

@@ -7,6 +7,7 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,24 +84,44 @@ def load_index(
     return PreparedIndex(index, bulk=bulk)
 
 
-def load_registry_and_index(
-    paths: PathLike | Iterable[PathLike] | None = None, *, bulk: bool = True
-) -> tuple[Registry, PreparedIndex]:
-    """The registry and its prepared index from one read of every file (`toolsel serve`):
-    the two always describe the same bytes, even when a file is edited meanwhile. The
-    index comes from the cache when its key matches, else it is built and cached."""
+@dataclass(frozen=True, slots=True)
+class RegistryRead:
+    """A registry read once, and the key of its index: the index is found or built from the
+    same bytes (`prepared_index`), so the two always describe the same files."""
+
+    registry: Registry
+    key: str | None  # None: caching is off, or a file could not be read whole
+
+    def prepared_index(self, *, bulk: bool = True) -> PreparedIndex:
+        """The index from the cache when its key matches, else built and cached."""
+        found = _load_cached(self.key) if self.key else None
+        if found is None:
+            found = build_index(self.registry)
+            if self.key:
+                _store(self.key, found)
+        return PreparedIndex(found, bulk=bulk)
+
+
+def read_registry_for_index(paths: PathLike | Iterable[PathLike] | None = None) -> RegistryRead:
+    """The registry at `paths` from one read of every file, and its index's key; the index
+    itself (which may take seconds to build) is left for `RegistryRead.prepared_index`."""
     from toolsel.registry.loader import load_registry
 
     files = registry_files(paths)
     contents = read_contents(files)
     registry = load_registry(files, contents=contents)
     key = registry_key(files, contents) if contents is not None and cache.cache_enabled() else None
-    found = _load_cached(key) if key else None
-    if found is None:
-        found = build_index(registry)
-        if key:
-            _store(key, found)
-    return registry, PreparedIndex(found, bulk=bulk)
+    return RegistryRead(registry, key)
+
+
+def load_registry_and_index(
+    paths: PathLike | Iterable[PathLike] | None = None, *, bulk: bool = True
+) -> tuple[Registry, PreparedIndex]:
+    """The registry and its prepared index from one read of every file (`toolsel serve`):
+    the two always describe the same bytes, even when a file is edited meanwhile. The
+    index comes from the cache when its key matches, else it is built and cached."""
+    read = read_registry_for_index(paths)
+    return read.registry, read.prepared_index(bulk=bulk)
 
 
 def _load_cached(key: str) -> RankIndex | None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from toolsel.registry.model import Registry
+    from toolsel.replay.post import PostResult
 
 REPLAY_SCHEMA = schema_name(Output.REPLAY)
 EVENT_SCHEMA = schema_name(Output.REPLAY_EVENT)
@@ -139,6 +140,8 @@ def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
         "turn_id": event.turn_id,
         "file": event.file,
         "line": event.line,
+        "at": event.at,  # the call's own time: /v1/usage records it at that time
+        "copied": event.copied,  # a resumed session's copy: /v1/usage does not count it
     }
     if event.event == "tool_result":  # what `toolsel serve`'s /v1/usage records
         payload["is_error"] = event.is_error
@@ -162,6 +165,16 @@ def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent
         out.write(dumps_line(event_payload(event, display)))
 
     return write
+
+
+def posted_note(result: PostResult) -> str:
+    """`replay --post`'s line on stderr: what was sent, and what the server kept anew."""
+    batches = f"{result.batches} batch{'es' if result.batches != 1 else ''}"
+    retried = f", {result.retries} retried" if result.retries else ""
+    return (
+        f"posted {result.events} calls to {result.url} in {batches}{retried}: "
+        f"{result.stored} stored, {result.events - result.stored} already there"
+    )
 
 
 def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:

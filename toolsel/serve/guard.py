@@ -124,12 +124,31 @@ def _bare_host(value: str) -> str:
     return value
 
 
+#: JSON lines, one value a line (`replay --format jsonl`), which POST /v1/usage also takes:
+#: like JSON, none of them is a type a page may send across sites without a CORS preflight.
+JSON_LINES_TYPES = frozenset({"application/x-ndjson", "application/jsonl", "application/x-jsonl"})
+#: The routes that take JSON lines.
+JSON_LINES_PATHS = frozenset({"/v1/usage"})
+
+
+def media_type(value: bytes | None) -> str:
+    return (value or b"").decode("latin-1").partition(";")[0].strip().lower()
+
+
 def is_json_media_type(value: bytes | None) -> bool:
-    if not value:
-        return False
-    media = value.decode("latin-1").partition(";")[0].strip().lower()
-    kind, _, subtype = media.partition("/")
+    kind, _, subtype = media_type(value).partition("/")
     return kind == "application" and (subtype == "json" or subtype.endswith("+json"))
+
+
+def is_json_lines_media_type(value: bytes | None) -> bool:
+    return media_type(value) in JSON_LINES_TYPES
+
+
+def takes_body(path: str, content_type: bytes | None) -> bool:
+    """The body's media type is one `path` reads: JSON, or on /v1/usage JSON lines too."""
+    if is_json_media_type(content_type):
+        return True
+    return path in JSON_LINES_PATHS and is_json_lines_media_type(content_type)
 
 
 class Guard:
@@ -210,10 +229,11 @@ class Guard:
         if (
             scope["method"] in BODY_METHODS
             and not path.startswith("/mcp")
-            and not is_json_media_type(headers.get(b"content-type"))
+            and not takes_body(path, headers.get(b"content-type"))
         ):
+            lines = " (or JSON lines: application/x-ndjson)" if path in JSON_LINES_PATHS else ""
             return error_response(
-                "send the request body as JSON, with Content-Type: application/json", 415
+                f"send the request body as JSON, with Content-Type: application/json{lines}", 415
             )
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):

@@ -105,16 +105,37 @@ def parse_json(raw: bytes) -> Any:
         raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
 
 
+def parse_json_lines(raw: bytes) -> list[Any]:
+    """A JSON lines body (`replay --format jsonl`): one value a line, blank lines skipped;
+    an error names the line."""
+    values = []
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            values.append(parse_json(line))
+        except RequestError as error:
+            raise RequestError(f"line {number}: {error}") from None
+    if not values:
+        raise RequestError("empty request body: send one JSON object a line")
+    return values
+
+
 def shown_error(error: Exception) -> str:
     text = " ".join(str(error).split())
     return text if len(text) <= 200 else text[:199] + "…"
 
 
 class ReadRequest(Request):
-    """A request whose body was read and parsed already (FastAPI asks for both)."""
+    """A request whose body was read and parsed already (FastAPI asks for both). A JSON
+    lines body, parsed into a list, is labelled JSON, so that FastAPI hands the list on."""
 
-    def __init__(self, request: Request, raw: bytes, value: Any) -> None:
-        super().__init__(request.scope, request.receive)
+    def __init__(self, request: Request, raw: bytes, value: Any, *, relabel: bool = False) -> None:
+        scope = request.scope
+        if relabel:
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        super().__init__(scope, request.receive)
         self.raw, self.value = raw, value
 
     async def body(self) -> bytes:
@@ -139,8 +160,12 @@ class ServeRoute(APIRoute):
                 key = next(iter(request.query_params))[:40]
                 raise BadValue(f"{self.path} does not take the query parameter `{key}`")
             if takes_body:
+                from toolsel.serve.guard import is_json_lines_media_type
+
                 raw = await read_body(request, *request.app.state.body_limits)
-                request = ReadRequest(request, raw, parse_json(raw))
+                lines = is_json_lines_media_type(request.headers.get("content-type", "").encode())
+                value = parse_json_lines(raw) if lines else parse_json(raw)
+                request = ReadRequest(request, raw, value, relabel=lines)
             return await handle(request)
 
         return strict
@@ -158,12 +183,14 @@ def create_app(
     body_timeout: float = BODY_TIMEOUT,
     on_close: Callable[[], None] | None = None,
     analytics_budget: float = ANALYTICS_BUDGET,
+    on_start: Callable[[], None] | None = None,
 ) -> FastAPI:
     """The app. `policy` says which Host names and Origins it answers (default: those of
     `host`); `pool` runs the work (default: a new one, closed with the app); analytics
     run on workers of their own, each request within `analytics_budget` seconds; with
-    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_close` runs
-    when the server shuts down."""
+    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_start` runs
+    when the server starts (before it listens: it must not take long), `on_close` when
+    it shuts down."""
     from toolsel.serve.analytics import analytics_pool
     from toolsel.serve.dashboard import dashboard_routes
 
@@ -171,7 +198,7 @@ def create_app(
     analytics = analytics_pool(analytics_budget)
     closing = [on_close, None if pool else work.close, analytics.close]
     app = FastAPI(
-        lifespan=_lifespan([c for c in closing if c is not None], mcp_server),
+        lifespan=_lifespan([c for c in closing if c is not None], mcp_server, on_start),
         title="toolsel",
         version=__version__,
         description="Tool selection as a service: rank, select and validate tool calls "
@@ -192,15 +219,19 @@ def create_app(
     return app
 
 
-def _lifespan(closing: list[Callable[[], None]], mcp_server: Any) -> Any:
-    """Quiet event-loop errors while serving; at shutdown, stop the MCP sessions, then run
-    `closing` last to first."""
+def _lifespan(
+    closing: list[Callable[[], None]], mcp_server: Any, on_start: Callable[[], None] | None
+) -> Any:
+    """Quiet event-loop errors while serving, and run `on_start`; at shutdown, stop the MCP
+    sessions, then run `closing` last to first."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         from toolsel.serve.connections import quiet_loop_errors
 
         quiet_loop_errors(asyncio.get_running_loop())
+        if on_start is not None:
+            on_start()
         async with AsyncExitStack() as stack:
             for close in closing:
                 stack.callback(close)

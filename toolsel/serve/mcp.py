@@ -13,10 +13,10 @@ HTTP at `/mcp`. Built on the official MCP Python SDK (`mcp`, v2: `MCPServer`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolsel import __version__
-from toolsel.serve.models import RankRequest, SelectRequest, ValidateRequest
 from toolsel.serve.service import Service
 from toolsel.serve.values import read, shown
 
@@ -29,8 +29,17 @@ INSTRUCTIONS = (
 
 def create_mcp(service: Service) -> Any:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import server as sdk
 
-    server = MCPServer(name="toolsel", version=__version__, instructions=INSTRUCTIONS)
+    # The SDK's MCPServer configures the root logger with Rich, which costs 0.1-0.3 s of
+    # import before `initialize` can be answered; toolsel configures its own logging
+    # (`toolsel.serve.logs`), so that step is skipped.
+    configure = sdk.configure_logging  # type: ignore[attr-defined]
+    sdk.configure_logging = _no_logging_setup  # type: ignore[attr-defined]
+    try:
+        server = MCPServer(name="toolsel", version=__version__, instructions=INSTRUCTIONS)
+    finally:
+        sdk.configure_logging = configure  # type: ignore[attr-defined]
     tools = Tools(service)
     for tool in (tools.search_tools, tools.select_tools, tools.validate_call):
         server.tool()(tool)
@@ -43,6 +52,10 @@ def create_mcp(service: Service) -> Any:
     return server
 
 
+def _no_logging_setup(*args: object, **kwargs: object) -> None:
+    """In place of the SDK's logging setup (see `create_mcp`)."""
+
+
 class Tools:
     """The MCP tools and resource, answered by one service; each call within a deadline."""
 
@@ -53,6 +66,8 @@ class Tools:
         """Find the registry's tools that fit a task, best first: each tool's name,
         description and input schema. `top` caps how many (1-50); `category` keeps one
         category."""
+        from toolsel.serve.models import RankRequest
+
         body: dict[str, Any] = {"query": query, "top": max(1, min(top, 50))}
         if category:
             body["categories"] = [category]
@@ -66,6 +81,8 @@ class Tools:
     def select_tools(self, names: list[str]) -> dict[str, Any]:
         """The full definitions (MCP tool shape) of tools named exactly or by alias; names
         that match nothing are listed in `not_found`."""
+        from toolsel.serve.models import SelectRequest
+
         with _deadline():
             selected = self.service.select(read(SelectRequest, {"names": names}))
         return {"tools": self._mcp_tools(selected["matches"]), "not_found": selected["not_found"]}
@@ -73,6 +90,8 @@ class Tools:
     def validate_call(self, tool: str, input: dict[str, Any]) -> dict[str, Any]:
         """Check a call before making it: unknown tool, deprecated, and its input against
         the tool's JSON Schema (with the failing path). Returns {ok, violations}."""
+        from toolsel.serve.models import ValidateRequest
+
         with _deadline():
             return self.service.validate(read(ValidateRequest, {"tool": tool, "input": input}))
 
@@ -110,11 +129,12 @@ def _deadline() -> Any:
     return until(time.monotonic() + REQUEST_TIMEOUT)
 
 
-async def run_stdio(server: Any) -> None:
+async def run_stdio(server: Any, warm: Callable[[], None] | None = None) -> None:
     """Serve `server` over stdin and stdout, as `MCPServer.run_stdio_async` does, except
     that a line that is not JSON, or not a JSON-RPC message, gets a JSON-RPC error reply
     (-32700 parse error, -32600 invalid request; `id` null, as JSON-RPC 2.0 asks) instead
-    of silence."""
+    of silence. `warm` runs when the second message arrives (the client's `initialized`,
+    once `initialize` is answered), so that it does not slow the first answer."""
     import anyio
     from mcp.server.stdio import stdio_server
     from mcp.shared.message import SessionMessage
@@ -124,8 +144,12 @@ async def run_stdio(server: Any) -> None:
         forward, received = anyio.create_memory_object_stream[Any](0)
 
         async def relay() -> None:
+            seen = 0
             async with forward:
                 async for item in read_stream:
+                    seen += 1
+                    if seen == 2 and warm is not None:
+                        warm()
                     if isinstance(item, Exception):
                         await write_stream.send(SessionMessage(rpc_error(item)))
                     else:

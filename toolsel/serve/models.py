@@ -25,7 +25,7 @@ from pydantic import (
 
 from toolsel.ranking.options import Method
 from toolsel.registry.model import Permission
-from toolsel.schemas import Output, schema_text
+from toolsel.schemas import Output, schema_name, schema_text
 from toolsel.serve.limits import MAX_NAME, MAX_QUERY, MAX_SELECT_NAMES
 from toolsel.serve.values import (
     BadValue,
@@ -68,6 +68,16 @@ def tool_name(value: Any, key: str) -> str:
     if len(name) > MAX_NAME:
         raise BadValue(f"`{key}` is {len(name)} characters long; at most {MAX_NAME}")
     return stored_text(name, key)
+
+
+def event_time(value: Any, key: str) -> str | None:
+    """A replay event's time, as stored; a time no store can hold (not ISO 8601, outside
+    the years 1-9999) is no time, so the record takes the time it is received rather than
+    refusing a whole stream for one odd line."""
+    try:
+        return timestamp(value, key)
+    except BadValue:
+        return None
 
 
 def provider_shape(value: Any, key: str) -> str | None:
@@ -199,22 +209,35 @@ class UsageRecordBody(Body):
     id: OptionalText = Field(None, description="a record whose id is stored is not stored again")
 
 
-class ReplayResult(Body):
-    """A `tool_result` event of `toolsel replay --format jsonl`."""
+class ReplayEvent(BaseModel):
+    """A line of `toolsel replay --format jsonl` (`Output.REPLAY_EVENT`): a
+    `tool_result` is one call's record; a `tool_start` records nothing (its result does).
 
-    NAME = "a replay event"
+    Unlike a usage record, a key this model does not know is ignored, not refused: the
+    event is a versioned document that gains fields within v1, and a stream written by a
+    newer toolsel must still be taken whole."""
+
+    NAME: ClassVar[str] = "a replay event"
+    model_config = ConfigDict(extra="ignore", frozen=True)
     schema_: str = Field(alias="schema")
-    event: Literal["tool_result"]
+    event: Literal["tool_start", "tool_result"]
     id: Any
-    tool: ToolName
+    tool: Annotated[str | None, checked(optional(tool_name))] = None
     file: OptionalText = None
-    is_error: Flag = False
+    is_error: Annotated[bool | None, checked(optional(flag))] = None
     latency_ms: OptionalNumber = None
-    line: int | None = None
-    display_name: str | None = None
-    parent: str | None = None
-    parent_rule: str | None = None
-    turn_id: str | None = None
+    at: Annotated[str | None, checked(event_time)] = Field(
+        None, description="the call's own time (ISO 8601), when the transcript gave one"
+    )
+    copied: Flag = Field(False, description="a resumed session's copy of an earlier call")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _versioned(cls, data: Any) -> Any:
+        expected = schema_name(Output.REPLAY_EVENT)
+        if isinstance(data, dict) and data.get("schema") != expected:
+            raise BadValue(f"`schema` must be {expected}, got {shown(data.get('schema'))}")
+        return data
 
 
 def as_sent(documented: Any) -> PlainValidator:
@@ -224,12 +247,12 @@ def as_sent(documented: Any) -> PlainValidator:
 
 class UsageBatch(Body):
     NAME = "/v1/usage"
-    records: Annotated[Any, as_sent(list[UsageRecordBody | ReplayResult])]
+    records: Annotated[Any, as_sent(list[UsageRecordBody | ReplayEvent])]
 
 
 #: What POST /v1/usage takes, read by `toolsel.serve.service.parse_records`: on a worker,
 #: one record at a time, each error naming its record.
-USAGE_BODY = UsageRecordBody | ReplayResult | list[UsageRecordBody | ReplayResult] | UsageBatch
+USAGE_BODY = UsageRecordBody | ReplayEvent | list[UsageRecordBody | ReplayEvent] | UsageBatch
 
 
 class AnalyticsQuery(Body):
@@ -310,6 +333,10 @@ class Readiness(BaseModel):
     last_reload: str = Field(description="when the live registry was loaded")
     last_reload_error: str | None
     store_error: str | None
+    index_ready: bool = Field(
+        description="the ranking index is made (at start it is made while the server "
+        "already answers; until then `ready` is false)"
+    )
 
 
 class Score(BaseModel):

@@ -123,6 +123,7 @@ def serve_http(service: Service, options: ServeOptions) -> None:
         pool=pool,
         body_timeout=options.body_timeout,
         analytics_budget=options.analytics_budget,
+        on_start=service.warm,  # the index is made while the server already answers
     )
     config = uvicorn.Config(
         app,

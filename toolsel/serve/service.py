@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import RegistryError, ToolselError
 from toolsel.ranking.prepared import PreparedIndex
@@ -25,19 +25,21 @@ from toolsel.registry.paths import FileList
 from toolsel.schemas import Output, schema_name
 from toolsel.serve import values
 from toolsel.serve.limits import ANALYTICS_TOOLS, MAX_BATCH
-from toolsel.serve.models import (
-    AnalyticsQuery,
-    RankRequest,
-    ReplayResult,
-    SelectRequest,
-    ToolsQuery,
-    UsageBatch,
-    UsageRecordBody,
-    ValidateRequest,
-)
-from toolsel.serve.store import UsageRecord, UsageStore, Window, now
+from toolsel.serve.pending import Pending
+from toolsel.serve.records import UsageRecord, Window
 from toolsel.serve.values import RequestError as RequestError  # compat imports it from here
 from toolsel.serve.values import kind, read, shown, stored_text
+
+if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it needs them
+    from toolsel.serve.models import (
+        AnalyticsQuery,
+        RankRequest,
+        ReplayEvent,
+        SelectRequest,
+        ToolsQuery,
+        ValidateRequest,
+    )
+    from toolsel.serve.store import UsageStore
 
 log = logging.getLogger("toolsel.serve")
 
@@ -51,12 +53,34 @@ class Snapshot:
     snapshot once and use only it, so none ever sees a half-loaded registry."""
 
     registry: Registry
-    index: PreparedIndex
+    #: its ranking index: made at start on a thread of its own (`Service.warm`), so that
+    #: the server answers before it is; at a reload, made before the snapshot goes live
+    built: Pending[PreparedIndex]
     stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
     version: int
     loaded_at: float = field(default_factory=time.time)
     #: one input validator per tool, built on first use and shared by every request
     validators: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def index(self) -> PreparedIndex:
+        """The ranking index, waited for within the request's deadline: 503 past it, or
+        when it could not be made."""
+        from toolsel.deadline import current
+
+        try:
+            return self.built.get(current())
+        except TimeoutError:
+            raise RequestError(
+                "the ranking index is still being built (the server has just started); "
+                "try again in a moment",
+                503,
+                reason="starting",
+            ) from None
+        except Exception as error:
+            raise RequestError(
+                f"the ranking index could not be built: {describe_error(error)}", 503
+            ) from None
 
 
 class Service:
@@ -71,6 +95,7 @@ class Service:
         warm_embeddings: bool = False,
         auto_embeddings: bool = True,
         analytics_tools: int = ANALYTICS_TOOLS,
+        defer_index: bool = False,
     ) -> None:
         # the paths as given (files, directories, server=PATH), expanded anew at every
         # poll, so a file added to a registry directory is loaded
@@ -86,7 +111,9 @@ class Service:
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
         files, stamp = self._stamp()
-        self.snapshot = self._load(1, files, stamp)  # raises on a bad registry at start
+        # raises on a bad registry at start; with `defer_index`, the index is made by `warm`
+        # (or the first request that needs it), so the server answers before it is made
+        self.snapshot = self._load(1, files, stamp, defer_index=defer_index)
         self.loaded_at = _now()  # when the live registry was loaded (/readyz `last_reload`)
 
     # -- loading ------------------------------------------------------------------------
@@ -117,11 +144,18 @@ class Service:
         return files, tuple(found)
 
     def _load(
-        self, version: int, files: FileList, stamp: tuple[tuple[str, int, int], ...]
+        self,
+        version: int,
+        files: FileList,
+        stamp: tuple[tuple[str, int, int], ...],
+        *,
+        defer_index: bool = False,
     ) -> Snapshot:
-        """A complete snapshot of the files as they are; `stamp` was taken before reading."""
+        """A complete snapshot of the files as they are; `stamp` was taken before reading.
+        The registry is read and checked here; its index is made here too, unless
+        `defer_index`."""
         from toolsel.graph import find_cycles, requires_graph
-        from toolsel.ranking.store import load_registry_and_index
+        from toolsel.ranking.store import read_registry_for_index
 
         for name, mtime, _ in stamp:
             if mtime == -2:
@@ -129,7 +163,8 @@ class Service:
                     f"{name}: not a regular file (a pipe, socket or device)",
                     hint="serve re-reads its registry files when they change; give regular files",
                 )
-        registry, index = load_registry_and_index(files)
+        read = read_registry_for_index(files)
+        registry = read.registry
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
@@ -140,13 +175,28 @@ class Service:
                 f"{where}requires cycle: {' -> '.join(cycles[0])}",
                 hint="a tool cannot require itself, even through others; remove one edge",
             )
-        if self.warm_embeddings:
-            index.tool_vectors()
-            index.example_vectors()
-            from toolsel.embed.model import embedder
 
-            embedder().start_loading()
-        return Snapshot(registry, index, stamp, version)
+        def make_index() -> PreparedIndex:
+            began = time.perf_counter()
+            index = read.prepared_index()
+            if self.warm_embeddings:
+                warm_embeddings(index)
+            if defer_index:  # the server is up already: say when it is ready
+                log.info(
+                    "ranking index ready: %s tools, in %.1f s",
+                    len(index),
+                    time.perf_counter() - began,
+                )
+            return index
+
+        built = Pending(make_index)
+        if not defer_index:
+            built.get()
+        return Snapshot(registry, built, stamp, version)
+
+    def warm(self) -> None:
+        """Make the current snapshot's index on a thread of its own, if it is not made."""
+        self.snapshot.built.start("toolsel-index")
 
     def reload_if_changed(self) -> bool:
         """Load the registry again if a file changed; keep the last good one if the new one
@@ -206,15 +256,21 @@ class Service:
         reload keeps the service ready on the last good registry, and says why."""
         snap = self.snapshot
         store_error = self.store.health() if self.store is not None else None
+        failed = snap.built.error
+        reload_error = self.last_error
+        if failed is not None and reload_error is None:
+            reload_error = f"the ranking index could not be built: {describe_error(failed)}"
+        ready = store_error is None and snap.built.done and failed is None
         body = {
-            "ready": store_error is None,
+            "ready": ready,
             "registry_version": snap.version,
             "tools": len(snap.registry.tools),
             "last_reload": self.loaded_at,
-            "last_reload_error": self.last_error,
+            "last_reload_error": reload_error,
             "store_error": store_error,
+            "index_ready": snap.built.done and failed is None,
         }
-        return store_error is None, body
+        return ready, body
 
     def rank(self, request: RankRequest) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
@@ -229,6 +285,8 @@ class Service:
         snap = self.snapshot
         if is_select(request.query):
             lookup = {"query": request.query, "with_deps": request.with_deps}
+            from toolsel.serve.models import SelectRequest
+
             return self.select(read(SelectRequest, lookup), snap)
         lexical = request.method is Method.AUTO and not self.auto_embeddings
         options = rank_options(
@@ -295,10 +353,11 @@ class Service:
         `tool_result` events of `toolsel replay --format jsonl`."""
         if self.store is None:
             raise RequestError("this server records no usage (no store)", 503)
-        records = parse_records(body)
+        items = usage_items(body)
+        records = records_of(items)
         with _store_errors():
             stored = self.store.record(records)
-        return {"schema": USAGE_SCHEMA, "received": len(records), "stored": stored}
+        return {"schema": USAGE_SCHEMA, "received": len(items), "stored": stored}
 
     def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
         """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
@@ -372,6 +431,20 @@ def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
     }
 
 
+def warm_embeddings(index: PreparedIndex) -> None:
+    """Embed the tools and examples, and load the model, before a request needs them. A
+    failure (no model offline, say) leaves ranking without embeddings to the requests that
+    ask for them, which say why; it never takes the index down with it."""
+    try:
+        index.tool_vectors()
+        index.example_vectors()
+        from toolsel.embed.model import embedder
+
+        embedder().start_loading()
+    except Exception as error:
+        log.warning("embeddings not warmed: %s", describe_error(error))
+
+
 def analytics_window(query: AnalyticsQuery) -> Window:
     """The window of an analytics request: neither bound, the last 7 days (from the start of
     the hour); `since=all`, every record."""
@@ -399,6 +472,13 @@ def _store_errors() -> Iterator[None]:
         raise RequestError(str(error), 503) from None
 
 
+def received_now() -> str:
+    """The time a record is received, as records store it."""
+    from toolsel.serve.store import now
+
+    return now()
+
+
 def _now() -> str:
     from datetime import UTC, datetime
 
@@ -418,41 +498,78 @@ def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> 
 
 def parse_records(body: Any) -> list[UsageRecord]:
     """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
-    checked by its model; an error names the record at fault."""
+    checked by its model; an error names the item at fault. A replay event that records
+    nothing (`replay_record`) is taken and left out."""
+    return records_of(usage_items(body))
+
+
+def usage_items(body: Any) -> list[Any]:
+    """The items a POST /v1/usage body holds (one record, a list, `{records: [...]}`)."""
     if isinstance(body, dict) and "records" in body:
+        from toolsel.serve.models import UsageBatch
+
         body = read(UsageBatch, body).records
     items = body if isinstance(body, list) else [body]
     if not items:
         raise RequestError("no usage records")
     if len(items) > MAX_BATCH:
         raise RequestError(f"at most {MAX_BATCH} records per request, got {len(items)}", 413)
+    return items
+
+
+def records_of(items: list[Any]) -> list[UsageRecord]:
     records = []
     for number, item in enumerate(items):
         if not isinstance(item, dict):
             raise RequestError(f"record {number}: expected an object, got {kind(item)}", 422)
         try:
-            records.append(_record(item))
+            record = _record(item)
         except RequestError as error:
             raise RequestError(f"record {number}: {error}", 422) from None
+        if record is not None:
+            records.append(record)
     return records
 
 
-def _record(item: dict[str, Any]) -> UsageRecord:
-    if item.get("event") == "tool_result" and "schema" in item:  # a replay JSONL event
-        event = read(ReplayResult, item)
-        return UsageRecord(
-            tool=event.tool,
-            ok=not event.is_error,
-            at=now(),
-            latency_ms=event.latency_ms,
-            session=event.file,
-            id=stored_text(f"{event.file}#{event.id}", "id"),
-        )
-    if item.get("event") == "tool_start" and "schema" in item:
-        raise RequestError("a tool_start event records nothing; send tool_result events")
+def _record(item: dict[str, Any]) -> UsageRecord | None:
+    if "event" in item and "schema" in item:  # a line of `replay --format jsonl`
+        from toolsel.serve.models import ReplayEvent
+
+        return replay_record(read(ReplayEvent, item))
+    from toolsel.serve.models import UsageRecordBody
+
     sent = read(UsageRecordBody, item)
-    at = sent.at or now()
+    at = sent.at or received_now()
     return UsageRecord(sent.tool, sent.ok, at, sent.latency_ms, sent.session, sent.error, sent.id)
+
+
+def replay_record(event: ReplayEvent) -> UsageRecord | None:
+    """The record of a replay event: a `tool_result` makes one, at its call's own time (the
+    time it is received when the transcript gave none); a `tool_start` makes none (the
+    call's result does, or the call was never answered), nor does a resumed session's copy
+    of an earlier call (`copied`, which `stats` does not count either), nor a call without
+    a tool name. Its id (`replay_id`) is the same whichever file or folder it was read
+    from, so posting a folder again, or a copy of it, stores nothing twice."""
+    if event.event != "tool_result" or event.copied or event.tool is None:
+        return None
+    return UsageRecord(
+        tool=event.tool,
+        ok=not event.is_error,
+        at=event.at or received_now(),
+        latency_ms=event.latency_ms,
+        session=event.file,
+        id=stored_text(replay_id(event), "id"),
+    )
+
+
+def replay_id(event: ReplayEvent) -> str:
+    """A call's idempotency key: its id, tool and time (`replay:ID@TIME/TOOL`), which name
+    one call wherever its transcript lies; a call without a time, or whose id toolsel made
+    up from its line (`noid:`), is named by its file too (`FILE#ID`)."""
+    call = str(event.id)
+    if event.at is None or call.startswith("noid:"):
+        return f"{event.file}#{call}"
+    return f"replay:{call}@{event.at}/{event.tool}"
 
 
 def describe_error(error: BaseException) -> str:
