@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, arrow_schema, require
+from toolsel.replay.sizes import input_size
 from toolsel.timeparse import seconds_between
 
 if TYPE_CHECKING:
@@ -108,6 +109,8 @@ class _CallRecorder:
             "duplicate_results": 0,
             "sessions_seen": seen,
             "copied": None,
+            "result_bytes": None,
+            "input_bytes": None,
         }
         for name, value in row.items():
             self.columns[name].append(value)
@@ -124,6 +127,9 @@ class _CallRecorder:
         columns["is_error"][index] = result.is_error
         columns["latency_s"][index] = seconds_between(opened.call.timestamp, result.timestamp)
         columns["agent_id"][index] = result.agent_id
+        call = opened.call
+        columns["result_bytes"][index] = result.size if result.size >= 0 else None
+        columns["input_bytes"][index] = input_size(call.input, call.encoded)
 
     def finish(self, report: FileReport) -> FileEvents:
         self._sessions_seen()

@@ -84,6 +84,9 @@ class Result(Struct, gc=False):
     #: snapshot rewritten with its result): counted only when it answers an open call that
     #: was itself implicit, so an action logged twice is answered once
     implicit: bool = False
+    #: UTF-8 bytes of the result's text (see `replay.sizes`); -1: the format's reader does
+    #: not measure it
+    size: int = -1
 
 
 class SidechainStart(Struct, gc=False):

@@ -35,6 +35,31 @@ COUNTS = ("calls", "answered", "errors", "units", "latency_count", "latency_sum"
 
 
 @dataclass(frozen=True, slots=True)
+class SizeSummary:
+    """The sizes (UTF-8 bytes, `replay.sizes`) of a tool's results or inputs: how many were
+    measured, their total, median and nearest-rank 95th percentile; tokens as estimated
+    by `sizes.TOKEN_METHOD`."""
+
+    count: int
+    total: int
+    median: float
+    p95: float
+
+
+def size_summary(values: Sequence[float]) -> SizeSummary | None:
+    """None when no size was measured."""
+    if not values:
+        return None
+    import numpy as np
+
+    ordered = np.sort(np.asarray(values, np.float64))
+    count = len(ordered)
+    median = float(np.median(ordered))
+    high = float(ordered[max(0, -(-95 * count // 100) - 1)])
+    return SizeSummary(count, int(ordered.sum()), median, high)
+
+
+@dataclass(frozen=True, slots=True)
 class ToolUsage:
     name: str
     calls: int
@@ -43,6 +68,8 @@ class ToolUsage:
     median_latency_s: float | None
     answered: int = 0  # calls that got a result
     p95_latency_s: float | None = None  # nearest-rank 95th percentile
+    result_size: SizeSummary | None = None  # of the answered calls, where measured
+    input_size: SizeSummary | None = None
 
     @property
     def unanswered(self) -> int:
@@ -118,6 +145,9 @@ class ToolSums:
     exact: array[float] = field(default_factory=lambda: array("d"))
     seen: set[int] | None = None
     last_at: str = ""
+    #: bytes of the answered calls' results and inputs (`replay.sizes`), every value
+    result_sizes: array[float] = field(default_factory=lambda: array("d"))
+    input_sizes: array[float] = field(default_factory=lambda: array("d"))
 
     def add(self, other: ToolSums, sign: int = 1) -> None:
         """Add (or, with sign -1, take away) another's sums."""
@@ -132,6 +162,8 @@ class ToolSums:
         merge(self.sketch, other.sketch, sign)
         self.stored.extend(other.stored)
         self.exact.extend(other.exact)
+        self.result_sizes.extend(other.result_sizes)
+        self.input_sizes.extend(other.input_sizes)
         if other.seen is not None:
             self.seen = other.seen | (self.seen or set())
         self.last_at = max(self.last_at, other.last_at)
@@ -194,7 +226,17 @@ class UsageSums:
             key=lambda item: (-item[1].calls, item[0]),
         )
         tools = tuple(
-            ToolUsage(name, t.calls, t.errors, t.units, median, t.answered, high)
+            ToolUsage(
+                name,
+                t.calls,
+                t.errors,
+                t.units,
+                median,
+                t.answered,
+                high,
+                size_summary(t.result_sizes),
+                size_summary(t.input_sizes),
+            )
             for name, t in used
             for median, high in (quantiles(t),)
         )
@@ -237,8 +279,9 @@ def add_pairs(
 
 #: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
 #: tool (copies included), and each copied call's tool, whether it was answered, whether
-#: with an error, and its latency (None: none was counted).
-FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None]]]
+#: with an error, its latency, result bytes and input bytes (None: none was counted).
+CopiedCall = tuple[str, bool, bool, float | None, float | None, float | None]
+FileCopies = tuple[Mapping[str, int], Sequence[CopiedCall]]
 
 
 @dataclass(slots=True)
@@ -253,6 +296,9 @@ class UsageTotals:
     sums: UsageSums = field(default_factory=UsageSums)
     #: latencies of copied calls that a worker counted, taken out of `sums` by `stats`
     taken: dict[str, array[float]] = field(default_factory=dict)
+    #: the same of result and input sizes
+    taken_results: dict[str, array[float]] = field(default_factory=dict)
+    taken_inputs: dict[str, array[float]] = field(default_factory=dict)
     bounded: bool = True  # at most MAX_PAIRS pairs kept (see `add_pairs`)
 
     @property
@@ -273,6 +319,10 @@ class UsageTotals:
                 t.units += 1
                 if s.latencies:
                     t.exact.extend(s.latencies)
+                if s.result_sizes:
+                    t.result_sizes.extend(s.result_sizes)
+                if s.input_sizes:
+                    t.input_sizes.extend(s.input_sizes)
         add_pairs(sums.pairs, pairs_of(used), self.bounded)
         if f.unreadable:
             sums.unreadable.append(UnreadableFile(f.path, len(f.unreadable), f.unreadable[0].line))
@@ -314,7 +364,7 @@ class UsageTotals:
         when a tool of it is left with only copies (then it no longer counts there)."""
         tools, copied = f
         moved: dict[str, int] = {}
-        for tool, answered, error, latency in copied:
+        for tool, answered, error, latency, result_size, input_size in copied:
             moved[tool] = moved.get(tool, 0) + 1
             t = self.sums.tools[tool]
             t.calls -= 1
@@ -322,6 +372,10 @@ class UsageTotals:
             t.errors -= error
             if latency is not None:
                 self.taken.setdefault(tool, array("d")).append(latency)
+            if result_size is not None:
+                self.taken_results.setdefault(tool, array("d")).append(result_size)
+            if input_size is not None:
+                self.taken_inputs.setdefault(tool, array("d")).append(input_size)
         gone = [tool for tool, count in moved.items() if count == tools[tool]]
         if not gone:
             return None
@@ -333,9 +387,15 @@ class UsageTotals:
     def stats(self, registry: Registry | None = None) -> UsageStats:
         """The statistics, each tool's latencies less those taken back."""
         tools = dict(self.sums.tools)
-        for name, taken in self.taken.items():
+        for name in self.taken.keys() | self.taken_results.keys() | self.taken_inputs.keys():
             if name in tools:
-                tools[name] = replace(tools[name], exact=without(tools[name].exact, taken))
+                t = tools[name]
+                tools[name] = replace(
+                    t,
+                    exact=without(t.exact, self.taken.get(name)),
+                    result_sizes=without(t.result_sizes, self.taken_results.get(name)),
+                    input_sizes=without(t.input_sizes, self.taken_inputs.get(name)),
+                )
         return replace(self.sums, tools=tools).stats(registry)
 
 

@@ -25,6 +25,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 CLAUDE_CODE = "claude-code"
 STREAM_JSON = "stream-json"
@@ -93,7 +94,8 @@ def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
         tool = name if type(name) is str else str(name)
         return [Call(text_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
     flag = obj.get("is_error")
-    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp)]
+    size = content_size(obj.get("output"))
+    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp, size=size)]
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -176,6 +178,7 @@ def add_blocks(
                     parent=parent,
                     timestamp=timestamp,
                     agent_id=_agent_id(structured) if structured is not None else None,
+                    size=content_size(block.get("content")),
                 )
             )
 

@@ -34,6 +34,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.sizes import content_size, text_bytes
 
 RESPONSES = "openai-responses"
 ROLLOUT = "codex-rollout"
@@ -141,8 +142,10 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     if kind in RESPONSES_RESULTS:
         output = item.get("output")
         if type(output) is str and "status" not in item and "success" not in item:
-            return [Result(call_id, output_failed(output), timestamp=timestamp)]  # the usual
-        return [Result(call_id, _result_failed(item), timestamp=timestamp)]
+            size = text_bytes(output)
+            return [Result(call_id, output_failed(output), timestamp=timestamp, size=size)]
+        size = content_size(output)
+        return [Result(call_id, _result_failed(item), timestamp=timestamp, size=size)]
     if kind not in RESPONSES_INLINE:
         return []
     item_id = text_id(item.get("id"))

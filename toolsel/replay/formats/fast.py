@@ -58,6 +58,7 @@ from toolsel.replay.lines import (
     read_objects,
     record_special,
 )
+from toolsel.replay.sizes import raw_content_size, text_bytes
 
 #: A key the line does not have (msgspec's UNSET; `events.UNSET` is a parent not given).
 ABSENT: Final = msgspec.UNSET
@@ -66,7 +67,8 @@ Text = str | None | UnsetType
 
 class Block(Struct, gc=False):
     """An Anthropic content block (or a Responses message part): what calls, results and
-    human text need. A tool result's `content` is not a field: it is skipped."""
+    human text need. A tool result's `content` is kept as its JSON text, measured without
+    being decoded (`sizes.raw_content_size`)."""
 
     type: Text = ABSENT
     id: Text = ABSENT
@@ -75,6 +77,7 @@ class Block(Struct, gc=False):
     tool_use_id: Text = ABSENT
     is_error: bool | UnsetType | None = ABSENT
     text: Text = ABSENT
+    content: Raw | UnsetType = ABSENT
 
 
 Content = str | list[Block] | None | UnsetType
@@ -393,6 +396,7 @@ def _add_blocks(
             agent = None
             if structured.__class__ is Structured:
                 agent = structured.agent_id if type(structured.agent_id) is str else None
+            raw = block.content
             events.append(
                 Result(
                     call_id if type(call_id) is str else "",
@@ -400,6 +404,8 @@ def _add_blocks(
                     parent,
                     timestamp,
                     agent,
+                    False,
+                    0 if raw is ABSENT else raw_content_size(bytes(raw)),
                 )
             )
 
@@ -449,7 +455,9 @@ def _rollout(line: Line, payload: Payload) -> Any:
                 or payload.success is not ABSENT
             ):
                 return FALLBACK
-            return codex.ROLLOUT, [Result(call_id, output_failed(output), timestamp=timestamp)]
+            return codex.ROLLOUT, [
+                Result(call_id, output_failed(output), timestamp=timestamp, size=text_bytes(output))
+            ]
         if kind == "message" and payload.role == "user":
             text = _human_text(payload.content)
             return codex.ROLLOUT, [Human(text)] if text is not None else []
