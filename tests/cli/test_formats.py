@@ -190,6 +190,11 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
             StatsFormat.HTML: html_page,
         },
     ),
+    "stats --ledger": (
+        StatsFormat,
+        ("stats", "--ledger", "-r", REG, TRANSCRIPT),
+        {StatsFormat.HUMAN: human, StatsFormat.JSON: validates(Output.LEDGER)},
+    ),
 }
 RUNS = [
     (command, member)

@@ -47,7 +47,7 @@ def test_an_assistant_messages_tool_calls_are_calls_with_encoded_arguments() -> 
 def test_a_tool_message_answers_its_call_id_or_ids() -> None:
     assert message({"role": "tool", "tool_call_id": "call_1", "content": "ok"}) == (
         "openai-chat",
-        [Result("call_1", False)],
+        [Result("call_1", False, size=2)],
     )
     assert message(
         {"role": "tool", "content": "opened", "tool_call_ids": ["call_x", "call_y", 3]}
@@ -57,9 +57,12 @@ def test_a_tool_message_answers_its_call_id_or_ids() -> None:
     )
     assert message({"role": "tool", "tool_call_ids": "call_x", "tool_call_id": "call_z"}) == (
         "openai-chat",
-        [Result("call_z", False)],
+        [Result("call_z", False, size=0)],
     )
-    assert message({"role": "tool", "content": "ok"}) == ("openai-chat", [Result("", False)])
+    assert message({"role": "tool", "content": "ok"}) == (
+        "openai-chat",
+        [Result("", False, size=2)],
+    )
 
 
 def test_the_older_function_calling_has_no_ids() -> None:
@@ -68,7 +71,7 @@ def test_the_older_function_calling_has_no_ids() -> None:
     assert message({"role": "assistant", "function_call": {}}) == ("openai-chat", [Call("", "", {})])  # fmt: skip
     assert message({"role": "function", "name": "get_weather", "content": "sunny"}) == (
         "openai-chat",
-        [Result("", False)],
+        [Result("", False, size=5)],
     )
     assert message({"role": "assistant", "content": "x", "function_call": "get_weather"}) == ("openai-chat", ())  # fmt: skip
 
@@ -97,7 +100,7 @@ def test_anthropic_content_blocks_are_calls_and_results_of_their_message() -> No
     }
     assert message(user) == (
         "anthropic",
-        [Result("toolu_a", False), Result("toolu_b", True, error=ANY)],
+        [Result("toolu_a", False, size=1), Result("toolu_b", True, error=ANY, size=1)],
     )
 
 
@@ -118,8 +121,8 @@ def test_messages_without_tool_content_and_a_persons_text() -> None:
 def test_a_forced_format_names_every_message_with_a_role() -> None:
     chat = {"role": "tool", "tool_call_id": "call_1", "content": "ok"}
     blocks = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a"}]}
-    assert anthropic(chat) == ("anthropic", [Result("call_1", False)])
-    assert openai_chat(blocks) == ("openai-chat", [Result("toolu_a", False)])
+    assert anthropic(chat) == ("anthropic", [Result("call_1", False, size=2)])
+    assert openai_chat(blocks) == ("openai-chat", [Result("toolu_a", False, size=0)])
     assert openai_chat({"role": "user", "content": "hi"}) == ("openai-chat", [Human("hi")])
     assert anthropic({"content": "hi"}) is None and openai_chat({"content": "hi"}) is None
     assert anthropic(["role"]) is None and openai_chat("role") is None

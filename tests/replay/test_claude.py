@@ -128,26 +128,28 @@ def test_a_user_lines_tool_result_blocks_are_results() -> None:
 
     ok = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
     assert results([ok, {**ok, "tool_use_id": "toolu_2", "is_error": True}]) == [
-        Result("toolu_1", False, timestamp=AT),
-        Result("toolu_2", True, error=ANY, timestamp=AT),
+        Result("toolu_1", False, timestamp=AT, size=1),
+        Result("toolu_2", True, error=ANY, timestamp=AT, size=1),
     ]
-    assert results([{"type": "web_search_tool_result", "tool_use_id": 7}]) == [Result("7", False, timestamp=AT)]  # fmt: skip
+    assert results([{"type": "web_search_tool_result", "tool_use_id": 7}]) == [Result("7", False, timestamp=AT, size=0)]  # fmt: skip
     # the block says nothing: Claude Code's toolUseResult text does
-    assert results([ok], toolUseResult="Error: File does not exist.") == [Result("toolu_1", True, error=ANY, timestamp=AT)]  # fmt: skip
-    assert results([ok], toolUseResult="User rejected tool use") == [Result("toolu_1", True, error=ANY, timestamp=AT)]  # fmt: skip
-    assert results([ok], toolUseResult="Done. Error: none") == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
-    assert results([{**ok, "is_error": False}], toolUseResult="Error: x") == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
-    assert results([{**ok, "is_error": "true"}], toolUseResult={"stdout": ""}) == [Result("toolu_1", False, timestamp=AT)]  # fmt: skip
+    assert results([ok], toolUseResult="Error: File does not exist.") == [Result("toolu_1", True, error=ANY, timestamp=AT, size=1)]  # fmt: skip
+    assert results([ok], toolUseResult="User rejected tool use") == [Result("toolu_1", True, error=ANY, timestamp=AT, size=1)]  # fmt: skip
+    assert results([ok], toolUseResult="Done. Error: none") == [Result("toolu_1", False, timestamp=AT, size=1)]  # fmt: skip
+    assert results([{**ok, "is_error": False}], toolUseResult="Error: x") == [Result("toolu_1", False, timestamp=AT, size=1)]  # fmt: skip
+    assert results([{**ok, "is_error": "true"}], toolUseResult={"stdout": ""}) == [Result("toolu_1", False, timestamp=AT, size=1)]  # fmt: skip
     # a Task's result names the sub-agent it launched
     assert results([ok], toolUseResult={"agentId": "a0", "status": "completed"}) == [
-        Result("toolu_1", False, timestamp=AT, agent_id="a0")
+        Result("toolu_1", False, timestamp=AT, agent_id="a0", size=1)
     ]
-    assert results([ok], toolUseResult={"agentId": 5}) == [Result("toolu_1", False, timestamp=AT)]
+    assert results([ok], toolUseResult={"agentId": 5}) == [
+        Result("toolu_1", False, timestamp=AT, size=1)
+    ]
     assert results([ok], tool_use_result={"agentId": "a1"}) == [
-        Result("toolu_1", False, timestamp=AT, agent_id="a1")
+        Result("toolu_1", False, timestamp=AT, agent_id="a1", size=1)
     ]
     assert results([ok], toolUseResult={"agentId": "a0"}, tool_use_result={"agentId": "a1"}) == [
-        Result("toolu_1", False, timestamp=AT, agent_id="a0")
+        Result("toolu_1", False, timestamp=AT, agent_id="a0", size=1)
     ]
 
 
@@ -192,9 +194,9 @@ def test_old_flat_records_with_ids_and_timestamps() -> None:
     for odd in (True, None, {"id": "x"}, ["x"]):
         assert claude_code({"type": "tool_use", "id": odd}) == ("claude-code", [Call("", "", {})])
     result = {"type": "tool_result", "uuid": "r1", **BASE, "tool_use_id": "toolu_1", "output": "x"}
-    assert claude_code(result) == ("claude-code", [Result("toolu_1", False, timestamp=AT)])
-    assert claude_code({**result, "is_error": True}) == ("claude-code", [Result("toolu_1", True, timestamp=AT)])  # fmt: skip
-    assert claude_code({**result, "is_error": "yes", "tool_use_id": 2.5}) == ("claude-code", [Result("2.5", False, timestamp=AT)])  # fmt: skip
+    assert claude_code(result) == ("claude-code", [Result("toolu_1", False, timestamp=AT, size=1)])
+    assert claude_code({**result, "is_error": True}) == ("claude-code", [Result("toolu_1", True, timestamp=AT, size=1)])  # fmt: skip
+    assert claude_code({**result, "is_error": "yes", "tool_use_id": 2.5}) == ("claude-code", [Result("2.5", False, timestamp=AT, size=1)])  # fmt: skip
 
 
 def test_lines_that_are_not_claude_code_lines() -> None:
@@ -229,13 +231,13 @@ def test_stream_json_messages_name_their_parent_call() -> None:
     answer = {"type": "tool_result", "tool_use_id": "toolu_2", "content": "x"}
     assert stream("user", [answer], "toolu_T", tool_use_result="Error: no match") == (
         "stream-json",
-        [Result("toolu_2", True, error=ANY, parent="toolu_T")],
+        [Result("toolu_2", True, error=ANY, parent="toolu_T", size=1)],
     )
     assert stream(
         "user", [answer], None, toolUseResult={"agentId": "a1"}, tool_use_result="Error"
     ) == (
         "stream-json",
-        [Result("toolu_2", False, parent=None, agent_id="a1")],
+        [Result("toolu_2", False, parent=None, agent_id="a1", size=1)],
     )
 
 

@@ -662,7 +662,7 @@ def test_a_server_side_item_is_a_call_and_once_it_ended_its_result() -> None:
 
 def test_item_events_of_an_item_that_holds_no_call() -> None:
     assert item_events({"type": "reasoning", "id": "rs_1", "summary": []}, AT) == []
-    assert item_events({"type": "function_call_output", "call_id": "c1", "output": "ok"}, AT) == [Result("c1", False, timestamp=AT)]  # fmt: skip
+    assert item_events({"type": "function_call_output", "call_id": "c1", "output": "ok"}, AT) == [Result("c1", False, timestamp=AT, size=2)]  # fmt: skip
 
 
 def test_a_response_object_and_the_other_items() -> None:
@@ -725,7 +725,7 @@ def test_rollout_lines_of_every_kind() -> None:
     output = {"type": "function_call_output", "call_id": "c1", "output": {"content": "x", "success": False}}  # fmt: skip
     assert rollout({"timestamp": AT, "type": "response_item", "payload": output}) == (
         "codex-rollout",
-        [Result("c1", True, error=ANY, timestamp=AT)],
+        [Result("c1", True, error=ANY, timestamp=AT, size=1)],
     )
     search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "q"}}  # fmt: skip
     assert rollout({"timestamp": AT, "type": "response_item", "payload": search}) == (

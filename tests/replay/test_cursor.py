@@ -88,7 +88,7 @@ def test_a_transcripts_tool_use_blocks_are_calls_without_ids() -> None:
     }
     assert transcript(assistant) == ("cursor-transcript", [Call("", "Bash", {"command": "ls"}, message_id="msg_1")])  # fmt: skip
     result = {"role": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a"}]}}  # fmt: skip
-    assert transcript(result) == ("cursor-transcript", [Result("t1", False)])
+    assert transcript(result) == ("cursor-transcript", [Result("t1", False, size=1)])
 
 
 def test_a_transcripts_user_text_is_human_text() -> None:

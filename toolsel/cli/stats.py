@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -82,6 +82,43 @@ ExactOption = Annotated[
     ),
 ]
 
+LedgerOption = Annotated[
+    bool,
+    typer.Option(
+        "--ledger",
+        help="Per server and tool: definition tokens beside calls, errors and result sizes, "
+        "and a plan of which tools to keep always loaded (needs -r).",
+    ),
+]
+BudgetOption = Annotated[
+    int | None,
+    typer.Option(
+        "--budget",
+        metavar="TOKENS",
+        min=0,
+        help="--ledger: exit 1 when the always-loaded tools cost more than TOKENS.",
+    ),
+]
+ReachOption = Annotated[
+    float,
+    typer.Option(
+        "--reach",
+        metavar="SHARE",
+        min=0.0,
+        max=1.0,
+        help="--ledger: the share of calls the plan keeps reachable; exit 1 below it.",
+    ),
+]
+TopKOption = Annotated[
+    int,
+    typer.Option(
+        "--top-k",
+        metavar="K",
+        min=1,
+        help="--ledger: a deferred tool is reachable when rank puts it in the top K.",
+    ),
+]
+
 
 @handle_errors
 def stats(
@@ -100,11 +137,16 @@ def stats(
     events: EventsOption = None,
     exact: ExactOption = False,
     jobs: JobsOption = None,
+    ledger: LedgerOption = False,
+    budget: BudgetOption = None,
+    reach: ReachOption = 0.99,
+    top_k: TopKOption = 5,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
+    plan = _ledger_plan(ledger, budget, top_k, reach, output_format, events, db)
     if events is not None:
         from toolsel.cli.stats_events import stats_from_events
 
@@ -126,7 +168,28 @@ def stats(
             raise UsageError("give transcript files, directories or globs, or --db URL")
         if session or exact:
             raise UsageError("--session and --exact read a usage store: add --db URL")
-        _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top)
+        _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top, plan)
+
+
+def _ledger_plan(
+    ledger: bool,
+    budget: int | None,
+    top_k: int,
+    reach: float,
+    output_format: StatsFormat,
+    events: Path | None,
+    db: str | None,
+) -> dict[str, Any] | None:
+    """`--ledger`'s settings (None without it), checked before any transcript is read."""
+    if not ledger:
+        if budget is not None:
+            raise UsageError("--budget gates the ledger's plan: add --ledger")
+        return None
+    if events is not None or db is not None:
+        raise UsageError("--ledger reads transcripts (it mines the requests behind calls)")
+    if output_format is StatsFormat.HTML:
+        raise UsageError("--ledger prints human or json, not html")
+    return {"budget": budget, "top_k": top_k, "target": reach}
 
 
 def _store_window(since: str | None, until: str | None, session: str | None) -> Window:
@@ -179,9 +242,10 @@ def _from_transcripts(
     output_format: StatsFormat,
     output_file: Path | None,
     top: int,
+    plan: dict[str, Any] | None = None,
 ) -> None:
     """The statistics of transcripts (the calls in `since`..`until`); with charts over
-    time as HTML."""
+    time as HTML; with `plan`, the ledger."""
     from toolsel.cli.replay import progress_bar_for
     from toolsel.render.stats import STATS_RENDERERS, series_page
     from toolsel.replay.driver import usage_paths
@@ -201,6 +265,12 @@ def _from_transcripts(
         else:
             totals = usage_paths(paths, jobs=wanted, since=start, window=counted, progress=progress)
     result = totals.stats(registry)
+    if plan is not None:
+        from toolsel.cli.stats_ledger import ledger_of
+
+        ledger_of(result, paths, registry, jobs=wanted, output_format=output_format,
+                  output_file=output_file, **plan)  # fmt: skip
+        return
     with output(output_file, inputs=paths) as out:
         if recorder is not None:
             out.write(series_page(result, recorder))

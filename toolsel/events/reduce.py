@@ -84,6 +84,14 @@ SELECT tool, list(latency_s ORDER BY latency_s)
 FROM marked WHERE NOT is_copy AND latency_s IS NOT NULL GROUP BY tool
 """
 
+#: The result and input sizes of answered calls that are not copies (tables exported
+#: before these columns existed have none).
+SIZES = """
+SELECT tool, list(result_bytes) FILTER (WHERE result_bytes IS NOT NULL),
+       list(input_bytes) FILTER (WHERE input_bytes IS NOT NULL)
+FROM marked WHERE NOT is_copy AND answered GROUP BY tool
+"""
+
 #: Transcripts in which both tools were used, among each file's PAIR_TOOLS most called.
 PAIRS = f"""
 WITH top AS (
@@ -197,6 +205,12 @@ def usage_sums(con: Any) -> UsageSums:
     for tool, latencies in con.execute(LATENCIES).fetchall():
         sums.tools[tool].exact = array("d", latencies)
     _error_messages(con, sums)
+    columns = {row[0] for row in con.execute("DESCRIBE calls").fetchall()}
+    if "result_bytes" in columns:
+        for tool, results, inputs in con.execute(SIZES).fetchall():
+            if tool in sums.tools:
+                sums.tools[tool].result_sizes = array("d", results or ())
+                sums.tools[tool].input_sizes = array("d", inputs or ())
     sums.pairs = {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()}
     sums.unreadable = [UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()]
     sums.notes = [note for (note,) in con.execute(NOTES).fetchall()]

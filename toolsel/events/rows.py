@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, arrow_schema, require
+from toolsel.replay.sizes import input_size
 from toolsel.timeparse import seconds_between
 
 if TYPE_CHECKING:
@@ -109,6 +110,8 @@ class _CallRecorder:
             "sessions_seen": seen,
             "copied": None,
             "error_text": None,
+            "result_bytes": None,
+            "input_bytes": None,
         }
         for name, value in row.items():
             self.columns[name].append(value)
@@ -129,6 +132,9 @@ class _CallRecorder:
             from toolsel.replay.failures import error_message
 
             columns["error_text"][index] = error_message(result.error)
+        call = opened.call
+        columns["result_bytes"][index] = result.size if result.size >= 0 else None
+        columns["input_bytes"][index] = input_size(call.input, call.encoded)
 
     def finish(self, report: FileReport) -> FileEvents:
         self._sessions_seen()

@@ -54,6 +54,8 @@ CALL_COLUMNS = (
     Column("sessions_seen", "int32", False, "how many of files.sessions the file had named when the call started (the copy rule's lineage)"),
     Column("copied", "bool", True, "the call repeats one of an earlier file (a resumed session); null when files were mapped apart (the reduce derives it)"),
     Column("error_text", "string", True, "an error result's first line: at most 200 characters, terminal escapes removed, secrets masked (\"\" when it said nothing); null unless is_error (added to v1: absent from older tables)"),
+    Column("result_bytes", "int64", True, "UTF-8 bytes of the result's text (docs/commands.md#context-cost); null when unanswered or the format's reader does not measure it"),
+    Column("input_bytes", "int64", True, "bytes of the call's input as JSON text; null when unanswered"),
 )  # fmt: skip
 
 #: `files/`: one row per transcript file, calls or not.

@@ -82,8 +82,7 @@ def file_payload(report: FileReport) -> dict[str, Any]:
 def failed_calls(report: FileReport) -> list[dict[str, Any]]:
     """Each call whose result was an error, and the first line that result said."""
     return [
-        {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message}
-        for f in report.failures
+        {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message} for f in report.failures
     ]
 
 

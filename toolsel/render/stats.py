@@ -11,7 +11,8 @@ from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
-from toolsel.replay.stats import ToolUsage, UsageStats
+from toolsel.replay.sizes import TOKEN_METHOD, estimated_tokens
+from toolsel.replay.stats import SizeSummary, ToolUsage, UsageStats
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
@@ -38,9 +39,12 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
                 "median_latency_s": t.median_latency_s,
                 "p95_latency_s": t.p95_latency_s,
                 **error_messages(t),
+                "result_bytes": size_payload(t.result_size),
+                "input_bytes": size_payload(t.input_size),
             }
             for t in stats.tools
         },
+        "token_method": TOKEN_METHOD,
         "never_called": list(stats.never_called) if stats.never_called is not None else None,
         "co_used_pairs": [
             {"tools": list(p.tools), "transcripts": p.transcripts} for p in stats.co_used_pairs
@@ -78,6 +82,21 @@ def print_error_messages(console: Console, stats: UsageStats, *, top: int = 3) -
             console.print(visible(f"  {count}× {message}"), soft_wrap=False)
 
 
+def size_payload(size: SizeSummary | None) -> dict[str, Any] | None:
+    """A tool's result or input sizes, in bytes and estimated tokens (`token_method`)."""
+    if size is None:
+        return None
+    return {
+        "count": size.count,
+        "total": size.total,
+        "median": size.median,
+        "p95": size.p95,
+        "total_tokens": estimated_tokens(size.total),
+        "median_tokens": estimated_tokens(size.median),
+        "p95_tokens": estimated_tokens(size.p95),
+    }
+
+
 def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
     out.write(dumps_json(stats_payload(stats)))
 
@@ -107,6 +126,13 @@ def print_usage(
         *(Column(h, justify="right", optional=o) for h, o in headers),
         Column("median latency", justify="right", optional=1),
     ]
+    sized = transcripts and any(t.result_size is not None for t in stats.tools)
+    if sized:  # what each result costs the context
+        columns += [
+            Column("result p50", justify="right", optional=4),
+            Column("p95", justify="right", optional=4),
+            Column("total", justify="right", optional=5),
+        ]
     shown = stats.tools[:top] if top > 0 else stats.tools
     hidden = len(stats.tools) - len(shown)
     caption = f"{hidden} less-called tools not shown ({show_all} shows all)" if hidden else None
@@ -118,7 +144,10 @@ def print_usage(
             cells = [str(t.calls), str(t.unanswered), str(t.transcripts), success]
         else:
             cells = [str(t.calls), str(t.errors)]
-        rows.append([visible(t.name), *cells, latency])
+        row = [visible(t.name), *cells, latency]
+        if sized:
+            row += size_cells(t.result_size)
+        rows.append(row)
     fitted = fitted_table(console, columns, rows, title=title, caption=caption)
     if fitted is None:
         console.print(title)
@@ -131,6 +160,24 @@ def print_usage(
         console.print(left_out_note(fitted.left_out), style="dim")
 
 
+def size_cells(size: SizeSummary | None) -> list[str]:
+    """Median, p95 and total result size, each in bytes and estimated tokens."""
+    if size is None:
+        return ["-", "-", "-"]
+    return [byte_size(size.median), byte_size(size.p95), byte_size(size.total)]
+
+
+def byte_size(size: float) -> str:
+    """`2.4 kB (600 tok)`: bytes in powers of 1000, and the tokens they estimate."""
+    value, unit = float(size), "B"
+    for bigger in ("kB", "MB", "GB"):
+        if value < 1000:
+            break
+        value, unit = value / 1000, bigger
+    shown = f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+    return f"{shown} ({estimated_tokens(size):,} tok)"
+
+
 def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS) -> None:
     console = make_console(out)
     count = stats.transcripts
@@ -141,6 +188,12 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
             "open: calls that never got a result; success counts answered calls only", style="dim"
         )
     print_error_messages(console, stats)
+    if any(t.result_size is not None for t in stats.tools):
+        console.print(
+            f"result: UTF-8 bytes of each answered call's result text; tok: tokens estimated "
+            f"as {TOKEN_METHOD}",
+            style="dim",
+        )
     if stats.never_called is not None:
         never = stats.never_called
         console.print(

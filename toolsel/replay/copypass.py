@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import math
 from array import array
-from collections.abc import Callable, Collection, Iterable
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,8 @@ class PackedLog:
     processes as bytes. Per call: the hashes of its id and tool (`hasher`'s), its message
     id's key (`message_key_of`) and how many of `sessions` were known then; whether its
     result was an error (-1: none came) and the index of its latency (-1: none); for
-    `stats`, the latency itself (NaN: none)."""
+    `stats`, the latency itself (NaN: none); the bytes of its result and input (NaN: none,
+    or not measured)."""
 
     opens: array[int]  # 4 per call
     closes: array[int]  # 2 per call
@@ -49,12 +51,21 @@ class PackedLog:
     latencies: array[float] | None = None  # 1 per call
     #: for `stats`, call number -> what its failing result said (`FailedCall.message`)
     failures: dict[int, str] | None = None
+    sizes: array[float] | None = None  # 2 per call
 
     def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
         fields = (
-            self.opens, self.closes, self.sessions, self.uncounted, self.latencies, self.failures
+            self.opens, self.closes, self.sessions, self.uncounted, self.latencies,
+            self.failures, self.sizes,
         )  # fmt: skip
         return PackedLog, fields
+
+    def sizes_of(self, number: int) -> tuple[float | None, float | None]:
+        """(result bytes, input bytes) of a call, None where not measured."""
+        if self.sizes is None:
+            return None, None
+        result, given = self.sizes[2 * number], self.sizes[2 * number + 1]
+        return (None if math.isnan(result) else result), (None if math.isnan(given) else given)
 
 
 def pack_opens(
@@ -84,7 +95,19 @@ def pack_log(
                 continue
             latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
     failures = None if report is None else {f.number: f.message for f in report.failures}
-    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies, failures)
+    return PackedLog(
+        opens, closes, log.sessions, log.uncounted, latencies, failures, _pack_sizes(log)
+    )
+
+
+def _pack_sizes(log: CopyLog) -> array[float]:
+    """Each call's (result bytes, input bytes) as `PackedLog.sizes` holds them."""
+    sizes = array("d", [math.nan, math.nan]) * len(log.opens)
+    for number, (result, given) in log.sizes.items():
+        if result >= 0:
+            sizes[2 * number] = result
+        sizes[2 * number + 1] = given
+    return sizes
 
 
 def blake2b_64(text: str) -> int:
@@ -196,7 +219,9 @@ def file_copies(log: PackedLog, copied: set[int], tools: ToolNames) -> FileCopie
         error, latency = log.closes[2 * number], latencies[number]
         name = tools.names[log.opens[4 * number + 1]]
         seconds = None if math.isnan(latency) else latency
-        found.append((name, error >= 0, error > 0, seconds, failures.get(number)))
+        found.append(
+            (name, error >= 0, error > 0, seconds, failures.get(number), *log.sizes_of(number))
+        )
     return tools.calls(log), found
 
 
@@ -208,6 +233,7 @@ def with_copies(
     names = {hasher(name): name for name in report.tools}
     moved: dict[str, list[int]] = {}  # tool -> [copied, answered, errors]
     dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
+    sizes: dict[str, tuple[list[float], list[float]]] = {}  # tool -> sizes to take back
     for number in copied:
         if number in log.uncounted:
             continue  # tallied apart, in no report
@@ -220,9 +246,11 @@ def with_copies(
             counts[2] += error
             if latency >= 0:
                 dropped.setdefault(tool, set()).add(latency)
+            _note_sizes(sizes.setdefault(tool, ([], [])), log.sizes_of(number))
     tools = dict(report.tools)
     for tool, (calls, answered, errors) in moved.items():
         s = tools[tool]
+        taken_results, taken_inputs = sizes.get(tool, ([], []))
         latencies = s.latencies
         if tool in dropped:
             gone = dropped[tool]
@@ -233,11 +261,36 @@ def with_copies(
             copied_answered=s.copied_answered + answered,
             copied_errors=s.copied_errors + errors,
             latencies=latencies,
+            result_sizes=_less(s.result_sizes, taken_results),
+            input_sizes=_less(s.input_sizes, taken_inputs),
         )
     failures = tuple(replace(f, copied=True) if f.number in copied else f for f in report.failures)
     return replace(
         report, copied_calls=report.copied_calls + len(copied), tools=tools, failures=failures
     )
+
+
+def _note_sizes(
+    into: tuple[list[float], list[float]], sizes: tuple[float | None, float | None]
+) -> None:
+    for values, size in zip(into, sizes, strict=True):
+        if size is not None:
+            values.append(size)
+
+
+def _less(values: tuple[float, ...], taken: Sequence[float]) -> tuple[float, ...]:
+    """A tool's sizes less one of each of its copied calls', in their order, as one process
+    keeps them (a report packed compact has none)."""
+    if not values or not taken:
+        return values
+    left = Counter(taken)
+    kept = []
+    for value in values:
+        if left[value] > 0:
+            left[value] -= 1
+        else:
+            kept.append(value)
+    return tuple(kept)
 
 
 def compact_with_copies(

@@ -90,6 +90,9 @@ class Result(Struct, gc=False):
     #: what the result said, as the format holds it (text, blocks, an object, raw JSON):
     #: read (`replay.failures.error_message`) only when the result is an error
     error: Any = None
+    #: UTF-8 bytes of the result's text (see `replay.sizes`); -1: the format's reader does
+    #: not measure it
+    size: int = -1
 
 
 class SidechainStart(Struct, gc=False):

@@ -45,6 +45,7 @@ from toolsel.replay.events import (
     Session,
     SidechainStart,
 )
+from toolsel.replay.sizes import input_size
 from toolsel.timeparse import seconds_between
 
 #: When one id is reported as several kinds of duplicate call, the most severe wins.
@@ -78,6 +79,10 @@ class ToolTally(Struct, gc=False):
     # seconds from call to result, of the calls that are not copies (a copy's time was
     # already counted in the file it was copied from)
     latencies: array[float] = field(default_factory=lambda: array("d"))
+    # bytes of the answered calls' results (where the format records them) and inputs, of
+    # the calls that are not copies (`replay.sizes`)
+    result_sizes: array[float] = field(default_factory=lambda: array("d"))
+    input_sizes: array[float] = field(default_factory=lambda: array("d"))
 
 
 class CopyMemory(Protocol):
@@ -102,6 +107,8 @@ class CopyLog:
         #: opened call number -> (answered with an error, index of its latency or -1)
         self.closes: dict[int, tuple[bool, int]] = {}
         self.uncounted: set[int] = set()  # calls outside the window counted per tool
+        #: opened call number -> (result bytes or -1, input bytes) of each answered call
+        self.sizes: dict[int, tuple[int, int]] = {}
 
     def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
         self.opens.append((call_id, tool, message_id, len(self.sessions)))
@@ -416,10 +423,12 @@ class Matcher:
         kept = len(tally.latencies)
         if opened.copied:
             tally.copied_answered += 1
-        elif start is not None and end is not None:
-            seconds = seconds_between(start, end)
-            if seconds is not None:
-                tally.latencies.append(seconds)
+        else:
+            if start is not None and end is not None:
+                seconds = seconds_between(start, end)
+                if seconds is not None:
+                    tally.latencies.append(seconds)
+            self._measure(tally, opened, result)
         if self.log is not None:  # a worker's: what the copy pass may take back
             latency = kept if len(tally.latencies) > kept else -1
             self.log.closes[opened.number] = (result.is_error, latency)
@@ -433,6 +442,17 @@ class Matcher:
         call = opened.call
         message = error_message(result.error)
         self.failures.append((call.id, call.tool, line, message, opened.copied, opened.number))
+
+    def _measure(self, tally: ToolTally, opened: OpenCall, result: Result) -> None:
+        """Keep the answered call's result and input sizes (and log them in a worker)."""
+        size = result.size
+        if size >= 0:
+            tally.result_sizes.append(size)
+        call = opened.call
+        given = input_size(call.input, call.encoded)
+        tally.input_sizes.append(given)
+        if self.log is not None:
+            self.log.sizes[opened.number] = (size, given)
 
     def _note_duplicate(self, call_id: str, kind: str, lines: list[int]) -> None:
         previous = self.duplicates.get(call_id)

@@ -97,6 +97,10 @@ class ToolStats:
     latencies: tuple[float, ...] = ()
     #: the median of the latencies, where they were not kept (`replay` of many files)
     median_s: float | None = None
+    #: bytes of the results (where the format records them) and of the inputs of the
+    #: answered calls, copies excluded (`replay.sizes`); not kept where latencies are not
+    result_sizes: tuple[float, ...] = ()
+    input_sizes: tuple[float, ...] = ()
 
     @property
     def median_latency(self) -> float | None:
@@ -384,9 +388,17 @@ def build_report(
 
 def _tool_stats(t: ToolTally) -> ToolStats:
     """A tool's tally in the matcher, as the report keeps it."""
-    latencies = tuple(t.latencies)
     return ToolStats(
-        t.calls, t.errors, t.answered, t.copied, t.copied_errors, t.copied_answered, latencies
+        t.calls,
+        t.errors,
+        t.answered,
+        t.copied,
+        t.copied_errors,
+        t.copied_answered,
+        tuple(t.latencies),
+        None,
+        tuple(t.result_sizes),
+        tuple(t.input_sizes),
     )
 
 

@@ -36,6 +36,31 @@ COUNTS = ("calls", "answered", "errors", "units", "latency_count", "latency_sum"
 
 
 @dataclass(frozen=True, slots=True)
+class SizeSummary:
+    """The sizes (UTF-8 bytes, `replay.sizes`) of a tool's results or inputs: how many were
+    measured, their total, median and nearest-rank 95th percentile; tokens as estimated
+    by `sizes.TOKEN_METHOD`."""
+
+    count: int
+    total: int
+    median: float
+    p95: float
+
+
+def size_summary(values: Sequence[float]) -> SizeSummary | None:
+    """None when no size was measured."""
+    if not values:
+        return None
+    import numpy as np
+
+    ordered = np.sort(np.asarray(values, np.float64))
+    count = len(ordered)
+    median = float(np.median(ordered))
+    high = float(ordered[max(0, -(-95 * count // 100) - 1)])
+    return SizeSummary(count, int(ordered.sum()), median, high)
+
+
+@dataclass(frozen=True, slots=True)
 class ToolUsage:
     name: str
     calls: int
@@ -47,6 +72,8 @@ class ToolUsage:
     #: the most frequent error messages (normalised: `replay.failures.normalise`) and how
     #: many failing calls said each, most frequent first
     top_errors: tuple[tuple[str, int], ...] = ()
+    result_size: SizeSummary | None = None  # of the answered calls, where measured
+    input_size: SizeSummary | None = None
 
     @property
     def unanswered(self) -> int:
@@ -126,6 +153,9 @@ class ToolSums:
     last_at: str = ""
     #: normalised error message -> failing calls that said it (`add_messages`)
     messages: dict[str, int] = field(default_factory=dict)
+    #: bytes of the answered calls' results and inputs (`replay.sizes`), every value
+    result_sizes: array[float] = field(default_factory=lambda: array("d"))
+    input_sizes: array[float] = field(default_factory=lambda: array("d"))
 
     def add(self, other: ToolSums, sign: int = 1) -> None:
         """Add (or, with sign -1, take away) another's sums."""
@@ -140,6 +170,8 @@ class ToolSums:
         merge(self.sketch, other.sketch, sign)
         self.stored.extend(other.stored)
         self.exact.extend(other.exact)
+        self.result_sizes.extend(other.result_sizes)
+        self.input_sizes.extend(other.input_sizes)
         if other.seen is not None:
             self.seen = other.seen | (self.seen or set())
         self.last_at = max(self.last_at, other.last_at)
@@ -210,7 +242,18 @@ class UsageSums:
             key=lambda item: (-item[1].calls, item[0]),
         )
         tools = tuple(
-            ToolUsage(name, t.calls, t.errors, t.units, median, t.answered, high, top_errors(t))
+            ToolUsage(
+                name,
+                t.calls,
+                t.errors,
+                t.units,
+                median,
+                t.answered,
+                high,
+                top_errors(t),
+                size_summary(t.result_sizes),
+                size_summary(t.input_sizes),
+            )
             for name, t in used
             for median, high in (quantiles(t),)
         )
@@ -285,8 +328,10 @@ def add_pairs(
 
 #: A file's copied calls, as `UsageTotals.add_chunk` takes them back: the file's calls per
 #: tool (copies included), and each copied call's tool, whether it was answered, whether
-#: with an error, its latency (None: none was counted) and its error message (None: none).
-FileCopies = tuple[Mapping[str, int], Sequence[tuple[str, bool, bool, float | None, str | None]]]
+#: with an error, its latency (None: none was counted), its error message (None: none),
+#: and its result and input bytes (None: not measured).
+CopiedCall = tuple[str, bool, bool, float | None, str | None, float | None, float | None]
+FileCopies = tuple[Mapping[str, int], Sequence[CopiedCall]]
 
 
 @dataclass(slots=True)
@@ -301,6 +346,9 @@ class UsageTotals:
     sums: UsageSums = field(default_factory=UsageSums)
     #: latencies of copied calls that a worker counted, taken out of `sums` by `stats`
     taken: dict[str, array[float]] = field(default_factory=dict)
+    #: the same of result and input sizes
+    taken_results: dict[str, array[float]] = field(default_factory=dict)
+    taken_inputs: dict[str, array[float]] = field(default_factory=dict)
     bounded: bool = True  # at most MAX_PAIRS pairs kept (see `add_pairs`)
 
     @property
@@ -321,6 +369,10 @@ class UsageTotals:
                 t.units += 1
                 if s.latencies:
                     t.exact.extend(s.latencies)
+                if s.result_sizes:
+                    t.result_sizes.extend(s.result_sizes)
+                if s.input_sizes:
+                    t.input_sizes.extend(s.input_sizes)
         add_pairs(sums.pairs, pairs_of(used), self.bounded)
         if f.failures:
             _count_failures(sums, f)
@@ -367,7 +419,7 @@ class UsageTotals:
         when a tool of it is left with only copies (then it no longer counts there)."""
         tools, copied = f
         moved: dict[str, int] = {}
-        for tool, answered, error, latency, message in copied:
+        for tool, answered, error, latency, message, result_size, input_size in copied:
             moved[tool] = moved.get(tool, 0) + 1
             t = self.sums.tools[tool]
             t.calls -= 1
@@ -377,6 +429,10 @@ class UsageTotals:
                 add_messages(t.messages, ((message_key(message), 1),), -1)
             if latency is not None:
                 self.taken.setdefault(tool, array("d")).append(latency)
+            if result_size is not None:
+                self.taken_results.setdefault(tool, array("d")).append(result_size)
+            if input_size is not None:
+                self.taken_inputs.setdefault(tool, array("d")).append(input_size)
         gone = [tool for tool, count in moved.items() if count == tools[tool]]
         if not gone:
             return None
@@ -388,9 +444,15 @@ class UsageTotals:
     def stats(self, registry: Registry | None = None) -> UsageStats:
         """The statistics, each tool's latencies less those taken back."""
         tools = dict(self.sums.tools)
-        for name, taken in self.taken.items():
+        for name in self.taken.keys() | self.taken_results.keys() | self.taken_inputs.keys():
             if name in tools:
-                tools[name] = replace(tools[name], exact=without(tools[name].exact, taken))
+                t = tools[name]
+                tools[name] = replace(
+                    t,
+                    exact=without(t.exact, self.taken.get(name)),
+                    result_sizes=without(t.result_sizes, self.taken_results.get(name)),
+                    input_sizes=without(t.input_sizes, self.taken_inputs.get(name)),
+                )
         return replace(self.sums, tools=tools).stats(registry)
 
 

@@ -18,6 +18,7 @@ class Output(StrEnum):
     REPLAY = "replay"
     REPLAY_EVENT = "replay-event"
     STATS = "stats"
+    LEDGER = "ledger"  # stats --ledger
     EVAL = "eval"
     TEST = "test"
     PROMPT = "prompt"

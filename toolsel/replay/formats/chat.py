@@ -11,6 +11,7 @@ from typing import Any
 from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.claude import add_blocks
 from toolsel.replay.formats.shared import arguments_call
+from toolsel.replay.sizes import content_size
 
 ANTHROPIC = "anthropic"
 OPENAI_CHAT = "openai-chat"
@@ -80,8 +81,11 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
         events.append(arguments_call("", str(legacy.get("name", "")), legacy.get("arguments")))
     if role == "tool":
         listed = obj.get("tool_call_ids")
+        # one message answering several calls: whose part of its text is whose is not said
+        size = -1 if type(listed) is list else content_size(obj.get("content"))
         for call_id in listed if type(listed) is list else (obj.get("tool_call_id"),):
-            events.append(Result(call_id if type(call_id) is str else "", False))
+            events.append(Result(call_id if type(call_id) is str else "", False, size=size))
     elif role == "function":
-        events.append(Result("", False))  # answers the function_call before it
+        # answers the function_call before it
+        events.append(Result("", False, size=content_size(obj.get("content"))))
     return events

@@ -25,6 +25,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 CLAUDE_CODE = "claude-code"
 STREAM_JSON = "stream-json"
@@ -93,8 +94,14 @@ def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
         tool = name if type(name) is str else str(name)
         return [Call(text_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
     flag = obj.get("is_error")
-    error = obj.get("content") if flag is True else None
-    return [Result(text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp, error=error)]
+    output = obj.get("output", obj.get("content"))
+    error = output if flag is True else None
+    size = content_size(output)
+    return [
+        Result(
+            text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp, error=error, size=size
+        )
+    ]
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -179,6 +186,7 @@ def add_blocks(
                     timestamp=timestamp,
                     agent_id=_agent_id(structured) if structured is not None else None,
                     error=failure_content(block.get("content"), structured) if failed else None,
+                    size=content_size(block.get("content")),
                 )
             )
 

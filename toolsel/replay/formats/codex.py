@@ -34,6 +34,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.sizes import content_size, text_bytes
 
 RESPONSES = "openai-responses"
 ROLLOUT = "codex-rollout"
@@ -143,9 +144,20 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         output = item.get("output")
         if type(output) is str and "status" not in item and "success" not in item:
             failed = output_failed(output)
-            return [Result(call_id, failed, timestamp=timestamp, error=output if failed else None)]
+            error = output if failed else None
+            return [
+                Result(call_id, failed, timestamp=timestamp, error=error, size=text_bytes(output))
+            ]
         failed = _result_failed(item)
-        return [Result(call_id, failed, timestamp=timestamp, error=item if failed else None)]
+        return [
+            Result(
+                call_id,
+                failed,
+                timestamp=timestamp,
+                error=item if failed else None,
+                size=content_size(output),
+            )
+        ]
     if kind not in RESPONSES_INLINE:
         return []
     item_id = text_id(item.get("id"))

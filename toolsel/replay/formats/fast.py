@@ -59,6 +59,7 @@ from toolsel.replay.lines import (
     read_objects,
     record_special,
 )
+from toolsel.replay.sizes import raw_content_size, text_bytes
 
 #: A key the line does not have (msgspec's UNSET; `events.UNSET` is a parent not given).
 ABSENT: Final = msgspec.UNSET
@@ -67,7 +68,8 @@ Text = str | None | UnsetType
 
 class Block(Struct, gc=False):
     """An Anthropic content block (or a Responses message part): what calls, results and
-    human text need. A tool result's `content` is kept raw (not decoded)."""
+    human text need. A tool result's `content` is kept as its JSON text: measured without
+    being decoded (`sizes.raw_content_size`), and decoded only for an error."""
 
     type: Text = ABSENT
     id: Text = ABSENT
@@ -405,6 +407,7 @@ def _add_blocks(
             error = None
             if failed:  # the content is decoded for an error only
                 error = failure_content(_raw_value(block.content), structured)
+            raw = block.content
             events.append(
                 Result(
                     call_id if type(call_id) is str else "",
@@ -413,6 +416,7 @@ def _add_blocks(
                     timestamp,
                     agent,
                     error=error,
+                    size=0 if raw is ABSENT else raw_content_size(bytes(raw)),
                 )
             )
 
@@ -474,7 +478,10 @@ def _rollout(line: Line, payload: Payload) -> Any:
                 return FALLBACK
             failed = output_failed(output)
             error = output if failed else None
-            return codex.ROLLOUT, [Result(call_id, failed, timestamp=timestamp, error=error)]
+            size = text_bytes(output)
+            return codex.ROLLOUT, [
+                Result(call_id, failed, timestamp=timestamp, error=error, size=size)
+            ]
         if kind == "message" and payload.role == "user":
             text = _human_text(payload.content)
             return codex.ROLLOUT, [Human(text)] if text is not None else []

@@ -25,16 +25,21 @@ function drawStats(box, stats, series) {
       .map(([name, t]) => ({label: name, values: [t.error_rate]})), [{name: "error rate", cls: "bad"}], percent, "error-rate"),
     barChart("Latency", top.filter(([, t]) => t.median_latency_s !== null)
       .map(([name, t]) => ({label: name, values: [t.median_latency_s, t.p95_latency_s]})),
-      [{name: "median", cls: "bar"}, {name: "p95", cls: "bar2"}], seconds, "latency")));
+      [{name: "median", cls: "bar"}, {name: "p95", cls: "bar2"}], seconds, "latency"),
+    barChart(`Result size (tokens, ${stats.token_method || "bytes/4"})`, top.filter(([, t]) => t.result_bytes)
+      .map(([name, t]) => ({label: name, values: [t.result_bytes.median_tokens, t.result_bytes.p95_tokens]})),
+      [{name: "median", cls: "bar"}, {name: "p95", cls: "bar2"}], count, "result-size")));
   box.append(table(
     [{label: "tool"}, {label: "calls", num: true}, {label: "open", num: true}, {label: "errors", num: true},
      {label: "error rate", num: true}, {label: "median", num: true}, {label: "p95", num: true},
-     {label: "transcripts", num: true, narrow: true}],
+     {label: "transcripts", num: true, narrow: true}, {label: "result p50", num: true, narrow: true},
+     {label: "result p95", num: true, narrow: true}, {label: "result total", num: true, narrow: true}],
     tools.map(([name, t]) => el("tr", {"data-tool": name},
       cell(name, {wrap: true}), cell(count(t.calls), {num: true, key: "calls"}),
       cell(count(t.unanswered), {num: true, key: "unanswered"}), cell(count(t.errors), {num: true, key: "errors"}),
       cell(percent(t.error_rate), {num: true, key: "error_rate"}), cell(seconds(t.median_latency_s), {num: true, key: "median"}),
-      cell(seconds(t.p95_latency_s), {num: true, key: "p95"}), cell(count(t.transcripts), {num: true, narrow: true}))),
+      cell(seconds(t.p95_latency_s), {num: true, key: "p95"}), cell(count(t.transcripts), {num: true, narrow: true}),
+      ...sizeCells(t.result_bytes))),
     {id: "stats-tools"}));
   box.append(el("h2", null, "Co-used pairs"));
   box.append(stats.co_used_pairs.length ? table([{label: "tools"}, {label: "together in", num: true}],
@@ -53,6 +58,26 @@ function drawStats(box, stats, series) {
       stats.unreadable_lines.files.map(f => `${f.path}: ${f.lines} from line ${f.first_line}`).join(", ") + ")"));
   }
   for (const note of stats.notes || []) box.append(el("p", {class: "note wrap"}, note));
+}
+
+/** A tool's median, p95 and total result size, as bytes and estimated tokens ("-" when not measured). */
+function sizeCells(size) {
+  const shown = (bytes, tokens) => `${bytesText(bytes)} (${count(tokens)} tok)`;
+  if (!size) return ["-", "-", "-"].map(text => cell(text, {num: true, narrow: true}));
+  return [
+    cell(shown(size.median, size.median_tokens), {num: true, narrow: true, key: "result_median"}),
+    cell(shown(size.p95, size.p95_tokens), {num: true, narrow: true, key: "result_p95"}),
+    cell(shown(size.total, size.total_tokens), {num: true, narrow: true, key: "result_total"}),
+  ];
+}
+
+function bytesText(bytes) {
+  let value = bytes, unit = "B";
+  for (const bigger of ["kB", "MB", "GB"]) {
+    if (value < 1000) break;
+    value /= 1000; unit = bigger;
+  }
+  return unit === "B" ? `${Math.round(value)} B` : `${value.toFixed(1)} ${unit}`;
 }
 
 /** Calls, error rate and latency over time, for every tool or the one chosen. */

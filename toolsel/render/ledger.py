@@ -1,0 +1,132 @@
+"""Render `toolsel stats --ledger`: the per-server, per-tool table of definition cost and
+usage, the plan's always-loaded set, and its measured reachability and tokens saved; the
+`toolsel.ledger` JSON document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import IO, Any
+
+from toolsel.ledger import Ledger
+from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
+from toolsel.render.formats import StatsFormat
+from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.stats import byte_size, size_payload
+from toolsel.schemas import Output, schema_name
+
+LEDGER_SCHEMA = schema_name(Output.LEDGER)
+
+
+def ledger_payload(ledger: Ledger) -> dict[str, Any]:
+    from toolsel.listing import DEFINITION_TOKEN_METHOD
+    from toolsel.replay.sizes import TOKEN_METHOD
+
+    return {
+        "schema": LEDGER_SCHEMA,
+        "definition_token_method": DEFINITION_TOKEN_METHOD,
+        "token_method": TOKEN_METHOD,
+        "tools": [
+            {
+                "server": r.server,
+                "tool": r.tool,
+                "definition_tokens": r.definition_tokens,
+                "calls": r.calls,
+                "errors": r.errors,
+                "result_bytes": size_payload(r.result_size),
+                "prompted_calls": r.prompted_calls,
+                "found_calls": r.found_calls,
+                "plan": "loaded" if r.loaded else "deferred",
+            }
+            for r in ledger.rows
+        ],
+        "plan": {
+            "calls": ledger.calls,
+            "reachable_calls": ledger.reachable_calls,
+            "reachable_share": round(ledger.reachable_share, 4),
+            "target": ledger.target,
+            "top_k": ledger.top_k,
+            "tokens_before": ledger.tokens_before,
+            "tokens_after": ledger.tokens_after,
+            "saved_share": round(ledger.saved_share, 4),
+            "budget": ledger.budget,
+            "over_budget": ledger.over_budget,
+            "failed": ledger.failed,
+            "unregistered_calls": ledger.unregistered_calls,
+        },
+    }
+
+
+def render_ledger_json(ledger: Ledger, out: IO[str]) -> None:
+    out.write(dumps_json(ledger_payload(ledger)))
+
+
+def render_ledger_human(ledger: Ledger, out: IO[str]) -> None:
+    console = make_console(out)
+    columns = [
+        Column("server"),
+        Column("tool"),
+        Column("def tok", justify="right"),
+        Column("calls", justify="right"),
+        Column("errors", justify="right", optional=2),
+        Column("result p50", justify="right", optional=3),
+        Column("result total", justify="right", optional=3),
+        Column("found", justify="right", optional=1),
+        Column("plan"),
+    ]
+    rows = [
+        [
+            visible(r.server),
+            visible(r.tool),
+            f"{r.definition_tokens:,}",
+            f"{r.calls:,}",
+            f"{r.errors:,}",
+            byte_size(r.result_size.median) if r.result_size else "-",
+            byte_size(r.result_size.total) if r.result_size else "-",
+            f"{r.found_calls}/{r.prompted_calls}" if r.prompted_calls else "-",
+            "loaded" if r.loaded else "deferred",
+        ]
+        for r in ledger.rows
+    ]
+    title = "Cost and usage ledger"
+    fitted = fitted_table(console, columns, rows, title=title)
+    if fitted is None:
+        console.print(title)
+        stacked(console, columns, rows)
+    else:
+        console.print(fitted.table)
+    loaded = sum(r.loaded for r in ledger.rows)
+    console.print(
+        f"plan: {loaded} of {len(ledger.rows)} tools always loaded, the rest behind tool "
+        f"search; {ledger.reachable_calls:,} of {ledger.calls:,} calls reachable "
+        f"({100 * ledger.reachable_share:.1f}%, target {100 * ledger.target:g}%, rank top "
+        f"{ledger.top_k}); always-loaded tokens {ledger.tokens_before:,} -> "
+        f"{ledger.tokens_after:,} ({100 * ledger.saved_share:.1f}% saved)"
+    )
+    console.print(
+        "def tok: definition tokens (chars/4 of its JSON); found: successful calls whose "
+        "request ranks the tool in the top k, of those with a request",
+        style="dim",
+    )
+    if ledger.unregistered_calls:
+        console.print(
+            f"{ledger.unregistered_calls:,} calls of tools the registry does not define are "
+            "not in the plan",
+            style="yellow",
+        )
+    if ledger.over_budget:
+        console.print(
+            f"over budget: {ledger.tokens_after:,} always-loaded tokens > {ledger.budget:,}",
+            style="red",
+        )
+    if ledger.reachable_share < ledger.target:
+        console.print(
+            f"under target: {100 * ledger.reachable_share:.1f}% of calls reachable", style="red"
+        )
+
+
+#: `stats --ledger --format F` (HTML: not drawn yet, the JSON document is the contract).
+LEDGER_RENDERERS: dict[StatsFormat, Callable[[Ledger, IO[str]], None]] = {
+    StatsFormat.HUMAN: render_ledger_human,
+    StatsFormat.JSON: render_ledger_json,
+}

@@ -1,0 +1,80 @@
+"""What a tool costs the context: the size of a call's input and of its result, in UTF-8
+bytes, measured on what the reader already holds (no value is serialised again on the fast
+path), and the one token estimate toolsel names.
+
+- A result's size is the UTF-8 bytes of its text: a string; in a list, each string and
+  each block's text; in an object (a block, or an MCP result), its `text`, else the text
+  of its `content`, one level down. An image or other non-text block, a number or other
+  value counts 0: its cost is not its bytes, and parsers disagree on how to write numbers.
+- An input's size is its compact JSON text. Where the reader kept the text as recorded
+  (the fast path, OpenAI arguments) and it holds no space, line break or escape, that is
+  its length (numbers count as written); else the value is decoded and written compact.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+#: How tokens are estimated from bytes, named in every output that shows them.
+TOKEN_METHOD = "bytes/4"
+
+
+def estimated_tokens(size: float) -> int:
+    """About four bytes a token: the rule `toolsel prompt` applies to definitions."""
+    return int(-(-size // 4))
+
+
+def text_bytes(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+def content_size(content: Any, depth: int = 3) -> int:
+    """The UTF-8 bytes of a result's text (see the module's docstring)."""
+    kind = type(content)
+    if kind is str:
+        return text_bytes(content)
+    if depth <= 0:
+        return 0
+    if kind is list:
+        return sum(content_size(part, depth - 1) for part in content)
+    if kind is dict:
+        text = content.get("text")
+        if type(text) is str:
+            return text_bytes(text)
+        return content_size(content.get("content"), depth - 1)
+    return 0
+
+
+def raw_content_size(raw: bytes) -> int:
+    """`content_size` of the JSON value `raw` holds, without decoding it when it is a
+    string with no \\u escape (most tool output): each other escape is two bytes for one."""
+    if raw[:1] == b'"' and b"\\u" not in raw:
+        return len(raw) - 2 - (raw.count(b"\\") - raw.count(b"\\\\"))
+    try:
+        return content_size(orjson.loads(raw))
+    except orjson.JSONDecodeError:
+        return 0
+
+
+_LOOSE = re.compile(rb"[\s\\]")
+
+
+def input_size(value: Any, encoded: bool) -> int:
+    """The bytes of a call's input as compact JSON (see the module's docstring)."""
+    if encoded:
+        raw = value if type(value) is bytes else value.encode("utf-8", "surrogatepass")
+        if _LOOSE.search(raw) is None:
+            return len(raw)
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError:  # not JSON: the text itself
+            return len(raw)
+    if value is None:
+        return 0
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:  # a value orjson cannot write (an integer past 64 bits)
+        return len(str(value))
