@@ -112,6 +112,10 @@ def test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter(
     dots = watched.chart("calls-over-time")["series"][0]["values"]
     assert len(dots) == 14
     assert sum(dots) == payload["tools"]["edit"]["calls"]
+    # a store keeps no error messages: the panel says so rather than "no call failed"
+    failed = sum(t["errors"] for t in payload["tools"].values())
+    assert failed > 0
+    assert f"{failed} failed calls, none with a message" in page.inner_text("#why-fail")
     assert watched.problems() == []
 
 

@@ -40,3 +40,11 @@ def test_past_the_cap_only_calls_that_went_wrong_are_kept() -> None:
     timeline = recorder.finish().of("f")
     assert [c.id for c in timeline.calls] == ["c0", "c1", "c5", "c7"]
     assert timeline.omitted == 6
+
+
+def test_a_call_keeps_its_results_size_where_the_reader_measures_it() -> None:
+    recorder = TimelineRecorder()
+    measured = ToolEvent("tool_result", "a", "t", None, None, None, "f", 2, result_bytes=42)
+    for event in (start("a", 1), measured, start("b", 3), result("b", 4)):
+        recorder(event)
+    assert [c.result_bytes for c in recorder.finish().of("f").calls] == [42, None]

@@ -490,7 +490,8 @@ def replay_page_data(result: ReplayResult, timeline: Timeline) -> dict[str, Any]
 
 def session_data(report: FileReport, timeline: FileTimeline) -> dict[str, Any]:
     """A file's calls as compact rows: [line, tool index, id, result line, latency ms,
-    is error (1/0/None), copied (1/0), parent id]; tool names are listed once."""
+    is error (1/0/None), copied (1/0), parent id, result bytes (None: unanswered or not
+    measured)]; tool names are listed once."""
     tools: dict[str, int] = {}
     rows = []
     for call in timeline.calls:
@@ -506,6 +507,7 @@ def session_data(report: FileReport, timeline: FileTimeline) -> dict[str, Any]:
                 error,
                 int(call.copied),
                 call.parent,
+                call.result_bytes,
             ]
         )
     return {

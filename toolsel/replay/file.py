@@ -255,6 +255,7 @@ class _EventStream:
                 latency_ms=latency,
                 copied=opened.copied,
                 at=call.timestamp,
+                result_bytes=None if result is None or result.size < 0 else result.size,
             )
         )
 

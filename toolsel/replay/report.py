@@ -125,6 +125,9 @@ class ToolEvent:
     latency_ms: float | None = None  # tool_result only, when both ends carry a timestamp
     copied: bool = False  # the call repeats an earlier file's id and tool (a resumed session)
     at: str | None = None  # the call's own timestamp (ISO 8601), when its line has one
+    #: tool_result only: UTF-8 bytes of the result's text (`replay.sizes`); None where the
+    #: format's reader does not measure it
+    result_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ class TimelineCall:
     is_error: bool | None = None
     latency_ms: float | None = None
     copied: bool = False  # a copy of an earlier file's call (a resumed session)
+    result_bytes: int | None = None  # the result's size, where the format's reader measures it
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,7 @@ class TimelineRecorder:
             event.is_error,
             event.latency_ms,
             started.copied,
+            event.result_bytes,
         )
 
     def finish(self) -> Timeline:

@@ -67,3 +67,38 @@ function optionList(select, items) {
   }
   return select;
 }
+
+function bytesText(bytes) {
+  if (bytes === null || bytes === undefined) return "–";
+  let value = bytes, unit = "B";
+  for (const bigger of ["kB", "MB", "GB"]) {
+    if (value < 1000) break;
+    value /= 1000; unit = bigger;
+  }
+  return unit === "B" ? `${Math.round(value)} B` : `${value.toFixed(1)} ${unit}`;
+}
+
+/** "Why calls fail": each tool's most frequent error messages with their counts (the
+    `top_errors` of a toolsel.stats document's `tools`, given as [name, tool] pairs), worst
+    tool first. Messages come from transcripts: they reach the page as text only. */
+function whyCallsFail(tools) {
+  const box = el("section", {id: "why-fail"}, el("h2", null, "Why calls fail"));
+  const failing = tools.filter(([, t]) => t.top_errors && t.top_errors.length)
+    .sort(([a, x], [b, y]) => y.errors - x.errors || (a < b ? -1 : a > b ? 1 : 0));
+  const errors = tools.reduce((n, [, t]) => n + t.errors, 0);
+  if (!failing.length) {
+    box.append(el("p", {class: "muted"}, errors
+      ? `${count(errors)} failed calls, none with a message this source keeps`
+      : "no call failed"));
+    return box;
+  }
+  box.append(el("p", {class: "sub"},
+    "the most frequent messages of each tool's failed calls; paths, ids and numbers are written <path>, <id>, <n>"));
+  const rows = failing.flatMap(([name, t]) => t.top_errors.map((e, i) => el("tr", {"data-tool": name},
+    i ? null : el("td", {class: "wrap", rowspan: t.top_errors.length},
+      el("div", null, name), el("div", {class: "muted", "data-key": "errors"}, `${count(t.errors)} failed`)),
+    cell(e.message || el("span", {class: "muted"}, "(no error text)"), {wrap: true, key: "message"}),
+    cell(count(e.count), {num: true, key: "count"}))));
+  box.append(table([{label: "tool"}, {label: "message"}, {label: "calls", num: true}], rows, {id: "why-fail-table"}));
+  return box;
+}

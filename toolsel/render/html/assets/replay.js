@@ -25,7 +25,8 @@ function buildSession(file, session, index) {
     if (!violations.has(v.id)) violations.set(v.id, []);
     violations.get(v.id).push(v);
   }
-  const rows = session.calls.map(([line, tool, id, resultLine, latency, error, copied, parent]) => {
+  const failures = new Map(file.failed_calls.map(f => [f.line + " " + f.id, f.message]));
+  const rows = session.calls.map(([line, tool, id, resultLine, latency, error, copied, parent, bytes]) => {
     const kinds = [];
     if (error === 1) kinds.push("error");
     const open = resultLine === null ? unanswered.get(id) : undefined;
@@ -35,8 +36,11 @@ function buildSession(file, session, index) {
     if (duplicateResults.has(id)) kinds.push("duplicate-result");
     if (violations.has(id)) kinds.push("violation");
     if (copied === 1) kinds.push("copy");
-    return {file: index, line, tool: session.tools[tool], id, resultLine, latency, kinds,
-            parent, messages: (violations.get(id) || []).map(v => v.rule + ": " + v.message), children: []};
+    const messages = (violations.get(id) || []).map(v => v.rule + ": " + v.message);
+    const failure = error === 1 ? failures.get(resultLine + " " + id) : undefined;
+    if (failure) messages.unshift(failure);  // why it failed, as its result said
+    return {file: index, line, tool: session.tools[tool], id, resultLine, latency, bytes: bytes ?? null,
+            kinds, parent, messages, children: []};
   });
   const extra = [
     ...file.orphan_results.map(o => ({line: o.line, tool: null, id: o.id, kinds: ["orphan"],
@@ -44,7 +48,7 @@ function buildSession(file, session, index) {
     ...file.unreadable_lines.map(u => ({line: u.line, tool: null, id: null, kinds: ["unreadable"], messages: [u.error]})),
     ...file.unread_tool_records.map(u => ({line: u.line, tool: null, id: null, kinds: ["unread"],
       messages: ["tool-call-like content that toolsel does not read (" + u.where + ")"]})),
-  ].map(r => Object.assign({file: index, resultLine: null, latency: null, parent: null, children: []}, r));
+  ].map(r => Object.assign({file: index, resultLine: null, latency: null, bytes: null, parent: null, children: []}, r));
   const byId = new Map(rows.map(r => [r.id, r]));
   const top = [];
   for (const row of rows) {
@@ -80,12 +84,19 @@ function problemsOf(session) {
   return out;
 }
 
+/** A session's failed calls: where each result said it failed, the tool, and its message. */
+function failuresOf(session) {
+  return session.file.failed_calls.map(f => ({file: session.index, line: f.line, tool: f.tool, id: f.id,
+    resultLine: f.line, message: f.message}));
+}
+
 function renderReplay(data) {
   const app = document.getElementById("app");
   const summary = data.replay.summary;
   const sessions = buildSessions(data);
   const problems = sessions.flatMap(problemsOf);
-  const state = {session: "all", tool: "all", kind: "all", page: 0, problemPage: 0, target: null};
+  const failures = sessions.flatMap(failuresOf);
+  const state = {session: "all", tool: "all", kind: "all", page: 0, problemPage: 0, failedPage: 0, target: null};
 
   app.append(el("h1", null, "toolsel replay"));
   app.append(el("p", {class: "sub"}, `${count(summary.files)} transcript file${summary.files === 1 ? "" : "s"}, ${count(summary.calls)} tool calls`));
@@ -122,12 +133,17 @@ function renderReplay(data) {
   const tools = Object.entries(data.tools);
   app.append(table(
     [{label: "tool"}, {label: "calls", num: true}, {label: "errors", num: true}, {label: "error rate", num: true},
-     {label: "open", num: true, narrow: true}, {label: "median", num: true}, {label: "p95", num: true, narrow: true}],
+     {label: "open", num: true, narrow: true}, {label: "median", num: true}, {label: "p95", num: true, narrow: true},
+     {label: "result p50", num: true, narrow: true}, {label: "result p95", num: true, narrow: true},
+     {label: "result total", num: true, narrow: true}],
     tools.map(([name, t]) => el("tr", {"data-tool": name},
       cell(name, {wrap: true}), cell(count(t.calls), {num: true, key: "calls"}), cell(count(t.errors), {num: true, key: "errors"}),
       cell(percent(t.error_rate), {num: true}), cell(count(t.unanswered), {num: true, narrow: true}),
-      cell(seconds(t.median_latency_s), {num: true}), cell(seconds(t.p95_latency_s), {num: true, narrow: true}))),
+      cell(seconds(t.median_latency_s), {num: true}), cell(seconds(t.p95_latency_s), {num: true, narrow: true}),
+      ...["median", "p95", "total"].map(k => cell(t.result_bytes ? bytesText(t.result_bytes[k]) : "–",
+        {num: true, narrow: true, key: "result_" + k})))),
     {id: "tools"}));
+  app.append(whyCallsFail(tools));
 
   const sessionSelect = optionList(el("select", {id: "filter-session"}), [["all", "every session"],
     ...sessions.map(s => [String(s.index), (s.agentId ? "↳ " : "") + s.path])]);
@@ -139,8 +155,10 @@ function renderReplay(data) {
     el("label", null, "session", sessionSelect), el("label", null, "tool", toolSelect),
     el("label", null, "problem", kindSelect)));
   const problemBox = el("div", {id: "problems"});
+  const failedBox = el("div", {id: "failed-calls"});
   const timelineBox = el("div", {id: "timeline"});
-  app.append(el("h3", null, "Problems"), problemBox, el("h3", null, "Timeline"), timelineBox);
+  app.append(el("h3", null, "Problems"), problemBox, el("h3", null, "Failed calls"), failedBox,
+    el("h3", null, "Timeline"), timelineBox);
 
   const matches = (item) =>
     (state.session === "all" || String(item.file) === state.session) &&
@@ -152,7 +170,7 @@ function renderReplay(data) {
     link.addEventListener("click", (event) => {
       event.preventDefault();
       sessionSelect.value = String(index);
-      update({session: String(index), page: 0, problemPage: 0});
+      update({session: String(index), page: 0, problemPage: 0, failedPage: 0});
       timelineBox.scrollIntoView();
     });
     return link;
@@ -163,7 +181,8 @@ function renderReplay(data) {
     state.tool = "all"; state.kind = "all";
     sessionSelect.value = state.session; toolSelect.value = "all"; kindSelect.value = "all";
     const rows = sessions[problem.file].rows;
-    let at = problem.id !== null ? rows.findIndex(r => r.id === problem.id) : -1;
+    let at = problem.id !== null ? rows.findIndex(r => r.id === problem.id &&
+      (problem.resultLine === undefined || r.resultLine === problem.resultLine)) : -1;
     if (at < 0) at = rows.findIndex(r => r.line === problem.line);
     state.target = at >= 0 ? rows[at] : null;
     state.page = at >= 0 ? Math.floor(at / PAGE_ROWS) : 0;
@@ -198,6 +217,22 @@ function renderReplay(data) {
       chosen.length ? table([{label: "kind"}, {label: "where"}, {label: "what"}], rows, {id: "problem-table"}) : "");
   }
 
+  function drawFailures() {
+    const chosen = failures.filter(f => matches({file: f.file, tool: f.tool, kinds: ["error"]}));
+    const page = Math.min(state.failedPage, Math.max(0, Math.ceil(chosen.length / PROBLEM_ROWS) - 1));
+    const rows = chosen.slice(page * PROBLEM_ROWS, (page + 1) * PROBLEM_ROWS).map(f => {
+      const where = el("a", {href: "#timeline", class: "mono"}, `${sessions[f.file].path}:${f.line}`);
+      where.addEventListener("click", (event) => { event.preventDefault(); jump(f); });
+      return el("tr", {"data-line": f.line, "data-session": f.file}, cell(where, {wrap: true}),
+        cell(f.tool, {wrap: true, key: "tool"}),
+        cell(f.message || el("span", {class: "muted"}, "(no error text)"), {wrap: true, key: "message"}));
+    });
+    failedBox.replaceChildren(
+      chosen.length ? pager(page, chosen.length, PROBLEM_ROWS, (n) => update({failedPage: n}), "failed-pager")
+        : el("p", {class: "muted"}, failures.length ? "no failed calls match these filters" : "no call failed"),
+      chosen.length ? table([{label: "where (result)"}, {label: "tool"}, {label: "message"}], rows, {id: "failed-table"}) : "");
+  }
+
   function drawTimeline() {
     const chosen = sessions.filter(s => state.session === "all" || String(s.index) === state.session)
       .flatMap(s => s.rows.filter(matches));
@@ -208,7 +243,7 @@ function renderReplay(data) {
     for (const r of chosen.slice(page * PAGE_ROWS, (page + 1) * PAGE_ROWS)) {
       if (r.file !== session) {
         session = r.file;
-        rows.push(el("tr", {class: "session"}, el("td", {colspan: 6, class: "wrap"}, sessions[r.file].path)));
+        rows.push(el("tr", {class: "session"}, el("td", {colspan: 7, class: "wrap"}, sessions[r.file].path)));
       }
       rows.push(timelineRow(r, flat));
     }
@@ -218,7 +253,7 @@ function renderReplay(data) {
       pager(page, chosen.length, PAGE_ROWS, (n) => update({page: n}), "timeline-pager"),
       omitted ? el("p", {class: "note"}, `${count(omitted)} answered calls past the first ${count(data.max_calls)} of a file went right and are counted above, not listed`) : "",
       table([{label: "line", num: true}, {label: "tool"}, {label: "id", narrow: true}, {label: "result", num: true},
-             {label: "latency", num: true}, {label: "status"}], rows, {id: "timeline-table"}));
+             {label: "latency", num: true}, {label: "size", num: true, narrow: true}, {label: "status"}], rows, {id: "timeline-table"}));
   }
 
   function timelineRow(r, flat) {
@@ -233,6 +268,7 @@ function renderReplay(data) {
     return el("tr", {class: r === state.target ? "target" : null, "data-line": r.line, "data-session": r.file},
       cell(r.line, {num: true}), cell(toolCell, {wrap: true}), cell(r.id === null ? "" : r.id, {wrap: true, narrow: true}),
       cell(r.resultLine === null ? "–" : r.resultLine, {num: true}), cell(millis(r.latency), {num: true}),
+      cell(bytesText(r.bytes), {num: true, narrow: true, key: "bytes"}),
       cell([...status, ...r.messages.map(m => el("span", {class: "msg wrap"}, m))]));
   }
 
@@ -240,11 +276,11 @@ function renderReplay(data) {
     return (data.agent_owners[session.index] || null) === row.file + ":" + row.id;
   }
 
-  function draw() { drawProblems(); drawTimeline(); }
+  function draw() { drawProblems(); drawFailures(); drawTimeline(); }
   function update(change) { Object.assign(state, change); state.target = null; draw(); }
-  sessionSelect.addEventListener("change", () => update({session: sessionSelect.value, page: 0, problemPage: 0}));
-  toolSelect.addEventListener("change", () => update({tool: toolSelect.value, page: 0, problemPage: 0}));
-  kindSelect.addEventListener("change", () => update({kind: kindSelect.value, page: 0, problemPage: 0}));
+  sessionSelect.addEventListener("change", () => update({session: sessionSelect.value, page: 0, problemPage: 0, failedPage: 0}));
+  toolSelect.addEventListener("change", () => update({tool: toolSelect.value, page: 0, problemPage: 0, failedPage: 0}));
+  kindSelect.addEventListener("change", () => update({kind: kindSelect.value, page: 0, problemPage: 0, failedPage: 0}));
   draw();
   document.body.setAttribute("data-ready", "1");
 }

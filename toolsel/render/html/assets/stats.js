@@ -41,6 +41,7 @@ function drawStats(box, stats, series) {
       cell(seconds(t.p95_latency_s), {num: true, key: "p95"}), cell(count(t.transcripts), {num: true, narrow: true}),
       ...sizeCells(t.result_bytes))),
     {id: "stats-tools"}));
+  box.append(whyCallsFail(tools));
   box.append(el("h2", null, "Co-used pairs"));
   box.append(stats.co_used_pairs.length ? table([{label: "tools"}, {label: "together in", num: true}],
     stats.co_used_pairs.map(p => el("tr", null, cell(p.tools.join(" + "), {wrap: true}), cell(count(p.transcripts), {num: true}))),
@@ -69,15 +70,6 @@ function sizeCells(size) {
     cell(shown(size.p95, size.p95_tokens), {num: true, narrow: true, key: "result_p95"}),
     cell(shown(size.total, size.total_tokens), {num: true, narrow: true, key: "result_total"}),
   ];
-}
-
-function bytesText(bytes) {
-  let value = bytes, unit = "B";
-  for (const bigger of ["kB", "MB", "GB"]) {
-    if (value < 1000) break;
-    value /= 1000; unit = bigger;
-  }
-  return unit === "B" ? `${Math.round(value)} B` : `${value.toFixed(1)} ${unit}`;
 }
 
 /** Calls, error rate and latency over time, for every tool or the one chosen. */
