@@ -1,0 +1,146 @@
+"""Where the agent picked the wrong tool (issue 35): found on a generated week with
+planted misroutes and decoys, through the library and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from tests.conftest import Cli
+from tests.misroute_week import Planted, write_misroute_week
+from toolsel.misroutes import MisrouteReport, find_misroutes
+from toolsel.schemas import Output, schema_name, schema_text
+
+EVERY = 10**6  # occurrences listed per pair: all of them, to compare with what was planted
+
+
+def _found(report: MisrouteReport) -> set[Planted]:
+    return {
+        (Path(o.file).name, o.line, pair.loser, pair.winner)
+        for pair in report.pairs
+        for o in pair.occurrences
+    }
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Planted]]:
+    folder = tmp_path_factory.mktemp("week")
+    return folder, write_misroute_week(folder)
+
+
+def test_the_planted_misroutes_are_found_and_the_decoys_are_not(
+    week: tuple[Path, list[Planted]],
+) -> None:
+    folder, planted = week
+    report = find_misroutes([str(folder)], shown=EVERY)
+    found, expected = _found(report), set(planted)
+    assert len(expected) == len(planted) > 40  # the week plants enough to measure
+    true = len(found & expected)
+    precision, recall = true / len(found), true / len(expected)
+    assert precision >= 0.9 and recall >= 0.9, (found - expected, expected - found)
+    assert found == expected  # exact on the generated week
+    assert report.misroutes == len(planted) and report.files == 21
+
+
+def test_the_answer_is_the_same_for_any_number_of_jobs(
+    week: tuple[Path, list[Planted]],
+) -> None:
+    folder, _ = week
+    one = find_misroutes([str(folder)], shown=EVERY)
+    two = find_misroutes([str(folder)], shown=EVERY, jobs=2)
+    assert one == two
+
+
+def test_a_wider_window_reaches_the_failure_far_back(tmp_path: Path) -> None:
+    planted = write_misroute_week(tmp_path, seed=7, sessions_a_day=1, steps=6)
+    narrow = find_misroutes([str(tmp_path)], shown=EVERY)
+    wide = find_misroutes([str(tmp_path)], window=10, shown=EVERY)
+    assert narrow.misroutes == len(planted)
+    assert wide.misroutes > narrow.misroutes  # the "far later" losers are now answered
+
+
+REGISTRY = """\
+tools:
+  - name: read_file
+    description: Read a file from the local disk by its path.
+  - name: search_docs
+    description: Search the product documentation for a topic, a setting or a policy.
+  - name: run_query
+    description: Run a SQL query against the analytics database.
+"""
+
+
+def _session(path: Path, request: str, calls: list[tuple[str, bool]]) -> None:
+    """A Claude Code session: one request, then each (tool, worked) call."""
+    lines = [{"type": "user", "uuid": "h", "sessionId": "s",
+              "message": {"role": "user", "content": request}}]  # fmt: skip
+    for n, (tool, worked) in enumerate(calls):
+        use = {"type": "tool_use", "id": f"t{n}", "name": tool, "input": {}}
+        lines.append({"type": "assistant", "uuid": f"a{n}", "sessionId": "s",
+                      "message": {"id": f"m{n}", "content": [use]}})  # fmt: skip
+        result = {"type": "tool_result", "tool_use_id": f"t{n}",
+                  "content": "found it" if worked else "Error: no such file",
+                  "is_error": not worked}  # fmt: skip
+        lines.append({"type": "user", "uuid": f"r{n}", "sessionId": "s",
+                      "message": {"content": [result]}})  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_the_cli_reports_pairs_with_lines_and_what_rank_would_have_chosen(
+    cli: Cli, tmp_path: Path
+) -> None:
+    (tmp_path / "tools.yaml").write_text(REGISTRY, encoding="utf-8")
+    request = "search the documentation for the retry policy setting"
+    _session(tmp_path / "s.jsonl", request, [("read_file", False), ("search_docs", True)])
+    run = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "-r",
+              str(tmp_path / "tools.yaml"), "--format", "json")  # fmt: skip
+    assert run.exit_code == 0, run.stderr
+    document = json.loads(run.stdout)
+    Draft202012Validator(json.loads(schema_text("misroutes"))).validate(document)
+    assert document["schema"] == schema_name(Output.MISROUTES)
+    assert document["misroutes"] == 1 and document["failed_calls"] == 1
+    [pair] = document["pairs"]
+    assert (pair["loser"], pair["winner"], pair["count"], pair["empty"]) == (
+        "read_file", "search_docs", 1, 0,
+    )  # fmt: skip
+    assert pair["occurrences"] == [{"file": str(tmp_path / "s.jsonl"), "line": 2,
+                                    "winner_line": 4}]  # fmt: skip
+    assert pair["rank"] == {"prompted": 1, "winner_first": 1, "winner_in_top": 1,
+                            "winner_above_loser": 1}  # fmt: skip
+    human = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "-r",
+                str(tmp_path / "tools.yaml"))  # fmt: skip
+    assert "read_file" in human.stdout and "1 misroutes in 1 pairs" in human.stdout
+    assert "1/1" in human.stdout
+
+
+def test_without_a_registry_nothing_is_ranked(cli: Cli, tmp_path: Path, in_tmp: Path) -> None:
+    _session(tmp_path / "s.jsonl", "read the config", [("read_file", False), ("run_query", True),
+                                                       ("read_file", False)])  # fmt: skip
+    run = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "--no-registry", "-f", "json")
+    document = json.loads(run.stdout)
+    assert document["rank_top"] is None
+    assert [(p["loser"], p["count"], p["rank"]) for p in document["pairs"]] == [
+        ("read_file", 1, None)
+    ]  # the failure after the success is answered by nothing
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--misroutes", "--ledger"],
+        ["--misroutes", "--format", "html"],
+        ["--misroutes", "--since", "7d"],
+        ["--misroutes", "--db", "sqlite:///x.db"],
+        ["--within", "5"],
+        ["--misroutes", "--within", "0"],
+    ],
+)
+def test_misroute_options_out_of_place_are_one_line_errors(
+    cli: Cli, tmp_path: Path, in_tmp: Path, args: list[str]
+) -> None:
+    _session(tmp_path / "s.jsonl", "hi", [("read_file", True)])
+    run = cli("stats", str(tmp_path / "s.jsonl"), "--no-registry", *args)
+    assert run.exit_code == 2 and run.stderr.count("\n") == 1, run.stderr
