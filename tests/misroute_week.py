@@ -12,6 +12,8 @@ Each step (a human request) opens with calls that work, then plays one scenario:
 - far later: the loser fails, then another tool fails `window` times in a row, then a
   different tool works: the loser is out of the window (none), the other tool's chain is
   answered (one misroute at its first failure);
+- exit status: the loser's error only says how the command it ran exited ("Exit code 1":
+  the tests it ran failed), then a different tool works (an Edit that fixes them): none;
 - batch: the loser and a different tool are called in one message, the loser fails and
   the other works (it was no answer to the failure), and the step ends: none.
 
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 TOOLS = ["read_file", "search_docs", "run_query", "list_dir", "fetch_url", "grep_code"]
-SCENARIOS = ["planted", "retry", "detour", "new request", "far later", "batch"]
+SCENARIOS = ["planted", "retry", "detour", "new request", "far later", "batch", "exit status"]
 
 #: A planted misroute: (file name, line of the loser's first failure, loser, winner).
 Planted = tuple[str, int, str, str]
@@ -46,15 +48,16 @@ class _Session:
 
     def batch(self, outcomes: list[tuple[str, str]]) -> int:
         """Call the tools in one message, each answered as `outcome` says (ok, error,
-        empty); the call's line."""
+        empty, exit: an exit status); the call's line."""
         uses, results = [], []
         for tool, outcome in outcomes:
             self.calls += 1
             call = f"toolu_{self.name}_{self.calls}"
             uses.append({"type": "tool_use", "id": call, "name": tool, "input": {"n": self.calls}})
-            content = {"ok": f"{tool} answered", "error": "Error: it failed", "empty": ""}
-            results.append({"type": "tool_result", "tool_use_id": call,
-                            "content": content[outcome], "is_error": outcome == "error"})  # fmt: skip
+            content = {"ok": f"{tool} answered", "error": "Error: it failed", "empty": "",
+                       "exit": "Exit code 1\ntests failed"}[outcome]  # fmt: skip
+            results.append({"type": "tool_result", "tool_use_id": call, "content": content,
+                            "is_error": outcome in ("error", "exit")})  # fmt: skip
         self.lines.append({"type": "assistant", "uuid": f"a{len(self.lines)}",
                            "sessionId": self.name,
                            "message": {"role": "assistant", "id": f"m{len(self.lines)}",
@@ -95,6 +98,9 @@ def _scenario(session: _Session, kind: str, rng: random.Random, window: int) -> 
             session.call(other, "error")
         session.call(winner)
         session.planted.append((session.name, first, other, winner))
+    elif kind == "exit status":
+        session.call(loser, "exit")
+        session.call(winner)
     else:  # batch; and the step ends (any tool that worked next would answer the failure)
         session.batch([(loser, failure), (winner, "ok")])
         return

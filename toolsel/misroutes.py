@@ -7,6 +7,10 @@ sub-agent's calls: the same Task), with no new request in between, and started a
 failure was answered (a call issued beside the failed one, in the same batch, is no
 answer to it). The failed tool is the *loser*, the tool that worked the *winner*.
 
+A failure that only says how the command it ran exited ("Exit code 2": a shell ran the
+tests and they failed) is no failure of the tool: the tool did its job, and what follows
+(an Edit that fixes the code) is the next piece of work, not a better tool.
+
 Each failure counts once: a later success of the same tool (a retry that worked) settles
 it, as does the first different tool that works; a failure of the same tool again in the
 same step continues the same chain. A result whose size the reader does not measure
@@ -16,12 +20,17 @@ request, whether it puts the winner first, in its top 5, and above the loser.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolsel.acyclic import gc_paused
+
+#: The first line of a failure that only reports how a command exited: Claude Code's
+#: "Exit code 1", Codex's `"exit_code": 1` metadata.
+_EXIT_STATUS = re.compile(r'^exit (?:code|status):? -?\d+$|"exit_code":\s*-?\d', re.IGNORECASE)
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
@@ -69,6 +78,7 @@ class MisrouteReport:
     files: int
     calls: int  # answered calls seen
     failed_calls: int  # of those, errors and empty results
+    exit_failures: int  # errors that only report a command's exit status (not misroutes)
     window: int
     registry: bool  # the pairs were ranked against a registry
 
@@ -85,7 +95,7 @@ class _Failure:
     tool: str
     line: int
     answered_line: int
-    request: str | None  # the human request before it (None: none, or a sub-agent's call)
+    request: str | None  # the human request before it (a sub-agent's: its Task's prompt)
     empty: bool  # came back empty (not an error)
     age: int = 0  # answered calls of the thread since
     winner: tuple[str, int] | None = None  # the different tool that then worked, its line
@@ -117,16 +127,18 @@ class MisrouteFinder:
         self.files = 0
         self.calls = 0
         self.failed_calls = 0
+        self.exit_failures = 0
         self.file = ""
         self.request: str | None = None  # the last human request of the file
         self.call_requests: dict[str, str | None] = {}  # open call id -> its request
+        self.task_prompts: dict[str, str] = {}  # Task call id -> the prompt it gave
         self.failures: dict[str | None, list[_Failure]] = {}  # thread -> pending failures
 
     def __reduce__(self) -> tuple[Any, ...]:
         # what a worker sends back for a file: what it found, not the listener's state
         self._settle_all()
-        state = (self.window, self.shown, self.found, self.files, self.calls, self.failed_calls)
-        return (_finder, state)
+        counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
+        return (_finder, (self.window, self.shown, self.found, counts))
 
     def fork(self) -> MisrouteFinder:
         return MisrouteFinder(self.window, self.shown)
@@ -146,12 +158,14 @@ class MisrouteFinder:
         self.files += other.files
         self.calls += other.calls
         self.failed_calls += other.failed_calls
+        self.exit_failures += other.exit_failures
 
     def start_file(self, path: str) -> None:
         self._settle_all()
         self.file, self.request = path, None
         self.files += 1
         self.call_requests.clear()
+        self.task_prompts.clear()
 
     def human(self, text: str, line: int) -> None:
         if text.strip():  # a new step: what the last one left unanswered stays so
@@ -159,10 +173,23 @@ class MisrouteFinder:
             self.request = text
 
     def started(self, opened: OpenCall, line: int) -> None:
-        self.call_requests[opened.call.id] = None if opened.parent else self.request
+        parent = opened.parent  # a sub-agent's calls answer its Task's prompt
+        request = self.task_prompts.get(parent) if parent else self.request
+        self.call_requests[opened.call.id] = request
+        self._task_prompt(opened)
 
     def enriched(self, opened: OpenCall, line: int) -> None:
-        return None
+        self._task_prompt(opened)  # a Task's prompt may arrive in a later line
+
+    def _task_prompt(self, opened: OpenCall) -> None:
+        from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
+
+        if opened.call.tool not in DEFAULT_PARENT_TASK_TOOLS:
+            return  # only a sub-agent launch carries a prompt (and arguments decode lazily)
+        arguments = opened.call.arguments
+        task = arguments.get("prompt") if isinstance(arguments, dict) else None
+        if isinstance(task, str) and task.strip():
+            self.task_prompts[opened.call.id] = task
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
         request = self.call_requests.pop(opened.call.id, None)
@@ -172,6 +199,9 @@ class MisrouteFinder:
         for failure in pending:
             failure.age += 1
         self._settle(pending, [f for f in pending if f.age > self.window])
+        if result.is_error and _only_exit_status(result):
+            self.exit_failures += 1  # the tool did its job: no misroute, and no answer
+            return
         if result.is_error or result.size == 0:
             self.failed_calls += 1
             failed = _Failure(tool, opened.line, line, request, not result.is_error)
@@ -217,17 +247,22 @@ class MisrouteFinder:
             found.requests[failure.request] += 1
 
 
+def _only_exit_status(result: Result) -> bool:
+    """The failure says only how the command the tool ran exited."""
+    from toolsel.replay.failures import error_message
+
+    return _EXIT_STATUS.search(error_message(result.error)) is not None
+
+
 def _finder(
     window: int,
     shown: int,
     found: dict[tuple[str, str], _Found],
-    files: int,
-    calls: int,
-    failed_calls: int,
+    counts: tuple[int, int, int, int],
 ) -> MisrouteFinder:
     finder = MisrouteFinder(window, shown)
-    finder.found, finder.files = found, files
-    finder.calls, finder.failed_calls = calls, failed_calls
+    finder.found = found
+    finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
     return finder
 
 
@@ -276,6 +311,7 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
         files=finder.files,
         calls=finder.calls,
         failed_calls=finder.failed_calls,
+        exit_failures=finder.exit_failures,
         window=finder.window,
         registry=registry is not None,
     )

@@ -47,6 +47,7 @@ def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
         "transcripts": report.files,
         "calls": report.calls,
         "failed_calls": report.failed_calls,
+        "exit_status_failures": report.exit_failures,
         "misroutes": report.misroutes,
         "window": report.window,
         "rank_top": RANK_TOP if report.registry else None,
@@ -107,7 +108,8 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
     console.print(
         f"{report.misroutes:,} misroutes in {len(report.pairs):,} pairs; {report.failed_calls:,} "
         f"of {report.calls:,} answered calls failed or came back empty, in "
-        f"{report.files:,} transcripts (window: {report.window} calls)"
+        f"{report.files:,} transcripts (window: {report.window} calls); "
+        f"{report.exit_failures:,} more only reported how a command exited (the tool worked)"
     )
     if report.registry:
         console.print(
