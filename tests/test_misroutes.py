@@ -45,13 +45,25 @@ def test_the_planted_misroutes_are_found_and_the_decoys_are_not(
     assert report.misroutes == len(planted) and report.files == 21
 
 
-def test_the_answer_is_the_same_for_any_number_of_jobs(
-    week: tuple[Path, list[Planted]],
-) -> None:
-    folder, _ = week
+def test_the_answer_is_the_same_for_any_number_of_jobs(tmp_path: Path) -> None:
+    from toolsel.registry.loader import load_registry
+    from toolsel.replay.parallel import MIN_FILES
+
+    folder = tmp_path / "week"
+    planted = write_misroute_week(folder, seed=3, sessions_a_day=10, steps=3)
+    assert len(list(folder.iterdir())) >= MIN_FILES  # enough files for worker processes
     one = find_misroutes([str(folder)], shown=EVERY)
     two = find_misroutes([str(folder)], shown=EVERY, jobs=2)
-    assert one == two
+    assert one == two and one.misroutes == len(planted)
+    # the registry's acting tools reach the worker processes too
+    (tmp_path / "tools.yaml").write_text(
+        "tools:\n  - name: list_dir\n    description: List a folder.\n    permission: write\n",
+        encoding="utf-8",
+    )
+    registry = load_registry(tmp_path / "tools.yaml")
+    acted = find_misroutes([str(folder)], registry, shown=EVERY, jobs=2)
+    assert acted == find_misroutes([str(folder)], registry, shown=EVERY)
+    assert acted.misroutes < one.misroutes
 
 
 def test_a_wider_window_reaches_the_failure_far_back(tmp_path: Path) -> None:
@@ -73,17 +85,18 @@ tools:
 """
 
 
-def _session(path: Path, request: str, calls: list[tuple[str, bool]]) -> None:
-    """A Claude Code session: one request, then each (tool, worked) call."""
+def _session(path: Path, request: str, calls: list[tuple[str, bool | None]]) -> None:
+    """A Claude Code session: one request, then each (tool, worked) call (None: it came
+    back empty)."""
     lines = [{"type": "user", "uuid": "h", "sessionId": "s",
               "message": {"role": "user", "content": request}}]  # fmt: skip
     for n, (tool, worked) in enumerate(calls):
         use = {"type": "tool_use", "id": f"t{n}", "name": tool, "input": {}}
         lines.append({"type": "assistant", "uuid": f"a{n}", "sessionId": "s",
                       "message": {"id": f"m{n}", "content": [use]}})  # fmt: skip
-        result = {"type": "tool_result", "tool_use_id": f"t{n}",
-                  "content": "found it" if worked else "Error: no such file",
-                  "is_error": not worked}  # fmt: skip
+        said = {True: "found it", False: "Error: no such file", None: ""}[worked]
+        result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": said,
+                  "is_error": worked is False}  # fmt: skip
         lines.append({"type": "user", "uuid": f"r{n}", "sessionId": "s",
                       "message": {"content": [result]}})  # fmt: skip
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -125,6 +138,22 @@ def test_without_a_registry_nothing_is_ranked(cli: Cli, tmp_path: Path, in_tmp: 
     assert [(p["loser"], p["count"], p["rank"]) for p in document["pairs"]] == [
         ("read_file", 1, None)
     ]  # the failure after the success is answered by nothing
+
+
+def test_an_empty_result_fails_a_lookup_not_an_action(cli: Cli, tmp_path: Path) -> None:
+    registry = tmp_path / "tools.yaml"
+    registry.write_text(REGISTRY + "  - name: make_dir\n    description: Make a directory.\n"
+                        "    permission: write\n", encoding="utf-8")  # fmt: skip
+    _session(tmp_path / "s.jsonl", "set up the docs folder",
+             [("make_dir", None), ("read_file", True), ("search_docs", None), ("read_file", True)])  # fmt: skip
+    ranked = cli(
+        "stats", str(tmp_path / "s.jsonl"), "--misroutes", "-r", str(registry), "-f", "json"
+    )
+    # make_dir acts: its empty answer is a job done; search_docs looks up: it found nothing
+    pairs = [(p["loser"], p["winner"], p["empty"]) for p in json.loads(ranked.stdout)["pairs"]]
+    assert pairs == [("search_docs", "read_file", 1)]
+    bare = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "--no-registry", "-f", "json")
+    assert json.loads(bare.stdout)["misroutes"] == 2  # without a registry, every empty counts
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ tests and they failed) is no failure of the tool: the tool did its job, and what
 Each failure counts once: a later success of the same tool (a retry that worked) settles
 it, as does the first different tool that works; a failure of the same tool again in the
 same step continues the same chain. A result whose size the reader does not measure
-counts as non-empty. With a registry, `rank` (hybrid) is asked, for each occurrence's
+counts as non-empty; so does an empty result of a tool the registry says acts (a
+permission above read: `mkdir` in a shell has nothing to say). With a registry, `rank` (hybrid) is asked, for each occurrence's
 request, whether it puts the winner first, in its top 5, and above the loser.
 """
 
@@ -120,9 +121,15 @@ class MisrouteFinder:
     since it: a working retry of the failed tool in that time (the other tool was a step
     towards it, as a Read before an Edit) takes it back."""
 
-    def __init__(self, window: int = DEFAULT_WINDOW, shown: int = DEFAULT_SHOWN) -> None:
+    def __init__(
+        self,
+        window: int = DEFAULT_WINDOW,
+        shown: int = DEFAULT_SHOWN,
+        acting: frozenset[str] = frozenset(),
+    ) -> None:
         self.window = window
         self.shown = shown
+        self.acting = acting  # tools whose empty result is no failure (`acting_tools`)
         self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
         self.files = 0
         self.calls = 0
@@ -138,10 +145,10 @@ class MisrouteFinder:
         # what a worker sends back for a file: what it found, not the listener's state
         self._settle_all()
         counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
-        return (_finder, (self.window, self.shown, self.found, counts))
+        return (_finder, (self.window, self.shown, self.acting, self.found, counts))
 
     def fork(self) -> MisrouteFinder:
-        return MisrouteFinder(self.window, self.shown)
+        return MisrouteFinder(self.window, self.shown, self.acting)
 
     def join(self, other: ForkingPromptSink) -> None:
         assert isinstance(other, MisrouteFinder)
@@ -202,7 +209,7 @@ class MisrouteFinder:
         if result.is_error and _only_exit_status(result):
             self.exit_failures += 1  # the tool did its job: no misroute, and no answer
             return
-        if result.is_error or result.size == 0:
+        if result.is_error or (result.size == 0 and tool not in self.acting):
             self.failed_calls += 1
             failed = _Failure(tool, opened.line, line, request, not result.is_error)
             self._failed(pending, failed)
@@ -257,10 +264,11 @@ def _only_exit_status(result: Result) -> bool:
 def _finder(
     window: int,
     shown: int,
+    acting: frozenset[str],
     found: dict[tuple[str, str], _Found],
     counts: tuple[int, int, int, int],
 ) -> MisrouteFinder:
-    finder = MisrouteFinder(window, shown)
+    finder = MisrouteFinder(window, shown, acting)
     finder.found = found
     finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
     return finder
@@ -284,9 +292,20 @@ def find_misroutes(
     `registry` when one is given."""
     from toolsel.replay.driver import mine_paths
 
-    finder = MisrouteFinder(window, shown)
+    finder = MisrouteFinder(window, shown, acting_tools(registry))
     mine_paths(paths, finder, jobs=jobs, since=since, progress=progress)
     return misroute_report(finder, registry)
+
+
+def acting_tools(registry: Registry | None) -> frozenset[str]:
+    """The tools `registry` says act rather than look up (any permission above read): an
+    empty result from one (mkdir, a write) is a done job, not a lookup that found nothing.
+    Without a registry, every empty result counts as a failure."""
+    from toolsel.registry.model import Permission
+
+    if registry is None:
+        return frozenset()
+    return frozenset(t.name for t in registry.tools if t.permission is not Permission.READ)
 
 
 def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> MisrouteReport:
