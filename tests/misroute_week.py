@@ -1,7 +1,8 @@
 """A generated week of Claude Code sessions with planted misroutes and decoys, and the
 misroutes planted in it, known by construction (not by running the finder).
 
-Each step (a human request) opens with calls that work, then plays one scenario:
+Each step opens with a human request that the winner of its scenario answers best (so
+`rank` has something to find), then calls that work, then plays one scenario:
 
 - planted: the loser fails (an error, or an empty result) once or twice, then a different
   tool works: one misroute at the loser's first failure;
@@ -28,7 +29,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-TOOLS = ["read_file", "search_docs", "run_query", "list_dir", "fetch_url", "grep_code"]
+#: Each tool, with what a person asks for when it is the tool to use.
+REQUESTS = {
+    "read_file": "show me what the settings file on disk says",
+    "search_docs": "what does the product documentation say about the retry policy",
+    "run_query": "how many orders did the analytics database record yesterday, in SQL",
+    "list_dir": "which files are in the reports folder",
+    "fetch_url": "fetch the status web page at this URL",
+    "grep_code": "find where the code calls the payment pattern",
+}
+TOOLS = list(REQUESTS)
 SCENARIOS = ["planted", "retry", "detour", "new request", "far later", "batch", "exit status"]
 
 #: A planted misroute: (file name, line of the loser's first failure, loser, winner).
@@ -71,8 +81,10 @@ class _Session:
         return self.batch([(tool, outcome)])
 
 
-def _scenario(session: _Session, kind: str, rng: random.Random, window: int) -> None:
-    loser, winner, other = rng.sample(TOOLS, 3)
+def _scenario(
+    session: _Session, kind: str, tools: list[str], rng: random.Random, window: int
+) -> None:
+    loser, winner, other = tools
     failure = rng.choice(["error", "empty"])
     if kind == "planted":
         first = session.call(loser, failure)
@@ -118,11 +130,12 @@ def write_misroute_week(
     for day in range(7):
         for number in range(sessions_a_day):
             session = _Session(f"day{day}-s{number}.jsonl")
-            for step in range(steps):
-                session.human(f"request {step} of day {day}")
+            for _ in range(steps):
+                tools = rng.sample(TOOLS, 3)  # loser, winner, other
+                session.human(REQUESTS[tools[1]])  # the winner is the tool to use
                 for _ in range(rng.randrange(3)):
                     session.call(rng.choice(TOOLS))
-                _scenario(session, rng.choice(SCENARIOS), rng, window)
+                _scenario(session, rng.choice(SCENARIOS), tools, rng, window)
             text = "".join(json.dumps(line) + "\n" for line in session.lines)
             (folder / session.name).write_text(text, encoding="utf-8")
             planted += session.planted

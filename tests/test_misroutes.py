@@ -45,6 +45,40 @@ def test_the_planted_misroutes_are_found_and_the_decoys_are_not(
     assert report.misroutes == len(planted) and report.files == 21
 
 
+WEEK_TOOLS = """\
+tools:
+  - name: read_file
+    description: Read a file from the local disk by its path.
+  - name: search_docs
+    description: Search the product documentation for a topic, a setting or a policy.
+  - name: run_query
+    description: Run a SQL query against the analytics database.
+  - name: list_dir
+    description: List the files in a folder.
+  - name: fetch_url
+    description: Fetch a web page by its URL.
+  - name: grep_code
+    description: Search the code for a pattern.
+"""
+
+
+def test_rank_is_asked_with_the_request_of_each_misroute(
+    week: tuple[Path, list[Planted]], tmp_path: Path
+) -> None:
+    from toolsel.registry.loader import load_registry
+
+    folder, planted = week
+    (tmp_path / "tools.yaml").write_text(WEEK_TOOLS, encoding="utf-8")
+    report = find_misroutes([str(folder)], load_registry(tmp_path / "tools.yaml"))
+    checks = [pair.rank for pair in report.pairs]
+    assert all(check is not None for check in checks)
+    # each step's request names the job of the tool that worked: rank puts it first
+    prompted = sum(c.prompted for c in checks if c)
+    assert prompted == len(planted)
+    assert sum(c.winner_first for c in checks if c) >= 0.9 * prompted
+    assert sum(c.winner_above_loser for c in checks if c) >= 0.9 * prompted
+
+
 def test_the_answer_is_the_same_for_any_number_of_jobs(tmp_path: Path) -> None:
     from toolsel.registry.loader import load_registry
     from toolsel.replay.parallel import MIN_FILES
