@@ -235,7 +235,8 @@ class MisrouteFinder:
         for failure in due:
             if failure.winner is not None:
                 self._record(failure, *failure.winner)
-        pending[:] = [f for f in pending if f not in due]
+        settled = {id(f) for f in due}
+        pending[:] = [f for f in pending if id(f) not in settled]
 
     def _settle_all(self) -> None:
         for pending in self.failures.values():
