@@ -190,6 +190,21 @@ def test_an_empty_result_fails_a_lookup_not_an_action(cli: Cli, tmp_path: Path) 
     assert json.loads(bare.stdout)["misroutes"] == 2  # without a registry, every empty counts
 
 
+def test_unreadable_lines_are_named_not_dropped_silently(cli: Cli, tmp_path: Path) -> None:
+    _session(tmp_path / "s.jsonl", "read the config", [("read_file", False), ("run_query", True)])
+    with (tmp_path / "s.jsonl").open("a", encoding="utf-8") as out:
+        out.write('{"type": "user", "message": \n')  # line 6: cut short
+    run = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "--no-registry", "-f", "json")
+    document = json.loads(run.stdout)
+    assert document["misroutes"] == 1  # the lines before it are still read
+    assert document["unreadable_lines"] == {
+        "count": 1,
+        "files": [{"path": str(tmp_path / "s.jsonl"), "lines": 1, "first_line": 6}],
+    }
+    human = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "--no-registry")
+    assert "1 unreadable lines not counted" in human.stdout and "1 from line 6" in human.stdout
+
+
 @pytest.mark.parametrize(
     "args",
     [

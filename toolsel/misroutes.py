@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toolsel.acyclic import gc_paused
+from toolsel.replay.stats import UnreadableFile
 
 #: The first line of a failure that only reports how a command exited: Claude Code's
 #: "Exit code 1", Codex's `"exit_code": 1` metadata.
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from toolsel.replay.driver import ForkingPromptSink
     from toolsel.replay.events import Result
     from toolsel.replay.matcher import OpenCall
+    from toolsel.replay.report import FileReport
 
 #: Calls after a failure in which a different tool that works makes it a misroute.
 DEFAULT_WINDOW = 3
@@ -82,6 +84,11 @@ class MisrouteReport:
     exit_failures: int  # errors that only report a command's exit status (not misroutes)
     window: int
     registry: bool  # the pairs were ranked against a registry
+    unreadable: tuple[UnreadableFile, ...] = ()  # files with lines that could not be read
+
+    @property
+    def unreadable_lines(self) -> int:
+        return sum(u.lines for u in self.unreadable)
 
     @property
     def misroutes(self) -> int:
@@ -140,12 +147,14 @@ class MisrouteFinder:
         self.call_requests: dict[str, str | None] = {}  # open call id -> its request
         self.task_prompts: dict[str, str] = {}  # Task call id -> the prompt it gave
         self.failures: dict[str | None, list[_Failure]] = {}  # thread -> pending failures
+        self.unreadable: list[UnreadableFile] = []
 
     def __reduce__(self) -> tuple[Any, ...]:
         # what a worker sends back for a file: what it found, not the listener's state
         self._settle_all()
         counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
-        return (_finder, (self.window, self.shown, self.acting, self.found, counts))
+        found = (self.found, self.unreadable)
+        return (_finder, (self.window, self.shown, self.acting, found, counts))
 
     def fork(self) -> MisrouteFinder:
         return MisrouteFinder(self.window, self.shown, self.acting)
@@ -166,6 +175,12 @@ class MisrouteFinder:
         self.calls += other.calls
         self.failed_calls += other.failed_calls
         self.exit_failures += other.exit_failures
+        self.unreadable += other.unreadable
+
+    def file_read(self, report: FileReport) -> None:
+        if report.unreadable:  # its lines are not in the misroutes: say so
+            first = report.unreadable[0].line
+            self.unreadable.append(UnreadableFile(report.path, len(report.unreadable), first))
 
     def start_file(self, path: str) -> None:
         self._settle_all()
@@ -266,11 +281,11 @@ def _finder(
     window: int,
     shown: int,
     acting: frozenset[str],
-    found: dict[tuple[str, str], _Found],
+    found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
     counts: tuple[int, int, int, int],
 ) -> MisrouteFinder:
     finder = MisrouteFinder(window, shown, acting)
-    finder.found = found
+    finder.found, finder.unreadable = found
     finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
     return finder
 
@@ -334,6 +349,7 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
         exit_failures=finder.exit_failures,
         window=finder.window,
         registry=registry is not None,
+        unreadable=tuple(finder.unreadable),
     )
 
 

@@ -12,6 +12,7 @@ from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.stats import unreadable_note
 from toolsel.schemas import Output, schema_name
 
 MISROUTES_SCHEMA = schema_name(Output.MISROUTES)
@@ -52,6 +53,13 @@ def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
         "window": report.window,
         "rank_top": RANK_TOP if report.registry else None,
         "pairs": [_pair_payload(p) for p in report.pairs],
+        "unreadable_lines": {
+            "count": report.unreadable_lines,
+            "files": [
+                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
+                for u in report.unreadable
+            ],
+        },
     }
 
 
@@ -111,6 +119,8 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
         f"{report.files:,} transcripts (window: {report.window} calls); "
         f"{report.exit_failures:,} more only reported how a command exited (the tool worked)"
     )
+    if report.unreadable:
+        unreadable_note(console, report.unreadable, report.unreadable_lines)
     if report.registry:
         console.print(
             f"rank 1st / top {RANK_TOP} / above: occurrences whose request rank (hybrid) "
