@@ -195,6 +195,11 @@ COMMANDS: dict[str, tuple[type[Enum], tuple[str, ...], dict[Any, Callable[[str],
         ("stats", "--ledger", "-r", REG, TRANSCRIPT),
         {StatsFormat.HUMAN: human, StatsFormat.JSON: validates(Output.LEDGER)},
     ),
+    "stats --misroutes": (
+        StatsFormat,
+        ("stats", "--misroutes", "-r", REG, TRANSCRIPT),
+        {StatsFormat.HUMAN: human, StatsFormat.JSON: validates(Output.MISROUTES)},
+    ),
 }
 RUNS = [
     (command, member)

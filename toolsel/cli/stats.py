@@ -118,6 +118,24 @@ TopKOption = Annotated[
         help="--ledger: a deferred tool is reachable when rank puts it in the top K.",
     ),
 ]
+MisroutesOption = Annotated[
+    bool,
+    typer.Option(
+        "--misroutes",
+        help="Where the agent picked the wrong tool: a call that failed or came back empty, "
+        "then a different tool that worked for the same request; with -r, whether rank "
+        "would have chosen the one that worked.",
+    ),
+]
+WithinOption = Annotated[
+    int,
+    typer.Option(
+        "--within",
+        metavar="N",
+        min=1,
+        help="--misroutes: the calls after a failure in which a different tool may answer it.",
+    ),
+]
 
 
 @handle_errors
@@ -141,13 +159,24 @@ def stats(
     budget: BudgetOption = None,
     reach: ReachOption = 0.99,
     top_k: TopKOption = 5,
+    misroutes: MisroutesOption = False,
+    within: WithinOption = 3,
 ) -> None:
     """Usage analytics across transcripts: per-tool calls, error rates, latency, co-used pairs."""
     loaded = check_registry(
         registry, no_registry=no_registry, namespace=namespace, no_cache=no_cache
     )
     plan = _ledger_plan(ledger, budget, top_k, reach, output_format, events, db)
-    if events is not None:
+    if within != 3 and not misroutes:
+        raise UsageError("--within sets the misroutes' window: add --misroutes")
+    if misroutes:
+        _check_misroutes(paths, ledger, output_format, events, db, (since, until, session, exact))
+        from toolsel.cli.stats_misroutes import misroutes_of
+
+        assert paths  # checked above
+        misroutes_of(paths, loaded, jobs=jobs_wanted(jobs), window=within,
+                     output_format=output_format, output_file=output_file)  # fmt: skip
+    elif events is not None:
         from toolsel.cli.stats_events import stats_from_events
 
         given = [n for n, v in (("--since", since), ("--until", until), ("--session", session),
@@ -190,6 +219,28 @@ def _ledger_plan(
     if output_format is StatsFormat.HTML:
         raise UsageError("--ledger prints human or json, not html")
     return {"budget": budget, "top_k": top_k, "target": reach}
+
+
+def _check_misroutes(
+    paths: list[str] | None,
+    ledger: bool,
+    output_format: StatsFormat,
+    events: Path | None,
+    db: str | None,
+    narrowing: tuple[str | None, str | None, str | None, bool],
+) -> None:
+    """`--misroutes` reads whole transcripts, in order: refuse what it cannot honour."""
+    if ledger:
+        raise UsageError("give --misroutes or --ledger, not both")
+    if events is not None or db is not None:
+        raise UsageError("--misroutes reads transcripts (it follows each step's calls in order)")
+    if output_format is StatsFormat.HTML:
+        raise UsageError("--misroutes prints human or json, not html")
+    if any(narrowing):
+        raise UsageError("--misroutes reads whole transcripts: drop --since, --until, "
+                         "--session and --exact")  # fmt: skip
+    if not paths:
+        raise UsageError("--misroutes: give transcript files, directories or globs")
 
 
 def _store_window(since: str | None, until: str | None, session: str | None) -> Window:

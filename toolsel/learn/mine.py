@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from toolsel.replay.driver import ForkingPromptSink
     from toolsel.replay.events import Call, Result
     from toolsel.replay.matcher import OpenCall
+    from toolsel.replay.report import FileReport
 
 
 # -- from cases -------------------------------------------------------------------------
@@ -196,6 +197,9 @@ class Miner:
             self.found[tool], let_go = keep_most_frequent(prompts, self.pool)
             self.pruned[tool] += len(prompts) - self.pool
             self.pruned_calls[tool] += let_go
+
+    def file_read(self, report: FileReport) -> None:
+        return None  # a line that could not be read holds no prompt to mine
 
     def start_file(self, path: str) -> None:
         self.file, self.prompt = path, None

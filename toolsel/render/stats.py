@@ -12,7 +12,7 @@ from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
 from toolsel.replay.sizes import TOKEN_METHOD, estimated_tokens
-from toolsel.replay.stats import SizeSummary, ToolUsage, UsageStats
+from toolsel.replay.stats import SizeSummary, ToolUsage, UnreadableFile, UsageStats
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
@@ -205,16 +205,7 @@ def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS)
             visible(f"co-used in {n} transcript{'s' if n != 1 else ''}: {' + '.join(pair.tools)}")
         )
     if stats.unreadable:
-        shown = [f"{u.path}: {u.lines} from line {u.first_line}" for u in stats.unreadable[:3]]
-        more = len(stats.unreadable) - len(shown)
-        files = ", ".join(shown) + (f", and {more} more files" if more > 0 else "")
-        console.print(
-            visible(
-                f"{stats.unreadable_lines} unreadable lines not counted ({files}); "
-                "`toolsel replay FILE` lists them"
-            ),
-            style="yellow",
-        )
+        unreadable_note(console, stats.unreadable, stats.unreadable_lines)
     if stats.orphan_results:
         console.print(
             visible(
@@ -282,3 +273,16 @@ STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.JSON: render_stats_json,
     StatsFormat.HTML: render_stats_html,
 }
+
+
+def unreadable_note(console: Console, unreadable: Sequence[UnreadableFile], lines: int) -> None:
+    """The lines that could not be read, and where (the first three files)."""
+    shown = [f"{u.path}: {u.lines} from line {u.first_line}" for u in unreadable[:3]]
+    more = len(unreadable) - len(shown)
+    files = ", ".join(shown) + (f", and {more} more files" if more > 0 else "")
+    console.print(
+        visible(
+            f"{lines} unreadable lines not counted ({files}); `toolsel replay FILE` lists them"
+        ),
+        style="yellow",
+    )

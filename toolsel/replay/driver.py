@@ -97,7 +97,7 @@ def mine_paths(
         return
     for path in inputs:
         mined = prompts.fork()
-        replay_file(path, prompts=mined, progress=progress)
+        mined.file_read(replay_file(path, prompts=mined, progress=progress))
         prompts.join(mined)
 
 

@@ -218,9 +218,12 @@ class PromptSink(Listener, Protocol):
 @runtime_checkable
 class ForkingPromptSink(PromptSink, Protocol):
     """A prompt sink that can be split across worker processes: `fork` gives an empty one
-    for a file, `join` adds what one found (each file's, in path order)."""
+    for a file, `file_read` is given that file's report once it is read (its unreadable
+    lines), `join` adds what one found (each file's, in path order)."""
 
     def fork(self) -> ForkingPromptSink: ...
+
+    def file_read(self, report: FileReport) -> None: ...
 
     def join(self, other: ForkingPromptSink) -> None: ...
 

@@ -167,7 +167,7 @@ def _mined(work: Work, path: str) -> ForkingPromptSink:
 
     assert work.prompts is not None
     prompts = work.prompts.fork()
-    replay_file(path, input_format=work.options.input_format, prompts=prompts)
+    prompts.file_read(replay_file(path, input_format=work.options.input_format, prompts=prompts))
     return prompts
 
 

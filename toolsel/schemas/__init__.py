@@ -19,6 +19,7 @@ class Output(StrEnum):
     REPLAY_EVENT = "replay-event"
     STATS = "stats"
     LEDGER = "ledger"  # stats --ledger
+    MISROUTES = "misroutes"  # stats --misroutes
     EVAL = "eval"
     TEST = "test"
     PROMPT = "prompt"

@@ -1,0 +1,388 @@
+"""Where the agent picked the wrong tool (`toolsel stats --misroutes`).
+
+A *misroute* is a call that failed (an error result) or came back empty (a result of 0
+bytes of text: an empty string or list), followed within `window` calls by a successful,
+non-empty call of a different tool for the same step: after the same human request (a
+sub-agent's calls: the same Task), with no new request in between, and started after the
+failure was answered (a call issued beside the failed one, in the same batch, is no
+answer to it). The failed tool is the *loser*, the tool that worked the *winner*.
+
+A failure that only says how the command it ran exited ("Exit code 2": a shell ran the
+tests and they failed) is no failure of the tool: the tool did its job, and what follows
+(an Edit that fixes the code) is the next piece of work, not a better tool.
+
+Each failure counts once: a later success of the same tool (a retry that worked) settles
+it, as does the first different tool that works; a failure of the same tool again in the
+same step continues the same chain. A result whose size the reader does not measure
+counts as non-empty; so does an empty result of a tool the registry says acts (a
+permission above read: `mkdir` in a shell has nothing to say). With a registry, `rank` (hybrid) is asked, for each occurrence's
+request, whether it puts the winner first, in its top 5, and above the loser.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolsel.acyclic import gc_paused
+from toolsel.replay.stats import UnreadableFile
+
+#: The first line of a failure that only reports how a command exited: Claude Code's
+#: "Exit code 1", Codex's `"exit_code": 1` metadata.
+_EXIT_STATUS = re.compile(r'^exit (?:code|status):? -?\d+$|"exit_code":\s*-?\d', re.IGNORECASE)
+
+if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
+    from toolsel.replay.driver import ForkingPromptSink
+    from toolsel.replay.events import Result
+    from toolsel.replay.matcher import OpenCall
+    from toolsel.replay.report import FileReport
+
+#: Calls after a failure in which a different tool that works makes it a misroute.
+DEFAULT_WINDOW = 3
+#: Occurrences (file:line) listed per pair; every one is counted.
+DEFAULT_SHOWN = 10
+RANK_TOP = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    file: str
+    line: int  # the failed call's line
+    winner_line: int  # the line of the call that worked
+
+
+@dataclass(frozen=True, slots=True)
+class RankCheck:
+    """What `rank` does with the requests of a pair's occurrences that had one."""
+
+    prompted: int  # occurrences with a request (the others cannot be ranked)
+    winner_first: int  # rank puts the winner first
+    winner_in_top: int  # the winner is in rank's top `RANK_TOP`
+    winner_above_loser: int  # the winner ranks above the loser (the loser may be unranked)
+
+
+@dataclass(frozen=True, slots=True)
+class MisroutePair:
+    loser: str
+    winner: str
+    count: int
+    empty: int  # of those, the loser came back empty rather than with an error
+    occurrences: tuple[Occurrence, ...]  # the first `shown`, in path order
+    rank: RankCheck | None  # None without a registry
+
+
+@dataclass(frozen=True, slots=True)
+class MisrouteReport:
+    pairs: tuple[MisroutePair, ...]  # most occurrences first
+    files: int
+    calls: int  # answered calls seen
+    failed_calls: int  # of those, errors and empty results
+    exit_failures: int  # errors that only report a command's exit status (not misroutes)
+    window: int
+    registry: bool  # the pairs were ranked against a registry
+    unreadable: tuple[UnreadableFile, ...] = ()  # files with lines that could not be read
+
+    @property
+    def unreadable_lines(self) -> int:
+        return sum(u.lines for u in self.unreadable)
+
+    @property
+    def misroutes(self) -> int:
+        return sum(p.count for p in self.pairs)
+
+
+# -- the listener ------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Failure:
+    tool: str
+    line: int
+    answered_line: int
+    request: str | None  # the human request before it (a sub-agent's: its Task's prompt)
+    empty: bool  # came back empty (not an error)
+    age: int = 0  # answered calls of the thread since
+    winner: tuple[str, int] | None = None  # the different tool that then worked, its line
+
+
+@dataclass(slots=True)
+class _Found:
+    """One pair's findings while files are read."""
+
+    count: int = 0
+    empty: int = 0
+    occurrences: list[Occurrence] = field(default_factory=list)
+    requests: Counter[str] = field(default_factory=Counter)  # request -> occurrences
+
+
+class MisrouteFinder:
+    """A replay listener (`replay.driver.mine_paths`) that finds misroutes, file by file,
+    each thread (the main one, each sub-agent) on its own. Forks per file; `join` adds a
+    file's findings in path order.
+
+    A failure that a different tool answered is held until `window` calls have passed
+    since it: a working retry of the failed tool in that time (the other tool was a step
+    towards it, as a Read before an Edit) takes it back."""
+
+    def __init__(
+        self,
+        window: int = DEFAULT_WINDOW,
+        shown: int = DEFAULT_SHOWN,
+        acting: frozenset[str] = frozenset(),
+    ) -> None:
+        self.window = window
+        self.shown = shown
+        self.acting = acting  # tools whose empty result is no failure (`acting_tools`)
+        self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
+        self.files = 0
+        self.calls = 0
+        self.failed_calls = 0
+        self.exit_failures = 0
+        self.file = ""
+        self.request: str | None = None  # the last human request of the file
+        self.call_requests: dict[str, str | None] = {}  # open call id -> its request
+        self.task_prompts: dict[str, str] = {}  # Task call id -> the prompt it gave
+        self.failures: dict[str | None, list[_Failure]] = {}  # thread -> pending failures
+        self.unreadable: list[UnreadableFile] = []
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # what a worker sends back for a file: what it found, not the listener's state
+        self._settle_all()
+        counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
+        found = (self.found, self.unreadable)
+        return (_finder, (self.window, self.shown, self.acting, found, counts))
+
+    def fork(self) -> MisrouteFinder:
+        return MisrouteFinder(self.window, self.shown, self.acting)
+
+    def join(self, other: ForkingPromptSink) -> None:
+        assert isinstance(other, MisrouteFinder)
+        other._settle_all()  # the file has ended
+        for pair, found in other.found.items():
+            mine = self.found.get(pair)
+            if mine is None:
+                self.found[pair] = found  # the other finder is not used again
+                continue
+            mine.count += found.count
+            mine.empty += found.empty
+            mine.occurrences.extend(found.occurrences[: self.shown - len(mine.occurrences)])
+            mine.requests.update(found.requests)
+        self.files += other.files
+        self.calls += other.calls
+        self.failed_calls += other.failed_calls
+        self.exit_failures += other.exit_failures
+        self.unreadable += other.unreadable
+
+    def file_read(self, report: FileReport) -> None:
+        if report.unreadable:  # its lines are not in the misroutes: say so
+            first = report.unreadable[0].line
+            self.unreadable.append(UnreadableFile(report.path, len(report.unreadable), first))
+
+    def start_file(self, path: str) -> None:
+        self._settle_all()
+        self.file, self.request = path, None
+        self.files += 1
+        self.call_requests.clear()
+        self.task_prompts.clear()
+
+    def human(self, text: str, line: int) -> None:
+        if text.strip():  # a new step: what the last one left unanswered stays so
+            self._settle_all()
+            self.request = text
+
+    def started(self, opened: OpenCall, line: int) -> None:
+        parent = opened.parent  # a sub-agent's calls answer its Task's prompt
+        request = self.task_prompts.get(parent) if parent else self.request
+        self.call_requests[opened.call.id] = request
+        self._task_prompt(opened)
+
+    def enriched(self, opened: OpenCall, line: int) -> None:
+        self._task_prompt(opened)  # a Task's prompt may arrive in a later line
+
+    def _task_prompt(self, opened: OpenCall) -> None:
+        from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
+
+        if opened.call.tool not in DEFAULT_PARENT_TASK_TOOLS:
+            return  # only a sub-agent launch carries a prompt (and arguments decode lazily)
+        arguments = opened.call.arguments
+        task = arguments.get("prompt") if isinstance(arguments, dict) else None
+        if isinstance(task, str) and task.strip():
+            self.task_prompts[opened.call.id] = task
+
+    def paired(self, opened: OpenCall, result: Result, line: int) -> None:
+        request = self.call_requests.pop(opened.call.id, None)
+        tool = opened.call.tool
+        self.calls += 1
+        pending = self.failures.setdefault(opened.parent, [])
+        for failure in pending:
+            failure.age += 1
+        self._settle(pending, [f for f in pending if f.age > self.window])
+        if result.is_error and _only_exit_status(result):
+            self.exit_failures += 1  # the tool did its job: no misroute, and no answer
+            return
+        if result.is_error or (result.size == 0 and tool not in self.acting):
+            self.failed_calls += 1
+            failed = _Failure(tool, opened.line, line, request, not result.is_error)
+            self._failed(pending, failed)
+            return
+        pending[:] = [f for f in pending if f.tool != tool]  # the failed tool worked after all
+        for failure in pending:
+            # a call issued beside the failed one (before its answer) is no answer to it
+            if failure.winner is None and failure.answered_line < opened.line:
+                failure.winner = (tool, opened.line)
+
+    @staticmethod
+    def _failed(pending: list[_Failure], failed: _Failure) -> None:
+        for failure in pending:
+            if failure.tool == failed.tool and failure.winner is None:
+                # the same tool failing again: the same chain, from its latest failure
+                failure.answered_line, failure.empty = failed.answered_line, failed.empty
+                failure.age = 0
+                return
+        pending.append(failed)
+
+    def _settle(self, pending: list[_Failure], due: list[_Failure]) -> None:
+        """Record the failures `due` that a different tool answered; forget them all."""
+        for failure in due:
+            if failure.winner is not None:
+                self._record(failure, *failure.winner)
+        settled = {id(f) for f in due}
+        pending[:] = [f for f in pending if id(f) not in settled]
+
+    def _settle_all(self) -> None:
+        for pending in self.failures.values():
+            self._settle(pending, list(pending))
+        self.failures.clear()
+
+    def _record(self, failure: _Failure, winner: str, line: int) -> None:
+        found = self.found.get((failure.tool, winner))
+        if found is None:
+            found = self.found[failure.tool, winner] = _Found()
+        found.count += 1
+        found.empty += failure.empty
+        if len(found.occurrences) < self.shown:
+            found.occurrences.append(Occurrence(self.file, failure.line, line))
+        if failure.request is not None:
+            found.requests[failure.request] += 1
+
+
+def _only_exit_status(result: Result) -> bool:
+    """The failure says only how the command the tool ran exited."""
+    from toolsel.replay.failures import error_message
+
+    return _EXIT_STATUS.search(error_message(result.error)) is not None
+
+
+def _finder(
+    window: int,
+    shown: int,
+    acting: frozenset[str],
+    found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
+    counts: tuple[int, int, int, int],
+) -> MisrouteFinder:
+    finder = MisrouteFinder(window, shown, acting)
+    finder.found, finder.unreadable = found
+    finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
+    return finder
+
+
+# -- the report --------------------------------------------------------------------------
+
+
+def find_misroutes(
+    paths: list[str],
+    registry: Registry | None = None,
+    *,
+    window: int = DEFAULT_WINDOW,
+    shown: int = DEFAULT_SHOWN,
+    jobs: int = 1,
+    since: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MisrouteReport:
+    """The misroutes in every transcript under `paths` (`jobs` processes at once; files
+    last modified before `since` skipped), each pair checked against `rank` over
+    `registry` when one is given."""
+    from toolsel.replay.driver import mine_paths
+
+    finder = MisrouteFinder(window, shown, acting_tools(registry))
+    mine_paths(paths, finder, jobs=jobs, since=since, progress=progress)
+    return misroute_report(finder, registry)
+
+
+def acting_tools(registry: Registry | None) -> frozenset[str]:
+    """The tools `registry` says act rather than look up (any permission above read): an
+    empty result from one (mkdir, a write) is a done job, not a lookup that found nothing.
+    Without a registry, every empty result counts as a failure."""
+    from toolsel.registry.model import Permission
+
+    if registry is None:
+        return frozenset()
+    return frozenset(t.name for t in registry.tools if t.permission is not Permission.READ)
+
+
+def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> MisrouteReport:
+    """What `finder` found, as a report: pairs by most occurrences, then by name."""
+    ranked = _RankOracle(registry) if registry is not None else None
+    with gc_paused():
+        pairs = tuple(
+            MisroutePair(
+                loser,
+                winner,
+                found.count,
+                found.empty,
+                tuple(found.occurrences),
+                ranked.check(loser, winner, found.requests) if ranked is not None else None,
+            )
+            for (loser, winner), found in sorted(
+                finder.found.items(), key=lambda kv: (-kv[1].count, kv[0])
+            )
+        )
+    return MisrouteReport(
+        pairs,
+        files=finder.files,
+        calls=finder.calls,
+        failed_calls=finder.failed_calls,
+        exit_failures=finder.exit_failures,
+        window=finder.window,
+        registry=registry is not None,
+        unreadable=tuple(finder.unreadable),
+    )
+
+
+class _RankOracle:
+    """`rank` (hybrid) over one registry, each distinct request ranked once."""
+
+    def __init__(self, registry: Registry) -> None:
+        from toolsel.ranking.index import build_index
+
+        self.index = build_index(registry)
+        self.size = max(1, len(registry.tools))
+        self.orders: dict[str, Sequence[str]] = {}
+
+    def order(self, request: str) -> Sequence[str]:
+        from toolsel.ranking import rank_tools
+        from toolsel.ranking.core import RankOptions
+        from toolsel.ranking.options import Method
+
+        order = self.orders.get(request)
+        if order is None:
+            options = RankOptions(method=Method.HYBRID, top=self.size)
+            order = [r.name for r in rank_tools(self.index, request, options).results]
+            self.orders[request] = order
+        return order
+
+    def check(self, loser: str, winner: str, requests: Mapping[str, int]) -> RankCheck:
+        prompted = first = top = above = 0
+        for request, count in requests.items():
+            order = self.order(request)
+            at = {name: n for n, name in enumerate(order)}
+            won = at.get(winner)
+            prompted += count
+            first += count * (won == 0)
+            top += count * (won is not None and won < RANK_TOP)
+            above += count * (won is not None and won < at.get(loser, len(order)))
+        return RankCheck(prompted, first, top, above)

@@ -1,0 +1,137 @@
+"""Render `toolsel stats --misroutes`: per (failed tool, tool that worked) pair, how often
+and where, and whether `rank` would have chosen the winner; the `toolsel.misroutes` JSON
+document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import IO, Any
+
+from toolsel.misroutes import RANK_TOP, MisroutePair, MisrouteReport, RankCheck
+from toolsel.render.console import dumps_json, make_console
+from toolsel.render.escape import visible
+from toolsel.render.formats import StatsFormat
+from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.stats import unreadable_note
+from toolsel.schemas import Output, schema_name
+
+MISROUTES_SCHEMA = schema_name(Output.MISROUTES)
+
+
+def _rank_payload(check: RankCheck | None) -> dict[str, int] | None:
+    if check is None:
+        return None
+    return {
+        "prompted": check.prompted,
+        "winner_first": check.winner_first,
+        "winner_in_top": check.winner_in_top,
+        "winner_above_loser": check.winner_above_loser,
+    }
+
+
+def _pair_payload(pair: MisroutePair) -> dict[str, Any]:
+    return {
+        "loser": pair.loser,
+        "winner": pair.winner,
+        "count": pair.count,
+        "empty": pair.empty,
+        "occurrences": [
+            {"file": o.file, "line": o.line, "winner_line": o.winner_line} for o in pair.occurrences
+        ],
+        "rank": _rank_payload(pair.rank),
+    }
+
+
+def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
+    return {
+        "schema": MISROUTES_SCHEMA,
+        "transcripts": report.files,
+        "calls": report.calls,
+        "failed_calls": report.failed_calls,
+        "exit_status_failures": report.exit_failures,
+        "misroutes": report.misroutes,
+        "window": report.window,
+        "rank_top": RANK_TOP if report.registry else None,
+        "pairs": [_pair_payload(p) for p in report.pairs],
+        "unreadable_lines": {
+            "count": report.unreadable_lines,
+            "files": [
+                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
+                for u in report.unreadable
+            ],
+        },
+    }
+
+
+def render_misroutes_json(report: MisrouteReport, out: IO[str]) -> None:
+    out.write(dumps_json(misroutes_payload(report)))
+
+
+def _rank_cell(check: RankCheck | None, of: Callable[[RankCheck], int]) -> str:
+    if check is None or not check.prompted:
+        return "-"
+    return f"{of(check)}/{check.prompted}"
+
+
+def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
+    console = make_console(out)
+    columns = [
+        Column("failed tool"),
+        Column("then worked"),
+        Column("times", justify="right"),
+        Column("empty", justify="right", optional=2),
+        Column("first at", optional=3),
+    ]
+    if report.registry:
+        columns += [
+            Column("rank 1st", justify="right", optional=1),
+            Column(f"top {RANK_TOP}", justify="right", optional=1),
+            Column("above", justify="right", optional=1),
+        ]
+    rows = []
+    for pair in report.pairs:
+        first = pair.occurrences[0] if pair.occurrences else None
+        row = [
+            visible(pair.loser),
+            visible(pair.winner),
+            f"{pair.count:,}",
+            f"{pair.empty:,}",
+            visible(f"{first.file}:{first.line}") if first else "-",
+        ]
+        if report.registry:
+            row += [
+                _rank_cell(pair.rank, lambda c: c.winner_first),
+                _rank_cell(pair.rank, lambda c: c.winner_in_top),
+                _rank_cell(pair.rank, lambda c: c.winner_above_loser),
+            ]
+        rows.append(row)
+    title = "Misroutes: a call failed or came back empty, then a different tool worked"
+    if rows:
+        fitted = fitted_table(console, columns, rows, title=title)
+        if fitted is None:
+            console.print(title)
+            stacked(console, columns, rows)
+        else:
+            console.print(fitted.table)
+    console.print(
+        f"{report.misroutes:,} misroutes in {len(report.pairs):,} pairs; {report.failed_calls:,} "
+        f"of {report.calls:,} answered calls failed or came back empty, in "
+        f"{report.files:,} transcripts (window: {report.window} calls); "
+        f"{report.exit_failures:,} more only reported how a command exited (the tool worked)"
+    )
+    if report.unreadable:
+        unreadable_note(console, report.unreadable, report.unreadable_lines)
+    if report.registry:
+        console.print(
+            f"rank 1st / top {RANK_TOP} / above: occurrences whose request rank (hybrid) "
+            f"answers with the winner first, in its top {RANK_TOP}, above the failed tool; "
+            "of those with a request",
+            style="dim",
+        )
+
+
+#: `stats --misroutes --format F` (HTML: not drawn; the JSON document is the contract).
+MISROUTES_RENDERERS: dict[StatsFormat, Callable[[MisrouteReport, IO[str]], None]] = {
+    StatsFormat.HUMAN: render_misroutes_human,
+    StatsFormat.JSON: render_misroutes_json,
+}
