@@ -195,7 +195,7 @@ def test_old_flat_records_with_ids_and_timestamps() -> None:
         assert claude_code({"type": "tool_use", "id": odd}) == ("claude-code", [Call("", "", {})])
     result = {"type": "tool_result", "uuid": "r1", **BASE, "tool_use_id": "toolu_1", "output": "x"}
     assert claude_code(result) == ("claude-code", [Result("toolu_1", False, timestamp=AT, size=1)])
-    assert claude_code({**result, "is_error": True}) == ("claude-code", [Result("toolu_1", True, timestamp=AT, size=1)])  # fmt: skip
+    assert claude_code({**result, "is_error": True}) == ("claude-code", [Result("toolu_1", True, timestamp=AT, size=1, error="x")])  # fmt: skip
     assert claude_code({**result, "is_error": "yes", "tool_use_id": 2.5}) == ("claude-code", [Result("2.5", False, timestamp=AT, size=1)])  # fmt: skip
 
 
