@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tests.conftest import Cli
 from toolsel.errors import RegistryError
 from toolsel.live.sources import command_server, config_servers, is_client_config, url_server
 from toolsel.sources.grammar import live_text
@@ -320,7 +321,7 @@ def test_the_identity_is_every_part_of_what_is_started() -> None:
     ("text", "shown"),
     [
         ("mcp:npx server --token ghp_abc", "mcp:npx server --token '***'"),
-        ("mcp:npx 'unclosed --token=sk-ant-api03-abcdefghijklmnopqrstu", "mcp:npx 'unclosed --token=<api-key>"),
+        ("mcp:npx 'unclosed --token=sk-ant-api03-abcdefghijklmnopqrstu", "mcp:npx 'unclosed --token=***"),
         ("https://u:pw@h/mcp?token=abc", "https://u:***@h/mcp?token=***"),
     ],
 )  # fmt: skip
@@ -359,11 +360,6 @@ def test_a_command_or_url_that_names_no_server_is_one_line() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: sources.py:126 shown_source falls back to mask_text for a command it cannot "
-    "split: a `--token=VALUE` that mask_argv would mask is shown when a quote is unbalanced",
-)
 def test_a_command_that_cannot_be_split_is_shown_with_its_flags_values_masked() -> None:
     from toolsel.live.sources import shown_source
 
@@ -371,6 +367,15 @@ def test_a_command_that_cannot_be_split_is_shown_with_its_flags_values_masked() 
     with pytest.raises(RegistryError) as unsplit:
         command_server("npx 'unclosed --api-key abc123", None, {})
     assert "abc123" not in str(unsplit.value)
+
+
+def test_a_command_that_cannot_be_split_is_one_line_without_its_secret(cli: Cli) -> None:
+    run = cli("rank", "x", "-r", "mcp:npx 'unclosed --api-key abc123")
+    assert (run.exit_code, run.stderr) == (
+        2,
+        "toolsel: error: mcp:npx 'unclosed --api-key ***: cannot split the command: "
+        "No closing quotation\n",
+    )
 
 
 @pytest.mark.parametrize(
@@ -397,12 +402,6 @@ def test_a_command_servers_name_from_its_package_or_script(text: str, name: str)
     assert command_server(text, None, {}).name == name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: sources.py _guess_name takes a package's version for its name "
-    "(`@scope/server-github@1.2.3` -> `1_2`, `@latest` -> `latest`) and a launcher's "
-    "`run` subcommand for the package (`pipx run mcp-server-fetch` -> `run`)",
-)
 @pytest.mark.parametrize(
     "text",
     [
@@ -413,6 +412,25 @@ def test_a_command_servers_name_from_its_package_or_script(text: str, name: str)
 )
 def test_a_versioned_or_run_package_is_named_after_the_package(text: str) -> None:
     assert command_server(text, None, {}).name == "github"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("uvx mcp-server-fetch==1.0", "fetch"),
+        ("uvx 'mcp-server-fetch[cli]>=2'", "fetch"),
+        ("uvx mcp-server-fetch@latest", "fetch"),
+        ("pnpm dlx @acme/notes-mcp@2", "notes"),
+        ("uv tool run notes-server", "notes"),
+        ("npm exec -y mcp-notes", "notes"),
+        ("python3 run", "run"),  # a script named `run`, not a subcommand
+        ("npx @scope@1.0", "scope"),
+    ],
+)
+def test_a_launchers_subcommand_and_a_packages_version_are_not_its_name(
+    text: str, name: str
+) -> None:
+    assert command_server(text, None, {}).name == name
 
 
 # -- which files are client configs, and what they say ----------------------------------
