@@ -70,6 +70,12 @@ TESTS: dict[str, list[str]] = {
         ).split()
     },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
+    # what the readers share (ids as text, encoded arguments): pinned where they were born
+    "toolsel/replay/formats/shared.py": [
+        "tests/replay/test_formats.py",
+        "tests/replay/test_codex.py",
+        "tests/replay/test_claude.py",
+    ],
     # issue 31: lock, diff, live servers and sources, each against its own test files
     "toolsel/lock.py": ["tests/test_lock.py"],
     **{
