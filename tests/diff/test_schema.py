@@ -744,6 +744,7 @@ def test_strict_applies_to_the_side_that_is_strict() -> None:
         (prop(type=["string", "null"]), prop(type="string"), "TD117", (["string", "null"], "string")),
         (prop(**{"$ref": "#/$defs/a"}), prop(**{"$ref": "#/$defs/b"}), "TD119",
          ("#/$defs/a", "#/$defs/b")),
+        (prop(oneOf=[STR]), prop(oneOf="string"), "TD119", ([STR], "string")),
         (prop(type="string", default="a"), prop(type="string", default="b"), "TD111", ("a", "b")),
     ],
 )  # fmt: skip
