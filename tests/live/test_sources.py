@@ -59,6 +59,42 @@ def test_vscode_servers_with_comments_and_trailing_commas(tmp_path: Path) -> Non
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "servers": {\n    "fetch": {"command": "uvx", "args": ["mcp-server-fetch",\n    ]},\n  }\n}\n',
+        '{"servers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch",\t]},\t}}',
+        '{"servers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch", ]}, }}',
+    ],
+    ids=["line-breaks", "tabs", "spaces"],
+)
+def test_trailing_commas_before_any_whitespace_without_comments(tmp_path: Path, text: str) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    [fetch] = config_servers(path)
+    assert fetch.command == ("uvx", "mcp-server-fetch")
+
+
+def test_a_comma_inside_a_string_is_kept_where_trailing_commas_go(tmp_path: Path) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{"servers": {"x": {"command": "run", "args": ["a,]", "b, }", "c\\",]",],},},}')
+    [server] = config_servers(path)
+    assert server.command == ("run", "a,]", "b, }", 'c",]')
+
+
+def test_a_vscode_config_with_trailing_commas_lists_its_servers_through_the_cli(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{\n  "servers": {\n    "fetch": {"command": "uvx"},\n  },\n}\n')
+    run = cli("lint", str(path))
+    assert run.exit_code == 2
+    assert "1 MCP server, not started: fetch: uvx" in run.stderr
+
+
 def test_codex_config_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCS_TOKEN", "abc")
     path = write(

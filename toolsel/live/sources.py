@@ -275,7 +275,7 @@ def _read_config(path: Path) -> Any:
 
 def _strip_jsonc(text: str) -> str:
     """VS Code's and Gemini CLI's files allow // and /* */ comments and trailing commas."""
-    if "//" not in text and "/*" not in text and ",}" not in text.replace(" ", ""):
+    if "//" not in text and "/*" not in text and _TRAILING_COMMA.search(text) is None:
         return text
     out: list[str] = []
     i, n, in_string = 0, len(text), False
@@ -302,7 +302,17 @@ def _strip_jsonc(text: str) -> str:
         else:
             out.append(c)
         i += 1
-    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+    return _STRING_OR_TRAILING_COMMA.sub(_without_comma, "".join(out))
+
+
+#: A comma before a closing brace or bracket, across any whitespace (line breaks too).
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+#: The same, or a JSON string, matched whole so that a comma inside one is kept.
+_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+
+
+def _without_comma(match: re.Match[str]) -> str:
+    return match.group(0) if match.group(1) is None else match.group(1)
 
 
 def _server_tables(data: dict[str, Any], path: Path) -> list[tuple[str, dict[str, Any]]]:
