@@ -95,6 +95,23 @@ def test_a_vscode_config_with_trailing_commas_lists_its_servers_through_the_cli(
     assert "1 MCP server, not started: fetch: uvx" in run.stderr
 
 
+def test_a_url_that_is_not_text_is_no_url(tmp_path: Path) -> None:
+    path = write(tmp_path / ".mcp.json", {"mcpServers": {"a": {"url": 5, "command": "npx"}}})
+    [server] = config_servers(path)
+    assert (server.transport, server.command) == ("stdio", ("npx",))
+
+
+def test_a_config_that_ends_inside_a_string_after_a_backslash_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{"servers": {"a": {"command": "x\\')  # a comment-free, cut file
+    with pytest.raises(RegistryError, match="invalid JSON"):
+        config_servers(path)
+    path.write_text('// cut\n{"servers": {"a": {"command": "x\\')
+    with pytest.raises(RegistryError, match="invalid JSON"):
+        config_servers(path)
+
+
 def test_codex_config_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DOCS_TOKEN", "abc")
     path = write(
