@@ -185,3 +185,23 @@ def test_a_server_writing_a_banner_on_stdout_is_one_line_through_the_cli(cli: Cl
         'that is not a JSON-RPC message: "Server started on stdio, ready!" (an MCP server over '
         "stdio writes only JSON-RPC there; logs go to stderr)\n",
     )
+
+
+def test_each_request_is_one_compact_json_line_without_unset_fields(tmp_path: Path) -> None:
+    """What the server reads on its stdin, copied by `tee`: the SDK's messages as they are
+    set, one a line (a field left unset is not sent as null)."""
+    recorded = tmp_path / "stdin.jsonl"
+    server = command_server(
+        f"sh -c 'tee {recorded} | {sys.executable} {SERVERS} pager'", "recorded", {}
+    )
+    [listed] = list_servers([server], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    lines = recorded.read_text(encoding="utf-8").splitlines()
+    messages = [json.loads(line) for line in lines]
+    assert [m.get("method") for m in messages] == [
+        "initialize", "notifications/initialized", *["tools/list"] * (len(lines) - 2),
+    ]  # fmt: skip
+    assert lines == [json.dumps(m, separators=(",", ":")) for m in messages]
+    assert "null" not in recorded.read_text(encoding="utf-8")
+    assert messages[1] == {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    assert messages[2] == {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
