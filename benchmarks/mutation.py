@@ -70,6 +70,38 @@ TESTS: dict[str, list[str]] = {
         ).split()
     },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
+    # what the readers share (ids as text, encoded arguments): pinned where they were born
+    "toolsel/replay/formats/shared.py": [
+        "tests/replay/test_formats.py",
+        "tests/replay/test_codex.py",
+        "tests/replay/test_claude.py",
+    ],
+    # issue 31: lock, diff, live servers and sources, each against its own test files
+    "toolsel/lock.py": ["tests/test_lock.py"],
+    **{
+        f"toolsel/diff/{name}.py": [f"tests/diff/test_{name}.py"]
+        for name in "canonical context engine evidence gitbase ignore match model sources".split()
+    },
+    **{
+        f"toolsel/diff/rules/{name}.py": [
+            f"tests/diff/rules/test_{name}.py",
+            "tests/diff/test_rules.py",  # the same rules on whole registries
+        ]
+        for name in "graph identity lifecycle loading parameters security selection".split()
+    },
+    "toolsel/diff/rules/schema.py": ["tests/diff/test_schema.py"],
+    "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
+    "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
+    "toolsel/live/sources.py": ["tests/live/test_sources.py"],
+    "toolsel/live/stdio.py": ["tests/live/test_stdio.py"],
+    **{
+        f"toolsel/sources/{name}.py": [
+            "tests/sources",
+            "tests/test_config.py",
+            "tests/cli/test_registry_default.py",
+        ]
+        for name in ("__init__", "grammar", "project", "trust")
+    },
 }
 
 

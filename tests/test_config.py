@@ -52,6 +52,16 @@ def test_unknown_key_in_tool_toolsel_is_a_config_error(cli: Cli, in_tmp: Path) -
     assert run.exit_code == 2 and "did you mean 'registry'" in run.stderr
 
 
+def test_unknown_key_in_toolsel_toml_is_a_config_error(cli: Cli, in_tmp: Path) -> None:
+    (in_tmp / "toolsel.toml").write_text('registri = "x"\n')
+    run = cli("rank", "x")
+    assert (run.exit_code, run.stderr) == (
+        2,
+        f"toolsel: error: {in_tmp / 'toolsel.toml'}: unknown key 'registri' "
+        "(did you mean 'registry'?)\n",
+    )
+
+
 BAD_LINT_CONFIG = {
     "a list of mixed values": (
         "allowed-categories = [1, {a = 1}]",
@@ -356,11 +366,6 @@ def test_an_unknown_key_in_tool_toolsel_says_which_and_what_was_meant(tmp_path: 
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: project.py:164 checks unknown keys in pyproject.toml only: a typo in a "
-    "toolsel.toml (`registri = ...`) is silently ignored and the default registry is read",
-)
 def test_an_unknown_key_in_toolsel_toml_is_refused_too(tmp_path: Path) -> None:
     from toolsel.sources.project import find_config
 

@@ -839,11 +839,6 @@ def test_a_url_server_is_locked_under_its_url_wherever_the_lock_is(tmp_path: Pat
     assert list(document["sources"]) == [url]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: lock.py _relative reads a stdio server's label `mcp:CMD` as a path: "
-    "with the lock in another folder it is written `../mcp:CMD` (and `a/../b` in CMD collapses)",
-)
 def test_a_command_server_is_locked_under_its_command_wherever_the_lock_is(
     tmp_path: Path,
 ) -> None:
@@ -853,21 +848,11 @@ def test_a_command_server_is_locked_under_its_command_wherever_the_lock_is(
     assert list(document["sources"]) == [f"mcp:{command}"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a catalog is locked under its installed path relative to the lock "
-    "(../.venv/lib/.../toolsel/catalogs/codex.yaml), which differs from machine to machine",
-)
 def test_a_catalog_is_locked_under_its_builtin_name(tmp_path: Path) -> None:
     document = lock_document(load_registry(["builtin:codex"]), tmp_path / "toolsel.lock")
     assert list(document["sources"]) == ["builtin:codex"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: lock.py _unmapped drops `title` from every format's other keys, but only MCP "
-    "pins it (as `title`): a Docker catalog tool's title can change and --check passes",
-)
 def test_a_docker_catalog_tools_title_is_pinned(tmp_path: Path) -> None:
     entry = {"name": "get_scene", "title": "Get scene", "description": "Get the scene.",
              "arguments": [{"name": "x", "type": "string", "desc": "x"}]}  # fmt: skip
@@ -875,3 +860,30 @@ def test_a_docker_catalog_tools_title_is_pinned(tmp_path: Path) -> None:
         tmp_path, json.dumps([entry]), json.dumps([{**entry, "title": "Delete all"}]), "tools.json"
     )
     assert check_lock(document, now).changed_tools == ("get_scene",)
+
+
+def test_a_catalog_and_a_command_server_are_locked_as_named_through_the_cli(
+    cli: Cli, in_tmp: Path
+) -> None:
+    command = f"{sys.executable} {_servers()} pager"
+    (in_tmp / "ci").mkdir()
+    run = cli("lock", "-r", "builtin:codex", "-r", f"mcp:{command}", "--lock-file", "ci/t.lock")
+    assert run.exit_code == 0
+    document = json.loads((in_tmp / "ci" / "t.lock").read_text())
+    assert list(document["sources"]) == ["builtin:codex", f"mcp:{command}"]
+    again = cli("lock", "-r", "builtin:codex", "-r", f"mcp:{command}", "--lock-file", "ci/t.lock",
+                "--check")  # fmt: skip
+    assert (again.exit_code, again.stdout) == (0, "Every tool matches ci/t.lock.\n")
+
+
+def test_a_docker_catalog_tools_title_changed_fails_the_check(
+    cli: Cli, in_tmp: Path, write: Callable[..., Path]
+) -> None:
+    entry = {"name": "get_scene", "title": "Get scene", "description": "Get the scene.",
+             "arguments": [{"name": "x", "type": "string", "desc": "x"}]}  # fmt: skip
+    tools = write("tools.json", json.dumps([entry]))
+    assert cli("lock", "-r", str(tools)).exit_code == 0
+    tools.write_text(json.dumps([{**entry, "title": "Delete all"}]))
+    run = cli("lock", "-r", str(tools), "--check")
+    assert run.exit_code == 1
+    assert run.stdout.splitlines()[0] == f"{tools}:1:2: risky get_scene: extra `other keys` changed"

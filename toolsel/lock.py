@@ -95,10 +95,11 @@ def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:
 
 
 def _unmapped(raw: dict[str, Any], fmt: Any) -> dict[str, Any]:
-    """The entry without the keys the fields above read: what a server added."""
+    """The entry without the keys the fields above read: what a server added (a key the
+    entry's format does not read, such as a Docker catalog tool's `title`, stays)."""
     rest = copy.deepcopy(raw)
     pointers = list(fmt.fields.values()) if fmt is not None else []
-    for pointer in [*pointers, "/_meta", "/title"]:
+    for pointer in [*pointers, "/_meta"]:
         tokens = pointer[1:].split("/")
         node: Any = rest
         for token in tokens[:-1]:
@@ -124,14 +125,26 @@ def source_label(file: str, lock_folder: Path) -> str:
     origin = snapshot_origin(file)
     if origin is not None:
         return f"{_relative(origin[0], lock_folder)}#{origin[1]}"
-    label = snapshot_label(file)
+    label = snapshot_label(file) or _catalog_label(file)
     if label is not None:
         return label
     return _relative(file, lock_folder)
 
 
+def _catalog_label(file: str) -> str | None:
+    """`builtin:NAME` for a bundled catalog's file, wherever toolsel is installed."""
+    from toolsel.catalogs import FOLDER, PREFIX
+
+    path = Path(file)
+    if path.suffix == ".yaml" and path.parent.resolve() == FOLDER.resolve():
+        return f"{PREFIX}{path.stem}"
+    return None
+
+
 def _relative(file: str, folder: Path) -> str:
-    if file.startswith(("<", "builtin:")) or "://" in file:
+    """A file relative to the lock's folder; a source that is not a file (`<stdin>`, a URL,
+    `builtin:`, `mcp:CMD`) as written."""
+    if file.startswith(("<", "builtin:", "mcp:")) or "://" in file:
         return file
     try:
         return Path(os.path.relpath(Path(file).resolve(), folder.resolve())).as_posix()

@@ -49,6 +49,17 @@ def test_pairs_by_name_then_alias_then_case_in_old_order(tmp_path: Path) -> None
     )
 
 
+def test_every_tool_after_one_paired_by_alias_is_still_paired(tmp_path: Path) -> None:
+    old = entries("a", "b", "Fetch")
+    new = entries("x||a", "y||b", "fetch")
+    assert summary(matching(old, new, tmp_path)) == (
+        [("a", "x", "alias"), ("b", "y", "alias"), ("Fetch", "fetch", "case")],
+        [],
+        [],
+        {},
+    )
+
+
 def test_a_new_tool_is_paired_once(tmp_path: Path) -> None:
     """`c` keeps both old names as aliases: the first takes it, the second is removed; `C`
     is taken by its own name, so `c` (case) cannot take it too."""

@@ -732,3 +732,32 @@ def test_strict_applies_to_the_side_that_is_strict() -> None:
         ("TD112", B, S, "/additionalProperties", "(root): additionalProperties tightened (extra keys now rejected)"),
     ]  # fmt: skip
     assert walk(schema, schema, old=True, new=True) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule", "values"),
+    [
+        (prop(type=["string", "integer"]), prop(type="string"), "TD106",
+         (["string", "integer"], "string")),
+        (prop(type="string"), prop(type=["string", "integer"]), "TD107",
+         ("string", ["string", "integer"])),
+        (prop(type=["string", "null"]), prop(type="string"), "TD117", (["string", "null"], "string")),
+        (prop(**{"$ref": "#/$defs/a"}), prop(**{"$ref": "#/$defs/b"}), "TD119",
+         ("#/$defs/a", "#/$defs/b")),
+        (prop(oneOf=[STR]), prop(oneOf="string"), "TD119", ([STR], "string")),
+        (prop(type="string", default="a"), prop(type="string", default="b"), "TD111", ("a", "b")),
+    ],
+)  # fmt: skip
+def test_each_change_carries_the_value_before_and_after(
+    old: Any, new: Any, rule: str, values: tuple[Any, Any]
+) -> None:
+    [delta] = compare_schemas(old, new, old_strict=False, new_strict=False)
+    assert (delta.rule, (delta.old, delta.new)) == (rule, values)
+
+
+def test_a_default_kept_is_no_change_beside_another() -> None:
+    old = prop(type="string", default="a", pattern="^a")
+    new = prop(type="string", default="a", pattern="^b")
+    assert [d.rule for d in compare_schemas(old, new, old_strict=False, new_strict=False)] == [
+        "TD113"
+    ]

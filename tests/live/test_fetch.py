@@ -338,6 +338,7 @@ def test_the_sdks_logger_is_quieted_once() -> None:
         ("1 validation error\nresult.tools.0.name\n  Field required [type=missing, input={}]", "Field required"),
         ("x\n  Input should be a valid string [type=string_type]\n", "Input should be a valid string"),
         ("x\n  something [type=value_error]", "something"),
+        ("x\n  Input should be a valid string\n", "Input should be a valid string"),
         ("  Failed to parse the reply  \nmore", "Failed to parse the reply"),
     ],
 )  # fmt: skip
@@ -352,3 +353,34 @@ def test_an_error_is_one_line_of_at_most_300_characters() -> None:
 
     assert _one_line("  a\n\tb  c \n") == "a b c"
     assert _one_line("x" * 301) == "x" * 300
+
+
+def test_the_step_a_failure_happened_in_is_named() -> None:
+    from toolsel.live.fetch import _step
+
+    assert [_step([p]) for p in ("start", "initialize", "list", "HTTP 500")] == [
+        "starting", "during initialize", "during tools/list", "HTTP 500",
+    ]  # fmt: skip
+
+
+def test_the_reason_of_errors_nested_in_groups_is_each_leaf_once() -> None:
+    from toolsel.live.fetch import _reason
+    from toolsel.live.stdio import StderrTail
+
+    server = command_server("npx -y x", "x", {})
+    two = ExceptionGroup("g", [ValueError("b"), ExceptionGroup("h", [ValueError("a")])])
+    assert _reason(two, ["list"], StderrTail(), server) == "during tools/list: a; b"
+    missing = ExceptionGroup("g", [ExceptionGroup("h", [FileNotFoundError("npx")])])
+    assert _reason(missing, ["start"], StderrTail(), server) == (
+        "cannot start 'npx': no such command"
+    )
+
+
+def test_without_the_mcp_sdk_each_server_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "mcp.client.session", None)
+    [failed] = list_servers([command_server("npx x", "x", {})], Timeouts(connect=5, list=5))
+    assert failed == Failed(
+        failed.server, "listing a live MCP server needs the MCP SDK: pip install 'toolsel[mcp]'"
+    )

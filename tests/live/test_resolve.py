@@ -90,6 +90,15 @@ def test_a_server_on_the_command_line_is_a_snapshot_file_beside_what_it_is(
     assert given == "gh" and named.name.startswith("gh-") and named != path
 
 
+def test_a_cache_folder_not_made_yet_is_made_with_its_parents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TOOLSEL_CACHE_DIR", str(tmp_path / "new" / "cache"))
+    [(path, _)] = resolve_live("stdio", command("pager"), None, credentials=False)
+    assert path.parent == tmp_path / "new" / "cache" / "mcp"
+    assert len(listed(path)) == 5
+
+
 def test_a_text_in_any_script_is_kept_as_the_server_wrote_it(tmp_path: Path) -> None:
     tools = tmp_path / "tools.json"
     tools.write_text(

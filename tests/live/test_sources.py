@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tests.conftest import Cli
 from toolsel.errors import RegistryError
 from toolsel.live.sources import command_server, config_servers, is_client_config, url_server
 from toolsel.sources.grammar import live_text
@@ -56,6 +57,59 @@ def test_vscode_servers_with_comments_and_trailing_commas(tmp_path: Path) -> Non
         ("uvx", "mcp-server-fetch"),
         "VS Code",
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "servers": {\n    "fetch": {"command": "uvx", "args": ["mcp-server-fetch",\n    ]},\n  }\n}\n',
+        '{"servers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch",\t]},\t}}',
+        '{"servers": {"fetch": {"command": "uvx", "args": ["mcp-server-fetch", ]}, }}',
+    ],
+    ids=["line-breaks", "tabs", "spaces"],
+)
+def test_trailing_commas_before_any_whitespace_without_comments(tmp_path: Path, text: str) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    [fetch] = config_servers(path)
+    assert fetch.command == ("uvx", "mcp-server-fetch")
+
+
+def test_a_comma_inside_a_string_is_kept_where_trailing_commas_go(tmp_path: Path) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{"servers": {"x": {"command": "run", "args": ["a,]", "b, }", "c\\",]",],},},}')
+    [server] = config_servers(path)
+    assert server.command == ("run", "a,]", "b, }", 'c",]')
+
+
+def test_a_vscode_config_with_trailing_commas_lists_its_servers_through_the_cli(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{\n  "servers": {\n    "fetch": {"command": "uvx"},\n  },\n}\n')
+    run = cli("lint", str(path))
+    assert run.exit_code == 2
+    assert "1 MCP server, not started: fetch: uvx" in run.stderr
+
+
+def test_a_url_that_is_not_text_is_no_url(tmp_path: Path) -> None:
+    path = write(tmp_path / ".mcp.json", {"mcpServers": {"a": {"url": 5, "command": "npx"}}})
+    [server] = config_servers(path)
+    assert (server.transport, server.command) == ("stdio", ("npx",))
+
+
+def test_a_config_that_ends_inside_a_string_after_a_backslash_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / ".vscode" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text('{"servers": {"a": {"command": "x\\')  # a comment-free, cut file
+    with pytest.raises(RegistryError, match="invalid JSON"):
+        config_servers(path)
+    path.write_text('// cut\n{"servers": {"a": {"command": "x\\')
+    with pytest.raises(RegistryError, match="invalid JSON"):
+        config_servers(path)
 
 
 def test_codex_config_toml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -320,7 +374,7 @@ def test_the_identity_is_every_part_of_what_is_started() -> None:
     ("text", "shown"),
     [
         ("mcp:npx server --token ghp_abc", "mcp:npx server --token '***'"),
-        ("mcp:npx 'unclosed --token=sk-ant-api03-abcdefghijklmnopqrstu", "mcp:npx 'unclosed --token=<api-key>"),
+        ("mcp:npx 'unclosed --token=sk-ant-api03-abcdefghijklmnopqrstu", "mcp:npx 'unclosed --token=***"),
         ("https://u:pw@h/mcp?token=abc", "https://u:***@h/mcp?token=***"),
     ],
 )  # fmt: skip
@@ -359,11 +413,6 @@ def test_a_command_or_url_that_names_no_server_is_one_line() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: sources.py:126 shown_source falls back to mask_text for a command it cannot "
-    "split: a `--token=VALUE` that mask_argv would mask is shown when a quote is unbalanced",
-)
 def test_a_command_that_cannot_be_split_is_shown_with_its_flags_values_masked() -> None:
     from toolsel.live.sources import shown_source
 
@@ -371,6 +420,15 @@ def test_a_command_that_cannot_be_split_is_shown_with_its_flags_values_masked() 
     with pytest.raises(RegistryError) as unsplit:
         command_server("npx 'unclosed --api-key abc123", None, {})
     assert "abc123" not in str(unsplit.value)
+
+
+def test_a_command_that_cannot_be_split_is_one_line_without_its_secret(cli: Cli) -> None:
+    run = cli("rank", "x", "-r", "mcp:npx 'unclosed --api-key abc123")
+    assert (run.exit_code, run.stderr) == (
+        2,
+        "toolsel: error: mcp:npx 'unclosed --api-key ***: cannot split the command: "
+        "No closing quotation\n",
+    )
 
 
 @pytest.mark.parametrize(
@@ -397,12 +455,6 @@ def test_a_command_servers_name_from_its_package_or_script(text: str, name: str)
     assert command_server(text, None, {}).name == name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: sources.py _guess_name takes a package's version for its name "
-    "(`@scope/server-github@1.2.3` -> `1_2`, `@latest` -> `latest`) and a launcher's "
-    "`run` subcommand for the package (`pipx run mcp-server-fetch` -> `run`)",
-)
 @pytest.mark.parametrize(
     "text",
     [
@@ -413,6 +465,25 @@ def test_a_command_servers_name_from_its_package_or_script(text: str, name: str)
 )
 def test_a_versioned_or_run_package_is_named_after_the_package(text: str) -> None:
     assert command_server(text, None, {}).name == "github"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("uvx mcp-server-fetch==1.0", "fetch"),
+        ("uvx 'mcp-server-fetch[cli]>=2'", "fetch"),
+        ("uvx mcp-server-fetch@latest", "fetch"),
+        ("pnpm dlx @acme/notes-mcp@2", "notes"),
+        ("uv tool run notes-server", "notes"),
+        ("npm exec -y mcp-notes", "notes"),
+        ("python3 run", "run"),  # a script named `run`, not a subcommand
+        ("npx @scope@1.0", "scope"),
+    ],
+)
+def test_a_launchers_subcommand_and_a_packages_version_are_not_its_name(
+    text: str, name: str
+) -> None:
+    assert command_server(text, None, {}).name == name
 
 
 # -- which files are client configs, and what they say ----------------------------------

@@ -213,15 +213,18 @@ def _step(phase: list[str]) -> str:
 
 
 def _reason(error: BaseException, phase: list[str], tail: Any, server: Server) -> str:
-    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-        error = error.exceptions[0]
+    leaves = _leaves(error)
+    causes = [e for e in leaves if "Connection closed" not in str(e)]
+    leaves = causes or leaves  # a closed connection follows the error that closed it
+    if len(leaves) == 1:
+        error = leaves[0]
     if isinstance(error, FileNotFoundError) and server.transport == "stdio":
         return f"cannot start {server.target.split()[0]!r}: no such command"
     if isinstance(error, PermissionError) and server.transport == "stdio":
         return f"cannot start {server.target.split()[0]!r}: permission denied"
     text = str(error).strip() or type(error).__name__
     if isinstance(error, BaseExceptionGroup):
-        text = "; ".join(sorted({str(e).strip() or type(e).__name__ for e in error.exceptions}))
+        text = "; ".join(sorted({str(e).strip() or type(e).__name__ for e in leaves}))
     if len(phase) > 1:  # the HTTP status the server answered
         text = f"{phase[-1]} ({text})"
     if "Connection closed" in text and server.transport == "stdio":
@@ -229,6 +232,15 @@ def _reason(error: BaseException, phase: list[str], tail: Any, server: Server) -
     if "Failed to parse" in text:  # the SDK's McpError for a reply it cannot read
         text = f"the server's reply is not a JSON-RPC message the MCP SDK can parse ({_parse_error(text)})"
     return f"{_step(phase)}: {_one_line(text)}{tail.shown()}"
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The errors inside `error`'s exception groups, however deeply nested (the SDK's
+    transport runs a task group inside the session's): a group's own text says nothing."""
+    if not isinstance(error, BaseExceptionGroup):
+        return [error]
+    found = {(type(leaf), str(leaf)): leaf for inner in error.exceptions for leaf in _leaves(inner)}
+    return list(found.values())
 
 
 def _parse_error(text: str) -> str:

@@ -122,10 +122,8 @@ def shown_source(text: str) -> str:
     if text.startswith("mcp:"):
         try:
             return "mcp:" + shlex.join(mask_argv(shlex.split(text[4:])))
-        except ValueError:
-            from toolsel.redact import mask_text
-
-            return mask_text(text)
+        except ValueError:  # an unbalanced quote: its words as whitespace parts them
+            return "mcp:" + " ".join(mask_argv(text[4:].split()))
     return mask_url(text)
 
 
@@ -169,16 +167,30 @@ def url_server(url: str, name: str | None, headers: dict[str, str]) -> Server:
 
 #: Commands that run the server named by their first word (docker: by the last, the image).
 _LAUNCHERS = frozenset(
-    {"npx", "uvx", "bunx", "pnpx", "pipx", "python", "python3", "node", "bun", "deno", "docker"}
-)
+    {
+        "npx", "uvx", "bunx", "pnpx", "pipx", "python", "python3", "node", "bun", "deno",
+        "docker", "uv", "npm", "pnpm", "yarn",
+    }
+)  # fmt: skip
+#: A launcher's subcommand before the package it runs (`pipx run`, `pnpm dlx`, `uv tool run`).
+_SUBCOMMANDS = frozenset({"run", "dlx", "exec", "x", "tool"})
+#: A version or tag after a package's name: `pkg@1.2.3`, `@scope/pkg@latest`, `pkg==1.0`,
+#: `pkg[extra]>=2`.
+_VERSION = re.compile(r"(?<=.)@[\w.+~^<>=*-]+$|\[.*$|[=<>~]=.*$")
 
 
 def _guess_name(argv: tuple[str, ...]) -> str:
-    """`npx -y @modelcontextprotocol/server-github` -> github; `python srv.py` -> srv."""
+    """`npx -y @modelcontextprotocol/server-github@1.2.3` -> github; `pipx run
+    mcp-server-fetch` -> fetch; `python srv.py` -> srv."""
     launcher = Path(argv[0]).name.lower()
     words = [a for a in argv[1:] if not a.startswith("-")]
     if launcher.rstrip("0123456789.") in _LAUNCHERS and words:
-        last = words[-1] if launcher == "docker" else words[0]
+        if launcher == "docker":
+            last = words[-1]
+        else:
+            while len(words) > 1 and words[0] in _SUBCOMMANDS:
+                words.pop(0)
+            last = _VERSION.sub("", words[0])
     else:
         last = argv[0]
     stem = Path(last.split("@", 2)[-1] if last.startswith("@") else last).stem
@@ -330,7 +342,7 @@ def _read_yaml(path: Path, text: str) -> Any:
 
 def _strip_jsonc(text: str) -> str:
     """VS Code's and Gemini CLI's files allow // and /* */ comments and trailing commas."""
-    if "//" not in text and "/*" not in text and ",}" not in text.replace(" ", ""):
+    if "//" not in text and "/*" not in text and _TRAILING_COMMA.search(text) is None:
         return text
     out: list[str] = []
     i, n, in_string = 0, len(text), False
@@ -357,7 +369,17 @@ def _strip_jsonc(text: str) -> str:
         else:
             out.append(c)
         i += 1
-    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+    return _STRING_OR_TRAILING_COMMA.sub(_without_comma, "".join(out))
+
+
+#: A comma before a closing brace or bracket, across any whitespace (line breaks too).
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+#: The same, or a JSON string, matched whole so that a comma inside one is kept.
+_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+
+
+def _without_comma(match: re.Match[str]) -> str:
+    return match.group(0) if match.group(1) is None else match.group(1)
 
 
 def _shape_key(data: dict[str, Any], path: Path) -> str:

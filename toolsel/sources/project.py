@@ -161,13 +161,12 @@ def search_folders(directory: Path) -> Iterator[Path | Skipped]:
 
 def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
     unknown = [key for key in table if key not in PROJECT_KEYS and key != "tool"]
-    if unknown and path.name == "pyproject.toml":
+    if unknown:  # in either file: a typo must not quietly read the default registry
         from toolsel.suggest import did_you_mean
 
         key = unknown[0]
-        raise ConfigError(
-            f"{path}: unknown key {key!r} in [tool.toolsel]{did_you_mean(key, PROJECT_KEYS)}"
-        )
+        where = " in [tool.toolsel]" if path.name == "pyproject.toml" else ""
+        raise ConfigError(f"{path}: unknown key {key!r}{where}{did_you_mean(key, PROJECT_KEYS)}")
     registry = table.get("registry", ())
     if isinstance(registry, str):
         registry = [registry]

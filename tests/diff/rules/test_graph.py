@@ -86,3 +86,12 @@ def test_cycles_are_each_component_once_sorted(tmp_path: Path) -> None:
         tmp_path, "r.yaml",
     )  # fmt: skip
     assert sorted(cycles(registry)) == [["s"], ["y", "z"]]  # type: ignore[arg-type]
+
+
+def test_a_new_cycle_is_reported_after_one_old_already_had(tmp_path: Path) -> None:
+    old = tool("a", "requires: [a]") + tool("b")
+    new = tool("a", "requires: [a]") + tool("b", "requires: [b]")
+    assert rows(old, new, tmp_path) == [
+        ("TD502", "breaking", "b", "/requires", "requires cycle introduced: b -> b"),
+        ("TD501", "risky", "b", "/requires", "'b' now requires b"),
+    ]

@@ -21,8 +21,10 @@ def test_a_removed_tool_and_an_added_one(tmp_path: Path) -> None:
         ("TD001", "breaking", "gone", "/name", "tool 'gone' removed; calls to it now fail as unknown"),
         ("TD008", "safe", "fresh", "/name", "tool 'fresh' added"),
     ]  # fmt: skip
-    (removed, _) = changes(old, new, tmp_path)
+    (removed, added) = changes(old, new, tmp_path)
     assert removed.hint is None
+    assert (removed.old.value, removed.new) == ("gone", None)  # type: ignore[union-attr]
+    assert (added.old, added.new.value) == (None, "fresh")  # type: ignore[union-attr]
 
 
 def test_a_removed_tool_that_looks_renamed_is_hinted_and_still_breaking(tmp_path: Path) -> None:
@@ -47,6 +49,10 @@ def test_a_deprecated_tool_removed_is_risky_and_names_its_successor(tmp_path: Pa
          "tool 'b' removed (it was deprecated); its successor is 'a'; old calls to it now fail"),
         ("TD002", "risky", "c", "/name", "tool 'c' removed (it was deprecated); old calls to it now fail"),
     ]  # fmt: skip
+    assert [(c.old.value, c.new) for c in changes(old, tool("a"), tmp_path)] == [
+        ("b", None),
+        ("c", None),
+    ]  # type: ignore[union-attr]
 
 
 def test_renamed_to_its_successor_without_an_alias(tmp_path: Path) -> None:
@@ -60,6 +66,7 @@ def test_renamed_to_its_successor_without_an_alias(tmp_path: Path) -> None:
         "and transcripts name the old tool"
     )
     assert change.hint == "add 'a' to 'c''s aliases"
+    assert (change.old.value, change.new) == ("a", None)  # type: ignore[union-attr]
     # a successor NEW lacks: plainly removed
     assert rows(tool("a", "deprecated_by: zz", description="Deletes all."), tool("b"), tmp_path)[0][:2] == (
         "TD001", "breaking"

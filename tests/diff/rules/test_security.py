@@ -19,11 +19,12 @@ def tool(name: str, permission: str | None = None) -> str:
     [("read", "write"), ("write", "admin"), ("admin", "dangerous"), ("read", "dangerous")],
 )
 def test_raised_and_lowered(tmp_path: Path, before: str, after: str) -> None:
-    raised = rows(tool("a", before), tool("a", after), tmp_path)
-    assert raised == [
+    raised = changes(tool("a", before), tool("a", after), tmp_path)
+    assert [(c.rule, c.change_class.value, c.tool, c.pointer, c.message) for c in raised] == [
         ("TD301", "breaking", "a", "/permission",
          f"permission of 'a' raised from {before} to {after}; approvals given for it no longer hold"),
     ]  # fmt: skip
+    assert (raised[0].old.value, raised[0].new.value) == (before, after)  # type: ignore[union-attr]
     lowered = changes(tool("a", after), tool("a", before), tmp_path)
     assert [(c.rule, c.change_class.value, c.tool, c.pointer, c.message) for c in lowered] == [
         ("TD302", "risky", "a", "/permission",

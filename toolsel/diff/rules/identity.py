@@ -101,16 +101,6 @@ def _aliases(context: DiffContext) -> Iterator[Change]:
                     "TD005", B, message, old_tool=pair.old, new_tool=pair.new,
                     field="aliases", before=alias, after=None,
                 )  # fmt: skip
-    renamed_away = {
-        p.old.name: p.new.name for p in context.matching.pairs if p.kind is not PairKind.NAME
-    }
-    for tool in context.matching.added:
-        if tool.name in renamed_away:
-            message = (
-                f"name {tool.name!r} (renamed to {renamed_away[tool.name]!r}) now names a "
-                "different tool; old calls reach it"
-            )
-            yield context.change("TD006", B, message, new_tool=tool, after=tool.name)
 
 
 def _reordered(context: DiffContext) -> Iterator[Change]:
