@@ -117,6 +117,12 @@ def test_result_before_its_call_still_pairs() -> None:
             "continue",
             {"calls": 3, "results": 2, "errors": 1, "unanswered": ["tc_edit"]},
         ),
+        # server tools answered in the same message; an `_error` content object is an error
+        (
+            "anthropic-server-tools.json",
+            "anthropic",
+            {"calls": 6, "results": 5, "errors": 2, "unanswered": ["srvtoolu_fetch"]},
+        ),
     ],
 )
 def test_every_format(name: str, fmt: str, expected: dict) -> None:
