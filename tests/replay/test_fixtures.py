@@ -123,6 +123,18 @@ def test_result_before_its_call_still_pairs() -> None:
             "anthropic",
             {"calls": 6, "results": 5, "errors": 2, "unanswered": ["srvtoolu_fetch"]},
         ),
+        # calls in XML tags, results in text blocks: no ids, paired by position
+        (
+            "cline-api-conversation-history.json",
+            "cline",
+            {
+                "calls": 6,
+                "results": 5,
+                "errors": 2,
+                "unanswered": ["noid:123:0"],
+                "without_id": (6, 5),
+            },
+        ),
     ],
 )
 def test_every_format(name: str, fmt: str, expected: dict) -> None:

@@ -120,6 +120,7 @@ class InputFormat(StrEnum):
     GOOSE = "goose"
     OPENCODE = "opencode"
     CONTINUE = "continue"
+    CLINE = "cline"
 
 
 class DiffFormat(StrEnum):

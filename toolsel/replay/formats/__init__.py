@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolsel.replay.events import Decoded
+from toolsel.replay.events import NOTHING, Decoded
 from toolsel.replay.formats import (
     antigravity,
     chat,
     claude,
+    cline,
     codex,
     continuedev,
     copilot,
@@ -58,6 +59,7 @@ DECODERS: dict[str, Decoder] = {
     "goose": goose.record,
     "opencode": opencode.record,
     "continue": continuedev.record,
+    "cline": cline.record,
 }
 #: `codex exec --json` events that are not items.
 EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
@@ -114,12 +116,15 @@ def detect(obj: Any) -> Decoded | None:
 
 
 def _chat_message(obj: dict[str, Any]) -> Decoded:
-    """A message with a role and no type: Goose's and Kimi CLI's context records by their
-    signatures, else a chat message (what the other checks would conclude)."""
+    """A message with a role and no type: Goose's and Kimi CLI's context records and Cline's
+    messages by their signatures, else a chat message (what the other checks would
+    conclude)."""
     if goose.is_message(obj):
         return goose.GOOSE, goose.message(obj)
     if kimi.is_context_record(obj):
         return kimi.KIMI_CONTEXT, kimi.context_events(obj)
+    if cline.is_message(obj):
+        return cline.CLINE, cline.message_events(obj)
     return chat.message(obj)
 
 
@@ -156,6 +161,8 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
         return grok.record(obj)
     if kind == "metadata":
         return kimi.op(obj)
+    if cline.is_ui_record(obj):
+        return cline.CLINE, NOTHING  # a Cline task's ui_messages.json
     return None
 
 

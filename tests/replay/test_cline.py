@@ -1,0 +1,162 @@
+"""Issue 34: Cline and Roo Code task histories. Calls are XML tags in the assistant's text,
+results are the next user message's text blocks under a header naming the tool; no ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Cli
+from tests.replay.records import replay
+from toolsel.replay.events import Call, Human, Result
+from toolsel.replay.formats import detect
+from toolsel.replay.formats.cline import message_events
+
+ENV = "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>"
+
+
+def user(*texts: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": t} for t in texts]}
+
+
+def assistant(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": [{"type": "text", "text": text}]}
+
+
+READ = assistant("<thinking>look</thinking>\n<read_file>\n<path>src/a.py</path>\n</read_file>")
+
+
+def test_a_tool_tag_is_a_call_with_its_parameters() -> None:
+    text = "<execute_command>\n<command>ls -la</command>\n<requires_approval>false</requires_approval>\n</execute_command>"  # fmt: skip
+    assert message_events(assistant(text)) == [
+        Call("", "execute_command", {"command": "ls -la", "requires_approval": "false"})
+    ]
+
+
+def test_two_tags_in_one_message_are_two_calls_and_a_cut_off_tag_is_one() -> None:
+    text = "<read_file><path>a</path></read_file>\n<write_to_file>\n<path>b</path>\n<content>x"
+    calls = message_events(assistant(text))
+    assert [(c.tool, c.input) for c in calls] == [  # type: ignore[union-attr]
+        ("read_file", {"path": "a"}),
+        ("write_to_file", {"path": "b"}),
+    ]
+
+
+def test_tags_that_are_not_tools_are_not_calls() -> None:
+    assert message_events(assistant("<thinking>\n<path>x</path>\n</thinking>")) == []
+
+
+@pytest.mark.parametrize(
+    ("texts", "failed"),
+    [
+        (("[read_file for 'a'] Result:", "print(1)"), [False]),
+        (
+            (
+                "[read_file for 'a'] Result:",
+                "The tool execution failed with the following error:\n<error>\nENOENT\n</error>",
+            ),
+            [True],
+        ),
+        (("[execute_command for 'rm x'] Result:", "The user denied this operation."), [True]),
+        (
+            (
+                "[list_files for 'undefined'] Result:",
+                "[ERROR] Missing value for required parameter 'path'.",
+            ),
+            [True],
+        ),
+        # Roo Code: the description runs on, and the result may share the header's block
+        (
+            ("[read_file for 'a'. Reading multiple files at once is more efficient.] Result:\nok",),
+            [False],
+        ),
+        (("[attempt_completion] Result:", "The user has provided feedback", ENV), [False]),
+        (
+            (
+                "[write_to_file for 'a'] Result:",
+                "saved",
+                "Tool [execute_command] was not executed because a tool has already been used in this message.",
+            ),
+            [False, True],
+        ),
+    ],
+)
+def test_each_result_header_is_a_result(texts: tuple[str, ...], failed: list[bool]) -> None:
+    events = message_events(user(*texts))
+    assert [e.is_error for e in events if isinstance(e, Result)] == failed
+    assert all(e.id == "" for e in events if isinstance(e, Result))
+
+
+def test_the_result_text_is_measured_without_the_environment_details() -> None:
+    (result,) = message_events(user("[read_file for 'a'] Result:", "12345", ENV))
+    assert isinstance(result, Result) and result.size == 5
+
+
+def test_the_task_is_the_request() -> None:
+    assert message_events(user("<task>\nFix the typo\n</task>", ENV)) == [Human("Fix the typo")]
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        (READ, "cline"),
+        (user("[read_file for 'a'] Result:", "x"), "cline"),
+        (user("<task>\nhi\n</task>"), "cline"),
+        (user(ENV), "cline"),
+        # near misses: Anthropic messages that only look like it
+        (assistant("I will use <thinking> and <path>x</path>"), "anthropic"),
+        (user("[read_file for 'a'] was fine"), "anthropic"),
+        ({"role": "assistant", "content": "<read_file><path>a</path></read_file>"}, "openai-chat"),
+        (
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "read_file", "input": {}}],
+            },
+            "anthropic",
+        ),
+        ({"type": "say", "say": "tool", "ts": 1, "text": "{}"}, "cline"),  # ui_messages.json
+    ],
+)
+def test_the_signature_and_its_near_misses(record: dict[str, Any], expected: str) -> None:
+    decoded = detect(record)
+    assert decoded is not None and decoded[0] == expected
+
+
+def test_native_tool_blocks_are_read_too(tmp_path: Path) -> None:
+    call = {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}}
+    answer = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
+    records = [
+        user("<task>\nread a\n</task>", ENV),
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": [answer, {"type": "text", "text": ENV}]},
+    ]
+    report = replay(tmp_path, records, name="api_conversation_history.json")
+    assert (report.format, report.calls, report.paired, report.calls_without_id) == (
+        "cline",
+        1,
+        1,
+        0,
+    )
+
+
+def test_a_history_pairs_by_position_and_says_so(cli: Cli, tmp_path: Path) -> None:
+    records = [
+        user("<task>\nread two files\n</task>", ENV),
+        READ,
+        user("[read_file for 'src/a.py'] Result:", "a", ENV),
+        assistant("<read_file>\n<path>src/b.py</path>\n</read_file>"),
+        user(
+            "[read_file for 'src/b.py'] Result:",
+            "The tool execution failed with the following error:\n<error>\nENOENT\n</error>",
+            ENV,
+        ),
+        assistant("<attempt_completion>\n<result>done</result>\n</attempt_completion>"),
+    ]
+    report = replay(tmp_path, records, name="api_conversation_history.json")
+    assert (report.format, report.calls, report.paired, report.error_results) == ("cline", 3, 2, 1)
+    assert [u.tool for u in report.unanswered] == ["attempt_completion"]
+    assert [f.message for f in report.failures] == ["ENOENT"]
+    result = cli("replay", str(tmp_path / "api_conversation_history.json"), "--no-registry")
+    assert result.exit_code == 0 and "paired by position" in result.stdout
