@@ -123,6 +123,12 @@ def test_result_before_its_call_still_pairs() -> None:
             "anthropic",
             {"calls": 6, "results": 5, "errors": 2, "unanswered": ["srvtoolu_fetch"]},
         ),
+        # hosted tools: each item is the call and, with a final status, its result
+        (
+            "openai-responses-hosted.json",
+            "openai-responses",
+            {"calls": 7, "results": 6, "errors": 2, "unanswered": ["ci_2"]},
+        ),
         # calls in XML tags, results in text blocks: no ids, paired by position
         (
             "cline-api-conversation-history.json",
