@@ -129,6 +129,12 @@ def test_result_before_its_call_still_pairs() -> None:
             "openai-responses",
             {"calls": 7, "results": 6, "errors": 2, "unanswered": ["ci_2"]},
         ),
+        # each tool invocation part holds its outcome; denied is an error, incomplete is open
+        (
+            "vscode-chat.json",
+            "vscode-chat",
+            {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
         # calls in XML tags, results in text blocks: no ids, paired by position
         (
             "cline-api-conversation-history.json",

@@ -121,6 +121,7 @@ class InputFormat(StrEnum):
     OPENCODE = "opencode"
     CONTINUE = "continue"
     CLINE = "cline"
+    VSCODE_CHAT = "vscode-chat"
 
 
 class DiffFormat(StrEnum):

@@ -30,6 +30,7 @@ from toolsel.replay.formats import (
     openhands,
     pi,
     qwen,
+    vscode_chat,
 )
 
 Decoder = Callable[[Any], Decoded | None]
@@ -60,6 +61,7 @@ DECODERS: dict[str, Decoder] = {
     "opencode": opencode.record,
     "continue": continuedev.record,
     "cline": cline.record,
+    "vscode-chat": vscode_chat.record,
 }
 #: `codex exec --json` events that are not items.
 EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
@@ -169,7 +171,8 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
 def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
     events, a Gemini recording's header and control lines, opencode's exported messages,
-    Continue's sessions and their items, and a Goose session's header."""
+    Continue's sessions and their items, a Goose session's header, and VS Code chat
+    sessions."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -184,4 +187,6 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return continuedev.record(obj)
     if goose.is_header(obj):
         return goose.record(obj)
+    if vscode_chat.is_session(obj):
+        return vscode_chat.record(obj)
     return None
