@@ -135,6 +135,12 @@ def test_result_before_its_call_still_pairs() -> None:
             "vscode-chat",
             {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
         ),
+        # Anthropic blocks, but results by `toolUseID` with a run status
+        (
+            "amp-thread.json",
+            "amp",
+            {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
         # calls in XML tags, results in text blocks: no ids, paired by position
         (
             "cline-api-conversation-history.json",

@@ -122,6 +122,7 @@ class InputFormat(StrEnum):
     CONTINUE = "continue"
     CLINE = "cline"
     VSCODE_CHAT = "vscode-chat"
+    AMP = "amp"
 
 
 class DiffFormat(StrEnum):

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Decoded
 from toolsel.replay.formats import (
+    amp,
     antigravity,
     chat,
     claude,
@@ -62,6 +63,7 @@ DECODERS: dict[str, Decoder] = {
     "continue": continuedev.record,
     "cline": cline.record,
     "vscode-chat": vscode_chat.record,
+    "amp": amp.record,
 }
 #: `codex exec --json` events that are not items.
 EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
@@ -118,13 +120,15 @@ def detect(obj: Any) -> Decoded | None:
 
 
 def _chat_message(obj: dict[str, Any]) -> Decoded:
-    """A message with a role and no type: Goose's and Kimi CLI's context records and Cline's
-    messages by their signatures, else a chat message (what the other checks would
+    """A message with a role and no type: Goose's and Kimi CLI's context records, Amp's and
+    Cline's messages by their signatures, else a chat message (what the other checks would
     conclude)."""
     if goose.is_message(obj):
         return goose.GOOSE, goose.message(obj)
     if kimi.is_context_record(obj):
         return kimi.KIMI_CONTEXT, kimi.context_events(obj)
+    if amp.is_message(obj):
+        return amp.AMP, amp.message_events(obj)
     if cline.is_message(obj):
         return cline.CLINE, cline.message_events(obj)
     return chat.message(obj)
