@@ -73,22 +73,41 @@ def is_ui_record(obj: dict[str, Any]) -> bool:
 
 
 def is_message(obj: dict[str, Any]) -> bool:
-    """Whether a message with a role has Cline's signature (see the module's docstring)."""
-    role = obj.get("role")
+    """Whether a message with a role has Cline's signature (see the module's docstring).
+    On the path of every Anthropic message: the first character of a text gates each
+    test."""
     content = obj.get("content")
-    if type(content) is not list or (role != "assistant" and role != "user"):
+    if type(content) is not list:
         return False
-    for text in _texts(content):
-        if role == "assistant":
+    role = obj.get("role")
+    assistant = role == "assistant"
+    if not assistant and role != "user":
+        return False
+    for block in content:
+        if type(block) is not dict or block.get("type") != "text":
+            continue
+        text = block.get("text")
+        if type(text) is not str:
+            continue
+        if assistant:
             if "<" in text and _TOOL_TAG.search(text):
                 return True
-        elif (
-            _result_header(text) is not None
-            or text.startswith(("<task>", ENVIRONMENT))
-            or _SKIPPED.match(text)
-        ):
+        elif text[:1] in _USER_OPENERS and _user_signature(text):
             return True
     return False
+
+
+#: The first characters of the user texts Cline writes: `[x] Result:`, `<task>`,
+#: `<environment_details>`, `Tool [x] was not executed`.
+_USER_OPENERS = frozenset("[<T")
+
+
+def _user_signature(text: str) -> bool:
+    return (
+        _result_header(text) is not None
+        or text.startswith(("<task>", ENVIRONMENT))
+        or _SKIPPED.match(text) is not None
+    )
 
 
 def message_events(obj: dict[str, Any]) -> list[Event]:
