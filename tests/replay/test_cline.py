@@ -3,6 +3,7 @@ results are the next user message's text blocks under a header naming the tool; 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from tests.conftest import Cli
 from tests.replay.records import replay
 from toolsel.replay.events import Call, Human, Result
+from toolsel.replay.file import replay_file
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.cline import message_events
 
@@ -31,7 +33,12 @@ READ = assistant("<thinking>look</thinking>\n<read_file>\n<path>src/a.py</path>\
 def test_a_tool_tag_is_a_call_with_its_parameters() -> None:
     text = "<execute_command>\n<command>ls -la</command>\n<requires_approval>false</requires_approval>\n</execute_command>"  # fmt: skip
     assert message_events(assistant(text)) == [
-        Call("", "execute_command", {"command": "ls -la", "requires_approval": "false"})
+        Call(
+            "",
+            "execute_command",
+            {"command": "ls -la", "requires_approval": "false"},
+            by_position=True,
+        )
     ]
 
 
@@ -160,3 +167,38 @@ def test_a_history_pairs_by_position_and_says_so(cli: Cli, tmp_path: Path) -> No
     assert [f.message for f in report.failures] == ["ENOENT"]
     result = cli("replay", str(tmp_path / "api_conversation_history.json"), "--no-registry")
     assert result.exit_code == 0 and "paired by position" in result.stdout
+
+
+def _native(ts: int, *calls: tuple[str, str]) -> dict[str, Any]:
+    blocks = [{"type": "tool_use", "id": i, "name": n, "input": {}, "call_id": i} for i, n in calls]
+    return {"role": "assistant", "content": blocks, "ts": ts}
+
+
+@pytest.mark.parametrize("one_line", [True, False])
+def test_native_calls_answered_by_text_pair_by_turn(tmp_path: Path, one_line: bool) -> None:
+    """Cline's native tool calls keep their ids, but their results are `[tool] Result:`
+    texts: each result answers the newest turn's calls in order, and a call an interruption
+    left open stays open (whether the document is on one line or many)."""
+    resumed = "[TASK RESUMPTION] This task was interrupted 3 days ago."
+    records = [
+        {**user("<task>\nfix it\n</task>", ENV), "ts": 1},
+        _native(2, ("t_ask", "ask_followup_question")),
+        {**user(resumed, ENV), "ts": 3},
+        _native(4, ("t_read", "read_file"), ("t_run", "execute_command")),
+        {
+            **user(
+                "[read_file for 'a'] Result:",
+                "a",
+                "[execute_command for 'ls'] Result:",
+                "The user denied this operation.",
+                ENV,
+            ),
+            "ts": 5,
+        },
+    ]
+    path = tmp_path / "api_conversation_history.json"
+    path.write_text(json.dumps(records, indent=None if one_line else 2))
+    report = replay_file(str(path))
+    assert (report.format, report.calls, report.paired, report.error_results) == ("cline", 3, 2, 1)
+    assert [u.id for u in report.unanswered] == ["t_ask"]
+    assert [(f.id, f.tool) for f in report.failures] == [("t_run", "execute_command")]

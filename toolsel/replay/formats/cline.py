@@ -8,11 +8,13 @@ returned. Neither carries an id, so a call and its result pair by position (the 
 runs one tool per message, in order). A result that opens "The tool execution failed",
 `[ERROR]` or "The user denied this operation" is an error; a tool the extension skipped
 ("Tool [x] was not executed because ...") is answered by that refusal, an error too. With
-native tool calling, the same files hold `tool_use`/`tool_result` blocks, read as Anthropic's.
+native tool calling, the assistant's calls are `tool_use` blocks with ids, and Cline still
+answers them with the same id-less text (so they too pair by position), or with
+`tool_result` blocks (by id).
 
-Told from other Anthropic messages by that signature: a known tool's tag in an assistant
-text block, or a user text block that is a tool result header, a `<task>` or the
-`<environment_details>` the extension appends. The task's `ui_messages.json` (`say`/`ask`
+Told from other Anthropic messages by that signature: the `ts` the extension stamps on each
+message it keeps, a known tool's tag in an assistant text block, or a user text block that
+is a tool result header, a `<task>` or the `<environment_details>` the extension appends. The task's `ui_messages.json` (`say`/`ask`
 records) holds no calls of its own: it is known, and read as nothing.
 """
 
@@ -83,6 +85,8 @@ def is_message(obj: dict[str, Any]) -> bool:
     assistant = role == "assistant"
     if not assistant and role != "user":
         return False
+    if type(obj.get("ts")) is int:
+        return True  # the time Cline and Roo Code stamp on each message they keep
     for block in content:
         if type(block) is not dict or block.get("type") != "text":
             continue
@@ -124,6 +128,12 @@ def message_events(obj: dict[str, Any]) -> list[Event]:
         events.extend(_results(content))
     if any(type(b) is dict and b.get("type") in ("tool_use", "tool_result") for b in content):
         add_blocks(events, content, None, UNSET, None, False, None)
+    stamp = obj.get("ts")
+    turn = str(stamp) if type(stamp) is int else None
+    for event in events:
+        if isinstance(event, Call):
+            event.by_position = True  # answered by a `[tool] Result:` text (or by id)
+            event.message_id = turn
     return events
 
 
