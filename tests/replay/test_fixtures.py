@@ -135,6 +135,12 @@ def test_result_before_its_call_still_pairs() -> None:
             "vscode-chat",
             {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
         ),
+        # the same session as a journal of patches: a part rewritten as it runs counts once
+        (
+            "vscode-chat.jsonl",
+            "vscode-chat",
+            {"calls": 4, "results": 3, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
         # Anthropic blocks, but results by `toolUseID` with a run status
         (
             "amp-thread.json",

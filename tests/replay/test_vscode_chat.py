@@ -85,3 +85,52 @@ def test_a_session_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
     assert [u.id for u in report.unanswered] == ["t2"]
     result = cli("replay", str(tmp_path / "chat.json"), "--no-registry", "--input-format", "vscode-chat")  # fmt: skip
     assert result.exit_code == 0 and "unanswered call t2" in result.stdout
+
+
+def _journal(tmp_path: Path, lines: list[dict[str, Any]]):  # type: ignore[no-untyped-def]
+    return replay(tmp_path, lines, name="chat.jsonl")
+
+
+HEADER = {"kind": 0, "v": {"version": 3, "sessionId": "s", "requests": []}}
+
+
+def test_a_journal_counts_a_part_written_again_once(tmp_path: Path) -> None:
+    running = part(isComplete=False)
+    done = part(isComplete=True, isConfirmed={"type": 1})
+    report = _journal(
+        tmp_path,
+        [
+            HEADER,
+            {
+                "kind": 2,
+                "k": ["requests"],
+                "v": [{"requestId": "r1", "message": {"text": "go"}, "response": [running]}],
+            },
+            {"kind": 1, "k": ["requests", 0, "response"], "v": [done]},
+            {"kind": 2, "k": ["requests", 0, "response"], "v": [done]},  # written once more
+            {"kind": 1, "k": ["customTitle"], "v": "title"},
+        ],
+    )
+    assert (report.format, report.calls, report.paired) == ("vscode-chat", 1, 1)
+    assert report.duplicate_calls == report.duplicate_results == report.orphans == ()
+
+
+def test_a_journal_part_never_completed_is_unanswered(tmp_path: Path) -> None:
+    report = _journal(tmp_path, [HEADER, {"kind": 2, "k": ["requests", 0, "response"], "v": [part()]}])  # fmt: skip
+    assert [u.id for u in report.unanswered] == ["t1"]
+
+
+@pytest.mark.parametrize(
+    ("record", "journal"),
+    [
+        (HEADER, True),
+        ({"kind": 1, "k": ["inputState", "inputText"], "v": ""}, True),
+        ({"kind": 0, "v": {"requests": []}}, False),  # no session inside
+        ({"kind": 1, "k": [], "v": 1}, False),
+        ({"kind": 7, "k": ["requests"], "v": []}, False),
+        ({"kind": "1", "k": ["requests"], "v": []}, False),
+    ],
+)
+def test_the_journal_signature_and_its_near_misses(record: dict[str, Any], journal: bool) -> None:
+    decoded = detect(record)
+    assert (decoded is not None and decoded[0] == "vscode-chat") is journal

@@ -176,7 +176,7 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
     events, a Gemini recording's header and control lines, opencode's exported messages,
     Continue's sessions and their items, a Goose session's header, and VS Code chat
-    sessions."""
+    sessions and their journals' lines."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -191,6 +191,6 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return continuedev.record(obj)
     if goose.is_header(obj):
         return goose.record(obj)
-    if vscode_chat.is_session(obj):
+    if vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj):
         return vscode_chat.record(obj)
     return None

@@ -6,8 +6,13 @@ A tool call is a `toolInvocationSerialized` part of a request's `response`, with
 `resultDetails.isError` that it failed, and `isConfirmed` false or a reason of kind Denied
 (0) or Skipped (5) (VS Code's `ToolConfirmKind`) that it never ran, an error too. The
 request's `result.metadata.toolCallRounds` restate the same calls for the model and are not
-read. The newer append-only journal (`chatSessions/<id>.jsonl`, `{kind, k, v}` patches) is
-not read.
+read.
+
+Newer VS Code keeps the session as an append-only journal (`chatSessions/<id>.jsonl`): the
+session (`{kind: 0, v}`), then patches that set (`kind: 1`) or append to (`kind: 2`) the value
+at a key path `k` (`["requests"]`, `["requests", 2, "response"]`, ...). A tool part is
+written again as it runs and completes, so each one read from a patch is an echo
+(`implicit`): counted once, answered once it is complete.
 """
 
 from __future__ import annotations
@@ -36,23 +41,71 @@ def is_session(obj: dict[str, Any]) -> bool:
     )
 
 
+#: The journal's entry kinds: the initial session, a value set, values appended, a deletion.
+JOURNAL_KINDS = frozenset({0, 1, 2, 3})
+
+
+def is_journal_entry(obj: dict[str, Any]) -> bool:
+    """A line of a session journal: `{kind: 0, v: session}`, or `{kind, k: [key, ...], v}`."""
+    kind = obj.get("kind")
+    if type(kind) is not int or kind not in JOURNAL_KINDS or ("v" not in obj and kind != 3):
+        return False
+    if kind == 0:
+        value = obj.get("v")
+        return type(value) is dict and is_session(value)
+    path = obj.get("k")
+    return type(path) is list and bool(path) and type(path[0]) is str
+
+
 def record(obj: Any) -> Decoded | None:
-    """A whole session (`--input-format vscode-chat`)."""
-    if type(obj) is not dict or not is_session(obj):
+    """A whole session, or a line of a session journal (`--input-format vscode-chat`)."""
+    if type(obj) is not dict:
         return None
+    if is_session(obj):
+        return VSCODE_CHAT, _session(obj, echo=False)
+    if is_journal_entry(obj):
+        return VSCODE_CHAT, _journal_entry(obj)
+    return None
+
+
+def _session(session: dict[str, Any], *, echo: bool) -> list[Event]:
     events: list[Event] = []
-    for request in obj["requests"]:
-        message = request.get("message")
-        text = human_text(message.get("text")) if type(message) is dict else None
-        if text is not None:
-            events.append(Human(text))
-        for part in request["response"]:
-            if type(part) is dict and part.get("kind") == TOOL_PART:
-                events.extend(_invocation(part))
-    return VSCODE_CHAT, events
+    for request in session["requests"]:
+        _request(events, request, echo)
+    return events
 
 
-def _invocation(part: dict[str, Any]) -> list[Event]:
+def _request(events: list[Event], request: dict[str, Any], echo: bool) -> None:
+    message = request.get("message")
+    text = human_text(message.get("text")) if type(message) is dict else None
+    if text is not None:
+        events.append(Human(text))
+    response = request.get("response")
+    for part in response if type(response) is list else ():
+        if type(part) is dict and part.get("kind") == TOOL_PART:
+            events.extend(_invocation(part, echo))
+
+
+def _journal_entry(obj: dict[str, Any]) -> list[Event]:
+    """The tool parts a journal line writes: in the session it starts with, in requests it
+    appends or sets, or in parts it appends to or sets in a response."""
+    value = obj.get("v")
+    if obj["kind"] == 0:
+        return _session(obj["v"], echo=True)  # a session: `is_journal_entry` checked it
+    if obj["k"][0] != "requests":
+        return []  # the title, the input box, ...
+    events: list[Event] = []
+    for item in value if type(value) is list else (value,):
+        if type(item) is not dict:
+            continue
+        if item.get("kind") == TOOL_PART:
+            events.extend(_invocation(item, True))
+        elif "requestId" in item:
+            _request(events, item, True)
+    return events
+
+
+def _invocation(part: dict[str, Any], echo: bool) -> list[Event]:
     call_id = text_id(part.get("toolCallId"))
     tool = part.get("toolId")
     details = part.get("resultDetails")
@@ -60,11 +113,13 @@ def _invocation(part: dict[str, Any]) -> list[Event]:
     if raw is None:
         raw = part.get("toolSpecificData")
     call: Call = arguments_call(call_id, tool if type(tool) is str else "", raw)
+    call.implicit = echo
     if part.get("isComplete") is not True:
         return [call]  # still running when the session was saved
     failed, error = _outcome(part, details)
     size = _output_size(details)
-    return [call, Result(call_id, failed, error=error if failed else None, size=size)]
+    result = Result(call_id, failed, error=error if failed else None, size=size, implicit=echo)
+    return [call, result]
 
 
 def _outcome(part: dict[str, Any], details: Any) -> tuple[bool, Any]:
