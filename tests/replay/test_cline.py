@@ -202,3 +202,19 @@ def test_native_calls_answered_by_text_pair_by_turn(tmp_path: Path, one_line: bo
     assert (report.format, report.calls, report.paired, report.error_results) == ("cline", 3, 2, 1)
     assert [u.id for u in report.unanswered] == ["t_ask"]
     assert [(f.id, f.tool) for f in report.failures] == [("t_run", "execute_command")]
+
+
+def test_a_task_folder_is_read_without_a_false_alarm(cli: Cli, tmp_path: Path) -> None:
+    """A task folder holds the history beside `ui_messages.json` and `task_metadata.json`,
+    which hold no calls: known, not "format not recognised"."""
+    (tmp_path / "api_conversation_history.json").write_text(
+        json.dumps([READ, user("[read_file for 'src/a.py'] Result:", "a", ENV)])
+    )
+    ui = [{"ts": 1, "type": "say", "say": "task", "text": "read a"}, {"ts": 2, "type": "ask", "ask": "tool", "text": "{}"}]  # fmt: skip
+    (tmp_path / "ui_messages.json").write_text(json.dumps(ui))
+    (tmp_path / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": []}))  # fmt: skip
+    run = cli("replay", str(tmp_path), "--no-registry", "-f", "json")
+    files = {f["path"].split("/")[-1]: f for f in json.loads(run.stdout)["files"]}
+    assert run.exit_code == 0 and set(files) == {"api_conversation_history.json", "ui_messages.json", "task_metadata.json"}  # fmt: skip
+    assert all(f["notes"] == [] and f["format"] == "cline" for f in files.values())
+    assert files["api_conversation_history.json"]["paired"] == 1

@@ -175,8 +175,8 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
 def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
     events, a Gemini recording's header and control lines, opencode's exported messages,
-    Continue's sessions and their items, a Goose session's header, and VS Code chat
-    sessions and their journals' lines."""
+    Continue's sessions and their items, a Goose session's header, VS Code chat sessions
+    and their journals' lines, and a Cline task's metadata."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -193,4 +193,6 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return goose.record(obj)
     if vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj):
         return vscode_chat.record(obj)
+    if cline.is_task_metadata(obj):
+        return cline.CLINE, NOTHING
     return None

@@ -14,8 +14,9 @@ answers them with the same id-less text (so they too pair by position), or with
 
 Told from other Anthropic messages by that signature: the `ts` the extension stamps on each
 message it keeps, a known tool's tag in an assistant text block, or a user text block that
-is a tool result header, a `<task>` or the `<environment_details>` the extension appends. The task's `ui_messages.json` (`say`/`ask`
-records) holds no calls of its own: it is known, and read as nothing.
+is a tool result header, a `<task>` or the `<environment_details>` the extension appends.
+The task's `ui_messages.json` (`say`/`ask` records) and `task_metadata.json` hold no calls
+of their own: they are known, and read as nothing.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def record(obj: Any) -> Decoded | None:
     """`--input-format cline`: a message with a role, or a `ui_messages.json` record."""
     if type(obj) is not dict:
         return None
-    if is_ui_record(obj):
+    if is_ui_record(obj) or is_task_metadata(obj):
         return CLINE, NOTHING
     if "role" not in obj:
         return None
@@ -72,6 +73,11 @@ def record(obj: Any) -> Decoded | None:
 def is_ui_record(obj: dict[str, Any]) -> bool:
     kind = obj.get("type")
     return type(kind) is str and kind in UI_RECORD_TYPES and type(obj.get("ts")) is int
+
+
+def is_task_metadata(obj: dict[str, Any]) -> bool:
+    """A task's `task_metadata.json`: the files in context and the models used, no calls."""
+    return type(obj.get("files_in_context")) is list and "role" not in obj
 
 
 def is_message(obj: dict[str, Any]) -> bool:
