@@ -117,6 +117,48 @@ def test_result_before_its_call_still_pairs() -> None:
             "continue",
             {"calls": 3, "results": 2, "errors": 1, "unanswered": ["tc_edit"]},
         ),
+        # server tools answered in the same message; an `_error` content object is an error
+        (
+            "anthropic-server-tools.json",
+            "anthropic",
+            {"calls": 6, "results": 5, "errors": 2, "unanswered": ["srvtoolu_fetch"]},
+        ),
+        # hosted tools: each item is the call and, with a final status, its result
+        (
+            "openai-responses-hosted.json",
+            "openai-responses",
+            {"calls": 7, "results": 6, "errors": 2, "unanswered": ["ci_2"]},
+        ),
+        # each tool invocation part holds its outcome; denied is an error, incomplete is open
+        (
+            "vscode-chat.json",
+            "vscode-chat",
+            {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
+        # the same session as a journal of patches: a part rewritten as it runs counts once
+        (
+            "vscode-chat.jsonl",
+            "vscode-chat",
+            {"calls": 4, "results": 3, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
+        # Anthropic blocks, but results by `toolUseID` with a run status
+        (
+            "amp-thread.json",
+            "amp",
+            {"calls": 5, "results": 4, "errors": 2, "unanswered": ["toolu_test"]},
+        ),
+        # calls in XML tags, results in text blocks: no ids, paired by position
+        (
+            "cline-api-conversation-history.json",
+            "cline",
+            {
+                "calls": 6,
+                "results": 5,
+                "errors": 2,
+                "unanswered": ["noid:123:0"],
+                "without_id": (6, 5),
+            },
+        ),
     ],
 )
 def test_every_format(name: str, fmt: str, expected: dict) -> None:

@@ -120,6 +120,9 @@ class InputFormat(StrEnum):
     GOOSE = "goose"
     OPENCODE = "opencode"
     CONTINUE = "continue"
+    CLINE = "cline"
+    VSCODE_CHAT = "vscode-chat"
+    AMP = "amp"
 
 
 class DiffFormat(StrEnum):

@@ -52,6 +52,10 @@ class Call(Struct, gc=False):
     #: the input is text under the tool's grammar, not JSON (a Responses `custom_tool_call`,
     #: such as Codex's freeform `apply_patch`): never decoded, never checked against a schema
     freeform: bool = False
+    #: a call with an id that its format may answer without one, by position (Cline's
+    #: native `tool_use` answered by a `[tool] Result:` text): an id-less result takes it
+    #: as it takes a call without an id; a result with its id still answers it by id
+    by_position: bool = False
 
     @property
     def arguments(self) -> Any:

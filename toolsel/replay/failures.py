@@ -18,10 +18,12 @@ from msgspec import Raw
 MAX_CHARS = 200
 #: How much of a first line is read at all (a minified blob is one very long line).
 READ_CHARS = 4000
-#: Keys of an object result that hold what it said, most telling first.
+#: Keys of an object result that hold what it said, most telling first (`error_code`: all
+#: that an Anthropic server tool's error object says; `outputs` and their `logs`: a
+#: Responses `code_interpreter_call`'s).
 TEXT_KEYS = (
     "error", "message", "stderr", "aggregated_output", "text", "content", "output", "result",
-    "value", "Err",
+    "value", "Err", "error_code", "outputs", "logs",
 )  # fmt: skip
 
 #: Terminal escape sequences: CSI (colours, cursor moves), OSC (titles, links) and the

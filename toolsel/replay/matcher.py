@@ -18,7 +18,10 @@ appeared yet, and the ids already answered (to tell a reused id from a duplicate
 - A call with no id gets a stable name, `noid:<line>:<n>`, and is answered by position: a
   result with no id in the same record answers it, else the oldest open call without an id
   takes the next result with no id, or whose id matches no call (Cursor transcripts answer
-  id-less calls with `t1`, `t2`).
+  id-less calls with `t1`, `t2`). A call marked `by_position` keeps its id and joins that
+  queue too (Cline answers its native calls with id-less text); when such calls name their
+  turn (`message_id`), a result takes the first open call of the newest turn, so a call an
+  interruption left open is not answered by the next turn's results.
 
 Sub-agents: a call's parent is the format's explicit parent id (stream-json), the Task whose
 prompt started the sidechain (Claude Code 1.0.x), or the one Task call still running.
@@ -217,6 +220,8 @@ class Matcher:
             call_id = call.id = self._noid(line)
             self.calls_without_id += 1
             self.idless.append(call_id)
+        elif call.by_position:
+            self.idless.append(call_id)
         open_calls = self.open_calls
         existing = open_calls.get(call_id)
         if existing is not None:
@@ -400,9 +405,27 @@ class Matcher:
         if not idless:
             return None
         newest = open_calls[idless[-1]]
+        if newest.call.by_position and newest.call.message_id is not None:
+            return self._first_of_turn(newest.call.message_id)
         if not has_id and newest.line == line:
             return newest
         return open_calls[idless[0]]
+
+    def _first_of_turn(self, message_id: str) -> OpenCall:
+        """The first open call of the newest turn (`message_id`): a format that answers by
+        position answers the turn just made, in its order, and a call an interruption left
+        open stays open instead of taking the next turn's answer."""
+        open_calls = self.open_calls
+        first = None
+        for call_id in reversed(self.idless):
+            opened = open_calls.get(call_id)
+            if opened is None:
+                continue  # answered: leaves the queue lazily
+            if opened.call.message_id != message_id:
+                break
+            first = opened
+        assert first is not None  # the newest open call is of this turn
+        return first
 
     def _close(self, opened: OpenCall, result: Result, line: int) -> None:
         call = opened.call

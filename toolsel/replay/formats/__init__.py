@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from toolsel.replay.events import Decoded
+from toolsel.replay.events import NOTHING, Decoded
 from toolsel.replay.formats import (
+    amp,
     antigravity,
     chat,
     claude,
+    cline,
     codex,
     continuedev,
     copilot,
@@ -29,6 +31,7 @@ from toolsel.replay.formats import (
     openhands,
     pi,
     qwen,
+    vscode_chat,
 )
 
 Decoder = Callable[[Any], Decoded | None]
@@ -58,6 +61,9 @@ DECODERS: dict[str, Decoder] = {
     "goose": goose.record,
     "opencode": opencode.record,
     "continue": continuedev.record,
+    "cline": cline.record,
+    "vscode-chat": vscode_chat.record,
+    "amp": amp.record,
 }
 #: `codex exec --json` events that are not items.
 EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed"})
@@ -114,12 +120,17 @@ def detect(obj: Any) -> Decoded | None:
 
 
 def _chat_message(obj: dict[str, Any]) -> Decoded:
-    """A message with a role and no type: Goose's and Kimi CLI's context records by their
-    signatures, else a chat message (what the other checks would conclude)."""
+    """A message with a role and no type: Goose's and Kimi CLI's context records, Amp's and
+    Cline's messages by their signatures, else a chat message (what the other checks would
+    conclude)."""
     if goose.is_message(obj):
         return goose.GOOSE, goose.message(obj)
     if kimi.is_context_record(obj):
         return kimi.KIMI_CONTEXT, kimi.context_events(obj)
+    if amp.is_message(obj):
+        return amp.AMP, amp.message_events(obj)
+    if cline.is_message(obj):
+        return cline.CLINE, cline.message_events(obj)
     return chat.message(obj)
 
 
@@ -156,13 +167,16 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
         return grok.record(obj)
     if kind == "metadata":
         return kimi.op(obj)
+    if cline.is_ui_record(obj):
+        return cline.CLINE, NOTHING  # a Cline task's ui_messages.json
     return None
 
 
 def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
     events, a Gemini recording's header and control lines, opencode's exported messages,
-    Continue's sessions and their items, and a Goose session's header."""
+    Continue's sessions and their items, a Goose session's header, VS Code chat sessions
+    and their journals' lines, and a Cline task's metadata."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -177,4 +191,8 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return continuedev.record(obj)
     if goose.is_header(obj):
         return goose.record(obj)
+    if vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj):
+        return vscode_chat.record(obj)
+    if cline.is_task_metadata(obj):
+        return cline.CLINE, NOTHING
     return None

@@ -177,7 +177,12 @@ def add_blocks(
         elif kind == "tool_result" or (type(kind) is str and kind.endswith("tool_result")):
             call_id = block.get("tool_use_id")
             flag = block.get("is_error")
-            failed = flag if type(flag) is bool else structured_error(structured)
+            if type(flag) is bool:
+                failed = flag
+            elif kind != "tool_result":
+                failed = server_result_failed(block.get("content"))
+            else:
+                failed = structured_error(structured)
             events.append(
                 Result(
                     call_id if type(call_id) is str else text_id(call_id),
@@ -189,6 +194,20 @@ def add_blocks(
                     size=content_size(block.get("content")),
                 )
             )
+
+
+def server_result_failed(content: Any) -> bool:
+    """A server tool's result block (`web_search_tool_result`, `code_execution_tool_result`,
+    ...) carries no `is_error`: it failed when its content is an error object (its `type`
+    ends in `_error`, such as `web_search_tool_result_error`), or is code execution's
+    outcome with a non-zero `return_code`."""
+    if type(content) is not dict:
+        return False
+    kind = content.get("type")
+    if type(kind) is str and kind.endswith("_error"):
+        return True
+    code = content.get("return_code")
+    return type(code) is int and code != 0
 
 
 def failure_content(content: Any, structured: Any) -> Any:

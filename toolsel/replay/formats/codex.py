@@ -63,7 +63,8 @@ RESPONSES_OTHER = frozenset(
      "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "item_reference",
      "configuration_update", "other"}
 )  # fmt: skip
-#: The statuses with which a server-side item has an outcome (others: still running).
+#: The statuses with which a server-side item has an outcome (others: still running). An
+#: `mcp_call` as the API first returned it has no status: its `output` or `error` says.
 FINAL_STATUSES = frozenset({"completed", "failed", "incomplete", "cancelled"})
 #: Rollout line types (codex-rs `RolloutItem`); any other is a record of an unknown type.
 ROLLOUT_LINES = frozenset(
@@ -164,7 +165,11 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
     raw = item.get("action", item.get("arguments", item.get("code", item.get("queries"))))
     events: list[Event] = [arguments_call(item_id, _name(item, kind), raw, timestamp)]
     status = item.get("status")
-    if (type(status) is str and status in FINAL_STATUSES) or item.get("error"):
+    if (
+        (type(status) is str and status in FINAL_STATUSES)
+        or item.get("error")
+        or (status is None and item.get("output") is not None)  # an `mcp_call` without status
+    ):
         failed = status == "failed" or bool(item.get("error"))
         events.append(Result(item_id, failed, timestamp=timestamp, error=item if failed else None))
     return events

@@ -46,6 +46,7 @@ from toolsel.replay.formats.claude import (
     FLAT_RECORDS,
     STREAM_JSON,
     failure_content,
+    server_result_failed,
     structured_error,
 )
 from toolsel.replay.formats.shared import arguments_call
@@ -403,7 +404,12 @@ def _add_blocks(
             agent = None
             if structured.__class__ is Structured:
                 agent = structured.agent_id if type(structured.agent_id) is str else None
-            failed = flag if type(flag) is bool else structured_error(structured)
+            if type(flag) is bool:
+                failed = flag
+            elif kind != "tool_result":  # a server tool's result: its content says
+                failed = server_result_failed(_raw_value(block.content))
+            else:
+                failed = structured_error(structured)
             error = None
             if failed:  # the content is decoded for an error only
                 error = failure_content(_raw_value(block.content), structured)

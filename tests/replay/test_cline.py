@@ -1,0 +1,220 @@
+"""Issue 34: Cline and Roo Code task histories. Calls are XML tags in the assistant's text,
+results are the next user message's text blocks under a header naming the tool; no ids."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Cli
+from tests.replay.records import replay
+from toolsel.replay.events import Call, Human, Result
+from toolsel.replay.file import replay_file
+from toolsel.replay.formats import detect
+from toolsel.replay.formats.cline import message_events
+
+ENV = "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>"
+
+
+def user(*texts: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": t} for t in texts]}
+
+
+def assistant(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": [{"type": "text", "text": text}]}
+
+
+READ = assistant("<thinking>look</thinking>\n<read_file>\n<path>src/a.py</path>\n</read_file>")
+
+
+def test_a_tool_tag_is_a_call_with_its_parameters() -> None:
+    text = "<execute_command>\n<command>ls -la</command>\n<requires_approval>false</requires_approval>\n</execute_command>"  # fmt: skip
+    assert message_events(assistant(text)) == [
+        Call(
+            "",
+            "execute_command",
+            {"command": "ls -la", "requires_approval": "false"},
+            by_position=True,
+        )
+    ]
+
+
+def test_two_tags_in_one_message_are_two_calls_and_a_cut_off_tag_is_one() -> None:
+    text = "<read_file><path>a</path></read_file>\n<write_to_file>\n<path>b</path>\n<content>x"
+    calls = message_events(assistant(text))
+    assert [(c.tool, c.input) for c in calls] == [  # type: ignore[union-attr]
+        ("read_file", {"path": "a"}),
+        ("write_to_file", {"path": "b"}),
+    ]
+
+
+def test_tags_that_are_not_tools_are_not_calls() -> None:
+    assert message_events(assistant("<thinking>\n<path>x</path>\n</thinking>")) == []
+
+
+@pytest.mark.parametrize(
+    ("texts", "failed"),
+    [
+        (("[read_file for 'a'] Result:", "print(1)"), [False]),
+        (
+            (
+                "[read_file for 'a'] Result:",
+                "The tool execution failed with the following error:\n<error>\nENOENT\n</error>",
+            ),
+            [True],
+        ),
+        (("[execute_command for 'rm x'] Result:", "The user denied this operation."), [True]),
+        (
+            (
+                "[list_files for 'undefined'] Result:",
+                "[ERROR] Missing value for required parameter 'path'.",
+            ),
+            [True],
+        ),
+        # Roo Code: the description runs on, and the result may share the header's block
+        (
+            ("[read_file for 'a'. Reading multiple files at once is more efficient.] Result:\nok",),
+            [False],
+        ),
+        (("[attempt_completion] Result:", "The user has provided feedback", ENV), [False]),
+        (
+            (
+                "[write_to_file for 'a'] Result:",
+                "saved",
+                "Tool [execute_command] was not executed because a tool has already been used in this message.",
+            ),
+            [False, True],
+        ),
+    ],
+)
+def test_each_result_header_is_a_result(texts: tuple[str, ...], failed: list[bool]) -> None:
+    events = message_events(user(*texts))
+    assert [e.is_error for e in events if isinstance(e, Result)] == failed
+    assert all(e.id == "" for e in events if isinstance(e, Result))
+
+
+def test_the_result_text_is_measured_without_the_environment_details() -> None:
+    (result,) = message_events(user("[read_file for 'a'] Result:", "12345", ENV))
+    assert isinstance(result, Result) and result.size == 5
+
+
+def test_the_task_is_the_request() -> None:
+    assert message_events(user("<task>\nFix the typo\n</task>", ENV)) == [Human("Fix the typo")]
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        (READ, "cline"),
+        (user("[read_file for 'a'] Result:", "x"), "cline"),
+        (user("<task>\nhi\n</task>"), "cline"),
+        (user(ENV), "cline"),
+        # near misses: Anthropic messages that only look like it
+        (assistant("I will use <thinking> and <path>x</path>"), "anthropic"),
+        (user("[read_file for 'a'] was fine"), "anthropic"),
+        ({"role": "assistant", "content": "<read_file><path>a</path></read_file>"}, "openai-chat"),
+        (
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "read_file", "input": {}}],
+            },
+            "anthropic",
+        ),
+        ({"type": "say", "say": "tool", "ts": 1, "text": "{}"}, "cline"),  # ui_messages.json
+    ],
+)
+def test_the_signature_and_its_near_misses(record: dict[str, Any], expected: str) -> None:
+    decoded = detect(record)
+    assert decoded is not None and decoded[0] == expected
+
+
+def test_native_tool_blocks_are_read_too(tmp_path: Path) -> None:
+    call = {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a"}}
+    answer = {"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}
+    records = [
+        user("<task>\nread a\n</task>", ENV),
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": [answer, {"type": "text", "text": ENV}]},
+    ]
+    report = replay(tmp_path, records, name="api_conversation_history.json")
+    assert (report.format, report.calls, report.paired, report.calls_without_id) == (
+        "cline",
+        1,
+        1,
+        0,
+    )
+
+
+def test_a_history_pairs_by_position_and_says_so(cli: Cli, tmp_path: Path) -> None:
+    records = [
+        user("<task>\nread two files\n</task>", ENV),
+        READ,
+        user("[read_file for 'src/a.py'] Result:", "a", ENV),
+        assistant("<read_file>\n<path>src/b.py</path>\n</read_file>"),
+        user(
+            "[read_file for 'src/b.py'] Result:",
+            "The tool execution failed with the following error:\n<error>\nENOENT\n</error>",
+            ENV,
+        ),
+        assistant("<attempt_completion>\n<result>done</result>\n</attempt_completion>"),
+    ]
+    report = replay(tmp_path, records, name="api_conversation_history.json")
+    assert (report.format, report.calls, report.paired, report.error_results) == ("cline", 3, 2, 1)
+    assert [u.tool for u in report.unanswered] == ["attempt_completion"]
+    assert [f.message for f in report.failures] == ["ENOENT"]
+    result = cli("replay", str(tmp_path / "api_conversation_history.json"), "--no-registry")
+    assert result.exit_code == 0 and "paired by position" in result.stdout
+
+
+def _native(ts: int, *calls: tuple[str, str]) -> dict[str, Any]:
+    blocks = [{"type": "tool_use", "id": i, "name": n, "input": {}, "call_id": i} for i, n in calls]
+    return {"role": "assistant", "content": blocks, "ts": ts}
+
+
+@pytest.mark.parametrize("one_line", [True, False])
+def test_native_calls_answered_by_text_pair_by_turn(tmp_path: Path, one_line: bool) -> None:
+    """Cline's native tool calls keep their ids, but their results are `[tool] Result:`
+    texts: each result answers the newest turn's calls in order, and a call an interruption
+    left open stays open (whether the document is on one line or many)."""
+    resumed = "[TASK RESUMPTION] This task was interrupted 3 days ago."
+    records = [
+        {**user("<task>\nfix it\n</task>", ENV), "ts": 1},
+        _native(2, ("t_ask", "ask_followup_question")),
+        {**user(resumed, ENV), "ts": 3},
+        _native(4, ("t_read", "read_file"), ("t_run", "execute_command")),
+        {
+            **user(
+                "[read_file for 'a'] Result:",
+                "a",
+                "[execute_command for 'ls'] Result:",
+                "The user denied this operation.",
+                ENV,
+            ),
+            "ts": 5,
+        },
+    ]
+    path = tmp_path / "api_conversation_history.json"
+    path.write_text(json.dumps(records, indent=None if one_line else 2))
+    report = replay_file(str(path))
+    assert (report.format, report.calls, report.paired, report.error_results) == ("cline", 3, 2, 1)
+    assert [u.id for u in report.unanswered] == ["t_ask"]
+    assert [(f.id, f.tool) for f in report.failures] == [("t_run", "execute_command")]
+
+
+def test_a_task_folder_is_read_without_a_false_alarm(cli: Cli, tmp_path: Path) -> None:
+    """A task folder holds the history beside `ui_messages.json` and `task_metadata.json`,
+    which hold no calls: known, not "format not recognised"."""
+    (tmp_path / "api_conversation_history.json").write_text(
+        json.dumps([READ, user("[read_file for 'src/a.py'] Result:", "a", ENV)])
+    )
+    ui = [{"ts": 1, "type": "say", "say": "task", "text": "read a"}, {"ts": 2, "type": "ask", "ask": "tool", "text": "{}"}]  # fmt: skip
+    (tmp_path / "ui_messages.json").write_text(json.dumps(ui))
+    (tmp_path / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": []}))  # fmt: skip
+    run = cli("replay", str(tmp_path), "--no-registry", "-f", "json")
+    files = {f["path"].split("/")[-1]: f for f in json.loads(run.stdout)["files"]}
+    assert run.exit_code == 0 and set(files) == {"api_conversation_history.json", "ui_messages.json", "task_metadata.json"}  # fmt: skip
+    assert all(f["notes"] == [] and f["format"] == "cline" for f in files.values())
+    assert files["api_conversation_history.json"]["paired"] == 1

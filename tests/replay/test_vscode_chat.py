@@ -1,0 +1,136 @@
+"""Issue 34: VS Code Copilot Chat sessions (`chatSessions/*.json`). Each
+`toolInvocationSerialized` part of a response is a call holding its outcome."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Cli
+from tests.replay.records import replay
+from toolsel.replay.events import Call, Human, Result
+from toolsel.replay.formats import detect
+
+
+def part(**fields: Any) -> dict[str, Any]:
+    return {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "toolCallId": "t1", **fields}  # fmt: skip
+
+
+def session(*parts: dict[str, Any], text: str = "read it") -> dict[str, Any]:
+    request = {"requestId": "r1", "message": {"text": text}, "response": [{"value": "ok"}, *parts]}
+    return {"version": 3, "sessionId": "s", "requests": [request]}
+
+
+@pytest.mark.parametrize(
+    ("fields", "outcome"),
+    [
+        ({"isComplete": True, "isConfirmed": {"type": 1}}, False),
+        (
+            {
+                "isComplete": True,
+                "isConfirmed": True,
+                "resultDetails": {"input": "{}", "output": [], "isError": True},
+            },
+            True,
+        ),
+        ({"isComplete": True, "isConfirmed": {"type": 0}}, True),  # denied
+        ({"isComplete": True, "isConfirmed": {"type": 5}}, True),  # skipped
+        ({"isComplete": True, "isConfirmed": False}, True),
+        ({"isComplete": True, "isConfirmed": {"type": 4}}, False),  # the user allowed it
+        ({"isComplete": False}, None),
+        ({}, None),
+    ],
+)
+def test_each_invocation_is_a_call_with_its_outcome(
+    fields: dict[str, Any], outcome: bool | None
+) -> None:
+    decoded = detect(session(part(**fields)))
+    assert decoded is not None and decoded[0] == "vscode-chat"
+    events = list(decoded[1])
+    assert events[0] == Human("read it") and isinstance(events[1], Call)
+    assert [e.is_error for e in events if isinstance(e, Result)] == (
+        [] if outcome is None else [outcome]
+    )
+
+
+def test_the_input_is_what_the_tool_was_given() -> None:
+    details = {"input": '{"filePath": "a.py"}', "output": [{"value": "12345"}]}
+    decoded = detect(session(part(isComplete=True, resultDetails=details)))
+    assert decoded is not None
+    _, call, result = decoded[1]
+    assert isinstance(call, Call) and call.arguments == {"filePath": "a.py"}
+    assert isinstance(result, Result) and result.size == 5
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"requests": [{"requestId": "r", "response": []}]},  # no sessionId, no version
+        {"version": 3, "requests": [{"method": "GET", "url": "/"}]},  # not chat requests
+        {"sessionId": "s", "history": [{"message": {"role": "assistant", "content": ""}}]},
+    ],
+)
+def test_near_misses_are_not_vscode_chat(record: dict[str, Any]) -> None:
+    decoded = detect(record)
+    assert decoded is None or decoded[0] != "vscode-chat"
+
+
+def test_a_session_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
+    done = part(isComplete=True, isConfirmed={"type": 1})
+    running = part(toolCallId="t2", isComplete=False)
+    report = replay(tmp_path, session(done, running), name="chat.json")  # type: ignore[arg-type]
+    assert (report.format, report.calls, report.paired) == ("vscode-chat", 2, 1)
+    assert [u.id for u in report.unanswered] == ["t2"]
+    result = cli("replay", str(tmp_path / "chat.json"), "--no-registry", "--input-format", "vscode-chat")  # fmt: skip
+    assert result.exit_code == 0 and "unanswered call t2" in result.stdout
+
+
+def _journal(tmp_path: Path, lines: list[dict[str, Any]]):  # type: ignore[no-untyped-def]
+    return replay(tmp_path, lines, name="chat.jsonl")
+
+
+HEADER = {"kind": 0, "v": {"version": 3, "sessionId": "s", "requests": []}}
+
+
+def test_a_journal_counts_a_part_written_again_once(tmp_path: Path) -> None:
+    running = part(isComplete=False)
+    done = part(isComplete=True, isConfirmed={"type": 1})
+    report = _journal(
+        tmp_path,
+        [
+            HEADER,
+            {
+                "kind": 2,
+                "k": ["requests"],
+                "v": [{"requestId": "r1", "message": {"text": "go"}, "response": [running]}],
+            },
+            {"kind": 1, "k": ["requests", 0, "response"], "v": [done]},
+            {"kind": 2, "k": ["requests", 0, "response"], "v": [done]},  # written once more
+            {"kind": 1, "k": ["customTitle"], "v": "title"},
+        ],
+    )
+    assert (report.format, report.calls, report.paired) == ("vscode-chat", 1, 1)
+    assert report.duplicate_calls == report.duplicate_results == report.orphans == ()
+
+
+def test_a_journal_part_never_completed_is_unanswered(tmp_path: Path) -> None:
+    report = _journal(tmp_path, [HEADER, {"kind": 2, "k": ["requests", 0, "response"], "v": [part()]}])  # fmt: skip
+    assert [u.id for u in report.unanswered] == ["t1"]
+
+
+@pytest.mark.parametrize(
+    ("record", "journal"),
+    [
+        (HEADER, True),
+        ({"kind": 1, "k": ["inputState", "inputText"], "v": ""}, True),
+        ({"kind": 0, "v": {"requests": []}}, False),  # no session inside
+        ({"kind": 1, "k": [], "v": 1}, False),
+        ({"kind": 7, "k": ["requests"], "v": []}, False),
+        ({"kind": "1", "k": ["requests"], "v": []}, False),
+    ],
+)
+def test_the_journal_signature_and_its_near_misses(record: dict[str, Any], journal: bool) -> None:
+    decoded = detect(record)
+    assert (decoded is not None and decoded[0] == "vscode-chat") is journal
