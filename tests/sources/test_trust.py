@@ -80,7 +80,9 @@ def test_a_client_config_that_a_repository_names_is_not_started(cli: Cli, repo: 
     assert not marker.exists()
 
 
-def test_the_config_search_stops_at_the_repositorys_root(cli: Cli, tmp_path: Path) -> None:
+def test_the_config_search_stops_at_the_repositorys_root(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A toolsel.toml above the checkout (a shared folder, a parent's) is not the project's."""
     (tmp_path / "toolsel.toml").write_text('registry = ["elsewhere.yaml"]\n')
     (tmp_path / "elsewhere.yaml").write_text(
@@ -92,7 +94,7 @@ def test_the_config_search_stops_at_the_repositorys_root(cli: Cli, tmp_path: Pat
     (repo / "registries" / "r.yaml").write_text(
         "tools:\n- {name: own_tool, description: The repository's own tool.}\n"
     )
-    os.chdir(repo)
+    monkeypatch.chdir(repo)  # restored after the test: a later one must not run in it
     ranked = json.loads(cli("rank", "tool", "-f", "json").stdout)
     assert [r["name"] for r in ranked["results"]] == ["own_tool"]
     # inside a checkout with a config of its own, that one is read (the search works)
