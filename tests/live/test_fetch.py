@@ -475,3 +475,13 @@ def test_a_server_slow_to_start_is_stopped_at_the_connect_deadline(
     [failed] = list_servers([stdio("pager")], Timeouts(connect=0.5, list=60))
     assert failed == Failed(stdio("pager"), "took longer than 0.5 s to start (--mcp-timeout)")
     assert time.monotonic() - started < 30
+
+
+def test_without_anyio_each_server_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """anyio comes with the MCP SDK: without it, no server is started."""
+    monkeypatch.setitem(sys.modules, "anyio", None)
+    servers = [command_server("npx x", "x", {}), command_server("npx y", "y", {})]
+    assert list_servers(servers, Timeouts(connect=5, list=5)) == [
+        Failed(server, "listing a live MCP server needs the MCP SDK: pip install 'toolsel[mcp]'")
+        for server in servers
+    ]
