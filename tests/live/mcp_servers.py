@@ -15,7 +15,10 @@ a new cursor every page), `loop` (the same cursor on every page), `where`
 characters that is not JSON-RPC), `blank` (serves as `pager`, writing blank
 lines before each message in the same write), `stubborn` (ignores SIGTERM and the end of its stdin once
 listed: only SIGKILL stops it), `stderr N` (writes N numbered lines to stderr, then serves
-as `pager`), `mute` (never answers initialize)."""
+as `pager`), `mute` (never answers initialize), `lingering FILE` (leaves a process in its
+group that outlives it and takes 0.1 s to exit on SIGTERM; the process's parent waits for it
+from a group of its own, so it is reaped as soon as it exits; FILE gets `started`, `ready`
+and, on SIGTERM, `terminated`; then serves as `pager`)."""
 
 from __future__ import annotations
 
@@ -54,6 +57,8 @@ PAGER = [
 def main() -> None:
     mode = sys.argv[1]
     rest = sys.argv[2:]
+    if mode in {"linger-parent", "linger-child"}:
+        return _linger(mode, Path(rest[0]))
     if mode == "crash":
         print("fatal: GITHUB_TOKEN is not set", file=sys.stderr, flush=True)
         sys.exit(1)
@@ -71,6 +76,20 @@ def main() -> None:
 
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         Path(rest.pop(0)).write_text(str(child.pid))
+    if mode == "lingering":
+        import subprocess
+        import time
+
+        marker = Path(rest.pop(0))
+        marker.write_text("")
+        quiet = {
+            "stdin": subprocess.DEVNULL,
+            "stdout": subprocess.DEVNULL,
+            "stderr": subprocess.DEVNULL,
+        }
+        subprocess.Popen([sys.executable, __file__, "linger-parent", str(marker)], **quiet)  # type: ignore[call-overload]
+        while "ready" not in marker.read_text():
+            time.sleep(0.01)
     if mode == "banner":
         print("Server started on stdio, ready!", flush=True)
     if mode == "long-banner":
@@ -137,6 +156,36 @@ def main() -> None:
         import time
 
         time.sleep(600)
+
+
+def _linger(mode: str, marker: Path) -> None:
+    """`lingering`'s helpers: the parent starts the child in the server's group, leaves the
+    group and waits for the child; the child exits 0.1 s after SIGTERM."""
+    import signal
+    import subprocess
+    import time
+
+    def note(word: str) -> None:
+        with marker.open("a") as out:
+            out.write(word + "\n")
+
+    if mode == "linger-parent":
+        child = subprocess.Popen([sys.executable, __file__, "linger-child", str(marker)])
+        os.setpgid(0, 0)
+        while "started" not in marker.read_text():
+            time.sleep(0.01)
+        note("ready")
+        child.wait()
+        return
+
+    def stop(*args: object) -> None:
+        note("terminated")
+        time.sleep(0.1)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    note("started")
+    time.sleep(600)
 
 
 class _BlankLines:

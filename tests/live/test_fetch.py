@@ -340,6 +340,7 @@ def test_the_sdks_logger_is_quieted_once() -> None:
         ("x\n  something [type=value_error]", "something"),
         ("x\n  Input should be a valid string\n", "Input should be a valid string"),
         ("  Failed to parse the reply  \nmore", "Failed to parse the reply"),
+        ("", ""),
     ],
 )  # fmt: skip
 def test_the_line_of_a_parse_error_that_says_what_is_wrong(text: str, line: str) -> None:
@@ -384,3 +385,103 @@ def test_without_the_mcp_sdk_each_server_says_what_to_install(
     assert failed == Failed(
         failed.server, "listing a live MCP server needs the MCP SDK: pip install 'toolsel[mcp]'"
     )
+
+
+def test_a_message_the_sdk_cannot_parse_on_the_servers_own_stream_is_named(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """An HTTP server whose stream of its own messages (the GET after `initialize`) sends an
+    event that is not JSON-RPC, while tools/list is pending: the listing ends at once, with
+    the step and the first line the SDK could not parse."""
+    import http.server
+    import json
+    import threading
+
+    done = threading.Event()
+
+    class Garbled(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+            if "id" not in request:  # a notification
+                self.send_response(202)
+                self.end_headers()
+                return
+            if request["method"] == "tools/list":
+                done.wait(20)  # never answered before the listing ends
+                return
+            result = {
+                "protocolVersion": request["params"]["protocolVersion"],
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "garbled", "version": "1"},
+            }
+            body = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Mcp-Session-Id", "s1")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            self.wfile.write(b"event: message\ndata: this is not json\n\n")
+            self.wfile.flush()
+            done.wait(20)  # one event only: the stream stays open, so no reconnection
+
+        def do_DELETE(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Garbled)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/mcp"
+        started = time.monotonic()
+        [failed] = list_servers([url_server(url, "x", {})], Timeouts(connect=20, list=20))
+    finally:
+        done.set()
+        httpd.shutdown()
+        httpd.server_close()
+    assert isinstance(failed, Failed), failed
+    assert failed.server == url_server(url, "x", {})
+    prefix = (
+        "during tools/list: the server's reply is not a JSON-RPC message the MCP SDK can "
+        "parse (Invalid JSON: "
+    )
+    assert failed.reason.startswith(prefix), failed.reason
+    assert failed.reason.endswith("(Invalid JSON: expected ident at line 1 column 2)")
+    assert failed.reason.count("not a JSON-RPC message") == 1
+    assert "took longer" not in failed.reason and time.monotonic() - started < 15
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_server_slow_to_start_is_stopped_at_the_connect_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The start (spawning the process) counts against `connect`, not `list`: a spawn that
+    never ends (as a command on a hung network drive) is stopped and said so."""
+    import anyio
+
+    async def never_started(*args: object, **kwargs: object) -> None:
+        await anyio.sleep_forever()
+
+    monkeypatch.setattr(anyio, "open_process", never_started)
+    started = time.monotonic()
+    [failed] = list_servers([stdio("pager")], Timeouts(connect=0.5, list=60))
+    assert failed == Failed(stdio("pager"), "took longer than 0.5 s to start (--mcp-timeout)")
+    assert time.monotonic() - started < 30
+
+
+def test_without_anyio_each_server_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    """anyio comes with the MCP SDK: without it, no server is started."""
+    monkeypatch.setitem(sys.modules, "anyio", None)
+    servers = [command_server("npx x", "x", {}), command_server("npx y", "y", {})]
+    assert list_servers(servers, Timeouts(connect=5, list=5)) == [
+        Failed(server, "listing a live MCP server needs the MCP SDK: pip install 'toolsel[mcp]'")
+        for server in servers
+    ]

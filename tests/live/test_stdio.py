@@ -205,3 +205,84 @@ def test_each_request_is_one_compact_json_line_without_unset_fields(tmp_path: Pa
     assert "null" not in recorded.read_text(encoding="utf-8")
     assert messages[1] == {"jsonrpc": "2.0", "method": "notifications/initialized"}
     assert messages[2] == {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+
+
+def test_a_process_left_in_the_group_is_waited_for_only_until_it_is_gone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The server exits at the end of its stdin, but leaves a process in its group that takes
+    0.1 s to exit on SIGTERM (and is reaped at once): the stop waits for the group in short
+    polls, ending soon after it is gone, well before `EXIT_WAIT` (2 s) or a poll of a second."""
+    marker = tmp_path / "lingering.txt"
+    sent: dict[int, float] = {}
+    stopped: list[tuple[int, float]] = []
+    signal_group, stop_group = transport._signal_group, transport.stop_group
+
+    def noted(pgid: int, sig: int) -> bool:
+        sent.setdefault(sig, time.monotonic())
+        return signal_group(pgid, sig)
+
+    async def timed(process):  # type: ignore[no-untyped-def]
+        await stop_group(process)
+        stopped.append((process.pid, time.monotonic()))
+
+    monkeypatch.setattr(transport, "_signal_group", noted)
+    monkeypatch.setattr(transport, "stop_group", timed)
+    [listed] = list_servers([stdio("lingering", str(marker))], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    assert marker.read_text().split() == ["started", "ready", "terminated"]
+    import signal
+
+    [(pgid, end)] = stopped
+    assert list(sent) == [signal.SIGTERM]  # gone after SIGTERM: no SIGKILL
+    assert end - sent[signal.SIGTERM] < 0.8
+    with pytest.raises(ProcessLookupError):
+        os.killpg(pgid, 0)
+
+
+class _UnreadableStderr:
+    """A server's stderr whose reading fails at once with `error` (closed under the reader,
+    or a read error); closing it closes the real one."""
+
+    def __init__(self, real: object, error: Exception) -> None:
+        self.real, self.error = real, error
+
+    def __aiter__(self) -> _UnreadableStderr:
+        return self
+
+    async def __anext__(self) -> bytes:
+        raise self.error
+
+    async def aclose(self) -> None:
+        await self.real.aclose()  # type: ignore[attr-defined]
+
+
+class _WithStderr:
+    """A started process, but for its stderr."""
+
+    def __init__(self, process: object, stderr: _UnreadableStderr) -> None:
+        self.process, self.stderr = process, stderr
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.process, name)
+
+
+@pytest.mark.parametrize("error", ["closed", "os"])
+def test_a_stderr_that_cannot_be_read_does_not_end_the_listing(
+    monkeypatch: pytest.MonkeyPatch, error: str
+) -> None:
+    import anyio
+
+    failure = anyio.ClosedResourceError() if error == "closed" else OSError(5, "read failed")
+    open_process = anyio.open_process
+
+    async def unreadable(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        process = await open_process(*args, **kwargs)  # type: ignore[arg-type]
+        return _WithStderr(process, _UnreadableStderr(process.stderr, failure))
+
+    monkeypatch.setattr(anyio, "open_process", unreadable)
+    [listed] = list_servers([stdio("crash")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Failed) and listed.reason == "during initialize: the server exited"
+    [listed] = list_servers([stdio("pager")], Timeouts(connect=60, list=30))
+    assert isinstance(listed, Listed), listed
+    assert len(listed.tools) == 5

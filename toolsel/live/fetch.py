@@ -49,7 +49,7 @@ def list_servers(servers: Sequence[Server], timeouts: Timeouts) -> list[Listed |
         return []
     try:
         import anyio
-    except ImportError:  # pragma: no cover - anyio comes with the mcp SDK
+    except ImportError:  # anyio comes with the mcp SDK
         return [Failed(s, _NO_SDK) for s in servers]
     results: list[Listed | Failed | None] = [None] * len(servers)
 
@@ -140,7 +140,7 @@ async def _session(
 
     async def on_message(message: Any) -> None:
         if isinstance(message, Exception):  # a reply the SDK cannot parse
-            text = _one_line(str(message)) or type(message).__name__
+            text = _one_line(_parse_error(str(message))) or type(message).__name__
             unparsed.append(
                 f"the server's reply is not a JSON-RPC message the MCP SDK can parse ({text})"
             )
@@ -249,7 +249,7 @@ def _parse_error(text: str) -> str:
         line = line.strip()
         if line.startswith(("Invalid JSON", "Input should", "Field required")) or "[type=" in line:
             return line.split(" [type=")[0]
-    return text.splitlines()[0].strip()
+    return next(iter(text.splitlines()), "").strip()
 
 
 def _one_line(text: str) -> str:
