@@ -358,8 +358,10 @@ class _RankOracle:
 
     def __init__(self, registry: Registry) -> None:
         from toolsel.ranking.index import build_index
+        from toolsel.ranking.prepared import PreparedIndex
 
-        self.index = build_index(registry)
+        # prepared once: its caches (vocabulary, statistics) serve every request
+        self.index = PreparedIndex(build_index(registry))
         self.size = max(1, len(registry.tools))
         self.orders: dict[str, Sequence[str]] = {}
 
