@@ -78,6 +78,15 @@ def test_every_output_carries_the_message(cli: Cli, tmp_path: Path) -> None:
     ]
     human = cli("stats", path, "--no-registry").stdout
     assert "2× File does not exist: <path>" in human
+    lines = cli("replay", path, "--no-registry", "-f", "jsonl").stdout.splitlines()
+    results = [json.loads(line) for line in lines if '"tool_result"' in line]
+    assert [(r["id"], r["error_text"]) for r in results if r["is_error"]] == [
+        ("t0", "File does not exist: a.py"),
+        ("t1", "File does not exist: b.py"),
+        ("t2", "Permission denied"),
+    ]
+    assert all(r["error_text"] is None for r in results if not r["is_error"])
+    assert all(isinstance(r["result_bytes"], int) for r in results)
     pytest.importorskip("pyarrow")
     pytest.importorskip("duckdb")
     out = tmp_path / "events"

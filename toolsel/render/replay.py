@@ -145,6 +145,8 @@ def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
     if event.event == "tool_result":  # what `toolsel serve`'s /v1/usage records
         payload["is_error"] = event.is_error
         payload["latency_ms"] = event.latency_ms
+        payload["result_bytes"] = event.result_bytes
+        payload["error_text"] = event.error_text
     return payload
 
 

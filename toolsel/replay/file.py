@@ -259,6 +259,7 @@ class _EventStream:
                 copied=opened.copied,
                 at=call.timestamp,
                 result_bytes=None if result is None or result.size < 0 else result.size,
+                error_text=_error_text(result),
             )
         )
 
@@ -270,3 +271,12 @@ class _EventStream:
 
     def paired(self, opened: OpenCall, result: Result, line: int) -> None:
         self._emit("tool_result", opened, line, result)
+
+
+def _error_text(result: Result | None) -> str | None:
+    """An error result's first line, as replay's JSON gives it; None for any other."""
+    if result is None or not result.is_error:
+        return None
+    from toolsel.replay.failures import error_message
+
+    return error_message(result.error)

@@ -128,6 +128,8 @@ class ToolEvent:
     #: tool_result only: UTF-8 bytes of the result's text (`replay.sizes`); None where the
     #: format's reader does not measure it
     result_bytes: int | None = None
+    #: tool_result only, for an error: its first line (`replay.failures.error_message`)
+    error_text: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
