@@ -9,7 +9,7 @@ from toolsel.evaluate import Calibration, EvalReport, MethodReport
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import EvalFormat
-from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.layout import Column, print_table
 from toolsel.schemas import Output, schema_name
 
 EVAL_SCHEMA = schema_name(Output.EVAL)
@@ -36,12 +36,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
         ]
         for m in report.methods
     ]
-    fitted = fitted_table(console, columns, rows, title=title)
-    if fitted is None:
-        console.print(title)
-        stacked(console, columns, rows)
-    else:
-        console.print(fitted.table)
+    print_table(console, columns, rows, title=title)
     for m in report.methods:
         if sum(m.missed.values()):
             console.print(

@@ -135,6 +135,26 @@ def stacked(
         console.print(Padding(Text(", ".join(pairs), style=style), (0, 0, 0, 2), expand=False))
 
 
+def print_table(
+    console: Console,
+    columns: Sequence[Column],
+    rows: Sequence[Sequence[str]],
+    *,
+    title: str | None = None,
+    boxed: bool = True,
+    row_styles: Sequence[str] | None = None,
+) -> None:
+    """The table fitted to `console` (`fitted_table`), or, where even its required columns
+    do not fit, its title and the rows stacked (`stacked`)."""
+    fitted = fitted_table(console, columns, rows, boxed=boxed, row_styles=row_styles, title=title)
+    if fitted is not None:
+        console.print(fitted.table)
+        return
+    if title:
+        console.print(title)
+    stacked(console, columns, rows, row_styles=row_styles)
+
+
 def left_out_note(left_out: Sequence[str]) -> str:
     """What a narrow terminal left out of a table, and how to see it."""
     noun = "column" if len(left_out) == 1 else "columns"

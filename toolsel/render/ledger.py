@@ -11,7 +11,7 @@ from toolsel.ledger import Ledger
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
-from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.layout import Column, print_table
 from toolsel.render.stats import byte_size, size_payload
 from toolsel.schemas import Output, schema_name
 
@@ -89,12 +89,7 @@ def render_ledger_human(ledger: Ledger, out: IO[str]) -> None:
         for r in ledger.rows
     ]
     title = "Cost and usage ledger"
-    fitted = fitted_table(console, columns, rows, title=title)
-    if fitted is None:
-        console.print(title)
-        stacked(console, columns, rows)
-    else:
-        console.print(fitted.table)
+    print_table(console, columns, rows, title=title)
     loaded = sum(r.loaded for r in ledger.rows)
     console.print(
         f"plan: {loaded} of {len(ledger.rows)} tools always loaded, the rest behind tool "

@@ -388,7 +388,7 @@ LINT_RENDERERS: dict[LintFormat, Callable[..., None]] = {
 def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
     """One rule a row; a narrow terminal loses the profile column (the summary of a
     profile's rule starts with `[profile]`), then gets one block per rule."""
-    from toolsel.render.layout import Column, fitted_table, stacked
+    from toolsel.render.layout import Column, print_table
 
     console = make_console(out)
     columns = [
@@ -399,11 +399,7 @@ def render_rule_list(rules: list[Rule], out: IO[str]) -> None:
         Column("summary", wrap=True, min_width=24),
     ]
     rows = [[r.id, r.name, r.default_level, r.profile or "", r.summary] for r in rules]
-    fitted = fitted_table(console, columns, rows, boxed=False)
-    if fitted is None:
-        stacked(console, columns, rows)
-    else:
-        console.print(fitted.table)
+    print_table(console, columns, rows, boxed=False)
 
 
 def rule_explanation(rule: Rule) -> str:

@@ -11,7 +11,7 @@ from toolsel.misroutes import RANK_TOP, MisroutePair, MisrouteReport, RankCheck
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
-from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.layout import Column, print_table
 from toolsel.render.stats import unreadable_note
 from toolsel.schemas import Output, schema_name
 
@@ -107,12 +107,7 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
         rows.append(row)
     title = "Misroutes: a call failed or came back empty, then a different tool worked"
     if rows:
-        fitted = fitted_table(console, columns, rows, title=title)
-        if fitted is None:
-            console.print(title)
-            stacked(console, columns, rows)
-        else:
-            console.print(fitted.table)
+        print_table(console, columns, rows, title=title)
     console.print(
         f"{report.misroutes:,} misroutes in {len(report.pairs):,} pairs; {report.failed_calls:,} "
         f"of {report.calls:,} answered calls failed or came back empty, in "

@@ -9,7 +9,7 @@ from toolsel.listing import Listing
 from toolsel.render.console import dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import PromptFormat
-from toolsel.render.layout import Column, fitted_table, stacked
+from toolsel.render.layout import Column, print_table
 from toolsel.schemas import Output, schema_name
 
 PROMPT_SCHEMA = schema_name(Output.PROMPT)
@@ -22,12 +22,7 @@ def render_prompt_human(listing: Listing, out: IO[str]) -> None:
     rows = [[visible(name), str(tokens)] for name, tokens in listing.loaded]
     rows.append(["total", str(listing.loaded_tokens)])
     styles = [""] * (len(rows) - 1) + ["bold"]
-    fitted = fitted_table(console, columns, rows, title="Always loaded", row_styles=styles)
-    if fitted is None:
-        console.print("Always loaded")
-        stacked(console, columns, rows, row_styles=styles)
-    else:
-        console.print(fitted.table)
+    print_table(console, columns, rows, title="Always loaded", row_styles=styles)
 
 
 def prompt_payload(listing: Listing) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from toolsel.ranking.core import RankedTool, RankResult
 from toolsel.render.console import dumps_json, dumps_line, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
-from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
+from toolsel.render.layout import Column, fitted_table, left_out_note, print_table, stacked
 from toolsel.schemas import Output, schema_name
 
 if TYPE_CHECKING:
@@ -364,12 +364,7 @@ def render_select_human(result: SelectResult, out: IO[str]) -> None:
     if whole is not None:
         console.print(whole.table)
     else:
-        narrow = fitted_table(console, columns, rows, title=title, row_styles=styles)
-        if narrow is None:
-            console.print(title)
-            stacked(console, columns, rows, row_styles=styles)
-        else:
-            console.print(narrow.table)
+        print_table(console, columns, rows, title=title, row_styles=styles)
         if any(notes):
             console.print("notes:", style="bold")
         for row, text, style in zip(rows, notes, styles, strict=True):
