@@ -1,5 +1,5 @@
 # Short task file; CI (.ci/run) uses the same commands the README gives.
-.PHONY: dev test test-fast lint bench docs mutate
+.PHONY: dev test test-fast explore lint bench docs mutate
 
 dev:
 	python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test,embed,dev]'
@@ -9,6 +9,9 @@ test:
 
 test-fast:  # skips tests marked slow; fewer Hypothesis examples
 	HYPOTHESIS_PROFILE=dev python -m pytest -n auto -m "not slow"
+
+explore:  # the property tests with fresh random examples, many more of them
+	HYPOTHESIS_PROFILE=explore python -m pytest -n auto -m "not slow" $$(grep -rl "from hypothesis" tests)
 
 lint:
 	ruff check toolsel tests benchmarks && ruff format --check toolsel tests benchmarks && mypy

@@ -37,10 +37,14 @@ def benchmark(name: str) -> ModuleType:
 
 SHARED = ROOT.parent / "shared"
 
-# Hypothesis profiles: the default runs every property test in full (CI); `dev` runs fewer
-# examples, for a quick loop (`make test-fast` sets HYPOTHESIS_PROFILE=dev). Neither has a
-# deadline: a loaded machine must not turn a slow example into a failure.
-_hypothesis.register_profile("ci", deadline=None)
+# Hypothesis profiles: the default runs every property test in full (CI), derandomised so
+# that a run is repeatable and a red build names a commit, not a draw; `explore` draws fresh
+# examples, 1,000 where a test sets no count of its own (`make explore`: run it when touching
+# a property's code, and pin each failure it finds with `@example`); `dev` runs fewer, for a quick loop (`make
+# test-fast`). None has a deadline: a loaded machine must not turn a slow example into a
+# failure.
+_hypothesis.register_profile("ci", deadline=None, derandomize=True)
+_hypothesis.register_profile("explore", deadline=None, max_examples=1000)
 _hypothesis.register_profile("dev", deadline=None, max_examples=20)
 _hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # `auto` (the default method) is fusion where toolsel[embed] is installed: the suite pins it

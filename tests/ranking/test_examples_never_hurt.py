@@ -14,7 +14,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolsel.ranking import Method, RankOptions, load_index, rank_index
@@ -91,6 +91,9 @@ examples = st.lists(st.tuples(st.integers(0, 10_000), prompt), min_size=1, max_s
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(tools=st.integers(3, 30), taught=examples, query=prompt)
+# found by CI: tools tied at the candidate boundary were kept by summing order, which
+# examples change; ties now go to the lower tool index on every path
+@example(tools=12, taught=[(0, "weather")], query="rain city plane seat")
 def test_examples_never_hurt_the_tools_they_do_not_name(
     tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,

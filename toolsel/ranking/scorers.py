@@ -255,7 +255,9 @@ def best(scores: dict[int, float], limit: int) -> dict[int, float]:
         return scores
     import heapq
 
-    return dict(heapq.nlargest(limit, scores.items(), key=lambda item: item[1]))
+    # ties at the boundary go to the lower tool index, so which tools are kept never
+    # depends on the order the scores were summed in
+    return dict(heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0])))
 
 
 def top_entries(scores: Any, limit: int) -> dict[int, float]:
@@ -264,8 +266,11 @@ def top_entries(scores: Any, limit: int) -> dict[int, float]:
 
     positive = np.nonzero(scores > 0)[0]
     if len(positive) > limit:
-        best = np.argpartition(-scores[positive], limit - 1)[:limit]
-        positive = positive[best]
+        values = scores[positive]
+        kth = values[np.argpartition(-values, limit - 1)[limit - 1]]
+        above = positive[values > kth]  # ties at the boundary go to the lower tool index
+        tied = positive[values == kth][: limit - len(above)]
+        positive = np.concatenate([above, tied])
     return dict(zip(positive.tolist(), scores[positive].tolist(), strict=True))
 
 
