@@ -3,6 +3,7 @@
     python benchmarks/archive_bench.py --files 10000 --runs 3            # --jobs 2 vs 1
     python benchmarks/archive_bench.py --files 50000 --runs 1 --memory   # peak RSS
     python benchmarks/archive_bench.py --before ../old-checkout          # paired: old, new
+    python benchmarks/archive_bench.py --files 5000 --floor               # against json.loads
 
 Archives come from `benchmarks/gen_archive.py` (Claude Code sessions, 15% resumed, with
 sub-agent files), written once under --dir. Each measurement is a whole `toolsel` process
@@ -13,6 +14,9 @@ seconds of the process and its workers, and the load average before each run; wi
 takes its turn beside this one's, each row of the two side by side. Peak memory
 is the largest sum of the proportional resident sets (PSS) of the process and its workers,
 sampled every 20 ms, beside the kernel's peak RSS for the main process alone (`ru_maxrss`).
+With `--floor`, a whole Python process that only runs `json.loads` on every line of every
+file (the floor issue 35 holds `stats` and `replay` to) takes its turn too, and each row
+says how its wall seconds compare with the floor's.
 """
 
 from __future__ import annotations
@@ -33,6 +37,16 @@ COMMANDS = {
     "stats": ["stats", "{dir}", "--format", "json", "-o", os.devnull],
     "learn": ["learn", "--transcripts", "{dir}", "-o", "{out}"],
 }
+#: The floor: every line of every transcript through `json.loads`, in one process.
+FLOOR = """
+import json, sys
+from pathlib import Path
+for path in sorted(Path(sys.argv[1]).rglob("*.jsonl")):
+    with open(path, "rb") as f:
+        for line in f:
+            if line.strip():
+                json.loads(line)
+"""
 
 
 def archive(directory: Path, files: int) -> Path:
@@ -80,7 +94,9 @@ def run(command: list[str], checkout: Path | None = None) -> dict[str, float]:
     """One whole process: wall and CPU seconds, peak RSS (the tree's, and its own); the
     toolsel of `checkout` when given."""
     program, env = ["toolsel"], None
-    if checkout is not None:
+    if command[0] == "--floor":
+        program, command = [sys.executable, "-c", FLOOR], command[1:]
+    elif checkout is not None:
         program = [sys.executable, "-m", "toolsel"]
         env = {**os.environ, "PYTHONPATH": str(checkout.resolve())}
     with tempfile.TemporaryDirectory() as cwd:
@@ -132,6 +148,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "toolsel-bench")
     parser.add_argument("--before", type=Path, help="another checkout, measured in turns")
     parser.add_argument("--memory", action="store_true", help="report peak RSS, not speed-up")
+    parser.add_argument("--floor", action="store_true", help="time a json.loads loop in turns")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     source = archive(args.dir, args.files)
@@ -141,9 +158,12 @@ def main() -> None:
     print("| command | code | --jobs | wall s (median) | CPU s, all (main) | peak PSS, all processes | peak RSS, main process | load before |")  # fmt: skip
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     checkouts = {"this": None} if args.before is None else {"before": args.before, "this": None}
+    floor: list[dict[str, float]] = []
     for name in args.commands:
         results: dict[tuple[str, int], list[dict[str, float]]] = {}
         for _ in range(args.runs):
+            if args.floor:
+                floor.append(run(["--floor", str(source)]))
             for jobs in args.jobs:
                 for code, checkout in checkouts.items():
                     out = args.dir / "learned.yaml"
@@ -152,16 +172,28 @@ def main() -> None:
                     measured = run([*command, "--jobs", str(jobs)], checkout)
                     results.setdefault((code, jobs), []).append(measured)
         for (code, jobs), runs in results.items():
-            _row(name, code, jobs, runs, results[next(iter(checkouts)), args.jobs[0]])
+            _row(name, code, jobs, runs, results[next(iter(checkouts)), args.jobs[0]], floor)
+    if floor:
+        wall = statistics.median(r["wall"] for r in floor)
+        cpu = statistics.median(r["cpu"] for r in floor)
+        print(f"| json.loads loop | | 1 | {wall:.2f} | {cpu:.1f} | | | |")
 
 
 def _row(
-    name: str, code: str, jobs: int, runs: list[dict[str, float]], base: list[dict[str, float]]
+    name: str,
+    code: str,
+    jobs: int,
+    runs: list[dict[str, float]],
+    base: list[dict[str, float]],
+    floor: list[dict[str, float]],
 ) -> None:
-    """A command's medians, and its speed-up over the first code's first --jobs."""
+    """A command's medians, its speed-up over the first code's first --jobs, and its wall
+    seconds over the json.loads floor's (when measured)."""
     wall = statistics.median(r["wall"] for r in runs)
     first = statistics.median(r["wall"] for r in base)
     speed = f" ({first / wall:.2f}x)" if runs is not base else ""
+    if floor:
+        speed += f", {wall / statistics.median(r['wall'] for r in floor):.2f}x floor"
     cpu = statistics.median(r["cpu"] for r in runs)
     own = statistics.median(r["own_cpu"] for r in runs)
     tree = max(r["tree_mb"] for r in runs)

@@ -3,10 +3,12 @@ regenerated, every flag documented, every link and anchor resolved."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +45,9 @@ def test_readme_example_output_is_real(
     if missing() is not None and re.search(r"--compare|semantic|fusion", command):
         pytest.skip("this example shows the embedding methods; toolsel[embed] is not installed")
     monkeypatch.chdir(ROOT)
+    # an example's MCP servers run as `python`: this interpreter's, as for a user whose
+    # venv is active (CI's is)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     run = cli(*shlex.split(command)[1:])
     assert run.stdout.rstrip() == expected.rstrip()
 

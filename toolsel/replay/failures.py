@@ -8,6 +8,7 @@ matcher asks for its message only when the result is an error."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -41,7 +42,13 @@ def error_message(content: Any) -> str:
     text = _text(content, 3)
     if not text:
         return ""
-    line = next((ln for ln in text[:READ_CHARS].splitlines() if ln.strip()), "")
+    return _safe_line(next((ln for ln in text[:READ_CHARS].splitlines() if ln.strip()), ""))
+
+
+@functools.lru_cache(maxsize=4096)
+def _safe_line(line: str) -> str:
+    """A first line made safe to keep (see `error_message`); remembered, since the same
+    failure is said again and again ("File does not exist", a denied permission)."""
     line = _CONTROLS.sub("", _ESCAPES.sub("", line)).strip()
     wrapped = _WRAPPER.match(line)
     if wrapped:
@@ -100,6 +107,7 @@ _NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*")
 NO_MESSAGE = "(no error text)"
 
 
+@functools.lru_cache(maxsize=4096)
 def message_key(message: str) -> str:
     """What `stats` counts a failing call's message under: `normalise`d, or NO_MESSAGE."""
     return normalise(message) if message else NO_MESSAGE

@@ -33,6 +33,7 @@ import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any, Protocol
 
 from msgspec import Struct, field
@@ -49,7 +50,8 @@ from toolsel.replay.events import (
     SidechainStart,
 )
 from toolsel.replay.sizes import input_size
-from toolsel.timeparse import seconds_between
+
+fromisoformat = datetime.fromisoformat
 
 #: When one id is reported as several kinds of duplicate call, the most severe wins.
 DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
@@ -448,10 +450,23 @@ class Matcher:
             tally.copied_answered += 1
         else:
             if start is not None and end is not None:
-                seconds = seconds_between(start, end)
-                if seconds is not None:
-                    tally.latencies.append(seconds)
-            self._measure(tally, opened, result)
+                if start == end:
+                    tally.latencies.append(0.0)
+                else:  # what `seconds_between` does, inline: once per answered call
+                    try:
+                        seconds = (fromisoformat(end) - fromisoformat(start)).total_seconds()
+                    except (ValueError, TypeError):  # TypeError: one has a zone, one not
+                        pass
+                    else:
+                        tally.latencies.append(seconds if seconds > 0.0 else 0.0)
+            # the result's and the input's sizes (see `replay.sizes`)
+            size = result.size
+            if size >= 0:
+                tally.result_sizes.append(size)
+            given = input_size(call.input, call.encoded)
+            tally.input_sizes.append(given)
+            if self.log is not None:
+                self.log.sizes[opened.number] = (size, given)
         if self.log is not None:  # a worker's: what the copy pass may take back
             latency = kept if len(tally.latencies) > kept else -1
             self.log.closes[opened.number] = (result.is_error, latency)
@@ -465,17 +480,6 @@ class Matcher:
         call = opened.call
         message = error_message(result.error)
         self.failures.append((call.id, call.tool, line, message, opened.copied, opened.number))
-
-    def _measure(self, tally: ToolTally, opened: OpenCall, result: Result) -> None:
-        """Keep the answered call's result and input sizes (and log them in a worker)."""
-        size = result.size
-        if size >= 0:
-            tally.result_sizes.append(size)
-        call = opened.call
-        given = input_size(call.input, call.encoded)
-        tally.input_sizes.append(given)
-        if self.log is not None:
-            self.log.sizes[opened.number] = (size, given)
 
     def _note_duplicate(self, call_id: str, kind: str, lines: list[int]) -> None:
         previous = self.duplicates.get(call_id)

@@ -71,6 +71,7 @@ class RunMemory:
         self._stored = 0
         self._mask = (1 << 16) - 1
         self._bloom = bytearray((self._mask + 1) >> 3)
+        self._unknown: set[int] = set()  # this file's ids `is_copy` found in no earlier one
 
     def __len__(self) -> int:
         return len(self._pending) + self._stored
@@ -83,10 +84,12 @@ class RunMemory:
         self, call_id: str, tool: str, message_id: str | None, linked: set[int] | frozenset[int]
     ) -> bool:
         """Whether a call copies one of an earlier file of the run (`copies`)."""
-        earlier = self.find(hash(call_id))
-        return earlier is not None and copies(
-            earlier, tool_key(tool), message_key(message_id), linked
-        )
+        key = hash(call_id)
+        earlier = self.find(key)
+        if earlier is None:
+            self._unknown.add(key)  # `remember` need not look for it again
+            return False
+        return copies(earlier, tool_key(tool), message_key(message_id), linked)
 
     def find(self, key: int) -> tuple[int, int, int] | None:
         """An id hash's (tool hash, message id hash, first file), or None."""
@@ -115,15 +118,16 @@ class RunMemory:
     ) -> None:
         """Add the next file: its calls (id -> (tool, message id), first seen first) and
         its sessions. An id already known keeps its first file."""
-        file = self.files
+        file, unknown = self.files, self._unknown
         self.add(
             {
                 key: (tool_key(tool), message_key(message_id), file)
                 for call_id, (tool, message_id) in started.items()
-                if self.find(key := hash(call_id)) is None
+                if (key := hash(call_id)) in unknown or self.find(key) is None
             },
             sessions,
         )
+        unknown.clear()
 
     def add(self, new: Mapping[int, tuple[int, int, int]], sessions: Iterable[str]) -> None:
         """Add the next file (number `files`): the hashes of its ids that no earlier file

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import msgspec
 import orjson
 
 #: How tokens are estimated from bytes, named in every output that shows them.
@@ -49,14 +50,23 @@ def content_size(content: Any, depth: int = 3) -> int:
 
 
 def raw_content_size(raw: bytes) -> int:
-    """`content_size` of the JSON value `raw` holds, without decoding it when it is a
-    string with no \\u escape (most tool output): each other escape is two bytes for one."""
-    if raw[:1] == b'"' and b"\\u" not in raw:
-        return len(raw) - 2 - (raw.count(b"\\") - raw.count(b"\\\\"))
+    """`content_size` of the JSON value `raw` holds: a string with no escape is its bytes
+    between the quotes (most short tool output); any other is decoded (msgspec's decoder is
+    several times faster than `bytes.count` over its escapes)."""
+    if raw[:1] == b'"':
+        if b"\\" not in raw:
+            return len(raw) - 2
+        try:
+            return text_bytes(_decode(raw))
+        except msgspec.DecodeError:
+            return 0
     try:
-        return content_size(orjson.loads(raw))
-    except orjson.JSONDecodeError:
+        return content_size(_decode(raw))
+    except msgspec.DecodeError:
         return 0
+
+
+_decode = msgspec.json.Decoder().decode
 
 
 _LOOSE = re.compile(rb"[\s\\]")

@@ -421,8 +421,9 @@ def _add_blocks(
                     parent,
                     timestamp,
                     agent,
-                    error=error,
-                    size=0 if raw is ABSENT else raw_content_size(bytes(raw)),
+                    False,  # implicit
+                    error,
+                    0 if raw is ABSENT else raw_content_size(bytes(raw)),
                 )
             )
 
