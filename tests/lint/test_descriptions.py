@@ -1,4 +1,4 @@
-"""TS2xx (lint/rules/descriptions.py): descriptions the model can select by."""
+"""TS2xx (lint/rules/descriptions.py, neighbours.py): descriptions the model can select by."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ RULE_MODULES = (
     "structure",
     "names",
     "descriptions",
+    "neighbours",
     "guidance",
     "schema",
     "parameters",
