@@ -1,4 +1,5 @@
-"""TS3xx validity (lint/rules/schema.py): valid, self-contained parameter schemas."""
+"""TS3xx validity (lint/rules/schema.py, references.py): valid, self-contained parameter
+schemas."""
 
 from __future__ import annotations
 

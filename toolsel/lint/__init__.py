@@ -20,6 +20,7 @@ RULE_MODULES = (
     "neighbours",
     "guidance",
     "schema",
+    "references",
     "parameters",
     "openai",
     "anthropic",
