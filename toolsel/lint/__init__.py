@@ -26,6 +26,7 @@ RULE_MODULES = (
     "anthropic",
     "gemini",
     "mcp",
+    "permissions",
     "contract",
     "annotations",
     "security",
