@@ -91,6 +91,7 @@ TESTS: dict[str, list[str]] = {
         for name in "graph identity lifecycle loading parameters security selection".split()
     },
     "toolsel/diff/rules/schema.py": ["tests/diff/test_schema.py"],
+    "toolsel/diff/rules/keywords.py": ["tests/diff/test_schema.py"],
     "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
     "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
     "toolsel/live/sources.py": ["tests/live/test_sources.py"],
