@@ -62,7 +62,7 @@ TESTS: dict[str, list[str]] = {
     },
     "toolsel/serve/service.py": ["tests/serve/test_service.py"],
     "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
-    "toolsel/lint/rules/references.py": ["tests/lint/test_schema.py"],
+    "toolsel/lint/rules/references.py": ["tests/lint/test_references.py"],
     # one reader per transcript format, each pinned by its own test file
     **{
         f"toolsel/replay/formats/{name}.py": [f"tests/replay/test_{name}.py"]
