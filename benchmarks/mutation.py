@@ -62,6 +62,7 @@ TESTS: dict[str, list[str]] = {
     },
     "toolsel/serve/service.py": ["tests/serve/test_service.py"],
     "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
+    "toolsel/lint/rules/references.py": ["tests/lint/test_references.py"],
     # one reader per transcript format, each pinned by its own test file
     **{
         f"toolsel/replay/formats/{name}.py": [f"tests/replay/test_{name}.py"]
@@ -90,6 +91,7 @@ TESTS: dict[str, list[str]] = {
         for name in "graph identity lifecycle loading parameters security selection".split()
     },
     "toolsel/diff/rules/schema.py": ["tests/diff/test_schema.py"],
+    "toolsel/diff/rules/keywords.py": ["tests/diff/test_schema.py"],
     "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
     "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
     "toolsel/live/sources.py": ["tests/live/test_sources.py"],

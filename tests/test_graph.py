@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolsel import load_registry
-from toolsel.graph import closure, find_cycles, load_order, strongly_connected
+from toolsel.graph import closure, components, find_cycles, load_order, strongly_connected
 
 Write = Callable[..., Path]
 
@@ -103,3 +103,15 @@ def test_cycles_are_real_and_cover_every_cyclic_component(graph: dict[str, list[
         is_cyclic = len(component) > 1 or component[0] in graph.get(component[0], [])
         assert is_cyclic == (set(component) <= in_cycles)
     assert find_cycles(graph) == cycles  # deterministic
+
+
+def test_components_walk_only_what_the_roots_reach_and_ask_each_node_once() -> None:
+    edges = {1: [2], 2: [1, 3, 1], 3: [], 4: [1]}
+    asked: list[int] = []
+
+    def successors(node: int) -> list[int]:
+        asked.append(node)
+        return edges[node]
+
+    assert list(components([1, 2], successors)) == [[3], [2, 1]]  # reverse topological
+    assert sorted(asked) == [1, 2, 3]  # 4 is not reachable from the roots

@@ -31,9 +31,9 @@ from typing import Any
 
 #: A counted repetition up to this many rounds is unrolled; beyond, it is taken as `*`.
 COUNT_LIMIT = 32
-#: Past this many positions, or pairs of them, the pattern is not analysed (no verdict).
+#: Past this many positions the pattern is not analysed (no verdict); so the product
+#: automaton has at most 80,200 pairs of them.
 MAX_POSITIONS = 400
-MAX_PAIRS = 400_000
 
 MAX_CHAR = 0x10FFFF
 Ranges = tuple[tuple[int, int], ...]
@@ -228,12 +228,9 @@ def exponential(pattern: str) -> str | None:
         _build(automaton, parsed)
     except (parser.error, RecursionError, OverflowError, ValueError, Unanalysable):
         return None
-    try:
-        found = _doubled_loop(automaton)
-        if found is None:
-            found = _ambiguous_loop(automaton)
-    except Unanalysable:
-        return None
+    found = _doubled_loop(automaton)
+    if found is None:
+        found = _ambiguous_loop(automaton)
     if found is None:
         return None
     return (
@@ -245,6 +242,8 @@ def exponential(pattern: str) -> str | None:
 def _ambiguous_loop(automaton: _Automaton) -> int | None:
     """A position `q` whose pair `(q, q)` shares a strongly connected component of the
     product automaton with a pair of two different positions, or None."""
+    from toolsel.graph import components
+
     follow, chars = automaton.follow, automaton.chars
 
     def moves(pair: tuple[int, int]) -> Iterator[tuple[int, int]]:
@@ -254,55 +253,11 @@ def _ambiguous_loop(automaton: _Automaton) -> int | None:
                 if _intersects(chars[a], chars[b]):
                     yield (a, b) if a <= b else (b, a)  # unordered: (p, r) is (r, p)
 
-    looping = [q for q in range(len(chars)) if q in _reach(follow, q)]
-    # Tarjan's algorithm, iterative, over the pairs reachable from looping diagonal pairs
-    index: dict[tuple[int, int], int] = {}
-    low: dict[tuple[int, int], int] = {}
-    on_stack: set[tuple[int, int]] = set()
-    stack: list[tuple[int, int]] = []
-    counter = 0
-    for q in looping:
-        root = (q, q)
-        if root in index:
-            continue
-        work: list[tuple[tuple[int, int], Iterator[tuple[int, int]]]] = [(root, moves(root))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, successors = work[-1]
-            advanced = False
-            for nxt in successors:
-                if nxt not in index:
-                    if len(index) >= MAX_PAIRS:
-                        raise Unanalysable("too many pairs")
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, moves(nxt)))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                diagonal = [p for p, r in component if p == r]
-                if diagonal and any(p != r for p, r in component):
-                    return diagonal[0]
+    looping = [(q, q) for q in range(len(chars)) if q in _reach(follow, q)]
+    for component in components(looping, moves):
+        diagonal = [p for p, r in component if p == r]
+        if diagonal and any(p != r for p, r in component):
+            return diagonal[0]
     return None
 
 

@@ -7,14 +7,16 @@ recursion limit.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from toolsel.registry.model import Registry
 
 #: Strongly connected components up to this size get one cycle reported per edge;
 #: larger ones fall back to one cycle per depth-first back edge (linear time).
 EXHAUSTIVE_SCC_LIMIT = 200
+N = TypeVar("N", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,43 +200,47 @@ def _back_edge_cycles(
 
 def strongly_connected(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
     """Tarjan's algorithm, iteratively. Components come out in reverse topological order."""
-    index_of: dict[str, int] = {}
-    lowlink: dict[str, int] = {}
-    on_stack: set[str] = set()
-    component_stack: list[str] = []
-    components: list[list[str]] = []
-    counter = 0
-    for start in graph:
-        if start in index_of:
+    return list(components(graph, lambda node: [c for c in graph.get(node, ()) if c in graph]))
+
+
+def components(roots: Iterable[N], successors: Callable[[N], Iterable[N]]) -> Iterator[list[N]]:
+    """The strongly connected components reachable from `roots` (Tarjan's algorithm,
+    iterative and lazy), each as soon as it is complete: in reverse topological order.
+    `successors` is asked once per node, when the walk first reaches it."""
+    index: dict[N, int] = {}
+    low: dict[N, int] = {}
+    on_stack: set[N] = set()
+    stack: list[N] = []
+
+    def enter(node: N) -> tuple[N, Iterator[N]]:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        return node, iter(successors(node))
+
+    for root in roots:
+        if root in index:
             continue
-        work: list[tuple[str, int]] = [(start, 0)]
+        work = [enter(root)]
         while work:
-            node, child_index = work[-1]
-            if child_index == 0 and node not in index_of:
-                index_of[node] = lowlink[node] = counter
-                counter += 1
-                component_stack.append(node)
-                on_stack.add(node)
-            children = [c for c in graph.get(node, ()) if c in graph]
-            if child_index < len(children):
-                work[-1] = (node, child_index + 1)
-                child = children[child_index]
-                if child not in index_of:
-                    work.append((child, 0))
-                elif child in on_stack:
-                    lowlink[node] = min(lowlink[node], index_of[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                lowlink[parent] = min(lowlink[parent], lowlink[node])
-            if lowlink[node] == index_of[node]:
-                component: list[str] = []
-                while True:
-                    member = component_stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(component)
-    return components
+            node, pending = work[-1]
+            for child in pending:
+                if child not in index:
+                    work.append(enter(child))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component: list[N] = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    yield component

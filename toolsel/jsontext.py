@@ -13,6 +13,8 @@ from typing import Any
 
 #: The integers orjson writes itself.
 _ORJSON_INTEGERS = range(-(2**63), 2**64)
+#: The largest integer a double (JavaScript's number, Go's float64) holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
 
 
 def dumps(data: Any, *, option: int = 0) -> bytes:

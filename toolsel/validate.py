@@ -353,66 +353,73 @@ def _matches(pattern: str, text: str) -> bool:
 def _safe_keywords(base: Any) -> dict[str, Callable[..., Any]]:
     """The keywords jsonschema would run unsafely: patterns in Python's `re` (exponential
     on some patterns), and `uniqueItems` comparing every pair of items."""
-    from jsonschema import ValidationError
-
-    def pattern(validator: Any, expected: str, instance: Any, _: Any) -> Iterator[Any]:
-        if validator.is_type(instance, "string") and not _matches(expected, instance):
-            yield ValidationError(f"{json_text(instance)} does not match {json_text(expected)}")
-
-    def pattern_properties(validator: Any, patterns: Any, instance: Any, _: Any) -> Iterator[Any]:
-        if not validator.is_type(instance, "object"):
-            return
-        for expected, subschema in patterns.items():
-            for key, value in instance.items():
-                if _matches(expected, key):
-                    yield from validator.descend(value, subschema, path=key, schema_path=expected)
-
-    def additional_properties(
-        validator: Any, extra: Any, instance: Any, schema: Any
-    ) -> Iterator[Any]:
-        if not validator.is_type(instance, "object"):
-            return
-        declared = schema.get("properties", {})
-        patterns = list(schema.get("patternProperties", {}))
-        extras = [
-            key
-            for key in instance
-            if key not in declared and not any(_matches(p, key) for p in patterns)
-        ]
-        if validator.is_type(extra, "object"):
-            for key in extras:
-                yield from validator.descend(instance[key], extra, path=key)
-        elif extra is False and extras:
-            listed = ", ".join(json_text(k) for k in sorted(extras, key=str))
-            yield ValidationError(f"Additional properties are not allowed ({listed} unexpected)")
-
-    def unevaluated_properties(validator: Any, *args: Any) -> Iterator[Any]:
-        # jsonschema evaluates patternProperties here with Python's `re`
-        if "patternProperties" in str(validator.schema):
-            raise _NotChecked("unevaluatedProperties with patternProperties is not checked")
-        yield from original_unevaluated(validator, *args)
-
-    def unique_items(validator: Any, unique: Any, instance: Any, _: Any) -> Iterator[Any]:
-        if not (unique and validator.is_type(instance, "array")):
-            return
-        _spend(len(instance))
-        seen: dict[Any, int] = {}
-        for index, item in enumerate(instance):
-            first = seen.setdefault(json_key(item), index)
-            if first != index:
-                yield ValidationError(f"items {first} and {index} are equal (uniqueItems)")
-                return
-
-    original_unevaluated: Any = base.VALIDATORS.get("unevaluatedProperties")
     keywords: dict[str, Callable[..., Any]] = {
-        "pattern": pattern,
-        "patternProperties": pattern_properties,
-        "additionalProperties": additional_properties,
-        "uniqueItems": unique_items,
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+        "uniqueItems": _unique_items,
     }
+    original_unevaluated: Any = base.VALIDATORS.get("unevaluatedProperties")
     if original_unevaluated is not None:
+
+        def unevaluated_properties(validator: Any, *args: Any) -> Iterator[Any]:
+            # jsonschema evaluates patternProperties here with Python's `re`
+            if "patternProperties" in str(validator.schema):
+                raise _NotChecked("unevaluatedProperties with patternProperties is not checked")
+            yield from original_unevaluated(validator, *args)
+
         keywords["unevaluatedProperties"] = unevaluated_properties
     return keywords
+
+
+def _pattern(validator: Any, expected: str, instance: Any, _: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not _matches(expected, instance):
+        from jsonschema import ValidationError
+
+        yield ValidationError(f"{json_text(instance)} does not match {json_text(expected)}")
+
+
+def _pattern_properties(validator: Any, patterns: Any, instance: Any, _: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for expected, subschema in patterns.items():
+        for key, value in instance.items():
+            if _matches(expected, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=expected)
+
+
+def _additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    declared = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    extras = [
+        key
+        for key in instance
+        if key not in declared and not any(_matches(p, key) for p in patterns)
+    ]
+    if validator.is_type(extra, "object"):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif extra is False and extras:
+        from jsonschema import ValidationError
+
+        listed = ", ".join(json_text(k) for k in sorted(extras, key=str))
+        yield ValidationError(f"Additional properties are not allowed ({listed} unexpected)")
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, _: Any) -> Iterator[Any]:
+    if not (unique and validator.is_type(instance, "array")):
+        return
+    _spend(len(instance))
+    seen: dict[Any, int] = {}
+    for index, item in enumerate(instance):
+        first = seen.setdefault(json_key(item), index)
+        if first != index:
+            from jsonschema import ValidationError
+
+            yield ValidationError(f"items {first} and {index} are equal (uniqueItems)")
+            return
 
 
 def json_key(value: Any) -> Any:

@@ -38,6 +38,15 @@ def lint_text(
         return list(lint_registry(registry, config).findings)
 
 
+def report(text: str, rule: str, **kwargs: object) -> list[str]:
+    """`pointer line:col severity message` of each finding of one rule."""
+    return [
+        f"{f.pointer} {f.line}:{f.column} {f.severity.value} {f.message}"
+        for f in lint_text(text, **kwargs)  # type: ignore[arg-type]
+        if f.rule == rule
+    ]
+
+
 def assert_findings(
     text: str, expected: list[str], *, rule: str | None = None, **kwargs: object
 ) -> None:

@@ -1,26 +1,8 @@
-"""TS5xx (lint/rules/contract.py): permissions, dependencies, deprecation, metadata."""
+"""TS5xx (lint/rules/contract.py): dependencies, deprecation, metadata."""
 
 from __future__ import annotations
 
 from tests.lint.helpers import assert_findings
-
-
-def test_permissions() -> None:
-    assert_findings(
-        "- {name: a, description: d, permission: superuser}\n",
-        ["TS501 /tools/0/permission"],
-        rule="TS501",
-    )
-    assert_findings(
-        "- {name: a, description: d, permission: write, annotations: {readOnlyHint: true}}\n",
-        ["TS502 /tools/0/annotations/readOnlyHint"],
-        rule="TS502",
-    )
-    assert_findings(
-        "- {name: a, description: Handles the cluster., permission: dangerous}\n",
-        ["TS503 /tools/0/description"],
-        rule="TS503",
-    )
 
 
 def test_references_conflicts_and_cycles() -> None:
@@ -50,43 +32,3 @@ def test_deprecation_category_tags_and_versions() -> None:
     assert_findings(
         "- {name: a, description: d, version: v1}\n", ["TS512 /tools/0/version"], rule="TS512"
     )
-
-
-MCP_READER = (
-    "- name: get_pod\n  description: Returns one pod by name.\n  inputSchema: {type: object}\n"
-)
-
-
-def test_side_effects_read_plain_statements_of_change() -> None:
-    """Issue 18's false alarms: plain statements of the change count."""
-    for description in (
-        "Creates a new page in the workspace.",
-        "Uninstall a Helm release.",
-        "Close the browser page.",
-        "Make selective edits to a text file.",
-    ):
-        assert_findings(
-            f"- {{name: a, description: '{description}', permission: dangerous}}\n",
-            [],
-            rule="TS503",
-        )
-
-
-def test_mcp_defaults_are_not_a_fault_of_the_description() -> None:
-    """An MCP tool without annotations is `dangerous` by the protocol's defaults: TS503 does
-    not fault what it says; TS513 says the annotations are missing when it only reads."""
-    assert_findings(MCP_READER, [], rule="TS503")
-    assert_findings(MCP_READER, ["TS513 /tools/0/name"], rule="TS513")
-    annotated = MCP_READER + "  annotations: {readOnlyHint: true}\n"
-    assert_findings(annotated, [], rule="TS513")
-    writer = "- name: delete_pod\n  description: Deletes one pod.\n  inputSchema: {type: object}\n"
-    assert_findings(writer, [], rule="TS513")  # the default (destructive) is right for it
-    wrong = MCP_READER + "  annotations: {readOnlyHint: false, destructiveHint: true}\n"
-    assert_findings(wrong, [], rule="TS503")
-    assert_findings(wrong, [], rule="TS513")  # the annotations are there, and wrong: TS514
-    # a destructive MCP tool that does not say what it changes is still reported
-    silent = (
-        "- name: handle_cluster\n  description: Handles the cluster.\n"
-        "  inputSchema: {type: object}\n  annotations: {destructiveHint: true}\n"
-    )
-    assert_findings(silent, ["TS503 /tools/0/description"], rule="TS503")

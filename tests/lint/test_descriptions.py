@@ -77,25 +77,6 @@ def test_boilerplate_around_the_name_is_reported_and_plain_restatements_are_not(
     )  # a restatement (TS205, info), not boilerplate
 
 
-def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
-    from tests.lint.helpers import assert_findings
-
-    assert_findings(
-        "- {name: convert, description: 'Return the object the tracker''s expense_to_invoice takes.'}\n"
-        "- {name: plan, description: 'It writes nothing: pass the JSON straight to entry_add.'}\n",
-        ["TS213 /tools/0/description", "TS213 /tools/1/description"],
-        rule="TS213",
-    )
-    fine = (
-        "- {name: start_process, description: 'Starts it; call read_process_output for its log.'}\n"
-        "- {name: biomcp.read_process_output, description: Reads the log.}\n"  # namespaced
-        "- {name: retry, description: 'Use originating_flow_id (not the alert ID) when retrying.'}\n"
-        "- {name: fetch, description: 'Use read-only mode, or use the `limit_rows` parameter.',"
-        " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
-    )
-    assert_findings(fine, [], rule="TS213")
-
-
 def test_a_marker_named_as_a_search_term_or_quoted_is_not_a_placeholder() -> None:
     """Issue 34: a 6,549-character description gave "find TODO comments" as a search
     example and was called placeholder text. A placeholder is a note that is the whole of a

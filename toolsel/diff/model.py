@@ -20,6 +20,22 @@ class ChangeClass(StrEnum):
         return {"safe": 0, "risky": 1, "breaking": 2}[self.value]
 
 
+@dataclass(frozen=True, slots=True)
+class SchemaDelta:
+    """One difference between two schemas, at `pointer` (relative to the schema root)."""
+
+    rule: str
+    request: ChangeClass
+    response: ChangeClass
+    message: str
+    pointer: str
+    old: Any = None
+    new: Any = None
+    #: what tells this change from another of the same rule at the same pointer (the
+    #: parameter a `required` list gained or lost), for its fingerprint
+    subject: str = ""
+
+
 class Category(StrEnum):
     IDENTITY = "identity"
     PARAMS = "params"

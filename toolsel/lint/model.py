@@ -81,10 +81,6 @@ class Rule:
     config_only: bool = False  # only configuration can turn it off, not a comment or the tool
 
     @property
-    def suppressible_inline(self) -> bool:
-        return not self.config_only
-
-    @property
     def doc(self) -> str:
         text = self.explanation or (self.check.__doc__ if self.check else None) or self.summary
         return inspect.cleandoc(text)

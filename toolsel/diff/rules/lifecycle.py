@@ -29,21 +29,11 @@ def check(context: DiffContext) -> Iterator[Change]:
 
 def _deprecated(context: DiffContext, old: Tool, new: Tool) -> Iterator[Change]:
     successor = new.deprecated_by
+    target = None if successor is None else context.new.get(successor)
     if successor is None:
+        rule, change_class = "TD402", R
         message = f"{new.name!r} deprecated without a replacement (`deprecated_by`)"
-        yield context.change(
-            "TD402",
-            R,
-            message,
-            before=old.deprecated_by,
-            after=None,
-            old_tool=old,
-            new_tool=new,
-            field="deprecated_by",
-        )
-        return
-    target = context.new.get(successor)
-    if target is None or target.deprecated or target is new:
+    elif target is None or target.deprecated or target is new:
         why = (
             "does not exist"
             if target is None
@@ -51,22 +41,14 @@ def _deprecated(context: DiffContext, old: Tool, new: Tool) -> Iterator[Change]:
             if target is not new
             else "is the tool itself"
         )
+        rule, change_class = "TD403", B
         message = f"{new.name!r} deprecated in favour of {successor!r}, which {why}"
-        yield context.change(
-            "TD403",
-            B,
-            message,
-            before=old.deprecated_by,
-            after=successor,
-            old_tool=old,
-            new_tool=new,
-            field="deprecated_by",
-        )
-        return
-    message = f"{new.name!r} deprecated; its successor is {successor!r}"
+    else:
+        rule, change_class = "TD401", S
+        message = f"{new.name!r} deprecated; its successor is {successor!r}"
     yield context.change(
-        "TD401",
-        S,
+        rule,
+        change_class,
         message,
         before=old.deprecated_by,
         after=successor,

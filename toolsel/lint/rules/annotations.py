@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules.contract import annotated_destructive, only_observes
+from toolsel.lint.rules.permissions import annotated_destructive, only_observes
 from toolsel.registry.model import Tool
 from toolsel.text import split_name
 

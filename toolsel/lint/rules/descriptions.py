@@ -1,14 +1,15 @@
-"""TS2xx: descriptions the model can select by."""
+"""TS2xx: descriptions the model can select by, each read on its own (`neighbours` reads
+one against the other tools)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from toolsel.lint.context import DESCRIPTION_PAIRS, LintContext
+from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
 from toolsel.lint.rules._util import has_field, lacking_phrase
-from toolsel.registry.model import Permission, Tool
+from toolsel.registry.model import Permission
 from toolsel.text import content_words, sentence_count, split_name
 from toolsel.text import words as text_words
 
@@ -244,57 +245,6 @@ TS208 = rule(
 )
 
 
-def confusable_tools(context: LintContext) -> Iterator[Hit]:
-    """Two tools whose descriptions are similar (TF-IDF cosine at or above
-    `overlap-threshold`, 0.6), when neither names the other, are how an agent comes to
-    call `delete_file` when the user asked to remove a database record. Say in each
-    description how it differs from the other. Sentences that many descriptions repeat word
-    for word (a preamble shared by at least 20% of the tools, and at least 3) are left out
-    of the comparison: they do not tell tools apart, and they would make every pair look
-    alike; so are sentences the two share word for word (a boilerplate tail such as "Error
-    Responses: 400: Bad request"). A pair whose names already tell them apart
-    (`pods_get`/`pods_delete`, `nodes_top`/`pods_top`), each description saying its own
-    name's difference, is not noted. Uses sparse nearest neighbours, so 50k-tool registries
-    lint in bounded memory. Info: similar wording alone does not prove an agent confuses
-    them."""
-    tools = context.described_tools
-    threshold = float(context.option("overlap-threshold"))
-    for i, j, score in context.description_pairs():
-        first, second = tools[i], tools[j]
-        if first.name == second.name:
-            continue
-        if first.name in second.description or second.name in first.description:
-            continue
-        if names_tell_apart(first, second):
-            continue
-        score = min(score, similarity_without_shared_sentences(first, second))
-        if score < threshold:
-            continue
-        yield context.hit(
-            second,
-            "description",
-            message=f"descriptions of {first.name!r} and {second.name!r} are {score:.0%} similar (TF-IDF cosine) and neither names the other; say when to use each",
-        )
-
-
-TS209 = rule(
-    "TS209",
-    "confusable-tools",
-    Severity.INFO,
-    "No two descriptions are near-duplicates",
-    uses=(DESCRIPTION_PAIRS,),
-    bad=(
-        "- name: delete_file\n  description: Deletes a record from the system permanently.\n"
-        "- name: delete_record\n  description: Deletes a record from the system.\n"
-    ),
-    good=(
-        "- name: delete_file\n  description: Deletes one file from the workspace disk.\n"
-        "- name: delete_record\n  description: Deletes one row from a database table.\n"
-    ),
-    check=confusable_tools,
-)
-
-
 def is_placeholder(description: str) -> bool:
     """The description is a placeholder, not one that mentions a marker: it is a stock word
     ("description", "n/a", "todo"), lorem ipsum, or a TODO/TBD/FIXME/XXX note that is the
@@ -365,44 +315,6 @@ TS211 = rule(
 )
 
 
-def _stems(text: str) -> set[str]:
-    from toolsel.ranking.fields import stem
-
-    return {stem(w) for w in content_words(text)}
-
-
-def names_tell_apart(first: Tool, second: Tool) -> bool:
-    """The names differ by words (a verb, an object) that each description says, every one
-    of them: so an agent reading either tool sees what sets it apart (`remove_item` and
-    `delete_record` whose descriptions both speak of items are not told apart)."""
-    from toolsel.ranking.fields import stem
-
-    a = {stem(w) for w in split_name(first.name)}
-    b = {stem(w) for w in split_name(second.name)}
-    only_a, only_b = a - b, b - a
-    if not only_a or not only_b:
-        return False
-    return only_a <= _stems(first.description) and only_b <= _stems(second.description)
-
-
-_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
-
-
-def similarity_without_shared_sentences(first: Tool, second: Tool) -> float:
-    """Cosine of the two descriptions' word sets once the sentences they share word for word
-    are left out (1.0 when nothing is shared: the pair's own score stands)."""
-    a = [s.strip() for s in _SENTENCE.split(first.description) if s.strip()]
-    b = [s.strip() for s in _SENTENCE.split(second.description) if s.strip()]
-    shared = set(a) & set(b)
-    if not shared:
-        return 1.0
-    rest_a = _stems(" ".join(s for s in a if s not in shared))
-    rest_b = _stems(" ".join(s for s in b if s not in shared))
-    if not rest_a or not rest_b:
-        return 1.0 if rest_a == rest_b else 0.0
-    return float(len(rest_a & rest_b) / (len(rest_a) * len(rest_b)) ** 0.5)
-
-
 #: What a boilerplate description says about the tool being a tool.
 META_WORDS = frozenset(
     {
@@ -456,81 +368,3 @@ TS212 = rule(
     good="- name: get_weather\n  description: Today's forecast for a city, in Celsius.\n",
     check=boilerplate_description,
 )
-
-
-#: An identifier written as a tool name is: words joined by `_`, or camelCase (a hyphenated
-#: word counts only in backticks: "read-only" and "up-to-date" are English).
-_IDENTIFIER = (
-    r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+"
-    r"|(?<=`)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?=`)"
-)
-#: Last words of a data field's name, not a tool's ("use originating_flow_id when
-#: retrying").
-FIELD_WORDS = frozenset(
-    {
-        "id", "ids", "name", "names", "url", "urls", "uri", "path", "paths", "key", "keys",
-        "type", "count", "status", "date", "time", "token", "value", "values", "mode", "size",
-        "limit", "offset", "cursor", "number", "code", "format", "field", "fields", "flag",
-    }
-)  # fmt: skip
-#: How a description points at another tool: "call X", "use X first", "the tracker's X",
-#: "pass the JSON to X", "X tool".
-NAMED_TOOL = re.compile(
-    r"(?:\b(?:call|calls|calling|called|use|uses|using|invoke|invokes|invoking|try|prefer|"
-    r"via|then|first)\s+(?:the\s+|a\s+)?`?|['\u2019]s\s+`?|"
-    r"\b(?:pass|passes|passed|send|sends|give|feed|hand|forward)\b[^.\n]{0,60}?\bto\s+`?)"
-    r"(" + _IDENTIFIER + r")`?(?=\W|$)"
-)
-
-
-def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
-    """A description that tells the agent to call, use or pass results to a tool this
-    registry does not have ("pass the JSON straight to entry_add", a tool of another
-    server) sends it after a tool it cannot call. Only a name in such a context counts, and
-    not one that is a property of any tool's input or output here, nor one named like a data
-    field (`..._id`, `..._name`), nor an existing tool's name or alias (namespaced
-    `mcp__server__name` too)."""
-    known = {name.lower() for name in context.names}
-    known |= {re.split(r"__|[./:]", name)[-1].lower() for name in context.names}  # server.tool
-    for tool in context.tools:
-        known |= {a.lower() for a in tool.aliases}
-    fields = _parameter_names(context)
-    for tool in context.tools:
-        for match in NAMED_TOOL.finditer(tool.description):
-            name = match.group(1)
-            folded = name.lower()
-            if folded in known or folded in fields or folded.replace("-", "_") in known:
-                continue
-            if split_name(name)[-1] in FIELD_WORDS:
-                continue  # a field of the data, not a tool
-            yield context.hit(
-                tool,
-                "description",
-                message=f"the description points to {name!r}, which is not a tool of this "
-                "registry; name a tool the agent can call, or add it",
-            )
-            break
-
-
-TS213 = rule(
-    "TS213",
-    "description-names-unknown-tool",
-    Severity.WARNING,
-    "A description names only tools that exist",
-    bad="- name: convert\n  description: Returns the rates; pass them to expense_to_invoice.\n",
-    good="- name: convert\n  description: Returns the rates; pass them to make_invoice.\n- name: make_invoice\n  description: Makes an invoice from expenses and rates.\n",
-    check=names_unknown_tool,
-)
-
-
-def _parameter_names(context: LintContext) -> set[str]:
-    """Every property name of every tool's input and output schemas."""
-    from toolsel.lint.schema import walk_schema
-
-    found: set[str] = set()
-    for tool in context.tools:
-        nodes = list(context.schema_nodes(tool))
-        if isinstance(tool.output_schema, dict):
-            nodes.extend(walk_schema(tool.output_schema))
-        found.update(n.property_name.lower() for n in nodes if n.property_name is not None)
-    return found

@@ -12,7 +12,6 @@ from toolsel.lint.model import Hit, Severity, rule
 from toolsel.ranking.fields import stem
 from toolsel.text import split_name
 
-PORTABLE_CHARS = re.compile(r"[A-Za-z_][A-Za-z0-9_\-./]*")
 GENERIC_NAMES = frozenset(
     {
         "search",

@@ -1,10 +1,11 @@
-"""TS209 confusable tools: TF-IDF similarity, both tools named, same result in a worker."""
+"""TS209, TS213 (lint/rules/neighbours.py): confusable tools (TF-IDF similarity, both tools
+named, same result in a worker) and descriptions that name a tool the registry lacks."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.lint.helpers import lint_text
+from tests.lint.helpers import assert_findings, lint_text
 
 MIX_UP = """\
 - name: delete_file
@@ -100,8 +101,6 @@ def test_a_preamble_many_tools_share_does_not_make_them_confusable() -> None:
 def test_names_that_tell_tools_apart_and_shared_tails_are_not_confusion() -> None:
     """Issue 18's false alarms: pods_get/pods_delete (opposite verbs, each description says
     its own), nodes_top/pods_top (different objects), and a boilerplate tail."""
-    from tests.lint.helpers import assert_findings
-
     tail = " Error Responses: 400: Bad request. 401: Unauthorized. 404: Not found."
     text = (
         "- name: pods_get\n  description: Get a Kubernetes pod in the cluster by its name.\n"
@@ -118,3 +117,20 @@ def test_names_that_tell_tools_apart_and_shared_tails_are_not_confusion() -> Non
         "- name: delete_record\n  description: Deletes a record from the system.\n"
     )
     assert_findings(confused, ["TS209 /tools/1/description"], rule="TS209", select=("TS209",))
+
+
+def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
+    assert_findings(
+        "- {name: convert, description: 'Return the object the tracker''s expense_to_invoice takes.'}\n"
+        "- {name: plan, description: 'It writes nothing: pass the JSON straight to entry_add.'}\n",
+        ["TS213 /tools/0/description", "TS213 /tools/1/description"],
+        rule="TS213",
+    )
+    fine = (
+        "- {name: start_process, description: 'Starts it; call read_process_output for its log.'}\n"
+        "- {name: biomcp.read_process_output, description: Reads the log.}\n"  # namespaced
+        "- {name: retry, description: 'Use originating_flow_id (not the alert ID) when retrying.'}\n"
+        "- {name: fetch, description: 'Use read-only mode, or use the `limit_rows` parameter.',"
+        " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
+    )
+    assert_findings(fine, [], rule="TS213")
