@@ -24,7 +24,7 @@ from toolsel.render.formats import EvalFormat
 if TYPE_CHECKING:
     import numpy as np
 
-    from toolsel.cases import CaseFile
+    from toolsel.cases.model import CaseFile
     from toolsel.evaluate import Case
     from toolsel.ranking.prepared import PreparedIndex
 
