@@ -240,7 +240,7 @@ def not_a_registry_file(path: Path) -> str | None:
     read (the registry loader says why). Only a file whose name or head says it may be one
     is parsed."""
     from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
-    from toolsel.registry.formats import locate_entries
+    from toolsel.registry.layout import locate_entries
 
     if not path.is_file():
         return None  # a pipe is not opened here: nobody may ever write to it

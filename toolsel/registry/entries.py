@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.registry.formats import (
+from toolsel.registry.formats import SEMVER, TOOLSEL, detect_entry_format
+from toolsel.registry.layout import (
     GOVERNANCE_FIELDS,
     OVERLAY_KEYS,
-    SEMVER,
-    TOOLSEL,
     TOP_LEVEL_KEYS,
-    detect_entry_format,
     foreign_schema_key,
     is_overlay,
     locate_entries,
