@@ -25,9 +25,9 @@ from toolsel.serve.service import (
     Service,
     analytics_window,
     describe_error,
-    parse_records,
 )
 from toolsel.serve.store import UsageRecord, Window
+from toolsel.serve.usage import parse_records
 from toolsel.serve.values import (
     RequestError,
     read,
