@@ -16,23 +16,16 @@ from toolsel.registry.layout import (
     locate_entries,
     server_entry_key,
 )
-from toolsel.registry.model import (
-    Category,
-    Governance,
-    OverlayExample,
-    ProblemKind,
-    Tool,
-)
+from toolsel.registry.model import Category, Governance, OverlayExample, ProblemKind, Tool
 from toolsel.registry.source import escape_token
-from toolsel.registry.tool_entry import Report, ToolBuilder, json_type, unknown_key
+from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type, unknown_key
 
 
-class DocumentReader:
+class DocumentReader(EntryReader):
     """Turns one document into tools and categories, reporting what is wrong on the way."""
 
     def __init__(self, display: str, report: Report) -> None:
-        self.display = display
-        self._problem = report
+        super().__init__(display, report)
         self.tools: list[Tool] = []
         self.categories: list[Category] = []
         self.overlay: list[OverlayExample] = []  # an examples overlay's examples
@@ -42,11 +35,7 @@ class DocumentReader:
     def read(self, document: Any, *, validate: bool) -> str:
         """Read the tool entries (and categories) of `document`; returns its format."""
         if document is None:
-            self._problem(
-                ProblemKind.SHAPE,
-                "file is empty (only comments); a registry needs a `tools:` list",
-                "",
-            )
+            self._shape("file is empty (only comments); a registry needs a `tools:` list", "")
             return "unknown"
         if is_overlay(document):
             self._read_overlay(document)
@@ -88,8 +77,7 @@ class DocumentReader:
         for pointer, entry, _ in entries:
             key = foreign_schema_key(entry)
             if key is not None:
-                self._problem(
-                    ProblemKind.SHAPE,
+                self._shape(
                     f"these tools keep their input schema under `{key}`, a tool-list shape "
                     "toolsel does not read (it reads toolsel, OpenAI, Anthropic, MCP, Gemini and "
                     "Docker catalog lists); convert the file, or rename the key to `parameters`",
@@ -106,8 +94,7 @@ class DocumentReader:
         for pointer, entry, _ in entries:
             key = server_entry_key(entry)
             if key is not None:
-                self._problem(
-                    ProblemKind.SHAPE,
+                self._shape(
                     f"these entries are MCP servers (`{key}`), not tools: a catalogue of servers "
                     "is not a registry; lint a server's tools with -r 'mcp:COMMAND', or a "
                     "client config (.mcp.json) with --connect",
@@ -130,8 +117,7 @@ class DocumentReader:
             return
         examples = document["examples"]
         if not isinstance(examples, dict):
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"`examples` must map tool names to lists of prompts, got {json_type(examples)}",
                 "/examples",
             )
@@ -139,8 +125,7 @@ class DocumentReader:
         for name, prompts in examples.items():
             pointer = "/examples/" + escape_token(str(name))
             if not isinstance(prompts, list):
-                self._problem(
-                    ProblemKind.SHAPE,
+                self._shape(
                     f"examples of {name!r} must be a list of prompts, got {json_type(prompts)}",
                     pointer,
                     tool=str(name),
@@ -148,8 +133,7 @@ class DocumentReader:
                 continue
             for index, prompt in enumerate(prompts):
                 if not isinstance(prompt, str) or not prompt.strip():
-                    self._problem(
-                        ProblemKind.SHAPE,
+                    self._shape(
                         f"example {index + 1} of {name!r} must be a non-empty string, got {json_type(prompt)}",
                         f"{pointer}/{index}",
                         tool=str(name),
@@ -164,8 +148,7 @@ class DocumentReader:
         tools defined elsewhere (an MCP server's, an OpenAI list's) the fields their format
         cannot hold. Each entry is checked as a tool entry's fields are, at its position."""
         if not isinstance(governance, dict):
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 "`governance` must map tool names (or globs such as mcp__github__*) to "
                 f"fields, got {json_type(governance)}",
                 "/governance",
@@ -174,8 +157,7 @@ class DocumentReader:
         for name, fields in governance.items():
             pointer = "/governance/" + escape_token(str(name))
             if not isinstance(fields, dict):
-                self._problem(
-                    ProblemKind.SHAPE,
+                self._shape(
                     f"governance of {name!r} must be a mapping of fields "
                     f"({', '.join(GOVERNANCE_FIELDS[:3])}, ...), got {json_type(fields)}",
                     pointer,
@@ -222,10 +204,9 @@ class DocumentReader:
 
         other = not_a_registry(PurePath(self.display), document)
         if other is not None:  # advice about `tools:` would corrupt another program's file
-            self._problem(ProblemKind.SHAPE, f"not a registry: {other}", "")
+            self._shape(f"not a registry: {other}", "")
         elif isinstance(document, dict) and server_entry_key(document.get("tools")) is not None:
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 "`tools` holds an MCP server's launch entry (command, args), not tools: this "
                 "is a client launch config, not a registry; lint the server's tools with "
                 "-r 'mcp:COMMAND'",
@@ -233,20 +214,14 @@ class DocumentReader:
             )
         elif isinstance(document, dict) and "tools" in document:
             got = json_type(document["tools"])
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"`tools` must be a list of tool entries, got {got}; write each tool as `- name: ...`",
                 "/tools",
             )
         elif isinstance(document, dict):
-            self._problem(
-                ProblemKind.SHAPE,
-                "no `tools:` list in this file; add `tools:` with one entry per tool",
-                "",
-            )
+            self._shape("no `tools:` list in this file; add `tools:` with one entry per tool", "")
         else:
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"a registry must be a mapping with a `tools:` list (or a list of tools), "
                 f"got {json_type(document)}",
                 "",
@@ -271,15 +246,12 @@ class DocumentReader:
                 fatal=False,
             )
         elif version != 1 or isinstance(version, bool):
-            self._problem(
-                ProblemKind.SHAPE,
-                f"unsupported registry `version: {version!r}`; use `version: 1`",
-                "/version",
+            self._shape(
+                f"unsupported registry `version: {version!r}`; use `version: 1`", "/version"
             )
         categories = document.get("categories", {})
         if not isinstance(categories, dict):
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"`categories` must be a mapping of name to {{description}}, got {json_type(categories)}",
                 "/categories",
             )
@@ -288,10 +260,8 @@ class DocumentReader:
             pointer = "/categories/" + escape_token(name)
             description = body.get("description", "") if isinstance(body, dict) else body
             if body is not None and not isinstance(body, dict):
-                self._problem(
-                    ProblemKind.SHAPE,
-                    f"category {name!r} must be a mapping like `{{description: ...}}`",
-                    pointer,
+                self._shape(
+                    f"category {name!r} must be a mapping like `{{description: ...}}`", pointer
                 )
                 description = ""
             elif isinstance(body, dict):

@@ -17,13 +17,7 @@ from toolsel.registry.formats import (
     gemini_schema,
     mcp_entry_permission,
 )
-from toolsel.registry.model import (
-    DEFAULT_PARAMETERS,
-    Permission,
-    ProblemKind,
-    Tool,
-    ToolSource,
-)
+from toolsel.registry.model import DEFAULT_PARAMETERS, Permission, ProblemKind, Tool, ToolSource
 from toolsel.registry.source import escape_token, split_pointer
 from toolsel.suggest import did_you_mean, typo_of
 
@@ -48,21 +42,24 @@ class Report(Protocol):
     ) -> None: ...
 
 
-class ToolBuilder:
-    """Turns tool entries into Tools, reporting what is wrong on the way."""
+class EntryReader:
+    """Reads one file's entries, reporting each problem to `report`."""
 
     def __init__(self, display: str, report: Report) -> None:
         self.display = display
         self._problem = report
 
+    def _shape(self, message: str, pointer: str, **details: Any) -> None:
+        self._problem(ProblemKind.SHAPE, message, pointer, **details)
+
+
+class ToolBuilder(EntryReader):
+    """Turns tool entries into Tools, reporting what is wrong on the way."""
+
     def build(self, entry: Any, pointer: str, gemini: bool = False) -> Tool | None:
         """The entry as a Tool, every problem reported; None when it is not one."""
         if not isinstance(entry, dict):
-            self._problem(
-                ProblemKind.SHAPE,
-                f"a tool entry must be a mapping, got {json_type(entry)}",
-                pointer,
-            )
+            self._shape(f"a tool entry must be a mapping, got {json_type(entry)}", pointer)
             return None
         fmt = detect_entry_format(entry, gemini=gemini)
         self._check_keys(entry, fmt, pointer)
@@ -76,8 +73,7 @@ class ToolBuilder:
             )
             return None
         if not isinstance(name, str):
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"`name` must be a string, got {json_type(name)}; quote it",
                 pointer + fmt.fields["name"],
             )
@@ -175,8 +171,7 @@ class ToolBuilder:
         field_pointer = pointer + fmt.fields[field]
         if expected == "list":
             if not isinstance(value, list):
-                self._problem(
-                    ProblemKind.SHAPE,
+                self._shape(
                     f"`{field}` must be a list of strings, got {json_type(value)}; "
                     f"write `{field}: [{value}]`",
                     field_pointer,
@@ -188,8 +183,7 @@ class ToolBuilder:
                 if isinstance(item, str):
                     kept.append(item)
                 else:
-                    self._problem(
-                        ProblemKind.SHAPE,
+                    self._shape(
                         f"`{field}` items must be strings, got {json_type(item)}",
                         f"{field_pointer}/{index}",
                         tool=tool,
@@ -199,8 +193,7 @@ class ToolBuilder:
             hint = (
                 "; quote it" if expected == "string" and not isinstance(value, (dict, list)) else ""
             )
-            self._problem(
-                ProblemKind.SHAPE,
+            self._shape(
                 f"`{field}` must be {_article(expected)}, got {json_type(value)}{hint}",
                 field_pointer,
                 tool=tool,
@@ -220,11 +213,8 @@ class ToolBuilder:
         for index, argument in enumerate(arguments):
             where = f"{pointer}/arguments/{index}"
             if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
-                self._problem(
-                    ProblemKind.SHAPE,
-                    "a Docker catalog argument must be a mapping with a `name`",
-                    where,
-                    tool=tool,
+                self._shape(
+                    "a Docker catalog argument must be a mapping with a `name`", where, tool=tool
                 )
                 continue
             for key in argument:
@@ -308,14 +298,7 @@ def unknown_key(
             ProblemKind.UNKNOWN_KEY,
             f"unknown key {key!r}{did_you_mean(key, allowed)}",
         )
-    report(
-        kind,
-        f"{message}; its value is ignored",
-        pointer,
-        tool=tool,
-        key=True,
-        fatal=False,
-    )
+    report(kind, f"{message}; its value is ignored", pointer, tool=tool, key=True, fatal=False)
 
 
 def _dig(entry: dict[str, Any], relative: str) -> Any:
