@@ -143,10 +143,7 @@ class _Fields:
 
     def value(self, key: str) -> Any:
         """The value under `key` or its other spelling (None when neither is given)."""
-        for spelt, canonical in OTHER_SPELLING.items():
-            if canonical == key and spelt in self.entry:
-                return self.entry[spelt]
-        return self.entry.get(key)
+        return self.entry.get(self.spelt(key))
 
     def spelt(self, key: str) -> str:
         """The key as the case writes it."""

@@ -215,18 +215,14 @@ def is_client_config(path: Path) -> bool:
     """A file a client reads its MCP servers from (see `toolsel.clients` for the shapes):
     by its name, or by holding one client's servers table near its start (and no `tools`
     list)."""
-    from toolsel.clients import CONFIG_MARKERS, CONFIG_SUFFIXES
+    from toolsel.clients import CONFIG_SUFFIXES
 
     if path.name in _CONFIG_BY_NAME:
         return True
     if path.suffix.lower() not in CONFIG_SUFFIXES:
         return False
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(65536)
-    except OSError:
-        return False
-    if not any(key in head for key in CONFIG_MARKERS):
+    head = _config_head(path)
+    if head is None:
         return False  # a registry (most named files): not read twice
     try:
         data = read_config(path)
@@ -240,19 +236,13 @@ def not_a_registry_file(path: Path) -> str | None:
     `toolsel.clients.not_a_registry`); None for a registry, and for anything that cannot be
     read (the registry loader says why). Only a file whose name or head says it may be one
     is parsed."""
-    from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
+    from toolsel.clients import SETTINGS_NAMES, not_a_registry
     from toolsel.registry.layout import locate_entries
 
     if not path.is_file():
         return None  # a pipe is not opened here: nobody may ever write to it
-    if path.name not in SETTINGS_NAMES:
-        try:
-            with path.open("rb") as handle:
-                head = handle.read(65536)
-        except OSError:
-            return None
-        if not any(key in head for key in CONFIG_MARKERS):
-            return None
+    if path.name not in SETTINGS_NAMES and _config_head(path) is None:
+        return None
     try:
         data = read_config(path)
     except RegistryError:
@@ -260,6 +250,18 @@ def not_a_registry_file(path: Path) -> str | None:
     if locate_entries(data) is not None:
         return None
     return not_a_registry(path, data)
+
+
+def _config_head(path: Path) -> bytes | None:
+    """The file's first 64 KiB, when they name a client's servers table; else None."""
+    from toolsel.clients import CONFIG_MARKERS
+
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return None
+    return head if any(key in head for key in CONFIG_MARKERS) else None
 
 
 def config_servers(path: Path) -> list[Server]:
