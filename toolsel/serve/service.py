@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -226,7 +226,7 @@ class Service:
                       self.snapshot.version, message)  # fmt: skip
         self.last_error = message
         # remember the bad content, so it is not reloaded until it changes again
-        self.snapshot = _with_stamp(self.snapshot, stamp)
+        self.snapshot = replace(self.snapshot, stamp=stamp)
 
     def watch(self) -> None:
         """Poll the registry files in a background thread until `close`."""
@@ -273,8 +273,6 @@ class Service:
     def rank(self, request: RankRequest) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
-        from dataclasses import replace
-
         from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
         from toolsel.render.rank import rank_payload
@@ -476,12 +474,6 @@ def _now() -> str:
     from toolsel.timeparse import iso
 
     return iso(datetime.now(UTC), "seconds")
-
-
-def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
-    from dataclasses import replace
-
-    return replace(snapshot, stamp=stamp)
 
 
 def describe_error(error: BaseException) -> str:
