@@ -61,6 +61,7 @@ TESTS: dict[str, list[str]] = {
         for name in ("core", "methods", "strength")
     },
     "toolsel/serve/service.py": ["tests/serve/test_service.py"],
+    "toolsel/serve/usage.py": ["tests/serve/test_usage.py"],
     "toolsel/lint/rules/schema.py": ["tests/lint/test_schema.py"],
     "toolsel/lint/rules/references.py": ["tests/lint/test_references.py"],
     # one reader per transcript format, each pinned by its own test file
@@ -95,6 +96,7 @@ TESTS: dict[str, list[str]] = {
     "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
     "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
     "toolsel/live/sources.py": ["tests/live/test_sources.py"],
+    "toolsel/live/configfile.py": ["tests/live/test_sources.py", "tests/cli/test_live.py"],
     "toolsel/live/stdio.py": ["tests/live/test_stdio.py"],
     **{
         f"toolsel/sources/{name}.py": [

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
-from toolsel.cases import Case, CaseFormat, NotCases, read_cases
+from toolsel.cases import read_cases
+from toolsel.cases.model import Case, CaseFormat, NotCases
 from toolsel.errors import UsageError
 from toolsel.ranking.options import Method
 from toolsel.registry.permission import Permission

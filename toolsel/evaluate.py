@@ -25,7 +25,7 @@ from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
 
 if TYPE_CHECKING:
-    from toolsel.cases import CaseFile, CaseProblem
+    from toolsel.cases.model import CaseFile, CaseProblem
     from toolsel.registry.permission import Permission
 
 DEFAULT_KS = (1, 5, 10)

@@ -29,7 +29,7 @@ from toolsel.registry.model import Permission
 from toolsel.suggest import did_you_mean
 
 if TYPE_CHECKING:
-    from toolsel.cases import CaseFile
+    from toolsel.cases.model import CaseFile
 
 #: How deep `expect` may be when a case gives no `top_k`.
 DEFAULT_TOP_K = 8

@@ -229,9 +229,9 @@ def test_a_bad_client_config_is_one_line(cli, tmp_path: Path, content: bytes, me
 def test_a_huge_client_config_is_refused_before_it_is_read(  # type: ignore[no-untyped-def]
     cli, tmp_path: Path, monkeypatch
 ) -> None:
-    import toolsel.live.sources as sources
+    import toolsel.live.configfile as configfile
 
-    monkeypatch.setattr(sources, "MAX_CONFIG_BYTES", 1000)
+    monkeypatch.setattr(configfile, "MAX_CONFIG_BYTES", 1000)
     path = tmp_path / "claude_desktop_config.json"
     path.write_text('{"mcpServers": {"a": {"command": "x", "args": ["' + "y" * 5000 + '"]}}}')
     result = cli("lint", str(path), "--connect")

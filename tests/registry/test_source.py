@@ -111,7 +111,7 @@ def test_nesting_ten_thousand_deep_is_a_clear_error() -> None:
 
 
 def test_nesting_up_to_the_limit_is_read_and_deeper_is_refused_where_it_starts() -> None:
-    from toolsel.registry.source import MAX_NESTING
+    from toolsel.registry.nodes import MAX_NESTING
 
     depth = MAX_NESTING - 1  # plus the top-level mapping
     parsed = parse_text("a: " + "[" * depth + "]" * depth)

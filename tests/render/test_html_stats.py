@@ -90,8 +90,8 @@ def test_from_a_usage_store_the_charts_over_time_follow_the_tool_filter(
     browser: Browser, cli: Cli, tmp_path: Path
 ) -> None:
     pytest.importorskip("fastapi", reason="needs the serve extra")
-    from toolsel.serve.service import parse_records
     from toolsel.serve.store import open_store
+    from toolsel.serve.usage import parse_records
 
     url = f"sqlite:///{tmp_path / 'usage.sqlite3'}"
     store = open_store(url)

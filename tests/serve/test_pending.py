@@ -52,8 +52,8 @@ def test_a_service_answers_before_its_index_is_made(
 ) -> None:
     from toolsel.ranking.store import RegistryRead
     from toolsel.serve.models import RankRequest
-    from toolsel.serve.service import RequestError, Service
-    from toolsel.serve.values import read
+    from toolsel.serve.service import Service
+    from toolsel.serve.values import RequestError, read
 
     release = threading.Event()
     made = RegistryRead.prepared_index
@@ -83,8 +83,8 @@ def test_an_index_that_cannot_be_made_is_a_503_and_shown_at_readyz(
 ) -> None:
     from toolsel.ranking.store import RegistryRead
     from toolsel.serve.models import RankRequest, SelectRequest
-    from toolsel.serve.service import RequestError, Service
-    from toolsel.serve.values import read
+    from toolsel.serve.service import Service
+    from toolsel.serve.values import RequestError, read
 
     def broken(self: RegistryRead, *, bulk: bool = True) -> object:
         raise MemoryError("no room")

@@ -9,17 +9,18 @@ import pytest
 
 from toolsel.registry.model import Permission
 from toolsel.serve.models import RankRequest, SelectRequest, UsageRecordBody
-from toolsel.serve.service import integer_field, text_field
 from toolsel.serve.values import (
     RequestError,
     choice,
     flag,
+    integer_field,
     number,
     optional_text,
     read,
     shown,
     strings,
     text,
+    text_field,
     timestamp,
 )
 

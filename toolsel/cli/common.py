@@ -17,7 +17,7 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
-    from toolsel.cases import CaseFile, CaseProblem
+    from toolsel.cases.model import CaseFile, CaseProblem
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 

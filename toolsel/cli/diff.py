@@ -16,49 +16,60 @@ if TYPE_CHECKING:
     from toolsel.registry.model import Registry
 
 
+PathsArgument = Annotated[
+    list[str] | None,
+    typer.Argument(help="OLD then NEW: files, directories, or REF:PATH git revisions."),
+]
+OldOption = Annotated[
+    list[str] | None, typer.Option("--old", help="Another OLD path (repeatable).")
+]
+NewOption = Annotated[
+    list[str] | None, typer.Option("--new", help="Another NEW path (repeatable).")
+]
+BaseOption = Annotated[
+    str | None,
+    typer.Option("--base", help="OLD = the same paths at the merge base with this ref."),
+]
+OutputFormatOption = Annotated[DiffFormat, typer.Option("--format", "-f", help="Output format.")]
+OutputFileOption = Annotated[
+    Path | None, typer.Option("--output-file", "-o", help="Write the report here.")
+]
+FailOnOption = Annotated[
+    str,
+    typer.Option(
+        "--fail-on", metavar="CLASS", help="Class that exits 1: breaking, risky, any, none."
+    ),
+]
+IgnoreOption = Annotated[
+    Path | None,
+    typer.Option("--ignore", help="Ignore file (default: .toolsel-diff-ignore.yaml)."),
+]
+TranscriptsOption = Annotated[
+    list[str] | None,
+    typer.Option("--transcripts", help="Replay these transcripts against OLD and NEW."),
+]
+CasesOption = Annotated[
+    Path | None,
+    typer.Option("--cases", help="Golden cases (YAML) or eval cases (JSONL) to rank."),
+]
+TopKOption = Annotated[
+    int, typer.Option("-k", min=1, help="Top k for JSONL eval cases (default 5).")
+]
+
+
 @handle_errors
 def diff(
-    paths: Annotated[
-        list[str] | None,
-        typer.Argument(help="OLD then NEW: files, directories, or REF:PATH git revisions."),
-    ] = None,
-    old: Annotated[
-        list[str] | None, typer.Option("--old", help="Another OLD path (repeatable).")
-    ] = None,
-    new: Annotated[
-        list[str] | None, typer.Option("--new", help="Another NEW path (repeatable).")
-    ] = None,
-    base: Annotated[
-        str | None,
-        typer.Option("--base", help="OLD = the same paths at the merge base with this ref."),
-    ] = None,
-    output_format: Annotated[
-        DiffFormat, typer.Option("--format", "-f", help="Output format.")
-    ] = DiffFormat.HUMAN,
-    output_file: Annotated[
-        Path | None, typer.Option("--output-file", "-o", help="Write the report here.")
-    ] = None,
-    fail_on: Annotated[
-        str,
-        typer.Option(
-            "--fail-on", metavar="CLASS", help="Class that exits 1: breaking, risky, any, none."
-        ),
-    ] = "breaking",
-    ignore: Annotated[
-        Path | None,
-        typer.Option("--ignore", help="Ignore file (default: .toolsel-diff-ignore.yaml)."),
-    ] = None,
-    transcripts: Annotated[
-        list[str] | None,
-        typer.Option("--transcripts", help="Replay these transcripts against OLD and NEW."),
-    ] = None,
-    cases: Annotated[
-        Path | None,
-        typer.Option("--cases", help="Golden cases (YAML) or eval cases (JSONL) to rank."),
-    ] = None,
-    top_k: Annotated[
-        int, typer.Option("-k", min=1, help="Top k for JSONL eval cases (default 5).")
-    ] = 5,
+    paths: PathsArgument = None,
+    old: OldOption = None,
+    new: NewOption = None,
+    base: BaseOption = None,
+    output_format: OutputFormatOption = DiffFormat.HUMAN,
+    output_file: OutputFileOption = None,
+    fail_on: FailOnOption = "breaking",
+    ignore: IgnoreOption = None,
+    transcripts: TranscriptsOption = None,
+    cases: CasesOption = None,
+    top_k: TopKOption = 5,
     namespace: NamespaceOption = False,
     no_cache: NoCacheOption = False,
 ) -> None:

@@ -22,8 +22,11 @@ from toolsel.ranking.options import Method
 from toolsel.render.formats import EvalFormat
 
 if TYPE_CHECKING:
-    from toolsel.cases import CaseFile
+    import numpy as np
+
+    from toolsel.cases.model import CaseFile
     from toolsel.evaluate import Case
+    from toolsel.ranking.prepared import PreparedIndex
 
 CasesArg = Annotated[
     Path,
@@ -95,32 +98,15 @@ def evaluate(
     registry = registry_paths(registry, namespace=namespace)
     from toolsel.evaluate import evaluate as run_evaluation
     from toolsel.inputs import display_path
-    from toolsel.ranking.semantic import prepare_methods
-    from toolsel.ranking.store import load_index
+    from toolsel.ranking.options import resolve
     from toolsel.render.eval import EVAL_RENDERERS
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     ks = _cutoffs(k)
     case_file, found = _measured_cases(cases)
     bad = case_file.problems
-    from toolsel.ranking.options import resolve
-
     methods = _compared_methods() if compare else [resolve(method)[0]]
-    index = load_index(
-        registry or None, use_cache=not no_cache, bulk=True, examples=not no_examples
-    )
-    plain = None
-    if compare and not no_examples and index.index.example_count:
-        plain = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=False)
-    if plain is not None:  # the same vectors serve both (tool texts hold no examples)
-        prepare_methods(plain, methods, use_cache=not no_cache, progress=embedding_progress)
-    vectors = prepare_methods(
-        index,
-        methods,
-        [c.query for c in found],
-        use_cache=not no_cache,
-        progress=embedding_progress,
-        prompt_progress=embedding_progress_prompts,
+    index, plain, vectors = _indexes(
+        registry, methods, found, compare=compare, examples=not no_examples, no_cache=no_cache
     )
     report = run_evaluation(
         index,
@@ -142,6 +128,38 @@ def evaluate(
     EVAL_RENDERERS[output_format](report, sys.stdout, worst=worst)
     if bad:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _indexes(
+    registry: list[Path] | None,
+    methods: list[Method],
+    found: list[Case],
+    *,
+    compare: bool,
+    examples: bool,
+    no_cache: bool,
+) -> tuple[PreparedIndex, PreparedIndex | None, dict[str, np.ndarray]]:
+    """The index to measure; to compare, the same without its examples (if it has any);
+    and the cases' query vectors, each method's tool vectors prepared."""
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.ranking.store import load_index
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+
+    index = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=examples)
+    plain = None
+    if compare and examples and index.index.example_count:
+        plain = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=False)
+    if plain is not None:  # the same vectors serve both (tool texts hold no examples)
+        prepare_methods(plain, methods, use_cache=not no_cache, progress=embedding_progress)
+    vectors = prepare_methods(
+        index,
+        methods,
+        [c.query for c in found],
+        use_cache=not no_cache,
+        progress=embedding_progress,
+        prompt_progress=embedding_progress_prompts,
+    )
+    return index, plain, vectors
 
 
 def _measured_cases(path: Path) -> tuple[CaseFile, list[Case]]:

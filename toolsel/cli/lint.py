@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
     from toolsel.lint.fix import FixPlan
     from toolsel.lint.model import LintResult, Rule, Severity
+    from toolsel.registry.paths import FileList
 
 
 PathsArgument = Annotated[
@@ -156,74 +158,119 @@ def lint(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Check registry files for problems that break providers or confuse agents."""
-    from toolsel.lint import all_rules
     from toolsel.lint.engine import lint_paths
-    from toolsel.render.lint import LINT_RENDERERS, render_rule_list, rule_explanation
 
-    if list_rules:
+    if list_rules or explain is not None:
+        _show_rules(explain, list_rules=list_rules)
+        return
+    targets, files, inputs = _lint_inputs(paths, registry, config, namespace=namespace)
+    check_output(output_file, inputs)
+    chosen = output_format.resolve()
+    _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
+    overrides = _overrides(
+        select, extend_select, ignore, target, fail_on="warning" if strict else fail_on
+    )
+    run = partial(
+        lint_paths,
+        targets,
+        config_file=str(config) if config else None,
+        overrides=overrides,
+        use_cache=not no_cache,
+    )
+    result = run()
+    plan = None
+    if fix or diff or statistics:
+        plan = _fix_plan(result, files)
+        if diff:
+            _show_diff(plan, quiet=quiet)
+            return
+        if fix:
+            result, plan = _fix(result, plan, run, files, quiet=quiet)
+    shown = result.at_least(_minimum(min_severity, quiet, chosen))
+    with output(output_file, inputs=inputs) as out:
+        _report(shown, plan if statistics else None, chosen, out, fold_info=min_severity is None)
+    if result.failed and not exit_zero:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _show_rules(explain: str | None, *, list_rules: bool) -> None:
+    """--list-rules (which wins), or --explain RULE."""
+    from toolsel.lint import all_rules
+    from toolsel.render.lint import render_rule_list, rule_explanation
+
+    if list_rules or explain is None:
         render_rule_list(list(all_rules().values()), sys.stdout)
-        return
-    if explain is not None:
+    else:
         sys.stdout.write(rule_explanation(find_rule(explain)))
-        return
+
+
+def _overrides(
+    select: list[str] | None,
+    extend_select: list[str] | None,
+    ignore: list[str] | None,
+    target: list[str] | None,
+    *,
+    fail_on: str | None,
+) -> dict[str, object]:
+    """The command line's settings, over the configuration's."""
+    return {
+        "select": split_values(select),
+        "extend-select": split_values(extend_select),
+        "ignore": split_values(ignore),
+        "targets": split_values(target),
+        "fail-on": fail_on,
+    }
+
+
+def _lint_inputs(
+    paths: list[Path] | None, registry: list[Path] | None, config: Path | None, *, namespace: bool
+) -> tuple[FileList | None, FileList, list[str | Path]]:
+    """The registries asked for (None: the project's), their files, and every file read."""
     from toolsel.sources import registry_files
 
     given = [str(p) for p in [*(paths or []), *(registry or [])]] or None
     targets = registry_files(given, namespace=namespace) if given or namespace else None
     files = registry_files(targets)
-    inputs = [*files, *([config] if config else [])]
-    check_output(output_file, inputs)
-    chosen = output_format.resolve()
-    _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
-    overrides: dict[str, object] = {
-        "select": split_values(select),
-        "extend-select": split_values(extend_select),
-        "ignore": split_values(ignore),
-        "targets": split_values(target),
-        "fail-on": "warning" if strict else fail_on,
-    }
+    return targets, files, [*files, *([config] if config else [])]
 
-    def run() -> LintResult:
-        return lint_paths(
-            targets,
-            config_file=str(config) if config else None,
-            overrides=overrides,
-            use_cache=not no_cache,
-        )
 
-    result = run()
-    plan = None
-    if fix or diff or statistics:
-        from toolsel.inputs import display_path
-        from toolsel.lint.fix import apply_fixes, plan_fixes
+def _fix_plan(result: LintResult, files: FileList) -> FixPlan:
+    from toolsel.inputs import display_path
+    from toolsel.lint.fix import plan_fixes
 
-        plan = plan_fixes(result, {display_path(p): Path(p) for p in files})
-        if fix or diff:
-            from toolsel.render.lint import render_fix_plan, render_unfixed
+    return plan_fixes(result, {display_path(p): Path(p) for p in files})
 
-            render_fix_plan(plan, sys.stdout, quiet=quiet, applied=fix)
-            if diff:
-                render_unfixed(plan, sys.stdout)
-                if plan.files:
-                    raise typer.Exit(int(ExitCode.FINDINGS))
-                return
-            apply_fixes(plan)
-            if plan.files:
-                result = run()
-                plan = plan_fixes(result, {display_path(p): Path(p) for p in files})
-            sys.stdout.write("\n")
-            render_unfixed(plan, sys.stdout)
-    shown = result.at_least(_minimum(min_severity, quiet, chosen))
-    with output(output_file, inputs=inputs) as out:
-        if statistics and plan is not None:
-            _statistics(shown, plan, chosen, out)
-        elif chosen is LintFormat.HUMAN and min_severity is None:
-            # info is advice: one line per rule, so that what breaks leads (issue 34)
-            LINT_RENDERERS[chosen](shown.folding_info(), out)
-        else:
-            LINT_RENDERERS[chosen](shown, out)
-    if result.failed and not exit_zero:
+
+def _show_diff(plan: FixPlan, *, quiet: bool) -> None:
+    """--diff: what --fix would change; exit 1 if it would change anything."""
+    from toolsel.render.lint import render_fix_plan, render_unfixed
+
+    render_fix_plan(plan, sys.stdout, quiet=quiet, applied=False)
+    render_unfixed(plan, sys.stdout)
+    if plan.files:
         raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _fix(
+    result: LintResult,
+    plan: FixPlan,
+    run: partial[LintResult],
+    files: FileList,
+    *,
+    quiet: bool,
+) -> tuple[LintResult, FixPlan]:
+    """--fix: write the fixes, then lint again; the fresh result and what it leaves unfixed."""
+    from toolsel.lint.fix import apply_fixes
+    from toolsel.render.lint import render_fix_plan, render_unfixed
+
+    render_fix_plan(plan, sys.stdout, quiet=quiet, applied=True)
+    apply_fixes(plan)
+    if plan.files:
+        result = run()
+        plan = _fix_plan(result, files)
+    sys.stdout.write("\n")
+    render_unfixed(plan, sys.stdout)
+    return result, plan
 
 
 def _check_modes(chosen: LintFormat, *, fix: bool, diff: bool, statistics: bool) -> None:
@@ -237,6 +284,21 @@ def _check_modes(chosen: LintFormat, *, fix: bool, diff: bool, statistics: bool)
         )
     if statistics and chosen not in (LintFormat.HUMAN, LintFormat.JSON):
         raise UsageError(f"--statistics is for the human and json formats, not {chosen.value}")
+
+
+def _report(
+    shown: LintResult, plan: FixPlan | None, chosen: LintFormat, out: IO[str], *, fold_info: bool
+) -> None:
+    """The findings, or with a plan (--statistics) their counts per rule."""
+    from toolsel.render.lint import LINT_RENDERERS
+
+    if plan is not None:
+        _statistics(shown, plan, chosen, out)
+    elif chosen is LintFormat.HUMAN and fold_info:
+        # info is advice: one line per rule, so that what breaks leads (issue 34)
+        LINT_RENDERERS[chosen](shown.folding_info(), out)
+    else:
+        LINT_RENDERERS[chosen](shown, out)
 
 
 def _statistics(result: LintResult, plan: FixPlan, chosen: LintFormat, out: IO[str]) -> None:

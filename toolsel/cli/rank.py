@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -146,10 +147,16 @@ def rank(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Rank the registry's tools for a prompt: which tools it selects, in what order, and why."""
-    registry = registry_paths(registry, namespace=namespace, example=True)
     from toolsel.ranking.core import rank_options
     from toolsel.text import is_select
 
+    request = _Request(
+        registry_paths(registry, namespace=namespace, example=True),
+        output_format,
+        emit,
+        use_cache=not no_cache,
+        examples=not no_examples,
+    )
     options = rank_options(
         method=method,
         top=top,
@@ -162,100 +169,68 @@ def rank(
         explain=explain or output_format in (RankFormat.HUMAN, RankFormat.JSON),
     )
     if batch is not None:
-        if prompt is not None:
-            raise UsageError(
-                "give a prompt or --batch FILE, not both",
-                hint="a batch file holds its prompts, one per line",
-            )
-        raise typer.Exit(
-            _batch(
-                batch,
-                registry,
-                options,
-                output_format,
-                no_cache=no_cache,
-                examples=not no_examples,
-            )
-        )
+        raise typer.Exit(_batch(batch, prompt, request, options))
     if prompt is None:
         raise UsageError(
             "give a prompt, or --batch FILE", hint='e.g. toolsel rank "read the config file"'
         )
     if is_select(prompt):
+        pending = tuple(pending_server or ())
         raise typer.Exit(
-            _select(
-                prompt,
-                registry,
-                output_format,
-                emit,
-                tool_use_id=tool_use_id,
-                pending_servers=tuple(pending_server or ()),
-                with_deps=with_deps,
-                no_cache=no_cache,
-            )
+            _select(prompt, request, tool_use_id, pending_servers=pending, with_deps=with_deps)
         )
-    _search(
-        prompt,
-        registry,
-        options,
-        output_format,
-        emit,
-        explain=explain,
-        no_cache=no_cache,
-        examples=not no_examples,
-    )
+    _search(prompt, request, options, explain=explain)
 
 
-def _search(
-    prompt: str,
-    registry: list[Path] | None,
-    options: RankOptions,
-    output_format: RankFormat,
-    emit: EmitFormat | None,
-    *,
-    explain: bool,
-    no_cache: bool,
-    examples: bool = True,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What every kind of query shares: the registry, how to answer, and the caches."""
+
+    registry: list[Path] | None
+    output_format: RankFormat
+    emit: EmitFormat | None
+    use_cache: bool
+    examples: bool
+
+
+def _search(prompt: str, request: _Request, options: RankOptions, *, explain: bool) -> None:
     from toolsel.ranking.core import rank_index, validate
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
     from toolsel.render.progress import embedding_progress
     from toolsel.render.rank import SEARCH_RENDERERS
 
-    renderer = SEARCH_RENDERERS.get(output_format)
+    renderer = SEARCH_RENDERERS.get(request.output_format)
     if renderer is None:
         raise UsageError(
-            f"--format {output_format} is for select: queries",
+            f"--format {request.output_format} is for select: queries",
             hint="use human, json or jsonl for a search",
         )
-    index = load_index(registry or None, use_cache=not no_cache, examples=examples)
+    use_cache = request.use_cache
+    index = load_index(request.registry or None, use_cache=use_cache, examples=request.examples)
     validate(index, prompt, options)  # refuse bad input before embedding anything
-    prepare_methods(index, [options.method], use_cache=not no_cache, progress=embedding_progress)
+    prepare_methods(index, [options.method], use_cache=use_cache, progress=embedding_progress)
     result = rank_index(index, prompt, options)
-    if emit is not None:
-        _emit(list(result.offered), registry, emit, no_cache=no_cache)
+    if request.emit is not None:
+        _emit(list(result.offered), request, request.emit)
     else:
         renderer(result, sys.stdout, explain=explain)
 
 
 def _select(
     prompt: str,
-    registry: list[Path] | None,
-    output_format: RankFormat,
-    emit: EmitFormat | None,
-    *,
+    request: _Request,
     tool_use_id: str | None,
+    *,
     pending_servers: tuple[str, ...],
     with_deps: bool,
-    no_cache: bool,
 ) -> int:
     """Exit 0 when every name resolved exactly, 1 when any was missing or ambiguous."""
     from toolsel.cli.common import load_registry
     from toolsel.render.rank import SELECT_RENDERERS
     from toolsel.select import select_tools
 
-    loaded = load_registry(registry, no_cache=no_cache)
+    loaded = load_registry(request.registry, no_cache=not request.use_cache)
     result = select_tools(
         loaded.tools,
         prompt,
@@ -263,36 +238,26 @@ def _select(
         tool_use_id=tool_use_id,
         pending_servers=pending_servers,
     )
-    if emit is not None:
-        _emit(list(result.selected), registry, emit, no_cache=no_cache)
+    if request.emit is not None:
+        _emit(list(result.selected), request, request.emit)
     else:
-        SELECT_RENDERERS[output_format](result, sys.stdout)
+        SELECT_RENDERERS[request.output_format](result, sys.stdout)
     for warning in result.warnings:
         warn(f"warning: {warning}")
     return int(ExitCode.FINDINGS) if result.unresolved else int(ExitCode.OK)
 
 
-def _emit(
-    names: list[str], registry: list[Path] | None, emit: EmitFormat, *, no_cache: bool
-) -> None:
+def _emit(names: list[str], request: _Request, emit: EmitFormat) -> None:
     from toolsel.cli.common import load_registry
     from toolsel.emit import EMITTERS
     from toolsel.render.console import dumps_json
 
-    loaded = load_registry(registry, no_cache=no_cache)
+    loaded = load_registry(request.registry, no_cache=not request.use_cache)
     tools = [tool for name in names if (tool := loaded.get(name)) is not None]
     sys.stdout.write(dumps_json(EMITTERS[emit](tools)))
 
 
-def _batch(
-    batch: Path,
-    registry: list[Path] | None,
-    options: RankOptions,
-    output_format: RankFormat,
-    *,
-    no_cache: bool,
-    examples: bool = True,
-) -> int:
+def _batch(batch: Path, prompt: str | None, request: _Request, options: RankOptions) -> int:
     """Rank every `{"id", "query"}` line. A bad line is reported on stderr with its number
     and skipped; the exit code is then 1."""
     from toolsel.ranking.batch import BatchQuery, rank_batch, read_batch
@@ -302,11 +267,18 @@ def _batch(
     from toolsel.render.progress import embedding_progress, embedding_progress_prompts
     from toolsel.render.rank import BATCH_RENDERERS
 
-    renderer = BATCH_RENDERERS.get(output_format)
+    if prompt is not None:
+        raise UsageError(
+            "give a prompt or --batch FILE, not both",
+            hint="a batch file holds its prompts, one per line",
+        )
+    renderer = BATCH_RENDERERS.get(request.output_format)
     if renderer is None:
-        raise UsageError(f"--format {output_format} is for select: queries, not --batch")
+        raise UsageError(f"--format {request.output_format} is for select: queries, not --batch")
     lines: Iterable[BatchQuery | BatchLine] = read_batch(batch)
-    index = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=examples)
+    index = load_index(
+        request.registry or None, use_cache=request.use_cache, bulk=True, examples=request.examples
+    )
     vectors = {}
     if options.method in EMBEDDING_METHODS:
         lines = list(lines)  # every prompt is embedded up front, in batches
@@ -314,7 +286,7 @@ def _batch(
             index,
             [options.method],
             [item.query for item in lines if isinstance(item, BatchQuery)],
-            use_cache=not no_cache,
+            use_cache=request.use_cache,
             progress=embedding_progress,
             prompt_progress=embedding_progress_prompts,
         )

@@ -56,7 +56,7 @@ def _quoted(text: str) -> str:
 def read_overlay(path: Path) -> list[Example]:
     """The examples of an existing overlay (for `--merge`); refuses anything else."""
     from toolsel.inputs import InputProblem, read_bounded
-    from toolsel.registry.formats import is_overlay
+    from toolsel.registry.layout import is_overlay
     from toolsel.registry.source import SourceSyntaxError, parse_text
 
     try:

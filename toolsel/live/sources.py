@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolsel.errors import RegistryError
+from toolsel.live.configfile import read_config
 
 if TYPE_CHECKING:
     from toolsel.clients import ClientConfig
@@ -214,18 +215,14 @@ def is_client_config(path: Path) -> bool:
     """A file a client reads its MCP servers from (see `toolsel.clients` for the shapes):
     by its name, or by holding one client's servers table near its start (and no `tools`
     list)."""
-    from toolsel.clients import CONFIG_MARKERS, CONFIG_SUFFIXES
+    from toolsel.clients import CONFIG_SUFFIXES
 
     if path.name in _CONFIG_BY_NAME:
         return True
     if path.suffix.lower() not in CONFIG_SUFFIXES:
         return False
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(65536)
-    except OSError:
-        return False
-    if not any(key in head for key in CONFIG_MARKERS):
+    head = _config_head(path)
+    if head is None:
         return False  # a registry (most named files): not read twice
     try:
         data = read_config(path)
@@ -239,19 +236,13 @@ def not_a_registry_file(path: Path) -> str | None:
     `toolsel.clients.not_a_registry`); None for a registry, and for anything that cannot be
     read (the registry loader says why). Only a file whose name or head says it may be one
     is parsed."""
-    from toolsel.clients import CONFIG_MARKERS, SETTINGS_NAMES, not_a_registry
-    from toolsel.registry.formats import locate_entries
+    from toolsel.clients import SETTINGS_NAMES, not_a_registry
+    from toolsel.registry.layout import locate_entries
 
     if not path.is_file():
         return None  # a pipe is not opened here: nobody may ever write to it
-    if path.name not in SETTINGS_NAMES:
-        try:
-            with path.open("rb") as handle:
-                head = handle.read(65536)
-        except OSError:
-            return None
-        if not any(key in head for key in CONFIG_MARKERS):
-            return None
+    if path.name not in SETTINGS_NAMES and _config_head(path) is None:
+        return None
     try:
         data = read_config(path)
     except RegistryError:
@@ -259,6 +250,18 @@ def not_a_registry_file(path: Path) -> str | None:
     if locate_entries(data) is not None:
         return None
     return not_a_registry(path, data)
+
+
+def _config_head(path: Path) -> bytes | None:
+    """The file's first 64 KiB, when they name a client's servers table; else None."""
+    from toolsel.clients import CONFIG_MARKERS
+
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return None
+    return head if any(key in head for key in CONFIG_MARKERS) else None
 
 
 def config_servers(path: Path) -> list[Server]:
@@ -277,109 +280,6 @@ def config_servers(path: Path) -> list[Server]:
         )
     client = client_name(path, data, _shape_key(data, path))
     return [_entry_server(name, entry, path, client) for name, entry in tables]
-
-
-#: A client config is small; a bigger file is refused before it is read.
-MAX_CONFIG_BYTES = 8 * 1024 * 1024
-
-
-def read_config(path: Path) -> Any:
-    """A client config's data: JSON (comments and trailing commas allowed, as VS Code and
-    Gemini CLI allow them), TOML or YAML, by its suffix; `RegistryError` saying why not."""
-    from toolsel.inputs import InputProblem, read_bounded
-
-    try:
-        data = read_bounded(path, MAX_CONFIG_BYTES)
-    except InputProblem as problem:
-        raise RegistryError(f"{path}: cannot read this client config: {problem}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise RegistryError(
-            f"{path}: not UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start}); "
-            "a client config is JSON, TOML or YAML text"
-        ) from None
-    suffix = path.suffix.lower()
-    if suffix == ".toml":
-        import tomllib
-
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise RegistryError(f"{path}: invalid TOML: {error}") from None
-    if suffix in {".yaml", ".yml"}:
-        return _read_yaml(path, text)
-    return _read_json(path, text)
-
-
-def _read_json(path: Path, text: str) -> Any:
-    from toolsel.jsonsyntax import json_syntax_error
-
-    stripped = _strip_jsonc(text)
-    try:
-        return json.loads(stripped)
-    except json.JSONDecodeError:
-        syntax = json_syntax_error(stripped)
-        assert syntax is not None
-        raise RegistryError(f"{path}:{syntax.line}:{syntax.column}: {syntax.message}") from None
-    except RecursionError:
-        raise RegistryError(f"{path}: nested too deeply to read as a client config") from None
-
-
-def _read_yaml(path: Path, text: str) -> Any:
-    import yaml
-
-    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)  # a safe loader
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
-        raise RegistryError(f"{path}{where}: invalid YAML: {error.problem}") from None
-    except (yaml.YAMLError, RecursionError) as error:
-        raise RegistryError(f"{path}: cannot read this client config as YAML: {error}") from None
-
-
-def _strip_jsonc(text: str) -> str:
-    """VS Code's and Gemini CLI's files allow // and /* */ comments and trailing commas."""
-    if "//" not in text and "/*" not in text and _TRAILING_COMMA.search(text) is None:
-        return text
-    out: list[str] = []
-    i, n, in_string = 0, len(text), False
-    while i < n:
-        c = text[i]
-        if in_string:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-            out.append(c)
-        elif text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                i += 1
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return _STRING_OR_TRAILING_COMMA.sub(_without_comma, "".join(out))
-
-
-#: A comma before a closing brace or bracket, across any whitespace (line breaks too).
-_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
-#: The same, or a JSON string, matched whole so that a comma inside one is kept.
-_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
-
-
-def _without_comma(match: re.Match[str]) -> str:
-    return match.group(0) if match.group(1) is None else match.group(1)
 
 
 def _shape_key(data: dict[str, Any], path: Path) -> str:

@@ -1,7 +1,7 @@
 """`toolsel replay --post URL`: a run's `tool_result` events sent to `toolsel serve`'s
 `/v1/usage` while the transcripts are read, in batches of bounded size, each retried a
 bounded number of times. The server names each call by its id, time and tool, so sending
-a folder again stores nothing twice (`toolsel.serve.service.replay_id`).
+a folder again stores nothing twice (`toolsel.serve.usage.replay_id`).
 
 Only the events the server records are sent: results, not a resumed session's copies. Nothing here prints;
 a batch the server refuses, or that cannot be delivered, raises `PostError` with one line.
@@ -83,7 +83,7 @@ class EventPoster:
         from toolsel.render.replay import event_payload
 
         if event.event != "tool_result" or event.copied or not event.tool:
-            return  # what the server would not record (`toolsel.serve.service.replay_record`)
+            return  # what the server would not record (`toolsel.serve.usage.replay_record`)
         line = json.dumps(event_payload(event, None), ensure_ascii=False).encode()
         if self._lines and (
             len(self._lines) >= self.batch_events or self._size + len(line) + 1 > self.batch_bytes

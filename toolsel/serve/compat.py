@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toolsel.registry.model import Permission
-from toolsel.serve.service import RequestError, Service, integer_field, text_field
+from toolsel.serve.service import Service
+from toolsel.serve.values import RequestError, integer_field, text_field
 
 if TYPE_CHECKING:
     from toolsel.serve.rollups import Rest

@@ -62,7 +62,7 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     "5XX": {"model": Problem, "description": "Busy, past a deadline, or a store failing"},
 }
 #: POST /v1/usage's body, passed on as sent: a batch of 10,000 records is checked on a
-#: worker (`service.parse_records`), not on the event loop.
+#: worker (`usage.parse_records`), not on the event loop.
 UsageBody = Annotated[Any, as_sent(USAGE_BODY), Body()]
 
 

@@ -250,7 +250,7 @@ class UsageBatch(Body):
     records: Annotated[Any, as_sent(list[UsageRecordBody | ReplayEvent])]
 
 
-#: What POST /v1/usage takes, read by `toolsel.serve.service.parse_records`: on a worker,
+#: What POST /v1/usage takes, read by `toolsel.serve.usage.parse_records`: on a worker,
 #: one record at a time, each error naming its record.
 USAGE_BODY = UsageRecordBody | ReplayEvent | list[UsageRecordBody | ReplayEvent] | UsageBatch
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,18 +23,16 @@ from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.model import Registry
 from toolsel.registry.paths import FileList
 from toolsel.schemas import Output, schema_name
-from toolsel.serve import values
-from toolsel.serve.limits import ANALYTICS_TOOLS, MAX_BATCH
+from toolsel.serve.limits import ANALYTICS_TOOLS
 from toolsel.serve.pending import Pending
-from toolsel.serve.records import UsageRecord, Window
-from toolsel.serve.values import RequestError as RequestError  # compat imports it from here
-from toolsel.serve.values import kind, read, shown, stored_text
+from toolsel.serve.records import Window
+from toolsel.serve.usage import records_of, usage_items
+from toolsel.serve.values import RequestError, read, shown
 
 if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it needs them
     from toolsel.serve.models import (
         AnalyticsQuery,
         RankRequest,
-        ReplayEvent,
         SelectRequest,
         ToolsQuery,
         ValidateRequest,
@@ -228,7 +226,7 @@ class Service:
                       self.snapshot.version, message)  # fmt: skip
         self.last_error = message
         # remember the bad content, so it is not reloaded until it changes again
-        self.snapshot = _with_stamp(self.snapshot, stamp)
+        self.snapshot = replace(self.snapshot, stamp=stamp)
 
     def watch(self) -> None:
         """Poll the registry files in a background thread until `close`."""
@@ -275,8 +273,6 @@ class Service:
     def rank(self, request: RankRequest) -> dict[str, Any]:
         """POST /v1/rank: the `toolsel.rank` document (or `toolsel.select` for a
         `select:` query), exactly as `toolsel rank --format json` prints it."""
-        from dataclasses import replace
-
         from toolsel.ranking.core import rank_index, rank_options
         from toolsel.ranking.options import EMBEDDING_METHODS, Method
         from toolsel.render.rank import rank_payload
@@ -472,104 +468,12 @@ def _store_errors() -> Iterator[None]:
         raise RequestError(str(error), 503) from None
 
 
-def received_now() -> str:
-    """The time a record is received, as records store it."""
-    from toolsel.serve.store import now
-
-    return now()
-
-
 def _now() -> str:
     from datetime import UTC, datetime
 
     from toolsel.timeparse import iso
 
     return iso(datetime.now(UTC), "seconds")
-
-
-def _with_stamp(snapshot: Snapshot, stamp: tuple[tuple[str, int, int], ...]) -> Snapshot:
-    from dataclasses import replace
-
-    return replace(snapshot, stamp=stamp)
-
-
-# -- request values ------------------------------------------------------------------------
-
-
-def parse_records(body: Any) -> list[UsageRecord]:
-    """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
-    checked by its model; an error names the item at fault. A replay event that records
-    nothing (`replay_record`) is taken and left out."""
-    return records_of(usage_items(body))
-
-
-def usage_items(body: Any) -> list[Any]:
-    """The items a POST /v1/usage body holds (one record, a list, `{records: [...]}`)."""
-    if isinstance(body, dict) and "records" in body:
-        from toolsel.serve.models import UsageBatch
-
-        body = read(UsageBatch, body).records
-    items = body if isinstance(body, list) else [body]
-    if not items:
-        raise RequestError("no usage records")
-    if len(items) > MAX_BATCH:
-        raise RequestError(f"at most {MAX_BATCH} records per request, got {len(items)}", 413)
-    return items
-
-
-def records_of(items: list[Any]) -> list[UsageRecord]:
-    records = []
-    for number, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise RequestError(f"record {number}: expected an object, got {kind(item)}", 422)
-        try:
-            record = _record(item)
-        except RequestError as error:
-            raise RequestError(f"record {number}: {error}", 422) from None
-        if record is not None:
-            records.append(record)
-    return records
-
-
-def _record(item: dict[str, Any]) -> UsageRecord | None:
-    if "event" in item and "schema" in item:  # a line of `replay --format jsonl`
-        from toolsel.serve.models import ReplayEvent
-
-        return replay_record(read(ReplayEvent, item))
-    from toolsel.serve.models import UsageRecordBody
-
-    sent = read(UsageRecordBody, item)
-    at = sent.at or received_now()
-    return UsageRecord(sent.tool, sent.ok, at, sent.latency_ms, sent.session, sent.error, sent.id)
-
-
-def replay_record(event: ReplayEvent) -> UsageRecord | None:
-    """The record of a replay event: a `tool_result` makes one, at its call's own time (the
-    time it is received when the transcript gave none); a `tool_start` makes none (the
-    call's result does, or the call was never answered), nor does a resumed session's copy
-    of an earlier call (`copied`, which `stats` does not count either), nor a call without
-    a tool name. Its id (`replay_id`) is the same whichever file or folder it was read
-    from, so posting a folder again, or a copy of it, stores nothing twice."""
-    if event.event != "tool_result" or event.copied or event.tool is None:
-        return None
-    return UsageRecord(
-        tool=event.tool,
-        ok=not event.is_error,
-        at=event.at or received_now(),
-        latency_ms=event.latency_ms,
-        session=event.file,
-        id=stored_text(replay_id(event), "id"),
-    )
-
-
-def replay_id(event: ReplayEvent) -> str:
-    """A call's idempotency key: its id, tool and time (`replay:ID@TIME/TOOL`), which name
-    one call wherever its transcript lies; a call without a time, or whose id toolsel made
-    up from its line (`noid:`), is named by its file too (`FILE#ID`)."""
-    call = str(event.id)
-    if event.at is None or call.startswith("noid:"):
-        return f"{event.file}#{call}"
-    return f"replay:{call}@{event.at}/{event.tool}"
 
 
 def describe_error(error: BaseException) -> str:
@@ -579,13 +483,3 @@ def describe_error(error: BaseException) -> str:
     text = str(error) if isinstance(error, ToolselError) else f"{type(error).__name__}: {error}"
     text = visible(" ".join(text.split()))
     return text if len(text) <= 500 else text[:499] + "…"
-
-
-def text_field(body: Mapping[str, Any], key: str) -> str:
-    """A non-empty string under `key` (`toolsel.serve.compat` reads its bodies with it)."""
-    return values.text(body.get(key), key)
-
-
-def integer_field(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
-    """An integer from `low` to `high` under `key`, `default` when absent (`compat`)."""
-    return values.integer(low, high)(body.get(key, default), key)

@@ -8,7 +8,7 @@ them the validators of its fields, so a pydantic error is always one of these me
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -174,3 +174,13 @@ def kind(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
         type(value), "a number" if isinstance(value, (int, float)) else "null"
     )
+
+
+def text_field(body: Mapping[str, Any], key: str) -> str:
+    """A non-empty string under `key` (`toolsel.serve.compat` reads its bodies with it)."""
+    return text(body.get(key), key)
+
+
+def integer_field(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
+    """An integer from `low` to `high` under `key`, `default` when absent (`compat`)."""
+    return integer(low, high)(body.get(key, default), key)
