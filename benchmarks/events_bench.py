@@ -44,7 +44,7 @@ def main(sessions: int) -> None:
     from toolsel.events.reduce import events_stats
     from toolsel.replay.driver import replay_paths
     from toolsel.replay.lines import expand_inputs
-    from toolsel.replay.stats import usage_stats
+    from toolsel.replay.totals import usage_stats
 
     work = Path(tempfile.mkdtemp(prefix="events-bench-"))
     files = write_archive(work / "archive", sessions, calls=40)

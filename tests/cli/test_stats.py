@@ -111,7 +111,8 @@ def test_co_used_pairs_are_bounded_per_transcript() -> None:
     """3,000 distinct tools in one transcript: pairs are counted among its 50 most-called
     tools, not all 4.5 million pairs."""
     from toolsel.replay.report import FileReport, ReplayResult, ToolStats
-    from toolsel.replay.stats import PAIR_TOOLS, add_pairs, pairs_of, usage_stats
+    from toolsel.replay.stats import PAIR_TOOLS, add_pairs, pairs_of
+    from toolsel.replay.totals import usage_stats
 
     tools = {f"t{i:04d}": ToolStats(calls=1 + (i < 3), answered=1) for i in range(3000)}
     result = ReplayResult((FileReport("a", tools=tools), FileReport("b", tools=tools)))

@@ -18,7 +18,7 @@ from toolsel.registry import load_registry
 from toolsel.render.formats import StatsFormat
 from toolsel.render.stats import STATS_RENDERERS
 from toolsel.replay.driver import replay_paths
-from toolsel.replay.stats import usage_stats
+from toolsel.replay.totals import usage_stats
 
 pytest.importorskip("pyarrow")
 duckdb = pytest.importorskip("duckdb")

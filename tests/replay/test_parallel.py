@@ -19,7 +19,8 @@ from toolsel.replay import parallel, stats
 from toolsel.replay.driver import replay_paths, usage_paths
 from toolsel.replay.report import ToolEvent
 from toolsel.replay.series import SeriesRecorder
-from toolsel.replay.stats import UsageStats, usage_stats
+from toolsel.replay.stats import UsageStats
+from toolsel.replay.totals import usage_stats
 from toolsel.replay.window import CallWindow
 
 BUNDLED = ROOT / "transcripts"

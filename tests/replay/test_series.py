@@ -13,7 +13,7 @@ from tests.conftest import ROOT
 from toolsel.replay.driver import replay_paths
 from toolsel.replay.report import ToolEvent
 from toolsel.replay.series import SeriesRecorder
-from toolsel.replay.stats import usage_stats
+from toolsel.replay.totals import usage_stats
 from toolsel.timeparse import epoch_seconds
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

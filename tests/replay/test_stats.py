@@ -16,7 +16,8 @@ from toolsel.replay import parallel
 from toolsel.replay.driver import replay_paths, usage_paths
 from toolsel.replay.series import SeriesRecorder
 from toolsel.replay.sketch import ACCURACY
-from toolsel.replay.stats import UsageStats, usage_stats, without
+from toolsel.replay.stats import UsageStats
+from toolsel.replay.totals import usage_stats, without
 from toolsel.serve.store import UsageRecord, Window, open_store, window_stats
 from toolsel.timeparse import iso
 

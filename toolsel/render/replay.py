@@ -195,7 +195,7 @@ def render_replay_human(result: ReplayResult, out: IO[str], *, per_file: bool = 
     counts and sub-agents, with `per_file`); then the per-tool table. Every line fits the
     console's width (COLUMNS, also when piped): a long name folds, nothing widens."""
     from toolsel.render.stats import print_usage
-    from toolsel.replay.stats import usage_stats
+    from toolsel.replay.totals import usage_stats
 
     console = make_console(out)
     _print_totals(console, result)
@@ -479,7 +479,7 @@ def replay_page_data(result: ReplayResult, timeline: Timeline) -> dict[str, Any]
     JSON output's), per-tool statistics over all files, and each file's calls."""
     from toolsel.render.replay import replay_payload
     from toolsel.render.stats import stats_payload
-    from toolsel.replay.stats import usage_stats
+    from toolsel.replay.totals import usage_stats
 
     return {
         "replay": replay_payload(result),

@@ -22,7 +22,7 @@ from toolsel.replay.report import FileReport, ToolEvent, pack_compact, unpack
 
 if TYPE_CHECKING:
     from toolsel.replay.file import EventSink
-    from toolsel.replay.stats import FileCopies
+    from toolsel.replay.totals import FileCopies
 
 #: Events as they cross processes (`flat`), and the place of `copied` among their fields.
 event_fields = attrgetter(*ToolEvent.__dataclass_fields__)

@@ -25,7 +25,7 @@ from toolsel.replay.report import (
     pack_compact,
     unpack,
 )
-from toolsel.replay.stats import UsageTotals
+from toolsel.replay.totals import UsageTotals
 from toolsel.validate import InputValidator
 
 if TYPE_CHECKING:

@@ -39,7 +39,8 @@ from toolsel.replay.copypass import (
 from toolsel.replay.file import ReplayOptions
 from toolsel.replay.matcher import CopyLog
 from toolsel.replay.report import FileReport, ToolEvent, Totals, flatten, pack_compact, unflatten
-from toolsel.replay.stats import FileCopies, UsageSums, UsageTotals
+from toolsel.replay.stats import UsageSums
+from toolsel.replay.totals import FileCopies, UsageTotals
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future

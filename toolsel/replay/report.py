@@ -295,7 +295,7 @@ def unflatten(flat: tuple[Any, ...]) -> FileReport:
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
     files: Sequence[FileReport]
-    #: the usage totals (`toolsel.replay.stats.UsageTotals`), gathered file by file while
+    #: the usage totals (`toolsel.replay.totals.UsageTotals`), gathered file by file while
     #: replaying: they hold what `files` may no longer (latencies; files not kept)
     usage: Any = None
     #: each count and list of `FileReport` summed over the files, and the finding kinds

@@ -21,7 +21,7 @@ from toolsel.timeparse import epoch_seconds, iso
 
 if TYPE_CHECKING:
     from toolsel.replay.lines import Progress
-    from toolsel.replay.stats import UsageTotals
+    from toolsel.replay.totals import UsageTotals
     from toolsel.replay.window import CallWindow
 
 #: How many slices the charts over time draw (as the usage store's series does).
