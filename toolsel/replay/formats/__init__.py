@@ -74,6 +74,8 @@ EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "tu
 def detect(obj: Any) -> Decoded | None:
     """Decode a line in whichever format its keys say it is (the most common shape first)."""
     if type(obj) is not dict:
+        if type(obj) is list and cline.is_context_update(obj):
+            return cline.CLINE, NOTHING  # a Cline task's context_history.json
         return None
     kind = obj.get("type")
     if kind is None and "role" in obj and "payload" not in obj and "parent_tool_use_id" not in obj:
