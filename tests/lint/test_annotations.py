@@ -72,3 +72,30 @@ def test_not_destructive_on_a_tool_that_overwrites() -> None:
         "{readOnlyHint: false, destructiveHint: false}",
     )
     assert_findings(never, [], rule="TS514")
+
+
+def test_a_browser_input_that_only_scrolls_is_read_by_its_description() -> None:
+    """Round four (Playwright MCP): `browser_mouse_wheel` names no verb, its description
+    opens with one ("Scroll mouse wheel"): the destructive label is TS514's, not a
+    description that hides its effects (TS503)."""
+    wheel = mcp_tool("browser_mouse_wheel", "Scroll mouse wheel", "{readOnlyHint: false, destructiveHint: true}")  # fmt: skip
+    assert_findings(wheel, ["TS514 /tools/0/annotations/destructiveHint"], rule="TS5")
+    refresher = mcp_tool("cache_flush", "Flush the cache.", "{destructiveHint: true}")
+    assert_findings(refresher, [], rule="TS514")  # no looking verb: not TS514's
+
+
+@pytest.mark.parametrize(
+    ("name", "flagged"),
+    [
+        ("browser_pdf_save", True),  # a namespaced name ends with its verb
+        ("save_page", True),
+        ("notes_delete", False),  # two words: `notes` could be the verb's object or a verb
+        ("page_save_status", False),  # the verb is not last
+        ("browser_pdf_preview", False),
+    ],
+)
+def test_read_only_on_a_namespaced_name_that_ends_with_a_writing_verb(
+    name: str, flagged: bool
+) -> None:
+    text = mcp_tool(name, "Page as PDF.", "{readOnlyHint: true}")
+    assert_findings(text, ["TS514 /tools/0/annotations/readOnlyHint"] if flagged else [], rule="TS514")  # fmt: skip

@@ -41,7 +41,8 @@ CHANGE_VERBS = (
     "chang(?:e|es|ed|ing)", "alter(?:s|ed|ing)?", "mutat(?:e|es|ed|ing)",
     "toggl(?:e|es|ed|ing)", "paus(?:e|es|ed|ing)", "resum(?:e|es|ed|ing)",
     "clear(?:s|ed|ing)?", "reboot(?:s|ed|ing)?", "fill(?:s|ed|ing)?", "click(?:s|ed|ing)?",
-    "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:a |the )?key",
+    "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:an? |the )?(?:[\\w-]+ )?(?:keys?|mouse|buttons?)",
+    "select(?:s|ed|ing)? (?:an? |the )?options?",
     "drag(?:s|ged|ging)?", "upgrad(?:e|es|ed|ing)", "downgrad(?:e|es|ed|ing)",
     "restor(?:e|es|ed|ing)", "revert(?:s|ed|ing)?", "attach(?:es|ed|ing)?",
     "detach(?:es|ed|ing)?", "unmount(?:s|ed|ing)?", "spawn(?:s|ed|ing)?",
@@ -185,12 +186,18 @@ def annotated_destructive(tool: Tool) -> bool:
 
 def only_observes(tool: Tool) -> bool:
     """The name leads (or ends) with a reading or looking verb (`get_pod`, `browser_hover`,
-    `take_screenshot`) and the description states no change."""
+    `take_screenshot`), or the description opens with a looking one ("Scroll mouse wheel"
+    for `browser_mouse_wheel`), and the description states no change."""
     words = split_name(tool.name)
     verbs = READ_ONLY_VERBS | OBSERVE_VERBS
+    opening = tool.description.split(maxsplit=1)[:1]
     return (
         bool(words)
-        and (words[0] in verbs or words[-1] in verbs)
+        and (
+            words[0] in verbs
+            or words[-1] in verbs
+            or (bool(opening) and opening[0].lower() in OBSERVE_VERBS)
+        )
         and not SIDE_EFFECTS.search(tool.description)
     )
 
