@@ -99,3 +99,16 @@ def test_read_only_on_a_namespaced_name_that_ends_with_a_writing_verb(
 ) -> None:
     text = mcp_tool(name, "Page as PDF.", "{readOnlyHint: true}")
     assert_findings(text, ["TS514 /tools/0/annotations/readOnlyHint"] if flagged else [], rule="TS514")  # fmt: skip
+
+
+def test_a_hyphenated_header_name_is_not_a_change_verb() -> None:
+    """Round four (Chrome DevTools MCP): "Set-Cookie" in a reader's description is a
+    header, not the verb "set": the tool still only reads."""
+    getter = mcp_tool(
+        "get_network_request",
+        "Gets a network request; shows its 'Cookie' and 'Set-Cookie' headers.",
+        "{readOnlyHint: false}",
+    )
+    assert_findings(getter, ["TS514 /tools/0/annotations/readOnlyHint"], rule="TS514")
+    setter = mcp_tool("get_token", "Gets a token and sets the session cookie.", "{readOnlyHint: false}")  # fmt: skip
+    assert_findings(setter, [], rule="TS514")  # it says it changes something

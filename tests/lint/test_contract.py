@@ -76,7 +76,12 @@ def test_side_effects_read_plain_statements_of_change() -> None:
 
 @pytest.mark.parametrize(
     "description",
-    ["Press mouse down", "Press the left mouse button", "Select an option in a dropdown"],
+    [
+        "Press mouse down",
+        "Press the left mouse button",
+        "Select an option in a dropdown",
+        "Open a new tab and load a URL.",
+    ],
 )
 def test_a_description_stating_the_input_it_performs_says_what_it_changes(
     description: str,

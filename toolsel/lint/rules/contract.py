@@ -42,7 +42,7 @@ CHANGE_VERBS = (
     "toggl(?:e|es|ed|ing)", "paus(?:e|es|ed|ing)", "resum(?:e|es|ed|ing)",
     "clear(?:s|ed|ing)?", "reboot(?:s|ed|ing)?", "fill(?:s|ed|ing)?", "click(?:s|ed|ing)?",
     "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:an? |the )?(?:[\\w-]+ )?(?:keys?|mouse|buttons?)",
-    "select(?:s|ed|ing)? (?:an? |the )?options?",
+    "select(?:s|ed|ing)? (?:an? |the )?options?", "open(?:s|ed|ing)? (?:an? )?new",
     "drag(?:s|ged|ging)?", "upgrad(?:e|es|ed|ing)", "downgrad(?:e|es|ed|ing)",
     "restor(?:e|es|ed|ing)", "revert(?:s|ed|ing)?", "attach(?:es|ed|ing)?",
     "detach(?:es|ed|ing)?", "unmount(?:s|ed|ing)?", "spawn(?:s|ed|ing)?",
@@ -51,7 +51,8 @@ CHANGE_VERBS = (
     "invalidat(?:e|es|ed|ing)", "irreversibl[ey]", "permanent(?:ly)?", "cannot be undone",
     "confirm(?:s|ed|ing|ation)?", "side[- ]effects?", "in production",
 )  # fmt: skip
-SIDE_EFFECTS = re.compile(r"\b(?:" + "|".join(CHANGE_VERBS) + r")\b", re.IGNORECASE)
+#: A change verb, not the first half of a hyphenated name (`Set-Cookie` is a header).
+SIDE_EFFECTS = re.compile(r"\b(?:" + "|".join(CHANGE_VERBS) + r")\b(?!-\w)", re.IGNORECASE)
 #: A name or description that says the tool only reads.
 READ_ONLY_VERBS = frozenset(
     {
