@@ -43,6 +43,7 @@ CHANGE_VERBS = (
     "clear(?:s|ed|ing)?", "reboot(?:s|ed|ing)?", "fill(?:s|ed|ing)?", "click(?:s|ed|ing)?",
     "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:an? |the )?(?:[\\w-]+ )?(?:keys?|mouse|buttons?)",
     "select(?:s|ed|ing)? (?:an? |the )?options?", "open(?:s|ed|ing)? (?:an? )?new",
+    "(?:un)?cordon(?:s|ed|ing)?", "drain(?:s|ed|ing)?", "evict(?:s|ed|ing|ion)?",
     "drag(?:s|ged|ging)?", "upgrad(?:e|es|ed|ing)", "downgrad(?:e|es|ed|ing)",
     "restor(?:e|es|ed|ing)", "revert(?:s|ed|ing)?", "attach(?:es|ed|ing)?",
     "detach(?:es|ed|ing)?", "unmount(?:s|ed|ing)?", "spawn(?:s|ed|ing)?",
