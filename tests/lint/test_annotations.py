@@ -112,3 +112,14 @@ def test_a_hyphenated_header_name_is_not_a_change_verb() -> None:
     assert_findings(getter, ["TS514 /tools/0/annotations/readOnlyHint"], rule="TS514")
     setter = mcp_tool("get_token", "Gets a token and sets the session cookie.", "{readOnlyHint: false}")  # fmt: skip
     assert_findings(setter, [], rule="TS514")  # it says it changes something
+
+
+def test_a_reading_verb_after_a_namespace_word_is_the_name_s_verb() -> None:
+    """Round four (Notion MCP, generated from OpenAPI): `API-query-data-source` is a read
+    that its POST method made destructive; the annotation is wrong, not the description."""
+    query = mcp_tool("API-query-data-source", "Notion | Query a data source", "{destructiveHint: true}")  # fmt: skip
+    assert_findings(query, ["TS514 /tools/0/annotations/destructiveHint"], rule="TS5")
+    two_words = mcp_tool("data_query", "Notion | Query a data source", "{destructiveHint: true}")
+    assert_findings(two_words, ["TS514 /tools/0/annotations/destructiveHint"], rule="TS514")
+    writer = mcp_tool("API-patch-page", "Notion | Update page properties", "{destructiveHint: true}")  # fmt: skip
+    assert_findings(writer, [], rule="TS514")

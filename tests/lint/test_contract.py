@@ -82,6 +82,7 @@ def test_side_effects_read_plain_statements_of_change() -> None:
         "Select an option in a dropdown",
         "Open a new tab and load a URL.",
         "Manage Kubernetes nodes with cordon, drain, and uncordon operations",
+        "Notion | Append block children",
     ],
 )
 def test_a_description_stating_the_input_it_performs_says_what_it_changes(

@@ -44,6 +44,7 @@ CHANGE_VERBS = (
     "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:an? |the )?(?:[\\w-]+ )?(?:keys?|mouse|buttons?)",
     "select(?:s|ed|ing)? (?:an? |the )?options?", "open(?:s|ed|ing)? (?:an? )?new",
     "(?:un)?cordon(?:s|ed|ing)?", "drain(?:s|ed|ing)?", "evict(?:s|ed|ing|ion)?",
+    "append(?:s|ed|ing)?",
     "drag(?:s|ged|ging)?", "upgrad(?:e|es|ed|ing)", "downgrad(?:e|es|ed|ing)",
     "restor(?:e|es|ed|ing)", "revert(?:s|ed|ing)?", "attach(?:es|ed|ing)?",
     "detach(?:es|ed|ing)?", "unmount(?:s|ed|ing)?", "spawn(?:s|ed|ing)?",
@@ -188,8 +189,9 @@ def annotated_destructive(tool: Tool) -> bool:
 
 def only_observes(tool: Tool) -> bool:
     """The name leads (or ends) with a reading or looking verb (`get_pod`, `browser_hover`,
-    `take_screenshot`), or the description opens with a looking one ("Scroll mouse wheel"
-    for `browser_mouse_wheel`), and the description states no change."""
+    `take_screenshot`; after a namespace word: `API-query-data-source`), or the description
+    opens with a looking one ("Scroll mouse wheel" for `browser_mouse_wheel`), and the
+    description states no change."""
     words = split_name(tool.name)
     verbs = READ_ONLY_VERBS | OBSERVE_VERBS
     opening = tool.description.split(maxsplit=1)[:1]
@@ -198,6 +200,7 @@ def only_observes(tool: Tool) -> bool:
         and (
             words[0] in verbs
             or words[-1] in verbs
+            or (len(words) > 2 and words[1] in verbs)
             or (bool(opening) and opening[0].lower() in OBSERVE_VERBS)
         )
         and not SIDE_EFFECTS.search(tool.description)
