@@ -92,6 +92,9 @@ def test_a_browser_input_that_only_scrolls_is_read_by_its_description() -> None:
         ("notes_delete", False),  # two words: `notes` could be the verb's object or a verb
         ("page_save_status", False),  # the verb is not last
         ("browser_pdf_preview", False),
+        ("get_latest_commit", False),  # a reading verb makes the last word a noun
+        ("list_blog_post", False),
+        ("browser_snapshot_save", True),  # a looking word is no reading verb
     ],
 )
 def test_read_only_on_a_namespaced_name_that_ends_with_a_writing_verb(

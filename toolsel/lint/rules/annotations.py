@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules.contract import annotated_destructive, only_observes
+from toolsel.lint.rules.contract import READ_ONLY_VERBS, annotated_destructive, only_observes
 from toolsel.registry.model import Tool
 from toolsel.text import split_name
 
@@ -46,9 +46,16 @@ def says_it_destroys(description: str) -> bool:
 
 def writes_by_name(words: list[str]) -> bool:
     """The name leads with a writing verb, or ends with one after a namespace
-    (`browser_pdf_save`, `files_delete`)."""
-    return bool(words) and (
-        words[0] in WRITE_VERBS or (len(words) > 2 and words[-1] in WRITE_VERBS)
+    (`browser_pdf_save`) and has no reading verb, which would make the last word a noun
+    (`get_latest_commit`, `list_blog_post`)."""
+    if not words:
+        return False
+    if words[0] in WRITE_VERBS:
+        return True
+    return (
+        len(words) > 2
+        and words[-1] in WRITE_VERBS
+        and not any(word in READ_ONLY_VERBS for word in words)
     )
 
 
