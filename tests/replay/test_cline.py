@@ -204,6 +204,40 @@ def test_native_calls_answered_by_text_pair_by_turn(tmp_path: Path, one_line: bo
     assert [(f.id, f.tool) for f in report.failures] == [("t_run", "execute_command")]
 
 
+#: A task's context_history.json (Cline's `ContextManager`): the first assistant message's
+#: text replaced to say the history was truncated.
+CONTEXT_HISTORY = [[1, [0, [[0, [[1769064500000, "text", ["[NOTE] Some previous conversation history with the user has been removed"], []]]]]]]]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("value", "known"),
+    [
+        (CONTEXT_HISTORY[0], True),
+        ([2, [1, []]], True),
+        ([1, 2], False),
+        (["1", [0, []]], False),
+        ([1, [0, []], 3], False),
+    ],
+)
+def test_a_context_history_entry_is_known_and_holds_no_call(value: list[Any], known: bool) -> None:
+    assert detect(value) == (("cline", ()) if known else None)
+
+
+@pytest.mark.parametrize("name", ["ui_messages.json", "context_history.json", "task_metadata.json"])
+def test_a_companion_file_named_alone_is_refused_naming_the_history(
+    cli: Cli, tmp_path: Path, name: str
+) -> None:
+    """They restate the history or hold none of it: replaying one alone would be a clean
+    report of nothing, so it is refused with the file to give instead."""
+    path = tmp_path / name
+    path.write_text(json.dumps(CONTEXT_HISTORY))
+    for command in ("replay", "stats"):
+        run = cli(command, str(path), "--no-registry")
+        assert run.exit_code == 2, run.output
+        assert run.stderr.count("\n") == 1 and "replay api_conversation_history.json from the same task folder" in run.stderr  # fmt: skip
+        assert f"{path}: a Cline task's {name} holds" in run.stderr
+
+
 def test_a_task_folder_is_read_without_a_false_alarm(cli: Cli, tmp_path: Path) -> None:
     """A task folder holds the history beside `ui_messages.json` and `task_metadata.json`,
     which hold no calls: known, not "format not recognised"."""
@@ -213,8 +247,9 @@ def test_a_task_folder_is_read_without_a_false_alarm(cli: Cli, tmp_path: Path) -
     ui = [{"ts": 1, "type": "say", "say": "task", "text": "read a"}, {"ts": 2, "type": "ask", "ask": "tool", "text": "{}"}]  # fmt: skip
     (tmp_path / "ui_messages.json").write_text(json.dumps(ui))
     (tmp_path / "task_metadata.json").write_text(json.dumps({"files_in_context": [], "model_usage": []}))  # fmt: skip
+    (tmp_path / "context_history.json").write_text(json.dumps(CONTEXT_HISTORY))
     run = cli("replay", str(tmp_path), "--no-registry", "-f", "json")
     files = {f["path"].split("/")[-1]: f for f in json.loads(run.stdout)["files"]}
-    assert run.exit_code == 0 and set(files) == {"api_conversation_history.json", "ui_messages.json", "task_metadata.json"}  # fmt: skip
+    assert run.exit_code == 0 and set(files) == {"api_conversation_history.json", "ui_messages.json", "task_metadata.json", "context_history.json"}  # fmt: skip
     assert all(f["notes"] == [] and f["format"] == "cline" for f in files.values())
     assert files["api_conversation_history.json"]["paired"] == 1

@@ -141,6 +141,13 @@ def test_result_before_its_call_still_pairs() -> None:
             "vscode-chat",
             {"calls": 4, "results": 3, "errors": 2, "unanswered": ["toolu_test"]},
         ),
+        # a chat replay export: each `toolCall` entry holds its response (or `error`); the
+        # `request` entry restating a call to the model and the `error` entry are not calls
+        (
+            "vscode-chat.chatreplay.json",
+            "vscode-chatreplay",
+            {"calls": 3, "results": 3, "errors": 1, "unanswered": []},
+        ),
         # Anthropic blocks, but results by `toolUseID` with a run status
         (
             "amp-thread.json",

@@ -77,6 +77,27 @@ def test_near_misses_are_not_vscode_chat(record: dict[str, Any]) -> None:
     assert decoded is None or decoded[0] != "vscode-chat"
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        {
+            "requesterUsername": "me",
+            "responderUsername": "GitHub Copilot",
+            "initialLocation": "panel",
+        },
+        {"responderUsername": "GitHub Copilot", "initialLocation": "panel"},
+    ],
+)
+def test_an_exported_chat_is_a_session_without_its_id(header: dict[str, Any]) -> None:
+    """ "Chat: Export Chat..." writes the requests without `sessionId` or `version`; a
+    `prepareToolInvocation` part only announces a call being written: not a call."""
+    announced = {"kind": "prepareToolInvocation", "toolName": "copilot_readFile"}
+    request = {"requestId": "r1", "message": {"text": "go"}, "response": [part(isComplete=True), announced]}  # fmt: skip
+    decoded = detect({**header, "requests": [request]})
+    assert decoded is not None and decoded[0] == "vscode-chat"
+    assert [type(e).__name__ for e in decoded[1]] == ["Human", "Call", "Result"]
+
+
 def test_a_session_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
     done = part(isComplete=True, isConfirmed={"type": 1})
     running = part(toolCallId="t2", isComplete=False)

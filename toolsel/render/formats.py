@@ -122,6 +122,7 @@ class InputFormat(StrEnum):
     CONTINUE = "continue"
     CLINE = "cline"
     VSCODE_CHAT = "vscode-chat"
+    VSCODE_CHATREPLAY = "vscode-chatreplay"
     AMP = "amp"
 
 

@@ -75,10 +75,22 @@ def expand_inputs(paths: list[str]) -> list[str]:
         if kind.is_dir:
             found.extend(transcripts_under(raw))
         else:
+            _refuse_companion(raw)
             found.append(raw)
     if not found:
         raise UsageError("no transcript files found", hint="pass files, directories or globs")
     return found
+
+
+def _refuse_companion(path: str) -> None:
+    """A file that sits beside a transcript and holds none (a Cline task's `ui_messages.json`),
+    named on its own, is refused with the file to give instead; in a folder it is read as
+    nothing."""
+    from toolsel.replay.formats.cline import companion_refusal
+
+    refusal = companion_refusal(path)
+    if refusal is not None:
+        raise UsageError(refusal)
 
 
 def expand_since(paths: list[str], since: float | None) -> list[str]:

@@ -114,6 +114,19 @@ def _nonzero(value: Any) -> bool:
 
 
 # --- Anthropic-style messages: Claude Code sessions, stream-json, Amp, Cursor transcripts ---
+def server_error(block: dict[str, Any]) -> bool:
+    """`is_error` true, or (server tools) a content object `*_error`, or a code run whose
+    `return_code` is not 0."""
+    content = block.get("content")
+    if block.get("is_error") is True:
+        return True
+    if isinstance(content, dict):
+        return str(content.get("type") or "").endswith("_error") or _nonzero(
+            content.get("return_code")
+        )
+    return False
+
+
 def anthropic_blocks(t: Tally, recs: list[Any], subagent_files: set[str]) -> None:
     agent_calls: dict[str, str] = {}
     for r in recs:
@@ -127,17 +140,21 @@ def anthropic_blocks(t: Tally, recs: list[Any], subagent_files: set[str]) -> Non
             t.result(r.get("tool_use_id"), r.get("is_error") is True)
             continue
         msg = r.get("message")
+        if not isinstance(msg, dict) and isinstance(r.get("content"), list) and "role" in r:
+            msg = r  # an Anthropic Messages API message itself (a response object)
         if not isinstance(msg, dict) or not isinstance(msg.get("content"), list):
             continue
         for b in msg["content"]:
             if not isinstance(b, dict):
                 continue
-            if b.get("type") == "tool_use":
+            btype = str(b.get("type") or "")
+            if btype in ("tool_use", "server_tool_use", "mcp_tool_use"):
                 t.call(b.get("id"), b.get("name"))
                 if b.get("name") in ("Task", "Agent") and b.get("id"):
                     agent_calls[str(b["id"])] = ""
-            elif b.get("type") == "tool_result":
-                t.result(b.get("tool_use_id"), b.get("is_error") is True)
+            elif btype == "tool_result" or btype.endswith("_tool_result"):
+                # server tools answer in the same message: web_search_tool_result, ...
+                t.result(b.get("tool_use_id"), server_error(b))
                 tur = r.get("toolUseResult") or r.get("tool_use_result")
                 tid = b.get("tool_use_id")
                 agent = (tur.get("agentId") if isinstance(tur, dict) else None) or r.get("agentId")
@@ -348,17 +365,25 @@ def openhands(t: Tally, recs: list[Any]) -> None:
 def responses(t: Tally, recs: list[Any]) -> None:
     for it in recs[0].get("output") or []:
         kind = it.get("type")
-        if kind in ("function_call", "custom_tool_call", "local_shell_call", "tool_search_call"):
+        if kind in (
+            "function_call",
+            "custom_tool_call",
+            "local_shell_call",
+            "tool_search_call",
+            "shell_call",
+        ):
             t.call(it.get("call_id"), it.get("name") or kind)
         elif kind in (
             "function_call_output",
             "custom_tool_call_output",
             "tool_search_output",
             "local_shell_call_output",
+            "shell_call_output",
         ):
             t.result(it.get("call_id"), False)
-        elif kind in (
+        elif kind in (  # hosted tools: the call and its outcome in one item
             "web_search_call",
+            "file_search_call",
             "mcp_call",
             "image_generation_call",
             "code_interpreter_call",
@@ -563,6 +588,34 @@ def opencode(t: Tally, recs: list[Any]) -> None:
             t.result(part.get("callID"), state.get("status") == "error" or "error" in state)
 
 
+# --- VS Code Copilot Chat: a session / "Export Chat" file, or a `.chatreplay.json` export ---
+def vscode_chat(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        for req in r.get("requests") or []:
+            for part in req.get("response") or []:
+                if not isinstance(part, dict) or part.get("kind") != "toolInvocationSerialized":
+                    continue  # a `prepareToolInvocation` only announces a call being written
+                t.call(part.get("toolCallId"), part.get("toolId"))
+                if part.get("isComplete") is True:
+                    confirmed = part.get("isConfirmed")
+                    details = part.get("resultDetails")
+                    err = (
+                        confirmed is False
+                        or (isinstance(confirmed, dict) and confirmed.get("type") in (0, 5))
+                        or (isinstance(details, dict) and details.get("isError") is True)
+                    )
+                    t.result(part.get("toolCallId"), err)
+
+
+def vscode_chatreplay(t: Tally, recs: list[Any]) -> None:
+    for r in recs:
+        for prompt in r.get("prompts") or []:
+            for log in prompt.get("logs") or []:
+                if log.get("kind") == "toolCall":  # the call and what the tool returned
+                    t.call(log.get("id"), log.get("tool"))
+                    t.result(log.get("id"), bool(log.get("error")))
+
+
 def aider_markdown(t: Tally, recs: list[Any]) -> None:
     """Aider's `.aider.chat.history.md` logs no tool calls: edits are text blocks."""
 
@@ -588,6 +641,10 @@ def detect(recs: list[Any]) -> str:
         for b in _goose_blocks(r)
     ):
         return "goose"
+    if any(isinstance(r.get("requests"), list) for r in dicts):
+        return "vscode-chat"
+    if any(isinstance(r.get("prompts"), list) and "exportedAt" in r for r in dicts):
+        return "vscode-chatreplay"
     if any(isinstance(r.get("history"), list) and "sessionId" in r for r in dicts):
         return "continue"
     if _opencode_parts(recs) and not any("payload" in r for r in dicts):
@@ -647,6 +704,8 @@ DECODERS = {
     "goose": goose,
     "continue": continue_session,
     "opencode": opencode,
+    "vscode-chat": vscode_chat,
+    "vscode-chatreplay": vscode_chatreplay,
     "aider-markdown": aider_markdown,
 }
 

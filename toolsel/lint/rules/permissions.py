@@ -40,7 +40,10 @@ CHANGE_VERBS = (
     "chang(?:e|es|ed|ing)", "alter(?:s|ed|ing)?", "mutat(?:e|es|ed|ing)",
     "toggl(?:e|es|ed|ing)", "paus(?:e|es|ed|ing)", "resum(?:e|es|ed|ing)",
     "clear(?:s|ed|ing)?", "reboot(?:s|ed|ing)?", "fill(?:s|ed|ing)?", "click(?:s|ed|ing)?",
-    "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:a |the )?key",
+    "typ(?:e|es|ed|ing) (?:text|into|in)", "press(?:es|ed|ing)? (?:an? |the )?(?:[\\w-]+ )?(?:keys?|mouse|buttons?)",
+    "select(?:s|ed|ing)? (?:an? |the )?options?", "open(?:s|ed|ing)? (?:an? )?new",
+    "(?:un)?cordon(?:s|ed|ing)?", "drain(?:s|ed|ing)?", "evict(?:s|ed|ing|ion)?",
+    "append(?:s|ed|ing)?",
     "drag(?:s|ged|ging)?", "upgrad(?:e|es|ed|ing)", "downgrad(?:e|es|ed|ing)",
     "restor(?:e|es|ed|ing)", "revert(?:s|ed|ing)?", "attach(?:es|ed|ing)?",
     "detach(?:es|ed|ing)?", "unmount(?:s|ed|ing)?", "spawn(?:s|ed|ing)?",
@@ -49,7 +52,8 @@ CHANGE_VERBS = (
     "invalidat(?:e|es|ed|ing)", "irreversibl[ey]", "permanent(?:ly)?", "cannot be undone",
     "confirm(?:s|ed|ing|ation)?", "side[- ]effects?", "in production",
 )  # fmt: skip
-SIDE_EFFECTS = re.compile(r"\b(?:" + "|".join(CHANGE_VERBS) + r")\b", re.IGNORECASE)
+#: A change verb, not the first half of a hyphenated name (`Set-Cookie` is a header).
+SIDE_EFFECTS = re.compile(r"\b(?:" + "|".join(CHANGE_VERBS) + r")\b(?!-\w)", re.IGNORECASE)
 #: A name or description that says the tool only reads.
 READ_ONLY_VERBS = frozenset(
     {
@@ -183,8 +187,19 @@ def annotated_destructive(tool: Tool) -> bool:
 
 def only_observes(tool: Tool) -> bool:
     """The name leads (or ends) with a reading or looking verb (`get_pod`, `browser_hover`,
-    `take_screenshot`) and the description states no change."""
-    return _named_for(tool, READ_ONLY_VERBS | OBSERVE_VERBS)
+    `take_screenshot`; after a namespace word: `API-query-data-source`), or the description
+    opens with a looking one ("Scroll mouse wheel" for `browser_mouse_wheel`), and the
+    description states no change."""
+    words = split_name(tool.name)
+    opening = tool.description.split(maxsplit=1)[:1]
+    return _named_for(tool, READ_ONLY_VERBS | OBSERVE_VERBS) or (
+        bool(words)
+        and (
+            (len(words) > 2 and words[1] in READ_ONLY_VERBS | OBSERVE_VERBS)
+            or (bool(opening) and opening[0].lower() in OBSERVE_VERBS)
+        )
+        and not SIDE_EFFECTS.search(tool.description)
+    )
 
 
 def says_it_only_reads(tool: Tool) -> bool:

@@ -16,6 +16,7 @@ from toolsel.replay.formats import (
     amp,
     antigravity,
     chat,
+    chatreplay,
     claude,
     cline,
     codex,
@@ -63,6 +64,7 @@ DECODERS: dict[str, Decoder] = {
     "continue": continuedev.record,
     "cline": cline.record,
     "vscode-chat": vscode_chat.record,
+    "vscode-chatreplay": chatreplay.record,
     "amp": amp.record,
 }
 #: `codex exec --json` events that are not items.
@@ -72,6 +74,8 @@ EXEC_EVENTS = frozenset({"thread.started", "turn.started", "turn.completed", "tu
 def detect(obj: Any) -> Decoded | None:
     """Decode a line in whichever format its keys say it is (the most common shape first)."""
     if type(obj) is not dict:
+        if type(obj) is list and cline.is_context_update(obj):
+            return cline.CLINE, NOTHING  # a Cline task's context_history.json
         return None
     kind = obj.get("type")
     if kind is None and "role" in obj and "payload" not in obj and "parent_tool_use_id" not in obj:
@@ -176,7 +180,7 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
     """Records without a string `type`: Responses objects, Antigravity events, OpenHands
     events, a Gemini recording's header and control lines, opencode's exported messages,
     Continue's sessions and their items, a Goose session's header, VS Code chat sessions
-    and their journals' lines, and a Cline task's metadata."""
+    and their journals' lines, VS Code chat replay exports, and a Cline task's metadata."""
     if obj.get("object") == "response":
         return codex.responses(obj)
     if "event" in obj:
@@ -193,6 +197,8 @@ def _untyped(obj: dict[str, Any]) -> Decoded | None:
         return goose.record(obj)
     if vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj):
         return vscode_chat.record(obj)
+    if chatreplay.is_export(obj):
+        return chatreplay.record(obj)
     if cline.is_task_metadata(obj):
         return cline.CLINE, NOTHING
     return None

@@ -15,8 +15,12 @@ answers them with the same id-less text (so they too pair by position), or with
 Told from other Anthropic messages by that signature: the `ts` the extension stamps on each
 message it keeps, a known tool's tag in an assistant text block, or a user text block that
 is a tool result header, a `<task>` or the `<environment_details>` the extension appends.
-The task's `ui_messages.json` (`say`/`ask` records) and `task_metadata.json` hold no calls
-of their own: they are known, and read as nothing.
+The task's `ui_messages.json` (`say`/`ask` records), `task_metadata.json` and
+`context_history.json` (the edits Cline made to the history to fit the context window,
+`[[message, [edit, [[block, [[ts, kind, text, meta]]]]]]]`) hold no calls of their own: the
+UI messages restate the history's calls without ids or outcomes, and the context edits only
+replace texts. In a folder they are known and read as nothing; named on their own, they are
+refused, naming the file to give instead (`COMPANION_FILES`).
 """
 
 from __future__ import annotations
@@ -59,8 +63,31 @@ TASK = re.compile(r"<task>\s*(.*?)\s*</task>", re.DOTALL)
 UI_RECORD_TYPES = frozenset({"say", "ask"})
 
 
+#: The files beside a task's history that hold no calls, and what each holds instead.
+COMPANION_FILES = {
+    "ui_messages.json": "what the extension showed: the calls restated without ids or outcomes",
+    "context_history.json": "the edits Cline made to fit the context window, no calls",
+    "task_metadata.json": "the files in context and the models used, no calls",
+}
+HISTORY_FILE = "api_conversation_history.json"
+
+
+def companion_refusal(path: str) -> str | None:
+    """Why a file named on its own is not a Cline transcript, naming the one to give (None:
+    not a task's companion file)."""
+    from pathlib import PurePath
+
+    held = COMPANION_FILES.get(PurePath(path).name)
+    if held is None:
+        return None
+    return f"{path}: a Cline task's {PurePath(path).name} holds {held}; replay {HISTORY_FILE} from the same task folder"
+
+
 def record(obj: Any) -> Decoded | None:
-    """`--input-format cline`: a message with a role, or a `ui_messages.json` record."""
+    """`--input-format cline`: a message with a role, a `ui_messages.json` record, or an
+    entry of `context_history.json`."""
+    if type(obj) is list:
+        return (CLINE, NOTHING) if is_context_update(obj) else None
     if type(obj) is not dict:
         return None
     if is_ui_record(obj) or is_task_metadata(obj):
@@ -73,6 +100,15 @@ def record(obj: Any) -> Decoded | None:
 def is_ui_record(obj: dict[str, Any]) -> bool:
     kind = obj.get("type")
     return type(kind) is str and kind in UI_RECORD_TYPES and type(obj.get("ts")) is int
+
+
+def is_context_update(obj: list[Any]) -> bool:
+    """An entry of a task's `context_history.json`: `[message index, [edit type, [[block
+    index, updates], ...]]]`."""
+    if len(obj) != 2 or type(obj[0]) is not int or type(obj[1]) is not list:
+        return False
+    edit = obj[1]
+    return len(edit) == 2 and type(edit[0]) is int and type(edit[1]) is list
 
 
 def is_task_metadata(obj: dict[str, Any]) -> bool:

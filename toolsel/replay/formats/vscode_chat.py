@@ -1,5 +1,7 @@
 """VS Code Copilot Chat sessions (`workspaceStorage/<hash>/chatSessions/<id>.json`:
-`{version, sessionId, requests: [{requestId, message, response: [...]}]}`), read whole.
+`{version, sessionId, requests: [{requestId, message, response: [...]}]}`), and the files
+"Chat: Export Chat..." writes (the same `requests`, without `version` or `sessionId`), read
+whole.
 
 A tool call is a `toolInvocationSerialized` part of a request's `response`, with its
 `toolCallId` and `toolId`; it holds its own outcome: `isComplete` says it was answered,
@@ -29,11 +31,17 @@ TOOL_PART = "toolInvocationSerialized"
 NOT_RUN = frozenset({0, 5})
 
 
+#: Keys beside `requests` that only a chat session has: a stored session has a `sessionId`
+#: and a `version`; one saved with "Chat: Export Chat..." has neither, only who asked and
+#: answered and where the chat was opened.
+SESSION_KEYS = ("sessionId", "version", "responderUsername", "requesterUsername", "initialLocation")
+
+
 def is_session(obj: dict[str, Any]) -> bool:
     """A chat session: a `requests` list whose requests carry a `requestId` and a
-    `response` list, beside a `sessionId` or a `version`."""
+    `response` list, beside one of the `SESSION_KEYS`."""
     requests = obj.get("requests")
-    if type(requests) is not list or ("sessionId" not in obj and "version" not in obj):
+    if type(requests) is not list or not any(key in obj for key in SESSION_KEYS):
         return False
     return all(
         type(r) is dict and "requestId" in r and type(r.get("response")) is list

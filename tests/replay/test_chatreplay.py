@@ -1,0 +1,83 @@
+"""VS Code Copilot Chat replay exports (`*.chatreplay.json`): a `toolCall` log entry is a
+call holding its outcome; the `request` entries restate calls to the model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import Cli
+from tests.replay.records import replay
+from toolsel.replay.events import Call, Human, Result
+from toolsel.replay.formats import detect
+
+
+def tool_call(call_id: str = "call_1__vscode-1", **fields: Any) -> dict[str, Any]:
+    entry = {"id": call_id, "kind": "toolCall", "tool": "read_file", "args": '{"path": "a.py"}'}
+    return {**entry, "time": "2025-12-02T23:23:11.787Z", "response": ["12345"], **fields}
+
+
+#: What the model was sent: it restates the call it answers, and is not a call.
+REQUEST = {
+    "id": "f4092c41",
+    "kind": "request",
+    "type": "ChatMLSuccess",
+    "requestMessages": {
+        "messages": [
+            {
+                "role": 2,
+                "content": [],
+                "toolCalls": [
+                    {"id": "call_1", "function": {"name": "read_file", "arguments": "{}"}}
+                ],
+            },
+            {"role": 3, "content": [{"type": 1, "text": "12345"}], "toolCallId": "call_1"},
+        ]
+    },
+    "response": {"type": "success", "message": ["done"]},
+}
+
+
+def export(*logs: dict[str, Any], prompt: str = "read it") -> dict[str, Any]:
+    entries = [{"id": "e1", "kind": "element", "name": "YC", "tokens": 1}, *logs]
+    prompts = [{"prompt": prompt, "hasSeen": False, "logCount": len(entries), "logs": entries}]
+    return {"exportedAt": "2025-12-02T23:24:04.686Z", "totalPrompts": 1, "prompts": prompts}
+
+
+def test_a_tool_call_entry_is_a_call_and_its_result() -> None:
+    decoded = detect(export(tool_call(), REQUEST))
+    assert decoded is not None and decoded[0] == "vscode-chatreplay"
+    human, call, result = decoded[1]
+    assert human == Human("read it")
+    assert isinstance(call, Call) and (call.id, call.tool) == ("call_1__vscode-1", "read_file")
+    assert call.arguments == {"path": "a.py"}
+    assert isinstance(result, Result) and (result.is_error, result.size) == (False, 5)
+
+
+def test_an_entry_with_an_error_failed() -> None:
+    decoded = detect(export(tool_call(error="ENOENT: no such file", response=[])))
+    assert decoded is not None
+    results = [e for e in decoded[1] if isinstance(e, Result)]
+    assert [(r.is_error, r.error) for r in results] == [(True, "ENOENT: no such file")]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"prompts": [{"prompt": "x", "logs": []}]},  # no exportedAt
+        {"exportedAt": "2025-12-02", "prompts": [{"prompt": "x"}]},  # prompts without logs
+        {"exportedAt": "2025-12-02", "prompts": "x"},
+    ],
+)
+def test_near_misses_are_not_a_replay_export(record: dict[str, Any]) -> None:
+    decoded = detect(record)
+    assert decoded is None or decoded[0] != "vscode-chatreplay"
+
+
+def test_an_export_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
+    report = replay(tmp_path, export(tool_call(), REQUEST, tool_call("call_2")), name="x.chatreplay.json")  # type: ignore[arg-type]  # fmt: skip
+    assert (report.format, report.calls, report.paired, report.notes) == ("vscode-chatreplay", 2, 2, ())  # fmt: skip
+    result = cli("replay", str(tmp_path / "x.chatreplay.json"), "--no-registry", "--format", "json")
+    assert result.exit_code == 0 and '"format": "vscode-chatreplay"' in result.stdout
