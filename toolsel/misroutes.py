@@ -326,7 +326,15 @@ def acting_tools(registry: Registry | None) -> frozenset[str]:
 
 def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> MisrouteReport:
     """What `finder` found, as a report: pairs by most occurrences, then by name."""
-    ranked = _RankOracle(registry) if registry is not None else None
+    orders: Mapping[str, Sequence[str]] = {}
+    if registry is not None:
+        from toolsel.ranking.core import RankOptions
+        from toolsel.ranking.options import Method
+        from toolsel.ranking.requests import rank_each_once
+
+        everything = RankOptions(method=Method.HYBRID, top=max(1, len(registry.tools)))
+        requests = (r for found in finder.found.values() for r in found.requests)
+        orders = rank_each_once(registry, requests, everything)
     with gc_paused():
         pairs = tuple(
             MisroutePair(
@@ -335,7 +343,9 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
                 found.count,
                 found.empty,
                 tuple(found.occurrences),
-                ranked.check(loser, winner, found.requests) if ranked is not None else None,
+                _rank_check(orders, loser, winner, found.requests)
+                if registry is not None
+                else None,
             )
             for (loser, winner), found in sorted(
                 finder.found.items(), key=lambda kv: (-kv[1].count, kv[0])
@@ -353,38 +363,17 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
     )
 
 
-class _RankOracle:
-    """`rank` (hybrid) over one registry, each distinct request ranked once."""
-
-    def __init__(self, registry: Registry) -> None:
-        from toolsel.ranking.index import build_index
-        from toolsel.ranking.prepared import PreparedIndex
-
-        # prepared once: its caches (vocabulary, statistics) serve every request
-        self.index = PreparedIndex(build_index(registry))
-        self.size = max(1, len(registry.tools))
-        self.orders: dict[str, Sequence[str]] = {}
-
-    def order(self, request: str) -> Sequence[str]:
-        from toolsel.ranking import rank_tools
-        from toolsel.ranking.core import RankOptions
-        from toolsel.ranking.options import Method
-
-        order = self.orders.get(request)
-        if order is None:
-            options = RankOptions(method=Method.HYBRID, top=self.size)
-            order = [r.name for r in rank_tools(self.index, request, options).results]
-            self.orders[request] = order
-        return order
-
-    def check(self, loser: str, winner: str, requests: Mapping[str, int]) -> RankCheck:
-        prompted = first = top = above = 0
-        for request, count in requests.items():
-            order = self.order(request)
-            at = {name: n for n, name in enumerate(order)}
-            won = at.get(winner)
-            prompted += count
-            first += count * (won == 0)
-            top += count * (won is not None and won < RANK_TOP)
-            above += count * (won is not None and won < at.get(loser, len(order)))
-        return RankCheck(prompted, first, top, above)
+def _rank_check(
+    orders: Mapping[str, Sequence[str]], loser: str, winner: str, requests: Mapping[str, int]
+) -> RankCheck:
+    """What `rank` (hybrid, `orders`: each request's order) does with a pair's requests."""
+    prompted = first = top = above = 0
+    for request, count in requests.items():
+        order = orders[request]
+        at = {name: n for n, name in enumerate(order)}
+        won = at.get(winner)
+        prompted += count
+        first += count * (won == 0)
+        top += count * (won is not None and won < RANK_TOP)
+        above += count * (won is not None and won < at.get(loser, len(order)))
+    return RankCheck(prompted, first, top, above)
