@@ -14,9 +14,23 @@ tests and they failed) is no failure of the tool: the tool did its job, and what
 Each failure counts once: a later success of the same tool (a retry that worked) settles
 it, as does the first different tool that works; a failure of the same tool again in the
 same step continues the same chain. A result whose size the reader does not measure
-counts as non-empty; so does an empty result of a tool the registry says acts (a
-permission above read: `mkdir` in a shell has nothing to say). With a registry, `rank` (hybrid) is asked, for each occurrence's
-request, whether it puts the winner first, in its top 5, and above the loser.
+counts as non-empty; so does an empty result of a tool that acts (a permission above
+read: `mkdir` in a shell has nothing to say). A tool's permission is the registry's, else
+that of the agent clients' built-in catalogs (`Bash` runs commands, `Read` reads).
+
+The tool that worked must have done the failed call's job, not the next one (the
+labelled false positives of docs/commands.md, "Misroutes"):
+
+- when both calls name what they work on (`toolsel.targets`: a path, a pattern, a short
+  query), they name one thing in common; a call on something else is another step;
+- an edit (a tool whose permission is `write`) after a failed look-up or command is the
+  fix that follows it (the tests failed, then the code is edited), unless the failed call
+  was an edit too;
+- a look-up (permission `read`) after a failed edit is what the edit asked for first
+  ("File has not been read yet"), not a better tool.
+
+With a registry, `rank` (hybrid) is asked, for each occurrence's request, whether it puts
+the winner first, in its top 5, and above the loser.
 """
 
 from __future__ import annotations
@@ -36,6 +50,7 @@ _EXIT_STATUS = re.compile(r'^exit (?:code|status):? -?\d+$|"exit_code":\s*-?\d',
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
+    from toolsel.registry.permission import Permission
     from toolsel.replay.driver import ForkingPromptSink
     from toolsel.replay.events import Result
     from toolsel.replay.matcher import OpenCall
@@ -105,6 +120,7 @@ class _Failure:
     answered_line: int
     request: str | None  # the human request before it (a sub-agent's: its Task's prompt)
     empty: bool  # came back empty (not an error)
+    targets: frozenset[str]  # what it worked on (`toolsel.targets`)
     age: int = 0  # answered calls of the thread since
     winner: tuple[str, int] | None = None  # the different tool that then worked, its line
 
@@ -132,11 +148,19 @@ class MisrouteFinder:
         self,
         window: int = DEFAULT_WINDOW,
         shown: int = DEFAULT_SHOWN,
-        acting: frozenset[str] = frozenset(),
+        permissions: Mapping[str, Permission] | None = None,
+        aliases: Mapping[str, str] | None = None,
     ) -> None:
+        from toolsel.registry.permission import Permission
+
         self.window = window
         self.shown = shown
-        self.acting = acting  # tools whose empty result is no failure (`acting_tools`)
+        self.permissions = permissions or {}  # tool -> permission (`tool_permissions`)
+        self.aliases = aliases or {}  # an older name -> the tool's name (`tool_aliases`)
+        # tools whose empty result is no failure, tools that edit, tools that only look up
+        self.acting = {t for t, p in self.permissions.items() if p is not Permission.READ}
+        self.editing = {t for t, p in self.permissions.items() if p is Permission.WRITE}
+        self.reading = {t for t, p in self.permissions.items() if p is Permission.READ}
         self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
         self.files = 0
         self.calls = 0
@@ -154,10 +178,11 @@ class MisrouteFinder:
         self._settle_all()
         counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
         found = (self.found, self.unreadable)
-        return (_finder, (self.window, self.shown, self.acting, found, counts))
+        kinds = (self.permissions, self.aliases)
+        return (_finder, (self.window, self.shown, kinds, found, counts))
 
     def fork(self) -> MisrouteFinder:
-        return MisrouteFinder(self.window, self.shown, self.acting)
+        return MisrouteFinder(self.window, self.shown, self.permissions, self.aliases)
 
     def join(self, other: ForkingPromptSink) -> None:
         assert isinstance(other, MisrouteFinder)
@@ -226,21 +251,49 @@ class MisrouteFinder:
             return
         if result.is_error or (result.size == 0 and tool not in self.acting):
             self.failed_calls += 1
-            failed = _Failure(tool, opened.line, line, request, not result.is_error)
-            self._failed(pending, failed)
+            empty = not result.is_error
+            self._failed(
+                pending, _Failure(tool, opened.line, line, request, empty, _targets(opened))
+            )
             return
-        pending[:] = [f for f in pending if f.tool != tool]  # the failed tool worked after all
+        # the failed tool worked after all (under its older name or its new one: itself)
+        pending[:] = [f for f in pending if not self._same_tool(f.tool, tool)]
+        self._answer(pending, opened)
+
+    def _answer(self, pending: list[_Failure], opened: OpenCall) -> None:
+        """The call `opened`, which worked, answers the pending failures whose job it did."""
+        tool = opened.call.tool
+        targets: frozenset[str] | None = None  # read when a failure may need them
         for failure in pending:
             # a call issued beside the failed one (before its answer) is no answer to it
             if failure.winner is None and failure.answered_line < opened.line:
-                failure.winner = (tool, opened.line)
+                if targets is None:
+                    targets = _targets(opened)
+                if self._does_the_job(failure, tool, targets):
+                    failure.winner = (tool, opened.line)
 
-    @staticmethod
-    def _failed(pending: list[_Failure], failed: _Failure) -> None:
+    def _does_the_job(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
+        """`tool`, which worked on `targets`, did what the failed call was for: not an edit
+        after a failed look-up or command, not a look-up after a failed edit, and on the
+        same thing when both calls say what they work on."""
+        from toolsel.targets import share_target
+
+        loser_known = failure.tool in self.permissions
+        if tool in self.editing and loser_known and failure.tool not in self.editing:
+            return False  # the fix after a failed look-up or command
+        if failure.tool in self.editing and tool in self.reading:
+            return False  # what the edit asked for first
+        return not (targets and failure.targets) or share_target(targets, failure.targets)
+
+    def _same_tool(self, first: str, second: str) -> bool:
+        return first == second or self.aliases.get(first, first) == self.aliases.get(second, second)
+
+    def _failed(self, pending: list[_Failure], failed: _Failure) -> None:
         for failure in pending:
-            if failure.tool == failed.tool and failure.winner is None:
+            if self._same_tool(failure.tool, failed.tool) and failure.winner is None:
                 # the same tool failing again: the same chain, from its latest failure
                 failure.answered_line, failure.empty = failed.answered_line, failed.empty
+                failure.targets |= failed.targets
                 failure.age = 0
                 return
         pending.append(failed)
@@ -270,6 +323,12 @@ class MisrouteFinder:
             found.requests[failure.request] += 1
 
 
+def _targets(opened: OpenCall) -> frozenset[str]:
+    from toolsel.targets import call_targets
+
+    return call_targets(opened.call.arguments)
+
+
 def _only_exit_status(result: Result) -> bool:
     """The failure says only how the command the tool ran exited."""
     from toolsel.replay.failures import error_message
@@ -280,11 +339,11 @@ def _only_exit_status(result: Result) -> bool:
 def _finder(
     window: int,
     shown: int,
-    acting: frozenset[str],
+    kinds: tuple[Mapping[str, Permission], Mapping[str, str]],
     found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
     counts: tuple[int, int, int, int],
 ) -> MisrouteFinder:
-    finder = MisrouteFinder(window, shown, acting)
+    finder = MisrouteFinder(window, shown, *kinds)
     finder.found, finder.unreadable = found
     finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
     return finder
@@ -308,20 +367,37 @@ def find_misroutes(
     `registry` when one is given."""
     from toolsel.replay.driver import mine_paths
 
-    finder = MisrouteFinder(window, shown, acting_tools(registry))
+    finder = MisrouteFinder(window, shown, tool_permissions(registry), tool_aliases(registry))
     mine_paths(paths, finder, jobs=jobs, since=since, progress=progress)
     return misroute_report(finder, registry)
 
 
-def acting_tools(registry: Registry | None) -> frozenset[str]:
-    """The tools `registry` says act rather than look up (any permission above read): an
-    empty result from one (mkdir, a write) is a done job, not a lookup that found nothing.
-    Without a registry, every empty result counts as a failure."""
-    from toolsel.registry.model import Permission
+def tool_permissions(registry: Registry | None) -> dict[str, Permission]:
+    """Each tool's permission: the registry's, else that of the built-in catalogs (`Bash`,
+    `Read`, `shell`, ...). An empty result of a tool that acts (above read: mkdir, a
+    write) is a done job, not a look-up that found nothing; an edit does another job than
+    a look-up. A tool in neither is of no known kind: its empty result counts as a
+    failure, and any tool may answer it."""
+    from toolsel.catalogs import builtin_permissions
 
-    if registry is None:
-        return frozenset()
-    return frozenset(t.name for t in registry.tools if t.permission is not Permission.READ)
+    permissions = dict(builtin_permissions())
+    if registry is not None:
+        permissions.update((t.name, t.permission) for t in registry.tools)
+    return permissions
+
+
+def tool_aliases(registry: Registry | None) -> dict[str, str]:
+    """Each older name of a tool (the registry's `aliases`, else the built-in catalogs':
+    `MultiEdit` is `Edit`) with the tool's name: an Edit that works after a failed
+    MultiEdit is the same tool retried, not a misroute."""
+    from toolsel.catalogs import builtin_aliases
+
+    aliases = dict(builtin_aliases())
+    if registry is not None:
+        for tool in registry.tools:
+            aliases.pop(tool.name, None)  # the registry's own tool of that name
+            aliases.update((alias, tool.name) for alias in tool.aliases)
+    return aliases
 
 
 def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> MisrouteReport:
