@@ -88,6 +88,8 @@ class MisroutePair:
     empty: int  # of those, the loser came back empty rather than with an error
     occurrences: tuple[Occurrence, ...]  # the first `shown`, in path order
     rank: RankCheck | None  # None without a registry
+    #: the requests that led to the failed calls, each with its count, most first
+    requests: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,6 +424,7 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
                 _rank_check(orders, loser, winner, found.requests)
                 if registry is not None
                 else None,
+                tuple(sorted(found.requests.items(), key=lambda kv: (-kv[1], kv[0]))),
             )
             for (loser, winner), found in sorted(
                 finder.found.items(), key=lambda kv: (-kv[1].count, kv[0])

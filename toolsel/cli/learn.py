@@ -41,6 +41,16 @@ TranscriptsArg = Annotated[
     ),
 ]
 
+MisroutesArg = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--misroutes",
+        help="`toolsel stats --misroutes -f json` output: each pair's requests (the prompts "
+        "that led to the failed call) become examples of the tool that then worked. "
+        "Repeatable.",
+    ),
+]
+
 OutputPathArg = Annotated[
     Path | None,
     typer.Option(
@@ -115,6 +125,7 @@ IncludeDangerousArg = Annotated[
 def learn(
     cases: CasesArg = None,
     transcripts: TranscriptsArg = None,
+    misroutes: MisroutesArg = None,
     output_path: OutputPathArg = None,
     registry: RegistryArg = None,
     namespace: NamespaceOption = False,
@@ -132,8 +143,11 @@ def learn(
     them as an examples overlay (sorted, with each example's source in a comment)."""
     from toolsel.learn import check_output, learn_examples, registry_policy
 
-    if not cases and not transcripts:
-        raise UsageError("nothing to learn from", hint="give --cases FILE or --transcripts PATH")
+    if not cases and not transcripts and not misroutes:
+        raise UsageError(
+            "nothing to learn from",
+            hint="give --cases FILE, --transcripts PATH or --misroutes FILE",
+        )
     check_output(output_path, merge)
     loaded = None
     if registry:
@@ -150,6 +164,7 @@ def learn(
         learned = learn_examples(
             cases=cases or (),
             transcripts=transcripts or (),
+            misroutes=misroutes or (),
             known_tools=known,
             merge=output_path if merge else None,
             max_per_tool=max_per_tool,
@@ -163,7 +178,13 @@ def learn(
             since=since_time(since),
             progress=progress,
         )
-    _write(learned, output_path, cases or [], transcripts or [], with_registry=bool(registry))
+    _write(
+        learned,
+        output_path,
+        [*(cases or []), *(misroutes or [])],
+        transcripts or [],
+        with_registry=bool(registry),
+    )
 
 
 def _write(

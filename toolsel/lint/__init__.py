@@ -29,6 +29,7 @@ RULE_MODULES = (
     "security",
     "retrieval",
     "examples",
+    "misrouted",
     "suppressions",
 )
 
