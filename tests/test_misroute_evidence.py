@@ -92,7 +92,7 @@ def test_lint_reports_the_failed_tool_where_rank_does_not_separate_them(
     [finding] = json.loads(run.stdout)["findings"]
     assert finding["rule"] == "TS708" and finding["tool"] == "read_file"
     assert finding["line"] == 3  # read_file's description, in the registry
-    assert "'list_dir' then answered (1 times, e.g." in finding["message"]
+    assert "'list_dir' then answered (1 time, e.g." in finding["message"]
     assert run.exit_code == 0  # a warning: `--strict` makes it fail
     strict = cli("lint", str(registry), "--misroutes", str(evidence), "--strict")
     assert strict.exit_code == 1 and "TS708" in strict.stdout

@@ -181,9 +181,10 @@ def learn(
     _write(
         learned,
         output_path,
-        [*(cases or []), *(misroutes or [])],
+        cases or [],
         transcripts or [],
         with_registry=bool(registry),
+        misroutes=misroutes or [],
     )
 
 
@@ -194,6 +195,7 @@ def _write(
     transcripts: list[str],
     *,
     with_registry: bool,
+    misroutes: list[Path],
 ) -> None:
     """Say what was left out and why, write the overlay (or say why nothing was), and
     exit 1 when a case could not be read or nothing was learned."""
@@ -211,13 +213,13 @@ def _write(
         warn(f"{output_path}: already has every example learned; nothing written")
         return
     if new <= 0:
-        warn(nothing_learned(learned, from_transcripts=bool(transcripts)))
+        warn(nothing_learned(learned, from_transcripts=bool(transcripts or misroutes)))
         warn(summary(learned))
         raise typer.Exit(int(ExitCode.FINDINGS))
-    with output(output_path, inputs=[*cases, *transcripts]) as handle:
+    with output(output_path, inputs=[*cases, *transcripts, *misroutes]) as handle:
         handle.write(overlay_text(learned))
     warn(summary(learned, output_path))
-    if transcripts and not with_registry:
+    if (transcripts or misroutes) and not with_registry:
         warn(UNKNOWN_DANGEROUS)
     if learned.problems:
         raise typer.Exit(int(ExitCode.FINDINGS))

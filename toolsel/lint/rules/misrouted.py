@@ -46,7 +46,8 @@ def misrouted(context: LintContext) -> Iterator[Hit]:
             "description",
             message=(
                 f"agents called {pair.loser!r} where {pair.winner!r} then answered "
-                f"({pair.count} times{example}); for {missed} of {len(ranked)} of those "
+                f"({pair.count} time{'' if pair.count == 1 else 's'}{example}); for {missed} "
+                f"of {len(ranked)} of those "
                 f"requests rank does not put {pair.winner!r} above it: its description "
                 f"does not separate it from {pair.winner!r}"
             ),
