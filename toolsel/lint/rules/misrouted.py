@@ -20,10 +20,10 @@ def misrouted(context: LintContext) -> Iterator[Hit]:
     other tool examples of those requests (`toolsel learn --misroutes FILE`).
 
     Runs only with evidence: `toolsel lint --misroutes misroutes.json`, where the file is
-    `toolsel stats PATH... --misroutes --format json` (`toolsel schema --output misroutes`). A pair is
-    reported on the failed tool when both tools are in the registry and at least one of the
-    pair's requests ranks the winner below the failed tool (or not at all); a pair whose
-    document holds no requests cannot be ranked and is not reported."""
+    `toolsel stats PATH... --misroutes --format json` (`toolsel schema --output
+    misroutes`). A pair is reported on the failed tool when both tools are in the registry
+    and at least one of the pair's requests ranks the winner below the failed tool (or not
+    at all); a pair whose document holds no requests cannot be ranked and is not reported."""
     pairs = _pairs(context)
     if not pairs:
         return
@@ -87,7 +87,8 @@ TS708 = rule(
     "TS708",
     "misrouted",
     Severity.WARNING,
-    "Agents did not call this tool where another then answered (with `--misroutes FILE`)",
+    "For the requests of recorded misroutes, rank puts the tool that answered above the one "
+    "that failed (with `--misroutes FILE`)",
     bad=(
         "- name: read_file\n  description: Read what is in a file or folder on disk.\n"
         "- name: list_dir\n  description: Show entries.\n" + _EVIDENCE
