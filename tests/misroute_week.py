@@ -22,9 +22,12 @@ Each step opens with a human request that the winner of its scenario answers bes
 - edit after: a shell (`run_shell_command`, a built-in `dangerous` tool) fails, then an
   edit (`write_file`, `write`) of the same path works (the fix after a failed run): none;
 - read after edit: the edit fails, then a look-up (`read_file`, `read`) of the same path
-  works (what the edit asked for first): none;
+  works (what the edit asked for first), then sometimes another editor (`replace`) edits
+  it: none;
 - empty command: a shell (`run_shell_command`, which acts) says nothing, then a
-  different tool works on the same path (`mkdir`, then a write): none.
+  different tool works on the same path (`mkdir`, then a write): none;
+- thought: a call whose only argument is prose (tau-bench's `think`) comes back empty,
+  then a different tool works: none (a note, not a look-up).
 
 Every call of a step names the step's path, in one of the forms calls use (relative,
 absolute, inside a shell command); other calls name paths of their own. Calls of tools
@@ -50,9 +53,9 @@ REQUESTS = {
 }
 TOOLS = list(REQUESTS)
 SCENARIOS = ["planted", "retry", "detour", "new request", "far later", "batch", "exit status",
-             "elsewhere", "edit after", "read after edit", "empty command"]  # fmt: skip
+             "elsewhere", "edit after", "read after edit", "empty command", "thought"]  # fmt: skip
 #: Built-in tools (Gemini CLI's catalog) whose permission says what kind of job they do.
-EDITOR, READER, SHELL = "write_file", "read_file", "run_shell_command"
+EDITOR, OTHER_EDITOR, READER, SHELL = "write_file", "replace", "read_file", "run_shell_command"
 
 #: A planted misroute: (file name, line of the loser's first failure, loser, winner).
 Planted = tuple[str, int, str, str]
@@ -93,6 +96,20 @@ class _Session:
         self.lines.append({"type": "user", "uuid": f"r{len(self.lines)}", "sessionId": self.name,
                            "message": {"role": "user", "content": results}})  # fmt: skip
         return line
+
+    def think(self) -> None:
+        """A `think` call: a thought in, nothing out."""
+        self.calls += 1
+        call = f"toolu_{self.name}_{self.calls}"
+        thought = f"The request may need step {self.calls} first, then the rest of it."
+        use = {"type": "tool_use", "id": call, "name": "think", "input": {"thought": thought}}
+        self.lines.append({"type": "assistant", "uuid": f"a{len(self.lines)}",
+                           "sessionId": self.name,
+                           "message": {"role": "assistant", "id": f"m{len(self.lines)}",
+                                       "content": [use]}})  # fmt: skip
+        result = {"type": "tool_result", "tool_use_id": call, "content": "", "is_error": False}
+        self.lines.append({"type": "user", "uuid": f"r{len(self.lines)}", "sessionId": self.name,
+                           "message": {"role": "user", "content": [result]}})  # fmt: skip
 
     def call(self, tool: str, outcome: str = "ok", target: str | None = None) -> int:
         return self.batch([(tool, outcome)], target)
@@ -145,6 +162,11 @@ def _scenario(
     elif kind == "read after edit":
         session.call(EDITOR, "error")
         session.call(READER)
+        if rng.randrange(2):
+            session.call(OTHER_EDITOR)
+    elif kind == "thought":
+        session.think()
+        session.call(winner)
     elif kind == "empty command":
         session.call(SHELL, "empty")
         session.call(winner)
@@ -157,7 +179,7 @@ def _scenario(
 
 
 def write_misroute_week(
-    folder: Path, *, seed: int = 35, sessions_a_day: int = 3, steps: int = 12, window: int = 3
+    folder: Path, *, seed: int = 35, sessions_a_day: int = 3, steps: int = 14, window: int = 3
 ) -> list[Planted]:
     """Write seven days of sessions into `folder`; the misroutes planted, in path order."""
     rng = random.Random(seed)

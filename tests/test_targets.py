@@ -62,3 +62,12 @@ def test_content_and_prose_name_nothing() -> None:
     thought = "I need to recalculate the payment of $305 " + "with care " * 40
     assert call_targets({"thought": thought}) == frozenset()
     assert call_targets({"path": "./Reports/Q3.CSV/"}) == {"reports/q3.csv"}
+
+
+def test_a_thought_is_prose_a_query_is_not() -> None:
+    from toolsel.targets import only_prose
+
+    assert only_prose({"thought": "The total is off; I should recalculate it " * 8})
+    assert not only_prose({"query": "retry policy"})  # a short value is a target
+    assert not only_prose({})  # nothing at all: no evidence either way
+    assert not only_prose({"n": 3})

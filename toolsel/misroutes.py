@@ -27,7 +27,9 @@ labelled false positives of docs/commands.md, "Misroutes"):
   fix that follows it (the tests failed, then the code is edited), unless the failed call
   was an edit too;
 - a look-up (permission `read`) after a failed edit is what the edit asked for first
-  ("File has not been read yet"), not a better tool.
+  ("File has not been read yet"), not a better tool; one of the same target settles the
+  failure (any edit after it is the edit done, not a better tool);
+- an empty result of a call whose arguments are only prose (a `think`) is a note.
 
 With a registry, `rank` (hybrid) is asked, for each occurrence's request, whether it puts
 the winner first, in its top 5, and above the loser.
@@ -251,7 +253,7 @@ class MisrouteFinder:
         if result.is_error and _only_exit_status(result):
             self.exit_failures += 1  # the tool did its job: no misroute, and no answer
             return
-        if result.is_error or (result.size == 0 and tool not in self.acting):
+        if result.is_error or (result.size == 0 and self._looked_up(opened)):
             self.failed_calls += 1
             empty = not result.is_error
             self._failed(
@@ -266,13 +268,29 @@ class MisrouteFinder:
         """The call `opened`, which worked, answers the pending failures whose job it did."""
         tool = opened.call.tool
         targets: frozenset[str] | None = None  # read when a failure may need them
+        prepared = []
         for failure in pending:
             # a call issued beside the failed one (before its answer) is no answer to it
             if failure.winner is None and failure.answered_line < opened.line:
                 if targets is None:
                     targets = _targets(opened)
-                if self._does_the_job(failure, tool, targets):
+                if self._prepares(failure, tool, targets):
+                    prepared.append(failure)
+                elif self._does_the_job(failure, tool, targets):
                     failure.winner = (tool, opened.line)
+        if prepared:  # what the edit asked for is done: the edit that follows is no better tool
+            pending[:] = [f for f in pending if all(f is not p for p in prepared)]
+
+    def _prepares(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
+        """`tool` looked up what the failed edit works on: what it asked for first (Claude
+        Code's "Read it first"), after which any edit of it may work."""
+        from toolsel.targets import share_target
+
+        return (
+            failure.tool in self.editing
+            and tool in self.reading
+            and share_target(targets, failure.targets)
+        )
 
     def _does_the_job(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
         """`tool`, which worked on `targets`, did what the failed call was for: not an edit
@@ -286,6 +304,13 @@ class MisrouteFinder:
         if failure.tool in self.editing and tool in self.reading:
             return False  # what the edit asked for first
         return not (targets and failure.targets) or share_target(targets, failure.targets)
+
+    def _looked_up(self, opened: OpenCall) -> bool:
+        """An empty result fails a look-up: not a tool that acts (`mkdir` has nothing to
+        say), nor a call that names nothing to look up, only prose (a thought, a note)."""
+        from toolsel.targets import only_prose
+
+        return opened.call.tool not in self.acting and not only_prose(opened.call.arguments)
 
     def _same_tool(self, first: str, second: str) -> bool:
         return first == second or self.aliases.get(first, first) == self.aliases.get(second, second)

@@ -40,6 +40,22 @@ def call_targets(arguments: Any) -> frozenset[str]:
     return frozenset(t for t in found if len(t) >= 3 and t not in _NOT_TARGETS)
 
 
+def only_prose(arguments: Any) -> bool:
+    """The call's arguments hold text, and none of it names a target: a thought or a note
+    (`think`'s), not a look-up."""
+    return _has_text(arguments) and not call_targets(arguments)
+
+
+def _has_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, dict):
+        return any(_has_text(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_text(v) for v in value)
+    return False
+
+
 def share_target(first: frozenset[str], second: frozenset[str]) -> bool:
     """The two calls work on one thing: a target in common, or a path of one that ends
     with a path of the other (`src/app.py` and `/home/me/proj/src/app.py`)."""
