@@ -124,3 +124,14 @@ def test_a_bad_misroutes_file_is_one_line_and_exit_2(
     run = cli(command, "--misroutes", str(bad), "-r", str(tmp_path / "tools.yaml"))
     assert run.exit_code == 2 and run.stderr.count("\n") == 1, run.stderr
     assert says in run.stderr
+
+
+def test_a_secret_in_a_request_is_masked_in_the_document(cli: Cli, tmp_path: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    _session(tmp_path / "s.jsonl")
+    text = (tmp_path / "s.jsonl").read_text(encoding="utf-8").replace(REQUEST, f"{REQUEST} {token}")
+    (tmp_path / "s.jsonl").write_text(text, encoding="utf-8")
+    run = cli("stats", str(tmp_path / "s.jsonl"), "--misroutes", "--no-registry", "-f", "json")
+    [pair] = json.loads(run.stdout)["pairs"]
+    assert token not in run.stdout
+    assert pair["requests"] == [{"text": f"{REQUEST} <github-token>", "count": 1}]

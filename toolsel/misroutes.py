@@ -90,7 +90,8 @@ class MisroutePair:
     empty: int  # of those, the loser came back empty rather than with an error
     occurrences: tuple[Occurrence, ...]  # the first `shown`, in path order
     rank: RankCheck | None  # None without a registry
-    #: the requests that led to the failed calls, each with its count, most first
+    #: the requests that led to the failed calls (secrets masked), each with its count,
+    #: most first
     requests: tuple[tuple[str, int], ...] = ()
 
 
@@ -449,7 +450,7 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
                 _rank_check(orders, loser, winner, found.requests)
                 if registry is not None
                 else None,
-                tuple(sorted(found.requests.items(), key=lambda kv: (-kv[1], kv[0]))),
+                _shown_requests(found.requests),
             )
             for (loser, winner), found in sorted(
                 finder.found.items(), key=lambda kv: (-kv[1].count, kv[0])
@@ -465,6 +466,17 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
         registry=registry is not None,
         unreadable=tuple(finder.unreadable),
     )
+
+
+def _shown_requests(requests: Counter[str]) -> tuple[tuple[str, int], ...]:
+    """A pair's requests as the report shows them: secrets masked (`toolsel.redact`, the
+    one path for what toolsel writes), most frequent first."""
+    from toolsel.redact import mask_text
+
+    shown: Counter[str] = Counter()
+    for text, count in requests.items():
+        shown[mask_text(text)] += count
+    return tuple(sorted(shown.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _rank_check(
