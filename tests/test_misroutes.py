@@ -222,3 +222,48 @@ def test_misroute_options_out_of_place_are_one_line_errors(
     _session(tmp_path / "s.jsonl", "hi", [("read_file", True)])
     run = cli("stats", str(tmp_path / "s.jsonl"), "--no-registry", *args)
     assert run.exit_code == 2 and run.stderr.count("\n") == 1, run.stderr
+
+
+def _claude(path: Path, calls: list[tuple[str, dict[str, str], str | None]]) -> None:
+    """A Claude Code session: one request, then each (tool, input, error text or None)."""
+    lines = [{"type": "user", "uuid": "h", "sessionId": "s",
+              "message": {"role": "user", "content": "tidy up the components"}}]  # fmt: skip
+    for n, (tool, arguments, error) in enumerate(calls):
+        use = {"type": "tool_use", "id": f"t{n}", "name": tool, "input": arguments}
+        lines.append({"type": "assistant", "uuid": f"a{n}", "sessionId": "s",
+                      "message": {"id": f"m{n}", "content": [use]}})  # fmt: skip
+        result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": error or "done",
+                  "is_error": error is not None}  # fmt: skip
+        lines.append({"type": "user", "uuid": f"r{n}", "sessionId": "s",
+                      "message": {"content": [result]}})  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_the_false_positive_classes_of_real_sessions_are_not_misroutes(tmp_path: Path) -> None:
+    """The classes labelled false on ../shared/transcripts-external, with Claude Code's
+    built-in tools known by their catalog (no registry given), beside a real misroute."""
+    src, page = "/p/app/src/components", "/p/app/src/page.tsx"
+    not_read = "<tool_use_error>File has not been read yet. Read it first.</tool_use_error>"
+    _claude(tmp_path / "s.jsonl", [
+        # Edit asks for a Read first; the Read, then MultiEdit: a precondition
+        ("Edit", {"file_path": page, "old_string": "a", "new_string": "b"}, not_read),
+        ("Read", {"file_path": page}, None),
+        ("MultiEdit", {"file_path": page, "edits": "[]"}, None),
+        # the program a shell ran failed; the Edit that follows is the fix
+        ("Bash", {"command": "python3 src/app.py"}, "SyntaxError: invalid syntax"),
+        ("Edit", {"file_path": "/p/app/src/app.py", "old_string": "a", "new_string": "b"}, None),
+        # Write refused; `ls -la` of nothing in particular is another step
+        ("Write", {"file_path": page, "content": "x"}, not_read),
+        ("Bash", {"command": "ls -la", "description": "List the folder"}, None),
+        ("Bash", {"command": "ls -la", "description": "List the folder"}, None),
+        ("Bash", {"command": "ls -la", "description": "List the folder"}, None),
+        ("Bash", {"command": "ls -la", "description": "List the folder"}, None),
+        # a real one: Read on a folder, then `ls` of that folder
+        ("Read", {"file_path": src}, "EISDIR: illegal operation on a directory, read"),
+        ("Bash", {"command": f"ls -la {src}/"}, None),
+    ])  # fmt: skip
+    report = find_misroutes([str(tmp_path / "s.jsonl")])
+    assert [(p.loser, p.winner, p.occurrences[0].line) for p in report.pairs] == [
+        ("Read", "Bash", 22)
+    ]
+    assert report.failed_calls == 4

@@ -78,27 +78,16 @@ def server_of(name: str) -> str:
 
 def found_by_rank(registry: Registry, requests: Requests, top_k: int) -> dict[str, int]:
     """Per tool, its calls whose request ranks it among the top `top_k` (each distinct
-    request ranked once; with `fusion`, their embeddings computed up front in batches, as
-    `eval` does, not one model call per request)."""
-    from toolsel.ranking.core import RankOptions, rank_index
-    from toolsel.ranking.index import build_index
-    from toolsel.ranking.prepared import PreparedIndex
-    from toolsel.ranking.semantic import prepare_methods
+    request ranked once, `rank_each_once`)."""
+    from toolsel.ranking.core import RankOptions
+    from toolsel.ranking.requests import rank_each_once
 
-    # prepared once: its caches (vocabulary, statistics) serve every request
-    index = PreparedIndex(build_index(registry))
-    options = RankOptions(top=top_k)
-    by_prompt: dict[str, list[tuple[str, int]]] = {}
-    for tool, prompts in requests.items():
-        for prompt, count in prompts.items():
-            by_prompt.setdefault(prompt, []).append((tool, count))
-    vectors = prepare_methods(index, [options.method], list(by_prompt))
+    prompts = (prompt for by_prompt in requests.values() for prompt in by_prompt)
+    offered = rank_each_once(registry, prompts, RankOptions(top=top_k))
     found: dict[str, int] = {}
-    for prompt, wanted in by_prompt.items():
-        vector = vectors.get(prompt)
-        ranked = {r.name for r in rank_index(index, prompt, options, query_vector=vector).results}
-        for tool, count in wanted:
-            if tool in ranked:
+    for tool, by_prompt in requests.items():
+        for prompt, count in by_prompt.items():
+            if tool in offered[prompt]:
                 found[tool] = found.get(tool, 0) + count
     return found
 

@@ -14,9 +14,25 @@ tests and they failed) is no failure of the tool: the tool did its job, and what
 Each failure counts once: a later success of the same tool (a retry that worked) settles
 it, as does the first different tool that works; a failure of the same tool again in the
 same step continues the same chain. A result whose size the reader does not measure
-counts as non-empty; so does an empty result of a tool the registry says acts (a
-permission above read: `mkdir` in a shell has nothing to say). With a registry, `rank` (hybrid) is asked, for each occurrence's
-request, whether it puts the winner first, in its top 5, and above the loser.
+counts as non-empty; so does an empty result of a tool that acts (a permission above
+read: `mkdir` in a shell has nothing to say). A tool's permission is the registry's, else
+that of the agent clients' built-in catalogs (`Bash` runs commands, `Read` reads).
+
+The tool that worked must have done the failed call's job, not the next one (the
+labelled false positives of docs/commands.md, "Misroutes"):
+
+- when both calls name what they work on (`toolsel.targets`: a path, a pattern, a short
+  query), they name one thing in common; a call on something else is another step;
+- an edit (a tool whose permission is `write`) after a failed look-up or command is the
+  fix that follows it (the tests failed, then the code is edited), unless the failed call
+  was an edit too;
+- a look-up (permission `read`) after a failed edit is what the edit asked for first
+  ("File has not been read yet"), not a better tool; one of the same target settles the
+  failure (any edit after it is the edit done, not a better tool);
+- an empty result of a call whose arguments are only prose (a `think`) is a note.
+
+With a registry, `rank` (hybrid) is asked, for each occurrence's request, whether it puts
+the winner first, in its top 5, and above the loser.
 """
 
 from __future__ import annotations
@@ -36,6 +52,7 @@ _EXIT_STATUS = re.compile(r'^exit (?:code|status):? -?\d+$|"exit_code":\s*-?\d',
 
 if TYPE_CHECKING:
     from toolsel.registry.model import Registry
+    from toolsel.registry.permission import Permission
     from toolsel.replay.driver import ForkingPromptSink
     from toolsel.replay.events import Result
     from toolsel.replay.matcher import OpenCall
@@ -73,6 +90,9 @@ class MisroutePair:
     empty: int  # of those, the loser came back empty rather than with an error
     occurrences: tuple[Occurrence, ...]  # the first `shown`, in path order
     rank: RankCheck | None  # None without a registry
+    #: the requests that led to the failed calls (secrets masked), each with its count,
+    #: most first
+    requests: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +125,7 @@ class _Failure:
     answered_line: int
     request: str | None  # the human request before it (a sub-agent's: its Task's prompt)
     empty: bool  # came back empty (not an error)
+    targets: frozenset[str]  # what it worked on (`toolsel.targets`)
     age: int = 0  # answered calls of the thread since
     winner: tuple[str, int] | None = None  # the different tool that then worked, its line
 
@@ -132,11 +153,19 @@ class MisrouteFinder:
         self,
         window: int = DEFAULT_WINDOW,
         shown: int = DEFAULT_SHOWN,
-        acting: frozenset[str] = frozenset(),
+        permissions: Mapping[str, Permission] | None = None,
+        aliases: Mapping[str, str] | None = None,
     ) -> None:
+        from toolsel.registry.permission import Permission
+
         self.window = window
         self.shown = shown
-        self.acting = acting  # tools whose empty result is no failure (`acting_tools`)
+        self.permissions = permissions or {}  # tool -> permission (`tool_permissions`)
+        self.aliases = aliases or {}  # an older name -> the tool's name (`tool_aliases`)
+        # tools whose empty result is no failure, tools that edit, tools that only look up
+        self.acting = {t for t, p in self.permissions.items() if p is not Permission.READ}
+        self.editing = {t for t, p in self.permissions.items() if p is Permission.WRITE}
+        self.reading = {t for t, p in self.permissions.items() if p is Permission.READ}
         self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
         self.files = 0
         self.calls = 0
@@ -154,10 +183,11 @@ class MisrouteFinder:
         self._settle_all()
         counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
         found = (self.found, self.unreadable)
-        return (_finder, (self.window, self.shown, self.acting, found, counts))
+        kinds = (self.permissions, self.aliases)
+        return (_finder, (self.window, self.shown, kinds, found, counts))
 
     def fork(self) -> MisrouteFinder:
-        return MisrouteFinder(self.window, self.shown, self.acting)
+        return MisrouteFinder(self.window, self.shown, self.permissions, self.aliases)
 
     def join(self, other: ForkingPromptSink) -> None:
         assert isinstance(other, MisrouteFinder)
@@ -224,23 +254,74 @@ class MisrouteFinder:
         if result.is_error and _only_exit_status(result):
             self.exit_failures += 1  # the tool did its job: no misroute, and no answer
             return
-        if result.is_error or (result.size == 0 and tool not in self.acting):
+        if result.is_error or (result.size == 0 and self._looked_up(opened)):
             self.failed_calls += 1
-            failed = _Failure(tool, opened.line, line, request, not result.is_error)
-            self._failed(pending, failed)
+            empty = not result.is_error
+            self._failed(
+                pending, _Failure(tool, opened.line, line, request, empty, _targets(opened))
+            )
             return
-        pending[:] = [f for f in pending if f.tool != tool]  # the failed tool worked after all
+        # the failed tool worked after all (under its older name or its new one: itself)
+        pending[:] = [f for f in pending if not self._same_tool(f.tool, tool)]
+        self._answer(pending, opened)
+
+    def _answer(self, pending: list[_Failure], opened: OpenCall) -> None:
+        """The call `opened`, which worked, answers the pending failures whose job it did."""
+        tool = opened.call.tool
+        targets: frozenset[str] | None = None  # read when a failure may need them
+        prepared = []
         for failure in pending:
             # a call issued beside the failed one (before its answer) is no answer to it
             if failure.winner is None and failure.answered_line < opened.line:
-                failure.winner = (tool, opened.line)
+                if targets is None:
+                    targets = _targets(opened)
+                if self._prepares(failure, tool, targets):
+                    prepared.append(failure)
+                elif self._does_the_job(failure, tool, targets):
+                    failure.winner = (tool, opened.line)
+        if prepared:  # what the edit asked for is done: the edit that follows is no better tool
+            pending[:] = [f for f in pending if all(f is not p for p in prepared)]
 
-    @staticmethod
-    def _failed(pending: list[_Failure], failed: _Failure) -> None:
+    def _prepares(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
+        """`tool` looked up what the failed edit works on: what it asked for first (Claude
+        Code's "Read it first"), after which any edit of it may work."""
+        from toolsel.targets import share_target
+
+        return (
+            failure.tool in self.editing
+            and tool in self.reading
+            and share_target(targets, failure.targets)
+        )
+
+    def _does_the_job(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
+        """`tool`, which worked on `targets`, did what the failed call was for: not an edit
+        after a failed look-up or command, not a look-up after a failed edit, and on the
+        same thing when both calls say what they work on."""
+        from toolsel.targets import share_target
+
+        loser_known = failure.tool in self.permissions
+        if tool in self.editing and loser_known and failure.tool not in self.editing:
+            return False  # the fix after a failed look-up or command
+        if failure.tool in self.editing and tool in self.reading:
+            return False  # what the edit asked for first
+        return not (targets and failure.targets) or share_target(targets, failure.targets)
+
+    def _looked_up(self, opened: OpenCall) -> bool:
+        """An empty result fails a look-up: not a tool that acts (`mkdir` has nothing to
+        say), nor a call that names nothing to look up, only prose (a thought, a note)."""
+        from toolsel.targets import only_prose
+
+        return opened.call.tool not in self.acting and not only_prose(opened.call.arguments)
+
+    def _same_tool(self, first: str, second: str) -> bool:
+        return first == second or self.aliases.get(first, first) == self.aliases.get(second, second)
+
+    def _failed(self, pending: list[_Failure], failed: _Failure) -> None:
         for failure in pending:
-            if failure.tool == failed.tool and failure.winner is None:
+            if self._same_tool(failure.tool, failed.tool) and failure.winner is None:
                 # the same tool failing again: the same chain, from its latest failure
                 failure.answered_line, failure.empty = failed.answered_line, failed.empty
+                failure.targets |= failed.targets
                 failure.age = 0
                 return
         pending.append(failed)
@@ -270,6 +351,12 @@ class MisrouteFinder:
             found.requests[failure.request] += 1
 
 
+def _targets(opened: OpenCall) -> frozenset[str]:
+    from toolsel.targets import call_targets
+
+    return call_targets(opened.call.arguments)
+
+
 def _only_exit_status(result: Result) -> bool:
     """The failure says only how the command the tool ran exited."""
     from toolsel.replay.failures import error_message
@@ -280,11 +367,11 @@ def _only_exit_status(result: Result) -> bool:
 def _finder(
     window: int,
     shown: int,
-    acting: frozenset[str],
+    kinds: tuple[Mapping[str, Permission], Mapping[str, str]],
     found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
     counts: tuple[int, int, int, int],
 ) -> MisrouteFinder:
-    finder = MisrouteFinder(window, shown, acting)
+    finder = MisrouteFinder(window, shown, *kinds)
     finder.found, finder.unreadable = found
     finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
     return finder
@@ -308,25 +395,50 @@ def find_misroutes(
     `registry` when one is given."""
     from toolsel.replay.driver import mine_paths
 
-    finder = MisrouteFinder(window, shown, acting_tools(registry))
+    finder = MisrouteFinder(window, shown, tool_permissions(registry), tool_aliases(registry))
     mine_paths(paths, finder, jobs=jobs, since=since, progress=progress)
     return misroute_report(finder, registry)
 
 
-def acting_tools(registry: Registry | None) -> frozenset[str]:
-    """The tools `registry` says act rather than look up (any permission above read): an
-    empty result from one (mkdir, a write) is a done job, not a lookup that found nothing.
-    Without a registry, every empty result counts as a failure."""
-    from toolsel.registry.model import Permission
+def tool_permissions(registry: Registry | None) -> dict[str, Permission]:
+    """Each tool's permission: the registry's, else that of the built-in catalogs (`Bash`,
+    `Read`, `shell`, ...). An empty result of a tool that acts (above read: mkdir, a
+    write) is a done job, not a look-up that found nothing; an edit does another job than
+    a look-up. A tool in neither is of no known kind: its empty result counts as a
+    failure, and any tool may answer it."""
+    from toolsel.catalogs import builtin_permissions
 
-    if registry is None:
-        return frozenset()
-    return frozenset(t.name for t in registry.tools if t.permission is not Permission.READ)
+    permissions = dict(builtin_permissions())
+    if registry is not None:
+        permissions.update((t.name, t.permission) for t in registry.tools)
+    return permissions
+
+
+def tool_aliases(registry: Registry | None) -> dict[str, str]:
+    """Each older name of a tool (the registry's `aliases`, else the built-in catalogs':
+    `MultiEdit` is `Edit`) with the tool's name: an Edit that works after a failed
+    MultiEdit is the same tool retried, not a misroute."""
+    from toolsel.catalogs import builtin_aliases
+
+    aliases = dict(builtin_aliases())
+    if registry is not None:
+        for tool in registry.tools:
+            aliases.pop(tool.name, None)  # the registry's own tool of that name
+            aliases.update((alias, tool.name) for alias in tool.aliases)
+    return aliases
 
 
 def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> MisrouteReport:
     """What `finder` found, as a report: pairs by most occurrences, then by name."""
-    ranked = _RankOracle(registry) if registry is not None else None
+    orders: Mapping[str, Sequence[str]] = {}
+    if registry is not None:
+        from toolsel.ranking.core import RankOptions
+        from toolsel.ranking.options import Method
+        from toolsel.ranking.requests import rank_each_once
+
+        everything = RankOptions(method=Method.HYBRID, top=max(1, len(registry.tools)))
+        requests = (r for found in finder.found.values() for r in found.requests)
+        orders = rank_each_once(registry, requests, everything)
     with gc_paused():
         pairs = tuple(
             MisroutePair(
@@ -335,7 +447,10 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
                 found.count,
                 found.empty,
                 tuple(found.occurrences),
-                ranked.check(loser, winner, found.requests) if ranked is not None else None,
+                _rank_check(orders, loser, winner, found.requests)
+                if registry is not None
+                else None,
+                _shown_requests(found.requests),
             )
             for (loser, winner), found in sorted(
                 finder.found.items(), key=lambda kv: (-kv[1].count, kv[0])
@@ -353,38 +468,28 @@ def misroute_report(finder: MisrouteFinder, registry: Registry | None) -> Misrou
     )
 
 
-class _RankOracle:
-    """`rank` (hybrid) over one registry, each distinct request ranked once."""
+def _shown_requests(requests: Counter[str]) -> tuple[tuple[str, int], ...]:
+    """A pair's requests as the report shows them: secrets masked (`toolsel.redact`, the
+    one path for what toolsel writes), most frequent first."""
+    from toolsel.redact import mask_text
 
-    def __init__(self, registry: Registry) -> None:
-        from toolsel.ranking.index import build_index
-        from toolsel.ranking.prepared import PreparedIndex
+    shown: Counter[str] = Counter()
+    for text, count in requests.items():
+        shown[mask_text(text)] += count
+    return tuple(sorted(shown.items(), key=lambda kv: (-kv[1], kv[0])))
 
-        # prepared once: its caches (vocabulary, statistics) serve every request
-        self.index = PreparedIndex(build_index(registry))
-        self.size = max(1, len(registry.tools))
-        self.orders: dict[str, Sequence[str]] = {}
 
-    def order(self, request: str) -> Sequence[str]:
-        from toolsel.ranking import rank_tools
-        from toolsel.ranking.core import RankOptions
-        from toolsel.ranking.options import Method
-
-        order = self.orders.get(request)
-        if order is None:
-            options = RankOptions(method=Method.HYBRID, top=self.size)
-            order = [r.name for r in rank_tools(self.index, request, options).results]
-            self.orders[request] = order
-        return order
-
-    def check(self, loser: str, winner: str, requests: Mapping[str, int]) -> RankCheck:
-        prompted = first = top = above = 0
-        for request, count in requests.items():
-            order = self.order(request)
-            at = {name: n for n, name in enumerate(order)}
-            won = at.get(winner)
-            prompted += count
-            first += count * (won == 0)
-            top += count * (won is not None and won < RANK_TOP)
-            above += count * (won is not None and won < at.get(loser, len(order)))
-        return RankCheck(prompted, first, top, above)
+def _rank_check(
+    orders: Mapping[str, Sequence[str]], loser: str, winner: str, requests: Mapping[str, int]
+) -> RankCheck:
+    """What `rank` (hybrid, `orders`: each request's order) does with a pair's requests."""
+    prompted = first = top = above = 0
+    for request, count in requests.items():
+        order = orders[request]
+        at = {name: n for n, name in enumerate(order)}
+        won = at.get(winner)
+        prompted += count
+        first += count * (won == 0)
+        top += count * (won is not None and won < RANK_TOP)
+        above += count * (won is not None and won < at.get(loser, len(order)))
+    return RankCheck(prompted, first, top, above)

@@ -10,6 +10,7 @@ from toolsel.lint import all_rules
 from toolsel.lint.config import build_config
 from toolsel.lint.engine import lint_registry
 from toolsel.lint.model import Finding
+from toolsel.misroute_evidence import read_misroutes
 from toolsel.registry import load_registry
 
 
@@ -26,16 +27,21 @@ def lint_text(
         path = Path(folder) / "registry.yaml"
         path.write_text(tools_document(first), encoding="utf-8")
         paths = [path]
+        evidence = []  # `*.misroutes.json`: `lint --misroutes FILE` evidence (TS708)
         for other in others:
             name, _, body = other.partition("\n")
-            paths.append(Path(folder) / name.strip())
-            paths[-1].write_text(body, encoding="utf-8")
+            file = Path(folder) / name.strip()
+            file.write_text(body, encoding="utf-8")
+            if file.name.endswith(".misroutes.json"):
+                evidence.append(read_misroutes(file))
+            else:
+                paths.append(file)
         table: dict[str, object] = {"targets": list(targets), "options": options or {}}
         if select:
             table["extend-select"] = list(select)
         config = build_config(table, all_rules(), source="test")
         registry = load_registry(paths, use_cache=False, strict=False)
-        return list(lint_registry(registry, config).findings)
+        return list(lint_registry(registry, config, evidence=tuple(evidence)).findings)
 
 
 def report(text: str, rule: str, **kwargs: object) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.lint.helpers import assert_findings
 
 
@@ -61,3 +63,25 @@ def test_mcp_defaults_are_not_a_fault_of_the_description() -> None:
         "  inputSchema: {type: object}\n  annotations: {destructiveHint: true}\n"
     )
     assert_findings(silent, ["TS503 /tools/0/description"], rule="TS503")
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Press mouse down",
+        "Press the left mouse button",
+        "Select an option in a dropdown",
+        "Open a new tab and load a URL.",
+        "Manage Kubernetes nodes with cordon, drain, and uncordon operations",
+        "Notion | Append block children",
+    ],
+)
+def test_a_description_stating_the_input_it_performs_says_what_it_changes(
+    description: str,
+) -> None:
+    """Round four (Playwright MCP): pressing a mouse button or selecting an option is the
+    change itself, stated plainly, as "Click an element" is."""
+    text = f"- name: browser_act\n  description: {description}\n  permission: dangerous\n"
+    assert_findings(text, [], rule="TS503")
+    vague = "- name: browser_act\n  description: Handle a dialog\n  permission: dangerous\n"
+    assert_findings(vague, ["TS503 /tools/0/description"], rule="TS503")

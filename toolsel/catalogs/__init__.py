@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsel.errors import RegistryError
+
+if TYPE_CHECKING:
+    from toolsel.registry.permission import Permission
 
 PREFIX = "builtin:"
 FOLDER = Path(__file__).parent
@@ -70,3 +74,33 @@ def builtin_of(tool: str, transcript_format: str | None) -> str | None:
         if name in available() and tool in catalog_names(name):
             return name
     return None
+
+
+@functools.cache
+def builtin_permissions() -> dict[str, Permission]:
+    """Each built-in tool name (and alias) with its permission, over every catalog; a name
+    two catalogs give different permissions is left out (its kind is unknown)."""
+    from toolsel.registry import load_registry
+
+    found: dict[str, Permission] = {}
+    clashing: set[str] = set()
+    for name in available():
+        for tool in load_registry(FOLDER / f"{name}.yaml").tools:
+            for alias in (tool.name, *tool.aliases):
+                if found.setdefault(alias, tool.permission) is not tool.permission:
+                    clashing.add(alias)
+    return {name: p for name, p in found.items() if name not in clashing}
+
+
+@functools.cache
+def builtin_aliases() -> dict[str, str]:
+    """Each alias of a built-in tool (an older name: Claude Code's `MultiEdit` is now
+    `Edit`) with the name it stands for."""
+    from toolsel.registry import load_registry
+
+    return {
+        alias: tool.name
+        for name in available()
+        for tool in load_registry(FOLDER / f"{name}.yaml").tools
+        for alias in tool.aliases
+    }

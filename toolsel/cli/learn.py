@@ -41,6 +41,16 @@ TranscriptsArg = Annotated[
     ),
 ]
 
+MisroutesArg = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--misroutes",
+        help="`toolsel stats --misroutes -f json` output: each pair's requests (the prompts "
+        "that led to the failed call) become examples of the tool that then worked. "
+        "Repeatable.",
+    ),
+]
+
 OutputPathArg = Annotated[
     Path | None,
     typer.Option(
@@ -115,6 +125,7 @@ IncludeDangerousArg = Annotated[
 def learn(
     cases: CasesArg = None,
     transcripts: TranscriptsArg = None,
+    misroutes: MisroutesArg = None,
     output_path: OutputPathArg = None,
     registry: RegistryArg = None,
     namespace: NamespaceOption = False,
@@ -132,8 +143,11 @@ def learn(
     them as an examples overlay (sorted, with each example's source in a comment)."""
     from toolsel.learn import check_output, learn_examples, registry_policy
 
-    if not cases and not transcripts:
-        raise UsageError("nothing to learn from", hint="give --cases FILE or --transcripts PATH")
+    if not cases and not transcripts and not misroutes:
+        raise UsageError(
+            "nothing to learn from",
+            hint="give --cases FILE, --transcripts PATH or --misroutes FILE",
+        )
     check_output(output_path, merge)
     loaded = None
     if registry:
@@ -150,6 +164,7 @@ def learn(
         learned = learn_examples(
             cases=cases or (),
             transcripts=transcripts or (),
+            misroutes=misroutes or (),
             known_tools=known,
             merge=output_path if merge else None,
             max_per_tool=max_per_tool,
@@ -163,7 +178,14 @@ def learn(
             since=since_time(since),
             progress=progress,
         )
-    _write(learned, output_path, cases or [], transcripts or [], with_registry=bool(registry))
+    _write(
+        learned,
+        output_path,
+        cases or [],
+        transcripts or [],
+        with_registry=bool(registry),
+        misroutes=misroutes or [],
+    )
 
 
 def _write(
@@ -173,6 +195,7 @@ def _write(
     transcripts: list[str],
     *,
     with_registry: bool,
+    misroutes: list[Path],
 ) -> None:
     """Say what was left out and why, write the overlay (or say why nothing was), and
     exit 1 when a case could not be read or nothing was learned."""
@@ -190,13 +213,13 @@ def _write(
         warn(f"{output_path}: already has every example learned; nothing written")
         return
     if new <= 0:
-        warn(nothing_learned(learned, from_transcripts=bool(transcripts)))
+        warn(nothing_learned(learned, from_transcripts=bool(transcripts or misroutes)))
         warn(summary(learned))
         raise typer.Exit(int(ExitCode.FINDINGS))
-    with output(output_path, inputs=[*cases, *transcripts]) as handle:
+    with output(output_path, inputs=[*cases, *transcripts, *misroutes]) as handle:
         handle.write(overlay_text(learned))
     warn(summary(learned, output_path))
-    if transcripts and not with_registry:
+    if (transcripts or misroutes) and not with_registry:
         warn(UNKNOWN_DANGEROUS)
     if learned.problems:
         raise typer.Exit(int(ExitCode.FINDINGS))

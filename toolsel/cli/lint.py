@@ -127,6 +127,14 @@ StatisticsOption = Annotated[
         help="Count findings per rule instead of listing them (human and json formats).",
     ),
 ]
+MisroutesOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--misroutes",
+        help="`toolsel stats --misroutes -f json` output: TS708 reports each failed tool "
+        "whose description rank does not separate from the tool that then worked. Repeatable.",
+    ),
+]
 ListRulesOption = Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")]
 ExplainOption = Annotated[
     str | None, typer.Option("--explain", help="Explain one rule, e.g. TS504, and exit.")
@@ -153,6 +161,7 @@ def lint(
     fix: FixOption = False,
     diff: DiffOption = False,
     statistics: StatisticsOption = False,
+    misroutes: MisroutesOption = None,
     list_rules: ListRulesOption = False,
     explain: ExplainOption = None,
     no_cache: NoCacheOption = False,
@@ -164,6 +173,7 @@ def lint(
         _show_rules(explain, list_rules=list_rules)
         return
     targets, files, inputs = _lint_inputs(paths, registry, config, namespace=namespace)
+    inputs += misroutes or []
     check_output(output_file, inputs)
     chosen = output_format.resolve()
     _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
@@ -176,6 +186,7 @@ def lint(
         config_file=str(config) if config else None,
         overrides=overrides,
         use_cache=not no_cache,
+        misroutes=misroutes or (),
     )
     result = run()
     plan = None

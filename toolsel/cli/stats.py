@@ -24,6 +24,7 @@ from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
 
 if TYPE_CHECKING:
+    from toolsel.learn.mine import Miner
     from toolsel.registry.model import Registry
     from toolsel.serve.store import Window
 
@@ -200,6 +201,12 @@ def stats(
         _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top, plan)
 
 
+def _ledger_miner() -> Miner:
+    from toolsel.learn.mine import Miner
+
+    return Miner()
+
+
 def _ledger_plan(
     ledger: bool,
     budget: int | None,
@@ -308,18 +315,22 @@ def _from_transcripts(
     counted = CallWindow(start, end) if start is not None or end is not None else None
     wanted = jobs_wanted(jobs)
     recorder = None
+    # the ledger mines the requests behind the calls in the same read (`Miner`)
+    miner = _ledger_miner() if plan is not None else None
     with progress_bar_for(paths, start) as progress:
         if output_format is StatsFormat.HTML:
             totals, recorder = usage_over_time(
                 paths, jobs=wanted, since=start, window=counted, progress=progress
             )
         else:
-            totals = usage_paths(paths, jobs=wanted, since=start, window=counted, progress=progress)
+            totals = usage_paths(
+                paths, jobs=wanted, since=start, window=counted, progress=progress, mine=miner
+            )
     result = totals.stats(registry)
-    if plan is not None:
+    if plan is not None and miner is not None:
         from toolsel.cli.stats_ledger import ledger_of
 
-        ledger_of(result, paths, registry, jobs=wanted, output_format=output_format,
+        ledger_of(result, miner.mined(), paths, registry, output_format=output_format,
                   output_file=output_file, **plan)  # fmt: skip
         return
     with output(output_file, inputs=paths) as out:

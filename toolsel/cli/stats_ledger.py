@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,29 +13,30 @@ from toolsel.registry.model import Registry
 from toolsel.render.formats import StatsFormat
 from toolsel.replay.stats import UsageStats
 
+if TYPE_CHECKING:
+    from toolsel.learn.mine import Mined
+
 
 def ledger_of(
     usage: UsageStats,
+    mined: Mined,
     paths: list[str],
     registry: Registry | None,
     *,
-    jobs: int,
     target: float,
     top_k: int,
     budget: int | None,
     output_format: StatsFormat,
     output_file: Path | None,
 ) -> None:
-    """Mine the requests that led to each call, build the ledger, render it, and exit 1
-    when the plan fails the gate (`--budget`, `--reach`)."""
-    from toolsel.learn import from_transcripts
+    """Build the ledger from `usage` and the requests `mined` in the same read of the
+    transcripts, render it, and exit 1 when the plan fails the gate (`--budget`, `--reach`)."""
     from toolsel.ledger import build_ledger
     from toolsel.render.ledger import LEDGER_RENDERERS
 
     if registry is None:
         raise UsageError("--ledger compares calls with definitions: give -r REGISTRY")
     check_output(output_file, paths)
-    mined = from_transcripts(paths, jobs=jobs)
     requests: dict[str, dict[str, int]] = {}
     for example in mined.examples:
         prompts = requests.setdefault(example.tool, {})

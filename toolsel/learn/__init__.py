@@ -9,7 +9,10 @@ written as an examples overlay (a registry file that adds examples and defines n
 - Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
   `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
   one, or that matches a `--redact` pattern, is dropped. Both are counted.
-- Examples mined from transcripts for `dangerous` tools are left out unless asked for: a
+- From misroutes (`toolsel stats --misroutes -f json`, `toolsel.misroute_evidence`): each
+  pair's requests (the prompts that led to a failed call) become examples of the tool that
+  then worked, with the same cleaning, filters and lint checks as mined ones.
+- Examples mined from transcripts (or misroutes) for `dangerous` tools are left out unless asked for: a
   transcript shows what an agent did once, not what it should do (labelled cases are kept).
 - `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
 - With a registry, the examples `lint` would flag are left out, each with why: one for
@@ -111,6 +114,7 @@ def learn_examples(
     *,
     cases: Sequence[Path] = (),
     transcripts: Sequence[str] = (),
+    misroutes: Sequence[Path] = (),
     known_tools: Iterable[str] | None = None,
     merge: Path | None = None,
     max_per_tool: int | None = None,
@@ -150,6 +154,9 @@ def learn_examples(
         )
         for example in mined.examples:
             (left_out if example.tool in unasked else found).append(example)
+    from_misroutes = misroute_examples(misroutes)
+    for example in from_misroutes:
+        (left_out if example.tool in unasked else found).append(example)
     let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
     kept: list[Example] = []
     if merge is not None and merge.exists() and merge.stat().st_size:
@@ -182,7 +189,23 @@ def learn_examples(
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
         pruned=sum(let_go.values()),
         pool=pool if transcripts else None,
+        from_misroutes=len(from_misroutes),
     )
+
+
+def misroute_examples(paths: Sequence[Path]) -> list[Example]:
+    """Each request of each misroute pair in the `stats --misroutes -f json` files at
+    `paths`, as an example of the pair's winner (its source: the first failed call)."""
+    from toolsel.misroute_evidence import read_misroutes
+
+    examples: list[Example] = []
+    for path in paths:
+        evidence = read_misroutes(path)
+        for pair in evidence.pairs:
+            file, line = pair.where[0] if pair.where else (evidence.path, 0)
+            source = f"{file}:{line}" if line else file
+            examples += [Example(pair.winner, r.text, source, r.count) for r in pair.requests]
+    return examples
 
 
 # -- agreeing with lint ----------------------------------------------------------------------

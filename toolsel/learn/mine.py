@@ -67,20 +67,7 @@ def from_transcripts(
 
     miner = Miner(pool)
     mine_paths(paths, miner, jobs=jobs, since=since, progress=progress)
-    miner.finish()
-    with gc_paused():  # one object per distinct prompt, no cycles
-        examples = [
-            Example(tool, text, f"{file}:{line}", count)
-            for tool, prompts in miner.found.items()
-            for text, (file, line, count) in prompts.items()
-        ]
-    return Mined(
-        examples,
-        miner.calls,
-        miner.without_prompt,
-        pruned=dict(miner.pruned),
-        pruned_calls=dict(miner.pruned_calls),
-    )
+    return miner.mined()
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +170,23 @@ class Miner:
                 self._prune(tool, 2 * self.pool - 1)
         self.calls += other.calls
         self.without_prompt += other.without_prompt
+
+    def mined(self) -> Mined:
+        """What every file joined so far holds (`finish`ed), as examples."""
+        self.finish()
+        with gc_paused():  # one object per distinct prompt, no cycles
+            examples = [
+                Example(tool, text, f"{file}:{line}", count)
+                for tool, prompts in self.found.items()
+                for text, (file, line, count) in prompts.items()
+            ]
+        return Mined(
+            examples,
+            self.calls,
+            self.without_prompt,
+            pruned=dict(self.pruned),
+            pruned_calls=dict(self.pruned_calls),
+        )
 
     def finish(self) -> None:
         """After the last join: each tool keeps its `pool` most frequent prompts."""

@@ -45,6 +45,7 @@ class Learned:
     flagged: tuple[Flagged, ...] = ()  # examples lint would flag (TS702, TS703), left out
     pruned: int = 0  # transcripts: rarer distinct prompts the bounded pool let go
     pool: int | None = None  # transcripts: the prompts each tool's pool keeps (None: all)
+    from_misroutes: int = 0  # requests read from misroute files (examples of the winner)
 
     @property
     def count(self) -> int:

@@ -32,6 +32,7 @@ RULE_MODULES = (
     "security",
     "retrieval",
     "examples",
+    "misrouted",
     "suppressions",
 )
 

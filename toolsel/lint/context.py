@@ -14,6 +14,7 @@ from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry, Tool
 
 if TYPE_CHECKING:
+    from toolsel.misroute_evidence import MisrouteEvidence
     from toolsel.ranking.core import RankResult
     from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.source import escape_token
@@ -39,8 +40,17 @@ _STRICT_BASE = {"openai-strict": "openai", "anthropic-strict": "anthropic"}
 
 
 class LintContext:
-    def __init__(self, registry: Registry, config: LintConfig, *, use_cache: bool = True) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        config: LintConfig,
+        *,
+        use_cache: bool = True,
+        evidence: tuple[MisrouteEvidence, ...] = (),
+    ) -> None:
         self.registry = registry
+        #: misroutes recorded in transcripts (`lint --misroutes FILE`), for TS708
+        self.evidence = evidence
         self.use_cache = use_cache
         self.config = config
         self.targets = frozenset(config.targets)

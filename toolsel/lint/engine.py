@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsel.errors import ToolselError, UsageError
 from toolsel.lint import all_rules
@@ -15,6 +16,9 @@ from toolsel.lint.worker import SimilarityWorker
 from toolsel.registry.model import Registry
 from toolsel.sources import registry_files
 
+if TYPE_CHECKING:
+    from toolsel.misroute_evidence import MisrouteEvidence
+
 #: Registries at least this large (about 1,000 tools) get a worker before parsing.
 EARLY_WORKER_BYTES = 1_000_000
 
@@ -25,6 +29,7 @@ def lint_registry(
     *,
     worker: SimilarityWorker | None = None,
     use_cache: bool = True,
+    evidence: tuple[MisrouteEvidence, ...] = (),
 ) -> LintResult:
     """Every finding in `registry` under `config`, sorted by file, line, column and rule.
 
@@ -33,7 +38,7 @@ def lint_registry(
     cached resources.
     """
     config = config or LintConfig()
-    context = LintContext(registry, config, use_cache=use_cache)
+    context = LintContext(registry, config, use_cache=use_cache, evidence=evidence)
     active = [
         rule
         for rule in all_rules().values()
@@ -132,9 +137,12 @@ def lint_paths(
     config_file: str | None = None,
     overrides: Mapping[str, object] | None = None,
     use_cache: bool = True,
+    misroutes: Sequence[Path] = (),
 ) -> LintResult:
-    """Load the registry at `paths` (or the default one) leniently and lint it."""
+    """Load the registry at `paths` (or the default one) leniently and lint it, with the
+    misroutes of the `stats --misroutes -f json` files `misroutes` as evidence (TS708)."""
     from toolsel.lint.config import build_config
+    from toolsel.misroute_evidence import read_misroutes
     from toolsel.registry import load_registry
     from toolsel.sources.project import find_config
 
@@ -152,6 +160,7 @@ def lint_paths(
                 hint="e.g. toolsel lint registries/; `toolsel init` writes a starter registry",
             )
     targets = registry_files(paths)
+    evidence = tuple(read_misroutes(path) for path in misroutes)
     worker = None
     uses_worker = any(
         config.is_enabled(rule) and set(rule.uses) & BACKGROUND_RESOURCES for rule in rules.values()
@@ -162,7 +171,9 @@ def lint_paths(
         worker = start_worker()  # imports scikit-learn while the main process parses
     try:
         registry = load_registry(targets, use_cache=use_cache, strict=False)
-        return lint_registry(registry, config, worker=worker, use_cache=use_cache)
+        return lint_registry(
+            registry, config, worker=worker, use_cache=use_cache, evidence=evidence
+        )
     finally:
         if worker is not None:
             worker.close()

@@ -26,6 +26,11 @@ def summary(learned: Learned, path: Path | None = None) -> str:
             f"{learned.calls_without_prompt} with no human prompt before "
             f"{'it' if learned.calls_seen == 1 else 'them'}"
         )
+    if learned.from_misroutes:
+        parts.append(
+            f"{counted(learned.from_misroutes, 'misroute request')} read as examples of the "
+            "tool that then worked"
+        )
     if learned.pruned:
         parts.append(
             f"{counted(learned.pruned, 'rarer prompt')} let go while mining, each tool keeping "

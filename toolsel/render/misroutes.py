@@ -39,6 +39,7 @@ def _pair_payload(pair: MisroutePair) -> dict[str, Any]:
             {"file": o.file, "line": o.line, "winner_line": o.winner_line} for o in pair.occurrences
         ],
         "rank": _rank_payload(pair.rank),
+        "requests": [{"text": text, "count": count} for text, count in pair.requests],
     }
 
 

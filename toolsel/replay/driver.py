@@ -109,19 +109,22 @@ def usage_paths(
     jobs: int = 1,
     since: float | None = None,
     window: CallWindow | None = None,
+    mine: ForkingPromptSink | None = None,
 ) -> UsageTotals:
     """What `toolsel stats` counts of every transcript under `paths`: the usage totals
     `replay_paths` gathers, and nothing else. With `jobs` > 1, each worker sends its files'
-    usage already summed, rather than their reports (`parallel.parallel_usage`)."""
+    usage already summed, rather than their reports (`parallel.parallel_usage`). With
+    `mine` (`stats --ledger`), the same read tells it each file, as `mine_paths` does: a
+    fresh `mine.fork()` per file, joined to `mine` in path order, for any `jobs`."""
     inputs = expand_since(paths, since)
     options = ReplayOptions(window=window)
     if use_pool(inputs, jobs):
         return parallel.parallel_usage(
-            inputs, options, on_event=on_event, progress=progress, jobs=jobs
+            inputs, options, on_event=on_event, progress=progress, jobs=jobs, mine=mine
         )
     totals = UsageTotals()
     for report in _reports(
-        inputs, options, on_event=on_event, progress=progress, prompts=None, jobs=1
+        inputs, options, on_event=on_event, progress=progress, prompts=None, jobs=1, mine=mine
     ):
         totals.add(report)
     return totals
@@ -135,8 +138,10 @@ def _reports(
     progress: Progress | None,
     prompts: PromptSink | None,
     jobs: int,
+    mine: ForkingPromptSink | None = None,
 ) -> Iterator[FileReport]:
-    """Each file's report, in path order; a call copied from an earlier file is marked."""
+    """Each file's report, in path order; a call copied from an earlier file is marked.
+    `prompts` hears every file; `mine` has each file told to its own fork, then joined."""
     if use_pool(inputs, jobs) and prompts is None:  # a listener sees every file, in order
         yield from parallel.parallel_reports(
             inputs, options, on_event=on_event, progress=progress, jobs=jobs
@@ -146,14 +151,19 @@ def _reports(
     memory = RunMemory() if len(inputs) > 1 else None
     validators: dict[str, InputValidator] = {}  # one per tool for the whole run, not per file
     for path in inputs:
-        yield options.replay(
+        mined = mine.fork() if mine is not None else None
+        report = options.replay(
             path,
             on_event=on_event,
             progress=progress,
             memory=memory,
-            prompts=prompts,
+            prompts=mined or prompts,
             validators=validators,
         )
+        if mine is not None and mined is not None:
+            mined.file_read(report)
+            mine.join(mined)
+        yield report
 
 
 class _Gathered:

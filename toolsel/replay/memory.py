@@ -127,7 +127,6 @@ class RunMemory:
             },
             sessions,
         )
-        unknown.clear()
 
     def add(self, new: Mapping[int, tuple[int, int, int]], sessions: Iterable[str]) -> None:
         """Add the next file (number `files`): the hashes of its ids that no earlier file
@@ -136,6 +135,7 @@ class RunMemory:
         number = self.files
         self.files += 1
         self._pending.update(new)
+        self._unknown.clear()  # they were this file's: from now on they are known
         for session in sessions:
             files = self.sessions.setdefault(session, [])
             if not files or files[-1] != number:

@@ -183,13 +183,18 @@ def _replayed(work: Work, paths: list[str]) -> ChunkOutcome:
         log = CopyLog()
         events: list[ToolEvent] | None = [] if work.events else None
         numbers: list[int] | None = [] if work.events else None
+        mined = work.prompts.fork() if work.prompts is not None else None
         report = work.options.replay(
             path,
             on_event=events.append if events is not None else None,
             memory=log,
             validators=validators,
             event_numbers=numbers,
+            prompts=mined,
         )
+        if mined is not None:
+            mined.file_read(report)
+            out.mined.append(mined)
         out.events.append(flat(events))
         out.numbers.append(numbers)
         if usage is None:
@@ -304,16 +309,21 @@ def parallel_usage(
     on_event: EventSink | None,
     progress: Progress | None,
     jobs: int,
+    mine: ForkingPromptSink | None = None,
 ) -> UsageTotals:
     """What `stats` counts of every file, read by `jobs` worker processes. Each sends the
     usage sums of a chunk of files, summed as if no call were a copy, and the copy log of
     each file: this process only makes the copy pass, in path order, and takes the copies
-    it finds back out of the chunk's sums (`UsageTotals.add_chunk`)."""
+    it finds back out of the chunk's sums (`UsageTotals.add_chunk`). With `mine`, each
+    file is also told to a fork of it in the same read, sent back and joined in order."""
     totals = UsageTotals()
-    work = _work_for(options, "usage", on_event)
+    work = _work_for(options, "usage", on_event, prompts=mine.fork() if mine else None)
     for chunk in _settled(inputs, work, on_event, progress, jobs):
         assert chunk.usage is not None
         totals.add_chunk(chunk.usage, chunk.copies, chunk.used)
+        if mine is not None:
+            for found in chunk.mined:
+                mine.join(found)
     return totals
 
 

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from toolsel.registry.model import Registry
+from toolsel.replay import stats
 from toolsel.replay.failures import message_key
 from toolsel.replay.report import FileReport, ReplayResult
 from toolsel.replay.stats import (
-    MAX_PAIRS,
     UnreadableFile,
     UsageStats,
     UsageSums,
@@ -92,7 +92,7 @@ class UsageTotals:
         self.sums.merge(chunk, pairs=False)
         changed = [change for f in copies if (change := self._take_back(f)) is not None]
         pairs = self.sums.pairs
-        if self.bounded and len(pairs) + len(chunk.pairs) > MAX_PAIRS:
+        if self.bounded and len(pairs) + len(chunk.pairs) > stats.MAX_PAIRS:
             # some file's pairs may go past the bound, and drop the rarest: pair the files
             # one by one, as `add` does
             for tools in used():

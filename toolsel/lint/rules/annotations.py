@@ -7,11 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Severity, rule
-<<<<<<< HEAD
-from toolsel.lint.rules.permissions import annotated_destructive, only_observes
-=======
-from toolsel.lint.rules.contract import READ_ONLY_VERBS, annotated_destructive, only_observes
->>>>>>> h4
+from toolsel.lint.rules.permissions import READ_ONLY_VERBS, annotated_destructive, only_observes
 from toolsel.registry.model import Tool
 from toolsel.text import split_name
 
