@@ -51,7 +51,7 @@ def lines(path):
 """
 DECODE = """
 import msgspec
-from toolsel.replay.formats.fast import Line
+from toolsel.replay.formats.fast_shapes import Line
 decode = msgspec.json.Decoder(Line).decode
 ABSENT = msgspec.UNSET
 """

@@ -7,13 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolsel.replay import lines
 from toolsel.replay.events import UNKNOWN, Call
-from toolsel.replay.formats import codex, detect, fast
+from toolsel.replay.formats import codex, detect, fast, fast_codex, fast_shapes
 from toolsel.replay.lines import Reading, read_objects
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,9 +90,9 @@ def test_the_fast_path_reads_the_common_shapes() -> None:
         },
     }
     for record in (claude, stream, rollout):
-        line = fast.msgspec.json.decode(json.dumps(record).encode(), type=fast.Line)
+        line = msgspec.json.decode(json.dumps(record).encode(), type=fast_shapes.Line)
         decoded = fast.decode_line(line)
-        assert decoded is not fast.FALLBACK
+        assert decoded is not fast_shapes.FALLBACK
         assert _events(decoded) == _events(detect(record))
 
 
@@ -347,8 +348,8 @@ def test_generated_records_decode_the_same(shape: str, data: st.DataObject) -> N
     of the types its struct accepts: what the fast path decodes is what `detect` gives."""
     record = data.draw(SHAPES[shape])
     raw = json.dumps(record, ensure_ascii=False).encode()
-    decoded = fast.decode_line(fast.msgspec.json.decode(raw, type=fast.Line))
-    if decoded is not fast.FALLBACK:
+    decoded = fast.decode_line(msgspec.json.decode(raw, type=fast_shapes.Line))
+    if decoded is not fast_shapes.FALLBACK:
         assert _events(decoded) == _events(detect(json.loads(raw)))
 
 
@@ -411,7 +412,7 @@ def test_the_one_difference_a_number_beyond_a_double_in_a_field_not_read(tmp_pat
 
 @pytest.mark.parametrize("output", OUTPUTS)
 def test_a_codex_output_fails_as_the_full_path_says(output: str) -> None:
-    assert fast.output_failed(output) is codex.output_failed(output)
+    assert fast_codex.output_failed(output) is codex.output_failed(output)
 
 
 EDGES = [
@@ -432,9 +433,9 @@ EDGES = [
 
 @pytest.mark.parametrize("record", EDGES)
 def test_edge_records_decode_as_detect_does(record: dict[str, Any]) -> None:
-    line = fast.msgspec.json.decode(json.dumps(record).encode(), type=fast.Line)
+    line = msgspec.json.decode(json.dumps(record).encode(), type=fast_shapes.Line)
     decoded = fast.decode_line(line)
-    if decoded is not fast.FALLBACK:
+    if decoded is not fast_shapes.FALLBACK:
         assert _events(decoded) == _events(detect(record))
 
 
