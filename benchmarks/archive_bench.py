@@ -49,12 +49,15 @@ for path in sorted(Path(sys.argv[1]).rglob("*.jsonl")):
 """
 
 
-def archive(directory: Path, files: int) -> Path:
-    out = directory / f"archive-{files}"
+def archive(directory: Path, files: int, result_chars: int = 800) -> Path:
+    """The archive of `files` sessions under `directory`, generated once."""
+    out = directory / (f"archive-{files}" + (f"-r{result_chars}" if result_chars != 800 else ""))
     if not (out / ".done").exists():
         subprocess.run(
-            [sys.executable, str(HERE / "gen_archive.py"), str(files), str(out)], check=True
-        )
+            [sys.executable, str(HERE / "gen_archive.py"), str(files), str(out),
+             "--result-chars", str(result_chars)],
+            check=True,
+        )  # fmt: skip
         (out / ".done").write_text("")
     return out
 
@@ -149,9 +152,10 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout, measured in turns")
     parser.add_argument("--memory", action="store_true", help="report peak RSS, not speed-up")
     parser.add_argument("--floor", action="store_true", help="time a json.loads loop in turns")
+    parser.add_argument("--result-chars", type=int, default=800, help="longest result text")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
-    source = archive(args.dir, args.files)
+    source = archive(args.dir, args.files, args.result_chars)
     count = sum(1 for _ in source.rglob("*.jsonl"))
     size = sum(p.stat().st_size for p in source.rglob("*.jsonl")) / 1e6
     print(f"{count:,} files ({args.files:,} sessions), {size:,.0f} MB; {os.cpu_count()} CPUs")

@@ -59,6 +59,8 @@ def _content(tool: str, n: int, error: bool) -> str:
 class _Session:
     """One session file being written: its lines, clock and ids."""
 
+    result_chars = 800  # the longest result text (characters); at least 40
+
     def __init__(self, rng: random.Random, session_id: str, start: datetime) -> None:
         self.rng = rng
         self.id = session_id
@@ -140,7 +142,7 @@ class _Session:
             self._line(
                 "user",
                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id,
-                 "content": _content(tool, rng.randint(40, 800), error), "is_error": error}]},
+                 "content": _content(tool, rng.randint(40, self.result_chars), error), "is_error": error}]},
                 **extra,
             )  # fmt: skip
 
@@ -177,11 +179,13 @@ def sessions(
     subagents: float = 0.01,
     turns: int = 8,
     unanswered: float = 0.0,
+    result_chars: int = 800,
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """(relative path, lines) of each file of an archive of `count` sessions (sub-agent
     files come after their session's file and are not counted in `count`). `turns` is the
     mean number of assistant turns of a session; `unanswered` the share of sessions that
-    end before their last call's result (which a session resuming one copies)."""
+    end before their last call's result (which a session resuming one copies);
+    `result_chars` the longest result text (each is 40 to that many characters)."""
     rng = random.Random(seed)
     projects = max(1, count // 250)
     earlier: dict[int, list[list[dict[str, Any]]]] = {}  # project -> its sessions' lines
@@ -190,6 +194,7 @@ def sessions(
         session_id = str(uuid.UUID(int=rng.getrandbits(128)))
         start = NEWEST - timedelta(days=rng.uniform(0, SPREAD_DAYS))
         session = _Session(rng, session_id, start)
+        session.result_chars = result_chars
         before = earlier.get(project)
         if before and rng.random() < resumed:
             # `claude --resume`: the earlier messages again, ids and all, in the new file
@@ -243,6 +248,7 @@ def main() -> None:
     parser.add_argument("--resumed", type=float, default=0.15, help="share of resumed sessions")
     parser.add_argument("--subagents", type=float, default=0.01, help="share of Task calls")
     parser.add_argument("--turns", type=int, default=8, help="mean assistant turns a session")
+    parser.add_argument("--result-chars", type=int, default=800, help="longest result text")
     args = parser.parse_args()
     files = write_archive(
         args.out,
@@ -251,6 +257,7 @@ def main() -> None:
         resumed=args.resumed,
         subagents=args.subagents,
         turns=args.turns,
+        result_chars=args.result_chars,
     )
     size = sum(p.stat().st_size for p in files)
     print(f"{len(files)} files, {size / 1e6:.1f} MB in {args.out}")
