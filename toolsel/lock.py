@@ -25,8 +25,6 @@ from toolsel.diff.model import Change, ChangeClass
 from toolsel.errors import UsageError
 from toolsel.registry.model import Permission, Registry, Tool
 
-DEFAULT_LOCK_FILE = "toolsel.lock"
-
 #: Each group of pinned fields, in the order a report lists them.
 GROUPS: dict[str, tuple[str, ...]] = {
     "definition": ("name", "title", "description", "parameters"),
@@ -41,7 +39,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "ranking": ("display_name", "tags", "search_hint", "examples", "overlay_examples"),
     "extra": ("extra",),
 }  # fmt: skip
-GROUP_OF = {field: group for group, fields in GROUPS.items() for field in fields}
 #: How a report names a field, where its key is not the field's name.
 SHOWN = {
     "output_schema": "outputSchema",

@@ -120,12 +120,6 @@ def mask_argv(argv: Iterable[str]) -> tuple[str, ...]:
     return tuple(shown)
 
 
-def mask_values(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """An environment block or headers: each name kept, each value `***` unless it is a
-    `${VAR}` reference (shown as written)."""
-    return tuple((name, _masked_value(value)) for name, value in pairs)
-
-
 def mask_known(text: str, secrets: Iterable[str]) -> str:
     """`text` (a server's stderr, an error) with each of `secrets` (values toolsel itself
     passed on: an environment, headers, a token) replaced by `***`, then `mask_text`."""

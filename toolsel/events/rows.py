@@ -33,10 +33,6 @@ class FileEvents:
     def rows(self) -> int:
         return len(self.calls["call_id"])
 
-    def to_arrow(self) -> tuple[pa.RecordBatch, pa.RecordBatch]:
-        """(calls, file) as Arrow record batches of the documented schema."""
-        return calls_batch([self]), files_batch([self])
-
 
 def map_file(
     path: str, file_no: int, *, input_format: str | None = None, progress: Progress | None = None
