@@ -36,7 +36,7 @@ PRUNE = 0.02
 #: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
 #: The decision value of a tool without examples: far below any fitted tool's, so it
-#: never has a positive decision (`scorers.learned`).
+#: never has a positive decision (`taught.learned`).
 UNFITTED_BIAS = -1e9
 #: The SVM's stopping tolerance: 1e-4 (scikit-learn's default) gained nothing here and
 #: took 10 % longer.
