@@ -16,8 +16,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from toolsel.replay.matcher import CopyLog
-from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
+from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of
 from toolsel.replay.packing import pack_compact, unpack
 from toolsel.replay.report import FileReport, ToolEvent
 

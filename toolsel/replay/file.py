@@ -17,8 +17,8 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect, fast
 from toolsel.replay.lines import Progress, Reading, Unreadable, read_objects, shape
-from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall
-from toolsel.replay.memory import RunMemory
+from toolsel.replay.matcher import Listener, Matcher, OpenCall
+from toolsel.replay.memory import CopyLog, RunMemory
 from toolsel.replay.report import FileReport, ToolEvent, UnreadTools
 from toolsel.replay.unread import tool_content
 from toolsel.timeparse import seconds_between

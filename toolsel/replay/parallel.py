@@ -37,7 +37,7 @@ from toolsel.replay.copypass import (
     with_copies,
 )
 from toolsel.replay.file import ReplayOptions
-from toolsel.replay.matcher import CopyLog
+from toolsel.replay.memory import CopyLog
 from toolsel.replay.packing import flatten, pack_compact, unflatten
 from toolsel.replay.report import FileReport, ToolEvent, Totals
 from toolsel.replay.stats import FileCopies, UsageSums, UsageTotals
