@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -133,27 +133,21 @@ def learn_examples(
     bounded pool of prompts per tool, `pool_size`), else all."""
     if max_per_tool is None:
         max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
-    patterns = []
-    for pattern in redact:
-        try:
-            patterns.append(re.compile(pattern))
-        except re.error as error:
-            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
+    patterns = redact_patterns(redact)
     found, problems, notes = from_cases(cases) if cases else ([], [], [])
     mined = Mined([])
     pool = pool_size(max_per_tool)
-    left_out: list[Example] = []
-    unasked = set(leave_out)
     if transcripts:
         mined = from_transcripts(
             list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
         )
-        for example in mined.examples:
-            (left_out if example.tool in unasked else found).append(example)
+    unasked = set(leave_out)
+    left_out = [example for example in mined.examples if example.tool in unasked]
+    found += (example for example in mined.examples if example.tool not in unasked)
     let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
-    kept: list[Example] = []
-    if merge is not None and merge.exists() and merge.stat().st_size:
-        kept = read_overlay(merge)
+    kept = (
+        read_overlay(merge) if merge is not None and merge.exists() and merge.stat().st_size else []
+    )
     with gc_paused():  # tens of thousands of examples, no cycles: collections only cost
         learned = learn(
             [*kept, *found],
@@ -165,13 +159,11 @@ def learn_examples(
             max_chars=max_chars,
             pruned_calls={t: n for t, n in mined.pruned_calls.items() if t not in unasked},
         )
-    flagged: list[Flagged] = []
     if registry is not None:
-        chosen, flagged = lintclean(learned.examples, registry, kept=kept, replacing=replacing)
-        learned = replace(learned, examples=chosen)
+        chosen, flagged = lint_clean(learned.examples, registry, kept=kept, replacing=replacing)
+        learned = replace(learned, examples=chosen, flagged=tuple(flagged))
     return replace(
         learned,
-        flagged=tuple(flagged),
         calls_seen=mined.calls,
         calls_without_prompt=mined.without_prompt,
         read=len(found) + len(left_out) + sum(mined.pruned.values()),
@@ -188,7 +180,18 @@ def learn_examples(
 # -- agreeing with lint ----------------------------------------------------------------------
 
 
-def lintclean(
+def redact_patterns(redact: Sequence[str]) -> list[re.Pattern[str]]:
+    """The `--redact` patterns, compiled; a UsageError names the first that is not one."""
+    patterns = []
+    for pattern in redact:
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as error:
+            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
+    return patterns
+
+
+def lint_clean(
     examples: dict[str, tuple[Example, ...]],
     registry: Registry,
     *,
@@ -300,12 +303,56 @@ def learn(
     and new ones are added to them up to `max_per_tool` new examples per tool.
     `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
     known = set(known_tools) if known_tools is not None else None
-    by_tool: dict[str, dict[str, Example]] = {}
-    kept: dict[str, dict[str, Example]] = {}
-    seen: dict[str, int] = {}
-    counts = {"redacted": 0, "dropped": 0, "only_secret": 0, "too_long": 0}
-    used: Counter[str] = Counter()
-    unknown: set[str] = set()
+    grouped = _group(examples, known, redact, keep, max_chars)
+    seen, by_tool, kept, counts = grouped.seen, grouped.by_tool, grouped.kept, grouped.counts
+    for tool, calls in (pruned_calls or {}).items():
+        if tool in seen:
+            seen[tool] += calls  # prompts let go while mining still count as seen
+    few = sorted(t for t, n in seen.items() if n < min_count)
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for tool in sorted(set(by_tool) | set(kept)):
+        items = [] if tool in few else list(by_tool.get(tool, {}).values())
+        if max_per_tool and len(items) > max_per_tool:
+            items = diverse(items, max_per_tool, RELEVANCE)
+        items += kept.get(tool, {}).values()
+        if items:
+            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
+    return Learned(
+        chosen,
+        redacted=counts["redacted"],
+        placeholders=tuple(sorted(grouped.used.items(), key=lambda kv: (-kv[1], kv[0]))),
+        dropped=counts["dropped"],
+        only_secret=counts["only_secret"],
+        unknown_tools=tuple(sorted(grouped.unknown)),
+        below_min_count=tuple(few),
+        too_long=counts["too_long"],
+    )
+
+
+@dataclass(slots=True)
+class _Grouped:
+    """What `learn` gathers before choosing: new examples and an overlay's (`kept`) by tool
+    and cleaned text, calls seen per tool, what was left out or redacted, unknown tools."""
+
+    by_tool: dict[str, dict[str, Example]] = field(default_factory=dict)
+    kept: dict[str, dict[str, Example]] = field(default_factory=dict)
+    seen: dict[str, int] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    used: Counter[str] = field(default_factory=Counter)
+    unknown: set[str] = field(default_factory=set)
+
+
+def _group(
+    examples: Iterable[Example],
+    known: set[str] | None,
+    redact: Sequence[re.Pattern[str]],
+    keep: int,
+    max_chars: int,
+) -> _Grouped:
+    """`learn`'s first step: each example cleaned (`prepare`) and grouped, or counted as
+    left out; the first `keep` are the overlay's."""
+    grouped = _Grouped()
+    by_tool, kept, seen, counts = grouped.by_tool, grouped.kept, grouped.seen, grouped.counts
     # a prompt repeats for each call it led to: clean and check each text once
     cleaned: dict[str, Cleaned] = {}
     for number, example in enumerate(examples):
@@ -326,34 +373,13 @@ def learn(
             counts[clean.left_out] += 1
             continue
         if known is not None and example.tool not in known:
-            unknown.add(example.tool)
+            grouped.unknown.add(example.tool)
             continue
         if clean.placeholders:
             counts["redacted"] += 1
-            used.update(clean.placeholders)
+            grouped.used.update(clean.placeholders)
         seen[example.tool] = seen.get(example.tool, 0) + example.count
         group = by_tool.setdefault(example.tool, {})
         if clean.key not in group:
             group[clean.key] = Example(example.tool, clean.text or "", example.source)
-    for tool, calls in (pruned_calls or {}).items():
-        if tool in seen:
-            seen[tool] += calls  # prompts let go while mining still count as seen
-    few = sorted(t for t, n in seen.items() if n < min_count)
-    chosen: dict[str, tuple[Example, ...]] = {}
-    for tool in sorted(set(by_tool) | set(kept)):
-        items = [] if tool in few else list(by_tool.get(tool, {}).values())
-        if max_per_tool and len(items) > max_per_tool:
-            items = diverse(items, max_per_tool, RELEVANCE)
-        items += kept.get(tool, {}).values()
-        if items:
-            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
-    return Learned(
-        chosen,
-        redacted=counts["redacted"],
-        placeholders=tuple(sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))),
-        dropped=counts["dropped"],
-        only_secret=counts["only_secret"],
-        unknown_tools=tuple(sorted(unknown)),
-        below_min_count=tuple(few),
-        too_long=counts["too_long"],
-    )
+    return grouped
