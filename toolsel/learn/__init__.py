@@ -134,30 +134,19 @@ def learn_examples(
     if max_per_tool is None:
         max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
     patterns = redact_patterns(redact)
-    found, problems, notes = from_cases(cases) if cases else ([], [], [])
-    mined = Mined([])
     pool = pool_size(max_per_tool)
-    if transcripts:
-        mined = from_transcripts(
-            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
-        )
-    unasked = set(leave_out)
-    left_out = [example for example in mined.examples if example.tool in unasked]
-    found += (example for example in mined.examples if example.tool not in unasked)
-    let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
-    kept = (
-        read_overlay(merge) if merge is not None and merge.exists() and merge.stat().st_size else []
-    )
+    read = _read(cases, transcripts, merge, set(leave_out), jobs, since, progress, pool)
+    mined, left_out, kept = read.mined, read.left_out, read.kept
     with gc_paused():  # tens of thousands of examples, no cycles: collections only cost
         learned = learn(
-            [*kept, *found],
+            [*kept, *read.found],
             known_tools=known_tools,
             max_per_tool=max_per_tool,
             min_count=min_count,
             redact=patterns,
             keep=len(kept),
             max_chars=max_chars,
-            pruned_calls={t: n for t, n in mined.pruned_calls.items() if t not in unasked},
+            pruned_calls=read.pruned_calls,
         )
     if registry is not None:
         chosen, flagged = lint_clean(learned.examples, registry, kept=kept, replacing=replacing)
@@ -166,15 +155,60 @@ def learn_examples(
         learned,
         calls_seen=mined.calls,
         calls_without_prompt=mined.without_prompt,
-        read=len(found) + len(left_out) + sum(mined.pruned.values()),
-        problems=tuple(problems),
-        notes=tuple(notes),
+        read=len(read.found) + len(left_out) + sum(mined.pruned.values()),
+        problems=tuple(read.problems),
+        notes=tuple(read.notes),
         kept_from_overlay=len(kept),
-        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - sum(let_go.values()),
+        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - read.pruned,
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
-        pruned=sum(let_go.values()),
+        pruned=read.pruned,
         pool=pool if transcripts else None,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What `learn_examples` reads before choosing: the examples to learn from (the cases',
+    then those mined), those mined for tools left out, the merged overlay's (`kept`), what
+    mining counted, the cases' problems and notes, and the prompts (and their calls) mining
+    let go for the tools not left out."""
+
+    found: list[Example]
+    left_out: list[Example]
+    kept: list[Example]
+    mined: Mined
+    problems: list[str]
+    notes: list[str]
+    pruned: int
+    pruned_calls: dict[str, int]
+
+
+def _read(
+    cases: Sequence[Path],
+    transcripts: Sequence[str],
+    merge: Path | None,
+    unasked: set[str],
+    jobs: int,
+    since: float | None,
+    progress: Callable[[int], None] | None,
+    pool: int | None,
+) -> _Read:
+    """The cases, the transcripts' mined examples (those for the `unasked` tools set apart),
+    and the overlay `merge`, unless it is empty."""
+    found, problems, notes = from_cases(cases) if cases else ([], [], [])
+    mined = Mined([])
+    if transcripts:
+        mined = from_transcripts(
+            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
+        )
+    left_out = [example for example in mined.examples if example.tool in unasked]
+    found += (example for example in mined.examples if example.tool not in unasked)
+    kept: list[Example] = []
+    if merge is not None and merge.exists() and merge.stat().st_size:
+        kept = read_overlay(merge)
+    pruned = sum(n for t, n in mined.pruned.items() if t not in unasked)
+    pruned_calls = {t: n for t, n in mined.pruned_calls.items() if t not in unasked}
+    return _Read(found, left_out, kept, mined, problems, notes, pruned, pruned_calls)
 
 
 # -- agreeing with lint ----------------------------------------------------------------------
