@@ -19,9 +19,6 @@ from toolsel.ranking.fields import FIELD_NAMES
 from toolsel.ranking.prepared import PreparedIndex, wants_numpy
 from toolsel.ranking.taught import example_similarity
 
-#: The lexical weighting schemes an index stores per posting.
-LEXICAL = ("bm25", "tfidf")
-
 
 @dataclass(frozen=True, slots=True)
 class Contribution:
@@ -190,12 +187,6 @@ def numpy_suits(prepared: PreparedIndex, terms: Sequence[str]) -> bool:
     """Whether this query is better scored with numpy over every tool (see `wants_numpy`)."""
     index = prepared.index
     return wants_numpy(prepared, sum(len(index.postings(term)) for term in set(terms)))
-
-
-def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
-    """The method's score for every tool without examples' parts, as one numpy array."""
-    base, _gains = _dense(prepared, scale, method, None)
-    return base
 
 
 def _dense(

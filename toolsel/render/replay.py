@@ -70,15 +70,12 @@ def file_payload(report: FileReport) -> dict[str, Any]:
         "notes": list(report.notes),
         **{name: getattr(report, name) for name in ADDED_COUNTS},
         "unread_tool_records": [{"line": u.line, "where": u.where} for u in report.unread_tools],
-        "failed_calls": failed_calls(report),
+        # each call whose result was an error, and the first line that result said
+        "failed_calls": [
+            {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message}
+            for f in report.failures
+        ],
     }
-
-
-def failed_calls(report: FileReport) -> list[dict[str, Any]]:
-    """Each call whose result was an error, and the first line that result said."""
-    return [
-        {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message} for f in report.failures
-    ]
 
 
 def summary_payload(result: ReplayResult) -> dict[str, Any]:
