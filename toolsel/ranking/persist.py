@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import Any, overload
@@ -131,19 +130,6 @@ def _lines(blob: array[Any] | bytes) -> tuple[str, ...]:
     if not isinstance(blob, bytes):
         raise ValueError("index section lw_terms is not text")
     return tuple(blob.decode("utf-8").split("\n")) if blob else ()
-
-
-def _column(values: list[Any]) -> Any:
-    """A column as a list, or, when one value fills most of it, as that value and the rest
-    by position: most tools share their flags, and a smaller header parses faster."""
-    as_json = [list(v) if isinstance(v, tuple) else v for v in values]
-    if not as_json:
-        return as_json
-    key, count = Counter(orjson.dumps(v) for v in as_json).most_common(1)[0]
-    if count * 2 < len(as_json):
-        return as_json
-    common = orjson.loads(key)
-    return {"common": common, "rest": [[i, v] for i, v in enumerate(as_json) if v != common]}
 
 
 def _expand(column: Any, count: int, as_tuples: bool) -> list[Any]:
