@@ -97,7 +97,7 @@ class RankIndex:
     #: with examples: each posting's BM25 and TF-IDF weight with its tool's examples field
     #: (the same as `bm25`/`tfidf` for a tool without examples); empty without examples.
     #: A tool with examples scores its base weight plus the gain its examples give, gated
-    #: by how near the prompt is to one of them (`scorers.lexical`)
+    #: by how near the prompt is to one of them (`scorers.scored`)
     bm25_taught: array[float] = field(default_factory=lambda: array("d"))
     tfidf_taught: array[float] = field(default_factory=lambda: array("d"))
     #: example prompts, each its own small document (nearest-example votes): for term t,

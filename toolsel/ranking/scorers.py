@@ -91,20 +91,6 @@ def scaled(values: Any, scale: float) -> Any:
     return np.minimum(values / top, TAUGHT_CAP) if top > 0 else np.zeros_like(values)
 
 
-def lexical(
-    prepared: PreparedIndex,
-    terms: Sequence[str],
-    method: str,
-    *,
-    limit: int | None = None,
-    extra: dict[str, float] | None = None,
-) -> dict[int, float]:
-    """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
-    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms
-    (and `extra` ones, at their weight); only the `limit` best when given."""
-    return scored(prepared, terms, method, limit=limit, extra=extra).scores
-
-
 def scored(
     prepared: PreparedIndex,
     terms: Sequence[str],
@@ -113,7 +99,10 @@ def scored(
     limit: int | None = None,
     extra: dict[str, float] | None = None,
 ) -> Lexical:
-    """`lexical`, with what normalising needs (`Lexical`)."""
+    """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
+    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms
+    (and `extra` ones, at their weight); only the `limit` best when given; with what
+    normalising needs (`Lexical`)."""
     if numpy_suits(prepared, [*terms, *(extra or ())]):
         import numpy as np
 
