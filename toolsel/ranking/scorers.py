@@ -178,8 +178,11 @@ def numpy_suits(prepared: PreparedIndex, terms: Sequence[str]) -> bool:
     return wants_numpy(prepared, sum(len(index.postings(term)) for term in set(terms)))
 
 
-def _dense(
-    prepared: PreparedIndex, scale: dict[str, float], method: str, gates: Any
+def dense_parts(
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    method: str,
+    extra: dict[str, float] | None = None,
 ) -> tuple[Any, Any]:
     """(every tool's score without examples' parts, what its examples add, scaled by its
     gate) as numpy arrays (large indexes, and fusion)."""
@@ -187,10 +190,10 @@ def _dense(
 
     arrays = prepared.arrays
     doc_ids, weights = arrays["doc_ids"], arrays[method]
-    taught = arrays[f"{method}_taught"] if gates is not None else None
+    taught = arrays[f"{method}_taught"] if prepared.index.taught else None
     totals = np.zeros(len(prepared), dtype=np.float64)
     gains = np.zeros(len(prepared), dtype=np.float64)
-    for term, factor in scale.items():
+    for term, factor in query_weights(prepared, terms, method, extra).items():
         span = prepared.index.postings(term)
         if span:
             window = slice(span.start, span.stop)
@@ -198,26 +201,12 @@ def _dense(
             totals[docs] += weights[window] * factor
             if taught is not None:
                 gains[docs] += (taught[window] - weights[window]) * factor
-    if gates is not None:
-        gains *= gates
-    return totals, gains
-
-
-def dense_parts(
-    prepared: PreparedIndex,
-    terms: Sequence[str],
-    method: str,
-    extra: dict[str, float] | None = None,
-) -> tuple[Any, Any]:
-    """(base, gains) for every tool: see `_dense`."""
-    import numpy as np
-
-    gates = None
-    if prepared.index.taught:
+    if taught is not None:
         gates = np.zeros(len(prepared), dtype=np.float64)
         for tool, gate in taught_gates(prepared, terms).items():
             gates[tool] = gate
-    return _dense(prepared, query_weights(prepared, terms, method, extra), method, gates)
+        gains *= gates
+    return totals, gains
 
 
 def dense_scores(
