@@ -211,9 +211,6 @@ def _read(
     return _Read(found, left_out, kept, mined, problems, notes, pruned, pruned_calls)
 
 
-# -- agreeing with lint ----------------------------------------------------------------------
-
-
 def redact_patterns(redact: Sequence[str]) -> list[re.Pattern[str]]:
     """The `--redact` patterns, compiled; a UsageError names the first that is not one."""
     patterns = []
@@ -223,6 +220,9 @@ def redact_patterns(redact: Sequence[str]) -> list[re.Pattern[str]]:
         except re.error as error:
             raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
     return patterns
+
+
+# -- agreeing with lint ----------------------------------------------------------------------
 
 
 def lint_clean(
