@@ -133,15 +133,10 @@ def _lines(blob: array[Any] | bytes) -> tuple[str, ...]:
 
 
 def _expand(column: Any, count: int, as_tuples: bool) -> list[Any]:
-    if isinstance(column, list):
-        values = column
-    else:
-        values = [column["common"]] * count
-        for position, value in column["rest"]:
-            values[position] = value
-    if len(values) != count:
+    """A header column as `dumps` writes it: a list of one value per tool."""
+    if not isinstance(column, list) or len(column) != count:
         raise ValueError("index column does not add up")
-    return [tuple(v) for v in values] if as_tuples else values
+    return [tuple(v) for v in column] if as_tuples else column
 
 
 def _strings(name: str, values: Sequence[str]) -> list[tuple[str, array[Any] | bytes]]:
