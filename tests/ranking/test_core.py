@@ -369,7 +369,7 @@ def test_votes_that_find_nothing_leave_the_ranking_alone(
 
 
 def test_fusion_adds_what_the_examples_say(tmp_path: Path, fake_embedder: object) -> None:
-    from toolsel.ranking import scorers, semantic
+    from toolsel.ranking import semantic, taught
     from toolsel.ranking.fields import tokens
 
     query = "what hour is it"
@@ -377,7 +377,7 @@ def test_fusion_adds_what_the_examples_say(tmp_path: Path, fake_embedder: object
     result = rank_index(index, query, RankOptions(method=Method.FUSION, explain=True))
     best = result.results[0]
     clock = index.positions["clock"]
-    learned = scorers.learned(index, tokens(query))[clock]
+    learned = taught.learned(index, tokens(query))[clock]
     parts, evidence = semantic.fusion_parts(index, semantic.query_vector(query), tokens(query))
     fused = semantic.fused(parts, evidence)[clock]
     assert best.name == "clock" and learned > 0
@@ -410,7 +410,7 @@ def test_votes_are_scaled_by_the_best_vote(tmp_path: Path, monkeypatch: pytest.M
     from toolsel.ranking import learned
 
     monkeypatch.setattr(learned, "BUDGET", 0)
-    from toolsel.ranking import prepared, scorers
+    from toolsel.ranking import prepared, taught
     from toolsel.ranking.fields import tokens
 
     query = "what hour is it in city 3"
@@ -421,7 +421,7 @@ def test_votes_are_scaled_by_the_best_vote(tmp_path: Path, monkeypatch: pytest.M
         t.name: t.raw
         for t in rank_index(with_examples(tmp_path, 10), query, RankOptions(top=3)).results
     }
-    votes = scorers.example_votes(index, tokens(query))
+    votes = taught.example_votes(index, tokens(query))
     best = max(votes.values())
     assert best > 0 and index.vote_weight == 1.0
     for name, raw in result.items():

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
-from toolsel.ranking import Method, RankOptions, load_index, rank_index, scorers
+from toolsel.ranking import Method, RankOptions, load_index, rank_index, taught
 from toolsel.ranking import learned as learned_module
 from toolsel.ranking.fields import tokens
 from toolsel.ranking.index import build_index
@@ -83,13 +83,13 @@ def test_learned_words_are_the_query_words_that_speak_for_a_tool(tmp_path: Path)
     names = [t.name for t in index.tools]
     currency, weather = names.index("convert_currency"), names.index("get_weather")
     # words in two or more training prompts are learned: "dollars" and "euros" are
-    words = scorers.learned_words(index, tokens("dollars and euros please"), currency)
+    words = taught.learned_words(index, tokens("dollars and euros please"), currency)
     assert {word for word, _ in words} == {"dollar", "euro"}
     assert all(0 < share <= 1 for _, share in words)
     assert sum(share for _, share in words) <= 1 + 1e-9
     assert [share for _, share in words] == sorted((share for _, share in words), reverse=True)
     # a word that speaks for another tool is never named for this one
-    assert scorers.learned_words(index, tokens("dollars and euros please"), weather) == []
+    assert taught.learned_words(index, tokens("dollars and euros please"), weather) == []
 
 
 def test_explain_never_gives_a_reason_the_query_does_not_hold(tmp_path: Path) -> None:
@@ -259,5 +259,5 @@ def test_over_budget_a_tool_without_examples_gets_no_learned_score(
     index = _index(tmp_path, overlay=overlay)
     assert index.index.learned
     positions = index.positions
-    found = scorers.learned(index, tokens("book a seat on a plane to Oslo"))
+    found = taught.learned(index, tokens("book a seat on a plane to Oslo"))
     assert set(found) <= {positions["get_weather"]}

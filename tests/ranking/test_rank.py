@@ -214,7 +214,7 @@ def test_tfidf_matches_scikit_learn() -> None:
         .toarray()
         .ravel()
     )
-    got = scorers.lexical(INDEX, terms, "tfidf")
+    got = scorers.scored(INDEX, terms, "tfidf").scores
     taught = INDEX.taught_tools  # these add their examples' part, gated by the prompt
     assert len(taught) < len(INDEX)
     for doc, value in got.items():

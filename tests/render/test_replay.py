@@ -11,7 +11,8 @@ from tests.conftest import ROOT
 from toolsel.render.console import dumps_json
 from toolsel.render.replay import render_replay_json, replay_payload
 from toolsel.replay.driver import replay_paths
-from toolsel.replay.report import FileReport, PackedReports, ReplayResult
+from toolsel.replay.packing import PackedReports
+from toolsel.replay.report import FileReport, ReplayResult
 
 FOLDERS = [ROOT / "transcripts", ROOT / "tests" / "corpus" / "transcripts"]
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolsel.replay.build import build_report
 from toolsel.replay.events import AgentFile, Call, Event, Human, Result, Session, SidechainStart
 from toolsel.replay.lines import Reading
 from toolsel.replay.matcher import Matcher, OpenCall
 from toolsel.replay.memory import RunMemory
-from toolsel.replay.report import build_report
 from toolsel.timeparse import seconds_between
 
 

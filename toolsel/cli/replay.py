@@ -123,7 +123,8 @@ def replay(
     Human output leads with the totals, then the files with findings, worst first
     (--per-file: every file). The report keeps every file, so its memory grows with the number of files (about
     0.5 kB each); `toolsel stats` keeps none."""
-    from toolsel.render.replay import REPLAY_RENDERERS, render_replay_html, render_replay_human
+    from toolsel.render.replay import REPLAY_RENDERERS, render_replay_html
+    from toolsel.render.replay_human import render_replay_human
     from toolsel.replay.driver import replay_paths
 
     kinds = parse_fail_on(fail_on)

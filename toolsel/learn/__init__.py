@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,59 +137,37 @@ def learn_examples(
     bounded pool of prompts per tool, `pool_size`), else all."""
     if max_per_tool is None:
         max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
-    patterns = []
-    for pattern in redact:
-        try:
-            patterns.append(re.compile(pattern))
-        except re.error as error:
-            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
-    found, problems, notes = from_cases(cases) if cases else ([], [], [])
-    mined = Mined([])
+    patterns = redact_patterns(redact)
     pool = pool_size(max_per_tool)
-    left_out: list[Example] = []
-    unasked = set(leave_out)
-    if transcripts:
-        mined = from_transcripts(
-            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
-        )
-        for example in mined.examples:
-            (left_out if example.tool in unasked else found).append(example)
-    from_misroutes = misroute_examples(misroutes)
-    for example in from_misroutes:
-        (left_out if example.tool in unasked else found).append(example)
-    let_go = {t: n for t, n in mined.pruned.items() if t not in unasked}
-    kept: list[Example] = []
-    if merge is not None and merge.exists() and merge.stat().st_size:
-        kept = read_overlay(merge)
+    read = _read(cases, transcripts, misroutes, merge, set(leave_out), jobs, since, progress, pool)
+    mined, left_out, kept = read.mined, read.left_out, read.kept
     with gc_paused():  # tens of thousands of examples, no cycles: collections only cost
         learned = learn(
-            [*kept, *found],
+            [*kept, *read.found],
             known_tools=known_tools,
             max_per_tool=max_per_tool,
             min_count=min_count,
             redact=patterns,
             keep=len(kept),
             max_chars=max_chars,
-            pruned_calls={t: n for t, n in mined.pruned_calls.items() if t not in unasked},
+            pruned_calls=read.pruned_calls,
         )
-    flagged: list[Flagged] = []
     if registry is not None:
-        chosen, flagged = lintclean(learned.examples, registry, kept=kept, replacing=replacing)
-        learned = replace(learned, examples=chosen)
+        chosen, flagged = lint_clean(learned.examples, registry, kept=kept, replacing=replacing)
+        learned = replace(learned, examples=chosen, flagged=tuple(flagged))
     return replace(
         learned,
-        flagged=tuple(flagged),
         calls_seen=mined.calls,
         calls_without_prompt=mined.without_prompt,
-        read=len(found) + len(left_out) + sum(mined.pruned.values()),
-        problems=tuple(problems),
-        notes=tuple(notes),
+        read=len(read.found) + len(left_out) + sum(mined.pruned.values()),
+        problems=tuple(read.problems),
+        notes=tuple(read.notes),
         kept_from_overlay=len(kept),
-        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - sum(let_go.values()),
+        dangerous_left_out=len(left_out) + sum(mined.pruned.values()) - read.pruned,
         dangerous_tools=tuple(sorted({e.tool for e in left_out})),
-        pruned=sum(let_go.values()),
+        pruned=read.pruned,
         pool=pool if transcripts else None,
-        from_misroutes=len(from_misroutes),
+        from_misroutes=read.from_misroutes,
     )
 
 
@@ -208,10 +186,72 @@ def misroute_examples(paths: Sequence[Path]) -> list[Example]:
     return examples
 
 
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What `learn_examples` reads before choosing: the examples to learn from (the cases',
+    then those mined), those mined for tools left out, the merged overlay's (`kept`), what
+    mining counted, the cases' problems and notes, and the prompts (and their calls) mining
+    let go for the tools not left out."""
+
+    found: list[Example]
+    left_out: list[Example]
+    kept: list[Example]
+    mined: Mined
+    problems: list[str]
+    notes: list[str]
+    pruned: int
+    pruned_calls: dict[str, int]
+    from_misroutes: int  # of `found` and `left_out`: requests of misroute pairs
+
+
+def _read(
+    cases: Sequence[Path],
+    transcripts: Sequence[str],
+    misroutes: Sequence[Path],
+    merge: Path | None,
+    unasked: set[str],
+    jobs: int,
+    since: float | None,
+    progress: Callable[[int], None] | None,
+    pool: int | None,
+) -> _Read:
+    """The cases, the transcripts' mined examples and the misroutes' requests (those for the
+    `unasked` tools set apart), and the overlay `merge`, unless it is empty."""
+    found, problems, notes = from_cases(cases) if cases else ([], [], [])
+    mined = Mined([])
+    if transcripts:
+        mined = from_transcripts(
+            list(transcripts), jobs=jobs, since=since, progress=progress, pool=pool
+        )
+    from_misroutes = misroute_examples(misroutes)
+    taken = [*mined.examples, *from_misroutes]
+    left_out = [example for example in taken if example.tool in unasked]
+    found += (example for example in taken if example.tool not in unasked)
+    kept: list[Example] = []
+    if merge is not None and merge.exists() and merge.stat().st_size:
+        kept = read_overlay(merge)
+    pruned = sum(n for t, n in mined.pruned.items() if t not in unasked)
+    pruned_calls = {t: n for t, n in mined.pruned_calls.items() if t not in unasked}
+    return _Read(
+        found, left_out, kept, mined, problems, notes, pruned, pruned_calls, len(from_misroutes)
+    )
+
+
+def redact_patterns(redact: Sequence[str]) -> list[re.Pattern[str]]:
+    """The `--redact` patterns, compiled; a UsageError names the first that is not one."""
+    patterns = []
+    for pattern in redact:
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as error:
+            raise UsageError(f"--redact {pattern!r} is not a regular expression: {error}") from None
+    return patterns
+
+
 # -- agreeing with lint ----------------------------------------------------------------------
 
 
-def lintclean(
+def lint_clean(
     examples: dict[str, tuple[Example, ...]],
     registry: Registry,
     *,
@@ -323,12 +363,56 @@ def learn(
     and new ones are added to them up to `max_per_tool` new examples per tool.
     `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
     known = set(known_tools) if known_tools is not None else None
-    by_tool: dict[str, dict[str, Example]] = {}
-    kept: dict[str, dict[str, Example]] = {}
-    seen: dict[str, int] = {}
-    counts = {"redacted": 0, "dropped": 0, "only_secret": 0, "too_long": 0}
-    used: Counter[str] = Counter()
-    unknown: set[str] = set()
+    grouped = _group(examples, known, redact, keep, max_chars)
+    seen, by_tool, kept, counts = grouped.seen, grouped.by_tool, grouped.kept, grouped.counts
+    for tool, calls in (pruned_calls or {}).items():
+        if tool in seen:
+            seen[tool] += calls  # prompts let go while mining still count as seen
+    few = sorted(t for t, n in seen.items() if n < min_count)
+    chosen: dict[str, tuple[Example, ...]] = {}
+    for tool in sorted(set(by_tool) | set(kept)):
+        items = [] if tool in few else list(by_tool.get(tool, {}).values())
+        if max_per_tool and len(items) > max_per_tool:
+            items = diverse(items, max_per_tool, RELEVANCE)
+        items += kept.get(tool, {}).values()
+        if items:
+            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
+    return Learned(
+        chosen,
+        redacted=counts["redacted"],
+        placeholders=tuple(sorted(grouped.used.items(), key=lambda kv: (-kv[1], kv[0]))),
+        dropped=counts["dropped"],
+        only_secret=counts["only_secret"],
+        unknown_tools=tuple(sorted(grouped.unknown)),
+        below_min_count=tuple(few),
+        too_long=counts["too_long"],
+    )
+
+
+@dataclass(slots=True)
+class _Grouped:
+    """What `learn` gathers before choosing: new examples and an overlay's (`kept`) by tool
+    and cleaned text, calls seen per tool, what was left out or redacted, unknown tools."""
+
+    by_tool: dict[str, dict[str, Example]] = field(default_factory=dict)
+    kept: dict[str, dict[str, Example]] = field(default_factory=dict)
+    seen: dict[str, int] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    used: Counter[str] = field(default_factory=Counter)
+    unknown: set[str] = field(default_factory=set)
+
+
+def _group(
+    examples: Iterable[Example],
+    known: set[str] | None,
+    redact: Sequence[re.Pattern[str]],
+    keep: int,
+    max_chars: int,
+) -> _Grouped:
+    """`learn`'s first step: each example cleaned (`prepare`) and grouped, or counted as
+    left out; the first `keep` are the overlay's."""
+    grouped = _Grouped()
+    by_tool, kept, seen, counts = grouped.by_tool, grouped.kept, grouped.seen, grouped.counts
     # a prompt repeats for each call it led to: clean and check each text once
     cleaned: dict[str, Cleaned] = {}
     for number, example in enumerate(examples):
@@ -349,34 +433,13 @@ def learn(
             counts[clean.left_out] += 1
             continue
         if known is not None and example.tool not in known:
-            unknown.add(example.tool)
+            grouped.unknown.add(example.tool)
             continue
         if clean.placeholders:
             counts["redacted"] += 1
-            used.update(clean.placeholders)
+            grouped.used.update(clean.placeholders)
         seen[example.tool] = seen.get(example.tool, 0) + example.count
         group = by_tool.setdefault(example.tool, {})
         if clean.key not in group:
             group[clean.key] = Example(example.tool, clean.text or "", example.source)
-    for tool, calls in (pruned_calls or {}).items():
-        if tool in seen:
-            seen[tool] += calls  # prompts let go while mining still count as seen
-    few = sorted(t for t, n in seen.items() if n < min_count)
-    chosen: dict[str, tuple[Example, ...]] = {}
-    for tool in sorted(set(by_tool) | set(kept)):
-        items = [] if tool in few else list(by_tool.get(tool, {}).values())
-        if max_per_tool and len(items) > max_per_tool:
-            items = diverse(items, max_per_tool, RELEVANCE)
-        items += kept.get(tool, {}).values()
-        if items:
-            chosen[tool] = tuple(sorted(items, key=lambda e: (e.text.casefold(), e.text)))
-    return Learned(
-        chosen,
-        redacted=counts["redacted"],
-        placeholders=tuple(sorted(used.items(), key=lambda kv: (-kv[1], kv[0]))),
-        dropped=counts["dropped"],
-        only_secret=counts["only_secret"],
-        unknown_tools=tuple(sorted(unknown)),
-        below_min_count=tuple(few),
-        too_long=counts["too_long"],
-    )
+    return grouped

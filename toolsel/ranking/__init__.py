@@ -1,5 +1,5 @@
 """Ranking tools against a prompt: the index (`index`, cached by `store`), what is derived
-from it (`prepared`), the scoring methods (`scorers`, `cc`, `semantic`) and the selection
+from it (`prepared`), the scoring methods (`scorers`, `taught`, `cc`, `semantic`) and the selection
 pipeline (`core`). `rank_tools` and `load_index` are the entry points.
 
 Attributes are imported lazily, so the CLI can import `toolsel.ranking.options` cheaply.

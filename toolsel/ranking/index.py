@@ -97,7 +97,7 @@ class RankIndex:
     #: with examples: each posting's BM25 and TF-IDF weight with its tool's examples field
     #: (the same as `bm25`/`tfidf` for a tool without examples); empty without examples.
     #: A tool with examples scores its base weight plus the gain its examples give, gated
-    #: by how near the prompt is to one of them (`scorers.lexical`)
+    #: by how near the prompt is to one of them (`scorers.scored`)
     bm25_taught: array[float] = field(default_factory=lambda: array("d"))
     tfidf_taught: array[float] = field(default_factory=lambda: array("d"))
     #: example prompts, each its own small document (nearest-example votes): for term t,
@@ -310,10 +310,6 @@ def _assemble(
     also weighed with its examples field, on statistics that count them (`*_taught`). So
     examples only ever add evidence for the tools they name, and never change another
     tool's score or the order of the others."""
-    postings: list[list[tuple[int, list[int]]]] = [[] for _ in vocabulary]
-    for doc, counts in enumerate(per_doc):
-        for word, field_counts in counts.items():
-            postings[vocabulary[word]].append((doc, field_counts))
     n = len(tools)
     weights = list(field_weights)
     base_weights = [
@@ -322,15 +318,70 @@ def _assemble(
     base_lengths = _base_lengths(per_doc, lengths, base_weights, taught)
     with_stats = _Stats(n, lengths)
     base_stats = _Stats(n, base_lengths)
-    # lists while building (appending to a list is faster), arrays once built
-    term_ptr: list[int] = [0]
-    doc_ids: list[int] = []
-    field_rows: list[list[int]] = []  # per posting; transposed into columns at the end
-    weighted: list[float] = []
-    base_weighted: list[float] = []
-    bm25: list[float] = []
-    bm25_taught: list[float] = []
-    bm25_idf: list[float] = []
+    built = _weigh(per_doc, vocabulary, (weights, base_weights), (with_stats, base_stats), taught)
+    field_rows = built.field_rows
+    field_tf = list(zip(*field_rows, strict=True)) if field_rows else [() for _ in FIELD_NAMES]
+    pointers, ids = array("q", built.term_ptr), array("I", built.doc_ids)
+    tfidf, idf_values = _fit_tfidf(
+        n, len(vocabulary), pointers, ids, array("d", built.base_weighted)
+    )
+    taught_arrays: dict[str, Any] = {}
+    if taught:
+        with_examples, _ = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", built.weighted))
+        mixed = (t if d in taught else b for b, t, d in zip(tfidf, with_examples, ids, strict=True))
+        taught_arrays = {
+            "bm25_taught": array("d", built.bm25_taught),
+            "tfidf_taught": array("d", mixed),
+        }
+    return RankIndex(
+        tools=tuple(ToolMeta.of(t) for t in tools),
+        vocabulary=vocabulary,
+        term_ptr=pointers,
+        doc_ids=ids,
+        field_tf=tuple(array("I", column) for column in field_tf),
+        bm25=array("d", built.bm25),
+        tfidf=tfidf,
+        idf=idf_values,
+        bm25_idf=array("d", built.bm25_idf),
+        field_weights=tuple(field_weights),
+        **taught_arrays,
+    )
+
+
+@dataclass(slots=True)
+class _Weighed:
+    """The postings' columns as `_weigh` builds them: lists while building (appending to a
+    list is faster), arrays once built."""
+
+    term_ptr: list[int] = field(default_factory=lambda: [0])
+    doc_ids: list[int] = field(default_factory=list)
+    field_rows: list[list[int]] = field(default_factory=list)  # transposed at the end
+    weighted: list[float] = field(default_factory=list)
+    base_weighted: list[float] = field(default_factory=list)
+    bm25: list[float] = field(default_factory=list)
+    bm25_taught: list[float] = field(default_factory=list)
+    bm25_idf: list[float] = field(default_factory=list)
+
+
+def _weigh(
+    per_doc: list[dict[str, list[int]]],
+    vocabulary: dict[str, int],
+    field_weights: tuple[list[float], list[float]],
+    stats: tuple[_Stats, _Stats],
+    taught: frozenset[int],
+) -> _Weighed:
+    """The postings, term by term, each with its field-weighted tf and BM25 weight with
+    and without the examples field (`field_weights` and `stats`: with them, without)."""
+    postings: list[list[tuple[int, list[int]]]] = [[] for _ in vocabulary]
+    for doc, counts in enumerate(per_doc):
+        for word, field_counts in counts.items():
+            postings[vocabulary[word]].append((doc, field_counts))
+    weights, base_weights = field_weights
+    with_stats, base_stats = stats
+    built = _Weighed()
+    term_ptr, doc_ids, field_rows = built.term_ptr, built.doc_ids, built.field_rows
+    weighted, base_weighted = built.weighted, built.base_weighted
+    bm25, bm25_taught, bm25_idf = built.bm25, built.bm25_taught, built.bm25_idf
     for entries in postings:
         base_df = sum(1 for doc, counts in entries if any(counts[i] for i in _BASE_FIELDS))
         idf, base_idf = with_stats.idf(len(entries)), base_stats.idf(base_df)
@@ -346,27 +397,7 @@ def _assemble(
             bm25.append(base)
             bm25_taught.append(with_stats.bm25(idf, wtf, doc) if doc in taught else base)
         term_ptr.append(len(doc_ids))
-    field_tf = list(zip(*field_rows, strict=True)) if field_rows else [() for _ in FIELD_NAMES]
-    pointers, ids = array("q", term_ptr), array("I", doc_ids)
-    tfidf, idf_values = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", base_weighted))
-    taught_arrays: dict[str, Any] = {}
-    if taught:
-        with_examples, _ = _fit_tfidf(n, len(vocabulary), pointers, ids, array("d", weighted))
-        mixed = (t if d in taught else b for b, t, d in zip(tfidf, with_examples, ids, strict=True))
-        taught_arrays = {"bm25_taught": array("d", bm25_taught), "tfidf_taught": array("d", mixed)}
-    return RankIndex(
-        tools=tuple(ToolMeta.of(t) for t in tools),
-        vocabulary=vocabulary,
-        term_ptr=pointers,
-        doc_ids=ids,
-        field_tf=tuple(array("I", column) for column in field_tf),
-        bm25=array("d", bm25),
-        tfidf=tfidf,
-        idf=idf_values,
-        bm25_idf=array("d", bm25_idf),
-        field_weights=tuple(field_weights),
-        **taught_arrays,
-    )
+    return built
 
 
 #: The fields every tool has (all but `examples`): what an index without examples holds.

@@ -36,7 +36,7 @@ PRUNE = 0.02
 #: distinct prompts for 30k examples over 464 tools, is 5.1M).
 BUDGET = 10_000_000
 #: The decision value of a tool without examples: far below any fitted tool's, so it
-#: never has a positive decision (`scorers.learned`).
+#: never has a positive decision (`taught.learned`).
 UNFITTED_BIAS = -1e9
 #: The SVM's stopping tolerance: 1e-4 (scikit-learn's default) gained nothing here and
 #: took 10 % longer.
@@ -69,11 +69,6 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     fitted_tools = fitted(n_tools, len(texts), {tool for tool, _ in examples})
     if n_tools < 2 or not examples or len(texts) * len(fitted_tools) > BUDGET:
         return None
-    import numpy as np
-    from scipy.sparse import csr_matrix
-    from sklearn.feature_extraction.text import TfidfTransformer
-    from sklearn.svm import LinearSVC
-
     documents = [Counter(features(text)) for text in texts]
     df = Counter(term for document in documents for term in document)
     vocabulary: dict[str, int] = {}
@@ -82,6 +77,24 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
             vocabulary[term] = len(vocabulary)
     if not vocabulary:  # no word is in two texts: nothing generalises
         return None
+    matrix, idf = _tfidf_matrix(documents, vocabulary)
+    biases, weights = _one_vs_rest(matrix, list(texts.values()), fitted_tools, n_tools)
+    return {
+        "lw_terms": tuple(vocabulary),
+        **_by_term(weights, len(vocabulary)),
+        "lw_idf": idf,
+        "lw_bias": array("d", biases.tobytes()),
+    }
+
+
+def _tfidf_matrix(
+    documents: list[Counter[str]], vocabulary: dict[str, int]
+) -> tuple[Any, array[float]]:
+    """(the documents' sublinear, l2-normalised TF-IDF rows over `vocabulary`, its idf)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.feature_extraction.text import TfidfTransformer
+
     rows: list[int] = []
     columns: list[int] = []
     counts: list[int] = []
@@ -98,14 +111,25 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
     )
     transformer = TfidfTransformer(sublinear_tf=True, smooth_idf=True, norm="l2")
     matrix = transformer.fit_transform(matrix)
-    members = {tool: np.zeros(len(texts), dtype=bool) for tool in fitted_tools}
-    for row, tools in enumerate(texts.values()):
+    return matrix, array("d", np.asarray(transformer.idf_, dtype=np.float64).tobytes())
+
+
+def _one_vs_rest(
+    matrix: Any, labels: list[set[int]], fitted_tools: list[int], n_tools: int
+) -> tuple[Any, list[tuple[Any, int, Any]]]:
+    """(every tool's bias, and per fitted tool its kept feature positions, the tool and their
+    weights): one linear SVM per tool in `fitted_tools`, against the documents' `labels`."""
+    import numpy as np
+    from sklearn.svm import LinearSVC
+
+    members = {tool: np.zeros(len(labels), dtype=bool) for tool in fitted_tools}
+    for row, tools in enumerate(labels):
         for tool in tools:
             if tool in members:
                 members[tool][row] = True
     biases = np.full(n_tools, UNFITTED_BIAS)
     biases[fitted_tools] = 0.0
-    kept_terms, kept_tools, kept_weights = [], [], []
+    kept = []
     with warnings.catch_warnings():  # a model that stops at its iteration limit is kept
         warnings.simplefilter("ignore")
         for tool, positive in members.items():  # one-vs-rest, each prompt once
@@ -115,22 +139,28 @@ def fit(tool_texts: Sequence[str], examples: Sequence[tuple[int, str]]) -> dict[
             model.fit(matrix, positive)
             coef = model.coef_[0]
             (terms,) = np.nonzero(np.abs(coef) > PRUNE * np.abs(coef).max(initial=0.0))
-            kept_terms.append(terms)
-            kept_tools.append(np.full(len(terms), tool))
-            kept_weights.append(coef[terms])
+            kept.append((terms, tool, coef[terms]))
             biases[tool] = model.intercept_[0]
-    terms = np.concatenate(kept_terms) if kept_terms else np.zeros(0, dtype=np.int64)
-    order = np.argsort(terms, kind="stable")  # term-major: a query walks only its terms
-    tool_ids = np.concatenate(kept_tools)[order] if kept_tools else terms
-    values = np.concatenate(kept_weights)[order] if kept_weights else np.zeros(0)
-    ptr = np.searchsorted(terms[order], np.arange(len(vocabulary) + 1))
+    return biases, kept
+
+
+def _by_term(kept: list[tuple[Any, int, Any]], n_terms: int) -> dict[str, array[Any]]:
+    """The kept weights stored term-major, like postings (`lw_ptr`, `lw_tools`,
+    `lw_weights`): a query walks only its own terms."""
+    import numpy as np
+
+    terms = np.concatenate([t for t, _, _ in kept]) if kept else np.zeros(0, dtype=np.int64)
+    order = np.argsort(terms, kind="stable")
+    if kept:
+        tool_ids = np.concatenate([np.full(len(t), tool) for t, tool, _ in kept])[order]
+        values = np.concatenate([w for _, _, w in kept])[order]
+    else:
+        tool_ids, values = terms, np.zeros(0)
+    ptr = np.searchsorted(terms[order], np.arange(n_terms + 1))
     return {
-        "lw_terms": tuple(vocabulary),
         "lw_ptr": array("q", ptr.astype(np.int64).tobytes()),
         "lw_tools": array("I", tool_ids.astype(np.uint32).tobytes()),
         "lw_weights": array("d", values.astype(np.float64).tobytes()),
-        "lw_idf": array("d", np.asarray(transformer.idf_, dtype=np.float64).tobytes()),
-        "lw_bias": array("d", biases.tobytes()),
     }
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolsel.ranking import scorers
+from toolsel.ranking import scorers, taught
 from toolsel.ranking.lexical import HYBRID_WEIGHTS, candidate_limit, lexical_scores
 from toolsel.ranking.options import Method
 from toolsel.ranking.prepared import PreparedIndex
@@ -136,18 +136,18 @@ def _vector(query: str, vector: Any) -> Any:
 def _with_examples(prepared: PreparedIndex, terms: list[str], scores: Scores) -> Scores:
     """Add what the examples say to the method's own normalised scores (normalised as an
     index without examples normalises them, so no other tool moves): the learned
-    weights' scores (`scorers.learned`, times `PreparedIndex.learned_weight`), or, where
+    weights' scores (`taught.learned`, times `PreparedIndex.learned_weight`), or, where
     nothing was learned (a registry over `learned.BUDGET`), the nearest examples' votes
-    (`scorers.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
+    (`taught.example_votes`, max-normalised, times `PreparedIndex.vote_weight`)."""
     index = prepared.index
     if not index.example_count or not terms:
         return scores
     extra: dict[int, float] = {}
     if index.learned:
         weight = prepared.learned_weight
-        extra = {doc: weight * value for doc, value in scorers.learned(prepared, terms).items()}
+        extra = {doc: weight * value for doc, value in taught.learned(prepared, terms).items()}
     elif prepared.vote_weight:
-        votes = scorers.example_votes(prepared, terms)
+        votes = taught.example_votes(prepared, terms)
         top = max(votes.values(), default=0.0)
         extra = {doc: prepared.vote_weight * value / top for doc, value in votes.items()}
     if not extra:
@@ -169,9 +169,9 @@ def _hybrid(prepared: PreparedIndex, query: str, terms: list[str], vector: Any =
     voted = _with_examples(prepared, lexical_terms, Scores(lexical))
     combined = voted.raw
     if typed or not matched:  # what an index without examples matched
-        taught = prepared.taught_tools
-        plain = sorted((d for d in combined if d not in taught), key=lambda d: -combined[d])
-        shown = sorted((d for d in combined if d in taught), key=lambda d: -combined[d])
+        with_examples = prepared.taught_tools
+        plain = sorted((d for d in combined if d not in with_examples), key=lambda d: -combined[d])
+        shown = sorted((d for d in combined if d in with_examples), key=lambda d: -combined[d])
         candidates = [*plain[:HYBRID_FUZZY_CANDIDATES], *shown[:HYBRID_FUZZY_CANDIDATES]]
         fuzzy = (
             scorers.fuzzy_over(prepared, query, candidates)
@@ -309,14 +309,14 @@ def _explain_examples(
     """The nearest example that shares a word with the query, quoted; else the query's words
     whose learned weights speak for the tool (`prod (learned)`); else nothing (the tool's
     learned score came from no word of the query)."""
-    nearest = scorers.nearest_example(prepared, terms, doc)
+    nearest = taught.nearest_example(prepared, terms, doc)
     if nearest is not None:
         return [Contribution(f'"{prepared.index.example_texts[nearest]}"', "example", value)]
     if not prepared.index.learned:
         return []
     return [
         Contribution(word, "learned", value * share)
-        for word, share in scorers.learned_words(prepared, terms, doc)
+        for word, share in taught.learned_words(prepared, terms, doc)
     ]
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import Any, overload
@@ -133,29 +132,11 @@ def _lines(blob: array[Any] | bytes) -> tuple[str, ...]:
     return tuple(blob.decode("utf-8").split("\n")) if blob else ()
 
 
-def _column(values: list[Any]) -> Any:
-    """A column as a list, or, when one value fills most of it, as that value and the rest
-    by position: most tools share their flags, and a smaller header parses faster."""
-    as_json = [list(v) if isinstance(v, tuple) else v for v in values]
-    if not as_json:
-        return as_json
-    key, count = Counter(orjson.dumps(v) for v in as_json).most_common(1)[0]
-    if count * 2 < len(as_json):
-        return as_json
-    common = orjson.loads(key)
-    return {"common": common, "rest": [[i, v] for i, v in enumerate(as_json) if v != common]}
-
-
 def _expand(column: Any, count: int, as_tuples: bool) -> list[Any]:
-    if isinstance(column, list):
-        values = column
-    else:
-        values = [column["common"]] * count
-        for position, value in column["rest"]:
-            values[position] = value
-    if len(values) != count:
+    """A header column as `dumps` writes it: a list of one value per tool."""
+    if not isinstance(column, list) or len(column) != count:
         raise ValueError("index column does not add up")
-    return [tuple(v) for v in values] if as_tuples else values
+    return [tuple(v) for v in column] if as_tuples else column
 
 
 def _strings(name: str, values: Sequence[str]) -> list[tuple[str, array[Any] | bytes]]:

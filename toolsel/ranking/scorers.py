@@ -1,5 +1,6 @@
 """The lexical and fuzzy scoring methods. Each returns {tool position: raw score} for
 scores above zero, and can explain a tool's score as (term, field, contribution) rows.
+What examples say beside them (votes, the learned classifier) is in `taught`.
 
 A query is scored in pure Python over the postings of its terms; only a query whose terms
 have many postings is scored with numpy over every tool, so a single prompt never pays
@@ -16,9 +17,7 @@ from typing import Any
 
 from toolsel.ranking.fields import FIELD_NAMES
 from toolsel.ranking.prepared import PreparedIndex, wants_numpy
-
-#: The lexical weighting schemes an index stores per posting.
-LEXICAL = ("bm25", "tfidf")
+from toolsel.ranking.taught import example_similarity
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,20 +91,6 @@ def scaled(values: Any, scale: float) -> Any:
     return np.minimum(values / top, TAUGHT_CAP) if top > 0 else np.zeros_like(values)
 
 
-def lexical(
-    prepared: PreparedIndex,
-    terms: Sequence[str],
-    method: str,
-    *,
-    limit: int | None = None,
-    extra: dict[str, float] | None = None,
-) -> dict[int, float]:
-    """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
-    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms
-    (and `extra` ones, at their weight); only the `limit` best when given."""
-    return scored(prepared, terms, method, limit=limit, extra=extra).scores
-
-
 def scored(
     prepared: PreparedIndex,
     terms: Sequence[str],
@@ -114,7 +99,10 @@ def scored(
     limit: int | None = None,
     extra: dict[str, float] | None = None,
 ) -> Lexical:
-    """`lexical`, with what normalising needs (`Lexical`)."""
+    """`bm25` (BM25F: field-weighted tf, one length normalisation, Okapi idf) or `tfidf`
+    (cosine of sublinear TF-IDF vectors), summed over the postings of the query's terms
+    (and `extra` ones, at their weight); only the `limit` best when given; with what
+    normalising needs (`Lexical`)."""
     if numpy_suits(prepared, [*terms, *(extra or ())]):
         import numpy as np
 
@@ -190,14 +178,11 @@ def numpy_suits(prepared: PreparedIndex, terms: Sequence[str]) -> bool:
     return wants_numpy(prepared, sum(len(index.postings(term)) for term in set(terms)))
 
 
-def dense(prepared: PreparedIndex, scale: dict[str, float], method: str) -> Any:
-    """The method's score for every tool without examples' parts, as one numpy array."""
-    base, _gains = _dense(prepared, scale, method, None)
-    return base
-
-
-def _dense(
-    prepared: PreparedIndex, scale: dict[str, float], method: str, gates: Any
+def dense_parts(
+    prepared: PreparedIndex,
+    terms: Sequence[str],
+    method: str,
+    extra: dict[str, float] | None = None,
 ) -> tuple[Any, Any]:
     """(every tool's score without examples' parts, what its examples add, scaled by its
     gate) as numpy arrays (large indexes, and fusion)."""
@@ -205,10 +190,10 @@ def _dense(
 
     arrays = prepared.arrays
     doc_ids, weights = arrays["doc_ids"], arrays[method]
-    taught = arrays[f"{method}_taught"] if gates is not None else None
+    taught = arrays[f"{method}_taught"] if prepared.index.taught else None
     totals = np.zeros(len(prepared), dtype=np.float64)
     gains = np.zeros(len(prepared), dtype=np.float64)
-    for term, factor in scale.items():
+    for term, factor in query_weights(prepared, terms, method, extra).items():
         span = prepared.index.postings(term)
         if span:
             window = slice(span.start, span.stop)
@@ -216,26 +201,12 @@ def _dense(
             totals[docs] += weights[window] * factor
             if taught is not None:
                 gains[docs] += (taught[window] - weights[window]) * factor
-    if gates is not None:
-        gains *= gates
-    return totals, gains
-
-
-def dense_parts(
-    prepared: PreparedIndex,
-    terms: Sequence[str],
-    method: str,
-    extra: dict[str, float] | None = None,
-) -> tuple[Any, Any]:
-    """(base, gains) for every tool: see `_dense`."""
-    import numpy as np
-
-    gates = None
-    if prepared.index.taught:
+    if taught is not None:
         gates = np.zeros(len(prepared), dtype=np.float64)
         for tool, gate in taught_gates(prepared, terms).items():
             gates[tool] = gate
-    return _dense(prepared, query_weights(prepared, terms, method, extra), method, gates)
+        gains *= gates
+    return totals, gains
 
 
 def dense_scores(
@@ -375,154 +346,3 @@ def normalise(scores: dict[int, float]) -> dict[int, float]:
     """Divide by the best score, so every method's scores land in (0, 1]."""
     best = max(scores.values(), default=0.0)
     return {doc: value / best for doc, value in scores.items()} if best > 0 else {}
-
-
-#: Examples that vote: the query's nearest example prompts by BM25, each adding its score
-#: to its tool. 20 balanced the dev splits (10: -1.5 on ToolLens; 40: +0.6 on ToolLens,
-#: -0.4 on MetaTool).
-VOTING_EXAMPLES = 20
-
-
-def _example_scores(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Example -> its BM25 score for the query, from the index's example postings."""
-    index = prepared.index
-    ex_ids, ex_bm25 = index.ex_ids, index.ex_bm25
-    scores: dict[int, float] = {}
-    for term in set(terms):
-        for p in index.example_postings(term):
-            doc = ex_ids[p]
-            scores[doc] = scores.get(doc, 0.0) + ex_bm25[p]
-    return scores
-
-
-def example_similarity(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Tool -> the largest share of the query's idf-weighted terms one of its examples
-    holds (0..1]: how near the query is to something the tool was taught."""
-    index = prepared.index
-    ex_ids, owner = index.ex_ids, index.ex_owner
-    unseen = math.log(1 + (len(index) + 0.5) / 0.5)
-    weights: dict[str, float] = {}
-    for term in terms:
-        position = index.vocabulary.get(term)
-        weights.setdefault(term, index.bm25_idf[position] if position is not None else unseen)
-    total = sum(weights.values())
-    if not total:
-        return {}
-    held: dict[int, float] = {}
-    for term, weight in weights.items():
-        for p in index.example_postings(term):
-            doc = ex_ids[p]
-            held[doc] = held.get(doc, 0.0) + weight
-    best: dict[int, float] = {}
-    for doc, value in held.items():
-        tool = owner[doc]
-        share = value / total
-        if share > best.get(tool, 0.0):
-            best[tool] = share
-    return best
-
-
-def example_votes(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Tool -> summed BM25 score of its examples among the query's VOTING_EXAMPLES nearest."""
-    import heapq
-
-    owner = prepared.index.ex_owner
-    votes: dict[int, float] = {}
-    scores = _example_scores(prepared, terms)
-    for doc, value in heapq.nlargest(
-        VOTING_EXAMPLES, scores.items(), key=lambda kv: (kv[1], -kv[0])
-    ):
-        votes[owner[doc]] = votes.get(owner[doc], 0.0) + value
-    return votes
-
-
-def nearest_example(prepared: PreparedIndex, terms: Sequence[str], tool: int) -> int | None:
-    """The tool's example closest to the query by BM25 (the first of equals), or None."""
-    owner = prepared.index.ex_owner
-    scores = _example_scores(prepared, terms)
-    mine = [(value, -doc) for doc, value in scores.items() if owner[doc] == tool]
-    return -max(mine)[1] if mine else None
-
-
-def learned_query(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """The query as the learned weights see it: feature position (a word or word pair the
-    weights know) -> its TF-IDF weight in the query."""
-    from toolsel.ranking.learned import query_weights, with_pairs
-
-    lookup = prepared.learned_features
-    positions = [p for p in map(lookup.get, with_pairs(terms)) if p is not None]
-    return query_weights(prepared.index.lw_idf, positions)
-
-
-def learned_words(
-    prepared: PreparedIndex, terms: Sequence[str], tool: int, limit: int = 2
-) -> list[tuple[str, float]]:
-    """The query's words (or word pairs) whose learned weights speak most for `tool`, with
-    their share of its positive evidence, at most `limit`, strongest first: what `--explain`
-    names when no example of the tool shares a word with the query."""
-    index = prepared.index
-    evidence: dict[int, float] = {}
-    for position, q in learned_query(prepared, terms).items():
-        for p in range(index.lw_ptr[position], index.lw_ptr[position + 1]):
-            if index.lw_tools[p] == tool and index.lw_weights[p] > 0:
-                evidence[position] = q * index.lw_weights[p]
-    total = sum(evidence.values())
-    strongest = sorted(evidence.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-    return [(index.lw_terms[position], value / total) for position, value in strongest]
-
-
-def decisions(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Tool -> its classifier's decision value for the prompt, for the tools with a model."""
-    index = prepared.index
-    bias = index.lw_bias  # only tools with examples have a model (`learned.fit`)
-    decision = {tool: bias[tool] for tool in prepared.learned_tools}
-    lw_ptr, lw_tools, lw_weights = index.lw_ptr, index.lw_tools, index.lw_weights
-    for position, q in learned_query(prepared, terms).items():
-        for p in range(lw_ptr[position], lw_ptr[position + 1]):
-            decision[lw_tools[p]] += q * lw_weights[p]
-    return decision
-
-
-#: The learned score is at least the logistic of (decision - LEARNED_CENTRE) /
-#: LEARNED_SPREAD, less that of the tool's bias: a prompt on the classifier's boundary
-#: (decision 0) gets half, one at 0.3 nearly all, one at -0.3 almost nothing, and a prompt
-#: of words the model never saw nothing. Measured on the dev splits (benchmarks/learning.py):
-#: the right tool's decision is above 0 for 90 % of the prompts like its examples; for a
-#: prompt of a tool without examples, the best other tool's is below -0.1 for 90 %.
-LEARNED_CENTRE = 0.0
-LEARNED_SPREAD = 0.1
-#: Tools whose decision is this far below the best's get no relative learned score (their
-#: exp(-distance) would be under 5 %).
-LEARNED_CUTOFF = 3.0
-
-
-def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Tool -> its learned score, 0..1, for the tools with a model: the larger of
-    - how much surer its classifier is that the prompt is its than of an empty prompt (the
-      logistic of its decision value, above), an absolute measure: a prompt unlike every
-      example gets almost none, where the best of the tools with examples once got it all
-      (and a tool without examples lost its first place to it);
-    - exp(decision - the best decision), the old relative score, times the index's
-      `confidence`: where examples cover (nearly) every tool, the best-scoring one is the
-      prompt's tool whether or not its classifier is sure; where they cover part of the
-      registry it may be a tool without any, and this part fades out."""
-    if not prepared.index.learned:
-        return {}
-    bias = prepared.index.lw_bias
-    every = decisions(prepared, terms)
-    top = max(every.values(), default=0.0)
-    confidence = prepared.confidence
-    found = {}
-    for tool, value in every.items():
-        sure = _logistic((value - LEARNED_CENTRE) / LEARNED_SPREAD) - _logistic(
-            (bias[tool] - LEARNED_CENTRE) / LEARNED_SPREAD
-        )
-        near_best = confidence * math.exp(value - top) if value >= top - LEARNED_CUTOFF else 0.0
-        score = max(sure, near_best)
-        if score > 0:
-            found[tool] = score
-    return found
-
-
-def _logistic(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z)) if z > -60 else 0.0

@@ -14,8 +14,6 @@ if TYPE_CHECKING:
 #: Width of human output written to a pipe or file (tables wrap to it; log lines do not),
 #: unless COLUMNS says otherwise.
 PIPED_WIDTH = 120
-#: Narrowest width human output is laid out for; every table stays whole down to it.
-MIN_WIDTH = 80
 
 
 def piped_width() -> int:

@@ -11,11 +11,6 @@ from __future__ import annotations
 from toolsel.text import visible as visible  # re-exported: the renderers' one import
 
 
-def visible_path(path: object) -> str:
-    """A file name for people: undecodable bytes as ``\\xNN``, controls escaped."""
-    return visible(str(path))
-
-
 def xml_text(text: str) -> str:
     """Character data for XML 1.0 (JUnit): escaped, with unsafe characters made visible,
     since XML cannot carry most control characters at all."""

@@ -20,6 +20,14 @@ def summary(learned: Learned, path: Path | None = None) -> str:
             else ""
         )
     ]
+    parts += _what_was_read(learned) + _what_was_left_out(learned)
+    where = f"; wrote {path}" if path is not None else ""
+    return "learned " + "; ".join(parts) + where
+
+
+def _what_was_read(learned: Learned) -> list[str]:
+    """The summary's parts on the calls and misroutes read, and the prompts let go."""
+    parts = []
     if learned.calls_seen:
         parts.append(
             f"{counted(learned.calls_seen, 'successful call')} read, "
@@ -36,6 +44,12 @@ def summary(learned: Learned, path: Path | None = None) -> str:
             f"{counted(learned.pruned, 'rarer prompt')} let go while mining, each tool keeping "
             f"its {learned.pool} most frequent (--max-per-tool 0 keeps all)"
         )
+    return parts
+
+
+def _what_was_left_out(learned: Learned) -> list[str]:
+    """The summary's parts on the prompts changed or left out, and why."""
+    parts = []
     if learned.redacted:
         used = ", ".join(f"{p} x{n}" for p, n in learned.placeholders[:5])
         more = ", ..." if len(learned.placeholders) > 5 else ""
@@ -70,8 +84,7 @@ def summary(learned: Learned, path: Path | None = None) -> str:
         )
     if learned.problems:
         parts.append(f"{counted(len(learned.problems), 'unreadable case')} skipped")
-    where = f"; wrote {path}" if path is not None else ""
-    return "learned " + "; ".join(parts) + where
+    return parts
 
 
 #: What each rule learn applies says about an example it leaves out.

@@ -5,7 +5,7 @@ usage, the plan's always-loaded set, and its measured reachability and tokens sa
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.ledger import Ledger
 from toolsel.render.console import dumps_json, make_console
@@ -14,6 +14,9 @@ from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, print_table
 from toolsel.render.stats import byte_size, size_payload
 from toolsel.schemas import Output, schema_name
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 LEDGER_SCHEMA = schema_name(Output.LEDGER)
 
@@ -61,19 +64,23 @@ def render_ledger_json(ledger: Ledger, out: IO[str]) -> None:
     out.write(dumps_json(ledger_payload(ledger)))
 
 
+#: The ledger table's columns; the optional ones give way first on a narrow console.
+LEDGER_COLUMNS = (
+    Column("server"),
+    Column("tool"),
+    Column("def tok", justify="right"),
+    Column("calls", justify="right"),
+    Column("errors", justify="right", optional=2),
+    Column("result p50", justify="right", optional=3),
+    Column("result total", justify="right", optional=3),
+    Column("found", justify="right", optional=1),
+    Column("plan"),
+)
+
+
 def render_ledger_human(ledger: Ledger, out: IO[str]) -> None:
+    """The ledger's table, then the plan in one line, a key to the columns, and warnings."""
     console = make_console(out)
-    columns = [
-        Column("server"),
-        Column("tool"),
-        Column("def tok", justify="right"),
-        Column("calls", justify="right"),
-        Column("errors", justify="right", optional=2),
-        Column("result p50", justify="right", optional=3),
-        Column("result total", justify="right", optional=3),
-        Column("found", justify="right", optional=1),
-        Column("plan"),
-    ]
     rows = [
         [
             visible(r.server),
@@ -88,8 +95,13 @@ def render_ledger_human(ledger: Ledger, out: IO[str]) -> None:
         ]
         for r in ledger.rows
     ]
-    title = "Cost and usage ledger"
-    print_table(console, columns, rows, title=title)
+    print_table(console, LEDGER_COLUMNS, rows, title="Cost and usage ledger")
+    _print_plan(console, ledger)
+
+
+def _print_plan(console: Console, ledger: Ledger) -> None:
+    """The plan's line, the key to the columns, and what is off: calls of unregistered
+    tools, over budget, under target."""
     loaded = sum(r.loaded for r in ledger.rows)
     console.print(
         f"plan: {loaded} of {len(ledger.rows)} tools always loaded, the rest behind tool "

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from toolsel.replay.matcher import CopyLog
-from toolsel.replay.memory import NO_MESSAGE, RunMemory, copies, message_key_of
-from toolsel.replay.report import FileReport, ToolEvent, pack_compact, unpack
+from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of
+from toolsel.replay.packing import pack_compact, unpack
+from toolsel.replay.report import FileReport, ToolEvent
 
 if TYPE_CHECKING:
     from toolsel.replay.file import EventSink

@@ -14,17 +14,9 @@ from toolsel.replay.file import EventSink, PromptSink, ReplayOptions, replay_fil
 from toolsel.replay.file import ForkingPromptSink as ForkingPromptSink  # `learn` takes it here
 from toolsel.replay.lines import Progress, expand_since
 from toolsel.replay.memory import RunMemory
+from toolsel.replay.packing import PackedReports, pack, pack_compact, unpack
 from toolsel.replay.parallel import ChunkOutcome, use_pool
-from toolsel.replay.report import (
-    FileReport,
-    PackedReports,
-    ReplayResult,
-    Subagent,
-    Totals,
-    pack,
-    pack_compact,
-    unpack,
-)
+from toolsel.replay.report import FileReport, ReplayResult, Subagent, Totals
 from toolsel.replay.totals import UsageTotals
 from toolsel.validate import InputValidator
 

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
+from toolsel.replay.build import build_report
 from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect, fast
 from toolsel.replay.lines import Progress, Reading, Unreadable, read_objects, shape
-from toolsel.replay.matcher import CopyLog, Listener, Matcher, OpenCall
-from toolsel.replay.memory import RunMemory
-from toolsel.replay.report import FileReport, ToolEvent, UnreadTools, build_report
+from toolsel.replay.matcher import Listener, Matcher, OpenCall
+from toolsel.replay.memory import CopyLog, RunMemory
+from toolsel.replay.report import FileReport, ToolEvent, UnreadTools
 from toolsel.replay.unread import tool_content
 from toolsel.timeparse import seconds_between
 from toolsel.validate import InputValidator

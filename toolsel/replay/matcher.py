@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from msgspec import Struct, field
 
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS
+from toolsel.replay.duplicates import DUPLICATE_SEVERITY, duplicate_kind, enrich
 from toolsel.replay.events import (
     UNSET,
     AgentFile,
@@ -49,12 +50,10 @@ from toolsel.replay.events import (
     Session,
     SidechainStart,
 )
+from toolsel.replay.memory import CopyLog, CopyMemory
 from toolsel.replay.sizes import input_size
 
 fromisoformat = datetime.fromisoformat
-
-#: When one id is reported as several kinds of duplicate call, the most severe wins.
-DUPLICATE_SEVERITY = {"conflicting": 3, "enriched": 2, "identical": 1, "reused": 0}
 
 
 class OpenCall(Struct, gc=False):
@@ -88,40 +87,6 @@ class ToolTally(Struct, gc=False):
     # the calls that are not copies (`replay.sizes`)
     result_sizes: array[float] = field(default_factory=lambda: array("d"))
     input_sizes: array[float] = field(default_factory=lambda: array("d"))
-
-
-class CopyMemory(Protocol):
-    """What a matcher asks about the earlier files of its run (`toolsel.replay.memory`)."""
-
-    def is_copy(
-        self, call_id: str, tool: str, message_id: str | None, linked: set[int]
-    ) -> bool: ...
-
-    def linked(self, session: str) -> Iterable[int]: ...
-
-
-class CopyLog:
-    """Stands in for the run's memory where the earlier files are not known (a worker
-    process): records, in order, what the copy pass needs to decide later, in the parent,
-    which calls were copies (`toolsel.replay.parallel`). Says no call is one."""
-
-    def __init__(self) -> None:
-        #: each opened call: (id, tool, message id, how many of `sessions` were known then)
-        self.opens: list[tuple[str, str, str | None, int]] = []
-        self.sessions: list[str] = []  # the file's sessions, in the order they appeared
-        #: opened call number -> (answered with an error, index of its latency or -1)
-        self.closes: dict[int, tuple[bool, int]] = {}
-        self.uncounted: set[int] = set()  # calls outside the window counted per tool
-        #: opened call number -> (result bytes or -1, input bytes) of each answered call
-        self.sizes: dict[int, tuple[int, int]] = {}
-
-    def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
-        self.opens.append((call_id, tool, message_id, len(self.sessions)))
-        return False
-
-    def linked(self, session: str) -> Iterable[int]:
-        self.sessions.append(session)
-        return ()
 
 
 class Listener(Protocol):
@@ -289,7 +254,7 @@ class Matcher:
             first.implicit = False
             if first.message_id is None:
                 first.message_id = call.message_id
-        if _enrich(first, call):
+        if enrich(first, call):
             for listener in self.listeners:
                 listener.enriched(existing, line)
 
@@ -308,12 +273,12 @@ class Matcher:
         existing.seen_again.append(line)
         if call.message_id and call.message_id == existing.call.message_id:
             # the same streamed message, written in parts: merged, not a duplicate
-            if _enrich(existing.call, call):
+            if enrich(existing.call, call):
                 for listener in self.listeners:
                     listener.enriched(existing, line)
             return
-        kind = _duplicate_kind(existing.call, call)
-        if kind == "enriched" and _enrich(existing.call, call):
+        kind = duplicate_kind(existing.call, call)
+        if kind == "enriched" and enrich(existing.call, call):
             for listener in self.listeners:
                 listener.enriched(existing, line)
         self._note_duplicate(call.id, kind, existing.lines)
@@ -489,33 +454,3 @@ class Matcher:
         if DUPLICATE_SEVERITY[kind] < DUPLICATE_SEVERITY[previous[0]]:
             kind = previous[0]
         self.duplicates[call_id] = (kind, sorted(set(previous[1]) | set(lines)))
-
-
-def _duplicate_kind(earlier: Call, later: Call) -> str:
-    if earlier.tool != later.tool:
-        return "conflicting"
-    before, after = earlier.arguments, later.arguments
-    if before == after:
-        return "identical"
-    if _is_empty(before) and not _is_empty(after):
-        return "enriched"
-    if isinstance(before, dict) and isinstance(after, dict):
-        shared = before.keys() & after.keys()
-        if all(before[k] == after[k] for k in shared) and len(after) > len(before):
-            return "enriched"
-    return "conflicting"
-
-
-def _enrich(existing: Call, call: Call) -> bool:
-    """Take the later line's input when it is richer; whether it was taken."""
-    before, after = existing.arguments, call.arguments
-    if (_is_empty(before) and not _is_empty(after)) or (
-        isinstance(before, dict) and isinstance(after, dict) and len(after) > len(before)
-    ):
-        existing.input, existing.encoded = call.input, call.encoded
-        return True
-    return False
-
-
-def _is_empty(value: Any) -> bool:
-    return value is None or value == {} or value == "" or value == []

@@ -8,13 +8,13 @@ in a sorted numpy array beside 32-bit hashes of its tool and message id and its 
 filter so that the common answer, "never seen", costs no search. The most recent ids wait
 in a small dict until the arrays take them in. A false "seen" needs the 64-bit hashes of
 two ids to collide, and then their tools' (and message ids') 32-bit ones: it is left to
-chance.
+chance. A worker process, which does not know the earlier files, keeps a `CopyLog` instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -182,3 +182,37 @@ class RunMemory:
         bits = keys & self._mask
         bloom = np.frombuffer(self._bloom, np.uint8)  # a view: the bytearray is written
         np.bitwise_or.at(bloom, bits >> 3, (1 << (bits & 7)).astype(np.uint8))
+
+
+class CopyMemory(Protocol):
+    """What a matcher asks about the earlier files of its run (`RunMemory`, or `CopyLog`)."""
+
+    def is_copy(
+        self, call_id: str, tool: str, message_id: str | None, linked: set[int]
+    ) -> bool: ...
+
+    def linked(self, session: str) -> Iterable[int]: ...
+
+
+class CopyLog:
+    """Stands in for the run's memory where the earlier files are not known (a worker
+    process): records, in order, what the copy pass needs to decide later, in the parent,
+    which calls were copies (`toolsel.replay.parallel`). Says no call is one."""
+
+    def __init__(self) -> None:
+        #: each opened call: (id, tool, message id, how many of `sessions` were known then)
+        self.opens: list[tuple[str, str, str | None, int]] = []
+        self.sessions: list[str] = []  # the file's sessions, in the order they appeared
+        #: opened call number -> (answered with an error, index of its latency or -1)
+        self.closes: dict[int, tuple[bool, int]] = {}
+        self.uncounted: set[int] = set()  # calls outside the window counted per tool
+        #: opened call number -> (result bytes or -1, input bytes) of each answered call
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
+        self.opens.append((call_id, tool, message_id, len(self.sessions)))
+        return False
+
+    def linked(self, session: str) -> Iterable[int]:
+        self.sessions.append(session)
+        return ()

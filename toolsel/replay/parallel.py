@@ -37,8 +37,9 @@ from toolsel.replay.copypass import (
     with_copies,
 )
 from toolsel.replay.file import ReplayOptions
-from toolsel.replay.matcher import CopyLog
-from toolsel.replay.report import FileReport, ToolEvent, Totals, flatten, pack_compact, unflatten
+from toolsel.replay.memory import CopyLog
+from toolsel.replay.packing import flatten, pack_compact, unflatten
+from toolsel.replay.report import FileReport, ToolEvent, Totals
 from toolsel.replay.stats import UsageSums
 from toolsel.replay.totals import FileCopies, UsageTotals
 
@@ -113,7 +114,7 @@ class ChunkOutcome:
     logs: list[PackedLog] = field(default_factory=list)
     events: list[list[tuple[Any, ...]] | None] = field(default_factory=list)
     numbers: list[list[int] | None] = field(default_factory=list)
-    reports: list[tuple[Any, ...]] = field(default_factory=list)  # `report.flatten`'s
+    reports: list[tuple[Any, ...]] = field(default_factory=list)  # `packing.flatten`'s
     usage: UsageSums | None = None
     totals: Totals | None = None
     packed: list[bytes] = field(default_factory=list)
@@ -338,7 +339,7 @@ def parallel_compact(
     """What `replay` gathers of every file, read by `jobs` worker processes, chunk by chunk
     in path order. Each worker sends a chunk's usage sums and report totals, summed as if
     no call were a copy, and each file's report packed as `replay` keeps it
-    (`report.pack_compact`): this process makes the copy pass, and only a file with copies
+    (`packing.pack_compact`): this process makes the copy pass, and only a file with copies
     has its report unpacked, its copies moved (`compact_with_copies`) and packed again."""
     work = _work_for(options, "compact", on_event)
     hasher = work.hasher()

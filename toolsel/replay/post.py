@@ -80,7 +80,7 @@ class EventPoster:
         self.events = self.batches = self.stored = self.retries = 0
 
     def __call__(self, event: ToolEvent) -> None:
-        from toolsel.render.replay import event_payload
+        from toolsel.replay.report import event_payload
 
         if event.event != "tool_result" or event.copied or not event.tool:
             return  # what the server would not record (`toolsel.serve.usage.replay_record`)

@@ -1,17 +1,16 @@
-"""The replay report: what one transcript file held, built once from the matcher's state."""
+"""The replay report: what one transcript file held (`FileReport`, built by `build`; kept
+packed by `packing`), and what a run of files held (`ReplayResult`)."""
 
 from __future__ import annotations
 
-import pickle
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any, overload
+from typing import Any
 
-from toolsel.replay.lines import Reading, Unreadable
-from toolsel.replay.matcher import Matcher, ToolTally
+from toolsel.replay.lines import Unreadable
+from toolsel.schemas import Output, schema_name
 
 #: A file's format when none of its records was of a format toolsel reads.
 UNKNOWN_FORMAT = "unknown"
@@ -219,79 +218,6 @@ def unrecognised(report: FileReport) -> bool:
     )
 
 
-class PackedReports(Sequence[FileReport]):
-    """File reports kept pickled (about 0.5 kB each, one object), for a run of many files
-    whose output lists every file: each is unpacked when it is read."""
-
-    def __init__(self, packed: list[bytes]) -> None:
-        self.packed = packed
-
-    def __len__(self) -> int:
-        return len(self.packed)
-
-    @overload
-    def __getitem__(self, index: int) -> FileReport: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[FileReport, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> FileReport | tuple[FileReport, ...]:
-        if isinstance(index, slice):
-            return tuple(unpack(p) for p in self.packed[index])
-        return unpack(self.packed[index])
-
-    def __iter__(self) -> Iterator[FileReport]:
-        for packed in self.packed:
-            yield unpack(packed)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def pack(report: FileReport) -> bytes:
-    return pickle.dumps(flatten(report), pickle.HIGHEST_PROTOCOL)
-
-
-def pack_compact(report: FileReport) -> bytes:
-    """`pack` of the report with each tool's median latency in place of its latencies
-    (what `replay` keeps of each file), without building that report first."""
-    values = list(_report_fields(report))
-    for at, kind in _NESTED:
-        if values[at]:
-            values[at] = tuple(map(_FIELDS_OF[kind], values[at]))
-    values[_TOOLS] = tuple(
-        (name, *_counts(s), (), s.median_latency) for name, s in report.tools.items()
-    )
-    return pickle.dumps(tuple(values), pickle.HIGHEST_PROTOCOL)
-
-
-def unpack(packed: bytes) -> FileReport:
-    return unflatten(pickle.loads(packed))
-
-
-def flatten(report: FileReport) -> tuple[Any, ...]:
-    """A report as plain tuples, to pickle: a slotted dataclass pickles field by field in
-    Python, several times slower (and a run of many files pickles each report twice)."""
-    values = list(_report_fields(report))
-    for at, kind in _NESTED:
-        values[at] = tuple(map(_FIELDS_OF[kind], values[at]))
-    values[_TOOLS] = tuple((name, *_tool_fields(s)) for name, s in report.tools.items())
-    return tuple(values)
-
-
-def unflatten(flat: tuple[Any, ...]) -> FileReport:
-    values = list(flat)
-    for at, kind in _NESTED:
-        if values[at]:
-            values[at] = tuple(kind(*item) for item in values[at])
-    values[_TOOLS] = {name: ToolStats(*counts) for name, *counts in values[_TOOLS]}
-    return FileReport(*values)
-
-
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
     files: Sequence[FileReport]
@@ -355,193 +281,34 @@ class Totals:
 _summed = attrgetter(*SUMMED)
 
 
-def build_report(
-    path: str,
-    reading: Reading,
-    matcher: Matcher,
-    formats: Counter[str],
-    violations: Iterable[Violation] = (),
-    skipped_records: int = 0,
-    unread_tools: Iterable[UnreadTools] = (),
-) -> FileReport:
-    """Turn what was read and matched into the file's report."""
-    unread = tuple(unread_tools)
-    return FileReport(
-        path=path,
-        format=formats.most_common(1)[0][0] if formats else UNKNOWN_FORMAT,
-        lines=reading.lines,
-        blank=reading.blank,
-        calls=matcher.calls,
-        results=matcher.results,
-        paired=matcher.paired,
-        error_results=matcher.error_results,
-        copied_calls=matcher.copied_calls,
-        unreadable=tuple(reading.unreadable),
-        notes=_notes(reading, matcher, unread, formats),
-        violations=tuple(violations),
-        tools={name: _tool_stats(t) for name, t in matcher.tools.items()},
-        agent_id=matcher.agent_id,
-        task_agents=dict(matcher.task_agents),
-        calls_without_id=matcher.calls_without_id,
-        results_without_id=matcher.results_without_id,
-        skipped_records=skipped_records,
-        unread_tools=unread,
-        failures=tuple(FailedCall(*failure) for failure in matcher.failures),
-        **_matcher_findings(matcher),
-    )
-
-
-def _tool_stats(t: ToolTally) -> ToolStats:
-    """A tool's tally in the matcher, as the report keeps it."""
-    return ToolStats(
-        t.calls,
-        t.errors,
-        t.answered,
-        t.copied,
-        t.copied_errors,
-        t.copied_answered,
-        tuple(t.latencies),
-        None,
-        tuple(t.result_sizes),
-        tuple(t.input_sizes),
-    )
-
-
-def _matcher_findings(matcher: Matcher) -> dict[str, tuple[Any, ...]]:
-    """What the matcher left open, unanswered or seen twice, and the sub-agents it found."""
-    return {
-        "unanswered": tuple(
-            Unanswered(
-                call_id, opened.call.tool, opened.line, opened.line > matcher.last_result_line
-            )
-            for call_id, opened in matcher.open_calls.items()
-        ),
-        "orphans": tuple(
-            Orphan(call_id, line, result.is_error)
-            for call_id, waiting in matcher.waiting_results.items()
-            for result, line in waiting
-        ),
-        "duplicate_calls": tuple(
-            DuplicateCall(call_id, kind, tuple(lines))
-            for call_id, (kind, lines) in matcher.duplicates.items()
-        ),
-        "duplicate_results": tuple(
-            DuplicateResult(call_id, tuple(lines))
-            for call_id, lines in matcher.duplicate_results.items()
-        ),
-        "subagents": tuple(
-            Subagent(parent, tool or "Task", count, rule)
-            for (parent, tool, rule), count in matcher.children.items()
-        ),
-    }
-
-
-def _notes(
-    reading: Reading,
-    matcher: Matcher,
-    unread: tuple[UnreadTools, ...],
-    formats: Counter[str],
-) -> tuple[str, ...]:
-    """What the reader could not count, said once."""
-    notes = []
-    if not formats and reading.lines > reading.blank and not (matcher.calls or matcher.results):
-        notes.append(_unrecognised(reading))
-    elif formats:
-        notes.extend(_lopsided(matcher, formats.most_common(1)[0][0]))
-    if matcher.calls == 0 and reading.text_actions:
-        notes.append(
-            f"no tool calls in this format: its {reading.text_actions} trajectory steps are "
-            "text actions (an older SWE-agent .traj), not tool_calls, so there is nothing to "
-            "pair"
-        )
-    if unread:
-        first = unread[0]
-        notes.append(
-            f"{plural(len(unread), 'record')} of a format or type toolsel does not read "
-            f"{'holds' if len(unread) == 1 else 'hold'} tool-call-like content (first: line "
-            f"{first.line}, {first.where}); their calls are not counted"
-        )
-    return tuple(notes)
-
-
-#: How an Aider chat history (Markdown, not JSON) opens.
-AIDER_HISTORY = "# aider chat started at"
-
-
-def _unrecognised(reading: Reading) -> str:
-    """The note of a file no record of which is of a format toolsel reads."""
-    if reading.first_text.startswith(AIDER_HISTORY):
-        return (
-            "format not recognised: an Aider chat history (Markdown), not a tool-call "
-            "transcript: Aider edits files through text, so there are no calls to pair"
-        )
-    unreadable = len(reading.unreadable)
-    records = reading.lines - reading.blank - unreadable
-    what = []
-    if records:
-        what.append(f"{plural(records, 'record')} of types no decoder knows")
-    if unreadable:
-        what.append(f"{plural(unreadable, 'line')} that are not JSON records")
-    return (
-        f"format not recognised: {' and '.join(what)}; nothing was counted "
-        "(--input-format NAME forces a format)"
-    )
-
-
-#: A file with at least this many calls, most of them unanswered (or this many results,
-#: most of them orphans), gets a note: a format read only in part looks like this.
-LOPSIDED_MIN = 4
-
-
-def _lopsided(matcher: Matcher, name: str) -> list[str]:
-    """A note when the file's records yield calls but no results, results but no calls, or
-    mostly one side: the other side may be in a form the reader (`name`) does not read."""
-    calls, results = matcher.calls, matcher.results
-    unanswered = len(matcher.open_calls)
-    orphans = sum(len(waiting) for waiting in matcher.waiting_results.values())
-    if calls == 0 and results > 0:
-        found = f"{plural(results, 'result')} and no call"
-    elif results == 0 and calls > 1:
-        found = f"{plural(calls, 'call')} and no result"
-    elif calls >= LOPSIDED_MIN and unanswered * 2 > calls:
-        found = f"{unanswered} of {calls} calls without a result"
-    elif results >= LOPSIDED_MIN and orphans * 2 > results:
-        found = f"{orphans} of {results} results without a call"
-    else:
-        return []
-    return [
-        f"read as {name}, this file yields {found}: the other side may be in records "
-        "toolsel does not read as this format (or the transcript holds only one side)"
-    ]
-
-
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _fields_getter(kind: Any) -> Callable[[Any], tuple[Any, ...]]:
-    """A dataclass's fields, in order, as one tuple (it has several)."""
-    return attrgetter(*(f.name for f in fields(kind)))
+#: The schema every `replay --format jsonl` line names.
+EVENT_SCHEMA = schema_name(Output.REPLAY_EVENT)
 
 
-_NAMES = tuple(FileReport.__dataclass_fields__)
-_TOOLS = _NAMES.index("tools")
-#: The fields of a report that hold findings, and their kind.
-_NESTED = tuple(
-    (_NAMES.index(name), kind)
-    for name, kind in (
-        ("unreadable", Unreadable),
-        ("unanswered", Unanswered),
-        ("orphans", Orphan),
-        ("duplicate_calls", DuplicateCall),
-        ("duplicate_results", DuplicateResult),
-        ("subagents", Subagent),
-        ("violations", Violation),
-        ("unread_tools", UnreadTools),
-        ("failures", FailedCall),
-    )
-)
-_FIELDS_OF = {kind: _fields_getter(kind) for _, kind in _NESTED}
-_report_fields = _fields_getter(FileReport)
-_counts = attrgetter("calls", "errors", "answered", "copied", "copied_errors", "copied_answered")
-_tool_fields = _fields_getter(ToolStats)
+def event_payload(event: ToolEvent, display: str | None) -> dict[str, Any]:
+    """The event as a `toolsel.replay-event` JSON object (`replay --format jsonl`, and what
+    `replay --post` sends to `/v1/usage`)."""
+    payload: dict[str, Any] = {
+        "schema": EVENT_SCHEMA,
+        "event": event.event,
+        "id": event.id,
+        "tool": event.tool,
+        "display_name": display,
+        "parent": event.parent,
+        "parent_rule": event.parent_rule,
+        "turn_id": event.turn_id,
+        "file": event.file,
+        "line": event.line,
+        "at": event.at,  # the call's own time: /v1/usage records it at that time
+        "copied": event.copied,  # a resumed session's copy: /v1/usage does not count it
+    }
+    if event.event == "tool_result":  # what `toolsel serve`'s /v1/usage records
+        payload["is_error"] = event.is_error
+        payload["latency_ms"] = event.latency_ms
+        payload["result_bytes"] = event.result_bytes
+        payload["error_text"] = event.error_text
+    return payload

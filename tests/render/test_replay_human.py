@@ -93,7 +93,7 @@ def test_per_file_lists_every_file_and_still_fits(
 def test_the_worst_files_are_capped_and_said_so(
     cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from toolsel.render.replay import WORST_FILES
+    from toolsel.render.replay_human import WORST_FILES
 
     for n in range(WORST_FILES + 3):
         (tmp_path / f"s{n:02d}.jsonl").write_text(
