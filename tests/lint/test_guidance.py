@@ -68,3 +68,13 @@ def test_the_guidance_of_one_action_is_not_a_copy_between_tools() -> None:
         "\\n- note_update: Replace a snippet note. ", " "
     )
     assert_findings(outside, ["TS214 /tools/1/description"], rule="TS214")
+
+
+def test_templated_guidance_that_names_each_tools_own_object_is_not_a_copy() -> None:
+    """Autotask's and Okta's servers (docker/mcp-registry) write their guidance from one
+    template with the tool's own object in it; one word apart, each fits only its tool."""
+    text = (
+        "- {name: list_ticket_statuses, description: 'Lists statuses. Use this to find status values for filtering or creating tickets.'}\n"
+        "- {name: list_ticket_priorities, description: 'Lists priorities. Use this to find priority values for filtering or creating tickets.'}\n"
+    )
+    assert_findings(text, [], rule="TS214")
