@@ -217,3 +217,20 @@ def test_a_missing_tool_is_still_reported_beside_the_registrys_terms() -> None:
         ["TS213 /tools/0/description"],
         rule="TS213",
     )
+
+
+def test_reading_a_descriptions_names_stays_linear() -> None:
+    """A long run of letters, or of `a/a/...` in a list item, is read once: the names a
+    description documents are found without trying every split of the text."""
+    from tests.fan_out import hard_timeout
+
+    text = (
+        "- name: blob\n"
+        f"  description: 'Decode it, then call blob_reader. {'a' * 100_000}'\n"
+        "- name: items\n"
+        f'  description: "- {"a/" * 40}x then use items_reader"\n'
+    )
+    with hard_timeout(20):
+        assert_findings(
+            text, ["TS213 /tools/0/description", "TS213 /tools/1/description"], rule="TS213"
+        )

@@ -209,19 +209,19 @@ def _shared_prefix(names: list[str]) -> str:
 
 
 #: An identifier as documentation writes it: a required mark (`project_id*`), alternatives
-#: (`created_at/updated_at`), a member (`badge_add.group_id`).
-_TERM = r"[A-Za-z][A-Za-z0-9_]*\*?(?:[./][A-Za-z][A-Za-z0-9_]*\*?)*"
+#: (`created_at/updated_at`), a member (`badge_add.group_id`). It starts a word, and each
+#: part needs its separator, so a long run of letters is tried once, not from every letter.
+_TERM = r"(?<![A-Za-z0-9_*./])[A-Za-z][A-Za-z0-9_]*\*?(?:[./][A-Za-z][A-Za-z0-9_]*\*?)*`?"
+#: Between a list's names: a comma, or a slash with spaces (`a/b` is one name's
+#: alternatives), so no text can be split into names in more than one way.
+_BETWEEN = r"(?:,[ \t]*|[ \t]+/[ \t]+)`?"
 #: A list item's head made only of names: `- note_update:`, `- note_get / note_delete:`.
 _ITEM_HEAD = re.compile(
-    r"^[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+`?("
-    + _TERM
-    + r"(?:`?[ \t]*[/,][ \t]*`?"
-    + _TERM
-    + r")*)`?:",
+    r"^[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+`?" + _TERM + r"(?:" + _BETWEEN + _TERM + r")*:",
     re.MULTILINE,
 )
 #: Three or more names in a row: `{id, name, path_with_namespace}`, `project_id*, body*, sort`.
-_NAME_LIST = re.compile(_TERM + r"(?:,[ \t]*" + _TERM + r"){2,}")
+_NAME_LIST = re.compile(_TERM + r"(?:,[ \t]*`?" + _TERM + r"){2,}")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
