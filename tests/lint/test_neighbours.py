@@ -234,3 +234,18 @@ def test_reading_a_descriptions_names_stays_linear() -> None:
         assert_findings(
             text, ["TS213 /tools/0/description", "TS213 /tools/1/description"], rule="TS213"
         )
+
+
+def test_a_name_with_every_tools_prefix_is_a_tools_name_even_in_a_list() -> None:
+    """A list of names documents terms, but `gitlab_tag_delete` carries the prefix all the
+    registry's tools share: listed or not, it names a tool, and this registry has none."""
+    assert_findings(
+        "- name: gitlab_release\n"
+        "  description: |-\n"
+        "    Manage releases; to remove the tag use gitlab_tag_delete.\n"
+        "    See also: gitlab_tag, gitlab_release, gitlab_tag_delete\n"
+        "- name: gitlab_tag\n"
+        "  description: Manage tags.\n",
+        ["TS213 /tools/0/description"],
+        rule="TS213",
+    )

@@ -142,14 +142,20 @@ def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
     enum value of any parameter (an action-based tool's `note_update`), or a name a
     description documents as one (a list item's head, `- note_update: note_id*, body*`, or
     one of a list of names, `{id, name, path_with_namespace}`), also as a tool's member
-    (`work_item.get` for the action `work_item_get`)."""
+    (`work_item.get` for the action `work_item_get`). A name that carries the prefix all the
+    tools share (`gitlab_tag_delete`) is a tool's name even in such a list."""
+    prefix = _shared_prefix([name.lower() for name in context.names])
+    known = _tool_names(context, prefix)
     terms = _registry_terms(context)
-    known = _tool_names(context) | terms
     for tool in context.tools:
         for match in NAMED_TOOL.finditer(tool.description):
             name = match.group(1)
-            if _is_known(name, known) or _names_a_member(tool.description, match, terms):
+            if _is_known(name, known):
                 continue
+            if not (prefix and name.lower().startswith(prefix)) and (
+                _is_known(name, terms) or _names_a_member(tool.description, match, terms)
+            ):
+                continue  # a term; a name with every tool's prefix is a tool's, in any list
             words = split_name(name)
             if words[-1] in FIELD_WORDS or words[0] in FLAG_WORDS:
                 continue  # a field of the data, not a tool
@@ -184,16 +190,15 @@ TS213 = rule(
 )
 
 
-def _tool_names(context: LintContext) -> set[str]:
+def _tool_names(context: LintContext, prefix: str) -> set[str]:
     """Every name a tool can be called by here, folded: its name, its last part when
-    namespaced (`server.tool`), its aliases, and its name without the prefix every tool of
-    the registry shares (`gitlab_`)."""
+    namespaced (`server.tool`), its aliases, and its name without `prefix`, the one every
+    tool of the registry shares (`gitlab_`)."""
     names = [name.lower() for name in context.names]
     known = set(names)
     known |= {re.split(r"__|[./:]", name)[-1] for name in names}  # server.tool
     for tool in context.tools:
         known |= {a.lower() for a in tool.aliases}
-    prefix = _shared_prefix(names)
     known |= {name[len(prefix) :] for name in names if prefix and len(name) > len(prefix)}
     return known
 
