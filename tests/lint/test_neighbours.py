@@ -134,3 +134,118 @@ def test_a_description_that_sends_the_agent_to_a_tool_it_cannot_call() -> None:
         " parameters: {type: object, properties: {limit_rows: {type: integer}}}}\n"
     )
     assert_findings(fine, [], rule="TS213")
+
+
+def test_an_action_of_an_action_based_tool_is_not_a_missing_tool() -> None:
+    """An enum value of any parameter (GitLab's `gitlab_issue` with `action: note_update`)
+    is an action the agent passes, not a tool it calls."""
+    actions = (
+        "- name: gitlab_issue\n"
+        "  description: 'Manage issues. To edit a comment use note_update, then call note_get.'\n"
+        "  parameters: {type: object, properties: {action: {type: string,"
+        " enum: [note_update, note_get]}, params: {type: object}}}\n"
+        "- name: gitlab_snippet\n"
+        "  description: 'Manage snippets; the issue tool takes its comments via note_update.'\n"
+    )
+    assert_findings(actions, [], rule="TS213")
+    missing = actions.replace("then call note_get", "then call note_fetch")
+    assert_findings(missing, ["TS213 /tools/0/description"], rule="TS213")
+
+
+def test_names_a_catalog_documents_in_its_descriptions_are_not_missing_tools() -> None:
+    """A catalog without schemas (Docker's `tools.json`: only `action` and `params`) lists an
+    action-based tool's actions and parameters in the description: a list item's head, or a
+    list of names such as a returned object's fields."""
+    documented = (
+        "- name: gitlab_mr_review\n"
+        "  description: |-\n"
+        "    Review merge requests. For a batch review use draft_note_create first.\n"
+        "    If ordering is requested, use order_by; pass the version to diff_version_get.\n"
+        "    - draft_note_create: note*, position\n"
+        "    - diff_version_get / diff_versions_list: version_id*\n"
+        "    - note_list.order_by: created_at or updated_at\n"
+        "- name: gitlab_merge_request\n"
+        "  description: |-\n"
+        "    Manage merge requests. Retrieve the project's default_branch first.\n"
+        "    Returns: {id, name, path_with_namespace, default_branch}\n"
+    )
+    assert_findings(documented, [], rule="TS213")
+    undocumented = documented.replace("- draft_note_create:", "- draft_note_add:")
+    assert_findings(undocumented, ["TS213 /tools/0/description"], rule="TS213")
+
+
+def test_a_tool_named_without_the_registrys_prefix_or_by_its_member() -> None:
+    """`merge_request.update` names `gitlab_merge_request`'s action (the prefix every tool
+    shares left out), and `work_item.get` the documented action `work_item_get`."""
+    members = (
+        "- name: gitlab_merge_request\n"
+        "  description: 'Manage merge requests. To stop work use merge_request.update.'\n"
+        "- name: gitlab_issue\n"
+        "  description: |-\n"
+        "    Manage issues; prefer work_item.get over a search.\n"
+        "    - work_item_get: work_item_iid*\n"
+    )
+    assert_findings(members, [], rule="TS213")
+    assert_findings(
+        members.replace("work_item.get", "epic_item.get"),
+        ["TS213 /tools/1/description"],
+        rule="TS213",
+    )
+
+
+def test_fields_and_flags_named_in_prose_are_not_tools() -> None:
+    """Timestamps (`created_at`), internal IDs (`user_list_iid`), parameter bags
+    (`override_params`) and flags (`with_statistics`) are data, whatever the wording."""
+    fields = (
+        "- name: gitlab_project\n"
+        "  description: 'Supports backdating via created_at; use user_list_iid to pick a list;"
+        " override attributes via override_params; sizes come via with_statistics.'\n"
+    )
+    assert_findings(fields, [], rule="TS213")
+
+
+def test_a_missing_tool_is_still_reported_beside_the_registrys_terms() -> None:
+    """The terms do not hide a tool of another surface: `gitlab_issue_note_create` is not a
+    tool of a registry whose `gitlab_issue` has the action `note_create`."""
+    assert_findings(
+        "- name: gitlab_issue\n"
+        "  description: |-\n"
+        "    Manage issues (use gitlab_issue_note_create for a non-threaded note).\n"
+        "    - note_create: body*\n"
+        "- name: gitlab_snippet\n"
+        "  description: Manage snippets.\n",
+        ["TS213 /tools/0/description"],
+        rule="TS213",
+    )
+
+
+def test_reading_a_descriptions_names_stays_linear() -> None:
+    """A long run of letters, or of `a/a/...` in a list item, is read once: the names a
+    description documents are found without trying every split of the text."""
+    from tests.fan_out import hard_timeout
+
+    text = (
+        "- name: blob\n"
+        f"  description: 'Decode it, then call blob_reader. {'a' * 100_000}'\n"
+        "- name: items\n"
+        f'  description: "- {"a/" * 40}x then use items_reader"\n'
+    )
+    with hard_timeout(20):
+        assert_findings(
+            text, ["TS213 /tools/0/description", "TS213 /tools/1/description"], rule="TS213"
+        )
+
+
+def test_a_name_with_every_tools_prefix_is_a_tools_name_even_in_a_list() -> None:
+    """A list of names documents terms, but `gitlab_tag_delete` carries the prefix all the
+    registry's tools share: listed or not, it names a tool, and this registry has none."""
+    assert_findings(
+        "- name: gitlab_release\n"
+        "  description: |-\n"
+        "    Manage releases; to remove the tag use gitlab_tag_delete.\n"
+        "    See also: gitlab_tag, gitlab_release, gitlab_tag_delete\n"
+        "- name: gitlab_tag\n"
+        "  description: Manage tags.\n",
+        ["TS213 /tools/0/description"],
+        rule="TS213",
+    )

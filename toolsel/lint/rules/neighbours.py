@@ -108,14 +108,17 @@ _IDENTIFIER = (
     r"|(?<=`)[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?=`)"
 )
 #: Last words of a data field's name, not a tool's ("use originating_flow_id when
-#: retrying").
+#: retrying", "backdating via created_at", "override it via override_params").
 FIELD_WORDS = frozenset(
     {
-        "id", "ids", "name", "names", "url", "urls", "uri", "path", "paths", "key", "keys",
-        "type", "count", "status", "date", "time", "token", "value", "values", "mode", "size",
-        "limit", "offset", "cursor", "number", "code", "format", "field", "fields", "flag",
+        "id", "ids", "iid", "iids", "name", "names", "url", "urls", "uri", "path", "paths",
+        "key", "keys", "type", "count", "status", "date", "time", "at", "token", "value",
+        "values", "mode", "size", "limit", "offset", "cursor", "number", "code", "format",
+        "field", "fields", "flag", "params",
     }
 )  # fmt: skip
+#: First words of a flag's name (`with_statistics`), not a tool's.
+FLAG_WORDS = frozenset({"with"})
 #: How a description points at another tool: "call X", "use X first", "the tracker's X",
 #: "pass the JSON to X", "X tool".
 NAMED_TOOL = re.compile(
@@ -124,27 +127,37 @@ NAMED_TOOL = re.compile(
     r"\b(?:pass|passes|passed|send|sends|give|feed|hand|forward)\b[^.\n]{0,60}?\bto\s+`?)"
     r"(" + _IDENTIFIER + r")`?(?=\W|$)"
 )
+#: A qualified name's member, right after the name: `merge_request.update`, `work_item.get`.
+_MEMBER = re.compile(r"`?\.([A-Za-z][A-Za-z0-9_]*)")
 
 
 def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
     """A description that tells the agent to call, use or pass results to a tool this
     registry does not have ("pass the JSON straight to entry_add", a tool of another
     server) sends it after a tool it cannot call. Only a name in such a context counts, and
-    not one that is a property of any tool's input or output here, nor one named like a data
-    field (`..._id`, `..._name`), nor an existing tool's name or alias (namespaced
-    `mcp__server__name` too)."""
-    known = {name.lower() for name in context.names}
-    known |= {re.split(r"__|[./:]", name)[-1].lower() for name in context.names}  # server.tool
-    for tool in context.tools:
-        known |= {a.lower() for a in tool.aliases}
-    fields = _parameter_names(context)
+    not an existing tool's name or alias (namespaced `mcp__server__name` too, or without the
+    prefix all the registry's tools share: `merge_request.update` for
+    `gitlab_merge_request`), nor one named like a data field (`..._id`, `..._at`,
+    `with_...`), nor a term of the registry: a property of any tool's input or output, an
+    enum value of any parameter (an action-based tool's `note_update`), or a name a
+    description documents as one (a list item's head, `- note_update: note_id*, body*`, or
+    one of a list of names, `{id, name, path_with_namespace}`), also as a tool's member
+    (`work_item.get` for the action `work_item_get`). A name that carries the prefix all the
+    tools share (`gitlab_tag_delete`) is a tool's name even in such a list."""
+    prefix = _shared_prefix([name.lower() for name in context.names])
+    known = _tool_names(context, prefix)
+    terms = _registry_terms(context)
     for tool in context.tools:
         for match in NAMED_TOOL.finditer(tool.description):
             name = match.group(1)
-            folded = name.lower()
-            if folded in known or folded in fields or folded.replace("-", "_") in known:
+            if _is_known(name, known):
                 continue
-            if split_name(name)[-1] in FIELD_WORDS:
+            if not (prefix and name.lower().startswith(prefix)) and (
+                _is_known(name, terms) or _names_a_member(tool.description, match, terms)
+            ):
+                continue  # a term; a name with every tool's prefix is a tool's, in any list
+            words = split_name(name)
+            if words[-1] in FIELD_WORDS or words[0] in FLAG_WORDS:
                 continue  # a field of the data, not a tool
             yield context.hit(
                 tool,
@@ -153,6 +166,17 @@ def names_unknown_tool(context: LintContext) -> Iterator[Hit]:
                 "registry; name a tool the agent can call, or add it",
             )
             break
+
+
+def _is_known(name: str, known: set[str]) -> bool:
+    folded = name.lower()
+    return folded in known or folded.replace("-", "_") in known
+
+
+def _names_a_member(description: str, match: re.Match[str], terms: set[str]) -> bool:
+    """`work_item.get` where `work_item_get` is a term: an action written as a member."""
+    member = _MEMBER.match(description, match.end(1))
+    return member is not None and f"{match.group(1)}_{member.group(1)}".lower() in terms
 
 
 TS213 = rule(
@@ -166,8 +190,51 @@ TS213 = rule(
 )
 
 
-def _parameter_names(context: LintContext) -> set[str]:
-    """Every property name of every tool's input and output schemas."""
+def _tool_names(context: LintContext, prefix: str) -> set[str]:
+    """Every name a tool can be called by here, folded: its name, its last part when
+    namespaced (`server.tool`), its aliases, and its name without `prefix`, the one every
+    tool of the registry shares (`gitlab_`)."""
+    names = [name.lower() for name in context.names]
+    known = set(names)
+    known |= {re.split(r"__|[./:]", name)[-1] for name in names}  # server.tool
+    for tool in context.tools:
+        known |= {a.lower() for a in tool.aliases}
+    known |= {name[len(prefix) :] for name in names if prefix and len(name) > len(prefix)}
+    return known
+
+
+def _shared_prefix(names: list[str]) -> str:
+    """The words every name starts with (`gitlab_`), when there are at least two names."""
+    if len(names) < 2:
+        return ""
+    common, last = min(names), max(names)  # the sorted ends share what every name shares
+    while not last.startswith(common):
+        common = common[:-1]
+    return common[: max(common.rfind("_"), common.rfind("-")) + 1]
+
+
+#: An identifier as documentation writes it: a required mark (`project_id*`), alternatives
+#: (`created_at/updated_at`), a member (`badge_add.group_id`). It starts a word, and each
+#: part needs its separator, so a long run of letters is tried once, not from every letter.
+_TERM = r"(?<![A-Za-z0-9_*./])[A-Za-z][A-Za-z0-9_]*\*?(?:[./][A-Za-z][A-Za-z0-9_]*\*?)*`?"
+#: Between a list's names: a comma, or a slash with spaces (`a/b` is one name's
+#: alternatives), so no text can be split into names in more than one way.
+_BETWEEN = r"(?:,[ \t]*|[ \t]+/[ \t]+)`?"
+#: A list item's head made only of names: `- note_update:`, `- note_get / note_delete:`.
+_ITEM_HEAD = re.compile(
+    r"^[ \t]*(?:[-*\u2022]|\d+[.)])[ \t]+`?" + _TERM + r"(?:" + _BETWEEN + _TERM + r")*:",
+    re.MULTILINE,
+)
+#: Three or more names in a row: `{id, name, path_with_namespace}`, `project_id*, body*, sort`.
+_NAME_LIST = re.compile(_TERM + r"(?:,[ \t]*`?" + _TERM + r"){2,}")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _registry_terms(context: LintContext) -> set[str]:
+    """Names the registry defines as data or actions, folded: every property of every
+    tool's input and output, every enum value, and the names descriptions document (list
+    heads and lists of names: where a catalog without schemas lists an action-based tool's
+    actions and parameters)."""
     from toolsel.lint.schema import walk_schema
 
     found: set[str] = set()
@@ -175,5 +242,18 @@ def _parameter_names(context: LintContext) -> set[str]:
         nodes = list(context.schema_nodes(tool))
         if isinstance(tool.output_schema, dict):
             nodes.extend(walk_schema(tool.output_schema))
-        found.update(n.property_name.lower() for n in nodes if n.property_name is not None)
+        for node in nodes:
+            if node.property_name is not None:
+                found.add(node.property_name.lower())
+            found |= _enum_values(node.schema)
+        for pattern in (_ITEM_HEAD, _NAME_LIST):
+            for match in pattern.finditer(tool.description):
+                found |= {word.lower() for word in _WORD.findall(match.group(0))}
     return found
+
+
+def _enum_values(schema: dict[str, object]) -> set[str]:
+    values = schema.get("enum")
+    listed = list(values) if isinstance(values, list) else []
+    listed.append(schema.get("const"))
+    return {value.lower() for value in listed if isinstance(value, str)}
