@@ -104,7 +104,7 @@ def replay_file(
     reading = Reading()
     unknown = _read(path, matcher, reading, formats, progress, input_format)
     if isinstance(memory, RunMemory):
-        memory.remember(matcher.started_calls, matcher.sessions)
+        memory.file_done(matcher.sessions)  # its calls were all asked about (`is_copy`)
     violations = checker.finish() if checker is not None else ()
     unread = unknown.unread_tools(matcher)
     return build_report(shown, reading, matcher, formats, violations, unknown.skipped, unread)

@@ -125,7 +125,6 @@ class Matcher:
         self.memory = memory
         self.log = memory if isinstance(memory, CopyLog) else None
         self.on_human: Callable[[str, int], None] | None = None  # `toolsel learn` listens
-        self.started_calls: dict[str, tuple[str, str | None]] = {}  # id -> (tool, message id)
         self.sessions: set[str] = set()
         self.linked_files: set[int] = set()  # earlier files of the run in this file's lineage
         # what the report is built from
@@ -298,7 +297,6 @@ class Matcher:
         in a file of the same lineage. A resumed Claude Code session copies the earlier
         messages, message ids included; Codex files share a session or thread id. Ids that
         restart in every run (`codex exec`'s item_0) are never copies across lineages."""
-        self.started_calls.setdefault(call.id, (call.tool, call.message_id))
         assert self.memory is not None
         return self.memory.is_copy(call.id, call.tool, call.message_id, self.linked_files)
 
