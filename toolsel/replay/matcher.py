@@ -29,7 +29,6 @@ prompt started the sidechain (Claude Code 1.0.x), or the one Task call still run
 
 from __future__ import annotations
 
-import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -147,6 +146,16 @@ class Matcher:
         self.children: Counter[tuple[str, str, str]] = Counter()
         self.task_agents: dict[str, tuple[str, str]] = {}  # agentId -> (Task id, tool)
         self.agent_id: str | None = None
+        #: the handler of each kind of event, by type (a dict lookup per event); built here,
+        #: not as a cached property, whose lock costs a few microseconds a file
+        self.handlers: dict[type, Callable[[Any, int], None]] = {
+            Call: self.call,
+            Result: self.result,
+            SidechainStart: self._sidechain,
+            AgentFile: self._agent_file,
+            Session: lambda event, line: self.session(event.id),
+            Human: self._human,
+        }
 
     def feed(self, events: Iterable[Event], line: int) -> None:
         """Each event to its handler (the one dispatch: `handlers`)."""
@@ -155,18 +164,6 @@ class Matcher:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event, line)
-
-    @functools.cached_property
-    def handlers(self) -> dict[type, Callable[[Any, int], None]]:
-        """The handler of each kind of event, by type (a dict lookup per event)."""
-        return {
-            Call: self.call,
-            Result: self.result,
-            SidechainStart: self._sidechain,
-            AgentFile: self._agent_file,
-            Session: lambda event, line: self.session(event.id),
-            Human: self._human,
-        }
 
     def _sidechain(self, event: SidechainStart, line: int) -> None:
         self.sidechain_parent = self.task_prompts.get(event.prompt)
