@@ -400,7 +400,7 @@ def test_the_other_events_of_a_line() -> None:
 
 
 def remember(memory: RunMemory, matcher: Matcher) -> None:
-    memory.remember(matcher.started_calls, matcher.sessions)
+    memory.file_done(matcher.sessions)
 
 
 def test_a_resumed_session_copies_calls_by_message_id_or_lineage() -> None:

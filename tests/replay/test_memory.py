@@ -56,19 +56,23 @@ def _merge_often(monkeypatch: pytest.MonkeyPatch) -> None:
 @settings(max_examples=150, deadline=None)
 @given(files)
 def test_answers_as_a_dict_of_every_id(run: list[tuple[list[Call], list[str]]]) -> None:
-    compact, plain = RunMemory(), Plain()
+    """`compact` is told each file's calls (`remember`); `asked` takes them from what
+    `is_copy` was asked (`file_done`, as a matcher's file ends)."""
+    compact, asked, plain = RunMemory(), RunMemory(), Plain()
     for opened, sessions in run:
         linked = set().union(*(plain.sessions.get(s, set()) for s in sessions))
         assert linked == set().union(*(set(compact.linked(s)) for s in sessions))
         started: dict[str, tuple[str, str | None]] = {}
         for call_id, tool, message_id in opened:
-            assert compact.is_copy(call_id, tool, message_id, linked) == plain.is_copy(
-                call_id, tool, message_id, linked
-            )
+            expected = plain.is_copy(call_id, tool, message_id, linked)
+            assert compact.is_copy(call_id, tool, message_id, linked) == expected
+            assert asked.is_copy(call_id, tool, message_id, linked) == expected
             started.setdefault(call_id, (tool, message_id))
         compact.remember(started, sessions)
+        asked.file_done(sessions)
         plain.remember(started, sessions)
-    assert len(compact) == len(plain.calls) and compact.files == plain.files
+    assert len(compact) == len(asked) == len(plain.calls)
+    assert compact.files == asked.files == plain.files
 
 
 def test_grows_past_its_first_bloom_filter() -> None:

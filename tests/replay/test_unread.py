@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from tests.conftest import Cli
 from tests.replay.records import replay
-from toolsel.replay.unread import BUDGET, tool_content
+from toolsel.replay.file import replay_file
+from toolsel.replay.unread import (
+    BUDGET,
+    CALL_IDS,
+    TOOL_KEYS,
+    TOOL_TYPES,
+    may_hold_tool_content,
+    tool_content,
+)
 
 
 @pytest.mark.parametrize(
@@ -66,6 +74,44 @@ def test_a_huge_or_deep_record_is_looked_at_within_a_budget() -> None:
 def test_any_json_value_is_looked_at_without_failing(value: object) -> None:
     where = tool_content(value)
     assert where is None or where.startswith("`")
+
+
+def test_every_tool_key_and_type_passes_the_raw_text_test() -> None:
+    """`may_hold_tool_content` looks at a raw line before it is parsed to be looked at: a
+    key or type it misses would hide tool content."""
+    names = sorted(TOOL_KEYS | TOOL_TYPES | CALL_IDS)
+    assert [n for n in names if not may_hold_tool_content(json.dumps({n: 1}).encode())] == []
+    assert not may_hold_tool_content(b'{"type":"summary","summary":"work","leafUuid":"u"}')
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.none() | st.integers() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["type", "tool_calls", "toolUse", "name", "toolName", "arguments", "callId", "x"]), inner, max_size=4) | st.just({"type": "function_call_output"}),
+                    max_leaves=30))  # fmt: skip
+def test_the_raw_text_test_never_hides_tool_content(value: object) -> None:
+    for text in (json.dumps(value), json.dumps(value, separators=(",", ":"))):
+        assert tool_content(value) is None or may_hold_tool_content(text.encode())
+
+
+@pytest.mark.parametrize(
+    ("key", "where"),
+    [
+        ("tool_calls", "`tool_calls` at /extra"),
+        ("\\u0074ool_\\u0063alls", "`tool_calls` at /extra"),  # escapes spell the key
+        ("notes", None),
+    ],
+)
+def test_a_record_the_fast_path_reads_as_nothing_is_still_looked_at(
+    tmp_path: Path, key: str, where: str | None
+) -> None:
+    """A Claude Code summary is read as nothing; in a file with no call, its raw text is
+    tested first, and parsed and looked at when it may hold tool content."""
+    path = tmp_path / "s.jsonl"
+    line = '{"type":"summary","summary":"s","leafUuid":"u","extra":{"KEY":[{"id":"a"}]}}'
+    path.write_text(line.replace("KEY", key) + "\n")
+    report = replay_file(str(path))
+    assert report.calls == 0 and report.format == "claude-code"
+    assert [(u.line, u.where) for u in report.unread_tools] == ([(1, where)] if where else [])
 
 
 CLAUDE = {"sessionId": "s", "uuid": "u", "timestamp": "2026-01-01T00:00:00Z"}

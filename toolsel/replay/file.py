@@ -20,7 +20,7 @@ from toolsel.replay.lines import Progress, Reading, Unreadable, read_objects, sh
 from toolsel.replay.matcher import Listener, Matcher, OpenCall
 from toolsel.replay.memory import CopyLog, RunMemory
 from toolsel.replay.report import FileReport, ToolEvent, UnreadTools
-from toolsel.replay.unread import tool_content
+from toolsel.replay.unread import may_hold_tool_content, tool_content
 from toolsel.timeparse import seconds_between
 from toolsel.validate import InputValidator
 
@@ -104,7 +104,7 @@ def replay_file(
     reading = Reading()
     unknown = _read(path, matcher, reading, formats, progress, input_format)
     if isinstance(memory, RunMemory):
-        memory.remember(matcher.started_calls, matcher.sessions)
+        memory.file_done(matcher.sessions)  # its calls were all asked about (`is_copy`)
     violations = checker.finish() if checker is not None else ()
     unread = unknown.unread_tools(matcher)
     return build_report(shown, reading, matcher, formats, violations, unknown.skipped, unread)
@@ -133,7 +133,7 @@ def _read(
                     unknown.record(obj, number, reading)
                 elif not matcher.calls and not matcher.results:
                     # read as nothing, while nothing was found
-                    unknown.suspect(fast.value(obj), number)
+                    unknown.suspect(obj, number)
                 continue
             for event in events:
                 handler = handlers.get(type(event))
@@ -179,7 +179,11 @@ class _UnknownRecords:
     def suspect(self, obj: object, number: int) -> None:
         if self.scans < MAX_SUSPECT_SCANS and len(self.suspects) < MAX_SUSPECTS:
             self.scans += 1
-            where = tool_content(obj)
+            # the fast path gives a record's raw line: one whose text cannot hold tool
+            # content (most often a file's first record, a summary) is not parsed again
+            if type(obj) is bytes and not may_hold_tool_content(obj):
+                return
+            where = tool_content(fast.value(obj))
             if where is not None:
                 self.suspects.append(UnreadTools(number, where))
 

@@ -194,7 +194,7 @@ def read_objects(
     from toolsel.inputs import InputProblem, read_bounded
     from toolsel.replay.remote import is_remote, read_remote
 
-    if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
+    if path != "-" and suffix(path) in WHOLE_DOCUMENT_SUFFIXES:
         try:
             whole = read_remote(path, MAX_LINE_BYTES) if is_remote(path) else None
             data = whole if whole is not None else read_bounded(path, MAX_LINE_BYTES)
@@ -229,7 +229,7 @@ def jsonl_stream(path: str) -> IO[bytes] | None:
     """The open input when `read_objects` would read it as JSON lines (not a whole-document
     file, not a JSON array), else None (and nothing is consumed: stdin keeps what was
     peeked)."""
-    if path != "-" and Path(path).suffix in WHOLE_DOCUMENT_SUFFIXES:
+    if path != "-" and suffix(path) in WHOLE_DOCUMENT_SUFFIXES:
         return None
     handle = _open(path)
     if hasattr(handle, "peek") and not _starts_an_array(handle):
@@ -237,6 +237,16 @@ def jsonl_stream(path: str) -> IO[bytes] | None:
     if handle is not sys.stdin.buffer:
         handle.close()
     return None
+
+
+def suffix(path: str) -> str:
+    """`Path(path).suffix`, without building a Path (once per file read): the last
+    component's, when it is a plain name."""
+    name = path.rpartition(os.sep)[2]
+    if not name or name == "." or (os.altsep and os.altsep in name):
+        return Path(path).suffix
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 #: Bytes read at a time by `line_blocks` (whole lines are completed past it).
@@ -375,7 +385,7 @@ def _open(path: str) -> IO[bytes]:
         return open_remote(path)
 
     try:
-        return Path(path).open("rb")
+        return open(path or ".", "rb")  # noqa: PTH123 - a Path costs more than the open
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {os_reason(exc)}") from None
 

@@ -29,7 +29,6 @@ prompt started the sidechain (Claude Code 1.0.x), or the one Task call still run
 
 from __future__ import annotations
 
-import functools
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -125,7 +124,6 @@ class Matcher:
         self.memory = memory
         self.log = memory if isinstance(memory, CopyLog) else None
         self.on_human: Callable[[str, int], None] | None = None  # `toolsel learn` listens
-        self.started_calls: dict[str, tuple[str, str | None]] = {}  # id -> (tool, message id)
         self.sessions: set[str] = set()
         self.linked_files: set[int] = set()  # earlier files of the run in this file's lineage
         # what the report is built from
@@ -148,6 +146,16 @@ class Matcher:
         self.children: Counter[tuple[str, str, str]] = Counter()
         self.task_agents: dict[str, tuple[str, str]] = {}  # agentId -> (Task id, tool)
         self.agent_id: str | None = None
+        #: the handler of each kind of event, by type (a dict lookup per event); built here,
+        #: not as a cached property, whose lock costs a few microseconds a file
+        self.handlers: dict[type, Callable[[Any, int], None]] = {
+            Call: self.call,
+            Result: self.result,
+            SidechainStart: self._sidechain,
+            AgentFile: self._agent_file,
+            Session: lambda event, line: self.session(event.id),
+            Human: self._human,
+        }
 
     def feed(self, events: Iterable[Event], line: int) -> None:
         """Each event to its handler (the one dispatch: `handlers`)."""
@@ -156,18 +164,6 @@ class Matcher:
             handler = handlers.get(type(event))
             if handler is not None:
                 handler(event, line)
-
-    @functools.cached_property
-    def handlers(self) -> dict[type, Callable[[Any, int], None]]:
-        """The handler of each kind of event, by type (a dict lookup per event)."""
-        return {
-            Call: self.call,
-            Result: self.result,
-            SidechainStart: self._sidechain,
-            AgentFile: self._agent_file,
-            Session: lambda event, line: self.session(event.id),
-            Human: self._human,
-        }
 
     def _sidechain(self, event: SidechainStart, line: int) -> None:
         self.sidechain_parent = self.task_prompts.get(event.prompt)
@@ -298,7 +294,6 @@ class Matcher:
         in a file of the same lineage. A resumed Claude Code session copies the earlier
         messages, message ids included; Codex files share a session or thread id. Ids that
         restart in every run (`codex exec`'s item_0) are never copies across lineages."""
-        self.started_calls.setdefault(call.id, (call.tool, call.message_id))
         assert self.memory is not None
         return self.memory.is_copy(call.id, call.tool, call.message_id, self.linked_files)
 

@@ -71,7 +71,9 @@ class RunMemory:
         self._stored = 0
         self._mask = (1 << 16) - 1
         self._bloom = bytearray((self._mask + 1) >> 3)
-        self._unknown: set[int] = set()  # this file's ids `is_copy` found in no earlier one
+        #: this file's ids that `is_copy` found in no earlier file, each with what is kept
+        #: of its first call (`add` takes them), first seen first
+        self._new: dict[int, tuple[int, int, int]] = {}
 
     def __len__(self) -> int:
         return len(self._pending) + self._stored
@@ -85,9 +87,15 @@ class RunMemory:
     ) -> bool:
         """Whether a call copies one of an earlier file of the run (`copies`)."""
         key = hash(call_id)
-        earlier = self.find(key)
-        if earlier is None:
-            self._unknown.add(key)  # `remember` need not look for it again
+        earlier = self._pending.get(key)
+        # `find`, inline (once per call): the common answer, never seen, is the filter's
+        if earlier is None and (
+            not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7))
+            or (earlier := self._search(key)) is None
+        ):
+            new = self._new
+            if key not in new:  # its first call in this file: kept for `file_done`
+                new[key] = (hash(tool) & 0xFFFFFFFF, message_key(message_id), self.files)
             return False
         return copies(earlier, tool_key(tool), message_key(message_id), linked)
 
@@ -117,16 +125,20 @@ class RunMemory:
         self, started: Mapping[str, tuple[str, str | None]], sessions: Iterable[str]
     ) -> None:
         """Add the next file: its calls (id -> (tool, message id), first seen first) and
-        its sessions. An id already known keeps its first file."""
-        file, unknown = self.files, self._unknown
-        self.add(
-            {
-                key: (tool_key(tool), message_key(message_id), file)
-                for call_id, (tool, message_id) in started.items()
-                if (key := hash(call_id)) in unknown or self.find(key) is None
-            },
-            sessions,
-        )
+        its sessions. An id already known keeps its first file. (The ids `is_copy` was
+        asked about are known to be new or not already: see `file_done`.)"""
+        new, file = self._new, self.files
+        for call_id, (tool, message_id) in started.items():
+            key = hash(call_id)
+            if key not in new and self.find(key) is None:
+                new[key] = (tool_key(tool), message_key(message_id), file)
+        self.file_done(sessions)
+
+    def file_done(self, sessions: Iterable[str]) -> None:
+        """Add the next file, every call of which `is_copy` was asked about (a matcher's):
+        the ids it found in no earlier file, and the file's sessions."""
+        new, self._new = self._new, {}
+        self.add(new, sessions)
 
     def add(self, new: Mapping[int, tuple[int, int, int]], sessions: Iterable[str]) -> None:
         """Add the next file (number `files`): the hashes of its ids that no earlier file
@@ -135,7 +147,6 @@ class RunMemory:
         number = self.files
         self.files += 1
         self._pending.update(new)
-        self._unknown.clear()  # they were this file's: from now on they are known
         for session in sessions:
             files = self.sessions.setdefault(session, [])
             if not files or files[-1] != number:

@@ -10,6 +10,7 @@ and at most `BUDGET` values of a record.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any, Final
 
@@ -38,6 +39,14 @@ CALL_NAMES: Final = frozenset({"name", "tool_name", "toolName", "function_name"}
 CALL_ARGUMENTS: Final = frozenset({"arguments", "args", "input", "parameters"})
 #: How many values of one record are looked at, at most (a record can be megabytes).
 BUDGET: Final = 2000
+#: Every key and type above holds one of these, and so does the JSON text of any record
+#: holding tool content (unless an escape spells it): a cheap test of a raw line first.
+MARKERS: Final = re.compile(rb"tool|call|Call|function|\\u")
+
+
+def may_hold_tool_content(raw: bytes) -> bool:
+    """False when the JSON text `raw` cannot hold tool content (`tool_content` is None)."""
+    return MARKERS.search(raw) is not None
 
 
 def tool_content(record: Any) -> str | None:
