@@ -95,7 +95,7 @@ class RunMemory:
         ):
             new = self._new
             if key not in new:  # its first call in this file: kept for `file_done`
-                new[key] = (hash(tool) & 0xFFFFFFFF, message_key(message_id), self.files)
+                new[key] = (tool_key(tool), message_key(message_id), self.files)
             return False
         return copies(earlier, tool_key(tool), message_key(message_id), linked)
 
