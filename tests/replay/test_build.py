@@ -24,8 +24,13 @@ def test_a_file_of_no_known_format_says_what_it_held() -> None:
     report = build_report("x.jsonl", reading, Matcher(), Counter())
     assert report.format == UNKNOWN_FORMAT and unrecognised(report)
     assert report.notes == (
-        "format not recognised: 4 records of types no decoder knows and 1 line that are not "
-        "JSON records; nothing was counted (--input-format NAME forces a format)",
+        "format not recognised: 4 records of types no decoder knows and 1 line that is not "
+        "a JSON record; nothing was counted (--input-format NAME forces a format)",
+    )
+    two = Reading(lines=2, unreadable=[Unreadable(1, "not JSON"), Unreadable(2, "not JSON")])
+    assert build_report("y.jsonl", two, Matcher(), Counter()).notes == (
+        "format not recognised: 2 lines that are not JSON records; nothing was counted "
+        "(--input-format NAME forces a format)",
     )
 
 

@@ -3,6 +3,7 @@ call holding its outcome; the `request` entries restate calls to the model."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +82,37 @@ def test_an_export_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
     assert (report.format, report.calls, report.paired, report.notes) == ("vscode-chatreplay", 2, 2, ())  # fmt: skip
     result = cli("replay", str(tmp_path / "x.chatreplay.json"), "--no-registry", "--format", "json")
     assert result.exit_code == 0 and '"format": "vscode-chatreplay"' in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "unreadable"),
+    [
+        ('{"exportedAt": "x", "totalPrompts": 1, "prompts": [{"prompt": "a", "logs": [', 1, 1),
+        ("", 0, 0),
+        ('{"exportedAt": "x", "totalPrompts": 1, "prompts": "not a list"}', 1, 1),
+        (
+            '{"exportedAt": "x", "totalPrompts": 1, "prompts": [{"prompt": 5, "logs": '
+            '[1, null, {"kind": "toolCall", "id": 7, "tool": null, "response": 5}, '
+            '{"kind": "toolCall", "id": "' + "a" * 200_000 + '", "tool": "t\\u001b[31m"}]}]}',
+            None,
+            None,
+        ),
+    ],
+    ids=["truncated", "empty", "prompts-not-a-list", "hostile-fields"],
+)
+def test_a_broken_export_is_told_never_a_traceback(
+    cli: Cli, tmp_path: Path, text: str, code: int | None, unreadable: int | None
+) -> None:
+    """Truncated, empty, wrongly shaped or hostile exports: replay answers with its report
+    (the CLI runner raises on any exception), counts what it could not read, and uses the
+    documented exit codes (0 clean, 1 findings); a terminal escape in a tool name is never
+    passed on."""
+    path = tmp_path / "x.chatreplay.json"
+    path.write_text(text, encoding="utf-8")
+    result = cli("replay", str(path), "--no-registry", "--format", "json")
+    assert result.exit_code in ((0, 1) if code is None else (code,)), result.stdout
+    summary = json.loads(result.stdout)["summary"]
+    if unreadable is not None:
+        assert summary["unreadable_lines"] == unreadable
+    human = cli("replay", str(path), "--no-registry")
+    assert "\x1b" not in human.stdout

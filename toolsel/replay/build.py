@@ -151,7 +151,8 @@ def _unrecognised(reading: Reading) -> str:
     if records:
         what.append(f"{plural(records, 'record')} of types no decoder knows")
     if unreadable:
-        what.append(f"{plural(unreadable, 'line')} that are not JSON records")
+        verb = "is not a JSON record" if unreadable == 1 else "are not JSON records"
+        what.append(f"{plural(unreadable, 'line')} that {verb}")
     return (
         f"format not recognised: {' and '.join(what)}; nothing was counted "
         "(--input-format NAME forces a format)"
