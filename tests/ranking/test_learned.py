@@ -261,3 +261,33 @@ def test_over_budget_a_tool_without_examples_gets_no_learned_score(
     positions = index.positions
     found = taught.learned(index, tokens("book a seat on a plane to Oslo"))
     assert set(found) <= {positions["get_weather"]}
+
+
+def test_a_classifier_must_be_surer_where_examples_cover_less_of_the_registry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import math
+    from types import SimpleNamespace
+
+    # one tool's classifier gives the prompt 0.1 (its empty prompt -1): what that is worth
+    # depends on how much of the registry examples cover, not only on the decision
+    monkeypatch.setattr(taught, "decisions", lambda prepared, terms: {0: 0.1})
+
+    def learned_at(coverage: float) -> float:
+        prepared = SimpleNamespace(
+            index=SimpleNamespace(learned=True, lw_bias=[-1.0]),
+            coverage=coverage,
+            confidence=coverage**8,
+        )
+        return taught.learned(prepared, ["x"])[0]  # type: ignore[arg-type]
+
+    def sure(centre: float) -> float:
+        def logistic(z: float) -> float:
+            return 1 / (1 + math.exp(-z))
+
+        return logistic((0.1 - centre) / 0.1) - logistic((-1.0 - centre) / 0.1)
+
+    assert learned_at(1.0) == 1.0  # every tool taught: the best model names the tool
+    assert learned_at(0.5) == pytest.approx(sure(0.25 * 0.5**4))  # 0.70: half of them
+    assert learned_at(0.03) == pytest.approx(sure(0.25 * 0.97**4))  # 0.23: a sliver
+    assert learned_at(0.03) < learned_at(0.5) < learned_at(1.0)

@@ -96,15 +96,18 @@ class PreparedIndex:
         return frozenset(self.index.ex_owner)
 
     @cached_property
+    def coverage(self) -> float:
+        """The share of the registry's tools that have examples (0..1)."""
+        return len(self.taught_tools) / len(self) if len(self) else 0.0
+
+    @cached_property
     def confidence(self) -> float:
         """How far a prompt like no example may still be taken for a tool with examples: the
         share of the registry's tools that have examples, to COVERAGE_POWER. Near 1 where
         examples cover every tool (the learned ranking may then be trusted as it stands);
         near 0 where they cover part of it, so they never push the others down (0.9 of the
         tools gives 0.43, half of them 0.004)."""
-        if not len(self):
-            return 0.0
-        return float((len(self.taught_tools) / len(self)) ** COVERAGE_POWER)
+        return float(self.coverage**COVERAGE_POWER)
 
     @cached_property
     def plain_vocabulary(self) -> Mapping[str, int]:
