@@ -68,8 +68,17 @@ TESTS: dict[str, list[str]] = {
     **{
         f"toolsel/replay/formats/{name}.py": [f"tests/replay/test_{name}.py"]
         for name in (
-            "antigravity chat claude codex copilot cursor droid fast gemini grok kimi openhands pi"
+            "amp antigravity chat chatreplay claude cline codex continuedev copilot cursor droid"
+            " fast gemini goose grok kimi openhands opencode pi qwen vscode_chat"
         ).split()
+    },
+    # readers of issue 34 whose signatures and near misses are pinned together there too
+    **{
+        f"toolsel/replay/formats/{name}.py": [
+            f"tests/replay/test_{name}.py",
+            "tests/replay/test_signatures.py",
+        ]
+        for name in ("continuedev", "goose", "opencode", "qwen")
     },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
     # what the readers share (ids as text, encoded arguments): pinned where they were born
