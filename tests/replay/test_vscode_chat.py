@@ -39,6 +39,10 @@ def session(*parts: dict[str, Any], text: str = "read it") -> dict[str, Any]:
         ({"isComplete": True, "isConfirmed": {"type": 5}}, True),  # skipped
         ({"isComplete": True, "isConfirmed": False}, True),
         ({"isComplete": True, "isConfirmed": {"type": 4}}, False),  # the user allowed it
+        # a kind that is not a number is no refusal, and no crash (it was a TypeError)
+        ({"isComplete": True, "isConfirmed": {"type": [0]}}, False),
+        ({"isComplete": True, "isConfirmed": {"type": {"kind": 0}}}, False),
+        ({"isComplete": True, "isConfirmed": {"type": "0"}}, False),
         ({"isComplete": False}, None),
         ({}, None),
     ],
