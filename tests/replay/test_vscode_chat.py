@@ -159,3 +159,16 @@ def test_a_journal_part_never_completed_is_unanswered(tmp_path: Path) -> None:
 def test_the_journal_signature_and_its_near_misses(record: dict[str, Any], journal: bool) -> None:
     decoded = detect(record)
     assert (decoded is not None and decoded[0] == "vscode-chat") is journal
+
+
+@pytest.mark.parametrize("journal", [False, True])
+def test_a_request_past_the_first_three_may_be_anything(journal: bool) -> None:
+    """The signature looks at three requests; a fourth that is not a request is skipped (it
+    was an AttributeError), in a session file and in a journal's first line alike."""
+    from toolsel.replay.formats.vscode_chat import record
+
+    request = {"requestId": "r1", "message": {"text": "go"}, "response": [part(isComplete=False)]}
+    whole = {"sessionId": "s", "requests": [request, request, request, "x", None, request]}
+    decoded = record({"kind": 0, "v": whole} if journal else whole)
+    assert decoded is not None
+    assert [type(e).__name__ for e in decoded[1]] == ["Human", "Call"] * 4

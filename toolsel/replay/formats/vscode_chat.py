@@ -79,7 +79,8 @@ def record(obj: Any) -> Decoded | None:
 def _session(session: dict[str, Any], *, echo: bool) -> list[Event]:
     events: list[Event] = []
     for request in session["requests"]:
-        _request(events, request, echo)
+        if type(request) is dict:  # past the three `is_session` looked at, any value
+            _request(events, request, echo)
     return events
 
 
