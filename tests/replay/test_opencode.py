@@ -115,6 +115,10 @@ def test_each_event_row(obj: dict[str, Any], expected: Any) -> None:
     assert decoded is not None and decoded[0] == "opencode"
     if expected == 2:
         assert [type(e) for e in decoded[1]] == [Call, Result]
+    elif expected is UNKNOWN:  # a record of a type no decoder knows (an empty tuple too)
+        assert decoded[1] is UNKNOWN
+    elif expected == ():  # known, with nothing to count
+        assert decoded[1] == () and decoded[1] is not UNKNOWN
     else:
         assert decoded[1] == expected
 
@@ -130,6 +134,8 @@ def test_each_event_row(obj: dict[str, Any], expected: Any) -> None:
         {"type": "message", "data": {"part": tool()}},  # no dot: not an event name
         {"type": 3, "info": {}},
         {"info": {"id": "x"}},
+        {"parts": [tool(status="completed")]},  # parts without the message's info
+        {"info": {"role": "user"}, "parts": {"0": tool()}},
         {"messages": []},
         [row(tool())],
     ],
@@ -168,6 +174,7 @@ def test_an_exported_message_s_tool_parts_and_request() -> None:
     "parts",
     [
         [{"type": "text", "text": "  \n "}],  # blank
+        [{"type": "text", "text": " "}, {"type": "text", "text": "\n"}],
         [{"type": "text", "text": "x", "synthetic": True}],
         [{"type": "reasoning", "text": "x"}],
     ],
