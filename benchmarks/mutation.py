@@ -207,6 +207,11 @@ def run_modules(
     selection = tests or sorted({t for m in modules for t in TESTS.get(m, ["tests"])})
     settings.pytest_add_cli_args_test_selection = selection
     MUTANTS.mkdir(exist_ok=True)
+    # pytest's temporary folders of this run's own, not the machine's /tmp/pytest-of-<user>:
+    # a run in another worktree would clean them away under this one's tests (a spurious
+    # PytestWarning, an error here, stopped a run and can kill a mutant that should survive)
+    (MUTANTS / "tmp").mkdir(exist_ok=True)
+    os.environ["TMPDIR"] = str(MUTANTS / "tmp")
     MODULE_MARK.write_text("\n".join(modules) + "\n")
     if sample and not names:
         names = sampled(modules, sample)
