@@ -3,6 +3,7 @@
     python benchmarks/mutation.py run toolsel/replay/matcher.py
     python benchmarks/mutation.py run toolsel/serve/service.py --tests tests/serve
     python benchmarks/mutation.py run toolsel/replay/matcher.py --again   # survivors only
+    python benchmarks/mutation.py run toolsel/replay/matcher.py --timeouts  # timeouts, one by one
     python benchmarks/mutation.py run toolsel/replay/matcher.py --resume  # a stopped run
     python benchmarks/mutation.py run toolsel/lint/rules/schema.py --sample 150
     python benchmarks/mutation.py report toolsel/replay/matcher.py --diffs
@@ -13,7 +14,9 @@ runs the tests once to learn which tests reach each function, then runs each mut
 those tests only. `--tests` narrows that first run (default: the test files in `TESTS`
 for the module, else the whole suite). `--again` keeps `mutants/` from the last run of the
 same module and retests only its survivors (after adding tests that should kill them);
-`--resume` keeps it and checks only the mutants a stopped run did not reach. `--sample N`
+`--resume` keeps it and checks only the mutants a stopped run did not reach. `--timeouts`
+keeps it and retests the last run's timeouts one mutant at a time (a mutant that only timed
+out because the machine was busy is then killed or survives on its merits). `--sample N`
 checks a seeded random sample of N of the module's mutants (a stable choice, so a second
 `--sample` or `--again` continues the same sample): an estimate where a full run takes hours.
 
@@ -68,8 +71,17 @@ TESTS: dict[str, list[str]] = {
     **{
         f"toolsel/replay/formats/{name}.py": [f"tests/replay/test_{name}.py"]
         for name in (
-            "antigravity chat claude codex copilot cursor droid fast gemini grok kimi openhands pi"
+            "amp antigravity chat chatreplay claude cline codex continuedev copilot cursor droid"
+            " fast gemini goose grok kimi openhands opencode pi qwen vscode_chat"
         ).split()
+    },
+    # readers of issue 34 whose signatures and near misses are pinned together there too
+    **{
+        f"toolsel/replay/formats/{name}.py": [
+            f"tests/replay/test_{name}.py",
+            "tests/replay/test_signatures.py",
+        ]
+        for name in ("continuedev", "goose", "opencode", "qwen")
     },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
     # what the readers share (ids as text, encoded arguments): pinned where they were born
@@ -114,6 +126,7 @@ class Tally:
     module: str
     statuses: Counter[str]
     survivors: tuple[str, ...]
+    timeouts: tuple[str, ...] = ()
 
     @property
     def mutants(self) -> int:
@@ -142,6 +155,9 @@ def main() -> int:
     run.add_argument("--tests", nargs="+", help="test paths for mutmut's first (stats) run")
     run.add_argument("--again", action="store_true", help="retest the last run's survivors")
     run.add_argument("--resume", action="store_true", help="finish a stopped run")
+    run.add_argument(
+        "--timeouts", action="store_true", help="retest the last run's timeouts one at a time"
+    )
     run.add_argument("--sample", type=int, help="check a seeded random sample of N mutants")
     run.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     report = commands.add_parser("report", help="the table of the last run, and its survivors")
@@ -154,6 +170,7 @@ def main() -> int:
             args.modules,
             args.tests,
             again=args.again,
+            timeouts=args.timeouts,
             resume=args.resume,
             sample=args.sample,
             children=args.max_children,
@@ -166,6 +183,7 @@ def run_modules(
     tests: list[str] | None,
     *,
     again: bool,
+    timeouts: bool,
     resume: bool,
     sample: int | None,
     children: int,
@@ -181,7 +199,13 @@ def run_modules(
         modules.append(path.as_posix())
     previous = MODULE_MARK.read_text().split() if MODULE_MARK.exists() else None
     names: list[str] = []
-    if again and previous == modules:
+    if timeouts and previous == modules:
+        names = [name for module in modules for name in tally(module).timeouts]
+        if not names:
+            print("no timeouts left")
+            return print_report(modules, diffs=False)
+        children = 1
+    elif again and previous == modules:
         names = [name for module in modules for name in tally(module).survivors]
         if not names:
             print("no survivors left")
@@ -198,6 +222,11 @@ def run_modules(
     selection = tests or sorted({t for m in modules for t in TESTS.get(m, ["tests"])})
     settings.pytest_add_cli_args_test_selection = selection
     MUTANTS.mkdir(exist_ok=True)
+    # pytest's temporary folders of this run's own, not the machine's /tmp/pytest-of-<user>:
+    # a run in another worktree would clean them away under this one's tests (a spurious
+    # PytestWarning, an error here, stopped a run and can kill a mutant that should survive)
+    (MUTANTS / "tmp").mkdir(exist_ok=True)
+    os.environ["TMPDIR"] = str(MUTANTS / "tmp")
     MODULE_MARK.write_text("\n".join(modules) + "\n")
     if sample and not names:
         names = sampled(modules, sample)
@@ -262,7 +291,12 @@ def tally(module: str) -> Tally:
         for name, code in data.exit_code_by_key.items()
         if status_by_exit_code[code] in ("survived", "no tests", "suspicious")
     )
-    return Tally(module, statuses, survivors)
+    timeouts = tuple(
+        name
+        for name, code in data.exit_code_by_key.items()
+        if status_by_exit_code[code] == "timeout"
+    )
+    return Tally(module, statuses, survivors, timeouts)
 
 
 def print_report(modules: list[str], *, diffs: bool) -> int:

@@ -19,3 +19,16 @@ def replay(folder: Path, records: list[Any], name: str = "t.jsonl", **options: A
     else:
         path.write_text("".join(json.dumps(record) + "\n" for record in records))
     return replay_file(str(path), **options)
+
+
+def labelled(name: str) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int], str]:
+    """A corpus transcript's counts as replayed and as labelled (calls, results, error
+    results, unanswered), and the format it was read as."""
+    import yaml
+
+    corpus = Path(__file__).resolve().parent.parent / "corpus/transcripts"
+    label = yaml.safe_load((corpus / "labels.yaml").read_text(encoding="utf-8"))["files"][name]
+    report = replay_file(str(corpus / name))
+    counted = (report.calls, report.results, report.error_results, len(report.unanswered))
+    expected = (label["calls"], label["results"], label["error_results"], label["unanswered"])
+    return counted, expected, report.format

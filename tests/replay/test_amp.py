@@ -10,8 +10,9 @@ import pytest
 
 from tests.conftest import ROOT, Cli
 from tests.replay.records import replay
-from toolsel.replay.events import Result
+from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
+from toolsel.replay.formats.amp import record
 
 CORPUS = ROOT / "tests/corpus/transcripts"
 
@@ -110,3 +111,76 @@ def test_a_thread_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
     assert [f.message for f in report.failures] == ["ls: permission denied"]
     run = cli("replay", str(tmp_path / "T-1.json"), "--no-registry", "--input-format", "amp")
     assert run.exit_code == 0 and run.stdout.startswith("1 file, 1 call, 1 error, 0 unanswered")
+
+
+def amp(role: str, *content: Any, **fields: Any) -> dict[str, Any]:
+    return {"role": role, "messageId": 3, "content": list(content), **fields}
+
+
+def run_block(run: Any, **fields: Any) -> dict[str, Any]:
+    return {"type": "tool_result", "toolUseID": "t1", "run": run, **fields}
+
+
+def test_a_tool_use_is_a_call_of_the_main_thread() -> None:
+    call = {"type": "tool_use", "id": "t1", "name": "Read", "input": {"path": "a"}}
+    assert record(amp("assistant", {"type": "text", "text": "reading"}, call)) == (
+        "amp",
+        [Call("t1", "Read", {"path": "a"})],  # no parent named, not a side chain
+    )
+
+
+@pytest.mark.parametrize(
+    ("run", "expected"),
+    [
+        ({"status": "done", "result": "hello"}, Result("t1", False, size=5)),
+        ({"status": "done", "result": [{"type": "text", "text": "héllo"}]}, Result("t1", False, size=6)),
+        ({"status": "done", "progress": "abc"}, Result("t1", False, size=3)),  # no result: the progress
+        ({"status": "done", "result": "ab", "progress": "abcd"}, Result("t1", False, size=2)),
+        ({"status": "done"}, Result("t1", False, size=0)),
+        ({"status": "error", "error": {"message": "boom"}, "result": "out"}, Result("t1", True, error={"message": "boom"}, size=3)),
+        ({"status": "error", "result": "partial out"}, Result("t1", True, error="partial out", size=11)),
+        ({"status": "cancelled"}, Result("t1", True, error="cancelled", size=0)),
+        ({"status": "rejected-by-user", "error": ""}, Result("t1", True, error="rejected-by-user", size=0)),
+    ],
+)  # fmt: skip
+def test_a_run_says_what_the_tool_said_and_its_size(run: Any, expected: Result) -> None:
+    assert record(amp("user", run_block(run))) == ("amp", [expected])
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        ({"type": "tool_result", "tool_use_id": "t1", "run": {"status": "done", "result": "x"}}, Result("t1", False, size=1)),
+        ({"type": "tool_result", "toolUseID": "t1", "tool_use_id": "t2", "run": {"status": "done"}}, Result("t1", False, size=0)),
+        # an Anthropic-shaped result inside a thread: its own flag and content
+        ({"type": "tool_result", "toolUseID": "t1", "content": "oops", "is_error": True}, Result("t1", True, size=4)),
+        ({"type": "tool_result", "tool_use_id": "t1", "content": "fine"}, Result("t1", False, size=4)),
+        ({"type": "tool_result", "toolUseID": "t1", "content": "x", "is_error": "true"}, Result("t1", False, size=1)),
+        ({"type": "tool_result", "toolUseID": 4, "run": "done"}, Result("4", False, size=0)),
+    ],
+)  # fmt: skip
+def test_a_result_s_id_and_an_anthropic_shaped_result(block: Any, expected: Result) -> None:
+    assert record(amp("user", block)) == ("amp", [expected])
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        (amp("user", {"type": "text", "text": "list it"}), ["list it"]),
+        (amp("user", "x", {"type": "image"}, {"type": "text", "text": "and this"}), ["and this"]),
+        (amp("user", {"type": "text", "text": "ok"}, run_block({"status": "done"})), []),
+        (amp("assistant", {"type": "text", "text": "I will"}), []),
+        (amp("user", {"type": "image"}), []),
+        (amp("user", {"type": "thinking", "text": "hidden"}), []),
+        ({"role": "user", "messageId": 1, "content": "list it"}, []),  # not a thread's blocks
+    ],
+)
+def test_a_person_s_text_is_the_request(message: dict[str, Any], asked: list[str]) -> None:
+    decoded = record(message)
+    assert decoded is not None
+    assert [e.text for e in decoded[1] if isinstance(e, Human)] == asked
+
+
+@pytest.mark.parametrize("obj", [{"messageId": 1, "content": []}, [amp("user")], "user"])
+def test_not_a_message(obj: Any) -> None:
+    assert record(obj) is None

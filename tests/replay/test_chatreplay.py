@@ -13,6 +13,7 @@ from tests.conftest import Cli
 from tests.replay.records import replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
+from toolsel.replay.formats.chatreplay import is_export, record
 
 
 def tool_call(call_id: str = "call_1__vscode-1", **fields: Any) -> dict[str, Any]:
@@ -97,8 +98,15 @@ def test_an_export_file_is_read_whole(cli: Cli, tmp_path: Path) -> None:
             None,
             None,
         ),
+        ('{"exportedAt": "x", "prompts": [' + '{"prompt": "a", "logs": []}, ' * 3 + '"x"]}', 0, 0),
     ],
-    ids=["truncated", "empty", "prompts-not-a-list", "hostile-fields"],
+    ids=[
+        "truncated",
+        "empty",
+        "prompts-not-a-list",
+        "hostile-fields",
+        "a-fourth-prompt-not-a-prompt",
+    ],
 )
 def test_a_broken_export_is_told_never_a_traceback(
     cli: Cli, tmp_path: Path, text: str, code: int | None, unreadable: int | None
@@ -116,3 +124,89 @@ def test_a_broken_export_is_told_never_a_traceback(
         assert summary["unreadable_lines"] == unreadable
     human = cli("replay", str(path), "--no-registry")
     assert "\x1b" not in human.stdout
+
+
+def test_a_prompt_past_the_first_three_may_be_anything() -> None:
+    """The signature looks at three prompts; a fourth that is not a prompt, or has no
+    logs, is skipped (it was an AttributeError or a KeyError), and its calls are not lost."""
+    seen = {"prompt": "a", "hasSeen": False, "logs": []}
+    prompts = [seen, seen, seen, "x", {"prompt": "b"}, {"prompt": "c", "logs": [tool_call()]}]
+    decoded = record({"exportedAt": "x", "prompts": prompts})
+    assert decoded is not None
+    assert [type(e).__name__ for e in decoded[1]] == ["Human"] * 5 + ["Call", "Result"]
+    assert not is_export({"exportedAt": "x", "prompts": [seen, seen, "x"]})
+
+
+@pytest.mark.parametrize(
+    ("prompt", "asked"),
+    [
+        ({"prompt": "read it", "hasSeen": False}, ["read it"]),
+        ({"prompt": "read it"}, ["read it"]),
+        ({"prompt": "read it", "hasSeen": True}, []),  # the same request, continued
+        ({"prompt": "", "hasSeen": False}, []),
+        ({"prompt": ["read it"], "hasSeen": False}, []),
+    ],
+)
+def test_a_prompt_not_seen_before_is_a_request(prompt: dict[str, Any], asked: list[str]) -> None:
+    decoded = record({"exportedAt": "x", "prompts": [{**prompt, "logs": []}]})
+    assert decoded == ("vscode-chatreplay", [Human(text) for text in asked])
+
+
+def test_the_call_and_its_result_carry_the_entry_s_time() -> None:
+    decoded = record(export(tool_call(args={"path": "a.py"})))
+    assert decoded is not None
+    stamp = "2025-12-02T23:23:11.787Z"
+    assert decoded[1][1:] == [
+        Call("call_1__vscode-1", "read_file", {"path": "a.py"}, timestamp=stamp),
+        Result("call_1__vscode-1", False, timestamp=stamp, size=5),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"time": 1733181791787}, (None, "read_file")),  # a time that is not text: none
+        ({"tool": 5}, ("2025-12-02T23:23:11.787Z", "")),
+        ({"tool": None}, ("2025-12-02T23:23:11.787Z", "")),
+    ],
+)
+def test_an_odd_time_or_tool(fields: dict[str, Any], expected: tuple[Any, str]) -> None:
+    decoded = record(export(tool_call(**fields)))
+    assert decoded is not None
+    call, result = decoded[1][1:]
+    assert isinstance(call, Call) and isinstance(result, Result)
+    assert (call.timestamp, call.tool) == expected and result.timestamp == expected[0]
+
+
+@pytest.mark.parametrize(
+    ("error", "failed"),
+    [("ENOENT", True), ("", False), (None, False), (["ENOENT"], False), (1, False)],
+)
+def test_only_a_non_empty_text_error_fails(error: Any, failed: bool) -> None:
+    decoded = record(export(tool_call(error=error)))
+    assert decoded is not None
+    result = decoded[1][-1]
+    assert isinstance(result, Result)
+    assert (result.is_error, result.error) == (failed, error if failed else None)
+
+
+@pytest.mark.parametrize(
+    ("response", "size"),
+    [
+        ("héllo", 6),
+        (["12", "345", 6, None], 5),
+        ([], 0),
+        (None, -1),  # none recorded
+        ({"value": "x"}, -1),
+    ],
+)
+def test_the_result_s_size_is_its_text(response: Any, size: int) -> None:
+    decoded = record(export(tool_call(response=response)))
+    assert decoded is not None
+    result = decoded[1][-1]
+    assert isinstance(result, Result) and result.size == size
+
+
+@pytest.mark.parametrize("obj", [[export()], "x", {"prompts": []}])
+def test_not_an_export(obj: Any) -> None:
+    assert record(obj) is None

@@ -253,3 +253,142 @@ def test_a_task_folder_is_read_without_a_false_alarm(cli: Cli, tmp_path: Path) -
     assert run.exit_code == 0 and set(files) == {"api_conversation_history.json", "ui_messages.json", "task_metadata.json", "context_history.json"}  # fmt: skip
     assert all(f["notes"] == [] and f["format"] == "cline" for f in files.values())
     assert files["api_conversation_history.json"]["paired"] == 1
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"),
+    [
+        (CONTEXT_HISTORY[0], ("cline", ())),
+        ([1, ["a", []]], None),  # an edit whose type is not a number
+        ([1, [0, [], 3]], None),
+        ([1, [0, {}]], None),
+        ({"type": "say", "say": "task", "ts": 1, "text": "x"}, ("cline", ())),
+        ({"type": "ask", "ask": "tool", "ts": 1}, ("cline", ())),
+        ({"type": "say", "ts": "1"}, None),  # no time the extension stamps: no UI record
+        ({"type": "note", "ts": 1}, None),
+        ({"type": ["say"], "ts": 1}, None),
+        ({"files_in_context": [], "model_usage": []}, ("cline", ())),
+        ({"files_in_context": {}}, None),
+        ({"content": [{"type": "text", "text": "<read_file><path>a</path></read_file>"}]}, None),
+        ("<read_file>", None),
+        (
+            {**assistant("<read_file><path>a</path></read_file>"), "files_in_context": []},
+            ("cline", [Call("", "read_file", {"path": "a"}, by_position=True)]),
+        ),
+        (READ, ("cline", [Call("", "read_file", {"path": "src/a.py"}, by_position=True)])),
+    ],
+)
+def test_what_the_forced_format_reads(obj: Any, expected: Any) -> None:
+    from toolsel.replay.formats.cline import record
+
+    assert record(obj) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "cline"),
+    [
+        ({"role": "system", "content": [{"type": "text", "text": "[read_file] Result:"}]}, False),
+        ({"role": "system", "content": [], "ts": 1}, False),
+        ({"role": "user", "content": [], "ts": 1}, True),
+        ({"role": "user", "content": "x", "ts": 1}, False),
+        # a block that is not text, or text that is not a string, before the signature
+        ({**user("[read_file for 'a'] Result:"), "content": ["x", {"type": "image"}, {"type": "text", "text": None}, *user("[read_file for 'a'] Result:")["content"]]}, True),
+        ({**READ, "content": [{"type": "text", "text": 3}, *READ["content"]]}, True),
+        (assistant("[read_file for 'a'] Result:"), False),  # a user's signature, in the model's text
+        (user("<read_file><path>a</path></read_file>"), False),
+    ],
+)  # fmt: skip
+def test_the_message_signature(message: dict[str, Any], cline: bool) -> None:
+    from toolsel.replay.formats.cline import is_message
+
+    assert is_message(message) is cline
+
+
+def test_a_native_call_is_a_call_of_the_main_thread_answered_by_position() -> None:
+    content = ["x", {"type": "tool_use", "id": "t1", "name": "read_file", "input": {"path": "a"}}]
+    assert message_events({"role": "assistant", "content": content, "ts": 7}) == [
+        Call("t1", "read_file", {"path": "a"}, message_id="7", by_position=True)
+    ]
+
+
+def test_only_text_blocks_hold_calls() -> None:
+    content = [
+        {"type": "image", "text": "<read_file><path>a</path></read_file>"},
+        {"type": "text", "text": ["<read_file>"]},
+        {"type": "text", "text": "<list_files><path>b</path></list_files>"},
+    ]
+    assert message_events({"role": "assistant", "content": content}) == [
+        Call("", "list_files", {"path": "b"}, by_position=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "calls"),
+    [
+        # the same tool twice, back to back: two calls, each with its own parameters
+        (
+            "<read_file><path>a</path></read_file><read_file><path>b</path></read_file>",
+            [("read_file", {"path": "a"}), ("read_file", {"path": "b"})],
+        ),
+        # a tool's tag inside another call's text is that call's text, not a call
+        ("<attempt_completion>see <read_file></attempt_completion>", [("attempt_completion", {})]),
+        # a closing tag before the opening one closes nothing
+        (
+            "</read_file> then <read_file><path>a</path></read_file>",
+            [("read_file", {"path": "a"})],
+        ),
+        # only line breaks are trimmed: indentation and other characters are the value
+        (
+            "<write_to_file><path>X.md</path><content>\n  def f():\n    pass  \n</content></write_to_file>",
+            [("write_to_file", {"path": "X.md", "content": "  def f():\n    pass  "})],
+        ),
+    ],
+)
+def test_each_tag_is_one_call(text: str, calls: list[tuple[str, dict[str, str]]]) -> None:
+    events = message_events(assistant(text))
+    assert [(c.tool, c.input) for c in events if isinstance(c, Call)] == calls
+
+
+SKIPPED = "Tool [read_file] was not executed because a tool has already been used."
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [
+        # the result starts after the first header mark, without the spaces before it
+        (("[read_file for 'a'] Result:\n  x] Result: y",), Result("", False, size=len("x] Result: y"))),
+        (("[read_file for 'a'] Result:", "ab", "", "cd"), Result("", False, size=5)),
+        (
+            ("[read_file for 'a'] Result:", "  [ERROR] Missing value"),
+            Result("", True, error="  [ERROR] Missing value", size=23),
+        ),
+        (
+            ("[read_file for 'a'] Result:", "The tool execution failed:\n<error> ENOENT </error>"),
+            Result("", True, error="ENOENT", size=50),
+        ),
+        (
+            (SKIPPED,),
+            Result("", True, error=SKIPPED, size=len(SKIPPED)),
+        ),
+    ],
+)  # fmt: skip
+def test_a_result_s_words_and_size(texts: tuple[str, ...], expected: Result) -> None:
+    assert message_events(user(*texts)) == [expected]
+
+
+def test_blocks_that_are_not_text_do_not_end_a_result() -> None:
+    content = [
+        "x",
+        {"type": "image"},
+        {"type": "text", "text": None},
+        {"type": "text", "text": "[read_file for 'a'] Result:"},
+        {"type": "image"},
+        {"type": "text", "text": 5},
+        {"type": "text", "text": "abc"},
+    ]
+    assert message_events({"role": "user", "content": content}) == [Result("", False, size=3)]
+
+
+@pytest.mark.parametrize("text", ["<task>\nFix it", "<task></task>", "<task>\n \n</task>"])
+def test_a_task_never_closed_or_empty_is_no_request(text: str) -> None:
+    assert message_events(user(text, ENV)) == []

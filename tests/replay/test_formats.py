@@ -3,6 +3,7 @@ JSON value, however odd, makes a decoder fail."""
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -91,6 +92,58 @@ def test_no_json_value_makes_a_decoder_fail(value: Any) -> None:
     detect(value)
     for decoder in DECODERS.values():
         decoded = decoder(value)
+        assert decoded is None or isinstance(decoded[0], str)
+
+
+def _list_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path to every list inside a JSON value (itself included)."""
+    found = []
+    if isinstance(value, list):
+        found.append(path)
+        for index, item in enumerate(value):
+            found += _list_paths(item, (*path, index))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found += _list_paths(item, (*path, key))
+    return found
+
+
+#: The samples by the format they are detected as: each format drawn as often as another.
+BY_FORMAT: dict[str, list[Any]] = {}
+for _sample in SAMPLES:
+    BY_FORMAT.setdefault((detect(_sample) or ("none",))[0], []).append(_sample)
+
+
+@st.composite
+def lines_with_odd_items(draw: st.DrawFn) -> Any:
+    """A real line or document of any format in which some list (at the top, or at any
+    depth) holds a value of any shape: anywhere, or after three more of its items, past
+    the first three a signature looks at."""
+    line = copy.deepcopy(draw(st.sampled_from(BY_FORMAT[draw(st.sampled_from(sorted(BY_FORMAT)))])))
+    for _ in range(draw(st.integers(1, 2))):
+        paths = _list_paths(line)
+        shallow = [path for path in paths if len(path) <= 1]
+        if not paths:
+            break
+        target = line
+        for step in draw(st.sampled_from(shallow if shallow and draw(st.booleans()) else paths)):
+            target = target[step]
+        if target and draw(st.booleans()):
+            target.extend([copy.deepcopy(target[0]) for _ in range(3)])
+            target.append(draw(json_values))
+        else:
+            target.insert(draw(st.integers(0, len(target))), draw(json_values))
+    return line
+
+
+@settings(max_examples=500, deadline=None)
+@given(lines_with_odd_items())
+def test_an_odd_value_in_any_list_makes_no_decoder_fail(line: Any) -> None:
+    """Readers check each item they read, not only the few their signature looked at (a
+    fourth prompt or request that was not one made two readers fail)."""
+    detect(line)
+    for decoder in DECODERS.values():
+        decoded = decoder(line)
         assert decoded is None or isinstance(decoded[0], str)
 
 

@@ -39,6 +39,10 @@ def session(*parts: dict[str, Any], text: str = "read it") -> dict[str, Any]:
         ({"isComplete": True, "isConfirmed": {"type": 5}}, True),  # skipped
         ({"isComplete": True, "isConfirmed": False}, True),
         ({"isComplete": True, "isConfirmed": {"type": 4}}, False),  # the user allowed it
+        # a kind that is not a number is no refusal, and no crash (it was a TypeError)
+        ({"isComplete": True, "isConfirmed": {"type": [0]}}, False),
+        ({"isComplete": True, "isConfirmed": {"type": {"kind": 0}}}, False),
+        ({"isComplete": True, "isConfirmed": {"type": "0"}}, False),
         ({"isComplete": False}, None),
         ({}, None),
     ],
@@ -155,3 +159,118 @@ def test_a_journal_part_never_completed_is_unanswered(tmp_path: Path) -> None:
 def test_the_journal_signature_and_its_near_misses(record: dict[str, Any], journal: bool) -> None:
     decoded = detect(record)
     assert (decoded is not None and decoded[0] == "vscode-chat") is journal
+
+
+@pytest.mark.parametrize("journal", [False, True])
+def test_a_request_past_the_first_three_may_be_anything(journal: bool) -> None:
+    """The signature looks at three requests; a fourth that is not a request is skipped (it
+    was an AttributeError), in a session file and in a journal's first line alike."""
+    from toolsel.replay.formats.vscode_chat import record
+
+    request = {"requestId": "r1", "message": {"text": "go"}, "response": [part(isComplete=False)]}
+    whole = {"sessionId": "s", "requests": [request, request, request, "x", None, request]}
+    decoded = record({"kind": 0, "v": whole} if journal else whole)
+    assert decoded is not None
+    assert [type(e).__name__ for e in decoded[1]] == ["Human", "Call"] * 4
+
+
+def _record(obj: Any) -> Any:
+    from toolsel.replay.formats.vscode_chat import record
+
+    return record(obj)
+
+
+def test_a_session_s_calls_are_not_echoes_and_a_journal_s_are() -> None:
+    done = part(isComplete=True, resultDetails={"input": "{}", "output": [{"value": "ab"}]})
+    call = Call("t1", "copilot_readFile", "{}", encoded=True)
+    whole = session(done)
+    assert _record(whole) == ("vscode-chat", [Human("read it"), call, Result("t1", False, size=2)])
+    echoed = Call("t1", "copilot_readFile", "{}", encoded=True, implicit=True)
+    assert _record({"kind": 0, "v": whole}) == (
+        "vscode-chat",
+        [Human("read it"), echoed, Result("t1", False, size=2, implicit=True)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        # no input in the result details: what the tool's own data says
+        ({"toolSpecificData": {"command": "ls"}}, ("copilot_readFile", {"command": "ls"})),
+        ({"resultDetails": {"input": {"a": 1}}, "toolSpecificData": {"b": 2}}, ("copilot_readFile", {"a": 1})),
+        ({"resultDetails": ["x"], "toolSpecificData": {"b": 2}}, ("copilot_readFile", {"b": 2})),
+        ({"toolId": 5}, ("", {})),
+        ({"toolId": None}, ("", {})),
+    ],
+)  # fmt: skip
+def test_a_call_s_tool_and_input(fields: dict[str, Any], expected: tuple[str, Any]) -> None:
+    decoded = _record(session(part(**fields)))
+    call = decoded[1][1]
+    assert isinstance(call, Call) and (call.tool, call.input) == expected
+
+
+@pytest.mark.parametrize(
+    ("fields", "error", "size"),
+    [
+        ({"isConfirmed": False, "pastTenseMessage": "Skipped reading a.py"}, "Skipped reading a.py", -1),
+        ({"isConfirmed": {"type": 0}}, "the tool did not run (denied or skipped)", -1),
+        ({"isConfirmed": {"type": 5}, "pastTenseMessage": {"value": "Skipped"}}, {"value": "Skipped"}, -1),
+        ({"resultDetails": {"isError": True, "output": [{"value": "ENOENT"}]}}, [{"value": "ENOENT"}], 6),
+        ({"resultDetails": {"isError": True}}, None, -1),
+        ({"resultDetails": {"isError": False, "output": [{"value": "ok"}]}, "pastTenseMessage": "Read a.py"}, None, 2),
+        ({"resultDetails": {"output": "ok"}}, None, -1),  # not a list of parts: none recorded
+        ({"resultDetails": {"output": ["x", {"value": 3}, {"value": "é"}]}}, None, 2),
+    ],
+)  # fmt: skip
+def test_what_a_result_says_and_its_size(fields: dict[str, Any], error: Any, size: int) -> None:
+    decoded = _record(session(part(isComplete=True, **fields)))
+    result = decoded[1][-1]
+    failed = "isError" in fields.get("resultDetails", {}) and fields["resultDetails"]["isError"]
+    failed = failed or "isConfirmed" in fields
+    assert result == Result("t1", failed, error=error, size=size)
+
+
+@pytest.mark.parametrize(
+    ("request_", "events"),
+    [
+        ({"requestId": "r", "message": "go", "response": [part()]}, ["Call"]),  # no text: no request
+        ({"requestId": "r", "message": {"text": "go"}, "response": None}, ["Human"]),
+        ({"requestId": "r", "message": {"text": 3}, "response": {"kind": "x"}}, []),
+    ],
+)  # fmt: skip
+def test_an_odd_request_past_the_first_three(request_: dict[str, Any], events: list[str]) -> None:
+    first = {"requestId": "r", "response": []}
+    decoded = _record({"sessionId": "s", "requests": [first, first, first, request_]})
+    assert [type(e).__name__ for e in decoded[1]] == events
+    appended = _record({"kind": 2, "k": ["requests"], "v": [request_]})
+    assert [type(e).__name__ for e in appended[1]] == events
+
+
+def test_a_journal_line_s_requests_and_parts() -> None:
+    request = {"requestId": "r2", "message": {"text": "go"}, "response": [part(isComplete=False)]}
+    echoed = Call("t1", "copilot_readFile", {}, implicit=True)
+    # appended requests and parts, past values that are neither
+    line = {"kind": 2, "k": ["requests"], "v": [3, {"kind": "markdownContent"}, request, part()]}
+    assert _record(line) == ("vscode-chat", [Human("go"), echoed, echoed])
+    # one part set in place: the value is the part itself, not a list
+    assert _record({"kind": 1, "k": ["requests", 0, "response", 2], "v": part()}) == (
+        "vscode-chat",
+        [echoed],
+    )
+    assert _record({"kind": 1, "k": ["customTitle"], "v": [part()]}) == ("vscode-chat", [])
+
+
+@pytest.mark.parametrize(
+    ("obj", "known"),
+    [
+        ({"kind": 3, "k": ["requests", 0]}, True),  # a deletion has no value
+        ({"kind": 1, "k": ["requests", 0]}, False),  # a value set, without the value
+        ({"kind": 2, "k": ["requests"]}, False),
+        ({"kind": 4, "k": ["requests"], "v": []}, False),
+        ({"sessionId": "s", "requests": [{"response": []}]}, False),  # requests without ids
+        ({"sessionId": "s", "requests": [{"requestId": "r", "response": None}]}, False),
+        ({"sessionId": "s", "requests": [{"requestId": "r", "response": []}]}, True),
+    ],
+)
+def test_what_the_forced_format_knows(obj: dict[str, Any], known: bool) -> None:
+    assert (_record(obj) is not None) is known

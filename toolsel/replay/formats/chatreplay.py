@@ -36,10 +36,13 @@ def record(obj: Any) -> Decoded | None:
         return None
     events: list[Event] = []
     for prompt in obj["prompts"]:
+        if type(prompt) is not dict:
+            continue  # past the three `is_export` looked at, any value
         text = prompt.get("prompt")
         if type(text) is str and text and not prompt.get("hasSeen"):
             events.append(Human(text))  # a prompt seen before continues the same request
-        for entry in prompt["logs"]:
+        logs = prompt.get("logs")
+        for entry in logs if type(logs) is list else ():
             if type(entry) is dict and entry.get("kind") == TOOL_CALL:
                 events.extend(_tool_call(entry))
     return CHATREPLAY, events

@@ -79,7 +79,8 @@ def record(obj: Any) -> Decoded | None:
 def _session(session: dict[str, Any], *, echo: bool) -> list[Event]:
     events: list[Event] = []
     for request in session["requests"]:
-        _request(events, request, echo)
+        if type(request) is dict:  # past the three `is_session` looked at, any value
+            _request(events, request, echo)
     return events
 
 
@@ -133,7 +134,8 @@ def _invocation(part: dict[str, Any], echo: bool) -> list[Event]:
 def _outcome(part: dict[str, Any], details: Any) -> tuple[bool, Any]:
     """Whether the tool failed or never ran, and what it said."""
     confirmed = part.get("isConfirmed")
-    if confirmed is False or (type(confirmed) is dict and confirmed.get("type") in NOT_RUN):
+    how = confirmed.get("type") if type(confirmed) is dict else None
+    if confirmed is False or (type(how) is int and how in NOT_RUN):
         past = part.get("pastTenseMessage")
         return True, past if past is not None else "the tool did not run (denied or skipped)"
     if type(details) is dict and details.get("isError") is True:
