@@ -4,6 +4,7 @@ with its `toolCallId`, failed when a tool call state says `errored` or `canceled
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +83,13 @@ def test_a_tool_message_is_a_result_failed_by_its_call_s_state(
     fields: dict[str, Any], failed: bool
 ) -> None:
     decoded = record(session(assistant(tool_call(), **fields), tool()))
-    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed)])  # fmt: skip
+    said = "ok" if failed else None  # a failure keeps the tool message's content
+    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed, error=said)])  # fmt: skip
 
 
 def test_a_state_names_its_call_by_a_number_id_too() -> None:
     decoded = record(session(assistant(tool_call(7), toolCallState=state("errored", 7)), tool(7)))
-    assert decoded is not None and decoded[1][-1] == Result("7", True)
+    assert decoded is not None and decoded[1][-1] == Result("7", True, error="ok")
 
 
 def test_a_state_counts_for_a_result_after_it_only_within_its_session() -> None:
@@ -184,6 +186,16 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
     assert (report.calls, report.paired, report.error_results) == (3, 2, 1)
     run = cli("replay", str(tmp_path / "s.json"), "--no-registry", "--input-format", "continue")
     assert run.stdout.startswith("1 file, 3 calls, 1 error, 1 unanswered")
+    failed = cli(
+        "replay",
+        str(tmp_path / "s.json"),
+        "--no-registry",
+        "--input-format",
+        "continue",
+        "-f",
+        "json",
+    )
+    assert [(c["tool"], c["message"]) for f in json.loads(failed.stdout)["files"] for c in f["failed_calls"]] == [("run_terminal_command", "ok")]  # fmt: skip
 
 
 def test_the_corpus_session_counts_as_labelled() -> None:

@@ -69,7 +69,11 @@ def test_an_odd_request_is_still_a_call(block: dict[str, Any], expected: Call) -
     ],
 )
 def test_a_response_is_a_result_failed_as_it_says(result: Any, failed: bool) -> None:
-    assert record(message("user", response(result=result))) == ("goose", [Result("t1", failed)])
+    said = result if failed else None  # a failure keeps what it said (`error_message` reads it)
+    assert record(message("user", response(result=result))) == (
+        "goose",
+        [Result("t1", failed, error=said)],
+    )
 
 
 def test_a_number_id_pairs_as_text() -> None:
@@ -148,6 +152,16 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
     assert (report.calls, report.paired, report.error_results) == (3, 2, 1)
     run = cli("replay", str(tmp_path / "t.jsonl"), "--no-registry", "--input-format", "goose")
     assert run.stdout.startswith("1 file, 3 calls, 1 error, 1 unanswered")
+    failed = cli(
+        "replay",
+        str(tmp_path / "t.jsonl"),
+        "--no-registry",
+        "--input-format",
+        "goose",
+        "-f",
+        "json",
+    )
+    assert [(c["tool"], c["message"]) for f in json.loads(failed.stdout)["files"] for c in f["failed_calls"]] == [("developer__shell", "exit 2")]  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ outcome; each restatement of a part (pending, running, completed) is an echo of 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -38,27 +39,29 @@ def test_a_tool_part_is_an_echoed_call_with_its_input() -> None:
 
 
 @pytest.mark.parametrize(
-    ("state", "result"),
+    ("state", "result", "said"),
     [
-        ({"status": "completed", "output": "ok"}, False),
-        ({"status": "error", "error": "exit 2"}, True),
-        ({"status": "error", "output": "half"}, True),
-        ({"status": "running", "output": "partial"}, None),  # not done yet
-        ({"status": "pending"}, None),
-        ({"status": ["completed"], "output": "x"}, None),
+        ({"status": "completed", "output": "ok"}, False, None),
+        ({"status": "error", "error": "exit 2"}, True, "exit 2"),
+        ({"status": "error", "output": "half"}, True, "half"),  # no error: what it output
+        ({"status": "running", "output": "partial"}, None, None),  # not done yet
+        ({"status": "pending"}, None, None),
+        ({"status": ["completed"], "output": "x"}, None, None),
         # a trimmed export: no status, the outcome's key says it
-        ({"output": "ok"}, False),
-        ({"error": "exit 2"}, True),
-        ({"error": None, "output": "x"}, True),
-        ({}, None),
+        ({"output": "ok"}, False, None),
+        ({"error": "exit 2"}, True, "exit 2"),
+        ({"error": None, "output": "x"}, True, None),
+        ({}, None, None),
     ],
 )
-def test_the_part_s_state_is_its_outcome(state: dict[str, Any], result: bool | None) -> None:
+def test_the_part_s_state_is_its_outcome(
+    state: dict[str, Any], result: bool | None, said: str | None
+) -> None:
     decoded = record(run_event(tool(**state)))
     assert decoded is not None
     expected = [Call("c1", "bash", {}, implicit=True)]
     if result is not None:
-        expected.append(Result("c1", result, implicit=True))
+        expected.append(Result("c1", result, implicit=True, error=said))
     assert decoded == ("opencode", expected)
 
 
@@ -221,6 +224,16 @@ def test_restatements_of_a_part_are_one_call_answered_once(cli: Cli, tmp_path: P
     assert (report.calls, report.paired, report.error_results) == (3, 2, 1)
     run = cli("replay", str(tmp_path / "t.jsonl"), "--no-registry", "--input-format", "opencode")
     assert run.stdout.startswith("1 file, 3 calls, 1 error, 1 unanswered")
+    failed = cli(
+        "replay",
+        str(tmp_path / "t.jsonl"),
+        "--no-registry",
+        "--input-format",
+        "opencode",
+        "-f",
+        "json",
+    )
+    assert [(c["tool"], c["message"]) for f in json.loads(failed.stdout)["files"] for c in f["failed_calls"]] == [("bash", "exit 2")]  # fmt: skip
 
 
 @pytest.mark.parametrize(

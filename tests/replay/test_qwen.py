@@ -4,12 +4,13 @@ record's `toolCallResult` or the response says so; `system` records are never ca
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import Cli
+from tests.conftest import ROOT, Cli
 from tests.replay.records import labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
@@ -72,12 +73,13 @@ def test_a_function_response_is_a_result_failed_as_its_record_says(
     fields: dict[str, Any], output: Any, failed: bool
 ) -> None:
     decoded = record(qwen("tool_result", response(output=output), **fields))
-    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP)])
+    said = (output or {"output": "ok"}) if failed else None  # a failure keeps its response
+    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP, error=said)])
 
 
 def test_a_number_id_in_the_status_and_the_response_is_the_same_call() -> None:
     decoded = record(qwen("tool_result", response(3), **status("error", 3)))
-    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP)])
+    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP, error={"output": "ok"})])
 
 
 def test_a_record_without_a_text_time_has_none() -> None:
@@ -177,3 +179,12 @@ def test_a_recording_pairs_by_id_and_telemetry_is_no_call(cli: Cli, tmp_path: Pa
 def test_the_corpus_recording_counts_as_labelled() -> None:
     counted, expected, fmt = labelled("qwen-code/splitrail/qwen_code.jsonl")
     assert fmt == "qwen-code" and counted == expected
+
+
+def test_why_the_corpus_call_failed_is_its_response_s_error(cli: Cli) -> None:
+    path = ROOT / "tests/corpus/transcripts/qwen-code/splitrail/qwen_code.jsonl"
+    run = cli("replay", str(path), "--format", "json")
+    failed = [c for f in json.loads(run.stdout)["files"] for c in f["failed_calls"]]
+    assert [(c["tool"], c["message"]) for c in failed] == [
+        ("list_directory", "Path must be absolute: .")
+    ]

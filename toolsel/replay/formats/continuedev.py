@@ -78,7 +78,8 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
         return events
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
-        return [Result(call_id, call_id in failed)]
+        failing = call_id in failed
+        return [Result(call_id, failing, error=message.get("content") if failing else None)]
     if role == "user":
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else []

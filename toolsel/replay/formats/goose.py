@@ -81,7 +81,9 @@ def _events(content: list[Any], role: Any) -> list[Event]:
             failed = type(result) is dict and (
                 result.get("status") == "error" or result.get("isError") is True
             )
-            events.append(Result(text_id(block.get("id")), failed))
+            events.append(
+                Result(text_id(block.get("id")), failed, error=result if failed else None)
+            )
     if not events and role == "user":
         text = human_text(
             [b for b in content if type(b) is dict and b.get("type") == "text"] or None

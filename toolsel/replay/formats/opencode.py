@@ -103,7 +103,8 @@ def part(item: dict[str, Any]) -> list[Event]:
         elif "output" in state:
             failed = False
     if failed is not None:
-        events.append(Result(call_id, failed, implicit=echo))
+        said = state.get("error", state.get("output")) if failed else None
+        events.append(Result(call_id, failed, implicit=echo, error=said))
     return events
 
 

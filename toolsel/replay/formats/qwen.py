@@ -55,7 +55,8 @@ def record(obj: Any) -> Decoded | None:
             call_id = text_id(response.get("id"))
             output = response.get("response")
             failed = call_id in failed_ids or (type(output) is dict and "error" in output)
-            events.append(Result(call_id, failed, timestamp=stamp))
+            said = output if failed else None
+            events.append(Result(call_id, failed, timestamp=stamp, error=said))
     if not events and obj.get("type") == "user":
         text = human_text([{"type": "text", "text": p["text"]} for p in parts
                            if type(p) is dict and type(p.get("text")) is str])  # fmt: skip
