@@ -6,7 +6,9 @@ content[]}` messages), and rows of the SQLite `messages` table dumped one per li
 A call is a `toolRequest` block (`id`, `toolCall.value {name, arguments}`), its result a
 `toolResponse` block with the same `id` (`toolResult.status` `error`, or an `isError`
 value, is a failure). A `toolCall.status` of `error` means the request itself did not
-parse: the call is made and fails at once.
+parse; it is read as a call like any other, and fails through the `toolResponse` that
+answers it (a provider takes no turn with a call left unanswered), so it is never counted
+twice.
 """
 
 from __future__ import annotations
