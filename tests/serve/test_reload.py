@@ -87,13 +87,14 @@ def test_requests_during_reloads_see_a_whole_registry(tmp_path: Path) -> None:
 
 
 def test_a_snapshot_pairs_a_registry_with_its_own_index(tmp_path: Path) -> None:
-    from toolsel.ranking.store import load_registry_and_index
+    from toolsel.ranking.store import read_registry_for_index
 
     registry_file = tmp_path / "tools.yaml"
     registry_file.write_text(TOOLS, encoding="utf-8")
     for extra in ("", "  - name: tool_more\n    description: One more.\n"):
         _touch(registry_file, TOOLS + extra)
-        registry, index = load_registry_and_index([tmp_path])
+        read = read_registry_for_index([tmp_path])
+        registry, index = read.registry, read.prepared_index(bulk=True)
         assert [t.name for t in registry.tools] == [t.name for t in index.tools]
 
 

@@ -114,16 +114,6 @@ def read_registry_for_index(paths: PathLike | Iterable[PathLike] | None = None) 
     return RegistryRead(registry, key)
 
 
-def load_registry_and_index(
-    paths: PathLike | Iterable[PathLike] | None = None, *, bulk: bool = True
-) -> tuple[Registry, PreparedIndex]:
-    """The registry and its prepared index from one read of every file (`toolsel serve`):
-    the two always describe the same bytes, even when a file is edited meanwhile. The
-    index comes from the cache when its key matches, else it is built and cached."""
-    read = read_registry_for_index(paths)
-    return read.registry, read.prepared_index(bulk=bulk)
-
-
 def _load_cached(key: str) -> RankIndex | None:
     """The cached index, or None when there is none or it cannot be trusted (rebuilt)."""
     from toolsel.ranking import persist

@@ -176,17 +176,6 @@ def _summed(parts: list[bytes], counts: Mapping[int, int] | None = None) -> tupl
     return first, dense, zeros
 
 
-def merge_encoded(blobs: list[bytes]) -> dict[int, int]:
-    """The sum of many encoded sketches, as counts."""
-    import numpy as np
-
-    first, dense, zeros = _summed([bytes(b) for b in blobs if b])
-    found = {first + int(i): int(dense[i]) for i in np.flatnonzero(dense)}
-    if zeros:
-        found[ZERO] = zeros
-    return found
-
-
 def stored_quantiles(
     blobs: list[bytes], counts: Mapping[int, int] | None = None
 ) -> tuple[float | None, float | None]:
