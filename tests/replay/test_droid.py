@@ -82,7 +82,7 @@ def test_a_tool_result_fails_only_when_is_error_is_true() -> None:
         False,
         False,
     ]
-    assert event({"type": "tool_result"}) == ("droid", [Result("", False)])
+    assert event({"type": "tool_result"}) == ("droid", [Result("", False, size=0)])
 
 
 def test_a_completion_is_known_and_the_other_events_are_not_droids() -> None:

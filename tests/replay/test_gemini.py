@@ -101,12 +101,18 @@ def test_a_recorded_call_with_an_outcome_is_an_implicit_call_and_result() -> Non
         assert decoded[1][0] == Call("a", "run_shell_command", {"command": "ls -F"}, timestamp=AT, implicit=True)  # fmt: skip
         return decoded[1][1:]
 
-    assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True)]
-    assert outcome("error", response) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
-    assert outcome("cancelled", None) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
+    assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True, size=1)]
+    assert outcome("error", response) == [
+        Result("a", True, error=ANY, timestamp=AT, implicit=True, size=1)
+    ]
+    assert outcome("cancelled", None) == [
+        Result("a", True, error=ANY, timestamp=AT, implicit=True, size=0)
+    ]
     assert outcome("executing", None) == []
-    assert outcome("scheduled", response) == [Result("a", False, timestamp=AT, implicit=True)]
-    assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True)]
+    assert outcome("scheduled", response) == [
+        Result("a", False, timestamp=AT, implicit=True, size=1)
+    ]
+    assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True, size=1)]
     assert outcome(None, None) == []
 
 
@@ -146,7 +152,7 @@ def test_a_history_replaced_whole_restates_its_gemini_messages_calls() -> None:
         "gemini-cli",
         [
             Call("a", "read_file", {"path": "a"}, implicit=True),
-            Result("a", False, implicit=True),
+            Result("a", False, implicit=True, size=1),
             Call("b", "read_file", {"path": "b"}, implicit=True),
         ],
     )

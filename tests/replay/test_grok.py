@@ -85,10 +85,10 @@ def test_a_tool_result_fails_only_when_is_error_is_true() -> None:
     def result(**extra: object) -> tuple:
         return record({"type": "tool_result", "tool_call_id": "call-0", "content": "x", **extra})
 
-    assert result() == ("grok-cli", [Result("call-0", False)])
-    assert result(is_error=True) == ("grok-cli", [Result("call-0", True, error=ANY)])
-    assert result(is_error=False) == ("grok-cli", [Result("call-0", False)])
-    assert result(is_error="true") == ("grok-cli", [Result("call-0", False)])
+    assert result() == ("grok-cli", [Result("call-0", False, size=1)])
+    assert result(is_error=True) == ("grok-cli", [Result("call-0", True, error=ANY, size=1)])
+    assert result(is_error=False) == ("grok-cli", [Result("call-0", False, size=1)])
+    assert result(is_error="true") == ("grok-cli", [Result("call-0", False, size=1)])
 
 
 def test_a_backend_tool_call_is_its_call_and_once_it_ended_its_outcome() -> None:

@@ -104,9 +104,9 @@ def test_an_assistant_messages_tool_call_blocks_are_calls() -> None:
 
 def test_a_tool_result_message_fails_only_when_is_error_is_true() -> None:
     result = {"role": "toolResult", "toolCallId": "c1", "toolName": "ls", "content": []}
-    assert pi.entry(entry_of(result)) == ("pi", [Result("c1", False, timestamp=STAMP)])
-    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, error=ANY, timestamp=STAMP)])  # fmt: skip
-    assert pi.entry(entry_of({**result, "isError": "true"})) == ("pi", [Result("c1", False, timestamp=STAMP)])  # fmt: skip
+    assert pi.entry(entry_of(result)) == ("pi", [Result("c1", False, timestamp=STAMP, size=0)])
+    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, error=ANY, timestamp=STAMP, size=0)])  # fmt: skip
+    assert pi.entry(entry_of({**result, "isError": "true"})) == ("pi", [Result("c1", False, timestamp=STAMP, size=0)])  # fmt: skip
     (event,) = pi.entry(entry_of(result))[1]
     assert event.parent is UNSET  # pi does not say which call a sub-agent's result is under
 

@@ -55,29 +55,32 @@ def test_an_odd_call_is_still_a_call(part: dict[str, Any], expected: Call) -> No
 
 
 @pytest.mark.parametrize(
-    ("fields", "output", "failed"),
+    ("fields", "output", "failed", "size"),
     [
-        (status("success"), None, False),
-        (status("error"), None, True),
-        (status("error", "other"), None, False),  # another call's failure
-        (status("error", 1), None, False),
-        ({"toolCallResult": {"status": "error", "callId": "c1", "errorType": "x"}}, None, True),
-        ({"toolCallResult": ["error"]}, None, False),
-        ({}, {"error": "Path must be absolute"}, True),  # the response says so
-        ({}, {"output": "error"}, False),
-        ({}, ["error"], False),
+        (status("success"), None, False, 2),
+        (status("error"), None, True, 2),
+        (status("error", "other"), None, False, 2),  # another call's failure
+        (status("error", 1), None, False, 2),
+        ({"toolCallResult": {"status": "error", "callId": "c1", "errorType": "x"}}, None, True, 2),
+        ({"toolCallResult": ["error"]}, None, False, 2),
+        ({}, {"error": "Path must be absolute"}, True, 21),  # the response says so
+        ({}, {"output": "error"}, False, 5),
+        ({}, ["error"], False, 5),
+        ({}, {"output": "é", "error": "x"}, True, 2),  # the output is what the model reads
+        ({}, {"llmContent": "x"}, False, 0),
     ],
 )
 def test_a_function_response_is_a_result_failed_as_its_record_says(
-    fields: dict[str, Any], output: Any, failed: bool
+    fields: dict[str, Any], output: Any, failed: bool, size: int
 ) -> None:
+    """... and its size is the bytes of the response's `output`, else of its `error`."""
     decoded = record(qwen("tool_result", response(output=output), **fields))
-    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP)])
+    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP, size=size)])
 
 
 def test_a_number_id_in_the_status_and_the_response_is_the_same_call() -> None:
     decoded = record(qwen("tool_result", response(3), **status("error", 3)))
-    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP)])
+    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP, size=2)])
 
 
 def test_a_record_without_a_text_time_has_none() -> None:
