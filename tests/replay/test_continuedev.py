@@ -82,21 +82,21 @@ def test_a_tool_message_is_a_result_failed_by_its_call_s_state(
     fields: dict[str, Any], failed: bool
 ) -> None:
     decoded = record(session(assistant(tool_call(), **fields), tool()))
-    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed)])  # fmt: skip
+    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed, size=2)])  # fmt: skip
 
 
 def test_a_state_names_its_call_by_a_number_id_too() -> None:
     decoded = record(session(assistant(tool_call(7), toolCallState=state("errored", 7)), tool(7)))
-    assert decoded is not None and decoded[1][-1] == Result("7", True)
+    assert decoded is not None and decoded[1][-1] == Result("7", True, size=2)
 
 
 def test_a_state_counts_for_a_result_after_it_only_within_its_session() -> None:
     failing = assistant(tool_call(), toolCallState=state("errored"))
     assert record(failing) == ("continue", [Call("tc1", "read_file", "{}", encoded=True)])
-    assert record(tool()) == ("continue", [Result("tc1", False)])  # an item alone: no state
+    assert record(tool()) == ("continue", [Result("tc1", False, size=2)])  # an item alone: no state
     assert record(session(tool(), failing)) == (
         "continue",
-        [Result("tc1", False), Call("tc1", "read_file", "{}", encoded=True)],
+        [Result("tc1", False, size=2), Call("tc1", "read_file", "{}", encoded=True)],
     )
 
 

@@ -162,14 +162,17 @@ def test_an_execution_complete_is_a_result_that_fails_when_success_is_false() ->
 
     assert complete({"success": True, "result": {"content": "x"}}) == (
         "copilot-cli",
-        [Result("c1", False, None, STAMP)],
+        [Result("c1", False, None, STAMP, size=1)],
     )
     assert complete({"success": False, "error": {"message": "exit 1"}}) == (
         "copilot-cli",
-        [Result("c1", True, None, STAMP, error=ANY)],
+        [Result("c1", True, None, STAMP, error=ANY, size=len("exit 1"))],
     )
-    assert complete({"parentToolCallId": "task"}) == ("copilot-cli", [Result("c1", False, "task", STAMP)])  # fmt: skip
-    assert complete({"success": "false"}) == ("copilot-cli", [Result("c1", False, None, STAMP)])
+    assert complete({"parentToolCallId": "task"}) == ("copilot-cli", [Result("c1", False, "task", STAMP, size=0)])  # fmt: skip
+    assert complete({"success": "false"}) == (
+        "copilot-cli",
+        [Result("c1", False, None, STAMP, size=0)],
+    )
 
 
 def test_a_persons_message_is_human_text_and_a_sub_agents_is_not() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.replay.records import replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats.cursor import stream_event, transcript
@@ -144,6 +146,36 @@ def test_a_completed_tool_call_is_an_implicit_call_and_its_result() -> None:
     assert completed({"failure": {}}) is True
     assert completed("error") is False
     assert completed(None) is False
+
+
+@pytest.mark.parametrize(
+    ("result", "size"),
+    [
+        ({"success": {"content": "Project README", "totalLines": 1}}, 14),  # a read
+        ({"content": "héllo"}, 6),  # a result with no outcome key: its own text
+        (
+            {
+                "success": {
+                    "exitCode": 1,
+                    "stdout": "ab\n",
+                    "stderr": "killed",
+                    "interleavedOutput": "ab\nkilled",
+                }
+            },
+            9,
+        ),
+        ({"success": {"exitCode": 0, "stdout": "", "stderr": "", "executionTime": 4162}}, 0),
+        ({"error": {"errorMessage": "not found"}}, 9),
+        ({"rejected": {"reason": "user"}}, 0),
+        ({"success": "exitCode 1"}, 0),
+        ("plain", 5),
+        (None, 0),
+    ],
+)
+def test_a_completed_calls_size_is_its_outcomes_text(result: object, size: int) -> None:
+    decoded = stream("completed", {"readToolCall": {"args": {}, "result": result}})
+    assert decoded is not None
+    assert decoded[1][1].size == size
 
 
 def test_a_timestamp_that_is_not_a_positive_millisecond_count_is_none() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.sizes import content_size
 
 CONTINUE = "continue"
 FAILED_STATES = frozenset({"errored", "canceled"})
@@ -78,7 +79,7 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
         return events
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
-        return [Result(call_id, call_id in failed)]
+        return [Result(call_id, call_id in failed, size=content_size(message.get("content")))]
     if role == "user":
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else []
