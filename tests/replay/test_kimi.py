@@ -135,12 +135,15 @@ def test_an_assistant_context_message_restates_its_calls() -> None:
 
 def test_a_tool_context_message_restates_its_result() -> None:
     tool = {"role": "tool", "toolCallId": "Bash_0", "content": [{"type": "text", "text": "x"}]}
-    assert op(context(tool)) == ("kimi", [Result("Bash_0", False, implicit=True)])
+    assert op(context(tool)) == ("kimi", [Result("Bash_0", False, implicit=True, size=1)])
     assert op(context({**tool, "isError": True})) == (
         "kimi",
-        [Result("Bash_0", True, error=ANY, implicit=True)],
+        [Result("Bash_0", True, error=ANY, implicit=True, size=1)],
     )
-    assert op(context({**tool, "isError": 1})) == ("kimi", [Result("Bash_0", False, implicit=True)])
+    assert op(context({**tool, "isError": 1})) == (
+        "kimi",
+        [Result("Bash_0", False, implicit=True, size=1)],
+    )
 
 
 def test_a_persons_context_message_is_human_text_and_injected_text_is_not() -> None:

@@ -38,27 +38,33 @@ def test_a_tool_part_is_an_echoed_call_with_its_input() -> None:
 
 
 @pytest.mark.parametrize(
-    ("state", "result"),
+    ("state", "result", "size"),
     [
-        ({"status": "completed", "output": "ok"}, False),
-        ({"status": "error", "error": "exit 2"}, True),
-        ({"status": "error", "output": "half"}, True),
-        ({"status": "running", "output": "partial"}, None),  # not done yet
-        ({"status": "pending"}, None),
-        ({"status": ["completed"], "output": "x"}, None),
+        ({"status": "completed", "output": "ok"}, False, 2),
+        ({"status": "error", "error": "exit 2"}, True, 6),
+        ({"status": "error", "output": "half"}, True, 4),  # no error: its output
+        ({"status": "error", "error": "é", "output": "half"}, True, 2),  # the error
+        ({"status": "completed", "error": "é", "output": "ok"}, False, 2),  # the output
+        ({"status": "running", "output": "partial"}, None, 0),  # not done yet
+        ({"status": "pending"}, None, 0),
+        ({"status": ["completed"], "output": "x"}, None, 0),
         # a trimmed export: no status, the outcome's key says it
-        ({"output": "ok"}, False),
-        ({"error": "exit 2"}, True),
-        ({"error": None, "output": "x"}, True),
-        ({}, None),
+        ({"output": "ok"}, False, 2),
+        ({"error": "exit 2"}, True, 6),
+        ({"error": None, "output": "x"}, True, 0),
+        ({"status": "completed"}, False, 0),
+        ({}, None, 0),
     ],
 )
-def test_the_part_s_state_is_its_outcome(state: dict[str, Any], result: bool | None) -> None:
+def test_the_part_s_state_is_its_outcome(
+    state: dict[str, Any], result: bool | None, size: int
+) -> None:
+    """... and its size is the bytes of its `output`, or of a failure's `error`."""
     decoded = record(run_event(tool(**state)))
     assert decoded is not None
     expected = [Call("c1", "bash", {}, implicit=True)]
     if result is not None:
-        expected.append(Result("c1", result, implicit=True))
+        expected.append(Result("c1", result, implicit=True, size=size))
     assert decoded == ("opencode", expected)
 
 
@@ -87,7 +93,7 @@ def test_each_run_event_reads_its_part(kind: str) -> None:
     decoded = record(run_event(tool(status="completed"), kind))
     assert decoded == (
         "opencode",
-        [Call("c1", "bash", {}, implicit=True), Result("c1", False, implicit=True)],
+        [Call("c1", "bash", {}, implicit=True), Result("c1", False, implicit=True, size=0)],
     )
 
 
@@ -165,7 +171,7 @@ def test_an_exported_message_s_tool_parts_and_request() -> None:
         [
             Human("Fix \nthe build"),
             Call("c1", "bash", {"command": "make"}, implicit=True),
-            Result("c1", False, implicit=True),
+            Result("c1", False, implicit=True, size=0),
         ],
     )
 
