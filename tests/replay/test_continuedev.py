@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.continuedev import record
@@ -189,3 +189,8 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
 def test_the_corpus_session_counts_as_labelled() -> None:
     counted, expected, fmt = labelled("continue/memrelay/continue_session.jsonl")
     assert fmt == "continue" and counted == expected
+
+
+def test_a_tool_messages_size_is_the_bytes_of_its_content() -> None:
+    sizes = corpus_sizes("continue/memrelay/continue_session.jsonl")
+    assert sizes == {"read_file": (len("def routes(): ..."),)}

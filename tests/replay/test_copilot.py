@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.conftest import Cli
+from tests.replay.records import corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import NOTHING, UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.formats.copilot import copilot
 
@@ -200,3 +201,15 @@ def test_the_session_start_names_the_session_and_other_events_are_known_or_unkno
     assert decoded == ("copilot-cli", ()) and decoded[1] is UNKNOWN
     assert decode("session.start", "s") is None
     assert copilot({"type": 1, "data": {}}) is None and copilot([]) is None
+
+
+def test_a_completions_size_is_its_results_content_not_its_detailed_content(cli: Cli) -> None:
+    assert corpus_sizes("copilot-cli/agent-sessions/large.jsonl") == {
+        "bash": (len("line1\nline2\nline3\n"),)
+    }
+    name = "copilot-cli/vibecodingtracker/test_conversation_copilot.jsonl"
+    assert corpus_sizes(name)["report_intent"] == (len("Intent logged"),)
+    assert corpus_result_bytes(cli, name)["report_intent"]["total"] == len("Intent logged")
+    with_detail = {"success": True, "result": {"content": "é", "detailedContent": "diff --git"}}
+    decoded = decode("tool.execution_complete", {"toolCallId": "c1", **with_detail})
+    assert decoded is not None and decoded[1][0].size == 2

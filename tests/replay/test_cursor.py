@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.replay.records import replay
+from tests.replay.records import corpus_sizes, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats.cursor import stream_event, transcript
 
@@ -194,3 +194,10 @@ def test_other_stream_events() -> None:
     assert stream("started", "shellToolCall") is None
     assert stream_event({"type": "assistant", "tool_call": {"shellToolCall": {}}}) is None
     assert stream_event(["tool_call"]) is None
+
+
+def test_the_corpus_streams_sizes() -> None:
+    assert corpus_sizes("cursor/takopi/cursor_stream_success.jsonl") == {
+        "readToolCall": (len("Project README"),)
+    }
+    assert corpus_sizes("cursor/cursor-hack/subagent-sleep-v2.jsonl") == {"shellToolCall": (0,)}

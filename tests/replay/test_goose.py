@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_result_bytes, corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.goose import record
@@ -179,3 +179,15 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
 def test_the_corpus_sessions_count_as_labelled(name: str) -> None:
     counted, expected, fmt = labelled(f"goose/{name}")
     assert fmt == "goose" and counted == expected
+
+
+def test_the_corpus_sessions_sizes(cli: Cli) -> None:
+    name = "goose/agentscribe/sample_session.jsonl"
+    said = (
+        "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n"
+        "coding    1234  2.5  8.5 123456 87654 pts/0    R+   10:30   0:15 node worker.js\n"
+    )
+    assert corpus_sizes(name) == {"developer__shell": (len(said),)}
+    assert corpus_result_bytes(cli, name)["developer__shell"]["total"] == len(said)
+    memrelay = corpus_sizes("goose/memrelay/goose_session.jsonl")
+    assert memrelay == {"developer__shell": (len("routes.py"),)}  # a value `{content: str}`

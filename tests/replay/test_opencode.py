@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_sizes, labelled, replay
 from toolsel.replay.events import UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.opencode import record
@@ -241,3 +241,12 @@ def test_restatements_of_a_part_are_one_call_answered_once(cli: Cli, tmp_path: P
 def test_the_corpus_files_count_as_labelled(name: str) -> None:
     counted, expected, fmt = labelled(f"opencode/{name}")
     assert fmt == "opencode" and counted == expected
+
+
+def test_the_corpus_files_sizes() -> None:
+    assert corpus_sizes("opencode/memrelay/opencode_session.jsonl") == {
+        "read": (len("def register_routes(app): ..."),)
+    }
+    assert corpus_sizes("opencode/ocman/opencode_export.json") == {
+        "write": (len("wrote 3 lines to hello.py"),)
+    }

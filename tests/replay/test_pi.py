@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.replay.records import corpus_sizes, replay
 from toolsel.replay.events import UNSET, Call, Human, Result, Session
 from toolsel.replay.formats import pi
 
@@ -129,3 +129,15 @@ def test_a_session_header_names_the_session_and_other_entries_are_known() -> Non
     assert pi.entry({"type": "message", "id": "e1", "message": "hi"}) is None
     assert pi.entry({"type": "thought", "id": "t"}) is None
     assert pi.entry({"type": ["message"]}) is None and pi.entry("message") is None
+
+
+def test_a_tool_results_size_is_the_bytes_of_its_text_blocks() -> None:
+    assert corpus_sizes("pi/agent-sessions/small.jsonl") == {"ls": (len("hello.py\nreadme.md"),)}
+    blocks = [
+        {"type": "text", "text": "é"},
+        {"type": "image", "data": "QUJD"},
+        {"type": "text", "text": "ab"},
+    ]
+    result = {"role": "toolResult", "toolCallId": "c1", "content": blocks, "isError": True}
+    (event,) = pi.entry(entry_of(result))[1]
+    assert event.size == 4

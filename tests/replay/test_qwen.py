@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_result_bytes, corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.qwen import record
@@ -180,3 +180,10 @@ def test_a_recording_pairs_by_id_and_telemetry_is_no_call(cli: Cli, tmp_path: Pa
 def test_the_corpus_recording_counts_as_labelled() -> None:
     counted, expected, fmt = labelled("qwen-code/splitrail/qwen_code.jsonl")
     assert fmt == "qwen-code" and counted == expected
+
+
+def test_a_function_responses_size_through_the_cli(cli: Cli) -> None:
+    name = "qwen-code/splitrail/qwen_code.jsonl"
+    said = "Path must be absolute: ."  # the response's error: the model reads it
+    assert corpus_sizes(name) == {"list_directory": (len(said),)}
+    assert corpus_result_bytes(cli, name)["list_directory"]["total"] == len(said)
