@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from unittest.mock import ANY
 
 import pytest
@@ -820,12 +821,30 @@ def test_codex_exec_items() -> None:
         [Call("item_0", "command_execution", {"command": "ls"})],
     )
     done = {**started, "exit_code": 0, "status": "completed"}
-    assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False)])
-    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
-    assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False)])  # fmt: skip
-    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
+    assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False, size=0)])
+    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True, error=ANY, size=0)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False, size=0)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True, error=ANY, size=0)])  # fmt: skip
     assert exec_item("item.updated", done) == ("codex-exec", ())
     assert exec_item("item.started", {**started, "id": 0}) == ("codex-exec", ())
+
+
+@pytest.mark.parametrize(
+    ("item", "size"),
+    [
+        ({"type": "command_execution", "aggregated_output": "total 8\nmain.go\n", "exit_code": 0}, 16),
+        ({"type": "command_execution", "aggregated_output": "é", "exit_code": 2}, 2),
+        ({"type": "command_execution", "exit_code": 0}, -1),  # a trimmed record: not measured
+        ({"type": "mcp_tool_call", "result": {"content": [{"type": "text", "text": "abc"}], "structured_content": None}}, 3),
+        ({"type": "mcp_tool_call", "result": None, "error": {"message": "timed out"}, "status": "failed"}, 9),
+        ({"type": "file_change", "changes": [{"path": "a.py", "kind": "update"}]}, -1),
+        ({"type": "web_search", "query": "q"}, -1),
+    ],
+)  # fmt: skip
+def test_a_codex_exec_items_size_is_its_output(item: dict[str, Any], size: int) -> None:
+    decoded = exec_item("item.completed", {"id": "i", "status": "completed", **item})
+    assert decoded is not None
+    assert decoded[1][-1].size == size
 
 
 def test_codex_exec_tool_items_are_named_by_their_tool() -> None:

@@ -331,7 +331,7 @@ def exec_event(obj: Any) -> Decoded | None:
     if kind == "item.completed":
         code = item.get("exit_code")
         failed = item.get("status") == "failed" or (type(code) is int and code != 0)
-        result = Result(item["id"], failed, error=item if failed else None)
+        result = Result(item["id"], failed, error=item if failed else None, size=_exec_size(item))
         if item["type"] in COMPLETION_ONLY:
             # reported only when done: the completion is the call and its result at once
             call = _exec_call(item)
@@ -339,6 +339,20 @@ def exec_event(obj: Any) -> Decoded | None:
             return EXEC, [call, result]
         return EXEC, [result]
     return EXEC, NOTHING
+
+
+def _exec_size(item: dict[str, Any]) -> int:
+    """The bytes of a completed item's text: a command's `aggregated_output`, an MCP tool
+    call's `result` (its content) or else its `error.message`; -1 for an item that holds
+    none (a file change, a web search, a trimmed command)."""
+    if "aggregated_output" in item:
+        return content_size(item["aggregated_output"])
+    result, error = item.get("result"), item.get("error")
+    if result is not None:
+        return content_size(result)
+    if type(error) is dict:
+        return content_size(error.get("message"))
+    return -1
 
 
 def _exec_call(item: dict[str, Any]) -> Call:
