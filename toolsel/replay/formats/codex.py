@@ -171,8 +171,27 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         or (status is None and item.get("output") is not None)  # an `mcp_call` without status
     ):
         failed = status == "failed" or bool(item.get("error"))
-        events.append(Result(item_id, failed, timestamp=timestamp, error=item if failed else None))
+        error = item if failed else None
+        size = _hosted_size(item, kind)
+        events.append(Result(item_id, failed, timestamp=timestamp, error=error, size=size))
     return events
+
+
+def _hosted_size(item: dict[str, Any], kind: str) -> int:
+    """The bytes of a hosted item's text: an `mcp_call`'s `output` (else its `error`), a
+    `code_interpreter_call`'s logs; -1 for the others (a web or file search, an image),
+    whose results the item does not hold as text."""
+    if kind == "mcp_call":
+        output = item.get("output")
+        return content_size(output if output is not None else item.get("error"))
+    if kind == "code_interpreter_call":
+        outputs = item.get("outputs")
+        return sum(
+            content_size(part.get("logs"))
+            for part in (outputs if type(outputs) is list else ())
+            if type(part) is dict
+        )
+    return -1
 
 
 def _call_id(item: dict[str, Any], kind: str) -> str:
