@@ -171,9 +171,9 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         or (status is None and item.get("output") is not None)  # an `mcp_call` without status
     ):
         failed = status == "failed" or bool(item.get("error"))
-        error = item if failed else None
+        said = item if failed else None
         size = _hosted_size(item, kind)
-        events.append(Result(item_id, failed, timestamp=timestamp, error=error, size=size))
+        events.append(Result(item_id, failed, timestamp=timestamp, error=said, size=size))
     return events
 
 
