@@ -810,6 +810,25 @@ def test_an_end_event_is_an_implicit_call_and_result_named_by_its_tool() -> None
     assert end({"type": "exec_command_end", "exit_code": 1}) == []
 
 
+@pytest.mark.parametrize(
+    ("payload", "size"),
+    [
+        ({"type": "mcp_tool_call_end", "result": {"Ok": {"content": [{"type": "text", "text": "é"}], "isError": False}}}, 2),
+        ({"type": "mcp_tool_call_end", "result": {"Ok": {"content": [], "isError": False, "_meta": None}}}, 0),
+        ({"type": "mcp_tool_call_end", "result": {"Err": "tool call timed out"}}, 19),
+        ({"type": "mcp_tool_call_end", "result": "Err"}, -1),
+        ({"type": "exec_command_end", "aggregated_output": "a\nb\n", "stdout": "a\n", "stderr": "b\n", "exit_code": 0}, 4),
+        ({"type": "exec_command_end", "stdout": "a\n", "stderr": "err", "exit_code": 1}, 5),
+        ({"type": "exec_command_end", "exit_code": 0}, -1),  # trimmed: not measured
+        ({"type": "view_image_tool_call", "path": "a.png"}, -1),
+        ({"type": "patch_apply_end", "success": True, "stdout": "Success. Updated a.txt\n", "stderr": ""}, 23),
+    ],
+)  # fmt: skip
+def test_an_end_events_size_is_its_text(payload: dict[str, Any], size: int) -> None:
+    (_, result) = end({"call_id": "c1", **payload})
+    assert result.size == size
+
+
 def test_an_end_events_error_flag() -> None:
     def failed(**payload: object) -> bool:
         call, result = end({"type": "exec_command_end", "call_id": "c1", **payload})

@@ -311,7 +311,26 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
     )
     failed = _end_failed(payload)
     error = payload if failed else None
-    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error)]
+    size = _end_size(payload, kind)
+    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error, size=size)]
+
+
+def _end_size(payload: dict[str, Any], kind: str) -> int:
+    """The bytes of an `*_end` event's text: an MCP result's `Ok` content or `Err` text, a
+    command's `aggregated_output` (else its `stdout` and `stderr`), a patch's `stdout` and
+    `stderr`; -1 where the event holds no text."""
+    if kind == "mcp_tool_call_end":
+        result = payload.get("result")
+        if type(result) is not dict or not ("Ok" in result or "Err" in result):
+            return -1
+        return content_size(result["Ok"] if "Ok" in result else result["Err"])
+    if kind == "exec_command_end" and "aggregated_output" in payload:
+        return content_size(payload["aggregated_output"])
+    if kind in ("exec_command_end", "patch_apply_end") and (
+        "stdout" in payload or "stderr" in payload
+    ):
+        return content_size(payload.get("stdout")) + content_size(payload.get("stderr"))
+    return -1  # a trimmed record, a web search's results, a sub-agent's state
 
 
 def _end_failed(payload: dict[str, Any]) -> bool:
