@@ -32,3 +32,21 @@ def labelled(name: str) -> tuple[tuple[int, int, int, int], tuple[int, int, int,
     counted = (report.calls, report.results, report.error_results, len(report.unanswered))
     expected = (label["calls"], label["results"], label["error_results"], label["unanswered"])
     return counted, expected, report.format
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus/transcripts"
+
+
+def corpus_sizes(name: str) -> dict[str, tuple[float, ...]]:
+    """Each tool's result sizes in a corpus transcript, for the tools with a measured one."""
+    report = replay_file(str(CORPUS / name))
+    return {tool: stats.result_sizes for tool, stats in report.tools.items() if stats.result_sizes}
+
+
+def corpus_result_bytes(run: Any, name: str) -> dict[str, Any]:
+    """Each tool's `result_bytes` in `stats --format json` of a corpus transcript, through
+    the CLI (`run`: the `cli` fixture)."""
+    result = run("stats", str(CORPUS / name), "--format", "json")
+    return {
+        tool: entry["result_bytes"] for tool, entry in json.loads(result.stdout)["tools"].items()
+    }

@@ -137,6 +137,9 @@ def test_a_tool_use_is_a_call_of_the_main_thread() -> None:
         ({"status": "done", "progress": "abc"}, Result("t1", False, size=3)),  # no result: the progress
         ({"status": "done", "result": "ab", "progress": "abcd"}, Result("t1", False, size=2)),
         ({"status": "done"}, Result("t1", False, size=0)),
+        # a Bash run's result: its output, not its exit code
+        ({"status": "done", "result": {"output": "total 0\n", "exitCode": 0}}, Result("t1", False, size=8)),
+        ({"status": "error", "result": {"output": "no such file", "exitCode": 1}}, Result("t1", True, error={"output": "no such file", "exitCode": 1}, size=12)),
         ({"status": "error", "error": {"message": "boom"}, "result": "out"}, Result("t1", True, error={"message": "boom"}, size=3)),
         ({"status": "error", "result": "partial out"}, Result("t1", True, error="partial out", size=11)),
         ({"status": "cancelled"}, Result("t1", True, error="cancelled", size=0)),

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.replay.records import replay
+from tests.replay.records import CORPUS, corpus_sizes, replay
 from toolsel.replay.events import Call, Result, Session
+from toolsel.replay.file import replay_file
 from toolsel.replay.formats.antigravity import event
 
 
@@ -103,3 +104,11 @@ def test_init_names_the_session_and_other_events_are_known_or_not() -> None:
     assert event({"event": "command_result", "conversation_id": "c"}) == ("antigravity", ())
     assert event({"event": "progress", "conversation_id": "c"}) is None
     assert event({"event": 1}) is None and event(["init"]) is None
+
+
+def test_a_step_has_no_result_text_so_its_size_is_not_measured() -> None:
+    """agy's step updates carry the tool's parameters and state, never its output: a
+    result's size stays unset (`result_bytes` null) rather than a made-up 0."""
+    assert corpus_sizes("antigravity/untether/subagent.jsonl") == {}
+    report = replay_file(str(CORPUS / "antigravity/untether/subagent.jsonl"))
+    assert report.tools["invoke_subagent"].answered == 1

@@ -55,6 +55,10 @@ def test_a_tool_message_answers_its_call_id_or_ids() -> None:
         "openai-chat",
         [Result("call_x", False), Result("call_y", False), Result("", False)],
     )
+    assert message({"role": "tool", "content": "opened", "tool_call_ids": ["call_x"]}) == (
+        "openai-chat",
+        [Result("call_x", False, size=6)],  # SWE-agent's list of one: the text is its
+    )
     assert message({"role": "tool", "tool_call_ids": "call_x", "tool_call_id": "call_z"}) == (
         "openai-chat",
         [Result("call_z", False, size=0)],

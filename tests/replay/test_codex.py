@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from unittest.mock import ANY
 
 import pytest
 
+from tests.replay.records import CORPUS, corpus_sizes
 from toolsel.replay.driver import replay_paths
 from toolsel.replay.events import NOTHING, UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.formats.codex import exec_event, item_events, output_failed, responses, rollout
@@ -652,12 +654,32 @@ def test_a_server_side_item_is_a_call_and_once_it_ended_its_result() -> None:
     assert item(**search, status=["failed"]) == [call]
     assert item(**search, status="in_progress", error={"message": "x"}) == [call, Result("ws_1", True, error=ANY)]  # fmt: skip
     mcp = {"type": "mcp_call", "id": "mcp_1", "name": "search", "arguments": '{"q": 1}', "status": "completed"}  # fmt: skip
-    assert item(**mcp) == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
-    assert item(**mcp, error="boom") == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", True, error=ANY)]  # fmt: skip
-    assert item(**{**mcp, "name": ""}, error="") == [Call("mcp_1", "mcp_call", '{"q": 1}', encoded=True), Result("mcp_1", False)]  # fmt: skip
+    assert item(**mcp) == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", False, size=0)]  # fmt: skip
+    assert item(**mcp, error="boom") == [Call("mcp_1", "search", '{"q": 1}', encoded=True), Result("mcp_1", True, error=ANY, size=4)]  # fmt: skip
+    assert item(**{**mcp, "name": ""}, error="") == [Call("mcp_1", "mcp_call", '{"q": 1}', encoded=True), Result("mcp_1", False, size=0)]  # fmt: skip
     assert item(type="code_interpreter_call", id="ci_1", code="print(1)") == [Call("ci_1", "code_interpreter_call", "print(1)", encoded=True)]  # fmt: skip
     assert item(type="file_search_call", id=5, queries=["q"]) == [Call("5", "file_search_call", ["q"])]  # fmt: skip
     assert item(type="image_generation_call", status="generating") == [Call("", "image_generation_call", {})]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("fields", "size"),
+    [
+        ({"type": "mcp_call", "output": "4", "error": None}, 1),  # what the server's tool said
+        ({"type": "mcp_call", "output": None, "error": "Error: 404 Not Found"}, 20),
+        ({"type": "mcp_call", "output": '{"é": 1}', "error": "x"}, 9),
+        ({"type": "code_interpreter_call", "code": "x", "outputs": [{"type": "logs", "logs": "(10000, 70024)"}, {"type": "image", "url": "u"}]}, 14),
+        ({"type": "code_interpreter_call", "code": "x", "outputs": []}, 0),
+        ({"type": "code_interpreter_call", "code": "x", "outputs": None}, 0),
+        ({"type": "web_search_call", "action": {"type": "search", "query": "q"}}, -1),  # results not held
+        ({"type": "file_search_call", "queries": ["q"], "results": None}, -1),
+        ({"type": "image_generation_call", "result": "QUJD"}, -1),
+    ],
+)  # fmt: skip
+def test_a_server_side_items_size_is_the_text_it_holds(fields: dict[str, Any], size: int) -> None:
+    decoded = responses({"id": "h1", "status": "completed", **fields})
+    assert decoded is not None
+    assert decoded[1][-1].size == size
 
 
 def test_item_events_of_an_item_that_holds_no_call() -> None:
@@ -788,6 +810,25 @@ def test_an_end_event_is_an_implicit_call_and_result_named_by_its_tool() -> None
     assert end({"type": "exec_command_end", "exit_code": 1}) == []
 
 
+@pytest.mark.parametrize(
+    ("payload", "size"),
+    [
+        ({"type": "mcp_tool_call_end", "result": {"Ok": {"content": [{"type": "text", "text": "é"}], "isError": False}}}, 2),
+        ({"type": "mcp_tool_call_end", "result": {"Ok": {"content": [], "isError": False, "_meta": None}}}, 0),
+        ({"type": "mcp_tool_call_end", "result": {"Err": "tool call timed out"}}, 19),
+        ({"type": "mcp_tool_call_end", "result": "Err"}, -1),
+        ({"type": "exec_command_end", "aggregated_output": "a\nb\n", "stdout": "a\n", "stderr": "b\n", "exit_code": 0}, 4),
+        ({"type": "exec_command_end", "stdout": "a\n", "stderr": "err", "exit_code": 1}, 5),
+        ({"type": "exec_command_end", "exit_code": 0}, -1),  # trimmed: not measured
+        ({"type": "view_image_tool_call", "path": "a.png"}, -1),
+        ({"type": "patch_apply_end", "success": True, "stdout": "Success. Updated a.txt\n", "stderr": ""}, 23),
+    ],
+)  # fmt: skip
+def test_an_end_events_size_is_its_text(payload: dict[str, Any], size: int) -> None:
+    (_, result) = end({"call_id": "c1", **payload})
+    assert result.size == size
+
+
 def test_an_end_events_error_flag() -> None:
     def failed(**payload: object) -> bool:
         call, result = end({"type": "exec_command_end", "call_id": "c1", **payload})
@@ -820,12 +861,30 @@ def test_codex_exec_items() -> None:
         [Call("item_0", "command_execution", {"command": "ls"})],
     )
     done = {**started, "exit_code": 0, "status": "completed"}
-    assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False)])
-    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
-    assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False)])  # fmt: skip
-    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True, error=ANY)])  # fmt: skip
+    assert exec_item("item.completed", done) == ("codex-exec", [Result("item_0", False, size=0)])
+    assert exec_item("item.completed", {**done, "exit_code": 1}) == ("codex-exec", [Result("item_0", True, error=ANY, size=0)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "exit_code": "1"}) == ("codex-exec", [Result("item_0", False, size=0)])  # fmt: skip
+    assert exec_item("item.completed", {**done, "status": "failed"}) == ("codex-exec", [Result("item_0", True, error=ANY, size=0)])  # fmt: skip
     assert exec_item("item.updated", done) == ("codex-exec", ())
     assert exec_item("item.started", {**started, "id": 0}) == ("codex-exec", ())
+
+
+@pytest.mark.parametrize(
+    ("item", "size"),
+    [
+        ({"type": "command_execution", "aggregated_output": "total 8\nmain.go\n", "exit_code": 0}, 16),
+        ({"type": "command_execution", "aggregated_output": "é", "exit_code": 2}, 2),
+        ({"type": "command_execution", "exit_code": 0}, -1),  # a trimmed record: not measured
+        ({"type": "mcp_tool_call", "result": {"content": [{"type": "text", "text": "abc"}], "structured_content": None}}, 3),
+        ({"type": "mcp_tool_call", "result": None, "error": {"message": "timed out"}, "status": "failed"}, 9),
+        ({"type": "file_change", "changes": [{"path": "a.py", "kind": "update"}]}, -1),
+        ({"type": "web_search", "query": "q"}, -1),
+    ],
+)  # fmt: skip
+def test_a_codex_exec_items_size_is_its_output(item: dict[str, Any], size: int) -> None:
+    decoded = exec_item("item.completed", {"id": "i", "status": "completed", **item})
+    assert decoded is not None
+    assert decoded[1][-1].size == size
 
 
 def test_codex_exec_tool_items_are_named_by_their_tool() -> None:
@@ -935,3 +994,15 @@ def test_a_freeform_input_is_text_not_json(write, cli) -> None:  # type: ignore[
     messages = {v["id"]: v["message"] for v in report["violations"]}
     assert "call_patch" not in messages
     assert "not JSON" in messages["call_bad"]  # the same check still bites a function call
+
+
+def test_the_corpus_hosted_items_sizes() -> None:
+    name = "openai-responses/vercel-ai/openai-mcp-tool.1.json"
+    (output,) = [
+        item["output"]
+        for item in json.loads((CORPUS / name).read_text(encoding="utf-8"))["output"]
+        if item.get("type") == "mcp_call"
+    ]
+    assert corpus_sizes(name) == {"web_search_exa": (len(output.encode()),)}
+    logs = corpus_sizes("openai-responses/vercel-ai/openai-code-interpreter-tool.1.json")
+    assert logs["code_interpreter_call"][:2] == (len("(10000, 70024)"), 0)

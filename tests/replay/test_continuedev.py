@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.continuedev import record
@@ -84,21 +84,21 @@ def test_a_tool_message_is_a_result_failed_by_its_call_s_state(
 ) -> None:
     decoded = record(session(assistant(tool_call(), **fields), tool()))
     said = "ok" if failed else None  # a failure keeps the tool message's content
-    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed, error=said)])  # fmt: skip
+    assert decoded == ("continue", [Call("tc1", "read_file", "{}", encoded=True), Result("tc1", failed, error=said, size=2)])  # fmt: skip
 
 
 def test_a_state_names_its_call_by_a_number_id_too() -> None:
     decoded = record(session(assistant(tool_call(7), toolCallState=state("errored", 7)), tool(7)))
-    assert decoded is not None and decoded[1][-1] == Result("7", True, error="ok")
+    assert decoded is not None and decoded[1][-1] == Result("7", True, error="ok", size=2)
 
 
 def test_a_state_counts_for_a_result_after_it_only_within_its_session() -> None:
     failing = assistant(tool_call(), toolCallState=state("errored"))
     assert record(failing) == ("continue", [Call("tc1", "read_file", "{}", encoded=True)])
-    assert record(tool()) == ("continue", [Result("tc1", False)])  # an item alone: no state
+    assert record(tool()) == ("continue", [Result("tc1", False, size=2)])  # an item alone: no state
     assert record(session(tool(), failing)) == (
         "continue",
-        [Result("tc1", False), Call("tc1", "read_file", "{}", encoded=True)],
+        [Result("tc1", False, size=2), Call("tc1", "read_file", "{}", encoded=True)],
     )
 
 
@@ -201,3 +201,8 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
 def test_the_corpus_session_counts_as_labelled() -> None:
     counted, expected, fmt = labelled("continue/memrelay/continue_session.jsonl")
     assert fmt == "continue" and counted == expected
+
+
+def test_a_tool_messages_size_is_the_bytes_of_its_content() -> None:
+    sizes = corpus_sizes("continue/memrelay/continue_session.jsonl")
+    assert sizes == {"read_file": (len("def routes(): ..."),)}

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.conftest import Cli
+from tests.replay.records import corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import NOTHING, UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.formats.copilot import copilot
 
@@ -162,14 +163,17 @@ def test_an_execution_complete_is_a_result_that_fails_when_success_is_false() ->
 
     assert complete({"success": True, "result": {"content": "x"}}) == (
         "copilot-cli",
-        [Result("c1", False, None, STAMP)],
+        [Result("c1", False, None, STAMP, size=1)],
     )
     assert complete({"success": False, "error": {"message": "exit 1"}}) == (
         "copilot-cli",
-        [Result("c1", True, None, STAMP, error=ANY)],
+        [Result("c1", True, None, STAMP, error=ANY, size=len("exit 1"))],
     )
-    assert complete({"parentToolCallId": "task"}) == ("copilot-cli", [Result("c1", False, "task", STAMP)])  # fmt: skip
-    assert complete({"success": "false"}) == ("copilot-cli", [Result("c1", False, None, STAMP)])
+    assert complete({"parentToolCallId": "task"}) == ("copilot-cli", [Result("c1", False, "task", STAMP, size=0)])  # fmt: skip
+    assert complete({"success": "false"}) == (
+        "copilot-cli",
+        [Result("c1", False, None, STAMP, size=0)],
+    )
 
 
 def test_a_persons_message_is_human_text_and_a_sub_agents_is_not() -> None:
@@ -197,3 +201,15 @@ def test_the_session_start_names_the_session_and_other_events_are_known_or_unkno
     assert decoded == ("copilot-cli", ()) and decoded[1] is UNKNOWN
     assert decode("session.start", "s") is None
     assert copilot({"type": 1, "data": {}}) is None and copilot([]) is None
+
+
+def test_a_completions_size_is_its_results_content_not_its_detailed_content(cli: Cli) -> None:
+    assert corpus_sizes("copilot-cli/agent-sessions/large.jsonl") == {
+        "bash": (len("line1\nline2\nline3\n"),)
+    }
+    name = "copilot-cli/vibecodingtracker/test_conversation_copilot.jsonl"
+    assert corpus_sizes(name)["report_intent"] == (len("Intent logged"),)
+    assert corpus_result_bytes(cli, name)["report_intent"]["total"] == len("Intent logged")
+    with_detail = {"success": True, "result": {"content": "é", "detailedContent": "diff --git"}}
+    decoded = decode("tool.execution_complete", {"toolCallId": "c1", **with_detail})
+    assert decoded is not None and decoded[1][0].size == 2

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.replay.records import replay
+import pytest
+
+from tests.replay.records import corpus_sizes, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats.cursor import stream_event, transcript
 
@@ -146,6 +148,36 @@ def test_a_completed_tool_call_is_an_implicit_call_and_its_result() -> None:
     assert completed(None) is False
 
 
+@pytest.mark.parametrize(
+    ("result", "size"),
+    [
+        ({"success": {"content": "Project README", "totalLines": 1}}, 14),  # a read
+        ({"content": "héllo"}, 6),  # a result with no outcome key: its own text
+        (
+            {
+                "success": {
+                    "exitCode": 1,
+                    "stdout": "ab\n",
+                    "stderr": "killed",
+                    "interleavedOutput": "ab\nkilled",
+                }
+            },
+            9,
+        ),
+        ({"success": {"exitCode": 0, "stdout": "", "stderr": "", "executionTime": 4162}}, 0),
+        ({"error": {"errorMessage": "not found"}}, 9),
+        ({"rejected": {"reason": "user"}}, 0),
+        ({"success": "exitCode 1"}, 0),
+        ("plain", 5),
+        (None, 0),
+    ],
+)
+def test_a_completed_calls_size_is_its_outcomes_text(result: object, size: int) -> None:
+    decoded = stream("completed", {"readToolCall": {"args": {}, "result": result}})
+    assert decoded is not None
+    assert decoded[1][1].size == size
+
+
 def test_a_timestamp_that_is_not_a_positive_millisecond_count_is_none() -> None:
     def stamp(milliseconds: object) -> str | None:
         decoded = stream("started", {"shellToolCall": {}}, timestamp_ms=milliseconds)
@@ -162,3 +194,10 @@ def test_other_stream_events() -> None:
     assert stream("started", "shellToolCall") is None
     assert stream_event({"type": "assistant", "tool_call": {"shellToolCall": {}}}) is None
     assert stream_event(["tool_call"]) is None
+
+
+def test_the_corpus_streams_sizes() -> None:
+    assert corpus_sizes("cursor/takopi/cursor_stream_success.jsonl") == {
+        "readToolCall": (len("Project README"),)
+    }
+    assert corpus_sizes("cursor/cursor-hack/subagent-sleep-v2.jsonl") == {"shellToolCall": (0,)}

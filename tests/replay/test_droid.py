@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.replay.records import replay
+from tests.conftest import Cli
+from tests.replay.records import corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import Call, Result
 from toolsel.replay.formats.droid import event
 
@@ -82,7 +83,7 @@ def test_a_tool_result_fails_only_when_is_error_is_true() -> None:
         False,
         False,
     ]
-    assert event({"type": "tool_result"}) == ("droid", [Result("", False)])
+    assert event({"type": "tool_result"}) == ("droid", [Result("", False, size=0)])
 
 
 def test_a_completion_is_known_and_the_other_events_are_not_droids() -> None:
@@ -90,3 +91,15 @@ def test_a_completion_is_known_and_the_other_events_are_not_droids() -> None:
     assert event({"type": "message", "role": "user", "text": "ls"}) is None
     assert event({"type": "system", "subtype": "init"}) is None
     assert event("tool_call") is None
+
+
+# -- sizes -------------------------------------------------------------------------------
+
+
+def test_a_results_size_is_the_bytes_of_its_value(cli: Cli) -> None:
+    name = "droid/agent-sessions/stream_json_schema_drift.jsonl"
+    said = "ls: /non-existent-directory: No such file or directory"
+    assert corpus_sizes(name) == {"Execute": (len(said),)}
+    assert corpus_result_bytes(cli, name)["Execute"]["total"] == len(said)
+    decoded = event({"type": "tool_result", "id": "c1", "value": "héllo"})
+    assert decoded is not None and decoded[1][0].size == 6

@@ -7,10 +7,13 @@ import json
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+import pytest
+
+from tests.conftest import Cli
+from tests.replay.records import corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.file import replay_file
-from toolsel.replay.formats.gemini import recording, stream_event
+from toolsel.replay.formats.gemini import parts_size, recording, stream_event
 
 
 def message(mid: str, calls: list[dict]) -> dict:
@@ -101,12 +104,18 @@ def test_a_recorded_call_with_an_outcome_is_an_implicit_call_and_result() -> Non
         assert decoded[1][0] == Call("a", "run_shell_command", {"command": "ls -F"}, timestamp=AT, implicit=True)  # fmt: skip
         return decoded[1][1:]
 
-    assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True)]
-    assert outcome("error", response) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
-    assert outcome("cancelled", None) == [Result("a", True, error=ANY, timestamp=AT, implicit=True)]
+    assert outcome("success", response) == [Result("a", False, timestamp=AT, implicit=True, size=1)]
+    assert outcome("error", response) == [
+        Result("a", True, error=ANY, timestamp=AT, implicit=True, size=1)
+    ]
+    assert outcome("cancelled", None) == [
+        Result("a", True, error=ANY, timestamp=AT, implicit=True, size=0)
+    ]
     assert outcome("executing", None) == []
-    assert outcome("scheduled", response) == [Result("a", False, timestamp=AT, implicit=True)]
-    assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True)]
+    assert outcome("scheduled", response) == [
+        Result("a", False, timestamp=AT, implicit=True, size=1)
+    ]
+    assert outcome(["error"], response) == [Result("a", False, timestamp=AT, implicit=True, size=1)]
     assert outcome(None, None) == []
 
 
@@ -146,7 +155,7 @@ def test_a_history_replaced_whole_restates_its_gemini_messages_calls() -> None:
         "gemini-cli",
         [
             Call("a", "read_file", {"path": "a"}, implicit=True),
-            Result("a", False, implicit=True),
+            Result("a", False, implicit=True, size=1),
             Call("b", "read_file", {"path": "b"}, implicit=True),
         ],
     )
@@ -199,3 +208,51 @@ def test_stream_json_session_messages_and_other_events() -> None:
     assert stream_event({"type": "error", "message": "quota"}) == ("gemini-stream-json", ())
     assert stream_event({"type": "gemini", "toolCalls": []}) is None
     assert stream_event("init") is None
+
+
+def test_a_recorded_results_size_is_its_function_responses_output_or_error(cli: Cli) -> None:
+    name = "gemini-cli/agent-history/gemini_with_tool_error.jsonl"
+    failed = "Failed to edit, 0 occurrences found for old_string"  # not the longer `error`
+    edited = "Edit successful"
+    read = '{"port": 9000, "host": "127.0.0.1", "debug": true}'
+    assert corpus_sizes(name) == {
+        "edit_file": (len(edited), len(failed), len(edited)),
+        "read_file": (len(read),),
+    }
+    assert corpus_result_bytes(cli, name)["edit_file"]["total"] == 2 * len(edited) + len(failed)
+    output = "Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345"
+    assert corpus_sizes("gemini-cli/agent-sessions/jsonl_v040.jsonl") == {
+        "run_shell_command": (len(output),)
+    }
+
+
+@pytest.mark.parametrize(
+    ("parts", "size"),
+    [
+        ([{"functionResponse": {"response": {"output": "é"}}}, {"text": "ab"}], 4),
+        ([{"functionResponse": {"response": {"error": "boom"}}}], 4),
+        ([{"functionResponse": {"response": {"output": "ok", "error": "boom"}}}], 2),
+        ([{"functionResponse": "x"}, {"inlineData": {"data": "QUJD"}}], 0),
+        ("plain", 5),
+        (None, 0),
+    ],
+)
+def test_a_recorded_results_parts(parts: object, size: int) -> None:
+    assert parts_size(parts) == size
+
+
+def test_a_stream_results_size_is_its_output_or_its_errors_message() -> None:
+    assert corpus_sizes("gemini-stream-json/untether/gemini_stream_success.jsonl") == {
+        "Bash": (len("hello"),),
+        "write_file": (len("wrote notes.md"),),
+    }
+
+    def size(**fields: object) -> int:
+        decoded = stream_event({"type": "tool_result", "tool_id": "t", **fields})
+        assert decoded is not None
+        return decoded[1][0].size
+
+    assert size(status="success", output="héllo") == 6
+    assert size(status="error", error={"type": "x", "message": "no such file"}) == 12
+    assert size(status="error", output="half", error={"message": "no such file"}) == 4
+    assert size(status="error", error="boom") == 0

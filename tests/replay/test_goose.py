@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_result_bytes, corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.goose import record
@@ -57,27 +57,48 @@ def test_an_odd_request_is_still_a_call(block: dict[str, Any], expected: Call) -
 
 
 @pytest.mark.parametrize(
-    ("result", "failed"),
+    ("result", "failed", "size"),
     [
-        ({"status": "success", "value": [{"type": "text", "text": "ok"}]}, False),
-        ({"status": "error", "error": "command exited with 2"}, True),
-        ({"status": "success", "value": {"isError": True}}, False),
-        ({"isError": True}, True),
-        ({"isError": "true"}, False),  # only a true value fails
-        ({"status": ["error"]}, False),
-        ("error", False),
+        ({"status": "success", "value": [{"type": "text", "text": "ok"}]}, False, 2),
+        ({"status": "error", "error": "command exited with 2"}, True, 21),
+        ({"status": "success", "value": {"isError": True}}, False, 0),
+        ({"isError": True}, True, 0),
+        ({"isError": "true"}, False, 0),  # only a true value fails
+        ({"status": ["error"]}, False, 0),
+        ("error", False, 0),
     ],
 )
-def test_a_response_is_a_result_failed_as_it_says(result: Any, failed: bool) -> None:
-    said = result if failed else None  # a failure keeps what it said (`error_message` reads it)
-    assert record(message("user", response(result=result))) == (
-        "goose",
-        [Result("t1", failed, error=said)],
-    )
+def test_a_response_is_a_result_failed_as_it_says(result: Any, failed: bool, size: int) -> None:
+    """... and its size is the bytes of its value's text, or of its error; a failure keeps
+    what it said (`error_message` reads it)."""
+    decoded = record(message("user", response(result=result)))
+    said = result if failed else None
+    assert decoded == ("goose", [Result("t1", failed, error=said, size=size)])
+
+
+@pytest.mark.parametrize(
+    ("value", "size"),
+    [
+        # goose's shell returns its output twice: for the model, and for the person
+        ([{"type": "text", "text": "ab\n", "annotations": {"audience": ["assistant"]}},
+          {"type": "text", "text": "ab\n", "annotations": {"audience": ["user"], "priority": 0}}], 3),
+        ([{"type": "text", "text": "é", "annotations": {"audience": ["user", "assistant"]}}], 2),
+        ([{"type": "text", "text": "abc", "annotations": {"priority": 1}}, "de"], 5),
+        ([{"type": "text", "text": "abc", "annotations": {"audience": []}}], 0),
+        ([{"type": "image", "data": "QUJD", "mimeType": "image/png"}], 0),
+        ({"content": [{"type": "text", "text": "mcp"}], "isError": False}, 3),  # an MCP result
+        ({"content": [{"type": "text", "text": "x", "annotations": {"audience": ["user"]}}]}, 0),
+        ("plain", 5),
+    ],
+)  # fmt: skip
+def test_a_response_counts_the_text_meant_for_the_model(value: Any, size: int) -> None:
+    decoded = record(message("user", response(result={"status": "success", "value": value})))
+    assert decoded is not None
+    assert decoded[1][0].size == size
 
 
 def test_a_number_id_pairs_as_text() -> None:
-    assert record(message("user", response(3))) == ("goose", [Result("3", False)])
+    assert record(message("user", response(3))) == ("goose", [Result("3", False, size=0)])
 
 
 def test_a_table_row_s_content_is_decoded_first() -> None:
@@ -112,7 +133,7 @@ def test_a_person_s_text_is_the_request_only_without_results() -> None:
     text = [{"type": "text", "text": "Fix the build"}, {"type": "image"}, 3]
     assert record(message("user", *text)) == ("goose", [Human("Fix the build")])
     assert record(message("assistant", *text)) == ("goose", [])
-    assert record(message("user", response(), *text)) == ("goose", [Result("t1", False)])
+    assert record(message("user", response(), *text)) == ("goose", [Result("t1", False, size=0)])
     assert record(message("user", {"type": "image"})) == ("goose", [])
 
 
@@ -170,3 +191,15 @@ def test_a_session_pairs_by_id(cli: Cli, tmp_path: Path) -> None:
 def test_the_corpus_sessions_count_as_labelled(name: str) -> None:
     counted, expected, fmt = labelled(f"goose/{name}")
     assert fmt == "goose" and counted == expected
+
+
+def test_the_corpus_sessions_sizes(cli: Cli) -> None:
+    name = "goose/agentscribe/sample_session.jsonl"
+    said = (
+        "USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n"
+        "coding    1234  2.5  8.5 123456 87654 pts/0    R+   10:30   0:15 node worker.js\n"
+    )
+    assert corpus_sizes(name) == {"developer__shell": (len(said),)}
+    assert corpus_result_bytes(cli, name)["developer__shell"]["total"] == len(said)
+    memrelay = corpus_sizes("goose/memrelay/goose_session.jsonl")
+    assert memrelay == {"developer__shell": (len("routes.py"),)}  # a value `{content: str}`

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.replay.records import corpus_sizes, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats.grok import record
 
@@ -85,10 +85,10 @@ def test_a_tool_result_fails_only_when_is_error_is_true() -> None:
     def result(**extra: object) -> tuple:
         return record({"type": "tool_result", "tool_call_id": "call-0", "content": "x", **extra})
 
-    assert result() == ("grok-cli", [Result("call-0", False)])
-    assert result(is_error=True) == ("grok-cli", [Result("call-0", True, error=ANY)])
-    assert result(is_error=False) == ("grok-cli", [Result("call-0", False)])
-    assert result(is_error="true") == ("grok-cli", [Result("call-0", False)])
+    assert result() == ("grok-cli", [Result("call-0", False, size=1)])
+    assert result(is_error=True) == ("grok-cli", [Result("call-0", True, error=ANY, size=1)])
+    assert result(is_error=False) == ("grok-cli", [Result("call-0", False, size=1)])
+    assert result(is_error="true") == ("grok-cli", [Result("call-0", False, size=1)])
 
 
 def test_a_backend_tool_call_is_its_call_and_once_it_ended_its_outcome() -> None:
@@ -130,3 +130,11 @@ def test_records_of_other_formats_are_not_grok_records() -> None:
     assert record({"type": "assistant", "message": {"content": []}}) is None  # stream-json
     assert record({"type": "user", "message": {"content": "hi"}}) is None
     assert record(["assistant"]) is None
+
+
+def test_a_tool_results_size_is_the_bytes_of_its_content_and_a_backend_call_has_none() -> None:
+    sizes = corpus_sizes("grok-cli/agent-sessions/chat_history.jsonl")
+    assert sizes == {
+        "read_file": (len('print("hello from the grok fixture")\n'),),
+        "run_terminal_cmd": (len("hello from the grok fixture\n"),),
+    }  # the web search, run by the server, says nothing of its result's text

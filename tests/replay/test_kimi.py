@@ -3,10 +3,12 @@ one action; an approval that names a `toolCallId` is not a call."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.conftest import Cli
+from tests.replay.records import CORPUS, corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats.kimi import op
 
@@ -135,12 +137,15 @@ def test_an_assistant_context_message_restates_its_calls() -> None:
 
 def test_a_tool_context_message_restates_its_result() -> None:
     tool = {"role": "tool", "toolCallId": "Bash_0", "content": [{"type": "text", "text": "x"}]}
-    assert op(context(tool)) == ("kimi", [Result("Bash_0", False, implicit=True)])
+    assert op(context(tool)) == ("kimi", [Result("Bash_0", False, implicit=True, size=1)])
     assert op(context({**tool, "isError": True})) == (
         "kimi",
-        [Result("Bash_0", True, error=ANY, implicit=True)],
+        [Result("Bash_0", True, error=ANY, implicit=True, size=1)],
     )
-    assert op(context({**tool, "isError": 1})) == ("kimi", [Result("Bash_0", False, implicit=True)])
+    assert op(context({**tool, "isError": 1})) == (
+        "kimi",
+        [Result("Bash_0", False, implicit=True, size=1)],
+    )
 
 
 def test_a_persons_context_message_is_human_text_and_injected_text_is_not() -> None:
@@ -166,3 +171,28 @@ def test_the_other_ops_are_known_by_their_dotted_type_and_time() -> None:
     assert op({"type": "metadata", "created_at": 1}) is None
     assert op({"type": "turn", "time": 1}) is None
     assert op({"type": 3, "time": 1}) is None and op([]) is None
+
+
+def test_a_loop_results_size_is_its_output_and_a_context_error_keeps_its_size(cli: Cli) -> None:
+    name = "kimi/agent-sessions/assistant_tools.jsonl"
+    outputs = []
+    for line in (CORPUS / name).read_text(encoding="utf-8").splitlines():
+        op_ = json.loads(line)
+        if op_.get("type") == "context.append_loop_event" and op_["event"]["type"] == "tool.result":
+            outputs.append(len(op_["event"]["result"]["output"].encode()))
+    assert len(outputs) == 3 and corpus_sizes(name) == {"Bash": tuple(outputs)}
+    assert corpus_result_bytes(cli, name)["Bash"]["total"] == sum(outputs)
+    decoded = op(
+        loop({"type": "tool.result", "toolCallId": "B", "result": {"output": "é", "isError": True}})
+    )
+    assert decoded is not None and decoded[1][0].size == 2
+
+
+def test_a_kimi_context_error_keeps_its_size() -> None:
+    from toolsel.replay.formats.kimi import context as context_line
+
+    said = [{"type": "text", "text": "<system>ERROR: boom</system>"}, {"type": "text", "text": "é"}]
+    decoded = context_line({"role": "tool", "content": said, "tool_call_id": "B"})
+    assert decoded is not None
+    (result,) = decoded[1]
+    assert (result.is_error, result.size) == (True, len("<system>ERROR: boom</system>") + 2)

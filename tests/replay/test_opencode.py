@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_sizes, labelled, replay
 from toolsel.replay.events import UNKNOWN, Call, Human, Result, Session
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.opencode import record
@@ -39,29 +39,34 @@ def test_a_tool_part_is_an_echoed_call_with_its_input() -> None:
 
 
 @pytest.mark.parametrize(
-    ("state", "result", "said"),
+    ("state", "result", "size", "said"),
     [
-        ({"status": "completed", "output": "ok"}, False, None),
-        ({"status": "error", "error": "exit 2"}, True, "exit 2"),
-        ({"status": "error", "output": "half"}, True, "half"),  # no error: what it output
-        ({"status": "running", "output": "partial"}, None, None),  # not done yet
-        ({"status": "pending"}, None, None),
-        ({"status": ["completed"], "output": "x"}, None, None),
+        ({"status": "completed", "output": "ok"}, False, 2, None),
+        ({"status": "error", "error": "exit 2"}, True, 6, "exit 2"),
+        ({"status": "error", "output": "half"}, True, 4, "half"),  # no error: its output
+        ({"status": "error", "error": "é", "output": "half"}, True, 2, "é"),  # the error
+        ({"status": "completed", "error": "é", "output": "ok"}, False, 2, None),  # the output
+        ({"status": "running", "output": "partial"}, None, 0, None),  # not done yet
+        ({"status": "pending"}, None, 0, None),
+        ({"status": ["completed"], "output": "x"}, None, 0, None),
         # a trimmed export: no status, the outcome's key says it
-        ({"output": "ok"}, False, None),
-        ({"error": "exit 2"}, True, "exit 2"),
-        ({"error": None, "output": "x"}, True, None),
-        ({}, None, None),
+        ({"output": "ok"}, False, 2, None),
+        ({"error": "exit 2"}, True, 6, "exit 2"),
+        ({"error": None, "output": "x"}, True, 0, None),
+        ({"status": "completed"}, False, 0, None),
+        ({}, None, 0, None),
     ],
 )
 def test_the_part_s_state_is_its_outcome(
-    state: dict[str, Any], result: bool | None, said: str | None
+    state: dict[str, Any], result: bool | None, size: int, said: str | None
 ) -> None:
+    """... and its size is the bytes of its `output`, or of a failure's `error`, which is
+    also what the failure said."""
     decoded = record(run_event(tool(**state)))
     assert decoded is not None
     expected = [Call("c1", "bash", {}, implicit=True)]
     if result is not None:
-        expected.append(Result("c1", result, implicit=True, error=said))
+        expected.append(Result("c1", result, implicit=True, error=said, size=size))
     assert decoded == ("opencode", expected)
 
 
@@ -90,7 +95,7 @@ def test_each_run_event_reads_its_part(kind: str) -> None:
     decoded = record(run_event(tool(status="completed"), kind))
     assert decoded == (
         "opencode",
-        [Call("c1", "bash", {}, implicit=True), Result("c1", False, implicit=True)],
+        [Call("c1", "bash", {}, implicit=True), Result("c1", False, implicit=True, size=0)],
     )
 
 
@@ -168,7 +173,7 @@ def test_an_exported_message_s_tool_parts_and_request() -> None:
         [
             Human("Fix \nthe build"),
             Call("c1", "bash", {"command": "make"}, implicit=True),
-            Result("c1", False, implicit=True),
+            Result("c1", False, implicit=True, size=0),
         ],
     )
 
@@ -248,3 +253,12 @@ def test_restatements_of_a_part_are_one_call_answered_once(cli: Cli, tmp_path: P
 def test_the_corpus_files_count_as_labelled(name: str) -> None:
     counted, expected, fmt = labelled(f"opencode/{name}")
     assert fmt == "opencode" and counted == expected
+
+
+def test_the_corpus_files_sizes() -> None:
+    assert corpus_sizes("opencode/memrelay/opencode_session.jsonl") == {
+        "read": (len("def register_routes(app): ..."),)
+    }
+    assert corpus_sizes("opencode/ocman/opencode_export.json") == {
+        "write": (len("wrote 3 lines to hello.py"),)
+    }

@@ -3,9 +3,11 @@ results; the model response the metadata carries holds copies of the calls, neve
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from tests.replay.records import replay
+from tests.conftest import Cli
+from tests.replay.records import CORPUS, corpus_result_bytes, corpus_sizes, replay
 from toolsel.replay.events import Call, Human
 from toolsel.replay.formats.openhands import event
 
@@ -122,3 +124,13 @@ def test_records_with_no_action_or_observation_text_are_not_openhands_events() -
     assert event({"id": 1, "action": None, "observation": 3}) is None
     assert event({"id": 1, "message": "hi"}) is None
     assert event("run") is None
+
+
+def test_an_observations_size_is_the_bytes_of_its_content(cli: Cli) -> None:
+    name = "openhands/openhands/basic.json"
+    events = json.loads((CORPUS / name).read_text(encoding="utf-8"))
+    (edit,) = [e for e in events if e.get("observation") == "edit"]
+    size = len(edit["content"].encode())
+    assert size > len(edit["message"])  # the diff the model reads, not the one-line message
+    assert corpus_sizes(name) == {"str_replace_editor": (size,)}
+    assert corpus_result_bytes(cli, name)["str_replace_editor"]["total"] == size

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from unittest.mock import ANY
 
-from tests.replay.records import replay
+from tests.replay.records import corpus_sizes, replay
 from toolsel.replay.events import UNSET, Call, Human, Result, Session
 from toolsel.replay.formats import pi
 
@@ -104,9 +104,9 @@ def test_an_assistant_messages_tool_call_blocks_are_calls() -> None:
 
 def test_a_tool_result_message_fails_only_when_is_error_is_true() -> None:
     result = {"role": "toolResult", "toolCallId": "c1", "toolName": "ls", "content": []}
-    assert pi.entry(entry_of(result)) == ("pi", [Result("c1", False, timestamp=STAMP)])
-    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, error=ANY, timestamp=STAMP)])  # fmt: skip
-    assert pi.entry(entry_of({**result, "isError": "true"})) == ("pi", [Result("c1", False, timestamp=STAMP)])  # fmt: skip
+    assert pi.entry(entry_of(result)) == ("pi", [Result("c1", False, timestamp=STAMP, size=0)])
+    assert pi.entry(entry_of({**result, "isError": True})) == ("pi", [Result("c1", True, error=ANY, timestamp=STAMP, size=0)])  # fmt: skip
+    assert pi.entry(entry_of({**result, "isError": "true"})) == ("pi", [Result("c1", False, timestamp=STAMP, size=0)])  # fmt: skip
     (event,) = pi.entry(entry_of(result))[1]
     assert event.parent is UNSET  # pi does not say which call a sub-agent's result is under
 
@@ -129,3 +129,15 @@ def test_a_session_header_names_the_session_and_other_entries_are_known() -> Non
     assert pi.entry({"type": "message", "id": "e1", "message": "hi"}) is None
     assert pi.entry({"type": "thought", "id": "t"}) is None
     assert pi.entry({"type": ["message"]}) is None and pi.entry("message") is None
+
+
+def test_a_tool_results_size_is_the_bytes_of_its_text_blocks() -> None:
+    assert corpus_sizes("pi/agent-sessions/small.jsonl") == {"ls": (len("hello.py\nreadme.md"),)}
+    blocks = [
+        {"type": "text", "text": "é"},
+        {"type": "image", "data": "QUJD"},
+        {"type": "text", "text": "ab"},
+    ]
+    result = {"role": "toolResult", "toolCallId": "c1", "content": blocks, "isError": True}
+    (event,) = pi.entry(entry_of(result))[1]
+    assert event.size == 4

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, Cli
-from tests.replay.records import labelled, replay
+from tests.replay.records import corpus_result_bytes, corpus_sizes, labelled, replay
 from toolsel.replay.events import Call, Human, Result
 from toolsel.replay.formats import detect
 from toolsel.replay.formats.qwen import record
@@ -56,30 +56,33 @@ def test_an_odd_call_is_still_a_call(part: dict[str, Any], expected: Call) -> No
 
 
 @pytest.mark.parametrize(
-    ("fields", "output", "failed"),
+    ("fields", "output", "failed", "size"),
     [
-        (status("success"), None, False),
-        (status("error"), None, True),
-        (status("error", "other"), None, False),  # another call's failure
-        (status("error", 1), None, False),
-        ({"toolCallResult": {"status": "error", "callId": "c1", "errorType": "x"}}, None, True),
-        ({"toolCallResult": ["error"]}, None, False),
-        ({}, {"error": "Path must be absolute"}, True),  # the response says so
-        ({}, {"output": "error"}, False),
-        ({}, ["error"], False),
+        (status("success"), None, False, 2),
+        (status("error"), None, True, 2),
+        (status("error", "other"), None, False, 2),  # another call's failure
+        (status("error", 1), None, False, 2),
+        ({"toolCallResult": {"status": "error", "callId": "c1", "errorType": "x"}}, None, True, 2),
+        ({"toolCallResult": ["error"]}, None, False, 2),
+        ({}, {"error": "Path must be absolute"}, True, 21),  # the response says so
+        ({}, {"output": "error"}, False, 5),
+        ({}, ["error"], False, 5),
+        ({}, {"output": "é", "error": "x"}, True, 2),  # the output is what the model reads
+        ({}, {"llmContent": "x"}, False, 0),
     ],
 )
 def test_a_function_response_is_a_result_failed_as_its_record_says(
-    fields: dict[str, Any], output: Any, failed: bool
+    fields: dict[str, Any], output: Any, failed: bool, size: int
 ) -> None:
+    """... and its size is the bytes of the response's `output`, else of its `error`."""
     decoded = record(qwen("tool_result", response(output=output), **fields))
     said = (output or {"output": "ok"}) if failed else None  # a failure keeps its response
-    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP, error=said)])
+    assert decoded == ("qwen-code", [Result("c1", failed, timestamp=STAMP, error=said, size=size)])
 
 
 def test_a_number_id_in_the_status_and_the_response_is_the_same_call() -> None:
     decoded = record(qwen("tool_result", response(3), **status("error", 3)))
-    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP, error={"output": "ok"})])
+    assert decoded == ("qwen-code", [Result("3", True, timestamp=STAMP, error={"output": "ok"}, size=2)])  # fmt: skip
 
 
 def test_a_record_without_a_text_time_has_none() -> None:
@@ -188,3 +191,10 @@ def test_why_the_corpus_call_failed_is_its_response_s_error(cli: Cli) -> None:
     assert [(c["tool"], c["message"]) for c in failed] == [
         ("list_directory", "Path must be absolute: .")
     ]
+
+
+def test_a_function_responses_size_through_the_cli(cli: Cli) -> None:
+    name = "qwen-code/splitrail/qwen_code.jsonl"
+    said = "Path must be absolute: ."  # the response's error: the model reads it
+    assert corpus_sizes(name) == {"list_directory": (len(said),)}
+    assert corpus_result_bytes(cli, name)["list_directory"]["total"] == len(said)

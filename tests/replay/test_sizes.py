@@ -15,7 +15,13 @@ from tests.conftest import Cli
 from tests.replay.pools import InProcessPool
 from toolsel.replay import parallel
 from toolsel.replay.driver import usage_paths
-from toolsel.replay.sizes import content_size, estimated_tokens, input_size, raw_content_size
+from toolsel.replay.sizes import (
+    content_size,
+    estimated_tokens,
+    input_size,
+    raw_content_size,
+    response_size,
+)
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 CONTENT = st.one_of(
@@ -43,11 +49,35 @@ def test_raw_size_is_the_decoded_size(content: object, ascii_only: bool, indent:
         (None, 0),
         ({"a": 1}, 0),
         ({"content": [{"type": "text", "text": "abc"}], "isError": False}, 3),
+        ({"output": "total 0\n", "exitCode": 0}, 8),  # a command's run (Amp)
+        ({"content": "ab", "output": "abcd"}, 2),  # the content is what the model reads
+        ({"text": "a", "output": "abcd"}, 1),
+        ({"content": None, "output": "abcd"}, 0),
+        ({"output": [{"type": "text", "text": "é"}]}, 2),
+        ({"output": {"output": {"output": {"output": "deep"}}}}, 0),  # past three levels
+        ({"output": 3}, 0),
     ],
 )
 def test_a_result_counts_the_bytes_of_its_text(content: object, size: int) -> None:
     assert content_size(content) == size
     assert raw_content_size(json.dumps(content).encode()) == size
+
+
+@pytest.mark.parametrize(
+    ("response", "size"),
+    [
+        ({"output": "Edit successful"}, 15),
+        ({"error": "Path must be absolute: ."}, 24),
+        ({"output": "ok", "error": "boom"}, 2),
+        ({"error": {"message": "boom"}}, 0),
+        ({"error": [{"text": "boom"}]}, 4),
+        ({}, 0),
+        ("bare", 4),
+        (None, 0),
+    ],
+)
+def test_a_function_response_counts_its_output_else_its_error(response: object, size: int) -> None:
+    assert response_size(response) == size
 
 
 def test_inputs_count_their_json_text_and_tokens_are_bytes_over_four() -> None:

@@ -4,7 +4,9 @@ path), and the one token estimate toolsel names.
 
 - A result's size is the UTF-8 bytes of its text: a string; in a list, each string and
   each block's text; in an object (a block, or an MCP result), its `text`, else the text
-  of its `content`, one level down. An image or other non-text block, a number or other
+  of its `content`, else of its `output` (a command's `{output, exitCode}`), one level
+  down. A function response (`{output}` or `{error}`: Gemini CLI, Qwen Code) is the text
+  of its `output`, else of its `error`. An image or other non-text block, a number or other
   value counts 0: its cost is not its bytes, and parsers disagree on how to write numbers.
 - An input's size is its compact JSON text. Where the reader kept the text as recorded
   (the fast path, OpenAI arguments) and it holds no space, line break or escape, that is
@@ -45,8 +47,18 @@ def content_size(content: Any, depth: int = 3) -> int:
         text = content.get("text")
         if type(text) is str:
             return text_bytes(text)
-        return content_size(content.get("content"), depth - 1)
+        if "content" in content:
+            return content_size(content["content"], depth - 1)
+        return content_size(content.get("output"), depth - 1)
     return 0
+
+
+def response_size(response: Any) -> int:
+    """`content_size` of a function response: its `output`, else its `error` (Gemini CLI,
+    Qwen Code: `{"output": ...}` or `{"error": ...}`)."""
+    if type(response) is dict and "output" not in response:
+        return content_size(response.get("error"), 2)
+    return content_size(response)
 
 
 def raw_content_size(raw: bytes) -> int:

@@ -82,7 +82,8 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
     if role == "tool":
         listed = obj.get("tool_call_ids")
         # one message answering several calls: whose part of its text is whose is not said
-        size = -1 if type(listed) is list else content_size(obj.get("content"))
+        shared = type(listed) is list and len(listed) != 1
+        size = -1 if shared else content_size(obj.get("content"))
         for call_id in listed if type(listed) is list else (obj.get("tool_call_id"),):
             events.append(Result(call_id if type(call_id) is str else "", False, size=size))
     elif role == "function":

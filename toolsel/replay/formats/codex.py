@@ -171,8 +171,27 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         or (status is None and item.get("output") is not None)  # an `mcp_call` without status
     ):
         failed = status == "failed" or bool(item.get("error"))
-        events.append(Result(item_id, failed, timestamp=timestamp, error=item if failed else None))
+        said = item if failed else None
+        size = _hosted_size(item, kind)
+        events.append(Result(item_id, failed, timestamp=timestamp, error=said, size=size))
     return events
+
+
+def _hosted_size(item: dict[str, Any], kind: str) -> int:
+    """The bytes of a hosted item's text: an `mcp_call`'s `output` (else its `error`), a
+    `code_interpreter_call`'s logs; -1 for the others (a web or file search, an image),
+    whose results the item does not hold as text."""
+    if kind == "mcp_call":
+        output = item.get("output")
+        return content_size(output if output is not None else item.get("error"))
+    if kind == "code_interpreter_call":
+        outputs = item.get("outputs")
+        return sum(
+            content_size(part.get("logs"))
+            for part in (outputs if type(outputs) is list else ())
+            if type(part) is dict
+        )
+    return -1
 
 
 def _call_id(item: dict[str, Any], kind: str) -> str:
@@ -292,7 +311,26 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
     )
     failed = _end_failed(payload)
     error = payload if failed else None
-    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error)]
+    size = _end_size(payload, kind)
+    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error, size=size)]
+
+
+def _end_size(payload: dict[str, Any], kind: str) -> int:
+    """The bytes of an `*_end` event's text: an MCP result's `Ok` content or `Err` text, a
+    command's `aggregated_output` (else its `stdout` and `stderr`), a patch's `stdout` and
+    `stderr`; -1 where the event holds no text."""
+    if kind == "mcp_tool_call_end":
+        result = payload.get("result")
+        if type(result) is not dict or not ("Ok" in result or "Err" in result):
+            return -1
+        return content_size(result["Ok"] if "Ok" in result else result["Err"])
+    if kind == "exec_command_end" and "aggregated_output" in payload:
+        return content_size(payload["aggregated_output"])
+    if kind in ("exec_command_end", "patch_apply_end") and (
+        "stdout" in payload or "stderr" in payload
+    ):
+        return content_size(payload.get("stdout")) + content_size(payload.get("stderr"))
+    return -1  # a trimmed record, a web search's results, a sub-agent's state
 
 
 def _end_failed(payload: dict[str, Any]) -> bool:
@@ -331,7 +369,7 @@ def exec_event(obj: Any) -> Decoded | None:
     if kind == "item.completed":
         code = item.get("exit_code")
         failed = item.get("status") == "failed" or (type(code) is int and code != 0)
-        result = Result(item["id"], failed, error=item if failed else None)
+        result = Result(item["id"], failed, error=item if failed else None, size=_exec_size(item))
         if item["type"] in COMPLETION_ONLY:
             # reported only when done: the completion is the call and its result at once
             call = _exec_call(item)
@@ -339,6 +377,20 @@ def exec_event(obj: Any) -> Decoded | None:
             return EXEC, [call, result]
         return EXEC, [result]
     return EXEC, NOTHING
+
+
+def _exec_size(item: dict[str, Any]) -> int:
+    """The bytes of a completed item's text: a command's `aggregated_output`, an MCP tool
+    call's `result` (its content) or else its `error.message`; -1 for an item that holds
+    none (a file change, a web search, a trimmed command)."""
+    if "aggregated_output" in item:
+        return content_size(item["aggregated_output"])
+    result, error = item.get("result"), item.get("error")
+    if result is not None:
+        return content_size(result)
+    if type(error) is dict:
+        return content_size(error.get("message"))
+    return -1
 
 
 def _exec_call(item: dict[str, Any]) -> Call:

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.sizes import content_size
 
 CONTINUE = "continue"
 FAILED_STATES = frozenset({"errored", "canceled"})
@@ -79,7 +80,8 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
         failing = call_id in failed
-        return [Result(call_id, failing, error=message.get("content") if failing else None)]
+        said = message.get("content")
+        return [Result(call_id, failing, error=said if failing else None, size=content_size(said))]
     if role == "user":
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else []

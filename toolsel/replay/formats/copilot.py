@@ -23,6 +23,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 COPILOT = "copilot-cli"
 #: Event families with no tool content (the SDK's session-events schema).
@@ -79,6 +80,7 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
                 parent,
                 stamp,
                 error=data if failed else None,
+                size=_size(data),
             )
         ]
     if kind == "user.message":
@@ -87,6 +89,15 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
     if kind == "session.start" and type(data.get("sessionId")) is str:
         return [Session(data["sessionId"])]
     return NOTHING if kind.startswith(OTHER_FAMILIES) else UNKNOWN
+
+
+def _size(data: dict[str, Any]) -> int:
+    """The bytes of a completed call's `result.content` (what the model reads; its
+    `detailedContent` is shown to the user), else of its `error.message`."""
+    result, error = data.get("result"), data.get("error")
+    if result is None and type(error) is dict:
+        return content_size(error.get("message"))
+    return content_size(result.get("content") if type(result) is dict else result)
 
 
 def _tool(name: Any) -> str:

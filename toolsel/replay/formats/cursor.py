@@ -25,10 +25,15 @@ from toolsel.replay.events import (
 )
 from toolsel.replay.formats.claude import add_blocks
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 from toolsel.timeparse import iso_from_milliseconds
 
 TRANSCRIPT = "cursor-transcript"
 STREAM = "cursor-stream-json"
+#: The keys under which a completed stream-json call's result holds its outcome.
+OUTCOMES = frozenset({"success", "error", "rejected", "failure"})
+#: The keys of an outcome that hold text the model reads.
+TEXT_KEYS = ("content", "stdout", "stderr", "errorMessage", "output", "text")
 
 
 def transcript(obj: Any) -> Decoded | None:
@@ -72,7 +77,8 @@ def stream_event(obj: Any) -> Decoded | None:
         outcome = body.get("result")
         failed = _failed(outcome)
         error = outcome if failed else None
-        return STREAM, [call, Result(call_id, failed, timestamp=stamp, error=error)]
+        size = _outcome_size(outcome)
+        return STREAM, [call, Result(call_id, failed, timestamp=stamp, error=error, size=size)]
     return STREAM, NOTHING
 
 
@@ -96,6 +102,16 @@ def _failed(result: Any) -> bool:
     success = result.get("success")
     code = success.get("exitCode") if type(success) is dict else None
     return type(code) is int and code != 0
+
+
+def _outcome_size(result: Any) -> int:
+    """The bytes of a completed call's text: in its outcome (`success`, `error`, ...; else
+    the result itself), a read's `content`, a command's `stdout` and `stderr`, an error's
+    `errorMessage` (a command's `interleavedOutput` repeats its streams)."""
+    if type(result) is not dict:
+        return content_size(result)
+    outcome = next((v for k, v in result.items() if k in OUTCOMES and type(v) is dict), result)
+    return sum(content_size(outcome.get(key), 2) for key in TEXT_KEYS)
 
 
 def _stamp(milliseconds: Any) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Result
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 DROID = "droid"
 
@@ -31,7 +32,12 @@ def event(obj: Any) -> Decoded | None:
     if kind == "tool_result":
         failed = obj.get("isError") is True
         return DROID, [
-            Result(text_id(obj.get("id")), failed, error=obj.get("value") if failed else None)
+            Result(
+                text_id(obj.get("id")),
+                failed,
+                error=obj.get("value") if failed else None,
+                size=content_size(obj.get("value")),
+            )
         ]
     if kind == "completion":
         return DROID, NOTHING

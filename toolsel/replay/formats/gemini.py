@@ -26,6 +26,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size, response_size
 
 RECORDING = "gemini-cli"
 STREAM = "gemini-stream-json"
@@ -99,9 +100,25 @@ def _calls(message: dict[str, Any]) -> list[Event]:
                     timestamp=stamp,
                     implicit=True,
                     error=(outcome or call) if failed else None,
+                    size=parts_size(outcome),
                 )
             )
     return events
+
+
+def parts_size(parts: Any) -> int:
+    """The bytes of a recorded result's Gemini parts: each `functionResponse`'s output (or
+    error), each text part's text; a bare string is its text."""
+    if type(parts) is not list:
+        return content_size(parts)
+    size = 0
+    for part in parts:
+        response = part.get("functionResponse") if type(part) is dict else None
+        if type(response) is dict:
+            size += response_size(response.get("response"))
+        else:
+            size += content_size(part, 1)
+    return size
 
 
 def _text(content: Any) -> Any:
@@ -134,7 +151,11 @@ def stream_event(obj: Any) -> Decoded | None:
         failed = obj.get("status") == "error" or bool(obj.get("error"))
         return STREAM, [
             Result(
-                text_id(obj.get("tool_id")), failed, timestamp=stamp, error=obj if failed else None
+                text_id(obj.get("tool_id")),
+                failed,
+                timestamp=stamp,
+                error=obj if failed else None,
+                size=_stream_size(obj),
             )
         ]
     if kind == "init":
@@ -146,3 +167,11 @@ def stream_event(obj: Any) -> Decoded | None:
     if kind == "result" or kind == "error":
         return STREAM, NOTHING
     return None
+
+
+def _stream_size(result: dict[str, Any]) -> int:
+    """A stream `tool_result`'s `output`, else its error's `message`."""
+    error = result.get("error")
+    if "output" not in result and type(error) is dict:
+        return content_size(error.get("message"))
+    return content_size(result.get("output"))

@@ -19,6 +19,7 @@ import orjson
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 GOOSE = "goose"
 BLOCKS = frozenset({"toolRequest", "toolResponse"})
@@ -84,7 +85,12 @@ def _events(content: list[Any], role: Any) -> list[Event]:
                 result.get("status") == "error" or result.get("isError") is True
             )
             events.append(
-                Result(text_id(block.get("id")), failed, error=result if failed else None)
+                Result(
+                    text_id(block.get("id")),
+                    failed,
+                    error=result if failed else None,
+                    size=_size(result),
+                )
             )
     if not events and role == "user":
         text = human_text(
@@ -93,6 +99,28 @@ def _events(content: list[Any], role: Any) -> list[Event]:
         if text is not None:
             events.append(Human(text))
     return events
+
+
+def _size(result: Any) -> int:
+    """The bytes of a `toolResult`'s text: its `value`'s blocks (a list, or an MCP
+    result's `content`) meant for the model, or its `error`. A block annotated for the
+    user alone (`audience` without `assistant`) is left out, as goose leaves it out of the
+    request."""
+    if type(result) is not dict:
+        return 0
+    if "value" not in result:
+        return content_size(result.get("error"))
+    value = result["value"]
+    blocks = value.get("content") if type(value) is dict else value
+    if type(blocks) is not list:
+        return content_size(value)
+    return sum(content_size(block, 1) for block in blocks if _for_model(block))
+
+
+def _for_model(block: Any) -> bool:
+    annotations = block.get("annotations") if type(block) is dict else None
+    audience = annotations.get("audience") if type(annotations) is dict else None
+    return type(audience) is not list or "assistant" in audience
 
 
 def _request(block: dict[str, Any]) -> list[Event]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.sizes import content_size
 
 GROK = "grok-cli"
 RECORD_TYPES = frozenset(
@@ -38,6 +39,7 @@ def record(obj: Any) -> Decoded | None:
                 text_id(obj.get("tool_call_id")),
                 failed,
                 error=obj.get("content") if failed else None,
+                size=content_size(obj.get("content")),
             )
         ]
     if kind == "backend_tool_call":

@@ -14,6 +14,7 @@ from typing import Any
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.chat import message as chat_message
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 KIMI = "kimi"
 
@@ -52,7 +53,8 @@ def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
         result = loop_event.get("result")
         failed = type(result) is dict and result.get("isError") is True
         call_id = text_id(loop_event.get("toolCallId"))
-        return [Result(call_id, failed, implicit=True, error=result if failed else None)]
+        error = result if failed else None
+        return [Result(call_id, failed, implicit=True, error=error, size=content_size(result))]
     return []
 
 
@@ -78,8 +80,16 @@ def _message(message: dict[str, Any]) -> list[Event]:
         return events
     if role == "tool":
         failed = message.get("isError") is True
-        content = message.get("content") if failed else None
-        return [Result(text_id(message.get("toolCallId")), failed, implicit=True, error=content)]
+        content = message.get("content")
+        return [
+            Result(
+                text_id(message.get("toolCallId")),
+                failed,
+                implicit=True,
+                error=content if failed else None,
+                size=content_size(content),
+            )
+        ]
     if role == "user":
         origin = message.get("origin")
         if type(origin) is dict and origin.get("kind") not in (None, "user"):
@@ -121,7 +131,7 @@ def context_events(obj: dict[str, Any]) -> tuple[Event, ...] | list[Event]:
         return NOTHING
     _, events = chat_message(obj)
     if role == "tool" and _status(obj.get("content")).startswith(ERROR_STATUS):
-        return [Result(e.id, True) if isinstance(e, Result) else e for e in events]
+        return [Result(e.id, True, size=e.size) if isinstance(e, Result) else e for e in events]
     return events
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Human, Result, Session
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 OPENCODE = "opencode"
 #: The `type` of a `run --format json` event (`part` beside it).
@@ -103,8 +104,16 @@ def part(item: dict[str, Any]) -> list[Event]:
         elif "output" in state:
             failed = False
     if failed is not None:
-        said = state.get("error", state.get("output")) if failed else None
-        events.append(Result(call_id, failed, implicit=echo, error=said))
+        said = state["error"] if failed and "error" in state else state.get("output")
+        events.append(
+            Result(
+                call_id,
+                failed,
+                implicit=echo,
+                error=said if failed else None,
+                size=content_size(said),
+            )
+        )
     return events
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Human, Result, human_text
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 OPENHANDS = "openhands"
 
@@ -46,7 +47,15 @@ def event(obj: Any) -> Decoded | None:
             )
         ]
     failed = _failed(obj)
-    return OPENHANDS, [Result(call_id, failed, timestamp=stamp, error=obj if failed else None)]
+    return OPENHANDS, [
+        Result(
+            call_id,
+            failed,
+            timestamp=stamp,
+            error=obj if failed else None,
+            size=content_size(obj.get("content")),
+        )
+    ]
 
 
 def _failed(obj: dict[str, Any]) -> bool:

@@ -22,6 +22,7 @@ from toolsel.replay.events import (
     human_text,
 )
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import content_size
 
 PI = "pi"
 #: Entry types with no tool content.
@@ -69,8 +70,17 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
         return events
     if role == "toolResult":
         failed = message.get("isError") is True
-        error = message.get("content") if failed else None
-        return [Result(text_id(message.get("toolCallId")), failed, UNSET, stamp, error=error)]
+        content = message.get("content")
+        return [
+            Result(
+                text_id(message.get("toolCallId")),
+                failed,
+                UNSET,
+                stamp,
+                error=content if failed else None,
+                size=content_size(content),
+            )
+        ]
     if role == "user":
         text = human_text(message.get("content"))
         return [Human(text)] if text is not None else NOTHING

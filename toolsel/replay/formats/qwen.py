@@ -14,6 +14,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.shared import text_id
+from toolsel.replay.sizes import response_size
 
 QWEN = "qwen-code"
 RECORD_TYPES = frozenset({"user", "assistant", "system", "tool_result"})
@@ -56,7 +57,9 @@ def record(obj: Any) -> Decoded | None:
             output = response.get("response")
             failed = call_id in failed_ids or (type(output) is dict and "error" in output)
             said = output if failed else None
-            events.append(Result(call_id, failed, timestamp=stamp, error=said))
+            events.append(
+                Result(call_id, failed, timestamp=stamp, error=said, size=response_size(output))
+            )
     if not events and obj.get("type") == "user":
         text = human_text([{"type": "text", "text": p["text"]} for p in parts
                            if type(p) is dict and type(p.get("text")) is str])  # fmt: skip
