@@ -22,8 +22,18 @@ from toolsel.replay.failures import MAX_CHARS, error_message, normalise
         ("\x1b[31mred\x1b[0m alert\x07", "red alert"),
         ({"exit_code": 3}, ""),
         (None, ""),
+        # Cursor's outcomes: an error's errorMessage, a shell run's stderr under success
+        ({"error": {"errorMessage": "not found"}}, "not found"),
+        ({"success": {"exitCode": 1, "stderr": "killed"}}, "killed"),
+        ({"rejected": {"reason": "user said no"}}, ""),
+        ({"rejected": "user said no"}, "user said no"),
+        # Gemini's recorded result: parts, a functionResponse, its response, its error
+        ([{"functionResponse": {"id": "f1", "response": {"error": "no such file"}}}], "no such file"),
+        # Kimi's tool message: its status line, unwrapped
+        ([{"type": "text", "text": "<system>ERROR: exit 1.</system>"}, {"type": "text", "text": "x"}],
+         "ERROR: exit 1."),
     ],
-)
+)  # fmt: skip
 def test_the_first_line_is_kept_without_escapes(content: object, message: str) -> None:
     assert error_message(content) == message
 

@@ -189,6 +189,7 @@ def test_a_loop_results_size_is_its_output_and_a_context_error_keeps_its_size(cl
 
 
 def test_a_kimi_context_error_keeps_its_size() -> None:
+    from toolsel.replay.failures import error_message
     from toolsel.replay.formats.kimi import context as context_line
 
     said = [{"type": "text", "text": "<system>ERROR: boom</system>"}, {"type": "text", "text": "é"}]
@@ -196,3 +197,4 @@ def test_a_kimi_context_error_keeps_its_size() -> None:
     assert decoded is not None
     (result,) = decoded[1]
     assert (result.is_error, result.size) == (True, len("<system>ERROR: boom</system>") + 2)
+    assert error_message(result.error) == "ERROR: boom"  # why it failed: its status line

@@ -21,11 +21,17 @@ MAX_CHARS = 200
 READ_CHARS = 4000
 #: Keys of an object result that hold what it said, most telling first (`error_code`: all
 #: that an Anthropic server tool's error object says; `outputs` and their `logs`: a
-#: Responses `code_interpreter_call`'s).
+#: Responses `code_interpreter_call`'s; `errorMessage`, `rejected`, `failure` and a
+#: `success` with a non-zero exit code: Cursor's outcomes; `functionResponse` and its
+#: `response`: Gemini's recorded parts).
 TEXT_KEYS = (
-    "error", "message", "stderr", "aggregated_output", "text", "content", "output", "result",
-    "value", "Err", "error_code", "outputs", "logs",
+    "error", "message", "errorMessage", "stderr", "aggregated_output", "text", "content",
+    "output", "result", "value", "Err", "error_code", "outputs", "logs", "rejected",
+    "failure", "success", "functionResponse", "response",
 )  # fmt: skip
+#: How deep in a result's content its message is looked for (Gemini's recorded result: a
+#: list of parts, a part's `functionResponse`, its `response`, its `error`).
+DEPTH = 5
 
 #: Terminal escape sequences: CSI (colours, cursor moves), OSC (titles, links) and the
 #: two-character ones.
@@ -39,7 +45,7 @@ def error_message(content: Any) -> str:
     """The first non-blank line of what a failing result said, with terminal escapes and
     control characters removed, every secret masked (the one redaction path), at most
     MAX_CHARS characters; "" when it said nothing readable."""
-    text = _text(content, 3)
+    text = _text(content, DEPTH)
     if not text:
         return ""
     return _safe_line(next((ln for ln in text[:READ_CHARS].splitlines() if ln.strip()), ""))

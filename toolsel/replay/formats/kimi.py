@@ -131,7 +131,11 @@ def context_events(obj: dict[str, Any]) -> tuple[Event, ...] | list[Event]:
         return NOTHING
     _, events = chat_message(obj)
     if role == "tool" and _status(obj.get("content")).startswith(ERROR_STATUS):
-        return [Result(e.id, True, size=e.size) if isinstance(e, Result) else e for e in events]
+        said = obj.get("content")  # its status line first: `<system>ERROR: ...</system>`
+        return [
+            Result(e.id, True, error=said, size=e.size) if isinstance(e, Result) else e
+            for e in events
+        ]
     return events
 
 
