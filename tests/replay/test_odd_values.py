@@ -30,7 +30,7 @@ ODD_VALUES: list[Any] = [None, True, False, 0, -1, 7, HUGE, 1.5, -0.0, 1e300, ""
                          {}, {"type": 1}, {"": None}]  # fmt: skip
 #: Examples per format: a quarter of the profile's (CI: 25, 675 in all; explore: 250). The
 #: sweep below tries each field with each type in full; these draw places and mixes.
-EXAMPLES = settings.default.max_examples // 4
+EXAMPLES = max(settings.default.max_examples // 4, 8)
 #: One value of each type, for the sweep.
 SWEEP_VALUES: list[Any] = [None, True, 0, HUGE, 1.5, "", "x", [], [{}], {}, {"type": 1}]
 
