@@ -145,6 +145,17 @@ def cases(folder: Path) -> dict[str, list[str]]:
         "-r",
         _registry(folder, "redos.json", [redos]),
     ]
+    # values nested 1,000 levels deep (the full parse reads 1,024): a tool's name, a
+    # block's type and an input, each line twice (a repeated call's input is compared)
+    deep = "[" * 1000 + "]" * 1000
+    lines = [
+        '{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": %s, "input": {}}]}',
+        '{"role": "assistant", "content": [{"type": %s, "id": "t2", "name": "x", "input": {}}]}',
+        '{"role": "assistant", "content": [{"type": "tool_use", "id": "t3", "name": "x", "input": {"a": %s}}]}',
+        '{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": %s, "arguments": "{}"}}]}',
+    ]  # fmt: skip
+    (folder / "deep.jsonl").write_text("".join(2 * (line % deep + "\n") for line in lines))
+    made["replay-deep-values"] = ["replay", str(folder / "deep.jsonl"), "--format", "json"]
     # a huge registry refused from its size (sparse: 2 GB, no blocks)
     with (folder / "huge.yaml").open("wb") as handle:
         handle.truncate(2 * 1024**3)

@@ -763,7 +763,7 @@ def test_rollout_lines_of_every_kind() -> None:
     assert assistant == ("codex-rollout", ()) and assistant[1] is NOTHING
     for payload in ({"type": "future_item"}, {"type": None}, {"text": "x"}):
         decoded = rollout({"type": "response_item", "payload": payload})
-        assert decoded == ("codex-rollout", ()) and decoded[1] is UNKNOWN
+        assert decoded == ("codex-rollout", UNKNOWN)
     assert rollout({"type": "session_meta", "payload": {"id": "s1", "cwd": "/x"}}) == ("codex-rollout", [Session("s1")])  # fmt: skip
     meta = rollout({"type": "session_meta", "payload": {"cwd": "/x"}})
     assert meta == ("codex-rollout", ()) and meta[1] is NOTHING
@@ -773,7 +773,7 @@ def test_rollout_lines_of_every_kind() -> None:
     assert token == ("codex-rollout", ()) and token[1] is NOTHING
     for line_type in ("future_line", 7):
         decoded = rollout({"type": line_type, "payload": {}})
-        assert decoded == ("codex-rollout", ()) and decoded[1] is UNKNOWN
+        assert decoded == ("codex-rollout", UNKNOWN)
     assert rollout({"type": "response_item", "payload": "x"}) is None
     assert rollout({"type": "response_item"}) is None and rollout("x") is None
 
@@ -940,7 +940,7 @@ def test_codex_exec_events_without_a_tool_item() -> None:
         decoded = exec_event(event)
         assert decoded == ("codex-exec", ()) and decoded[1] is NOTHING
     future = exec_event({"type": "item.completed", "item": {"id": "item_8", "type": "future_tool"}})
-    assert future == ("codex-exec", ()) and future[1] is UNKNOWN
+    assert future == ("codex-exec", UNKNOWN)
     assert exec_event({"type": 1, "item": {}}) is None and exec_event("item.started") is None
 
 

@@ -198,7 +198,7 @@ def test_the_session_start_names_the_session_and_other_events_are_known_or_unkno
         decoded = decode(kind, {})
         assert decoded == ("copilot-cli", ()) and decoded[1] is NOTHING
     decoded = decode("tool.future_event", {"toolCallId": "c9"})
-    assert decoded == ("copilot-cli", ()) and decoded[1] is UNKNOWN
+    assert decoded == ("copilot-cli", UNKNOWN)
     assert decode("session.start", "s") is None
     assert copilot({"type": 1, "data": {}}) is None and copilot([]) is None
 

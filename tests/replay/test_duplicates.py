@@ -50,3 +50,24 @@ def test_enrich_takes_a_richer_input_only() -> None:
     empty = call(given=[])
     assert not enrich(empty, call(given={})) and empty.input == []  # empty for empty
     assert enrich(empty, call(given="text")) and empty.input == "text"
+
+
+def _nested(levels: int, leaf: Any) -> Any:
+    value = leaf
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("leaf", "other", "kind"), [(1, 1, "identical"), (1, 2, "conflicting"), (1, [1], "conflicting")]
+)
+def test_inputs_nested_past_pythons_recursion_are_compared(
+    leaf: Any, other: Any, kind: str
+) -> None:
+    """`==` fails some 900 levels down; a JSON line may nest 1,024 (a RecursionError)."""
+    first, again = (
+        call("Read", {"a": _nested(1000, leaf)}),
+        call("Read", {"a": _nested(1000, other)}),
+    )
+    assert duplicate_kind(first, again) == kind

@@ -171,7 +171,7 @@ def test_a_recordings_header_and_control_lines() -> None:
     assert recording({"$rewindTo": "m2"}) == ("gemini-cli", ())
     assert recording({"$patch": {"id": "m1"}}) == ("gemini-cli", ())
     unknown = recording({"id": "x", "type": "model", "content": ""})
-    assert unknown == ("gemini-cli", ()) and unknown[1] is UNKNOWN
+    assert unknown == ("gemini-cli", UNKNOWN)
     assert recording({"id": "x", "type": 1}) is None and recording(["user"]) is None
 
 

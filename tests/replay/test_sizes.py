@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -138,3 +139,17 @@ def test_stats_shows_sizes_in_every_format(cli: Cli, resumed: Path) -> None:
     assert "7.0 kB (1,750 tok)" in human
     page = cli("stats", str(resumed), "--format", "html").stdout
     assert '"median_tokens":1750' in page.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [[2**70, 1.5, True, None, 'é"\n'], {"a": [1, {"b": []}], "": {}}, [], {}, "x"],
+)
+def test_an_input_orjson_cannot_write_is_measured_as_compact_json(value: Any) -> None:
+    """An integer past 64 bits, or nesting past orjson's 255 levels (1,000 here, past
+    Python's own recursion): still its compact JSON's bytes."""
+    deep = value
+    for _ in range(1000):
+        deep = [deep]
+    compact = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    assert input_size(deep, False) == len(compact) + 2000

@@ -17,15 +17,38 @@ def duplicate_kind(earlier: Call, later: Call) -> str:
     if earlier.tool != later.tool:
         return "conflicting"
     before, after = earlier.arguments, later.arguments
-    if before == after:
+    if same_value(before, after):
         return "identical"
     if _is_empty(before) and not _is_empty(after):
         return "enriched"
     if isinstance(before, dict) and isinstance(after, dict):
         shared = before.keys() & after.keys()
-        if all(before[k] == after[k] for k in shared) and len(after) > len(before):
+        if all(same_value(before[k], after[k]) for k in shared) and len(after) > len(before):
             return "enriched"
     return "conflicting"
+
+
+def same_value(one: Any, other: Any) -> bool:
+    """`one == other` for JSON values, also when they nest deeper than Python compares (a
+    line may hold 1,000 levels; `==` fails with a RecursionError past about 900)."""
+    try:
+        return bool(one == other)
+    except RecursionError:
+        pass
+    pairs = [(one, other)]
+    while pairs:
+        a, b = pairs.pop()
+        if type(a) is list and type(b) is list:
+            if len(a) != len(b):
+                return False
+            pairs += zip(a, b, strict=True)
+        elif type(a) is dict and type(b) is dict:
+            if a.keys() != b.keys():
+                return False
+            pairs += ((a[key], b[key]) for key in a)
+        elif type(a) in (list, dict) or type(b) in (list, dict) or a != b:
+            return False
+    return True
 
 
 def enrich(existing: Call, call: Call) -> bool:

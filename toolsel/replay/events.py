@@ -172,9 +172,22 @@ NOTHING: tuple[Event, ...] = ()
 
 class _UnknownRecord(tuple):  # type: ignore[type-arg]
     """No events, and a record type the decoder does not know (an empty tuple subclass: the
-    shared empty tuple `NOTHING` could not be told apart by identity)."""
+    shared empty tuple `NOTHING` could not be told apart by identity). It equals only
+    itself, so that `decoded == (fmt, ())` tells a known record with nothing to count from
+    an unknown one, and it stays the one instance when pickled."""
 
     __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __ne__(self, other: object) -> bool:
+        return other is not self
+
+    __hash__ = tuple.__hash__
+
+    def __reduce__(self) -> str:
+        return "UNKNOWN"
 
 
 #: A record of the format whose type its decoder does not know (compared by identity).

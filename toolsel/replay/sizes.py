@@ -98,5 +98,23 @@ def input_size(value: Any, encoded: bool) -> int:
         return 0
     try:
         return len(orjson.dumps(value))
-    except TypeError:  # a value orjson cannot write (an integer past 64 bits)
-        return len(str(value))
+    except TypeError:  # an integer past 64 bits, or lists and objects over 255 levels deep
+        return _compact_size(value)
+
+
+def _compact_size(value: Any) -> int:
+    """The bytes of a value as compact JSON, counted without recursion (a JSON line may
+    nest 1,000 levels, past what a recursive writer can)."""
+    size, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is list:
+            size += 2 + max(len(item) - 1, 0)  # brackets and commas
+            stack += item
+        elif type(item) is dict:
+            size += 2 + max(len(item) - 1, 0) + len(item)  # braces, commas and colons
+            stack += item.keys()
+            stack += item.values()
+        else:
+            size += len(msgspec.json.encode(item))  # a scalar: integers of any size too
+    return size

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Human, Result, human_text
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import arguments_call
+from toolsel.replay.formats.shared import arguments_call, as_text
 from toolsel.replay.sizes import content_size
 
 ANTHROPIC = "anthropic"
@@ -45,7 +45,9 @@ def message(obj: dict[str, Any]) -> Decoded:
         return OPENAI_CHAT, _openai_events(obj, role)
     content = obj.get("content")
     if type(content) is list and any(
-        type(b) is dict and str(b.get("type", "")).endswith(("tool_use", "tool_result"))
+        type(b) is dict
+        and type(kind := b.get("type")) is str
+        and kind.endswith(("tool_use", "tool_result"))
         for b in content
     ):
         events: list[Event] = []
@@ -72,13 +74,13 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
                 events.append(
                     arguments_call(
                         call_id if type(call_id) is str else "",
-                        str(function.get("name", "")),
+                        as_text(function.get("name", "")),
                         function.get("arguments"),
                     )
                 )
     legacy = obj.get("function_call")  # the older function calling: one call, no id
     if type(legacy) is dict:
-        events.append(arguments_call("", str(legacy.get("name", "")), legacy.get("arguments")))
+        events.append(arguments_call("", as_text(legacy.get("name", "")), legacy.get("arguments")))
     if role == "tool":
         listed = obj.get("tool_call_ids")
         # one message answering several calls: whose part of its text is whose is not said

@@ -24,7 +24,7 @@ from toolsel.replay.events import (
     SidechainStart,
     human_text,
 )
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.formats.shared import as_text, text_id
 from toolsel.replay.sizes import content_size
 
 CLAUDE_CODE = "claude-code"
@@ -166,7 +166,7 @@ def add_blocks(
             events.append(
                 Call(
                     call_id if type(call_id) is str else text_id(call_id),  # "": no id, by position
-                    name if type(name) is str else str(name),
+                    as_text(name),
                     block["input"] if "input" in block else {},  # noqa: SIM401 - .get() builds the default on every call
                     message_id=msg_id,
                     parent=parent,

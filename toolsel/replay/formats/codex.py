@@ -33,7 +33,7 @@ from toolsel.replay.events import (
     Session,
     human_text,
 )
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.formats.shared import arguments_call, as_text, text_id
 from toolsel.replay.sizes import content_size, text_bytes
 
 RESPONSES = "openai-responses"
@@ -302,7 +302,8 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
     if kind == "mcp_tool_call_end":
         invocation = payload.get("invocation")
         invocation = invocation if type(invocation) is dict else {}
-        name = f"mcp__{invocation.get('server', '')}__{invocation.get('tool', '')}"
+        server, tool = as_text(invocation.get("server", "")), as_text(invocation.get("tool", ""))
+        name = f"mcp__{server}__{tool}"
         arguments = invocation.get("arguments")
     elif type(payload.get("tool")) is str and payload["tool"]:
         name = payload["tool"]
@@ -402,5 +403,7 @@ def _exec_call(item: dict[str, Any]) -> Call:
         arguments = item.get("arguments")
         return Call(item["id"], named, arguments if arguments is not None else {})
     return Call(
-        item["id"], str(item.get("type")), {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS}
+        item["id"],
+        as_text(item.get("type")),
+        {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS},
     )

@@ -1,8 +1,9 @@
-"""What several decoders share: ids read as text, and calls whose arguments may be
-JSON-encoded."""
+"""What several decoders share: ids and names read as text, and calls whose arguments may
+be JSON-encoded."""
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
 from toolsel.replay.events import Call
@@ -15,6 +16,34 @@ def text_id(value: Any) -> str:
     if value is None or type(value) is bool or isinstance(value, (dict, list)):
         return ""
     return str(value)
+
+
+#: Levels of a list or object `as_text` writes out in full (Python's own repr of a value
+#: nested about 1,000 deep, which a JSON line may hold, fails with a RecursionError).
+SHOWN_LEVELS = 100
+
+
+def as_text(value: Any) -> str:
+    """A value read as text where the format wants a string (a tool's name): a string as it
+    is, another value as Python writes it, cut at a few levels when nested deeper than
+    SHOWN_LEVELS."""
+    if type(value) is str:
+        return value
+    if type(value) in (list, dict) and _deeper_than(value, SHOWN_LEVELS):
+        return reprlib.repr(value)
+    return str(value)
+
+
+def _deeper_than(value: Any, levels: int) -> bool:
+    """Whether lists and objects nest more than `levels` deep in `value` (without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > levels:
+            return True
+        inner = item.values() if type(item) is dict else item
+        stack += [(each, depth + 1) for each in inner if type(each) in (list, dict)]
+    return False
 
 
 def arguments_call(
