@@ -71,6 +71,16 @@ TESTS: dict[str, list[str]] = {
             "antigravity chat claude codex copilot cursor droid fast gemini grok kimi openhands pi"
         ).split()
     },
+    # the fast path's structs and decoders, split from fast.py: pinned by its test file,
+    # which checks that the fast and the full decoding paths give the same events
+    "toolsel/replay/formats/fast_shapes.py": ["tests/replay/test_fast.py"],
+    **{
+        f"toolsel/replay/formats/{name}.py": [
+            f"tests/replay/test_{name}.py",
+            "tests/replay/test_fast.py",
+        ]
+        for name in ("fast_claude", "fast_codex")
+    },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
     # what the readers share (ids as text, encoded arguments): pinned where they were born
     "toolsel/replay/formats/shared.py": [
