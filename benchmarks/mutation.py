@@ -106,7 +106,11 @@ TESTS: dict[str, list[str]] = {
     "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
     "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
     "toolsel/live/sources.py": ["tests/live/test_sources.py"],
-    "toolsel/live/configfile.py": ["tests/live/test_sources.py", "tests/cli/test_live.py"],
+    "toolsel/live/configfile.py": [
+        "tests/live/test_configfile.py",
+        "tests/live/test_sources.py",
+        "tests/cli/test_live.py",
+    ],
     "toolsel/live/stdio.py": ["tests/live/test_stdio.py"],
     **{
         f"toolsel/sources/{name}.py": [
