@@ -806,3 +806,27 @@ def test_each_keyword_change_carries_its_values(
 ) -> None:
     found = compare_schemas(old, new, old_strict=False, new_strict=False)
     assert [(d.rule, d.old, d.new) for d in found] == changes
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changes"),
+    [
+        # a key that is no string (YAML allows it) is sorted as text, beside the others
+        ({1: "a", "y": 1}, {1: "b", "y": 1}, [("TD119", "/1", "(root): `1` changed (not compared keyword by keyword); review by hand", "a", "b")]),
+        # an extension changed first, then an unknown keyword: the second is still reviewed
+        ({"x-a": 1, "y": 1}, {"x-a": 2, "y": 2}, [("TD119", "/y", "(root): `y` changed (not compared keyword by keyword); review by hand", 1, 2)]),
+        # a required property that is new, then one that became required: both said
+        (obj({"b": STR}), obj({"a": STR, "b": STR}, ["a", "b"]), [
+            ("TD102", "/properties/a", "required parameter a added", None, STR),
+            ("TD104", "/required", "parameter b became required", [], ["a", "b"])]),
+        # a nested object closed: said where it is
+        (prop(type="object"), prop(type="object", additionalProperties=False), [
+            ("TD112", "/properties/x/additionalProperties", "x: additionalProperties tightened (extra keys now rejected)", True, False)]),
+    ],
+    ids=["a key that is no string", "an extension then a keyword", "required: new then existing", "a nested object closed"],
+)  # fmt: skip
+def test_the_walk_says_each_change_where_it_is_with_its_values(
+    old: Any, new: Any, changes: list[tuple[str, str, str, Any, Any]]
+) -> None:
+    found = compare_schemas(old, new, old_strict=False, new_strict=False)
+    assert [(d.rule, d.pointer, d.message, d.old, d.new) for d in found] == changes
