@@ -499,6 +499,17 @@ def test_a_whole_document_is_read_by_the_full_path(tmp_path: Path) -> None:
     assert [n for n, _, _ in got] == [2, 19]  # the lines its elements open on
 
 
+def test_a_line_of_utf_8_beside_a_broken_one_still_takes_the_fast_path(tmp_path: Path) -> None:
+    """A block that is not valid UTF-8 is checked line by line: its good lines stay fast."""
+    good = json.dumps({**CLAUDE, "pad": "café"}, ensure_ascii=False).encode()
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(good + b"\n" + b'{"type": "summary", "summary": "caf\xe9"}\n')
+    full, quick = _both(str(path))
+    assert quick == full
+    (number, obj, _), *_ = fast.records(str(path), Reading(), None, detect)
+    assert (number, obj) == (1, good)  # its bytes: decoded by the fast path
+
+
 def test_a_json_file_of_lines_is_read_line_by_line_with_progress(tmp_path: Path) -> None:
     """A `.json` file that is no single document takes the full path, progress and all."""
     path = _write(tmp_path / "t.json", [CLAUDE, CHAT])
