@@ -83,6 +83,16 @@ TESTS: dict[str, list[str]] = {
         ]
         for name in ("continuedev", "goose", "opencode", "qwen")
     },
+    # the fast path's structs and decoders, split from fast.py: pinned by its test file,
+    # which checks that the fast and the full decoding paths give the same events
+    "toolsel/replay/formats/fast_shapes.py": ["tests/replay/test_fast.py"],
+    **{
+        f"toolsel/replay/formats/{name}.py": [
+            f"tests/replay/test_{name}.py",
+            "tests/replay/test_fast.py",
+        ]
+        for name in ("fast_claude", "fast_codex")
+    },
     "toolsel/replay/formats/__init__.py": ["tests/replay/test_formats.py"],
     # what the readers share (ids as text, encoded arguments): pinned where they were born
     "toolsel/replay/formats/shared.py": [
@@ -108,7 +118,11 @@ TESTS: dict[str, list[str]] = {
     "toolsel/live/__init__.py": ["tests/live/test_resolve.py"],
     "toolsel/live/fetch.py": ["tests/live/test_fetch.py", "tests/live/test_stdio.py"],
     "toolsel/live/sources.py": ["tests/live/test_sources.py"],
-    "toolsel/live/configfile.py": ["tests/live/test_sources.py", "tests/cli/test_live.py"],
+    "toolsel/live/configfile.py": [
+        "tests/live/test_configfile.py",
+        "tests/live/test_sources.py",
+        "tests/cli/test_live.py",
+    ],
     "toolsel/live/stdio.py": ["tests/live/test_stdio.py"],
     **{
         f"toolsel/sources/{name}.py": [

@@ -761,3 +761,72 @@ def test_a_default_kept_is_no_change_beside_another() -> None:
     assert [d.rule for d in compare_schemas(old, new, old_strict=False, new_strict=False)] == [
         "TD113"
     ]
+
+
+#: (case id, OLD, NEW, every change as (rule, value before, value after)): the values a
+#: node's own keywords carry into `toolsel diff` (its `before` and `after`), both directions
+#: where the reverse is another change.
+KEYWORD_VALUES: list[tuple[str, Any, Any, list[tuple[str, Any, Any]]]] = [
+    ("const introduced", prop(type="string"), prop(type="string", const="a"), [("TD110", None, "a")]),
+    ("const dropped", prop(type="string", const="a"), prop(type="string"), [("TD109", "a", None)]),
+    ("const changed", prop(const="a"), prop(const="b"), [("TD110", "a", "b")]),
+    ("enum introduced", prop(type="string"), prop(type="string", enum=["a"]), [("TD110", None, ["a"])]),
+    ("enum dropped", prop(type="string", enum=["a"]), prop(type="string"), [("TD109", ["a"], None)]),
+    # an enum that is no list counts as no enum, but its value is still shown
+    ("enum no list to a list", prop(enum="a"), prop(enum=["a"]), [("TD110", "a", ["a"])]),
+    ("enum a list to no list", prop(enum=["a"]), prop(enum="a"), [("TD109", ["a"], "a")]),
+    ("pattern added", prop(type="string"), prop(type="string", pattern="^a"), [("TD113", None, "^a")]),
+    ("pattern removed", prop(type="string", pattern="^a"), prop(type="string"), [("TD113", "^a", None)]),
+    ("pattern changed", prop(pattern="^a"), prop(pattern="^b"), [("TD113", "^a", "^b")]),
+    ("format changed", prop(format="uri"), prop(format="email"), [("TD115", "uri", "email")]),
+    ("bound raised", prop(maxLength=5), prop(maxLength=10), [("TD114", 5, 10)]),
+    ("bound removed", prop(type="number", minimum=1), prop(type="number"), [("TD114", 1, None)]),
+    ("description changed", prop(description="a"), prop(description="b"), [("TD118", "a", "b")]),
+    # a bound reviewed by hand, or beyond any limit, and the next bound still compared
+    ("bound not a number", prop(maxLength="5", minimum=1), prop(maxLength=5, minimum=2),
+     [("TD119", "5", 5), ("TD114", 1, 2)]),
+    ("bound beyond the safe integers", prop(maximum=2**53 - 1, minLength=1), prop(minLength=2),
+     [("TD114", 2**53 - 1, None), ("TD114", 1, 2)]),
+    ("bound moved beyond the safe integers", prop(maximum=2**53 - 1), prop(maximum=2**60),
+     [("TD114", 2**53 - 1, 2**60)]),
+    # a type narrowed (not changed outright): the node's other keywords are still compared
+    ("type narrowed and more", prop(type=["string", "integer"], maxLength=10),
+     prop(type="string", maxLength=5), [("TD106", ["string", "integer"], "string"), ("TD114", 10, 5)]),
+    # a text kept is no change beside another
+    ("description kept", prop(description="a", maxLength=10), prop(description="a", maxLength=5),
+     [("TD114", 10, 5)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changes"), [c[1:] for c in KEYWORD_VALUES], ids=[c[0] for c in KEYWORD_VALUES]
+)
+def test_each_keyword_change_carries_its_values(
+    old: Any, new: Any, changes: list[tuple[str, Any, Any]]
+) -> None:
+    found = compare_schemas(old, new, old_strict=False, new_strict=False)
+    assert [(d.rule, d.old, d.new) for d in found] == changes
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changes"),
+    [
+        # a key that is no string (YAML allows it) is sorted as text, beside the others
+        ({1: "a", "y": 1}, {1: "b", "y": 1}, [("TD119", "/1", "(root): `1` changed (not compared keyword by keyword); review by hand", "a", "b")]),
+        # an extension changed first, then an unknown keyword: the second is still reviewed
+        ({"x-a": 1, "y": 1}, {"x-a": 2, "y": 2}, [("TD119", "/y", "(root): `y` changed (not compared keyword by keyword); review by hand", 1, 2)]),
+        # a required property that is new, then one that became required: both said
+        (obj({"b": STR}), obj({"a": STR, "b": STR}, ["a", "b"]), [
+            ("TD102", "/properties/a", "required parameter a added", None, STR),
+            ("TD104", "/required", "parameter b became required", [], ["a", "b"])]),
+        # a nested object closed: said where it is
+        (prop(type="object"), prop(type="object", additionalProperties=False), [
+            ("TD112", "/properties/x/additionalProperties", "x: additionalProperties tightened (extra keys now rejected)", True, False)]),
+    ],
+    ids=["a key that is no string", "an extension then a keyword", "required: new then existing", "a nested object closed"],
+)  # fmt: skip
+def test_the_walk_says_each_change_where_it_is_with_its_values(
+    old: Any, new: Any, changes: list[tuple[str, str, str, Any, Any]]
+) -> None:
+    found = compare_schemas(old, new, old_strict=False, new_strict=False)
+    assert [(d.rule, d.pointer, d.message, d.old, d.new) for d in found] == changes

@@ -499,6 +499,26 @@ def test_a_whole_document_is_read_by_the_full_path(tmp_path: Path) -> None:
     assert [n for n, _, _ in got] == [2, 19]  # the lines its elements open on
 
 
+def test_a_line_of_utf_8_beside_a_broken_one_still_takes_the_fast_path(tmp_path: Path) -> None:
+    """A block that is not valid UTF-8 is checked line by line: its good lines stay fast."""
+    good = json.dumps({**CLAUDE, "pad": "café"}, ensure_ascii=False).encode()
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(good + b"\n" + b'{"type": "summary", "summary": "caf\xe9"}\n')
+    full, quick = _both(str(path))
+    assert quick == full
+    (number, obj, _), *_ = fast.records(str(path), Reading(), None, detect)
+    assert (number, obj) == (1, good)  # its bytes: decoded by the fast path
+
+
+def test_a_json_file_of_lines_is_read_line_by_line_with_progress(tmp_path: Path) -> None:
+    """A `.json` file that is no single document takes the full path, progress and all."""
+    path = _write(tmp_path / "t.json", [CLAUDE, CHAT])
+    full, quick = _both(path)
+    assert quick == full
+    records, _, told = quick
+    assert [n for n, _, _ in records] == [1, 2] and sum(told) == Path(path).stat().st_size
+
+
 def test_a_line_over_the_limit_is_unreadable_and_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     monkeypatch.setattr(lines, "BLOCK_BYTES", 64)
     monkeypatch.setattr(lines, "MAX_LINE_BYTES", 300)
@@ -585,6 +605,11 @@ COMMON = [
         "payload": {"turn_id": "t1", "cwd": "/tmp/repo"},
     },
     {"type": "user", "uuid": "u", "message": {"role": "user", "content": "café crème"}},
+    # a Claude Code line of a type with no events: known by its uuid, its sessionId, or (a
+    # snapshot, a summary) its type alone
+    {"type": "file-history-snapshot", "messageId": "m", "snapshot": {}, "isSnapshotUpdate": False},
+    {"type": "progress", "uuid": "u", "data": {"type": "hook_progress"}},
+    {"type": "progress", "sessionId": "s", "data": {"type": "hook_progress"}},
 ]
 
 
