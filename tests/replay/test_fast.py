@@ -431,11 +431,19 @@ EDGES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("record", EDGES)
-def test_edge_records_decode_as_detect_does(record: dict[str, Any]) -> None:
+#: The edges the fast path leaves to the full path (by their place in EDGES): a Codex
+#: function call with an `action` and no arguments, and a stream-json item of Codex exec.
+LEFT_TO_THE_FULL_PATH = {0, 11}
+
+
+@pytest.mark.parametrize(("number", "record"), list(enumerate(EDGES)))
+def test_edge_records_decode_as_detect_does(number: int, record: dict[str, Any]) -> None:
     line = msgspec.json.decode(json.dumps(record).encode(), type=fast_shapes.Line)
     decoded = fast.decode_line(line)
-    if decoded is not fast_shapes.FALLBACK:
+    if number in LEFT_TO_THE_FULL_PATH:  # read by the full path: nothing to compare
+        assert decoded is fast_shapes.FALLBACK
+    else:  # read here, exactly as the full path reads it
+        assert decoded is not fast_shapes.FALLBACK
         assert _events(decoded) == _events(detect(record))
 
 
