@@ -50,3 +50,19 @@ def corpus_result_bytes(run: Any, name: str) -> dict[str, Any]:
     return {
         tool: entry["result_bytes"] for tool, entry in json.loads(result.stdout)["tools"].items()
     }
+
+
+def detected_as(obj: Any) -> str | None:
+    """The format detection takes a record for (None: no format's)."""
+    from toolsel.replay.formats import detect
+
+    decoded = detect(obj)
+    return None if decoded is None else decoded[0]
+
+
+def failed_calls(run: Any, path: Path, fmt: str) -> list[tuple[str, str]]:
+    """(tool, message) of each failed call `replay -f json` lists, read as `fmt` (`run`:
+    the tests' `cli` fixture)."""
+    args = ("replay", str(path), "--no-registry", "--input-format", fmt, "-f", "json")
+    files = json.loads(run(*args).stdout)["files"]
+    return [(c["tool"], c["message"]) for f in files for c in f["failed_calls"]]
