@@ -57,6 +57,8 @@ CASES: list[tuple[str, Any, Any, tuple[str, str, str], tuple[str, str, str]]] = 
     ("TD117 openapi", prop(type="string", nullable=True), prop(type="string"), ("TD117", B, S), ("TD117", S, B)),
     ("TD118 description", prop(type="string", description="a"), prop(type="string", description="b"),
      ("TD118", R, S), ("TD118", R, S)),
+    ("TD119 additionalProperties no schema", obj({}, additionalProperties={"type": "string"}),
+     obj({}, additionalProperties=None), ("TD119", R, R), ("TD119", R, R)),
     ("TD119 unknown", prop(**{"$ref": "#/$defs/a"}), prop(**{"$ref": "#/$defs/b"}), ("TD119", R, R), ("TD119", R, R)),
     ("TD119 not", prop(type="string"), prop(type="string", **{"not": {"const": "a"}}), ("TD119", R, R), ("TD119", R, R)),
     ("nested items", prop(type="array", items=prop(enum=["a", "b"])), prop(type="array", items=prop(enum=["a"])),
@@ -567,7 +569,7 @@ def test_properties_that_are_no_mapping_count_as_none() -> None:
 @pytest.mark.parametrize(
     ("before", "after", "tighter"),
     [(None, False, True), (True, False, True), (None, STR, True), (STR, False, True),
-     (False, STR, False), (STR, True, False), (False, None, False), ("x", True, False)],
+     (False, STR, False), (STR, True, False), (False, None, False)],
 )  # fmt: skip
 def test_additional_properties_tightened_or_loosened(
     before: Any, after: Any, tighter: bool
@@ -830,3 +832,13 @@ def test_the_walk_says_each_change_where_it_is_with_its_values(
 ) -> None:
     found = compare_schemas(old, new, old_strict=False, new_strict=False)
     assert [(d.rule, d.pointer, d.message, d.old, d.new) for d in found] == changes
+
+
+@pytest.mark.parametrize(("before", "after"), [("x", True), (STR, None), (None, False), (1, STR)])
+def test_additional_properties_that_are_no_schema_are_reviewed_by_hand(
+    before: Any, after: Any
+) -> None:
+    # null, a string or a number is no schema: neither tighter nor looser than one
+    old, new = obj({}, additionalProperties=before), obj({}, additionalProperties=after)
+    message = "(root): additionalProperties changed to or from a value that is no schema; review by hand"  # fmt: skip
+    assert walk(old, new) == [("TD119", R, R, "/additionalProperties", message)]

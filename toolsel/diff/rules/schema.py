@@ -195,6 +195,11 @@ def _additional(
     if isinstance(before, dict) and isinstance(after, dict):
         yield from _walk(before, after, at, depth + 1)
         return
+    if not isinstance(before, bool | dict) or not isinstance(after, bool | dict):
+        # null, a string, a number: no schema, so neither tighter nor looser
+        message = f"{where}: additionalProperties changed to or from a value that is no schema; review by hand"  # fmt: skip
+        yield SchemaDelta("TD119", R, R, message, at, before, after)
+        return
     tighter = _openness(after) < _openness(before)
     if tighter:
         yield SchemaDelta(
