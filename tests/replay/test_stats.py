@@ -16,7 +16,7 @@ from toolsel.replay import parallel
 from toolsel.replay.driver import replay_paths, usage_paths
 from toolsel.replay.series import SeriesRecorder
 from toolsel.replay.sketch import ACCURACY
-from toolsel.replay.stats import UsageStats
+from toolsel.replay.stats import UsageStats, size_summary
 from toolsel.replay.totals import usage_stats, without
 from toolsel.serve.store import UsageRecord, Window, open_store, window_stats
 from toolsel.timeparse import iso
@@ -39,6 +39,20 @@ def test_latencies_taken_back_leave_the_rest(values: list[float], chosen: st.Dat
 def test_nothing_taken_is_the_values_themselves() -> None:
     values = [1.0, 2.0]
     assert without(values, None) is values and without(values, []) is values
+
+
+@given(st.lists(st.integers(0, 10**9).map(float), min_size=1, max_size=60))
+def test_size_summary_is_the_median_and_nearest_rank_p95(values: list[float]) -> None:
+    import statistics
+
+    found = size_summary(values)
+    assert found is not None
+    ordered = sorted(values)
+    assert found.count == len(values) and found.total == int(sum(values))
+    assert found.median == statistics.median(values)
+    rank = -(-95 * len(values) // 100)  # the smallest value with 95% at or under it
+    assert found.p95 == ordered[rank - 1]
+    assert size_summary([]) is None
 
 
 # -- every engine, the same numbers on the same events ------------------------------------

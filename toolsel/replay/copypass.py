@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of
+from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of, pack
 from toolsel.replay.packing import pack_compact, unpack
 from toolsel.replay.report import FileReport, ToolEvent
 
@@ -163,7 +163,7 @@ def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     copied: set[int] = set()
     file = memory.files
-    new: dict[int, tuple[int, int, int]] = {}  # ids no earlier file had: the first call's
+    new: dict[int, int] = {}  # ids no earlier file had: the first call's, packed
     linked: set[int] = set()  # the earlier files of the sessions known at the call
     sessions = 0
     find = memory.find
@@ -173,7 +173,7 @@ def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
         at = 4 * number
         if earlier is None:
             if key not in new:
-                new[key] = (opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
+                new[key] = pack(opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
             continue
         while sessions < opens[at + 3]:
             linked.update(memory.linked(log.sessions[sessions]))

@@ -6,7 +6,8 @@ Kept compact, because a run may cover a million sessions: each call id is a 64-b
 in a sorted numpy array beside 32-bit hashes of its tool and message id and its file number
 (20 bytes an id, against about 250 for a dict of strings), behind a 16-bits-per-id Bloom
 filter so that the common answer, "never seen", costs no search. The most recent ids wait
-in a small dict until the arrays take them in. A false "seen" needs the 64-bit hashes of
+in a dict (an int an id: `pack`) until the arrays take them in: up to 131,072 ids, about as
+much memory as numpy itself takes (16 MB), so a run of fewer never imports it (0.1 s). A false "seen" needs the 64-bit hashes of
 two ids to collide, and then their tools' (and message ids') 32-bit ones: it is left to
 chance. A worker process, which does not know the earlier files, keeps a `CopyLog` instead.
 """
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 #: Ids kept in the dict before they are merged into the sorted arrays.
-PENDING = 1 << 15
+PENDING = 1 << 17
 #: Bloom filter bits per id (one hash): about 6% of new ids are searched for nothing.
 BITS_PER_ID = 16
 #: Sorted arrays the ids are kept in, by the top byte of their hash.
@@ -43,6 +44,16 @@ def tool_key(tool: str) -> int:
     return hash(tool) & 0xFFFFFFFF
 
 
+def pack(tool: int, message: int, file: int) -> int:
+    """What the dict keeps of an id's first call: its tool's and message id's keys and its
+    file number, in one int."""
+    return tool | message << 32 | file << 64
+
+
+def unpack(packed: int) -> tuple[int, int, int]:
+    return packed & 0xFFFFFFFF, (packed >> 32) & 0xFFFFFFFF, packed >> 64
+
+
 def copies(earlier: tuple[int, int, int], tool: int, message: int, linked: Collection[int]) -> bool:
     """Whether a call copies the earlier call of its id (`RunMemory.find`): the same tool,
     and the same message id (a resumed Claude Code session copies its messages) or a file
@@ -61,7 +72,7 @@ class RunMemory:
     def __init__(self) -> None:
         self.files = 0
         self.sessions: dict[str, list[int]] = {}
-        self._pending: dict[int, tuple[int, int, int]] = {}  # id hash -> (tool, message, file)
+        self._pending: dict[int, int] = {}  # id hash -> `pack`(tool, message, file)
         # per bucket (the top byte of an id hash): its sorted id hashes, and beside them
         # their tool and message id hashes (32 bits) and first file, once PENDING ids were
         # seen (numpy is imported then: a run of a few files does not pay for it). Buckets
@@ -72,8 +83,8 @@ class RunMemory:
         self._mask = (1 << 16) - 1
         self._bloom = bytearray((self._mask + 1) >> 3)
         #: this file's ids that `is_copy` found in no earlier file, each with what is kept
-        #: of its first call (`add` takes them), first seen first
-        self._new: dict[int, tuple[int, int, int]] = {}
+        #: of its first call, packed (`add` takes them), first seen first
+        self._new: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self._pending) + self._stored
@@ -87,26 +98,29 @@ class RunMemory:
     ) -> bool:
         """Whether a call copies one of an earlier file of the run (`copies`)."""
         key = hash(call_id)
-        earlier = self._pending.get(key)
+        packed = self._pending.get(key)
+        if packed is not None:
+            earlier: tuple[int, int, int] | None = unpack(packed)
         # `find`, inline (once per call): the common answer, never seen, is the filter's
-        if earlier is None and (
+        elif (
             not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7))
             or (earlier := self._search(key)) is None
         ):
             new = self._new
             if key not in new:  # its first call in this file: kept for `file_done`
-                new[key] = (tool_key(tool), message_key(message_id), self.files)
+                new[key] = pack(tool_key(tool), message_key(message_id), self.files)
             return False
+        assert earlier is not None
         return copies(earlier, tool_key(tool), message_key(message_id), linked)
 
     def find(self, key: int) -> tuple[int, int, int] | None:
         """An id hash's (tool hash, message id hash, first file), or None."""
-        earlier = self._pending.get(key)
-        if earlier is None:
-            if not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7)):
-                return None
-            earlier = self._search(key)
-        return earlier
+        packed = self._pending.get(key)
+        if packed is not None:
+            return unpack(packed)
+        if not self._bloom[(key & self._mask) >> 3] & (1 << (key & 7)):
+            return None
+        return self._search(key)
 
     def _search(self, key: int) -> tuple[int, int, int] | None:
         bucket = (key >> 56) & 0xFF
@@ -131,7 +145,7 @@ class RunMemory:
         for call_id, (tool, message_id) in started.items():
             key = hash(call_id)
             if key not in new and self.find(key) is None:
-                new[key] = (tool_key(tool), message_key(message_id), file)
+                new[key] = pack(tool_key(tool), message_key(message_id), file)
         self.file_done(sessions)
 
     def file_done(self, sessions: Iterable[str]) -> None:
@@ -140,10 +154,10 @@ class RunMemory:
         new, self._new = self._new, {}
         self.add(new, sessions)
 
-    def add(self, new: Mapping[int, tuple[int, int, int]], sessions: Iterable[str]) -> None:
+    def add(self, new: Mapping[int, int], sessions: Iterable[str]) -> None:
         """Add the next file (number `files`): the hashes of its ids that no earlier file
-        had, each with its tool's and message id's (`tool_key`, `message_key`) and that
-        number, and its sessions."""
+        had, each with its tool's and message id's keys (`tool_key`, `message_key`) and that
+        number, packed (`pack`), and its sessions."""
         number = self.files
         self.files += 1
         self._pending.update(new)
@@ -159,7 +173,7 @@ class RunMemory:
 
         pending = self._pending
         keys = np.fromiter(pending.keys(), np.int64, len(pending))
-        values = np.array(list(pending.values()), np.uint32).reshape(-1, 3)
+        values = np.array([unpack(v) for v in pending.values()], np.uint32).reshape(-1, 3)
         pending.clear()
         order = np.argsort(keys.view(np.uint64))  # by bucket, then by key within it
         keys, values = keys[order], values[order]

@@ -6,6 +6,7 @@ out)."""
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -179,13 +180,15 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
 
 
 def without(values: array[float], taken: Sequence[float] | None) -> array[float]:
-    """`values` less one of each of `taken` (which it holds), in any order."""
+    """`values` less one of each of `taken` (which it holds), sorted. (Plain Python: numpy
+    would cost 0.1 s to import, more than this takes for a million values.)"""
     if not taken:
         return values
-    import numpy as np
-
-    ordered = np.sort(np.asarray(values, np.float64))
-    out = np.sort(np.asarray(taken, np.float64))
-    # the k-th of equal values taken out is the k-th of them in `ordered`
-    at = np.searchsorted(ordered, out) + np.arange(len(out)) - np.searchsorted(out, out)
-    return array("d", np.delete(ordered, at).tobytes())
+    left = Counter(taken)
+    kept = array("d")
+    for value in sorted(values):
+        if left.get(value):
+            left[value] -= 1
+        else:
+            kept.append(value)
+    return kept
