@@ -253,19 +253,25 @@ def suffix(path: str) -> str:
 BLOCK_BYTES = 1 << 20
 
 
-def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any, bytes]]:
-    """What `bounded_lines` reads, a block of whole lines at a time: (number of the block's
-    first line, bytes of about BLOCK_BYTES, the rest of its last line). The block and its
-    rest are whole lines (ending in a line break, or the file's last line without one); the
-    rest is read apart, so that the block is never copied to cut it at a line break. A line
-    over MAX_LINE_BYTES comes alone as `LongLine`, binary data as `BinaryData` (and the
-    end), each with an empty rest. Sets `reading.lines`; a read that fails is unreadable;
-    closes `handle` (unless it is stdin)."""
+#: A block of lines (`line_blocks`): the number of its first line, its lines without their
+#: line breaks (or a `LongLine` or `BinaryData`), whether its last line ends in a break, and
+#: whether every line is known to be UTF-8 (else each is checked where it is decoded).
+Block = tuple[int, Any, bool, bool]
+
+
+def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[Block]:
+    """What `bounded_lines` reads, a block of whole lines at a time, about BLOCK_BYTES: the
+    rest of a block's last line is read apart, so that the block is never copied to cut it
+    at a line break, and its lines are counted by the split (not by `bytes.count`, which
+    costs more than the split). A line over MAX_LINE_BYTES comes alone as `LongLine`,
+    binary data as `BinaryData` (and the end). Sets `reading.lines`; a read that fails is
+    unreadable; closes `handle` (unless it is stdin)."""
     number = 1
     try:
         first = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
         if first in (b"\xff\xfe", b"\xfe\xff"):
-            yield 1, BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8"), b""
+            bom = "UTF-16 text (byte-order mark); save the file as UTF-8"
+            yield 1, BinaryData(bom), False, False
             number = 2
             return
         # a pipe gives what has arrived (a live session is read as it is written)
@@ -279,17 +285,18 @@ def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any,
                 rest = handle.readline(MAX_LINE_BYTES + 1 - started)
                 if started + len(rest) > MAX_LINE_BYTES and not rest.endswith(b"\n"):
                     if cut:
-                        yield number, block[:cut], b""
-                        number += block.count(b"\n", 0, cut)
+                        found = _block_lines(block[:cut], b"")
+                        yield (number, *found)
+                        number += len(found[0])
                     special = _past_long_line(handle, block[cut:] + rest)
-                    yield number, special, b""
+                    yield number, special, False, False
                     number += 1
                     if special.__class__ is not LongLine:
                         return
                     continue
-            yield number, block, rest
-            # the block's line breaks, and its last line when the rest or no break ends it
-            number += block.count(b"\n") + (1 if rest else not block.endswith(b"\n"))
+            found = _block_lines(block, rest)
+            yield (number, *found)
+            number += len(found[0])
     except OSError as error:  # a read that fails half-way (a device, a network file system)
         from toolsel.inputs import os_reason
 
@@ -299,6 +306,29 @@ def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[tuple[int, Any,
         reading.lines = number - 1
         if handle is not sys.stdin.buffer:
             handle.close()
+
+
+def _block_lines(block: bytes, rest: bytes) -> tuple[list[bytes], bool, bool]:
+    """A block's lines, its last completed by `rest` (whole lines: see `line_blocks`);
+    whether the last ends in a line break; whether all are known to be UTF-8."""
+    pieces = block.split(b"\n")
+    if rest:  # the block's last line goes on in `rest`
+        ends = rest.endswith(b"\n")
+        pieces[-1] += rest[:-1] if ends else rest
+        # a character may be cut at the block's end: then each line is checked
+        return pieces, ends, block.isascii() and rest.isascii()
+    ends = block.endswith(b"\n")
+    if ends:
+        pieces.pop()  # the empty text after the last line break
+    return pieces, ends, block.isascii() or is_utf8(block)
+
+
+def is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _past_long_line(handle: IO[bytes], start: bytes) -> LongLine | BinaryData:

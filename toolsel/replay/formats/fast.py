@@ -49,6 +49,7 @@ from toolsel.replay.lines import (
     UNREADABLE,
     Progress,
     Reading,
+    is_utf8,
     jsonl_stream,
     line_blocks,
     parse_line,
@@ -80,21 +81,10 @@ def records(
     untold = 0  # bytes read since progress was last told
     tried = missed = 0  # lines the fast path was tried on, and those it left to the full path
     trying = True
-    for first, block, rest in line_blocks(handle, reading):
-        if block.__class__ is not bytes:
-            record_special(block, first, reading)
+    for first, pieces, ends, checked in line_blocks(handle, reading):
+        if pieces.__class__ is not list:
+            record_special(pieces, first, reading)
             continue
-        pieces = block.split(b"\n")
-        if rest:  # the block's last line goes on in `rest`
-            ends = rest.endswith(b"\n")
-            pieces[-1] += rest[:-1] if ends else rest
-            # a character may be cut at the block's end: then each line is checked
-            checked = block.isascii() and rest.isascii()
-        else:
-            ends = block.endswith(b"\n")
-            if ends:
-                pieces.pop()  # the empty text after the last line break
-            checked = block.isascii() or _is_utf8(block)
         if progress is not None:
             untold = _tell(progress, pieces, first, ends, untold)
         last = len(pieces) - 1
@@ -102,7 +92,7 @@ def records(
             trying = False  # a file of other shapes (OpenAI Chat): the full path only
         tried += len(pieces)
         for offset, piece in enumerate(pieces):
-            if trying and (checked or piece.isascii() or _is_utf8(piece)):
+            if trying and (checked or piece.isascii() or is_utf8(piece)):
                 try:
                     line = decode(piece)
                 except DECODE_ERRORS:
@@ -144,14 +134,6 @@ def value(obj: Any) -> Any:
         return orjson.loads(obj)
     except orjson.JSONDecodeError:  # a number beyond a double's range, which it skipped
         return None
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def decode_line(line: Line) -> Any:
