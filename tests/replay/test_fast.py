@@ -379,7 +379,7 @@ def test_generated_lines_decode_the_same(
     text = newline.join(_line(r) for r in generated) + (newline if final_newline else b"")
     path.write_bytes(text)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lines, "BLOCK_BYTES", block)
+        patch.setattr(fast, "BLOCK_BYTES", block)
         patch.setattr(lines, "MAX_LINE_BYTES", 600)
         patch.setattr(lines, "PROGRESS_LINES", 3)
         full, quick = _both(str(path))
@@ -395,7 +395,7 @@ def test_binary_and_long_lines_read_the_same(tmp_path: Path, data: bytes) -> Non
     path = tmp_path / "t.jsonl"
     path.write_bytes(data)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(lines, "BLOCK_BYTES", 64)
+        patch.setattr(fast, "BLOCK_BYTES", 64)
         patch.setattr(lines, "MAX_LINE_BYTES", 1000)
         full, quick = _both(str(path))
     assert quick == full
@@ -451,7 +451,7 @@ def test_a_file_of_other_shapes_stops_trying_the_fast_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After TRIAL_LINES lines mostly left to the full path, the next blocks take it directly."""
-    monkeypatch.setattr(lines, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(fast, "BLOCK_BYTES", 256)
     chat = [{"role": "assistant", "tool_calls": [{"id": f"c{n}", "function": {"name": "f"}}]}
             for n in range(fast.TRIAL_LINES + 500)]  # fmt: skip
     claude = [{"type": "assistant", "uuid": "u", "message": {"content": [
@@ -491,7 +491,7 @@ def test_a_fast_line_comes_as_its_bytes_and_another_as_its_value(tmp_path: Path)
 def test_a_line_that_crosses_a_blocks_end_comes_whole_without_its_line_break(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lines, "BLOCK_BYTES", 16)
+    monkeypatch.setattr(fast, "BLOCK_BYTES", 16)
     got = list(
         fast.records(_write(tmp_path / "t.jsonl", [CLAUDE, CLAUDE]), Reading(), None, detect)
     )
@@ -528,7 +528,7 @@ def test_a_json_file_of_lines_is_read_line_by_line_with_progress(tmp_path: Path)
 
 
 def test_a_line_over_the_limit_is_unreadable_and_the_rest_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    monkeypatch.setattr(lines, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(fast, "BLOCK_BYTES", 64)
     monkeypatch.setattr(lines, "MAX_LINE_BYTES", 300)
     long = {**CLAUDE, "pad": "x" * 400}
     reading = Reading()
@@ -547,7 +547,7 @@ def test_the_value_of_a_record() -> None:
 @pytest.mark.parametrize("block", [1, 1 << 20], ids=["a block per line", "one block"])
 def test_progress_is_told_every_progress_lines_lines_and_at_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int) -> None:  # fmt: skip
     monkeypatch.setattr(lines, "PROGRESS_LINES", 2)
-    monkeypatch.setattr(lines, "BLOCK_BYTES", block)
+    monkeypatch.setattr(fast, "BLOCK_BYTES", block)
     text = [json.dumps({**CLAUDE, "pad": "x" * n}).encode() for n in range(5)]
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"\n".join(text))  # no line break after the last line
@@ -570,7 +570,7 @@ def test_the_fast_path_is_tried_until_the_trial_lines_mostly_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: list[dict], tried: type
 ) -> None:
     monkeypatch.setattr(fast, "TRIAL_LINES", 4)
-    monkeypatch.setattr(lines, "BLOCK_BYTES", 1)  # a block per line
+    monkeypatch.setattr(fast, "BLOCK_BYTES", 1)  # a block per line
     path = _write(tmp_path / "t.jsonl", [*first, CLAUDE, CLAUDE])
     got = list(fast.records(path, Reading(), None, detect))
     assert [type(obj) for _, obj, _ in got[-2:]] == [tried, tried]

@@ -37,8 +37,10 @@ def client_name(catalog: str) -> str:
     return CLIENTS.get(catalog, catalog)
 
 
-def available() -> list[str]:
-    return sorted(p.stem for p in FOLDER.glob("*.yaml"))
+@functools.cache
+def available() -> tuple[str, ...]:
+    """The catalogs' names (the package's own files: listed once)."""
+    return tuple(sorted(p.stem for p in FOLDER.glob("*.yaml")))
 
 
 def catalog_path(text: str) -> Path:

@@ -38,9 +38,11 @@ class RegistryChecker:
         validators: dict[str, InputValidator] | None = None,
         allow_unknown: tuple[str, ...] = (),
         transcript_format: Callable[[], str | None] | None = None,
+        close_names: dict[str, str] | None = None,
     ) -> None:
         """`validators` (tool name -> validator) may be shared by checkers of one registry:
-        building one checks the schema, and each check keeps its own budget.
+        building one checks the schema, and each check keeps its own budget; so may
+        `close_names` (unknown tool -> its "did you mean", worked out once a run).
         `allow_unknown`: globs of tools the registry need not declare (built-ins, another
         team's servers). `transcript_format` says which client wrote the transcript, so an
         unknown built-in names its catalog."""
@@ -52,7 +54,8 @@ class RegistryChecker:
         self.succeeded: set[str] = set()
         self.violations: list[Violation] = []
         self._validators = validators if validators is not None else {}
-        self._suggestions: dict[str, str] = {}  # unknown tool -> " (did you mean ...)"
+        self._suggestions: dict[str, str] = {}  # unknown tool -> its hint, in this transcript
+        self._close = close_names if close_names is not None else {}
         self._input_pending: dict[str, tuple[OpenCall, int]] = {}  # call id -> (call, line)
 
     # -- the matcher's listener protocol ----------------------------------------------
@@ -135,7 +138,9 @@ class RegistryChecker:
 
     def _unknown_hint(self, name: str) -> str:
         """Did you mean a registry tool; else, for a client's built-in, its catalog."""
-        close = did_you_mean(name, self.registry.names)
+        close = self._close.get(name)
+        if close is None:
+            close = self._close[name] = did_you_mean(name, self.registry.names)
         if close:
             return close
         from toolsel.catalogs import builtin_of, client_name

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from toolsel.acyclic import gc_paused
@@ -41,6 +41,8 @@ class ReplayOptions:
     input_format: str | None = None
     allow_unknown: tuple[str, ...] = ()
     window: CallWindow | None = None
+    #: not an option: a cache of this process's run (unknown tool -> its "did you mean")
+    close_names: dict[str, str] = field(default_factory=dict, compare=False)
 
     def replay(self, path: str, **more: Any) -> FileReport:
         """`replay_file` of `path` with these options, and `more` of its arguments."""
@@ -51,6 +53,7 @@ class ReplayOptions:
             input_format=self.input_format,
             allow_unknown=self.allow_unknown,
             window=self.window,
+            close_names=self.close_names,
             **more,
         )
 
@@ -70,6 +73,7 @@ def replay_file(
     event_numbers: list[int] | None = None,
     window: CallWindow | None = None,
     watch: Callable[[Matcher], Listener] | None = None,
+    close_names: dict[str, str] | None = None,
 ) -> FileReport:
     """Replay one transcript; `input_format` forces a decoder instead of detecting one per
     line. With `memory` (what the files replayed before it in the same run left), calls
@@ -89,6 +93,7 @@ def replay_file(
             validators=validators,
             allow_unknown=allow_unknown,
             transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
+            close_names=close_names,
         )
     listeners: list[Listener] = [] if checker is None else [checker]
     if on_event is not None:

@@ -18,7 +18,7 @@ from typing import IO, Any
 import orjson
 
 from toolsel.errors import UsageError
-from toolsel.inputs import BadLine, BinaryData, LongLine, json_reason
+from toolsel.inputs import BadLine, BinaryData, json_reason
 from toolsel.replay.documents import document_after_preamble, whole_document
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -249,106 +249,6 @@ def suffix(path: str) -> str:
     return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
-#: Bytes read at a time by `line_blocks` (whole lines are completed past it).
-BLOCK_BYTES = 1 << 20
-
-
-#: A block of lines (`line_blocks`): the number of its first line, its lines without their
-#: line breaks (or a `LongLine` or `BinaryData`), whether its last line ends in a break, and
-#: whether every line is known to be UTF-8 (else each is checked where it is decoded).
-Block = tuple[int, Any, bool, bool]
-
-
-def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[Block]:
-    """What `bounded_lines` reads, a block of whole lines at a time, about BLOCK_BYTES: the
-    rest of a block's last line is read apart, so that the block is never copied to cut it
-    at a line break, and its lines are counted by the split (not by `bytes.count`, which
-    costs more than the split). A line over MAX_LINE_BYTES comes alone as `LongLine`,
-    binary data as `BinaryData` (and the end). Sets `reading.lines`; a read that fails is
-    unreadable; closes `handle` (unless it is stdin)."""
-    number = 1
-    try:
-        first = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
-        if first in (b"\xff\xfe", b"\xfe\xff"):
-            bom = "UTF-16 text (byte-order mark); save the file as UTF-8"
-            yield 1, BinaryData(bom), False, False
-            number = 2
-            return
-        # a pipe gives what has arrived (a live session is read as it is written)
-        read = handle.read if handle.seekable() else handle.read1  # type: ignore[attr-defined]
-        size = min(BLOCK_BYTES, MAX_LINE_BYTES)  # so a line inside a block is within the limit
-        while block := read(size):
-            rest = b""
-            if not block.endswith(b"\n"):
-                cut = block.rfind(b"\n") + 1
-                started = len(block) - cut  # the bytes of the last line in the block
-                rest = handle.readline(MAX_LINE_BYTES + 1 - started)
-                if started + len(rest) > MAX_LINE_BYTES and not rest.endswith(b"\n"):
-                    if cut:
-                        found = _block_lines(block[:cut], b"")
-                        yield (number, *found)
-                        number += len(found[0])
-                    special = _past_long_line(handle, block[cut:] + rest)
-                    yield number, special, False, False
-                    number += 1
-                    if special.__class__ is not LongLine:
-                        return
-                    continue
-            found = _block_lines(block, rest)
-            yield (number, *found)
-            number += len(found[0])
-    except OSError as error:  # a read that fails half-way (a device, a network file system)
-        from toolsel.inputs import os_reason
-
-        last = number - 1  # the line before the failed read, as `read_objects` says
-        reading.unreadable.append(Unreadable(last or 1, f"read failed: {os_reason(error)}"))
-    finally:
-        reading.lines = number - 1
-        if handle is not sys.stdin.buffer:
-            handle.close()
-
-
-def _block_lines(block: bytes, rest: bytes) -> tuple[list[bytes], bool, bool]:
-    """A block's lines, its last completed by `rest` (whole lines: see `line_blocks`);
-    whether the last ends in a line break; whether all are known to be UTF-8."""
-    pieces = block.split(b"\n")
-    if rest:  # the block's last line goes on in `rest`
-        ends = rest.endswith(b"\n")
-        pieces[-1] += rest[:-1] if ends else rest
-        # a character may be cut at the block's end: then each line is checked
-        return pieces, ends, block.isascii() and rest.isascii()
-    ends = block.endswith(b"\n")
-    if ends:
-        pieces.pop()  # the empty text after the last line break
-    return pieces, ends, block.isascii() or is_utf8(block)
-
-
-def is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
-def _past_long_line(handle: IO[bytes], start: bytes) -> LongLine | BinaryData:
-    """Read past the rest of a line over the limit (never holding it), as `bounded_lines`
-    does: its size as `LongLine`, or `BinaryData` when it holds NUL bytes."""
-    from toolsel.inputs import CHUNK
-
-    if b"\0" in start:
-        return BinaryData("binary data (NUL bytes), not text")
-    size = len(start)
-    while chunk := handle.readline(CHUNK):
-        if b"\0" in chunk:
-            return BinaryData("binary data (NUL bytes), not text")
-        size += len(chunk)
-        if chunk.endswith(b"\n"):
-            size -= 1 + chunk.endswith(b"\r\n")
-            break
-    return LongLine(size)
-
-
 def parse_line(raw: bytes, number: int, reading: Reading) -> Any:
     """One JSON line as `read_objects` reads it (`raw` with its line break): the value, or
     `UNREADABLE` once the reason (or a blank line) is recorded in `reading`."""
@@ -468,7 +368,6 @@ def _jsonl(
 def record_special(item: Any, number: int, reading: Reading) -> bool:
     """Record an over-long line or binary data; True when reading must stop (after binary
     data, as `line_blocks` does)."""
-    from toolsel.inputs import BinaryData
 
     if isinstance(item, BinaryData):
         reading.unreadable.append(
