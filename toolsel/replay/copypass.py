@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import statistics
 from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -17,7 +18,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of, pack
-from toolsel.replay.packing import pack_compact, unpack
+from toolsel.replay.packing import Flat
 from toolsel.replay.report import FileReport, ToolEvent
 
 if TYPE_CHECKING:
@@ -230,23 +231,7 @@ def with_copies(
 ) -> FileReport:
     """Move the copied calls' counts to the `copied` columns and take back their
     latencies (a copy's time was counted in the file it was copied from)."""
-    names = {hasher(name): name for name in report.tools}
-    moved: dict[str, list[int]] = {}  # tool -> [copied, answered, errors]
-    dropped: dict[str, set[int]] = {}  # tool -> indexes of latencies to take back
-    sizes: dict[str, tuple[list[float], list[float]]] = {}  # tool -> sizes to take back
-    for number in copied:
-        if number in log.uncounted:
-            continue  # tallied apart, in no report
-        tool = names[log.opens[4 * number + 1]]
-        counts = moved.setdefault(tool, [0, 0, 0])
-        counts[0] += 1
-        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
-        if error >= 0:
-            counts[1] += 1
-            counts[2] += error
-            if latency >= 0:
-                dropped.setdefault(tool, set()).add(latency)
-            _note_sizes(sizes.setdefault(tool, ([], [])), log.sizes_of(number))
+    moved, dropped, sizes = _moved(log, copied, {hasher(name): name for name in report.tools})
     tools = dict(report.tools)
     for tool, (calls, answered, errors) in moved.items():
         s = tools[tool]
@@ -268,6 +253,30 @@ def with_copies(
     return replace(
         report, copied_calls=report.copied_calls + len(copied), tools=tools, failures=failures
     )
+
+
+def _moved(
+    log: PackedLog, copied: set[int], names: dict[int, str]
+) -> tuple[dict[str, list[int]], dict[str, set[int]], dict[str, tuple[list[float], list[float]]]]:
+    """Per tool, of a file's copied calls: [calls, answered, errors]; the indexes of their
+    latencies; their result and input sizes."""
+    moved: dict[str, list[int]] = {}
+    dropped: dict[str, set[int]] = {}
+    sizes: dict[str, tuple[list[float], list[float]]] = {}
+    for number in copied:
+        if number in log.uncounted:
+            continue  # tallied apart, in no report
+        tool = names[log.opens[4 * number + 1]]
+        counts = moved.setdefault(tool, [0, 0, 0])
+        counts[0] += 1
+        error, latency = log.closes[2 * number], log.closes[2 * number + 1]
+        if error >= 0:
+            counts[1] += 1
+            counts[2] += error
+            if latency >= 0:
+                dropped.setdefault(tool, set()).add(latency)
+            _note_sizes(sizes.setdefault(tool, ([], [])), log.sizes_of(number))
+    return moved, dropped, sizes
 
 
 def _note_sizes(
@@ -297,18 +306,27 @@ def compact_with_copies(
     packed: bytes, log: PackedLog, copied: set[int], hasher: Callable[[str], int]
 ) -> bytes:
     """A packed report (`pack_compact`: a median in place of each tool's latencies) with its
-    `copied` calls moved, as `with_copies` moves them: each tool's latencies are first put
-    back from the log, in their order, so that its median is taken without the copies'."""
-    report = unpack(packed)
-    names = {hasher(name): name for name in report.tools}
+    `copied` calls moved, as `with_copies` moves them: each tool's latencies are put back
+    from the log, in their order, less the copies', for its median. Done on the packed
+    values (`packing.Flat`), without building the report: the parent does this for every
+    file with copies."""
+    flat = Flat(packed)
+    names = {hasher(tool[0]): tool[0] for tool in flat.tools}
     latencies = log.latencies
     assert latencies is not None
-    kept: dict[str, dict[int, float]] = {name: {} for name in report.tools}
+    kept: dict[str, dict[int, float]] = {name: {} for name in names.values()}
     for number, index in enumerate(log.closes[1::2]):
         if index >= 0 and number not in log.uncounted:
             kept[names[log.opens[4 * number + 1]]][index] = latencies[number]
-    tools = {
-        name: replace(s, latencies=tuple(v for _, v in sorted(kept[name].items())), median_s=None)
-        for name, s in report.tools.items()
-    }
-    return pack_compact(with_copies(replace(report, tools=tools), log, copied, hasher))
+    moved, dropped, _ = _moved(log, copied, names)
+    tools = []
+    for name, calls, errors, answered, copies_, copied_errors, copied_answered, *_ in flat.tools:
+        gone = dropped.get(name, ())
+        left = [v for i, v in sorted(kept[name].items()) if i not in gone]
+        more = moved.get(name, (0, 0, 0))
+        median = statistics.median(left) if left else None
+        counts = (copies_ + more[0], copied_errors + more[2], copied_answered + more[1])
+        tools.append((name, calls, errors, answered, *counts, (), median))
+    flat.tools = tuple(tools)
+    flat.mark_copied(copied)
+    return flat.pack()

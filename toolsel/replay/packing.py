@@ -117,6 +117,32 @@ def flatten(report: FileReport) -> tuple[Any, ...]:
     return tuple(values)
 
 
+_COPIED_CALLS = _NAMES.index("copied_calls")
+_FAILURES = _NAMES.index("failures")
+
+
+class Flat:
+    """A report packed compact (`pack_compact`), unpickled but not built: its tools as
+    (name, calls, errors, answered, copied, copied_errors, copied_answered, (), median)."""
+
+    def __init__(self, packed: bytes) -> None:
+        self.values = list(pickle.loads(packed))
+        self.tools: tuple[tuple[Any, ...], ...] = self.values[_TOOLS]
+
+    def mark_copied(self, copied: set[int]) -> None:
+        """Count `copied` (call numbers) as copies, and mark their failures."""
+        self.values[_COPIED_CALLS] += len(copied)
+        failures = self.values[_FAILURES]  # (id, tool, line, message, copied, number)
+        if failures:
+            self.values[_FAILURES] = tuple(
+                (*f[:4], True, f[5]) if f[5] in copied else f for f in failures
+            )
+
+    def pack(self) -> bytes:
+        self.values[_TOOLS] = self.tools
+        return pickle.dumps(tuple(self.values), pickle.HIGHEST_PROTOCOL)
+
+
 def unflatten(flat: tuple[Any, ...]) -> FileReport:
     values = list(flat)
     for at, kind in _NESTED:
