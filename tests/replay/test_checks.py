@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.fan_out import branching, fan_out, hard_timeout, tree
 from toolsel.registry import load_registry
@@ -77,3 +80,31 @@ def test_a_conflict_is_found_from_either_side(tmp_path: Path) -> None:
         assert checker.check(Call("c2", "status", {}), 2) == []
         (found,) = checker.check(Call("c3", second, {}), 3)
         assert found.rule == "conflict" and repr(first) in found.message
+
+
+def test_an_unknown_tools_did_you_mean_is_worked_out_once_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file of a run says the same hint, and the registry is searched for it once."""
+    from toolsel.replay import checks
+    from toolsel.replay.driver import replay_paths
+
+    registry = tmp_path / "r.json"
+    registry.write_text(json.dumps({"tools": [{"name": "read_file", "description": "d"}]}))
+    for n in range(3):
+        use = {"type": "tool_use", "id": f"c{n}", "name": "read_fil", "input": {}}
+        line = {"type": "assistant", "uuid": f"u{n}", "message": {"id": f"m{n}", "content": [use]}}
+        (tmp_path / f"s{n}.jsonl").write_text(json.dumps(line) + "\n")
+    searched: list[str] = []
+    real = checks.did_you_mean
+
+    def counted(word: str, choices: Any) -> str:
+        searched.append(word)
+        return real(word, choices)
+
+    monkeypatch.setattr(checks, "did_you_mean", counted)
+    paths = sorted(str(p) for p in tmp_path.glob("s*.jsonl"))
+    result = replay_paths(paths, registry=load_registry([registry], use_cache=False))
+    messages = [v.message for report in result.files for v in report.violations]
+    assert messages == ["'read_fil' is not in the registry (did you mean 'read_file'?)"] * 3
+    assert searched == ["read_fil"]
