@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from toolsel.jsontext import json_text as json_text  # lint reads it from here
 from toolsel.regex import UnsafePattern, search
 
 #: Deeper schemas (in JSON levels) or inputs are reported as not checked: jsonschema
@@ -132,27 +133,9 @@ class InputValidator:
     """Validates inputs against one schema; built once per tool and reused."""
 
     def __init__(self, schema: Any) -> None:
-        self._problem: InputProblem | None = None
-        self._validator: Any = None
-        if not isinstance(schema, dict):
-            self._problem = InputProblem("not-checked", "the tool's parameters are not a schema")
-            return
-        depth = nesting(schema)
-        if depth > MAX_SCHEMA_NESTING:
-            self._problem = InputProblem(
-                "not-checked",
-                f"schema too deep to validate ({depth} levels, max {MAX_SCHEMA_NESTING})",
-            )
-            return
-        outside = external_refs(schema)
-        if outside:
-            self._problem = InputProblem(
-                "external-ref",
-                f"the schema refers outside itself ($ref {outside[0]!r}); toolsel never "
-                "fetches a reference, so this input was not checked",
-            )
-            return
-        self._validator = _build(schema, self)
+        built = _build(schema)
+        self._problem = built if isinstance(built, InputProblem) else None
+        self._validator: Any = None if self._problem else built
 
     def check(self, value: Any, deadline: float | None = None) -> InputProblem | None:
         """None when `value` is valid; otherwise what is wrong, or why it was not checked.
@@ -161,21 +144,20 @@ class InputValidator:
             return self._problem
         size, depth = _shape(value)
         if depth > MAX_INPUT_NESTING:
-            return InputProblem(
-                "not-checked",
-                f"input too deep to validate ({depth} levels, max {MAX_INPUT_NESTING})",
+            return _unchecked(
+                f"input too deep to validate ({depth} levels, max {MAX_INPUT_NESTING})"
             )
         token = _BUDGET.set(_Budget(STEP_FLOOR + STEPS_PER_VALUE * size, deadline))
         try:
             error = next(iter(self._validator.iter_errors(value)), None)
         except _NotChecked as unchecked:
-            return InputProblem("not-checked", str(unchecked))
+            return _unchecked(str(unchecked))
         except RecursionError:
-            return InputProblem("not-checked", "schema and input too deep to validate")
+            return _unchecked("schema and input too deep to validate")
         except Exception as failure:  # referencing's Unresolvable and kin: a dangling $ref
             ref = getattr(failure, "ref", None)
             reason = f"$ref {ref!r} points at nothing in the schema" if ref else _brief(failure)
-            return InputProblem("not-checked", f"the schema cannot be applied: {reason}")
+            return _unchecked(f"the schema cannot be applied: {reason}")
         finally:
             _BUDGET.reset(token)
         if error is None:
@@ -188,17 +170,6 @@ def _brief(failure: Exception) -> str:
     """A one-line reason of at most 200 characters (a message may quote a huge input)."""
     text = " ".join(str(getattr(failure, "message", None) or failure).split())
     return text[:200] + ("…" if len(text) > 200 else "")
-
-
-def json_text(value: Any, limit: int = 80) -> str:
-    """A value as JSON writes it (`null`, `true`, `"a"`), cut to `limit` characters."""
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    except (TypeError, ValueError, RecursionError):
-        text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def error_text(error: Any) -> str:
@@ -239,52 +210,56 @@ def _error_text(error: Any) -> str:
     return _brief(error)
 
 
-def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
-    """A jsonschema validator for the schema's dialect, with the regex keywords running in
-    RE2, every keyword counted against the check's budget, and an empty `referencing`
-    registry (nothing is retrieved). None, with the owner's problem set, when the schema
-    cannot be checked or is too costly to apply."""
+def _unchecked(reason: str) -> InputProblem:
+    return InputProblem("not-checked", reason)
+
+
+def _build(schema: Any) -> Any:
+    """A jsonschema validator for the schema's dialect (`_compiled`), or the InputProblem
+    that says why the schema cannot be checked."""
+    if not isinstance(schema, dict):
+        return _unchecked("the tool's parameters are not a schema")
+    depth = nesting(schema)
+    if depth > MAX_SCHEMA_NESTING:
+        return _unchecked(f"schema too deep to validate ({depth} levels, max {MAX_SCHEMA_NESTING})")
+    outside = external_refs(schema)
+    if outside:
+        return InputProblem(
+            "external-ref",
+            f"the schema refers outside itself ($ref {outside[0]!r}); toolsel never "
+            "fetches a reference, so this input was not checked",
+        )
+    return _compiled(schema)
+
+
+def _compiled(schema: dict[str, Any]) -> Any:
+    """A validator with the regex keywords running in RE2, every keyword counted against the
+    check's budget, and an empty `referencing` registry (nothing is retrieved); an
+    InputProblem when the schema is invalid or too costly to apply."""
     from jsonschema import validators
     from jsonschema.exceptions import SchemaError
     from referencing import Registry
 
     from toolsel.expansion import measure, references, root_resolver
+    from toolsel.metaschema import passes_fast_check
 
     base = validators.validator_for(schema, default=validators.Draft202012Validator)
     try:
-        if not _clears_fast_check(schema):
+        if not passes_fast_check(schema):  # lint's compiled draft-07 check, ~70x faster
             base.check_schema(schema)
     except SchemaError as error:
-        owner._problem = InputProblem(
-            "not-checked", f"the tool's parameters are not valid JSON Schema: {error.message}"
-        )
-        return None
+        return _unchecked(f"the tool's parameters are not valid JSON Schema: {error.message}")
     except RecursionError:
-        owner._problem = InputProblem("not-checked", "schema too deep to validate")
-        return None
+        return _unchecked("schema too deep to validate")
     safe = _safe_class(base)
     try:
         validator = safe(schema, registry=Registry(), _resolver=root_resolver(base, schema))
         expansion = measure(schema, validator) if next(references(schema), None) else None
     except Exception as failure:  # referencing refusing an `$id` or anchor
-        owner._problem = InputProblem(
-            "not-checked", f"the schema cannot be applied: {_brief(failure)}"
-        )
-        return None
+        return _unchecked(f"the schema cannot be applied: {_brief(failure)}")
     if expansion is not None and expansion.too_costly:
-        owner._problem = InputProblem(
-            "not-checked", f"schema too costly to validate: {expansion.reason()}"
-        )
-        return None
+        return _unchecked(f"schema too costly to validate: {expansion.reason()}")
     return validator
-
-
-def _clears_fast_check(schema: dict[str, Any]) -> bool:
-    """True when lint's compiled draft-07 metaschema check (about 70x faster than the full
-    one) clears the schema; a schema it cannot clear gets the full check of its dialect."""
-    from toolsel.metaschema import passes_fast_check
-
-    return passes_fast_check(schema)
 
 
 @functools.cache
