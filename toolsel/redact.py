@@ -102,13 +102,11 @@ def mask_argv(argv: Iterable[str]) -> tuple[str, ...]:
     shown: list[str] = []
     after_flag = False
     for word in argv:
-        if after_flag and not word.startswith("-"):
-            shown.append(_masked_value(word))
-            after_flag = False
-            continue
-        after_flag = False
+        flag_value, after_flag = after_flag and not word.startswith("-"), False
         name, equals, value = word.partition("=")
-        if equals and credential_name(name) and " " not in name:
+        if flag_value:
+            shown.append(_masked_value(word))
+        elif equals and credential_name(name) and " " not in name:
             shown.append(f"{name}={_masked_value(value)}")
         elif word.startswith("-") and credential_name(word):
             shown.append(word)

@@ -78,12 +78,8 @@ def _luhn(value: str) -> bool:
     digits = [int(ch) for ch in value if ch.isdecimal()]
     if not 13 <= len(digits) <= 19:
         return False
-    total = 0
-    for position, digit in enumerate(reversed(digits)):
-        if position % 2:
-            digit = digit * 2 - 9 if digit > 4 else digit * 2
-        total += digit
-    return total % 10 == 0
+    doubled = (2 * d - 9 if d > 4 else 2 * d for d in digits[-2::-2])
+    return (sum(digits[-1::-2]) + sum(doubled)) % 10 == 0
 
 
 def _phone_digits(value: str) -> bool:
@@ -354,12 +350,7 @@ def redact(text: str) -> Redacted | None:
         spans = _claimed(text)
         if not spans:
             return Redacted(text, tuple(used))
-        pieces, last = [], 0
-        for start, end, placeholder in spans:
-            pieces += [text[last:start], placeholder]
-            last = end
-        pieces.append(text[last:])
-        text = "".join(pieces)
+        text = _replaced(text, spans)
         used += [placeholder for _, _, placeholder in spans]
     return None if looks_secret(text) else Redacted(text, tuple(used))
 
@@ -369,8 +360,12 @@ def mask_secrets(text: str) -> str:
     `toolsel.redact` shows in messages, listings and reports."""
     if not text or not _might_hold(text):
         return text
+    return _replaced(text, _claimed(text, secrets_only=True))
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
     pieces, last = [], 0
-    for start, end, placeholder in _claimed(text, secrets_only=True):
+    for start, end, placeholder in spans:
         pieces += [text[last:start], placeholder]
         last = end
     return "".join(pieces) + text[last:]
