@@ -340,9 +340,7 @@ class MisrouteFinder:
         self.failures.clear()
 
     def _record(self, failure: _Failure, winner: str, line: int) -> None:
-        found = self.found.get((failure.tool, winner))
-        if found is None:
-            found = self.found[failure.tool, winner] = _Found()
+        found = self.found.setdefault((failure.tool, winner), _Found())
         found.count += 1
         found.empty += failure.empty
         if len(found.occurrences) < self.shown:

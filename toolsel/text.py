@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import groupby
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[_\-.\s/:]+")
@@ -113,15 +114,8 @@ def unicode_words(text: str) -> list[str]:
         if run.isascii() or not any(_pairs_script(ch) for ch in run):
             found.append(run)
             continue
-        segment, kind = "", ""
-        for ch in [*run, ""]:
-            here = _script(ch) if ch else "end"
-            if ch and here == kind:
-                segment += ch
-                continue
-            if segment:
-                found.extend(_segment_words(segment, kind))
-            segment, kind = ch, here
+        for kind, chars in groupby(run, key=_script):
+            found.extend(_segment_words("".join(chars), kind))
     return found
 
 
@@ -182,9 +176,7 @@ def _segment_words(segment: str, kind: str) -> list[str]:
 def _pairs(segment: str) -> list[str]:
     """A run of a script without spaces as its overlapping character pairs (one character
     alone stays a word)."""
-    if len(segment) == 1:
-        return [segment]
-    return [segment[i : i + 2] for i in range(len(segment) - 1)]
+    return [segment[i : i + 2] for i in range(len(segment) - 1)] or [segment]
 
 
 _SEPARATORS_GONE = str.maketrans("", "", "_-. \t\n\r\f\v\x1c\x1d\x1e\x1f")
