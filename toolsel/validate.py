@@ -181,32 +181,31 @@ def error_text(error: Any) -> str:
     return mask_text(_error_text(error))
 
 
+#: How an error of each keyword reads: `{value} is {phrase} {expected}`.
+_PHRASES = {
+    "type": "not of type",
+    "enum": "not one of",
+    "const": "not",
+    "minimum": "less than the minimum of",
+    "maximum": "more than the maximum of",
+    "exclusiveMinimum": "not more than the exclusive minimum of",
+    "exclusiveMaximum": "not less than the exclusive maximum of",
+    "minLength": "shorter than",
+    "maxLength": "longer than",
+    "minItems": "fewer items than",
+    "maxItems": "more items than",
+    "multipleOf": "not a multiple of",
+}
+
+
 def _error_text(error: Any) -> str:
     keyword, expected, value = error.validator, error.validator_value, error.instance
-    shown = json_text(value)
-    if keyword == "type":
-        return f"{shown} is not of type {json_text(expected)}"
-    if keyword == "enum":
-        return f"{shown} is not one of {json_text(expected)}"
-    if keyword == "const":
-        return f"{shown} is not {json_text(expected)}"
     if keyword == "required" and isinstance(value, dict) and isinstance(expected, list):
         missing = [name for name in expected if name not in value]
         if missing:
             return f"{json_text(missing[0])} is a required property"
-    bounds = {
-        "minimum": "less than the minimum of",
-        "maximum": "more than the maximum of",
-        "exclusiveMinimum": "not more than the exclusive minimum of",
-        "exclusiveMaximum": "not less than the exclusive maximum of",
-        "minLength": "shorter than",
-        "maxLength": "longer than",
-        "minItems": "fewer items than",
-        "maxItems": "more items than",
-        "multipleOf": "not a multiple of",
-    }
-    if keyword in bounds:
-        return f"{shown} is {bounds[keyword]} {json_text(expected)}"
+    if keyword in _PHRASES:
+        return f"{json_text(value)} is {_PHRASES[keyword]} {json_text(expected)}"
     return _brief(error)
 
 
