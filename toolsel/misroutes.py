@@ -140,6 +140,12 @@ class _Found:
     requests: Counter[str] = field(default_factory=Counter)  # request -> occurrences
 
 
+#: What a finder sent back from a worker carries (`MisrouteFinder.__getstate__`).
+_SENT_BACK = (
+    "window shown permissions aliases found unreadable files calls failed_calls exit_failures"
+).split()
+
+
 class MisrouteFinder:
     """A replay listener (`replay.driver.mine_paths`) that finds misroutes, file by file,
     each thread (the main one, each sub-agent) on its own. Forks per file; `join` adds a
@@ -178,13 +184,14 @@ class MisrouteFinder:
         self.failures: dict[str | None, list[_Failure]] = {}  # thread -> pending failures
         self.unreadable: list[UnreadableFile] = []
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __getstate__(self) -> dict[str, Any]:
         # what a worker sends back for a file: what it found, not the listener's state
         self._settle_all()
-        counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
-        found = (self.found, self.unreadable)
-        kinds = (self.permissions, self.aliases)
-        return (_finder, (self.window, self.shown, kinds, found, counts))
+        return {name: getattr(self, name) for name in _SENT_BACK}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["window"], state["shown"], state["permissions"], state["aliases"])  # type: ignore[misc]
+        self.__dict__.update(state)
 
     def fork(self) -> MisrouteFinder:
         return MisrouteFinder(self.window, self.shown, self.permissions, self.aliases)
@@ -360,19 +367,6 @@ def _only_exit_status(result: Result) -> bool:
     from toolsel.replay.failures import error_message
 
     return _EXIT_STATUS.search(error_message(result.error)) is not None
-
-
-def _finder(
-    window: int,
-    shown: int,
-    kinds: tuple[Mapping[str, Permission], Mapping[str, str]],
-    found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
-    counts: tuple[int, int, int, int],
-) -> MisrouteFinder:
-    finder = MisrouteFinder(window, shown, *kinds)
-    finder.found, finder.unreadable = found
-    finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
-    return finder
 
 
 # -- the report --------------------------------------------------------------------------
