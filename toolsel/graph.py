@@ -121,12 +121,7 @@ def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
     seen: set[tuple[str, ...]] = set()
     for component in strongly_connected(graph):
         members = set(component)
-        if len(component) == 1:
-            node = component[0]
-            if node in graph.get(node, ()):
-                seen.add((node, node))
-            continue
-        if len(component) <= EXHAUSTIVE_SCC_LIMIT:
+        if len(component) <= EXHAUSTIVE_SCC_LIMIT:  # one node: its self-requires, if any
             for source in component:
                 for target in graph.get(source, ()):
                     if target in members:
