@@ -1,16 +1,8 @@
-"""Reading input files safely, for every command.
-
-- `check_path` says what a path is, with the accurate reason when it cannot be read (a
-  symlink loop, a permission, a directory), never a bare "no such file".
-- `read_bounded` reads a whole file with a byte limit that is checked before reading a
-  regular file (`stat`) and while reading anything else (a pipe, `/dev/zero`), and refuses
-  binary data after its first chunk.
-- `bounded_lines` yields the lines of a stream with a per-line limit applied while reading:
-  a line over the limit is skipped in chunks (reported with its size), and NUL bytes stop
-  the read (binary data), so no input, however long its lines, is ever held whole.
-
-FIFOs and character devices are inputs like any other (`-r <(curl …)`, `/dev/stdin`):
-`/dev/null` is an empty input.
+"""Reading input files safely, for every command: what a path is, with the accurate reason
+when it cannot be read (`check_path`), a whole file under a byte limit (`read_bounded`), and
+a stream's lines under a per-line limit applied while reading (`bounded_lines`): no input,
+however long, is ever held whole. FIFOs and character devices are inputs like any other
+(`-r <(curl …)`, `/dev/stdin`): `/dev/null` is an empty input.
 """
 
 from __future__ import annotations

@@ -290,8 +290,7 @@ class MisrouteFinder:
             pending[:] = [f for f in pending if all(f is not p for p in prepared)]
 
     def _prepares(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
-        """`tool` looked up what the failed edit works on: what it asked for first (Claude
-        Code's "Read it first"), after which any edit of it may work."""
+        """`tool` looked up what the failed edit works on: what it asked for first."""
         from toolsel.targets import share_target
 
         return (
@@ -301,9 +300,8 @@ class MisrouteFinder:
         )
 
     def _does_the_job(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
-        """`tool`, which worked on `targets`, did what the failed call was for: not an edit
-        after a failed look-up or command, not a look-up after a failed edit, and on the
-        same thing when both calls say what they work on."""
+        """`tool`, which worked on `targets`, did what the failed call was for (the module's
+        rules)."""
         from toolsel.targets import share_target
 
         loser_known = failure.tool in self.permissions
@@ -394,10 +392,8 @@ def find_misroutes(
 
 def tool_permissions(registry: Registry | None) -> dict[str, Permission]:
     """Each tool's permission: the registry's, else that of the built-in catalogs (`Bash`,
-    `Read`, `shell`, ...). An empty result of a tool that acts (above read: mkdir, a
-    write) is a done job, not a look-up that found nothing; an edit does another job than
-    a look-up. A tool in neither is of no known kind: its empty result counts as a
-    failure, and any tool may answer it."""
+    `Read`, `shell`, ...). A tool in neither is of no known kind: its empty result counts
+    as a failure, and any tool may answer it."""
     from toolsel.catalogs import builtin_permissions
 
     permissions = dict(builtin_permissions())

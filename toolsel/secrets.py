@@ -4,13 +4,10 @@ typed placeholder (`redact`). Used by lint (TS704, an example prompt that leaks 
 support prompt with an e-mail address in it is the typical prompt, and "look up
 <email>'s order" still says how people ask for the tool.
 
-Two sorts, each detector with its placeholder:
-- secrets (credentials): private keys, vendor API keys and tokens (OpenAI, Anthropic,
-  GitHub, GitLab, AWS access key ids and secret access keys, Slack tokens and webhooks,
-  Google, Stripe, Hugging Face, npm, PyPI), JWTs and bearer tokens, passwords and other
-  secrets written in the clear, credentials in a URL, long random-looking tokens;
-- personal data: e-mail addresses, card numbers (Luhn-checked), phone numbers and other
-  long numbers (account and ID numbers).
+Two sorts of detector (`DETECTORS`), each with its placeholder: secrets (private keys, vendor
+API keys and tokens, JWTs, passwords and secrets in the clear, credentials in a URL, long
+random-looking tokens) and personal data (e-mail addresses, Luhn-checked card numbers, phone
+numbers and other long numbers).
 
 Left alone on purpose: git commit ids and SHA-256 digests (hex), UUIDs, long snake_case or
 CamelCase identifiers, version numbers, ports, dates and short numbers.

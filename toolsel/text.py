@@ -2,11 +2,10 @@
 
 Words are found in every language (`words`): the text is NFKC-normalised and case-folded,
 accents are taken off Latin and Greek letters ("résumé" is "resume"; Cyrillic yo is ie),
-and a run
-of a script written without spaces between words (Han, Hiragana, Katakana, Thai, Lao,
-Khmer, Myanmar) becomes its overlapping character pairs ("ファイルを読む": ファ, ァイ, イル,
-...), as search engines index such scripts, so a prompt finds a description in the same
-language however its words are cut. ASCII text takes a fast path with the same result."""
+and a run of a script written without spaces between words (Han, Hiragana, Katakana, Thai,
+Lao, Khmer, Myanmar) becomes its overlapping character pairs ("ファイルを読む": ファ, ァイ,
+イル, ...), as search engines index such scripts, so a prompt finds a description in the
+same language however its words are cut. ASCII text takes a fast path with the same result."""
 
 from __future__ import annotations
 
