@@ -200,9 +200,8 @@ class MisrouteFinder:
         assert isinstance(other, MisrouteFinder)
         other._settle_all()  # the file has ended
         for pair, found in other.found.items():
-            mine = self.found.get(pair)
-            if mine is None:
-                self.found[pair] = found  # the other finder is not used again
+            mine = self.found.setdefault(pair, found)  # the other finder is not used again
+            if mine is found:
                 continue
             mine.count += found.count
             mine.empty += found.empty
