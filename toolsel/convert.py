@@ -185,17 +185,13 @@ def _shape_notes(registry: Registry, target: str) -> list[ConversionNote]:
 
 
 def _gemini_notes(tools: tuple[Tool, ...]) -> list[ConversionNote]:
-    from toolsel.emit import beyond_gemini_subset
+    from toolsel.emit import beyond_gemini_subset, gemini_parameters
 
     notes = []
     with_schema = tuple(t.name for t in tools if "$schema" in t.parameters)
     if with_schema:
         notes.append(ConversionNote("root `$schema`", with_schema, "left out: Gemini refuses it"))
-    beyond = tuple(
-        t.name
-        for t in tools
-        if beyond_gemini_subset({k: v for k, v in t.parameters.items() if k != "$schema"})
-    )
+    beyond = tuple(t.name for t in tools if beyond_gemini_subset(gemini_parameters(t)))
     if beyond:
         notes.append(
             ConversionNote(

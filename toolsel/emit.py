@@ -75,10 +75,15 @@ def _gemini(tools: Sequence[Tool]) -> dict[str, Any]:
     the subset (oneOf, const, ...) goes in `parametersJsonSchema`, which takes JSON Schema."""
     declarations = []
     for tool in tools:
-        schema = {k: v for k, v in tool.parameters.items() if k != "$schema"}
+        schema = gemini_parameters(tool)
         key = "parametersJsonSchema" if beyond_gemini_subset(schema) else "parameters"
         declarations.append({"name": tool.name, "description": tool.description, key: schema})
     return {"tools": [{"functionDeclarations": declarations}]}
+
+
+def gemini_parameters(tool: Tool) -> dict[str, Any]:
+    """The tool's parameters without the root `$schema`, which Gemini refuses."""
+    return {k: v for k, v in tool.parameters.items() if k != "$schema"}
 
 
 def beyond_gemini_subset(schema: dict[str, Any]) -> bool:

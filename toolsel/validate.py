@@ -53,8 +53,8 @@ class _NotChecked(Exception):
 
 class _Budget:
     """One check's allowance of steps and its deadline (time.monotonic()), if any. Keywords
-    add to `steps` and call `ring` when it reaches `alarm`: the step past the limit, or the
-    next reading of the clock."""
+    add to `steps` (`_spend`) and call `ring` when it reaches `alarm`: the step past the
+    limit, or the next reading of the clock."""
 
     __slots__ = ("alarm", "deadline", "limit", "steps")
 
@@ -62,11 +62,6 @@ class _Budget:
         self.limit, self.deadline = limit, deadline
         self.steps = 0
         self.alarm = 0 if deadline is not None else limit + 1
-
-    def spend(self, steps: int) -> None:
-        self.steps += steps
-        if self.steps >= self.alarm:
-            self.ring()
 
     def ring(self) -> None:
         if self.steps > self.limit:
@@ -85,7 +80,9 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("toolsel_validation_budget", de
 def _spend(steps: int = 1) -> None:
     budget = _BUDGET.get()
     if budget is not None:
-        budget.spend(steps)
+        budget.steps += steps
+        if budget.steps >= budget.alarm:
+            budget.ring()
 
 
 def nesting(value: Any) -> int:
@@ -301,7 +298,7 @@ def _counted(keyword: Callable[..., Any], *, per_subschema: bool) -> Callable[..
     current = _BUDGET.get
 
     def applied(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        budget = current()
+        budget = current()  # `_spend()`, inline: this runs for every keyword applied
         if budget is not None:
             budget.steps += 1
             if budget.steps >= budget.alarm:
