@@ -50,6 +50,8 @@ def _carries(registry: Registry, tool: Tool, field: str) -> bool:
     return value is not None if field in _OPTIONAL_TEXT else bool(value)
 
 
+#: What toolsel itself writes in an MCP entry's `_meta` (no key of the source's own).
+_TOOLSEL_META = {MCP_PERMISSION_META}
 #: Keys of an entry that only say which shape it is, never data.
 _STRUCTURAL = {
     "openai-chat": {"type", "function"},
@@ -99,12 +101,9 @@ def _lost_fields(registry: Registry, target: str) -> list[ConversionNote]:
             continue
         names = tuple(t.name for t in registry.tools if _carries(registry, t, field))
         if names:
-            notes.append(ConversionNote(f"`{field}`", names, _no_place(target)))
+            outcome = f"left out: {TARGET_TITLES[target]} have no place for it"
+            notes.append(ConversionNote(f"`{field}`", names, outcome))
     return notes
-
-
-def _no_place(target: str) -> str:
-    return f"left out: {TARGET_TITLES[target]} have no place for it"
 
 
 def _unread_keys(tools: list[Tool], target: str) -> list[ConversionNote]:
@@ -139,7 +138,7 @@ def extra_keys(tool: Tool) -> list[str]:
             continue
         if fmt.name == "docker-catalog" and key == "arguments":
             continue
-        if key == "_meta" and _only_toolsel_meta(entry[key]):
+        if key == "_meta" and isinstance(entry[key], dict) and set(entry[key]) <= _TOOLSEL_META:
             continue
         keys.append(str(key))
     return keys
@@ -151,10 +150,6 @@ def _entry_keys(tool: Tool) -> dict[str, Any]:
     if tool.source.format == "openai-chat" and isinstance(entry.get("function"), dict):
         return {**entry, **entry["function"]}
     return entry
-
-
-def _only_toolsel_meta(meta: Any) -> bool:
-    return isinstance(meta, dict) and set(meta) <= {MCP_PERMISSION_META}
 
 
 def _shape_notes(registry: Registry, target: str) -> list[ConversionNote]:

@@ -44,16 +44,12 @@ _DIALECT_SENSITIVE = frozenset(
 )
 
 
-def _needs_full_check(schema: dict[str, Any]) -> bool:
-    return any(
-        _DIALECT_SENSITIVE.intersection(node.schema) or isinstance(node.schema.get("items"), list)
-        for node in walk_schema(schema)
-    )
-
-
 def passes_fast_check(schema: dict[str, Any]) -> bool:
     """The schema is valid draft-07 and uses no keyword whose meaning differs in 2020-12."""
-    if _needs_full_check(schema):
+    if any(
+        _DIALECT_SENSITIVE.intersection(node.schema) or isinstance(node.schema.get("items"), list)
+        for node in walk_schema(schema)
+    ):
         return False
     try:
         _fast_draft7_check()(schema)

@@ -124,7 +124,9 @@ def _word_runs(text: str) -> list[str]:
     runs: list[str] = []
     start = None
     for i, ch in enumerate(text):
-        inside = ch != "_" and (ch.isalnum() or (start is not None and _is_mark(ch)))
+        inside = ch != "_" and (
+            ch.isalnum() or (start is not None and unicodedata.category(ch)[0] == "M")
+        )
         if inside and start is None:
             start = i
         elif not inside and start is not None:
@@ -133,10 +135,6 @@ def _word_runs(text: str) -> list[str]:
     if start is not None:
         runs.append(text[start:])
     return runs
-
-
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch)[0] == "M"
 
 
 def _script(ch: str) -> str:

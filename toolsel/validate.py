@@ -169,15 +169,6 @@ def _brief(failure: Exception) -> str:
     return text[:200] + ("…" if len(text) > 200 else "")
 
 
-def error_text(error: Any) -> str:
-    """A jsonschema error in one line, with values written as JSON, not as Python
-    (`null is not of type "array"`, not `None is not of type 'array'`), and any secret a
-    value holds masked (`toolsel.redact`): a call's arguments can carry a token."""
-    from toolsel.redact import mask_text
-
-    return mask_text(_error_text(error))
-
-
 #: How an error of each keyword reads: `{value} is {phrase} {expected}`.
 _PHRASES = {
     "type": "not of type",
@@ -195,15 +186,22 @@ _PHRASES = {
 }
 
 
-def _error_text(error: Any) -> str:
+def error_text(error: Any) -> str:
+    """A jsonschema error in one line, with values written as JSON, not as Python
+    (`null is not of type "array"`, not `None is not of type 'array'`), and any secret a
+    value holds masked (`toolsel.redact`): a call's arguments can carry a token."""
+    from toolsel.redact import mask_text
+
     keyword, expected, value = error.validator, error.validator_value, error.instance
-    if keyword == "required" and isinstance(value, dict) and isinstance(expected, list):
-        missing = [name for name in expected if name not in value]
-        if missing:
-            return f"{json_text(missing[0])} is a required property"
+    required = keyword == "required" and isinstance(value, dict) and isinstance(expected, list)
+    missing = [name for name in expected if name not in value] if required else []
     if keyword in _PHRASES:
-        return f"{json_text(value)} is {_PHRASES[keyword]} {json_text(expected)}"
-    return _brief(error)
+        text = f"{json_text(value)} is {_PHRASES[keyword]} {json_text(expected)}"
+    elif missing:
+        text = f"{json_text(missing[0])} is a required property"
+    else:
+        text = _brief(error)
+    return mask_text(text)
 
 
 def _unchecked(reason: str) -> InputProblem:
