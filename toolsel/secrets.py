@@ -313,10 +313,7 @@ PLACEHOLDERS = frozenset(d.placeholder for d in DETECTORS)
 
 def find(text: str) -> Detector | None:
     """The first detector (in table order) that finds something in `text`, or None."""
-    for detector in _candidates(text):
-        if next(detector.spans(text), None) is not None:
-            return detector
-    return None
+    return next((d for d in _candidates(text) if next(d.spans(text), None) is not None), None)
 
 
 def secret_kind(text: str) -> str | None:
@@ -394,20 +391,13 @@ _ASCII_SPACE = r"\t-\r\x1c-\x1f "
 
 def _for_re2(pattern: str) -> str:
     r"""`pattern` with `\s` spelled as Python reads it on ASCII text, in and out of classes."""
-    out, in_class, i = [], False, 0
-    while i < len(pattern):
-        pair = pattern[i : i + 2]
-        if pair == r"\s":
-            out.append(_ASCII_SPACE if in_class else f"[{_ASCII_SPACE}]")
-            i += 2
-            continue
-        if pattern[i] == "\\":
-            out.append(pair)
-            i += 2
-            continue
-        in_class = (in_class and pattern[i] != "]") or (not in_class and pattern[i] == "[")
-        out.append(pattern[i])
-        i += 1
+    out, in_class = [], False
+    for token in re.findall(r"\\.|.", pattern, flags=re.DOTALL):
+        if token == r"\s":
+            token = _ASCII_SPACE if in_class else f"[{_ASCII_SPACE}]"
+        elif len(token) == 1:
+            in_class = (in_class and token != "]") or (not in_class and token == "[")
+        out.append(token)
     return "".join(out)
 
 
