@@ -118,10 +118,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
                 chunk = handle.read(min(CHUNK, limit + 1 - total))
                 if not chunk:
                     break
-                if not chunks:
-                    reason = binary_reason(chunk)
-                    if reason:
-                        raise Binary(reason)
+                if not chunks and (reason := binary_reason(chunk)):
+                    raise Binary(reason)
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
