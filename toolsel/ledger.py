@@ -6,8 +6,9 @@ The plan defers every tool behind tool search and keeps always loaded only what 
 recorded calls need: a call is *reachable* when its tool stays loaded, or when `rank` puts
 its tool in the top `top_k` for the user's request that led to it (as `toolsel learn`
 mines it). A call with no request before it (or an errored call, which `learn` does not
-mine) is reachable only when its tool stays loaded (`_plan` says which tools stay). Ranking
-is over the whole registry, loaded tools included: a search among fewer tools finds more.
+mine) is reachable only when its tool stays loaded. Tools are kept loaded, the one with the
+most unreachable calls first, until the reachable share meets the target. Ranking is over
+the whole registry, loaded tools included: a search among fewer tools only finds more.
 """
 
 from __future__ import annotations
