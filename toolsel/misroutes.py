@@ -173,10 +173,7 @@ class MisrouteFinder:
         self.editing = {t for t, p in self.permissions.items() if p is Permission.WRITE}
         self.reading = {t for t, p in self.permissions.items() if p is Permission.READ}
         self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
-        self.files = 0
-        self.calls = 0
-        self.failed_calls = 0
-        self.exit_failures = 0
+        self.files = self.calls = self.failed_calls = self.exit_failures = 0
         self.file = ""
         self.request: str | None = None  # the last human request of the file
         self.call_requests: dict[str, str | None] = {}  # open call id -> its request

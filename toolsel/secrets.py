@@ -245,11 +245,7 @@ DETECTORS: tuple[Detector, ...] = (
         "<jwt>",
         r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}",
     ),
-    _detector(
-        "a bearer token",
-        "<token>",
-        r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)",
-    ),
+    _detector("a bearer token", "<token>", r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
     _detector(
         "a password",
         "<password>",
