@@ -8,7 +8,6 @@ and collection passes only cost time (2-5% of a replay).
 from __future__ import annotations
 
 import gc
-from types import TracebackType
 
 
 class gc_paused:  # lower case: it was a function, and reads as one (`with gc_paused():`)
@@ -22,11 +21,6 @@ class gc_paused:  # lower case: it was a function, and reads as one (`with gc_pa
         self.enabled = gc.isenabled()
         gc.disable()
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_: object) -> None:
         if self.enabled:
             gc.enable()

@@ -19,7 +19,7 @@ def create_file(path: Path, text: str) -> None:
     except FileExistsError:
         raise UsageError(f"{_shown(path)} already exists; refusing to overwrite it") from None
     except OSError as exc:
-        raise UsageError(f"{_shown(path)}: cannot write: {_reason(exc)}") from None
+        raise _cannot_write(path, exc) from None
     finally:
         temporary.unlink(missing_ok=True)
 
@@ -35,7 +35,7 @@ def replace_file(path: Path, text: str) -> None:
         temporary.replace(target)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
-        raise UsageError(f"{_shown(path)}: cannot write: {_reason(exc)}") from None
+        raise _cannot_write(path, exc) from None
 
 
 def _written(path: Path, text: str) -> Path:
@@ -43,7 +43,7 @@ def _written(path: Path, text: str) -> Path:
     try:
         descriptor, name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsageError(f"{_shown(path)}: cannot write: {_reason(exc)}") from None
+        raise _cannot_write(path, exc) from None
     temporary = Path(name)
     try:
         # newline="" writes the text's own line endings (a CRLF file stays CRLF)
@@ -54,7 +54,7 @@ def _written(path: Path, text: str) -> Path:
     except BaseException as exc:
         temporary.unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise UsageError(f"{_shown(path)}: cannot write: {_reason(exc)}") from None
+            raise _cannot_write(path, exc) from None
         raise
     return temporary
 
@@ -65,7 +65,7 @@ def _shown(path: Path) -> str:
     return display_path(path)
 
 
-def _reason(error: OSError) -> str:
+def _cannot_write(path: Path, error: OSError) -> UsageError:
     from toolsel.inputs import os_reason
 
-    return os_reason(error)
+    return UsageError(f"{_shown(path)}: cannot write: {os_reason(error)}")

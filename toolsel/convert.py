@@ -3,7 +3,6 @@ list), with a note for each kind of field the target has no place for."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,32 +30,28 @@ HELD: dict[str, frozenset[str]] = {
 }
 
 
-def _examples(registry: Registry) -> Callable[[Tool], bool]:
-    return lambda tool: bool(registry.examples_for(tool.name))
+#: Each field a tool may carry beyond name, description and parameters, in the order notes
+#: name them; a tool that carries a value for one loses it in a target that holds none.
+CARRIED = (
+    "display_name category permission tags requires conflicts aliases version deprecated "
+    "deprecated_by search_hint always_include defer_loading parent_task strict annotations "
+    "output_schema examples"
+).split()
+_OPTIONAL_TEXT = frozenset({"display_name", "category", "version", "deprecated_by", "search_hint"})
 
 
-#: Each field a tool may carry beyond name, description and parameters, and whether a
-#: tool carries a value for it that reading the target back would not give.
-CARRIED: dict[str, Callable[[Tool], bool]] = {
-    "display_name": lambda t: t.display_name is not None,
-    "category": lambda t: t.category is not None,
-    "permission": lambda t: t.permission is not Permission.READ,
-    "tags": lambda t: bool(t.tags),
-    "requires": lambda t: bool(t.requires),
-    "conflicts": lambda t: bool(t.conflicts),
-    "aliases": lambda t: bool(t.aliases),
-    "version": lambda t: t.version is not None,
-    "deprecated": lambda t: t.deprecated,
-    "deprecated_by": lambda t: t.deprecated_by is not None,
-    "search_hint": lambda t: t.search_hint is not None,
-    "always_include": lambda t: t.always_include,
-    "defer_loading": lambda t: t.defer_loading,
-    "parent_task": lambda t: t.parent_task,
-    "strict": lambda t: t.strict,
-    "annotations": lambda t: bool(t.annotations),
-    "output_schema": lambda t: bool(t.output_schema),
-}
+def _carries(registry: Registry, tool: Tool, field: str) -> bool:
+    """Whether `tool` has a value for `field` that reading the target back would not give."""
+    if field == "permission":
+        return tool.permission is not Permission.READ
+    if field == "examples":
+        return bool(registry.examples_for(tool.name))
+    value = getattr(tool, field)
+    return value is not None if field in _OPTIONAL_TEXT else bool(value)
 
+
+#: What toolsel itself writes in an MCP entry's `_meta` (no key of the source's own).
+_TOOLSEL_META = {MCP_PERMISSION_META}
 #: Keys of an entry that only say which shape it is, never data.
 _STRUCTURAL = {
     "openai-chat": {"type", "function"},
@@ -100,20 +95,15 @@ def convert_registry(registry: Registry, target: str) -> Conversion:
 def _lost_fields(registry: Registry, target: str) -> list[ConversionNote]:
     if target == "toolsel":
         return []
-    held = HELD[target]
-    carried = {**CARRIED, "examples": _examples(registry)}
     notes = []
-    for field, has_value in carried.items():
-        if field in held:
+    for field in CARRIED:
+        if field in HELD[target]:
             continue
-        names = tuple(t.name for t in registry.tools if has_value(t))
+        names = tuple(t.name for t in registry.tools if _carries(registry, t, field))
         if names:
-            notes.append(ConversionNote(f"`{field}`", names, _no_place(target)))
+            outcome = f"left out: {TARGET_TITLES[target]} have no place for it"
+            notes.append(ConversionNote(f"`{field}`", names, outcome))
     return notes
-
-
-def _no_place(target: str) -> str:
-    return f"left out: {TARGET_TITLES[target]} have no place for it"
 
 
 def _unread_keys(tools: list[Tool], target: str) -> list[ConversionNote]:
@@ -148,7 +138,7 @@ def extra_keys(tool: Tool) -> list[str]:
             continue
         if fmt.name == "docker-catalog" and key == "arguments":
             continue
-        if key == "_meta" and _only_toolsel_meta(entry[key]):
+        if key == "_meta" and isinstance(entry[key], dict) and set(entry[key]) <= _TOOLSEL_META:
             continue
         keys.append(str(key))
     return keys
@@ -160,10 +150,6 @@ def _entry_keys(tool: Tool) -> dict[str, Any]:
     if tool.source.format == "openai-chat" and isinstance(entry.get("function"), dict):
         return {**entry, **entry["function"]}
     return entry
-
-
-def _only_toolsel_meta(meta: Any) -> bool:
-    return isinstance(meta, dict) and set(meta) <= {MCP_PERMISSION_META}
 
 
 def _shape_notes(registry: Registry, target: str) -> list[ConversionNote]:
@@ -194,17 +180,13 @@ def _shape_notes(registry: Registry, target: str) -> list[ConversionNote]:
 
 
 def _gemini_notes(tools: tuple[Tool, ...]) -> list[ConversionNote]:
-    from toolsel.emit import beyond_gemini_subset
+    from toolsel.emit import beyond_gemini_subset, gemini_parameters
 
     notes = []
     with_schema = tuple(t.name for t in tools if "$schema" in t.parameters)
     if with_schema:
         notes.append(ConversionNote("root `$schema`", with_schema, "left out: Gemini refuses it"))
-    beyond = tuple(
-        t.name
-        for t in tools
-        if beyond_gemini_subset({k: v for k, v in t.parameters.items() if k != "$schema"})
-    )
+    beyond = tuple(t.name for t in tools if beyond_gemini_subset(gemini_parameters(t)))
     if beyond:
         notes.append(
             ConversionNote(
@@ -218,28 +200,10 @@ def _gemini_notes(tools: tuple[Tool, ...]) -> list[ConversionNote]:
 
 #: The order fields are written in a toolsel registry entry.
 TOOLSEL_FIELDS = (
-    "name",
-    "display_name",
-    "description",
-    "category",
-    "permission",
-    "version",
-    "deprecated",
-    "deprecated_by",
-    "tags",
-    "aliases",
-    "requires",
-    "conflicts",
-    "search_hint",
-    "always_include",
-    "defer_loading",
-    "parent_task",
-    "strict",
-    "examples",
-    "annotations",
-    "output_schema",
-    "parameters",
-)
+    "name display_name description category permission version deprecated deprecated_by tags "
+    "aliases requires conflicts search_hint always_include defer_loading parent_task strict "
+    "examples annotations output_schema parameters"
+).split()
 
 
 def toolsel_document(registry: Registry) -> dict[str, Any]:
@@ -256,30 +220,17 @@ def toolsel_document(registry: Registry) -> dict[str, Any]:
 
 
 def _toolsel_entry(registry: Registry, tool: Tool) -> dict[str, Any]:
-    values: dict[str, Any] = {
-        "name": tool.name,
-        "display_name": tool.display_name,
-        "description": tool.description,
-        "category": tool.category,
-        "permission": tool.permission.value,
-        "version": tool.version,
-        "deprecated": tool.deprecated or None,
-        "deprecated_by": tool.deprecated_by,
-        "tags": list(tool.tags) or None,
-        "aliases": list(tool.aliases) or None,
-        "requires": list(tool.requires) or None,
-        "conflicts": list(tool.conflicts) or None,
-        "search_hint": tool.search_hint,
-        "always_include": tool.always_include or None,
-        "defer_loading": tool.defer_loading or None,
-        "parent_task": tool.parent_task or None,
-        "strict": tool.strict or None,
-        "examples": list(registry.examples_for(tool.name)) or None,
-        "annotations": tool.annotations or None,
-        "output_schema": tool.output_schema or None,
-        "parameters": tool.parameters,
-    }
-    entry = {field: values[field] for field in TOOLSEL_FIELDS if values[field] is not None}
+    entry: dict[str, Any] = {}
+    for field in TOOLSEL_FIELDS:
+        if field == "examples":
+            value: Any = list(registry.examples_for(tool.name))
+        else:
+            value = getattr(tool, field)
+            value = value.value if field == "permission" else value
+            value = list(value) if isinstance(value, tuple) else value
+        # unset fields are left out; an empty schema is still the tool's parameters
+        if field == "parameters" or value not in (None, False, [], {}):
+            entry[field] = value
     # extension keys (`x-toolsel-ignore` too) are toolsel's: they travel as they are
     extensions = _entry_keys(tool).items()
     entry.update({k: v for k, v in extensions if isinstance(k, str) and k.startswith("x-")})

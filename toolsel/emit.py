@@ -9,63 +9,48 @@ from toolsel.registry.formats import MCP_PERMISSION_META
 from toolsel.registry.model import Tool
 
 
+def _definition(tool: Tool, schema_key: str, **flags: bool) -> dict[str, Any]:
+    """Name, description and parameters under `schema_key`, then each flag that is set."""
+    entry: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    entry[schema_key] = tool.parameters
+    entry.update((flag, True) for flag, on in flags.items() if on)
+    return entry
+
+
 def _openai(tools: Sequence[Tool]) -> dict[str, Any]:
     """Chat Completions: {"tools": [{"type": "function", "function": {...}}]}."""
-    out = []
-    for tool in tools:
-        function: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        }
-        if tool.strict:
-            function["strict"] = True
-        out.append({"type": "function", "function": function})
-    return {"tools": out}
+    return {
+        "tools": [
+            {"type": "function", "function": _definition(t, "parameters", strict=t.strict)}
+            for t in tools
+        ]
+    }
 
 
 def _openai_responses(tools: Sequence[Tool]) -> dict[str, Any]:
     """Responses API: {"tools": [{"type": "function", "name", "description", "parameters"}]}."""
-    out = []
-    for tool in tools:
-        entry: dict[str, Any] = {
-            "type": "function",
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": tool.parameters,
-        }
-        if tool.strict:
-            entry["strict"] = True
-        out.append(entry)
-    return {"tools": out}
+    return {
+        "tools": [
+            {"type": "function", **_definition(t, "parameters", strict=t.strict)} for t in tools
+        ]
+    }
 
 
 def _anthropic(tools: Sequence[Tool]) -> dict[str, Any]:
     """Messages API: {"tools": [{"name", "description", "input_schema"}]}."""
-    out = []
-    for tool in tools:
-        entry: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "input_schema": tool.parameters,
-        }
-        if tool.defer_loading:
-            entry["defer_loading"] = True
-        if tool.strict:
-            entry["strict"] = True
-        out.append(entry)
-    return {"tools": out}
+    return {
+        "tools": [
+            _definition(t, "input_schema", defer_loading=t.defer_loading, strict=t.strict)
+            for t in tools
+        ]
+    }
 
 
 def _mcp(tools: Sequence[Tool]) -> dict[str, Any]:
     """A tools/list result: {"tools": [{"name", "title", "description", "inputSchema", "annotations"}]}."""
     out = []
     for tool in tools:
-        entry: dict[str, Any] = {
-            "name": tool.name,
-            "description": tool.description,
-            "inputSchema": tool.parameters,
-        }
+        entry = _definition(tool, "inputSchema")
         if tool.display_name:
             entry["title"] = tool.display_name
         # the spec's defaults are readOnlyHint false and destructiveHint true, so both are
@@ -90,10 +75,15 @@ def _gemini(tools: Sequence[Tool]) -> dict[str, Any]:
     the subset (oneOf, const, ...) goes in `parametersJsonSchema`, which takes JSON Schema."""
     declarations = []
     for tool in tools:
-        schema = {k: v for k, v in tool.parameters.items() if k != "$schema"}
+        schema = gemini_parameters(tool)
         key = "parametersJsonSchema" if beyond_gemini_subset(schema) else "parameters"
         declarations.append({"name": tool.name, "description": tool.description, key: schema})
     return {"tools": [{"functionDeclarations": declarations}]}
+
+
+def gemini_parameters(tool: Tool) -> dict[str, Any]:
+    """The tool's parameters without the root `$schema`, which Gemini refuses."""
+    return {k: v for k, v in tool.parameters.items() if k != "$schema"}
 
 
 def beyond_gemini_subset(schema: dict[str, Any]) -> bool:

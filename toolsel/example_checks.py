@@ -1,14 +1,7 @@
-"""The checks of example prompts that `lint` reports (TS702, TS703) and `learn` leaves out:
-one place, so an overlay `learn` writes passes `lint --strict`.
-
-A prompt given as an example of several tools (case and spacing ignored) is a task that
-needs them all: it is an example of each, and its tools are its group (`groups`).
-
-- TS702, a collision: `rank` (hybrid, with every example learned) puts first a tool that is
-  not in the example's group, so the example teaches the opposite of the registry. One of
-  the group ranking first is no collision: a three-tool task puts one of the three first.
-- TS703, a contradiction: the same prompt is an example of two tools that `conflicts` says
-  are never used together; no task can need them both.
+"""The checks of example prompts that `lint` reports (TS702 `collision`, TS703
+`contradictions`) and `learn` leaves out: one place, so an overlay `learn` writes passes
+`lint --strict`. A prompt given as an example of several tools (case and spacing ignored)
+is a task that needs them all: it is an example of each, and its tools are its group.
 """
 
 from __future__ import annotations
@@ -40,8 +33,9 @@ def collision(
     index: PreparedIndex, tool: str, text: str, group: frozenset[str] = frozenset()
 ) -> Collision | None:
     """The collision of `text` as an example of `tool` (and of the other tools of its
-    `group`): None when `rank` puts `tool` or one of its group first, or when the text has
-    no searchable words (nothing to rank)."""
+    `group`): the example teaches the opposite of the registry when `rank` (hybrid, every
+    example learned) puts first a tool outside the group. None when `rank` puts `tool` or
+    one of its group first, or when the text has no searchable words (nothing to rank)."""
     from toolsel.ranking.core import RankOptions, rank_index
     from toolsel.ranking.fields import tokens
     from toolsel.ranking.options import Method
@@ -72,7 +66,8 @@ def groups(examples: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
 def contradictions(
     examples: Sequence[tuple[str, str]], conflicting: Callable[[str, str], bool]
 ) -> Iterator[tuple[int, int]]:
-    """TS703: for each (tool, text) whose text an earlier one gives to a tool it conflicts
+    """TS703, the same prompt an example of two tools that `conflicts` says are never used
+    together: for each (tool, text) whose text an earlier one gives to a tool it conflicts
     with, (its position, the position of that earlier one)."""
     first: dict[str, list[int]] = {}
     for position, (tool, text) in enumerate(examples):

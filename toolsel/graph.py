@@ -121,12 +121,7 @@ def find_cycles(graph: Mapping[str, Sequence[str]]) -> list[tuple[str, ...]]:
     seen: set[tuple[str, ...]] = set()
     for component in strongly_connected(graph):
         members = set(component)
-        if len(component) == 1:
-            node = component[0]
-            if node in graph.get(node, ()):
-                seen.add((node, node))
-            continue
-        if len(component) <= EXHAUSTIVE_SCC_LIMIT:
+        if len(component) <= EXHAUSTIVE_SCC_LIMIT:  # one node: its self-requires, if any
             for source in component:
                 for target in graph.get(source, ()):
                     if target in members:
@@ -177,24 +172,22 @@ def _back_edge_cycles(
     path: list[str] = [root]
     position = {root: 0}
     done: set[str] = set()
-    stack: list[tuple[str, int]] = [(root, 0)]
+    stack = [iter(graph.get(root, ()))]  # each node of `path`: its children not yet seen
     while stack:
-        node, index = stack[-1]
-        children = [c for c in graph.get(node, ()) if c in members]
-        if index < len(children):
-            stack[-1] = (node, index + 1)
-            child = children[index]
+        for child in stack[-1]:
+            if child not in members:
+                continue
             if child in position:
                 cycles.append(path[position[child] :])
             elif child not in done:
                 position[child] = len(path)
                 path.append(child)
-                stack.append((child, 0))
-            continue
-        stack.pop()
-        path.pop()
-        del position[node]
-        done.add(node)
+                stack.append(iter(graph.get(child, ())))
+                break
+        else:
+            stack.pop()
+            done.add(path[-1])
+            del position[path.pop()]
     return cycles
 
 

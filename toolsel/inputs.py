@@ -1,16 +1,8 @@
-"""Reading input files safely, for every command.
-
-- `check_path` says what a path is, with the accurate reason when it cannot be read (a
-  symlink loop, a permission, a directory), never a bare "no such file".
-- `read_bounded` reads a whole file with a byte limit that is checked before reading a
-  regular file (`stat`) and while reading anything else (a pipe, `/dev/zero`), and refuses
-  binary data after its first chunk.
-- `bounded_lines` yields the lines of a stream with a per-line limit applied while reading:
-  a line over the limit is skipped in chunks (reported with its size), and NUL bytes stop
-  the read (binary data), so no input, however long its lines, is ever held whole.
-
-FIFOs and character devices are inputs like any other (`-r <(curl …)`, `/dev/stdin`):
-`/dev/null` is an empty input.
+"""Reading input files safely, for every command: what a path is, with the accurate reason
+when it cannot be read (`check_path`), a whole file under a byte limit (`read_bounded`), and
+a stream's lines under a per-line limit applied while reading (`bounded_lines`): no input,
+however long, is ever held whole. FIFOs and character devices are inputs like any other
+(`-r <(curl …)`, `/dev/stdin`): `/dev/null` is an empty input.
 """
 
 from __future__ import annotations
@@ -20,6 +12,8 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import chain
 from pathlib import Path
 from typing import IO
 
@@ -27,6 +21,9 @@ from typing import IO
 CHUNK = 1024 * 1024
 #: Bytes sniffed for NULs (binary data) at the start of a whole-file read.
 SNIFF = 8192
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF16 = "UTF-16 text (byte-order mark); save the file as UTF-8"
+_NUL = "binary data (NUL bytes), not text"
 
 
 class InputProblem(Exception):
@@ -51,10 +48,10 @@ class Binary(InputProblem):
 
 def binary_reason(data: bytes) -> str | None:
     """Why `data` (the start of a file) is not text, or None."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "UTF-16 text (byte-order mark); save the file as UTF-8"
+    if data.startswith(_UTF16_BOMS):
+        return _UTF16
     if b"\0" in data[:SNIFF]:
-        return "binary data (NUL bytes), not text"
+        return _NUL
     return None
 
 
@@ -121,10 +118,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
                 chunk = handle.read(min(CHUNK, limit + 1 - total))
                 if not chunk:
                     break
-                if not chunks:
-                    reason = binary_reason(chunk)
-                    if reason:
-                        raise Binary(reason)
+                if not chunks and (reason := binary_reason(chunk)):
+                    raise Binary(reason)
                 chunks.append(chunk)
                 total += len(chunk)
                 if total > limit:
@@ -163,23 +158,17 @@ def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | LongLine | 
             return
         if first:
             first = False
-            if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-                yield BinaryData("UTF-16 text (byte-order mark); save the file as UTF-8")
+            if raw.startswith(_UTF16_BOMS):
+                yield BinaryData(_UTF16)
                 return
         if len(raw) <= limit or raw.endswith(b"\n"):
             yield raw
             continue
         # over the limit: skip to the end of the line without holding it
-        if b"\0" in raw:
-            yield BinaryData("binary data (NUL bytes), not text")
-            return
-        size = len(raw)
-        while True:
-            chunk = readline(CHUNK)
-            if not chunk:
-                break
+        size = 0
+        for chunk in chain([raw], iter(partial(readline, CHUNK), b"")):
             if b"\0" in chunk:
-                yield BinaryData("binary data (NUL bytes), not text")
+                yield BinaryData(_NUL)
                 return
             size += len(chunk)
             if chunk.endswith(b"\n"):
@@ -259,7 +248,7 @@ def json_reason(raw: bytes, error: Exception, *, ends_with_newline: bool | None 
     binary, not UTF-8, the file's last line cut off (no newline after it), or the parser's
     reason. `ends_with_newline` when `raw` was stripped of its line end (default: look)."""
     if b"\0" in raw:
-        return "binary data (NUL bytes), not text"
+        return _NUL
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -287,7 +276,4 @@ def display_path(path: str | os.PathLike[str]) -> str:
 
 def undecodable_byte(text: str) -> int | None:
     """The first byte of `text` that was not UTF-8 (a command-line argument), or None."""
-    for ch in text:
-        if 0xDC80 <= ord(ch) <= 0xDCFF:
-            return ord(ch) - 0xDC00
-    return None
+    return next((ord(ch) - 0xDC00 for ch in text if 0xDC80 <= ord(ch) <= 0xDCFF), None)

@@ -78,9 +78,7 @@ def _at(text: str, pos: int, words: str) -> JsonSyntax:
 
 
 def _previous_token(text: str, pos: int) -> int | None:
-    index = pos - 1
-    while index >= 0 and text[index] in " \t\r\n":
-        index -= 1
+    index = len(text[:pos].rstrip(" \t\r\n")) - 1
     return index if index >= 0 else None
 
 

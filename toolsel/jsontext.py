@@ -61,3 +61,14 @@ def _with_big_integers(data: Any, option: int) -> bytes | None:
     written = orjson.dumps(stand_in, option=option)
     placeholder = re.compile(rb'"' + token.encode() + rb':(\d+)"')
     return placeholder.sub(lambda match: str(big[int(match[1])]).encode(), written)
+
+
+def json_text(value: Any, limit: int = 80) -> str:
+    """A value as JSON writes it (`null`, `true`, `"a"`), cut to `limit` characters."""
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -84,12 +84,11 @@ def found_by_rank(registry: Registry, requests: Requests, top_k: int) -> dict[st
 
     prompts = (prompt for by_prompt in requests.values() for prompt in by_prompt)
     offered = rank_each_once(registry, prompts, RankOptions(top=top_k))
-    found: dict[str, int] = {}
-    for tool, by_prompt in requests.items():
-        for prompt, count in by_prompt.items():
-            if tool in offered[prompt]:
-                found[tool] = found.get(tool, 0) + count
-    return found
+    found = {
+        tool: sum(count for prompt, count in by_prompt.items() if tool in offered[prompt])
+        for tool, by_prompt in requests.items()
+    }
+    return {tool: count for tool, count in found.items() if count}
 
 
 def build_ledger(

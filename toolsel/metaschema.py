@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 
+from toolsel.jsontext import json_text
 from toolsel.lint.schema import walk_schema
 from toolsel.registry.source import escape_token
 
@@ -37,39 +38,18 @@ def _fast_draft7_check() -> Any:
 # Keywords whose meaning or shape differs between draft-07 and 2020-12: a schema using any of
 # them always gets the full check of its own dialect.
 _DIALECT_SENSITIVE = frozenset(
-    {
-        "$defs",
-        "prefixItems",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-        "$vocabulary",
-        "contentSchema",
-        "minContains",
-        "maxContains",
-        "$schema",
-    }
+    "$defs prefixItems dependentRequired dependentSchemas unevaluatedItems unevaluatedProperties "
+    "$anchor $dynamicRef $dynamicAnchor $recursiveRef $recursiveAnchor $vocabulary "
+    "contentSchema minContains maxContains $schema".split()
 )
-
-
-def _needs_full_check(schema: dict[str, Any]) -> bool:
-    for node in walk_schema(schema):
-        if _DIALECT_SENSITIVE.intersection(node.schema) or isinstance(
-            node.schema.get("items"), list
-        ):
-            return True
-    return False
 
 
 def passes_fast_check(schema: dict[str, Any]) -> bool:
     """The schema is valid draft-07 and uses no keyword whose meaning differs in 2020-12."""
-    if _needs_full_check(schema):
+    if any(
+        _DIALECT_SENSITIVE.intersection(node.schema) or isinstance(node.schema.get("items"), list)
+        for node in walk_schema(schema)
+    ):
         return False
     try:
         _fast_draft7_check()(schema)
@@ -106,7 +86,7 @@ def schema_errors(schema_json: bytes) -> tuple[tuple[str, str], ...]:
 
 def _metaschema_message(error: Any, pointer: str) -> str:
     """What is wrong, with values written as JSON (`"dict"`, `true`), not as Python."""
-    value = _json_text(error.instance)
+    value = json_text(error.instance)
     expected = error.validator_value
     keyword = pointer.rsplit("/", 1)[-1]
     if keyword == "type" and error.validator in ("anyOf", "oneOf", "enum", "type"):
@@ -118,20 +98,10 @@ def _metaschema_message(error: Any, pointer: str) -> str:
         wanted = expected if isinstance(expected, list) else [expected]
         return f"{value} must be {' or '.join(_article(str(t)) for t in wanted)}"
     if error.validator == "enum":
-        return f"{value} is not one of {_json_text(expected)}"
+        return f"{value} is not one of {json_text(expected)}"
     if error.validator in ("minimum", "minItems", "minLength", "uniqueItems", "pattern"):
-        return f"{value} breaks `{error.validator}: {_json_text(expected)}`"
+        return f"{value} breaks `{error.validator}: {json_text(expected)}`"
     return f"{value} is not valid here (the metaschema's `{error.validator}`)"
-
-
-def _json_text(value: Any, limit: int = 80) -> str:
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _article(kind: str) -> str:

@@ -16,6 +16,9 @@ from typing import Any
 
 from toolsel.errors import UsageError
 
+#: Where a misroutes document comes from.
+_HINT = "write one with `toolsel stats --misroutes -f json`"
+
 
 @dataclass(frozen=True, slots=True)
 class MisrouteRequest:
@@ -52,10 +55,7 @@ def read_misroutes(path: Path) -> MisrouteEvidence:
         reason = getattr(error, "strerror", None) or str(error)
         raise UsageError(f"{path}: cannot read the misroutes file: {reason}") from None
     if not text.strip():
-        raise UsageError(
-            f"{path}: empty misroutes file",
-            hint="write one with `toolsel stats --misroutes -f json`",
-        )
+        raise UsageError(f"{path}: empty misroutes file", hint=_HINT)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
@@ -63,10 +63,7 @@ def read_misroutes(path: Path) -> MisrouteEvidence:
     wanted = schema_name(Output.MISROUTES)
     schema = document.get("schema") if isinstance(document, dict) else None
     if schema != wanted:
-        raise UsageError(
-            f"{path}: not a {wanted} document (schema: {schema!r})",
-            hint="write one with `toolsel stats --misroutes -f json`",
-        )
+        raise UsageError(f"{path}: not a {wanted} document (schema: {schema!r})", hint=_HINT)
     pairs = document.get("pairs")
     if not isinstance(pairs, list):
         raise UsageError(f"{path}: /pairs: expected a list of misroute pairs")
@@ -89,8 +86,8 @@ def _pair(path: Path, number: int, pair: Any) -> EvidencePair:
     )
     asked = []
     for n, request in enumerate(requests):
-        text = request.get("text") if isinstance(request, dict) else None
-        times = request.get("count") if isinstance(request, dict) else None
+        request = request if isinstance(request, dict) else {}
+        text, times = request.get("text"), request.get("count")
         if not isinstance(text, str) or not isinstance(times, int):
             raise UsageError(f"{where}/requests/{n}: needs `text` (a string) and `count`")
         asked.append(MisrouteRequest(text, times))

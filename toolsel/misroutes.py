@@ -140,6 +140,12 @@ class _Found:
     requests: Counter[str] = field(default_factory=Counter)  # request -> occurrences
 
 
+#: What a finder sent back from a worker carries (`MisrouteFinder.__getstate__`).
+_SENT_BACK = (
+    "window shown permissions aliases found unreadable files calls failed_calls exit_failures"
+).split()
+
+
 class MisrouteFinder:
     """A replay listener (`replay.driver.mine_paths`) that finds misroutes, file by file,
     each thread (the main one, each sub-agent) on its own. Forks per file; `join` adds a
@@ -167,10 +173,7 @@ class MisrouteFinder:
         self.editing = {t for t, p in self.permissions.items() if p is Permission.WRITE}
         self.reading = {t for t, p in self.permissions.items() if p is Permission.READ}
         self.found: dict[tuple[str, str], _Found] = {}  # (loser, winner) -> findings
-        self.files = 0
-        self.calls = 0
-        self.failed_calls = 0
-        self.exit_failures = 0
+        self.files = self.calls = self.failed_calls = self.exit_failures = 0
         self.file = ""
         self.request: str | None = None  # the last human request of the file
         self.call_requests: dict[str, str | None] = {}  # open call id -> its request
@@ -178,13 +181,14 @@ class MisrouteFinder:
         self.failures: dict[str | None, list[_Failure]] = {}  # thread -> pending failures
         self.unreadable: list[UnreadableFile] = []
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __getstate__(self) -> dict[str, Any]:
         # what a worker sends back for a file: what it found, not the listener's state
         self._settle_all()
-        counts = (self.files, self.calls, self.failed_calls, self.exit_failures)
-        found = (self.found, self.unreadable)
-        kinds = (self.permissions, self.aliases)
-        return (_finder, (self.window, self.shown, kinds, found, counts))
+        return {name: getattr(self, name) for name in _SENT_BACK}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["window"], state["shown"], state["permissions"], state["aliases"])  # type: ignore[misc]
+        self.__dict__.update(state)
 
     def fork(self) -> MisrouteFinder:
         return MisrouteFinder(self.window, self.shown, self.permissions, self.aliases)
@@ -193,9 +197,8 @@ class MisrouteFinder:
         assert isinstance(other, MisrouteFinder)
         other._settle_all()  # the file has ended
         for pair, found in other.found.items():
-            mine = self.found.get(pair)
-            if mine is None:
-                self.found[pair] = found  # the other finder is not used again
+            mine = self.found.setdefault(pair, found)  # the other finder is not used again
+            if mine is found:
                 continue
             mine.count += found.count
             mine.empty += found.empty
@@ -283,8 +286,7 @@ class MisrouteFinder:
             pending[:] = [f for f in pending if all(f is not p for p in prepared)]
 
     def _prepares(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
-        """`tool` looked up what the failed edit works on: what it asked for first (Claude
-        Code's "Read it first"), after which any edit of it may work."""
+        """`tool` looked up what the failed edit works on: what it asked for first."""
         from toolsel.targets import share_target
 
         return (
@@ -294,9 +296,8 @@ class MisrouteFinder:
         )
 
     def _does_the_job(self, failure: _Failure, tool: str, targets: frozenset[str]) -> bool:
-        """`tool`, which worked on `targets`, did what the failed call was for: not an edit
-        after a failed look-up or command, not a look-up after a failed edit, and on the
-        same thing when both calls say what they work on."""
+        """`tool`, which worked on `targets`, did what the failed call was for (the module's
+        rules)."""
         from toolsel.targets import share_target
 
         loser_known = failure.tool in self.permissions
@@ -340,9 +341,7 @@ class MisrouteFinder:
         self.failures.clear()
 
     def _record(self, failure: _Failure, winner: str, line: int) -> None:
-        found = self.found.get((failure.tool, winner))
-        if found is None:
-            found = self.found[failure.tool, winner] = _Found()
+        found = self.found.setdefault((failure.tool, winner), _Found())
         found.count += 1
         found.empty += failure.empty
         if len(found.occurrences) < self.shown:
@@ -362,19 +361,6 @@ def _only_exit_status(result: Result) -> bool:
     from toolsel.replay.failures import error_message
 
     return _EXIT_STATUS.search(error_message(result.error)) is not None
-
-
-def _finder(
-    window: int,
-    shown: int,
-    kinds: tuple[Mapping[str, Permission], Mapping[str, str]],
-    found: tuple[dict[tuple[str, str], _Found], list[UnreadableFile]],
-    counts: tuple[int, int, int, int],
-) -> MisrouteFinder:
-    finder = MisrouteFinder(window, shown, *kinds)
-    finder.found, finder.unreadable = found
-    finder.files, finder.calls, finder.failed_calls, finder.exit_failures = counts
-    return finder
 
 
 # -- the report --------------------------------------------------------------------------
@@ -402,10 +388,8 @@ def find_misroutes(
 
 def tool_permissions(registry: Registry | None) -> dict[str, Permission]:
     """Each tool's permission: the registry's, else that of the built-in catalogs (`Bash`,
-    `Read`, `shell`, ...). An empty result of a tool that acts (above read: mkdir, a
-    write) is a done job, not a look-up that found nothing; an edit does another job than
-    a look-up. A tool in neither is of no known kind: its empty result counts as a
-    failure, and any tool may answer it."""
+    `Read`, `shell`, ...). A tool in neither is of no known kind: its empty result counts
+    as a failure, and any tool may answer it."""
     from toolsel.catalogs import builtin_permissions
 
     permissions = dict(builtin_permissions())

@@ -1,18 +1,7 @@
-"""The one redaction path for what toolsel shows or writes: messages, listings of live
-servers, lockfiles, HTML, SARIF, logs. A value that may be a credential is shown as `***`
-(or, in free text, as the placeholder `toolsel.secrets` gives it: `<github-token>`).
-
-- free text (`mask_text`): every secret `toolsel.secrets` finds; personal data is kept;
-- a URL (`mask_url`): the password of `user:PASSWORD@`, and each query value whose key
-  names a credential (`?token=`, `&api_key=`, `sig=`) or that looks like one;
-- a database connection string (`mask_conninfo`): a URL as above, or libpq's keyword
-  form (`host=db password=...`);
-- a command line (`mask_argv`): the value after a flag that names a credential
-  (`--token X`, `--api-key=X`), `KEY=VALUE` with such a key, and secrets in each word;
-- an environment block or HTTP headers (`mask_values`): every value, since any of them
-  may be a credential, except a `${VAR}` reference, which is shown as written.
-
-A `${VAR}` is never expanded for display: what a config says is what is shown."""
+"""The one redaction path for what toolsel shows or writes (messages, listings of live
+servers, lockfiles, HTML, SARIF, logs): a value that may be a credential is shown as `***`,
+or in free text as the placeholder `toolsel.secrets` gives it (`<github-token>`); personal
+data is kept. A `${VAR}` is never expanded for display: what a config says is what is shown."""
 
 from __future__ import annotations
 
@@ -102,13 +91,11 @@ def mask_argv(argv: Iterable[str]) -> tuple[str, ...]:
     shown: list[str] = []
     after_flag = False
     for word in argv:
-        if after_flag and not word.startswith("-"):
-            shown.append(_masked_value(word))
-            after_flag = False
-            continue
-        after_flag = False
+        flag_value, after_flag = after_flag and not word.startswith("-"), False
         name, equals, value = word.partition("=")
-        if equals and credential_name(name) and " " not in name:
+        if flag_value:
+            shown.append(_masked_value(word))
+        elif equals and credential_name(name) and " " not in name:
             shown.append(f"{name}={_masked_value(value)}")
         elif word.startswith("-") and credential_name(word):
             shown.append(word)

@@ -57,7 +57,12 @@ def init_project(directory: Path, *, pyproject: bool = False, dry_run: bool = Fa
     )
     if pyproject:
         existing = _pyproject_text(config)
-        _refuse_shadowing(directory / "toolsel.toml")
+        if (directory / "toolsel.toml").exists():
+            raise UsageError(
+                f"{_shown(directory / 'toolsel.toml')} already exists and is read before "
+                "pyproject.toml",
+                hint="keep the settings there, or remove it first",
+            )
     for item in plan:
         if not item.appended and (item.path.exists() or item.path.is_symlink()):
             raise UsageError(
@@ -112,13 +117,7 @@ def _pyproject_text(path: Path) -> str:
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
-    except (
-        OSError,
-        UnicodeDecodeError,
-        tomllib.TOMLDecodeError,
-        RecursionError,
-        ValueError,
-    ) as exc:
+    except (OSError, RecursionError, ValueError) as exc:  # TOMLDecodeError, UnicodeDecodeError
         raise UsageError(f"{shown}: cannot read it as TOML: {exc}") from None
     tool = data.get("tool")
     if isinstance(tool, dict) and "toolsel" in tool:
@@ -126,14 +125,6 @@ def _pyproject_text(path: Path) -> str:
             f"{shown} already has a [tool.toolsel] table; toolsel init never overwrites it"
         )
     return text
-
-
-def _refuse_shadowing(toolsel_toml: Path) -> None:
-    if toolsel_toml.exists():
-        raise UsageError(
-            f"{_shown(toolsel_toml)} already exists and is read before pyproject.toml",
-            hint="keep the settings there, or remove it first",
-        )
 
 
 def _shown(path: Path) -> str:

@@ -4,13 +4,10 @@ typed placeholder (`redact`). Used by lint (TS704, an example prompt that leaks 
 support prompt with an e-mail address in it is the typical prompt, and "look up
 <email>'s order" still says how people ask for the tool.
 
-Two sorts, each detector with its placeholder:
-- secrets (credentials): private keys, vendor API keys and tokens (OpenAI, Anthropic,
-  GitHub, GitLab, AWS access key ids and secret access keys, Slack tokens and webhooks,
-  Google, Stripe, Hugging Face, npm, PyPI), JWTs and bearer tokens, passwords and other
-  secrets written in the clear, credentials in a URL, long random-looking tokens;
-- personal data: e-mail addresses, card numbers (Luhn-checked), phone numbers and other
-  long numbers (account and ID numbers).
+Two sorts of detector (`DETECTORS`), each with its placeholder: secrets (private keys, vendor
+API keys and tokens, JWTs, passwords and secrets in the clear, credentials in a URL, long
+random-looking tokens) and personal data (e-mail addresses, Luhn-checked card numbers, phone
+numbers and other long numbers).
 
 Left alone on purpose: git commit ids and SHA-256 digests (hex), UUIDs, long snake_case or
 CamelCase identifiers, version numbers, ports, dates and short numbers.
@@ -78,12 +75,8 @@ def _luhn(value: str) -> bool:
     digits = [int(ch) for ch in value if ch.isdecimal()]
     if not 13 <= len(digits) <= 19:
         return False
-    total = 0
-    for position, digit in enumerate(reversed(digits)):
-        if position % 2:
-            digit = digit * 2 - 9 if digit > 4 else digit * 2
-        total += digit
-    return total % 10 == 0
+    doubled = (2 * d - 9 if d > 4 else 2 * d for d in digits[-2::-2])
+    return (sum(digits[-1::-2]) + sum(doubled)) % 10 == 0
 
 
 def _phone_digits(value: str) -> bool:
@@ -252,11 +245,7 @@ DETECTORS: tuple[Detector, ...] = (
         "<jwt>",
         r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,}",
     ),
-    _detector(
-        "a bearer token",
-        "<token>",
-        r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)",
-    ),
+    _detector("a bearer token", "<token>", r"(?i:\bbearer)\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
     _detector(
         "a password",
         "<password>",
@@ -320,10 +309,7 @@ PLACEHOLDERS = frozenset(d.placeholder for d in DETECTORS)
 
 def find(text: str) -> Detector | None:
     """The first detector (in table order) that finds something in `text`, or None."""
-    for detector in _candidates(text):
-        if next(detector.spans(text), None) is not None:
-            return detector
-    return None
+    return next((d for d in _candidates(text) if next(d.spans(text), None) is not None), None)
 
 
 def secret_kind(text: str) -> str | None:
@@ -354,12 +340,7 @@ def redact(text: str) -> Redacted | None:
         spans = _claimed(text)
         if not spans:
             return Redacted(text, tuple(used))
-        pieces, last = [], 0
-        for start, end, placeholder in spans:
-            pieces += [text[last:start], placeholder]
-            last = end
-        pieces.append(text[last:])
-        text = "".join(pieces)
+        text = _replaced(text, spans)
         used += [placeholder for _, _, placeholder in spans]
     return None if looks_secret(text) else Redacted(text, tuple(used))
 
@@ -369,8 +350,12 @@ def mask_secrets(text: str) -> str:
     `toolsel.redact` shows in messages, listings and reports."""
     if not text or not _might_hold(text):
         return text
+    return _replaced(text, _claimed(text, secrets_only=True))
+
+
+def _replaced(text: str, spans: list[tuple[int, int, str]]) -> str:
     pieces, last = [], 0
-    for start, end, placeholder in _claimed(text, secrets_only=True):
+    for start, end, placeholder in spans:
         pieces += [text[last:start], placeholder]
         last = end
     return "".join(pieces) + text[last:]
@@ -402,20 +387,13 @@ _ASCII_SPACE = r"\t-\r\x1c-\x1f "
 
 def _for_re2(pattern: str) -> str:
     r"""`pattern` with `\s` spelled as Python reads it on ASCII text, in and out of classes."""
-    out, in_class, i = [], False, 0
-    while i < len(pattern):
-        pair = pattern[i : i + 2]
-        if pair == r"\s":
-            out.append(_ASCII_SPACE if in_class else f"[{_ASCII_SPACE}]")
-            i += 2
-            continue
-        if pattern[i] == "\\":
-            out.append(pair)
-            i += 2
-            continue
-        in_class = (in_class and pattern[i] != "]") or (not in_class and pattern[i] == "[")
-        out.append(pattern[i])
-        i += 1
+    out, in_class = [], False
+    for token in re.findall(r"\\.|.", pattern, flags=re.DOTALL):
+        if token == r"\s":
+            token = _ASCII_SPACE if in_class else f"[{_ASCII_SPACE}]"
+        elif len(token) == 1:
+            in_class = (in_class and token != "]") or (not in_class and token == "[")
+        out.append(token)
     return "".join(out)
 
 

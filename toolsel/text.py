@@ -2,16 +2,16 @@
 
 Words are found in every language (`words`): the text is NFKC-normalised and case-folded,
 accents are taken off Latin and Greek letters ("résumé" is "resume"; Cyrillic yo is ie),
-and a run
-of a script written without spaces between words (Han, Hiragana, Katakana, Thai, Lao,
-Khmer, Myanmar) becomes its overlapping character pairs ("ファイルを読む": ファ, ァイ, イル,
-...), as search engines index such scripts, so a prompt finds a description in the same
-language however its words are cut. ASCII text takes a fast path with the same result."""
+and a run of a script written without spaces between words (Han, Hiragana, Katakana, Thai,
+Lao, Khmer, Myanmar) becomes its overlapping character pairs ("ファイルを読む": ファ, ァイ,
+イル, ...), as search engines index such scripts, so a prompt finds a description in the
+same language however its words are cut. ASCII text takes a fast path with the same result."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import groupby
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[_\-.\s/:]+")
@@ -113,15 +113,8 @@ def unicode_words(text: str) -> list[str]:
         if run.isascii() or not any(_pairs_script(ch) for ch in run):
             found.append(run)
             continue
-        segment, kind = "", ""
-        for ch in [*run, ""]:
-            here = _script(ch) if ch else "end"
-            if ch and here == kind:
-                segment += ch
-                continue
-            if segment:
-                found.extend(_segment_words(segment, kind))
-            segment, kind = ch, here
+        for kind, chars in groupby(run, key=_script):
+            found.extend(_segment_words("".join(chars), kind))
     return found
 
 
@@ -131,7 +124,9 @@ def _word_runs(text: str) -> list[str]:
     runs: list[str] = []
     start = None
     for i, ch in enumerate(text):
-        inside = ch != "_" and (ch.isalnum() or (start is not None and _is_mark(ch)))
+        inside = ch != "_" and (
+            ch.isalnum() or (start is not None and unicodedata.category(ch)[0] == "M")
+        )
         if inside and start is None:
             start = i
         elif not inside and start is not None:
@@ -140,10 +135,6 @@ def _word_runs(text: str) -> list[str]:
     if start is not None:
         runs.append(text[start:])
     return runs
-
-
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch)[0] == "M"
 
 
 def _script(ch: str) -> str:
@@ -182,9 +173,7 @@ def _segment_words(segment: str, kind: str) -> list[str]:
 def _pairs(segment: str) -> list[str]:
     """A run of a script without spaces as its overlapping character pairs (one character
     alone stays a word)."""
-    if len(segment) == 1:
-        return [segment]
-    return [segment[i : i + 2] for i in range(len(segment) - 1)]
+    return [segment[i : i + 2] for i in range(len(segment) - 1)] or [segment]
 
 
 _SEPARATORS_GONE = str.maketrans("", "", "_-. \t\n\r\f\v\x1c\x1d\x1e\x1f")

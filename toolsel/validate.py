@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from toolsel.jsontext import json_text as json_text  # lint reads it from here
 from toolsel.regex import UnsafePattern, search
 
 #: Deeper schemas (in JSON levels) or inputs are reported as not checked: jsonschema
@@ -52,8 +53,8 @@ class _NotChecked(Exception):
 
 class _Budget:
     """One check's allowance of steps and its deadline (time.monotonic()), if any. Keywords
-    add to `steps` and call `ring` when it reaches `alarm`: the step past the limit, or the
-    next reading of the clock."""
+    add to `steps` (`_spend`) and call `ring` when it reaches `alarm`: the step past the
+    limit, or the next reading of the clock."""
 
     __slots__ = ("alarm", "deadline", "limit", "steps")
 
@@ -61,11 +62,6 @@ class _Budget:
         self.limit, self.deadline = limit, deadline
         self.steps = 0
         self.alarm = 0 if deadline is not None else limit + 1
-
-    def spend(self, steps: int) -> None:
-        self.steps += steps
-        if self.steps >= self.alarm:
-            self.ring()
 
     def ring(self) -> None:
         if self.steps > self.limit:
@@ -84,7 +80,9 @@ _BUDGET: ContextVar[_Budget | None] = ContextVar("toolsel_validation_budget", de
 def _spend(steps: int = 1) -> None:
     budget = _BUDGET.get()
     if budget is not None:
-        budget.spend(steps)
+        budget.steps += steps
+        if budget.steps >= budget.alarm:
+            budget.ring()
 
 
 def nesting(value: Any) -> int:
@@ -132,27 +130,9 @@ class InputValidator:
     """Validates inputs against one schema; built once per tool and reused."""
 
     def __init__(self, schema: Any) -> None:
-        self._problem: InputProblem | None = None
-        self._validator: Any = None
-        if not isinstance(schema, dict):
-            self._problem = InputProblem("not-checked", "the tool's parameters are not a schema")
-            return
-        depth = nesting(schema)
-        if depth > MAX_SCHEMA_NESTING:
-            self._problem = InputProblem(
-                "not-checked",
-                f"schema too deep to validate ({depth} levels, max {MAX_SCHEMA_NESTING})",
-            )
-            return
-        outside = external_refs(schema)
-        if outside:
-            self._problem = InputProblem(
-                "external-ref",
-                f"the schema refers outside itself ($ref {outside[0]!r}); toolsel never "
-                "fetches a reference, so this input was not checked",
-            )
-            return
-        self._validator = _build(schema, self)
+        built = _build(schema)
+        self._problem = built if isinstance(built, InputProblem) else None
+        self._validator: Any = None if self._problem else built
 
     def check(self, value: Any, deadline: float | None = None) -> InputProblem | None:
         """None when `value` is valid; otherwise what is wrong, or why it was not checked.
@@ -161,21 +141,20 @@ class InputValidator:
             return self._problem
         size, depth = _shape(value)
         if depth > MAX_INPUT_NESTING:
-            return InputProblem(
-                "not-checked",
-                f"input too deep to validate ({depth} levels, max {MAX_INPUT_NESTING})",
+            return _unchecked(
+                f"input too deep to validate ({depth} levels, max {MAX_INPUT_NESTING})"
             )
         token = _BUDGET.set(_Budget(STEP_FLOOR + STEPS_PER_VALUE * size, deadline))
         try:
             error = next(iter(self._validator.iter_errors(value)), None)
         except _NotChecked as unchecked:
-            return InputProblem("not-checked", str(unchecked))
+            return _unchecked(str(unchecked))
         except RecursionError:
-            return InputProblem("not-checked", "schema and input too deep to validate")
+            return _unchecked("schema and input too deep to validate")
         except Exception as failure:  # referencing's Unresolvable and kin: a dangling $ref
             ref = getattr(failure, "ref", None)
             reason = f"$ref {ref!r} points at nothing in the schema" if ref else _brief(failure)
-            return InputProblem("not-checked", f"the schema cannot be applied: {reason}")
+            return _unchecked(f"the schema cannot be applied: {reason}")
         finally:
             _BUDGET.reset(token)
         if error is None:
@@ -190,15 +169,21 @@ def _brief(failure: Exception) -> str:
     return text[:200] + ("…" if len(text) > 200 else "")
 
 
-def json_text(value: Any, limit: int = 80) -> str:
-    """A value as JSON writes it (`null`, `true`, `"a"`), cut to `limit` characters."""
-    import json
-
-    try:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    except (TypeError, ValueError, RecursionError):
-        text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+#: How an error of each keyword reads: `{value} is {phrase} {expected}`.
+_PHRASES = {
+    "type": "not of type",
+    "enum": "not one of",
+    "const": "not",
+    "minimum": "less than the minimum of",
+    "maximum": "more than the maximum of",
+    "exclusiveMinimum": "not more than the exclusive minimum of",
+    "exclusiveMaximum": "not less than the exclusive maximum of",
+    "minLength": "shorter than",
+    "maxLength": "longer than",
+    "minItems": "fewer items than",
+    "maxItems": "more items than",
+    "multipleOf": "not a multiple of",
+}
 
 
 def error_text(error: Any) -> str:
@@ -207,84 +192,68 @@ def error_text(error: Any) -> str:
     value holds masked (`toolsel.redact`): a call's arguments can carry a token."""
     from toolsel.redact import mask_text
 
-    return mask_text(_error_text(error))
-
-
-def _error_text(error: Any) -> str:
     keyword, expected, value = error.validator, error.validator_value, error.instance
-    shown = json_text(value)
-    if keyword == "type":
-        return f"{shown} is not of type {json_text(expected)}"
-    if keyword == "enum":
-        return f"{shown} is not one of {json_text(expected)}"
-    if keyword == "const":
-        return f"{shown} is not {json_text(expected)}"
-    if keyword == "required" and isinstance(value, dict) and isinstance(expected, list):
-        missing = [name for name in expected if name not in value]
-        if missing:
-            return f"{json_text(missing[0])} is a required property"
-    bounds = {
-        "minimum": "less than the minimum of",
-        "maximum": "more than the maximum of",
-        "exclusiveMinimum": "not more than the exclusive minimum of",
-        "exclusiveMaximum": "not less than the exclusive maximum of",
-        "minLength": "shorter than",
-        "maxLength": "longer than",
-        "minItems": "fewer items than",
-        "maxItems": "more items than",
-        "multipleOf": "not a multiple of",
-    }
-    if keyword in bounds:
-        return f"{shown} is {bounds[keyword]} {json_text(expected)}"
-    return _brief(error)
+    required = keyword == "required" and isinstance(value, dict) and isinstance(expected, list)
+    missing = [name for name in expected if name not in value] if required else []
+    if keyword in _PHRASES:
+        text = f"{json_text(value)} is {_PHRASES[keyword]} {json_text(expected)}"
+    elif missing:
+        text = f"{json_text(missing[0])} is a required property"
+    else:
+        text = _brief(error)
+    return mask_text(text)
 
 
-def _build(schema: dict[str, Any], owner: InputValidator) -> Any:
-    """A jsonschema validator for the schema's dialect, with the regex keywords running in
-    RE2, every keyword counted against the check's budget, and an empty `referencing`
-    registry (nothing is retrieved). None, with the owner's problem set, when the schema
-    cannot be checked or is too costly to apply."""
+def _unchecked(reason: str) -> InputProblem:
+    return InputProblem("not-checked", reason)
+
+
+def _build(schema: Any) -> Any:
+    """A jsonschema validator for the schema's dialect (`_compiled`), or the InputProblem
+    that says why the schema cannot be checked."""
+    if not isinstance(schema, dict):
+        return _unchecked("the tool's parameters are not a schema")
+    depth = nesting(schema)
+    if depth > MAX_SCHEMA_NESTING:
+        return _unchecked(f"schema too deep to validate ({depth} levels, max {MAX_SCHEMA_NESTING})")
+    outside = external_refs(schema)
+    if outside:
+        return InputProblem(
+            "external-ref",
+            f"the schema refers outside itself ($ref {outside[0]!r}); toolsel never "
+            "fetches a reference, so this input was not checked",
+        )
+    return _compiled(schema)
+
+
+def _compiled(schema: dict[str, Any]) -> Any:
+    """A validator with the regex keywords running in RE2, every keyword counted against the
+    check's budget, and an empty `referencing` registry (nothing is retrieved); an
+    InputProblem when the schema is invalid or too costly to apply."""
     from jsonschema import validators
     from jsonschema.exceptions import SchemaError
     from referencing import Registry
 
     from toolsel.expansion import measure, references, root_resolver
+    from toolsel.metaschema import passes_fast_check
 
     base = validators.validator_for(schema, default=validators.Draft202012Validator)
     try:
-        if not _clears_fast_check(schema):
+        if not passes_fast_check(schema):  # lint's compiled draft-07 check, ~70x faster
             base.check_schema(schema)
     except SchemaError as error:
-        owner._problem = InputProblem(
-            "not-checked", f"the tool's parameters are not valid JSON Schema: {error.message}"
-        )
-        return None
+        return _unchecked(f"the tool's parameters are not valid JSON Schema: {error.message}")
     except RecursionError:
-        owner._problem = InputProblem("not-checked", "schema too deep to validate")
-        return None
+        return _unchecked("schema too deep to validate")
     safe = _safe_class(base)
     try:
         validator = safe(schema, registry=Registry(), _resolver=root_resolver(base, schema))
         expansion = measure(schema, validator) if next(references(schema), None) else None
     except Exception as failure:  # referencing refusing an `$id` or anchor
-        owner._problem = InputProblem(
-            "not-checked", f"the schema cannot be applied: {_brief(failure)}"
-        )
-        return None
+        return _unchecked(f"the schema cannot be applied: {_brief(failure)}")
     if expansion is not None and expansion.too_costly:
-        owner._problem = InputProblem(
-            "not-checked", f"schema too costly to validate: {expansion.reason()}"
-        )
-        return None
+        return _unchecked(f"schema too costly to validate: {expansion.reason()}")
     return validator
-
-
-def _clears_fast_check(schema: dict[str, Any]) -> bool:
-    """True when lint's compiled draft-07 metaschema check (about 70x faster than the full
-    one) clears the schema; a schema it cannot clear gets the full check of its dialect."""
-    from toolsel.metaschema import passes_fast_check
-
-    return passes_fast_check(schema)
 
 
 @functools.cache
@@ -327,7 +296,7 @@ def _counted(keyword: Callable[..., Any], *, per_subschema: bool) -> Callable[..
     current = _BUDGET.get
 
     def applied(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
-        budget = current()
+        budget = current()  # `_spend()`, inline: this runs for every keyword applied
         if budget is not None:
             budget.steps += 1
             if budget.steps >= budget.alarm:
