@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import NOTHING, Decoded, Event
+from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 CONTINUE = "continue"
@@ -68,21 +68,15 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
             if type(call) is dict:
                 function = call.get("function")
                 function = function if type(function) is dict else {}
-                name = function.get("name")
+                name = name_of(function.get("name"))
                 events.append(
-                    arguments_call(
-                        text_id(call.get("id")),
-                        name if type(name) is str else "",
-                        function.get("arguments"),
-                    )
+                    arguments_call(text_id(call.get("id")), name, function.get("arguments"))
                 )
         return events
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
-        failing = call_id in failed
         said = message.get("content")
-        return [Result(call_id, failing, error=said if failing else None, size=content_size(said))]
+        return [outcome(call_id, call_id in failed, said, content_size(said))]
     if role == "user":
-        text = human_text(message.get("content"))
-        return [Human(text)] if text is not None else []
+        return human(message.get("content"), [])
     return list(NOTHING)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Human, Result, human_text
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded
+from toolsel.replay.formats.shared import human, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 OPENHANDS = "openhands"
@@ -25,14 +25,14 @@ def event(obj: Any) -> Decoded | None:
     action, observation = obj.get("action"), obj.get("observation")
     if type(action) is not str and type(observation) is not str:
         return None
-    stamp = obj.get("timestamp")
-    stamp = stamp if type(stamp) is str else None
+    stamp = stamp_of(obj.get("timestamp"))
     metadata = obj.get("tool_call_metadata")
     if type(metadata) is not dict:
         if action == "message" and obj.get("source") == "user":
             arguments = obj.get("args")
-            text = human_text(arguments.get("content")) if type(arguments) is dict else None
-            return OPENHANDS, [Human(text)] if text is not None else NOTHING
+            return OPENHANDS, human(arguments.get("content")) if type(
+                arguments
+            ) is dict else NOTHING
         return OPENHANDS, NOTHING
     call_id = text_id(metadata.get("tool_call_id"))
     if type(action) is str:
@@ -46,16 +46,8 @@ def event(obj: Any) -> Decoded | None:
                 timestamp=stamp,
             )
         ]
-    failed = _failed(obj)
-    return OPENHANDS, [
-        Result(
-            call_id,
-            failed,
-            timestamp=stamp,
-            error=obj if failed else None,
-            size=content_size(obj.get("content")),
-        )
-    ]
+    size = content_size(obj.get("content"))
+    return OPENHANDS, [outcome(call_id, _failed(obj), obj, size, timestamp=stamp)]
 
 
 def _failed(obj: dict[str, Any]) -> bool:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import Call, Decoded, Event, Human, human_text
+from toolsel.replay.formats.shared import arguments_call, name_of, outcome, text_id
 from toolsel.replay.sizes import text_bytes
 
 VSCODE_CHAT = "vscode-chat"
@@ -121,14 +121,12 @@ def _invocation(part: dict[str, Any], echo: bool) -> list[Event]:
     raw = details.get("input") if type(details) is dict else None
     if raw is None:
         raw = part.get("toolSpecificData")
-    call: Call = arguments_call(call_id, tool if type(tool) is str else "", raw)
+    call: Call = arguments_call(call_id, name_of(tool), raw)
     call.implicit = echo
     if part.get("isComplete") is not True:
         return [call]  # still running when the session was saved
     failed, error = _outcome(part, details)
-    size = _output_size(details)
-    result = Result(call_id, failed, error=error if failed else None, size=size, implicit=echo)
-    return [call, result]
+    return [call, outcome(call_id, failed, error, _output_size(details), implicit=echo)]
 
 
 def _outcome(part: dict[str, Any], details: Any) -> tuple[bool, Any]:
