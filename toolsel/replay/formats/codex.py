@@ -99,11 +99,8 @@ def responses(obj: Any) -> Decoded | None:
     if type(kind) is not str:
         output = obj.get("output")
         if obj.get("object") == "response" and type(output) is list:
-            events: list[Event] = []
-            for item in output:
-                if type(item) is dict and type(item.get("type")) is str:
-                    events.extend(item_events(item, None))
-            return RESPONSES, events
+            items = [i for i in output if type(i) is dict and type(i.get("type")) is str]
+            return RESPONSES, [event for item in items for event in item_events(item, None)]
         return None
     if kind in RESPONSES_TOOL_ITEMS:
         return RESPONSES, item_events(obj, None)

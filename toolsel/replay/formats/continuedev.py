@@ -15,7 +15,7 @@ from toolsel.replay.formats.shared import arguments_call, human, name_of, outcom
 from toolsel.replay.sizes import content_size
 
 CONTINUE = "continue"
-FAILED_STATES = frozenset({"errored", "canceled"})
+FAILED_STATES = ("errored", "canceled")
 
 
 def is_session(obj: dict[str, Any]) -> bool:
@@ -53,11 +53,7 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
         return []
     states = item.get("toolCallStates")
     for state in [*(states if type(states) is list else ()), item.get("toolCallState")]:
-        if (
-            type(state) is dict
-            and type(state.get("status")) is str
-            and state["status"] in FAILED_STATES
-        ):
+        if type(state) is dict and state.get("status") in FAILED_STATES:
             failed.add(text_id(state.get("toolCallId")))
     message = item["message"]
     role = message.get("role")

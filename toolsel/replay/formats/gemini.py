@@ -44,11 +44,9 @@ def recording(obj: Any) -> Decoded | None:
         messages = update.get("messages") if type(update) is dict else None
         if type(messages) is not list:
             return RECORDING, NOTHING
-        events: list[Event] = []  # a history replaced whole: its calls are restated
-        for message in messages:
-            if type(message) is dict and message.get("type") == "gemini":
-                events.extend(_calls(message))
-        return RECORDING, events
+        # a history replaced whole: its calls are restated
+        calls = [m for m in messages if type(m) is dict and m.get("type") == "gemini"]
+        return RECORDING, [event for message in calls for event in _calls(message)]
     if "$rewindTo" in obj or "$patch" in obj:
         return RECORDING, NOTHING
     if type(obj.get("sessionId")) is str and "projectHash" in obj:
