@@ -273,14 +273,10 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
         arguments = invocation.get("arguments")
     elif type(payload.get("tool")) is str and payload["tool"]:
         name = payload["tool"]
-    call = Call(
-        call_id, name, arguments if arguments is not None else {}, timestamp=stamp, implicit=True
-    )
-    size = _end_size(payload, kind)
-    return [
-        call,
-        outcome(call_id, _end_failed(payload), payload, size, timestamp=stamp, implicit=True),
-    ]
+    call = Call(call_id, name, {} if arguments is None else arguments, timestamp=stamp)
+    call.implicit = True
+    failed, size = _end_failed(payload), _end_size(payload, kind)
+    return [call, outcome(call_id, failed, payload, size, timestamp=stamp, implicit=True)]
 
 
 def _end_size(payload: dict[str, Any], kind: str) -> int:
@@ -369,8 +365,5 @@ def _exec_call(item: dict[str, Any]) -> Call:
     if type(named) is str and named:
         arguments = item.get("arguments")
         return Call(item["id"], named, arguments if arguments is not None else {})
-    return Call(
-        item["id"],
-        as_text(item.get("type")),
-        {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS},
-    )
+    inputs = {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS}
+    return Call(item["id"], as_text(item.get("type")), inputs)
