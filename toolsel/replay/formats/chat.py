@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Result
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import arguments_call, as_text, name_of
+from toolsel.replay.formats.shared import arguments_call, as_text, human, name_of
 from toolsel.replay.sizes import content_size
 
 ANTHROPIC = "anthropic"
@@ -54,11 +54,7 @@ def message(obj: dict[str, Any]) -> Decoded:
         add_blocks(events, content, obj.get("id"), UNSET, None, False, None)
         return ANTHROPIC, events
     name = OPENAI_CHAT if type(content) is str or content is None else ANTHROPIC
-    if role == "user":
-        text = human_text(content)
-        if text is not None:
-            return name, [Human(text)]
-    return name, NOTHING
+    return name, human(content) if role == "user" else NOTHING
 
 
 def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:

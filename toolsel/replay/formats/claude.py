@@ -24,7 +24,7 @@ from toolsel.replay.events import (
     SidechainStart,
     human_text,
 )
-from toolsel.replay.formats.shared import as_text, outcome, stamp_of, text_id
+from toolsel.replay.formats.shared import as_text, human, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 CLAUDE_CODE = "claude-code"
@@ -110,9 +110,8 @@ def stream_message(obj: dict[str, Any]) -> Decoded:
     message = obj.get("message")
     if type(message) is dict and type(message.get("content")) is str:
         # a prompt sent as plain text (`--input-format stream-json` input lines)
-        text = human_text(message["content"]) if obj.get("type") == "user" else None
-        parent = obj.get("parent_tool_use_id")
-        return STREAM_JSON, [Human(text)] if text is not None and parent is None else NOTHING
+        person = obj.get("type") == "user" and obj.get("parent_tool_use_id") is None
+        return STREAM_JSON, human(message["content"]) if person else NOTHING
     if type(message) is not dict or type(message.get("content")) is not list:
         session = obj.get("session_id")
         if obj.get("type") == "system" and type(session) is str:

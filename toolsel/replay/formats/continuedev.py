@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Decoded, Event
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
 from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
@@ -59,16 +59,7 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
     role = message.get("role")
     if role == "assistant":
         calls = message.get("toolCalls")
-        events: list[Event] = []
-        for call in calls if type(calls) is list else ():
-            if type(call) is dict:
-                function = call.get("function")
-                function = function if type(function) is dict else {}
-                name = name_of(function.get("name"))
-                events.append(
-                    arguments_call(text_id(call.get("id")), name, function.get("arguments"))
-                )
-        return events
+        return [_call(c) for c in (calls if type(calls) is list else ()) if type(c) is dict]
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
         said = message.get("content")
@@ -76,3 +67,10 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
     if role == "user":
         return human(message.get("content"), [])
     return list(NOTHING)
+
+
+def _call(call: dict[str, Any]) -> Call:
+    function = call.get("function")
+    function = function if type(function) is dict else {}
+    name = name_of(function.get("name"))
+    return arguments_call(text_id(call.get("id")), name, function.get("arguments"))

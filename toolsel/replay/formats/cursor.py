@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event, Human, human_text
+from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import outcome, text_id
+from toolsel.replay.formats.shared import human, outcome, text_id
 from toolsel.replay.sizes import content_size
 from toolsel.timeparse import iso_from_milliseconds
 
@@ -39,9 +39,7 @@ def transcript(obj: Any) -> Decoded | None:
     if type(content) is list:
         add_blocks(events, content, message.get("id"), UNSET, None, False, None)
     if obj["role"] == "user" and not events:
-        text = human_text(content)
-        if text is not None:
-            events.append(Human(text))
+        return TRANSCRIPT, human(content, events)
     return TRANSCRIPT, events
 
 

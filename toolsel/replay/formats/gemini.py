@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Session
-from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_id
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_blocks, text_id
 from toolsel.replay.sizes import content_size, response_size
 
 RECORDING = "gemini-cli"
@@ -37,7 +37,7 @@ def recording(obj: Any) -> Decoded | None:
         return RECORDING, _calls(obj)
     if type(kind) is str and kind in MESSAGE_TYPES:
         if kind == "user":
-            return RECORDING, human(_text(obj.get("content")))
+            return RECORDING, human(text_blocks(obj.get("content")))
         return RECORDING, NOTHING
     if "$set" in obj:
         update = obj["$set"]
@@ -89,14 +89,6 @@ def parts_size(parts: Any) -> int:
         else:
             size += content_size(part, 1)
     return size
-
-
-def _text(content: Any) -> Any:
-    """A recording's content: a string, or Gemini parts (`{text}`), read as text blocks."""
-    if type(content) is list:
-        return [{"type": "text", "text": part["text"]} for part in content
-                if type(part) is dict and type(part.get("text")) is str]  # fmt: skip
-    return content
 
 
 def stream_event(obj: Any) -> Decoded | None:

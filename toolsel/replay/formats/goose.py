@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, human_text
-from toolsel.replay.formats.shared import name_of, outcome, text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 GOOSE = "goose"
@@ -86,11 +86,7 @@ def _events(content: list[Any], role: Any) -> list[Event]:
             )
             events.append(outcome(text_id(block.get("id")), failed, result, _size(result)))
     if not events and role == "user":
-        text = human_text(
-            [b for b in content if type(b) is dict and b.get("type") == "text"] or None
-        )
-        if text is not None:
-            events.append(Human(text))
+        return human([b for b in content if type(b) is dict and b.get("type") == "text"], events)
     return events
 
 

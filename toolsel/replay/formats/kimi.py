@@ -53,21 +53,7 @@ def _message(message: dict[str, Any]) -> list[Event]:
     role = message.get("role")
     if role == "assistant":
         calls = message.get("toolCalls")
-        events: list[Event] = []
-        for call in calls if type(calls) is list else ():
-            if type(call) is dict:
-                function = call.get("function")
-                named = function if type(function) is dict else call
-                events.append(
-                    Call(
-                        text_id(call.get("id")),
-                        name_of(named.get("name")),
-                        named.get("arguments", {}),
-                        implicit=True,
-                        encoded=type(named.get("arguments")) is str,
-                    )
-                )
-        return events
+        return [_call(c) for c in (calls if type(calls) is list else ()) if type(c) is dict]
     if role == "tool":
         call_id, content = text_id(message.get("toolCallId")), message.get("content")
         failed = message.get("isError") is True
@@ -78,6 +64,15 @@ def _message(message: dict[str, Any]) -> list[Event]:
             return []  # text the CLI injected
         return human(message.get("content"), [])
     return []
+
+
+def _call(call: dict[str, Any]) -> Call:
+    """An assistant message's tool call: OpenAI's `{id, function: {name, arguments}}`, or flat."""
+    function = call.get("function")
+    named = function if type(function) is dict else call
+    name, arguments = name_of(named.get("name")), named.get("arguments", {})
+    call_id = text_id(call.get("id"))
+    return Call(call_id, name, arguments, implicit=True, encoded=type(arguments) is str)
 
 
 KIMI_CONTEXT = "kimi-context"

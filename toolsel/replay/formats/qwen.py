@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, human_text
-from toolsel.replay.formats.shared import name_of, outcome, stamp_of, text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_blocks, text_id
 from toolsel.replay.sizes import response_size
 
 QWEN = "qwen-code"
@@ -57,10 +57,7 @@ def record(obj: Any) -> Decoded | None:
             size = response_size(output)
             events.append(outcome(call_id, failed, output, size, timestamp=stamp))
     if not events and obj.get("type") == "user":
-        text = human_text([{"type": "text", "text": p["text"]} for p in parts
-                           if type(p) is dict and type(p.get("text")) is str])  # fmt: skip
-        if text is not None:
-            events.append(Human(text))
+        return QWEN, human(text_blocks(parts), events)
     return QWEN, events
 
 

@@ -43,6 +43,14 @@ def human(content: Any, empty: T = NOTHING) -> list[Event] | T:  # type: ignore[
     return [Human(text)] if text is not None else empty
 
 
+def text_blocks(content: Any) -> Any:
+    """Gemini content (a string, or parts with `text`), read as text blocks."""
+    if type(content) is list:
+        return [{"type": "text", "text": part["text"]} for part in content
+                if type(part) is dict and type(part.get("text")) is str]  # fmt: skip
+    return content
+
+
 def text_id(value: Any) -> str:
     """An id as a string ("" when the record has none): ids are compared as strings."""
     if type(value) is str:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import Call, Decoded, Event, Human, human_text
-from toolsel.replay.formats.shared import arguments_call, name_of, outcome, text_id
+from toolsel.replay.events import Call, Decoded, Event
+from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import text_bytes
 
 VSCODE_CHAT = "vscode-chat"
@@ -86,9 +86,8 @@ def _session(session: dict[str, Any], *, echo: bool) -> list[Event]:
 
 def _request(events: list[Event], request: dict[str, Any], echo: bool) -> None:
     message = request.get("message")
-    text = human_text(message.get("text")) if type(message) is dict else None
-    if text is not None:
-        events.append(Human(text))
+    if type(message) is dict:
+        events.extend(human(message.get("text")))
     response = request.get("response")
     for part in response if type(response) is list else ():
         if type(part) is dict and part.get("kind") == TOOL_PART:
