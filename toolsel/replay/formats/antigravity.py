@@ -45,9 +45,8 @@ def _step(update: dict[str, Any]) -> list[Event]:
     info = update.get("tool_info")
     info = info if type(info) is dict else {}
     arguments = info.get("parameters")
-    events: list[Event] = [
-        Call(call_id, name, arguments if arguments is not None else {}, implicit=True)
-    ]
+    call = Call(call_id, name, arguments if arguments is not None else {}, implicit=True)
+    events: list[Event] = [call]
     state = update.get("state")
     if type(state) is str and state in FINAL:
         failed = FINAL[state] or bool(info.get("error"))

@@ -67,11 +67,11 @@ def _calls(message: dict[str, Any]) -> list[Event]:
         events.append(Call(call_id, name, call.get("args", {}), timestamp=stamp, implicit=True))
         status = call.get("status")
         failed = DONE.get(status) if type(status) is str else None
-        if failed is not None or call.get("result") is not None:
-            said = call.get("result")
-            size = parts_size(said)
+        said = call.get("result")
+        if failed is not None or said is not None:
+            failed, size = bool(failed), parts_size(said)
             events.append(
-                outcome(call_id, bool(failed), said or call, size, timestamp=stamp, implicit=True)
+                outcome(call_id, failed, said or call, size, timestamp=stamp, implicit=True)
             )
     return events
 

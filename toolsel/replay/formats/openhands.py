@@ -26,26 +26,17 @@ def event(obj: Any) -> Decoded | None:
     if type(action) is not str and type(observation) is not str:
         return None
     stamp = stamp_of(obj.get("timestamp"))
-    metadata = obj.get("tool_call_metadata")
+    metadata, arguments = obj.get("tool_call_metadata"), obj.get("args")
     if type(metadata) is not dict:
-        if action == "message" and obj.get("source") == "user":
-            arguments = obj.get("args")
-            return OPENHANDS, human(arguments.get("content")) if type(
-                arguments
-            ) is dict else NOTHING
+        if action == "message" and obj.get("source") == "user" and type(arguments) is dict:
+            return OPENHANDS, human(arguments.get("content"))
         return OPENHANDS, NOTHING
     call_id = text_id(metadata.get("tool_call_id"))
     if type(action) is str:
         name = metadata.get("function_name")
-        arguments = obj.get("args")
-        return OPENHANDS, [
-            Call(
-                call_id,
-                name if type(name) is str else action,
-                arguments if arguments is not None else {},
-                timestamp=stamp,
-            )
-        ]
+        name = name if type(name) is str else action
+        inputs = arguments if arguments is not None else {}
+        return OPENHANDS, [Call(call_id, name, inputs, timestamp=stamp)]
     size = content_size(obj.get("content"))
     return OPENHANDS, [outcome(call_id, _failed(obj), obj, size, timestamp=stamp)]
 
@@ -57,10 +48,5 @@ def _failed(obj: dict[str, Any]) -> bool:
     if type(extras) is not dict:
         return False
     metadata = extras.get("metadata")
-    for code in (
-        extras.get("exit_code"),
-        metadata.get("exit_code") if type(metadata) is dict else None,
-    ):
-        if type(code) is int and code != 0:
-            return True
-    return False
+    codes = (extras.get("exit_code"), metadata.get("exit_code") if type(metadata) is dict else None)
+    return any(type(code) is int and code != 0 for code in codes)

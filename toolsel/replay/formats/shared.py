@@ -1,5 +1,5 @@
-"""What several decoders share: ids and names read as text, and calls whose arguments may
-be JSON-encoded."""
+"""What several decoders share: ids, names and times read as text, a result that keeps what
+a failure said, a person's message, and calls whose arguments may be JSON-encoded."""
 
 from __future__ import annotations
 
