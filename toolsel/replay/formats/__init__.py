@@ -176,11 +176,7 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
     return None
 
 
-#: Records without a string `type`, each format's test in the order they are tried: Responses
-#: objects, Antigravity events, OpenHands events, a Gemini recording's header and control
-#: lines, opencode's exported messages, Continue's sessions and their items, a Goose
-#: session's header, VS Code chat sessions and their journals' lines, VS Code chat replay
-#: exports, and a Cline task's metadata.
+#: Records without a string `type`: each format's test and decoder, in the order tried.
 UNTYPED: tuple[tuple[Callable[[dict[str, Any]], bool], Decoder], ...] = (
     (lambda obj: obj.get("object") == "response", codex.responses),
     (lambda obj: "event" in obj, antigravity.event),
