@@ -29,11 +29,7 @@ class CopyMarks:
         """Set the file's `copied` column (files must come in path order), and remember it."""
         columns = events.calls
         opens = zip(
-            columns["call_id"],
-            columns["tool"],
-            columns["turn"],
-            columns["sessions_seen"],
-            strict=True,
+            *(columns[c] for c in ("call_id", "tool", "turn", "sessions_seen")), strict=True
         )
         log = PackedLog(pack_opens(opens, hash), array("q"), events.file["sessions"], set())
         copied = copied_calls(log, self.memory)

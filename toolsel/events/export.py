@@ -88,12 +88,10 @@ def write_tables(mapped: Iterable[FileEvents], target: Path) -> ExportSummary:
 
     from toolsel.inputs import os_reason
 
+    temporary: Path | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
-    except OSError as error:
-        raise UsageError(f"{target}: cannot write: {os_reason(error)}") from None
-    try:
         summary = _write(mapped, temporary)
         if target.exists():
             target.rmdir()  # empty (checked before): replaced whole
@@ -101,7 +99,8 @@ def write_tables(mapped: Iterable[FileEvents], target: Path) -> ExportSummary:
     except OSError as error:
         raise UsageError(f"{target}: cannot write: {os_reason(error)}") from None
     finally:
-        shutil.rmtree(temporary, ignore_errors=True)
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
     return replace(summary, directory=str(target))
 
 

@@ -182,8 +182,7 @@ def _error_messages(con: Any, sums: UsageSums) -> None:
     from toolsel.replay.failures import message_key
     from toolsel.replay.stats import add_messages
 
-    names = {c[0] for c in con.execute("DESCRIBE calls").fetchall()}
-    if "error_text" not in names:
+    if "error_text" not in _columns(con, "calls"):
         return
     for tool, text, count in con.execute(ERROR_TEXTS).fetchall():
         if tool in sums.tools:
@@ -205,8 +204,7 @@ def usage_sums(con: Any) -> UsageSums:
     for tool, latencies in con.execute(LATENCIES).fetchall():
         sums.tools[tool].exact = array("d", latencies)
     _error_messages(con, sums)
-    columns = {row[0] for row in con.execute("DESCRIBE calls").fetchall()}
-    if "result_bytes" in columns:
+    if "result_bytes" in _columns(con, "calls"):
         for tool, results, inputs in con.execute(SIZES).fetchall():
             if tool in sums.tools:
                 sums.tools[tool].result_sizes = array("d", results or ())
@@ -214,7 +212,11 @@ def usage_sums(con: Any) -> UsageSums:
     sums.pairs = {(a, b): n for a, b, n in con.execute(PAIRS).fetchall()}
     sums.unreadable = [UnreadableFile(*row) for row in con.execute(UNREADABLE).fetchall()]
     sums.notes = [note for (note,) in con.execute(NOTES).fetchall()]
-    columns = {row[0] for row in con.execute("DESCRIBE files").fetchall()}
-    if "orphan_results" in columns:  # exports written before the column have none
+    if "orphan_results" in _columns(con, "files"):  # exports before the column have none
         sums.orphans, sums.orphan_errors = con.execute(ORPHANS).fetchone()
     return sums
+
+
+def _columns(con: Any, table: str) -> set[str]:
+    """The columns of a table (an older export lacks the ones added since)."""
+    return {row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()}

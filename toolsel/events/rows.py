@@ -5,10 +5,11 @@ reduce's SQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, arrow_schema, require
+from toolsel.events.schema import CALL_COLUMNS, FILE_COLUMNS, Column, arrow_schema, require
 from toolsel.replay.sizes import input_size
 from toolsel.timeparse import seconds_between
 
@@ -163,21 +164,16 @@ class _CallRecorder:
 
 def calls_batch(mapped: list[FileEvents]) -> pa.RecordBatch:
     """The calls of several files as one record batch."""
-    pa = require("pyarrow")
-    schema = arrow_schema(CALL_COLUMNS)
-    arrays = [
-        pa.array([v for m in mapped for v in m.calls[c.name]], type=schema.field(c.name).type)
-        for c in CALL_COLUMNS
-    ]
-    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+    return _batch(CALL_COLUMNS, lambda name: [v for m in mapped for v in m.calls[name]])
 
 
 def files_batch(mapped: list[FileEvents]) -> pa.RecordBatch:
     """The file records of several files as one record batch."""
+    return _batch(FILE_COLUMNS, lambda name: [m.file[name] for m in mapped])
+
+
+def _batch(columns: tuple[Column, ...], values: Callable[[str], list[Any]]) -> pa.RecordBatch:
     pa = require("pyarrow")
-    schema = arrow_schema(FILE_COLUMNS)
-    arrays = [
-        pa.array([m.file[c.name] for m in mapped], type=schema.field(c.name).type)
-        for c in FILE_COLUMNS
-    ]
+    schema = arrow_schema(columns)
+    arrays = [pa.array(values(c.name), type=schema.field(c.name).type) for c in columns]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)

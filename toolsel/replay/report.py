@@ -189,15 +189,9 @@ DEFAULT_FAIL_ON = (
 )
 
 
-_FINDINGS = {
-    FailOn.UNANSWERED: "unanswered",
-    FailOn.ORPHANS: "orphans",
-    FailOn.DUPLICATES: "duplicate_calls",
-    FailOn.DUPLICATE_RESULTS: "duplicate_results",
-    FailOn.UNREADABLE: "unreadable",
-    FailOn.VIOLATIONS: "violations",
-    FailOn.UNREAD_TOOLS: "unread_tools",
-}
+#: The report's list of each kind of finding (CONFLICTING and UNRECOGNISED are worked out).
+_FINDINGS = {kind: kind.value.replace("-", "_") for kind in FailOn}
+_FINDINGS[FailOn.DUPLICATES] = "duplicate_calls"
 
 
 def _has(report: FileReport, kind: FailOn) -> bool:

@@ -41,10 +41,7 @@ class Timeline:
     files: tuple[FileTimeline, ...]
 
     def of(self, path: str) -> FileTimeline:
-        for timeline in self.files:
-            if timeline.path == path:
-                return timeline
-        return FileTimeline(path, ())
+        return next((t for t in self.files if t.path == path), FileTimeline(path, ()))
 
 
 @dataclass(slots=True)

@@ -176,29 +176,26 @@ def _other_agents(obj: dict[str, Any], kind: str) -> Decoded | None:
     return None
 
 
+#: Records without a string `type`: each format's test and decoder, in the order tried.
+UNTYPED: tuple[tuple[Callable[[dict[str, Any]], bool], Decoder], ...] = (
+    (lambda obj: obj.get("object") == "response", codex.responses),
+    (lambda obj: "event" in obj, antigravity.event),
+    (lambda obj: "action" in obj or "observation" in obj, openhands.event),
+    (
+        lambda obj: "projectHash" in obj or any(k in obj for k in gemini.CONTROL_KEYS),
+        gemini.recording,
+    ),
+    (opencode.is_message, opencode.record),
+    (lambda obj: continuedev.is_session(obj) or continuedev.is_item(obj), continuedev.record),
+    (goose.is_header, goose.record),
+    (
+        lambda obj: vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj),
+        vscode_chat.record,
+    ),
+    (chatreplay.is_export, chatreplay.record),
+    (cline.is_task_metadata, cline.record),  # read as nothing
+)
+
+
 def _untyped(obj: dict[str, Any]) -> Decoded | None:
-    """Records without a string `type`: Responses objects, Antigravity events, OpenHands
-    events, a Gemini recording's header and control lines, opencode's exported messages,
-    Continue's sessions and their items, a Goose session's header, VS Code chat sessions
-    and their journals' lines, VS Code chat replay exports, and a Cline task's metadata."""
-    if obj.get("object") == "response":
-        return codex.responses(obj)
-    if "event" in obj:
-        return antigravity.event(obj)
-    if "action" in obj or "observation" in obj:
-        return openhands.event(obj)
-    if "projectHash" in obj or any(key in obj for key in gemini.CONTROL_KEYS):
-        return gemini.recording(obj)
-    if opencode.is_message(obj):
-        return opencode.record(obj)
-    if continuedev.is_session(obj) or continuedev.is_item(obj):
-        return continuedev.record(obj)
-    if goose.is_header(obj):
-        return goose.record(obj)
-    if vscode_chat.is_session(obj) or vscode_chat.is_journal_entry(obj):
-        return vscode_chat.record(obj)
-    if chatreplay.is_export(obj):
-        return chatreplay.record(obj)
-    if cline.is_task_metadata(obj):
-        return cline.CLINE, NOTHING
-    return None
+    return next((decode(obj) for is_format, decode in UNTYPED if is_format(obj)), None)

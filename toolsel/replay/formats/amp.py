@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import UNSET, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import UNSET, Decoded, Event, Result
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.formats.shared import human, text_id
 from toolsel.replay.sizes import content_size
 
 AMP = "amp"
@@ -51,10 +51,8 @@ def message_events(obj: dict[str, Any]) -> list[Event]:
     if type(content) is not list:
         return []
     events: list[Event] = []
-    if obj.get("role") == "user":
-        text = human_text([b for b in content if type(b) is dict and b.get("type") == "text"])
-        if text is not None and not any(_is_result(b) for b in content):
-            events.append(Human(text))
+    if obj.get("role") == "user" and not any(_is_result(b) for b in content):
+        events = human([b for b in content if type(b) is dict and b.get("type") == "text"], events)
     calls = [b for b in content if type(b) is dict and b.get("type") == "tool_use"]
     if calls:
         add_blocks(events, calls, None, UNSET, None, False, None)

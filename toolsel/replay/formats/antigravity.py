@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result, Session
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Session
+from toolsel.replay.formats.shared import outcome
 
 ANTIGRAVITY = "antigravity"
 EVENTS = frozenset({"init", "step_update", "result", "command_result", "error"})
@@ -44,18 +45,10 @@ def _step(update: dict[str, Any]) -> list[Event]:
     info = update.get("tool_info")
     info = info if type(info) is dict else {}
     arguments = info.get("parameters")
-    events: list[Event] = [
-        Call(call_id, name, arguments if arguments is not None else {}, implicit=True)
-    ]
+    call = Call(call_id, name, arguments if arguments is not None else {}, implicit=True)
+    events: list[Event] = [call]
     state = update.get("state")
     if type(state) is str and state in FINAL:
         failed = FINAL[state] or bool(info.get("error"))
-        events.append(
-            Result(
-                call_id,
-                failed,
-                implicit=True,
-                error=(info.get("error") or update) if failed else None,
-            )
-        )
+        events.append(outcome(call_id, failed, info.get("error") or update, implicit=True))
     return events

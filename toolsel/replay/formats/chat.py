@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import NOTHING, UNSET, Decoded, Event, Result
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import arguments_call, as_text
+from toolsel.replay.formats.shared import arguments_call, as_text, human, name_of
 from toolsel.replay.sizes import content_size
 
 ANTHROPIC = "anthropic"
@@ -54,11 +54,7 @@ def message(obj: dict[str, Any]) -> Decoded:
         add_blocks(events, content, obj.get("id"), UNSET, None, False, None)
         return ANTHROPIC, events
     name = OPENAI_CHAT if type(content) is str or content is None else ANTHROPIC
-    if role == "user":
-        text = human_text(content)
-        if text is not None:
-            return name, [Human(text)]
-    return name, NOTHING
+    return name, human(content) if role == "user" else NOTHING
 
 
 def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
@@ -68,16 +64,10 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
         for call in calls:
             if type(call) is dict:
                 function = call.get("function")
-                if type(function) is not dict:
-                    function = {}
-                call_id = call.get("id")  # none: answered by position
-                events.append(
-                    arguments_call(
-                        call_id if type(call_id) is str else "",
-                        as_text(function.get("name", "")),
-                        function.get("arguments"),
-                    )
-                )
+                function = function if type(function) is dict else {}
+                call_id = name_of(call.get("id"))  # none: answered by position
+                name = as_text(function.get("name", ""))
+                events.append(arguments_call(call_id, name, function.get("arguments")))
     legacy = obj.get("function_call")  # the older function calling: one call, no id
     if type(legacy) is dict:
         events.append(arguments_call("", as_text(legacy.get("name", "")), legacy.get("arguments")))
@@ -86,8 +76,8 @@ def _openai_events(obj: dict[str, Any], role: Any) -> list[Event]:
         # one message answering several calls: whose part of its text is whose is not said
         shared = type(listed) is list and len(listed) != 1
         size = -1 if shared else content_size(obj.get("content"))
-        for call_id in listed if type(listed) is list else (obj.get("tool_call_id"),):
-            events.append(Result(call_id if type(call_id) is str else "", False, size=size))
+        for answered in listed if type(listed) is list else (obj.get("tool_call_id"),):
+            events.append(Result(name_of(answered), False, size=size))
     elif role == "function":
         # answers the function_call before it
         events.append(Result("", False, size=content_size(obj.get("content"))))

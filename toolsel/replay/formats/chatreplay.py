@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import Decoded, Event, Human, Result
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import Decoded, Event, Human
+from toolsel.replay.formats.shared import arguments_call, name_of, outcome, stamp_of, text_id
 from toolsel.replay.sizes import text_bytes
 
 CHATREPLAY = "vscode-chatreplay"
@@ -50,20 +50,11 @@ def record(obj: Any) -> Decoded | None:
 
 def _tool_call(entry: dict[str, Any]) -> list[Event]:
     call_id = text_id(entry.get("id"))
-    tool = entry.get("tool")
-    time = entry.get("time")
-    timestamp = time if type(time) is str else None
-    call = arguments_call(call_id, tool if type(tool) is str else "", entry.get("args"), timestamp)
-    error = entry.get("error")
+    tool, timestamp = name_of(entry.get("tool")), stamp_of(entry.get("time"))
+    call = arguments_call(call_id, tool, entry.get("args"), timestamp)
+    error, size = entry.get("error"), _response_size(entry.get("response"))
     failed = type(error) is str and bool(error)
-    result = Result(
-        call_id,
-        failed,
-        timestamp=timestamp,
-        error=error if failed else None,
-        size=_response_size(entry.get("response")),
-    )
-    return [call, result]
+    return [call, outcome(call_id, failed, error, size, timestamp=timestamp)]
 
 
 def _response_size(response: Any) -> int:

@@ -24,7 +24,7 @@ from toolsel.replay.events import (
     SidechainStart,
     human_text,
 )
-from toolsel.replay.formats.shared import as_text, text_id
+from toolsel.replay.formats.shared import as_text, human, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 CLAUDE_CODE = "claude-code"
@@ -87,21 +87,14 @@ def claude_message(obj: dict[str, Any], kind: str) -> Decoded:
 def flat_record(obj: dict[str, Any], kind: str) -> list[Event]:
     """An old flat `{type: tool_use, name, input}` or `{type: tool_result, output}` record:
     its ids, when it has any, are `id` and `tool_use_id`."""
-    timestamp = obj.get("timestamp")
-    stamp = timestamp if type(timestamp) is str else None
+    stamp = stamp_of(obj.get("timestamp"))
     if kind == "tool_use":
         name = obj.get("name", "")
         tool = name if type(name) is str else str(name)
         return [Call(text_id(obj.get("id")), tool, obj.get("input", {}), timestamp=stamp)]
-    flag = obj.get("is_error")
-    output = obj.get("output", obj.get("content"))
-    error = output if flag is True else None
-    size = content_size(output)
-    return [
-        Result(
-            text_id(obj.get("tool_use_id")), flag is True, timestamp=stamp, error=error, size=size
-        )
-    ]
+    call_id, output = text_id(obj.get("tool_use_id")), obj.get("output", obj.get("content"))
+    failed = obj.get("is_error") is True
+    return [outcome(call_id, failed, output, content_size(output), timestamp=stamp)]
 
 
 def stream_json(obj: Any) -> Decoded | None:
@@ -117,9 +110,8 @@ def stream_message(obj: dict[str, Any]) -> Decoded:
     message = obj.get("message")
     if type(message) is dict and type(message.get("content")) is str:
         # a prompt sent as plain text (`--input-format stream-json` input lines)
-        text = human_text(message["content"]) if obj.get("type") == "user" else None
-        parent = obj.get("parent_tool_use_id")
-        return STREAM_JSON, [Human(text)] if text is not None and parent is None else NOTHING
+        person = obj.get("type") == "user" and obj.get("parent_tool_use_id") is None
+        return STREAM_JSON, human(message["content"]) if person else NOTHING
     if type(message) is not dict or type(message.get("content")) is not list:
         session = obj.get("session_id")
         if obj.get("type") == "system" and type(session) is str:

@@ -220,12 +220,7 @@ def _results(content: list[Any]) -> list[Event]:
     (or the environment details the extension appends), and each skipped tool."""
     events: list[Event] = []
     answer: list[str] | None = None
-    for block in content:
-        if type(block) is not dict or block.get("type") != "text":
-            continue
-        text = block.get("text")
-        if type(text) is not str:
-            continue
+    for text in _texts(content):
         header = _result_header(text)
         if header is not None or _SKIPPED.match(text) or text.startswith(ENVIRONMENT):
             if answer is not None:

@@ -22,18 +22,8 @@ from typing import Any
 
 import orjson
 
-from toolsel.replay.events import (
-    NOTHING,
-    UNKNOWN,
-    Call,
-    Decoded,
-    Event,
-    Human,
-    Result,
-    Session,
-    human_text,
-)
-from toolsel.replay.formats.shared import arguments_call, as_text, text_id
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Session
+from toolsel.replay.formats.shared import arguments_call, as_text, human, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size, text_bytes
 
 RESPONSES = "openai-responses"
@@ -109,24 +99,16 @@ def responses(obj: Any) -> Decoded | None:
     if type(kind) is not str:
         output = obj.get("output")
         if obj.get("object") == "response" and type(output) is list:
-            events: list[Event] = []
-            for item in output:
-                if type(item) is dict and type(item.get("type")) is str:
-                    events.extend(item_events(item, None))
-            return RESPONSES, events
+            items = [i for i in output if type(i) is dict and type(i.get("type")) is str]
+            return RESPONSES, [event for item in items for event in item_events(item, None)]
         return None
     if kind in RESPONSES_TOOL_ITEMS:
         return RESPONSES, item_events(obj, None)
     if kind == "message" and obj.get("role") == "user":
-        return RESPONSES, _human(obj)
+        return RESPONSES, human(obj.get("content"), [])
     if kind in RESPONSES_OTHER:
         return RESPONSES, NOTHING
     return None
-
-
-def _human(item: dict[str, Any]) -> list[Event]:
-    text = human_text(item.get("content"))
-    return [Human(text)] if text is not None else []
 
 
 def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
@@ -138,27 +120,14 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         call_id = _call_id(item, kind)
     if kind in RESPONSES_CALLS:
         raw = item.get("arguments", item.get("input", item.get("action")))
-        name = item.get("name")
-        tool = name if type(name) is str and name else kind
-        return [arguments_call(call_id, tool, raw, timestamp, kind=kind)]
+        return [arguments_call(call_id, _name(item, kind), raw, timestamp, kind=kind)]
     if kind in RESPONSES_RESULTS:
         output = item.get("output")
         if type(output) is str and "status" not in item and "success" not in item:
-            failed = output_failed(output)
-            error = output if failed else None
-            return [
-                Result(call_id, failed, timestamp=timestamp, error=error, size=text_bytes(output))
-            ]
-        failed = _result_failed(item)
-        return [
-            Result(
-                call_id,
-                failed,
-                timestamp=timestamp,
-                error=item if failed else None,
-                size=content_size(output),
-            )
-        ]
+            size = text_bytes(output)
+            return [outcome(call_id, output_failed(output), output, size, timestamp=timestamp)]
+        size = content_size(output)
+        return [outcome(call_id, _result_failed(item), item, size, timestamp=timestamp)]
     if kind not in RESPONSES_INLINE:
         return []
     item_id = text_id(item.get("id"))
@@ -170,10 +139,8 @@ def item_events(item: dict[str, Any], timestamp: str | None) -> list[Event]:
         or item.get("error")
         or (status is None and item.get("output") is not None)  # an `mcp_call` without status
     ):
-        failed = status == "failed" or bool(item.get("error"))
-        said = item if failed else None
-        size = _hosted_size(item, kind)
-        events.append(Result(item_id, failed, timestamp=timestamp, error=said, size=size))
+        failed, size = status == "failed" or bool(item.get("error")), _hosted_size(item, kind)
+        events.append(outcome(item_id, failed, item, size, timestamp=timestamp))
     return events
 
 
@@ -275,10 +242,9 @@ def rollout(obj: Any) -> Decoded | None:
         if type(kind) is not str:
             return ROLLOUT, UNKNOWN
         if kind in RESPONSES_TOOL_ITEMS:
-            timestamp = obj.get("timestamp")
-            return ROLLOUT, item_events(payload, timestamp if type(timestamp) is str else None)
+            return ROLLOUT, item_events(payload, stamp_of(obj.get("timestamp")))
         if kind == "message" and payload.get("role") == "user":
-            return ROLLOUT, _human(payload)
+            return ROLLOUT, human(payload.get("content"), [])
         return ROLLOUT, NOTHING if kind in RESPONSES_OTHER else UNKNOWN
     if line_type == "event_msg":
         kind = payload.get("type")
@@ -297,7 +263,7 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
     call_id = text_id(payload.get("call_id"))
     if not call_id:
         return []  # nothing to tell an echo from an action by: the response item counts
-    stamp = timestamp if type(timestamp) is str else None
+    stamp = stamp_of(timestamp)
     name, arguments = END_EVENT_TOOLS.get(kind, kind), payload.get("command", {})
     if kind == "mcp_tool_call_end":
         invocation = payload.get("invocation")
@@ -307,13 +273,10 @@ def _end_event(payload: dict[str, Any], kind: str, timestamp: Any) -> list[Event
         arguments = invocation.get("arguments")
     elif type(payload.get("tool")) is str and payload["tool"]:
         name = payload["tool"]
-    call = Call(
-        call_id, name, arguments if arguments is not None else {}, timestamp=stamp, implicit=True
-    )
-    failed = _end_failed(payload)
-    error = payload if failed else None
-    size = _end_size(payload, kind)
-    return [call, Result(call_id, failed, timestamp=stamp, implicit=True, error=error, size=size)]
+    call = Call(call_id, name, {} if arguments is None else arguments, timestamp=stamp)
+    call.implicit = True
+    failed, size = _end_failed(payload), _end_size(payload, kind)
+    return [call, outcome(call_id, failed, payload, size, timestamp=stamp, implicit=True)]
 
 
 def _end_size(payload: dict[str, Any], kind: str) -> int:
@@ -370,7 +333,7 @@ def exec_event(obj: Any) -> Decoded | None:
     if kind == "item.completed":
         code = item.get("exit_code")
         failed = item.get("status") == "failed" or (type(code) is int and code != 0)
-        result = Result(item["id"], failed, error=item if failed else None, size=_exec_size(item))
+        result = outcome(item["id"], failed, item, _exec_size(item))
         if item["type"] in COMPLETION_ONLY:
             # reported only when done: the completion is the call and its result at once
             call = _exec_call(item)
@@ -402,8 +365,5 @@ def _exec_call(item: dict[str, Any]) -> Call:
     if type(named) is str and named:
         arguments = item.get("arguments")
         return Call(item["id"], named, arguments if arguments is not None else {})
-    return Call(
-        item["id"],
-        as_text(item.get("type")),
-        {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS},
-    )
+    inputs = {k: v for k, v in item.items() if k in EXEC_INPUT_KEYS}
+    return Call(item["id"], as_text(item.get("type")), inputs)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 CONTINUE = "continue"
-FAILED_STATES = frozenset({"errored", "canceled"})
+FAILED_STATES = ("errored", "canceled")
 
 
 def is_session(obj: dict[str, Any]) -> bool:
@@ -53,36 +53,24 @@ def _item(item: Any, failed: set[str]) -> list[Event]:
         return []
     states = item.get("toolCallStates")
     for state in [*(states if type(states) is list else ()), item.get("toolCallState")]:
-        if (
-            type(state) is dict
-            and type(state.get("status")) is str
-            and state["status"] in FAILED_STATES
-        ):
+        if type(state) is dict and state.get("status") in FAILED_STATES:
             failed.add(text_id(state.get("toolCallId")))
     message = item["message"]
     role = message.get("role")
     if role == "assistant":
         calls = message.get("toolCalls")
-        events: list[Event] = []
-        for call in calls if type(calls) is list else ():
-            if type(call) is dict:
-                function = call.get("function")
-                function = function if type(function) is dict else {}
-                name = function.get("name")
-                events.append(
-                    arguments_call(
-                        text_id(call.get("id")),
-                        name if type(name) is str else "",
-                        function.get("arguments"),
-                    )
-                )
-        return events
+        return [_call(c) for c in (calls if type(calls) is list else ()) if type(c) is dict]
     if role == "tool":
         call_id = text_id(message.get("toolCallId"))
-        failing = call_id in failed
         said = message.get("content")
-        return [Result(call_id, failing, error=said if failing else None, size=content_size(said))]
+        return [outcome(call_id, call_id in failed, said, content_size(said))]
     if role == "user":
-        text = human_text(message.get("content"))
-        return [Human(text)] if text is not None else []
+        return human(message.get("content"), [])
     return list(NOTHING)
+
+
+def _call(call: dict[str, Any]) -> Call:
+    function = call.get("function")
+    function = function if type(function) is dict else {}
+    name = name_of(function.get("name"))
+    return arguments_call(text_id(call.get("id")), name, function.get("arguments"))

@@ -11,18 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import (
-    NOTHING,
-    UNKNOWN,
-    Call,
-    Decoded,
-    Event,
-    Human,
-    Result,
-    Session,
-    human_text,
-)
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Session
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 COPILOT = "copilot-cli"
@@ -42,18 +32,15 @@ def copilot(obj: Any) -> Decoded | None:
 
 
 def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...] | list[Event]:
-    stamp = timestamp if type(timestamp) is str else None
-    parent = data.get("parentToolCallId")
-    parent = parent if type(parent) is str else None
+    stamp, parent = stamp_of(timestamp), stamp_of(data.get("parentToolCallId"))
     if kind == "assistant.message":
         requests = data.get("toolRequests")
-        message = data.get("messageId")
         return [
             Call(
                 text_id(request.get("toolCallId")),
-                _tool(request.get("name")),
+                name_of(request.get("name")),
                 request.get("arguments", {}),
-                message_id=message if type(message) is str else None,
+                message_id=stamp_of(data.get("messageId")),
                 parent=parent,
                 timestamp=stamp,
             )
@@ -64,7 +51,7 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
         return [
             Call(
                 text_id(data.get("toolCallId")),
-                _tool(data.get("toolName")),
+                name_of(data.get("toolName")),
                 data.get("arguments", {}),
                 parent=parent,
                 timestamp=stamp,
@@ -72,20 +59,10 @@ def _events(kind: str, data: dict[str, Any], timestamp: Any) -> tuple[Event, ...
             )
         ]
     if kind == "tool.execution_complete":
-        failed = data.get("success") is False
-        return [
-            Result(
-                text_id(data.get("toolCallId")),
-                failed,
-                parent,
-                stamp,
-                error=data if failed else None,
-                size=_size(data),
-            )
-        ]
+        call_id, failed = text_id(data.get("toolCallId")), data.get("success") is False
+        return [outcome(call_id, failed, data, _size(data), parent=parent, timestamp=stamp)]
     if kind == "user.message":
-        text = human_text(data.get("content"))
-        return [Human(text)] if text is not None and parent is None else NOTHING
+        return human(data.get("content")) if parent is None else NOTHING
     if kind == "session.start" and type(data.get("sessionId")) is str:
         return [Session(data["sessionId"])]
     return NOTHING if kind.startswith(OTHER_FAMILIES) else UNKNOWN
@@ -98,7 +75,3 @@ def _size(data: dict[str, Any]) -> int:
     if result is None and type(error) is dict:
         return content_size(error.get("message"))
     return content_size(result.get("content") if type(result) is dict else result)
-
-
-def _tool(name: Any) -> str:
-    return name if type(name) is str else ""

@@ -13,18 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import (
-    NOTHING,
-    UNSET,
-    Call,
-    Decoded,
-    Event,
-    Human,
-    Result,
-    human_text,
-)
+from toolsel.replay.events import NOTHING, UNSET, Call, Decoded, Event
 from toolsel.replay.formats.claude import add_blocks
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.formats.shared import human, outcome, text_id
 from toolsel.replay.sizes import content_size
 from toolsel.timeparse import iso_from_milliseconds
 
@@ -48,9 +39,7 @@ def transcript(obj: Any) -> Decoded | None:
     if type(content) is list:
         add_blocks(events, content, message.get("id"), UNSET, None, False, None)
     if obj["role"] == "user" and not events:
-        text = human_text(content)
-        if text is not None:
-            events.append(Human(text))
+        return TRANSCRIPT, human(content, events)
     return TRANSCRIPT, events
 
 
@@ -74,11 +63,9 @@ def stream_event(obj: Any) -> Decoded | None:
     if subtype == "completed":
         # the completion repeats the call: a call only when `started` was not logged
         call = Call(call_id, name, arguments, timestamp=stamp, implicit=True)
-        outcome = body.get("result")
-        failed = _failed(outcome)
-        error = outcome if failed else None
-        size = _outcome_size(outcome)
-        return STREAM, [call, Result(call_id, failed, timestamp=stamp, error=error, size=size)]
+        said = body.get("result")
+        size = _outcome_size(said)
+        return STREAM, [call, outcome(call_id, _failed(said), said, size, timestamp=stamp)]
     return STREAM, NOTHING
 
 

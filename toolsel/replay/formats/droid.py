@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Result
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded
+from toolsel.replay.formats.shared import name_of, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 DROID = "droid"
@@ -20,30 +20,13 @@ def event(obj: Any) -> Decoded | None:
         return None
     kind = obj.get("type")
     if kind == "tool_call":
-        name = obj.get("toolName", obj.get("toolId"))
+        name, message = name_of(obj.get("toolName", obj.get("toolId"))), obj.get("messageId")
         return DROID, [
-            Call(
-                text_id(obj.get("id")),
-                name if type(name) is str else "",
-                obj.get("parameters", {}),
-                message_id=_message(obj),
-            )
+            Call(text_id(obj.get("id")), name, obj.get("parameters", {}), stamp_of(message))
         ]
     if kind == "tool_result":
-        failed = obj.get("isError") is True
-        return DROID, [
-            Result(
-                text_id(obj.get("id")),
-                failed,
-                error=obj.get("value") if failed else None,
-                size=content_size(obj.get("value")),
-            )
-        ]
+        failed, value = obj.get("isError") is True, obj.get("value")
+        return DROID, [outcome(text_id(obj.get("id")), failed, value, content_size(value))]
     if kind == "completion":
         return DROID, NOTHING
     return None
-
-
-def _message(obj: dict[str, Any]) -> str | None:
-    message = obj.get("messageId")
-    return message if type(message) is str else None

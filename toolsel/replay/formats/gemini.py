@@ -14,18 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import (
-    NOTHING,
-    UNKNOWN,
-    Call,
-    Decoded,
-    Event,
-    Human,
-    Result,
-    Session,
-    human_text,
-)
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Session
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_blocks, text_id
 from toolsel.replay.sizes import content_size, response_size
 
 RECORDING = "gemini-cli"
@@ -47,19 +37,16 @@ def recording(obj: Any) -> Decoded | None:
         return RECORDING, _calls(obj)
     if type(kind) is str and kind in MESSAGE_TYPES:
         if kind == "user":
-            text = human_text(_text(obj.get("content")))
-            return RECORDING, [Human(text)] if text is not None else NOTHING
+            return RECORDING, human(text_blocks(obj.get("content")))
         return RECORDING, NOTHING
     if "$set" in obj:
         update = obj["$set"]
         messages = update.get("messages") if type(update) is dict else None
         if type(messages) is not list:
             return RECORDING, NOTHING
-        events: list[Event] = []  # a history replaced whole: its calls are restated
-        for message in messages:
-            if type(message) is dict and message.get("type") == "gemini":
-                events.extend(_calls(message))
-        return RECORDING, events
+        # a history replaced whole: its calls are restated
+        calls = [m for m in messages if type(m) is dict and m.get("type") == "gemini"]
+        return RECORDING, [event for message in calls for event in _calls(message)]
     if "$rewindTo" in obj or "$patch" in obj:
         return RECORDING, NOTHING
     if type(obj.get("sessionId")) is str and "projectHash" in obj:
@@ -75,33 +62,16 @@ def _calls(message: dict[str, Any]) -> list[Event]:
     for call in calls if type(calls) is list else ():
         if type(call) is not dict:
             continue
-        call_id = text_id(call.get("id"))
-        stamp = call.get("timestamp")
-        stamp = stamp if type(stamp) is str else None
-        name = call.get("name")
-        events.append(
-            Call(
-                call_id,
-                name if type(name) is str else "",
-                call.get("args", {}),
-                timestamp=stamp,
-                implicit=True,
-            )
-        )
+        call_id, stamp = text_id(call.get("id")), stamp_of(call.get("timestamp"))
+        name = name_of(call.get("name"))
+        events.append(Call(call_id, name, call.get("args", {}), timestamp=stamp, implicit=True))
         status = call.get("status")
         failed = DONE.get(status) if type(status) is str else None
-        if failed is not None or call.get("result") is not None:
-            failed = bool(failed)
-            outcome = call.get("result")
+        said = call.get("result")
+        if failed is not None or said is not None:
+            failed, size = bool(failed), parts_size(said)
             events.append(
-                Result(
-                    call_id,
-                    failed,
-                    timestamp=stamp,
-                    implicit=True,
-                    error=(outcome or call) if failed else None,
-                    size=parts_size(outcome),
-                )
+                outcome(call_id, failed, said or call, size, timestamp=stamp, implicit=True)
             )
     return events
 
@@ -121,49 +91,24 @@ def parts_size(parts: Any) -> int:
     return size
 
 
-def _text(content: Any) -> Any:
-    """A recording's content: a string, or Gemini parts (`{text}`), read as text blocks."""
-    if type(content) is list:
-        return [{"type": "text", "text": part["text"]} for part in content
-                if type(part) is dict and type(part.get("text")) is str]  # fmt: skip
-    return content
-
-
 def stream_event(obj: Any) -> Decoded | None:
     """A `gemini -p --output-format stream-json` event (`--input-format
     gemini-stream-json`): `init`, `message`, `tool_use`, `tool_result`, `error`, `result`."""
     if type(obj) is not dict:
         return None
     kind = obj.get("type")
-    stamp = obj.get("timestamp")
-    stamp = stamp if type(stamp) is str else None
+    stamp, call_id = stamp_of(obj.get("timestamp")), text_id(obj.get("tool_id"))
     if kind == "tool_use":
-        name = obj.get("tool_name")
-        return STREAM, [
-            Call(
-                text_id(obj.get("tool_id")),
-                name if type(name) is str else "",
-                obj.get("parameters", {}),
-                timestamp=stamp,
-            )
-        ]
+        name = name_of(obj.get("tool_name"))
+        return STREAM, [Call(call_id, name, obj.get("parameters", {}), timestamp=stamp)]
     if kind == "tool_result":
         failed = obj.get("status") == "error" or bool(obj.get("error"))
-        return STREAM, [
-            Result(
-                text_id(obj.get("tool_id")),
-                failed,
-                timestamp=stamp,
-                error=obj if failed else None,
-                size=_stream_size(obj),
-            )
-        ]
+        return STREAM, [outcome(call_id, failed, obj, _stream_size(obj), timestamp=stamp)]
     if kind == "init":
         session = obj.get("session_id")
         return STREAM, [Session(session)] if type(session) is str else NOTHING
     if kind == "message":
-        text = human_text(obj.get("content")) if obj.get("role") == "user" else None
-        return STREAM, [Human(text)] if text is not None else NOTHING
+        return STREAM, human(obj.get("content")) if obj.get("role") == "user" else NOTHING
     if kind == "result" or kind == "error":
         return STREAM, NOTHING
     return None

@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 GOOSE = "goose"
@@ -84,20 +84,9 @@ def _events(content: list[Any], role: Any) -> list[Event]:
             failed = type(result) is dict and (
                 result.get("status") == "error" or result.get("isError") is True
             )
-            events.append(
-                Result(
-                    text_id(block.get("id")),
-                    failed,
-                    error=result if failed else None,
-                    size=_size(result),
-                )
-            )
+            events.append(outcome(text_id(block.get("id")), failed, result, _size(result)))
     if not events and role == "user":
-        text = human_text(
-            [b for b in content if type(b) is dict and b.get("type") == "text"] or None
-        )
-        if text is not None:
-            events.append(Human(text))
+        return human([b for b in content if type(b) is dict and b.get("type") == "text"], events)
     return events
 
 
@@ -129,5 +118,4 @@ def _request(block: dict[str, Any]) -> list[Event]:
     request = request if type(request) is dict else {}
     value = request.get("value")
     value = value if type(value) is dict else {}
-    name = value.get("name")
-    return [Call(call_id, name if type(name) is str else "", value.get("arguments", {}))]
+    return [Call(call_id, name_of(value.get("name")), value.get("arguments", {}))]

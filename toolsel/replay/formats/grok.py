@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 GROK = "grok-cli"
@@ -28,27 +28,21 @@ def record(obj: Any) -> Decoded | None:
     if kind == "assistant":
         calls = obj.get("tool_calls")
         return GROK, [
-            arguments_call(text_id(call.get("id")), _name(call.get("name")), call.get("arguments"))
+            arguments_call(
+                text_id(call.get("id")), name_of(call.get("name")), call.get("arguments")
+            )
             for call in (calls if type(calls) is list else ())
             if type(call) is dict
         ]
     if kind == "tool_result":
-        failed = obj.get("is_error") is True
-        return GROK, [
-            Result(
-                text_id(obj.get("tool_call_id")),
-                failed,
-                error=obj.get("content") if failed else None,
-                size=content_size(obj.get("content")),
-            )
-        ]
+        call_id, content = text_id(obj.get("tool_call_id")), obj.get("content")
+        return GROK, [outcome(call_id, obj.get("is_error") is True, content, content_size(content))]
     if kind == "backend_tool_call":
         return GROK, _backend(obj.get("kind"))
     if kind == "user":
         if "synthetic_reason" in obj:
             return GROK, NOTHING  # context the CLI injected
-        text = human_text(obj.get("content"))
-        return GROK, [Human(text)] if text is not None else NOTHING
+        return GROK, human(obj.get("content"))
     if kind == "system":
         return GROK, NOTHING
     return None
@@ -58,13 +52,8 @@ def _backend(kind: Any) -> list[Event]:
     if type(kind) is not dict:
         return []
     call_id = text_id(kind.get("id"))
-    events: list[Event] = [Call(call_id, _name(kind.get("tool_type")), kind.get("action", {}))]
+    events: list[Event] = [Call(call_id, name_of(kind.get("tool_type")), kind.get("action", {}))]
     status = kind.get("status")
     if status in ("completed", "failed"):
-        failed = status == "failed"
-        events.append(Result(call_id, failed, error=kind if failed else None))
+        events.append(outcome(call_id, status == "failed", kind))
     return events
-
-
-def _name(name: Any) -> str:
-    return name if type(name) is str else ""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Result
 from toolsel.replay.formats.chat import message as chat_message
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.formats.shared import human, name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 KIMI = "kimi"
@@ -40,21 +40,12 @@ def op(obj: Any) -> Decoded | None:
 def _loop_event(loop_event: dict[str, Any]) -> list[Event]:
     kind = loop_event.get("type")
     if kind == "tool.call":
-        name = loop_event.get("name")
-        return [
-            Call(
-                text_id(loop_event.get("toolCallId")),
-                name if type(name) is str else "",
-                loop_event.get("args", {}),
-                implicit=True,
-            )
-        ]
+        name, call_id = name_of(loop_event.get("name")), text_id(loop_event.get("toolCallId"))
+        return [Call(call_id, name, loop_event.get("args", {}), implicit=True)]
     if kind == "tool.result":
-        result = loop_event.get("result")
+        result, call_id = loop_event.get("result"), text_id(loop_event.get("toolCallId"))
         failed = type(result) is dict and result.get("isError") is True
-        call_id = text_id(loop_event.get("toolCallId"))
-        error = result if failed else None
-        return [Result(call_id, failed, implicit=True, error=error, size=content_size(result))]
+        return [outcome(call_id, failed, result, content_size(result), implicit=True)]
     return []
 
 
@@ -62,41 +53,26 @@ def _message(message: dict[str, Any]) -> list[Event]:
     role = message.get("role")
     if role == "assistant":
         calls = message.get("toolCalls")
-        events: list[Event] = []
-        for call in calls if type(calls) is list else ():
-            if type(call) is dict:
-                function = call.get("function")
-                named = function if type(function) is dict else call
-                name = named.get("name")
-                events.append(
-                    Call(
-                        text_id(call.get("id")),
-                        name if type(name) is str else "",
-                        named.get("arguments", {}),
-                        implicit=True,
-                        encoded=type(named.get("arguments")) is str,
-                    )
-                )
-        return events
+        return [_call(c) for c in (calls if type(calls) is list else ()) if type(c) is dict]
     if role == "tool":
+        call_id, content = text_id(message.get("toolCallId")), message.get("content")
         failed = message.get("isError") is True
-        content = message.get("content")
-        return [
-            Result(
-                text_id(message.get("toolCallId")),
-                failed,
-                implicit=True,
-                error=content if failed else None,
-                size=content_size(content),
-            )
-        ]
+        return [outcome(call_id, failed, content, content_size(content), implicit=True)]
     if role == "user":
         origin = message.get("origin")
         if type(origin) is dict and origin.get("kind") not in (None, "user"):
             return []  # text the CLI injected
-        text = human_text(message.get("content"))
-        return [Human(text)] if text is not None else []
+        return human(message.get("content"), [])
     return []
+
+
+def _call(call: dict[str, Any]) -> Call:
+    """An assistant message's tool call: OpenAI's `{id, function: {name, arguments}}`, or flat."""
+    function = call.get("function")
+    named = function if type(function) is dict else call
+    name, arguments = name_of(named.get("name")), named.get("arguments", {})
+    call_id = text_id(call.get("id"))
+    return Call(call_id, name, arguments, implicit=True, encoded=type(arguments) is str)
 
 
 KIMI_CONTEXT = "kimi-context"

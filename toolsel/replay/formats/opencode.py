@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Human, Result, Session
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, UNKNOWN, Call, Decoded, Event, Human, Session
+from toolsel.replay.formats.shared import name_of, outcome, text_id
 from toolsel.replay.sizes import content_size
 
 OPENCODE = "opencode"
@@ -89,13 +89,11 @@ def part(item: dict[str, Any]) -> list[Event]:
     if item.get("type") != "tool":
         return []
     call_id = text_id(item.get("callID"))
-    name = item.get("tool")
+    name = name_of(item.get("tool"))
     state = item.get("state")
     state = state if type(state) is dict else {}
     echo = bool(call_id)  # a part restated by id; one without an id is paired by position
-    events: list[Event] = [
-        Call(call_id, name if type(name) is str else "", state.get("input", {}), implicit=echo)
-    ]
+    events: list[Event] = [Call(call_id, name, state.get("input", {}), implicit=echo)]
     status = state.get("status")
     failed = DONE.get(status) if type(status) is str else None
     if failed is None and status is None:
@@ -105,15 +103,7 @@ def part(item: dict[str, Any]) -> list[Event]:
             failed = False
     if failed is not None:
         said = state["error"] if failed and "error" in state else state.get("output")
-        events.append(
-            Result(
-                call_id,
-                failed,
-                implicit=echo,
-                error=said if failed else None,
-                size=content_size(said),
-            )
-        )
+        events.append(outcome(call_id, failed, said, content_size(said), implicit=echo))
     return events
 
 

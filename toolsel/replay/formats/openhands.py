@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Human, Result, human_text
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded
+from toolsel.replay.formats.shared import human, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 OPENHANDS = "openhands"
@@ -25,37 +25,20 @@ def event(obj: Any) -> Decoded | None:
     action, observation = obj.get("action"), obj.get("observation")
     if type(action) is not str and type(observation) is not str:
         return None
-    stamp = obj.get("timestamp")
-    stamp = stamp if type(stamp) is str else None
-    metadata = obj.get("tool_call_metadata")
+    stamp = stamp_of(obj.get("timestamp"))
+    metadata, arguments = obj.get("tool_call_metadata"), obj.get("args")
     if type(metadata) is not dict:
-        if action == "message" and obj.get("source") == "user":
-            arguments = obj.get("args")
-            text = human_text(arguments.get("content")) if type(arguments) is dict else None
-            return OPENHANDS, [Human(text)] if text is not None else NOTHING
+        if action == "message" and obj.get("source") == "user" and type(arguments) is dict:
+            return OPENHANDS, human(arguments.get("content"))
         return OPENHANDS, NOTHING
     call_id = text_id(metadata.get("tool_call_id"))
     if type(action) is str:
         name = metadata.get("function_name")
-        arguments = obj.get("args")
-        return OPENHANDS, [
-            Call(
-                call_id,
-                name if type(name) is str else action,
-                arguments if arguments is not None else {},
-                timestamp=stamp,
-            )
-        ]
-    failed = _failed(obj)
-    return OPENHANDS, [
-        Result(
-            call_id,
-            failed,
-            timestamp=stamp,
-            error=obj if failed else None,
-            size=content_size(obj.get("content")),
-        )
-    ]
+        name = name if type(name) is str else action
+        inputs = arguments if arguments is not None else {}
+        return OPENHANDS, [Call(call_id, name, inputs, timestamp=stamp)]
+    size = content_size(obj.get("content"))
+    return OPENHANDS, [outcome(call_id, _failed(obj), obj, size, timestamp=stamp)]
 
 
 def _failed(obj: dict[str, Any]) -> bool:
@@ -65,10 +48,5 @@ def _failed(obj: dict[str, Any]) -> bool:
     if type(extras) is not dict:
         return False
     metadata = extras.get("metadata")
-    for code in (
-        extras.get("exit_code"),
-        metadata.get("exit_code") if type(metadata) is dict else None,
-    ):
-        if type(code) is int and code != 0:
-            return True
-    return False
+    codes = (extras.get("exit_code"), metadata.get("exit_code") if type(metadata) is dict else None)
+    return any(type(code) is int and code != 0 for code in codes)

@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import (
-    NOTHING,
-    UNSET,
-    Call,
-    Decoded,
-    Event,
-    Human,
-    Result,
-    Session,
-    human_text,
-)
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event, Session
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_id
 from toolsel.replay.sizes import content_size
 
 PI = "pi"
@@ -41,8 +31,7 @@ def entry(obj: Any) -> Decoded | None:
         message = obj.get("message")
         if type(message) is not dict:
             return None
-        stamp = obj.get("timestamp")
-        return PI, _message(message, stamp if type(stamp) is str else None)
+        return PI, _message(message, stamp_of(obj.get("timestamp")))
     if kind == "session":
         session = obj.get("id")
         return PI, [Session(session)] if type(session) is str else NOTHING
@@ -55,33 +44,20 @@ def _message(message: dict[str, Any], stamp: str | None) -> list[Event] | tuple[
     role = message.get("role")
     if role == "assistant":
         content = message.get("content")
-        events: list[Event] = []
-        for block in content if type(content) is list else ():
-            if type(block) is dict and block.get("type") == "toolCall":
-                name = block.get("name")
-                events.append(
-                    Call(
-                        text_id(block.get("id")),
-                        name if type(name) is str else "",
-                        block.get("arguments", {}),
-                        timestamp=stamp,
-                    )
-                )
-        return events
-    if role == "toolResult":
-        failed = message.get("isError") is True
-        content = message.get("content")
         return [
-            Result(
-                text_id(message.get("toolCallId")),
-                failed,
-                UNSET,
-                stamp,
-                error=content if failed else None,
-                size=content_size(content),
+            Call(
+                text_id(b.get("id")),
+                name_of(b.get("name")),
+                b.get("arguments", {}),
+                timestamp=stamp,
             )
+            for b in (content if type(content) is list else ())
+            if type(b) is dict and b.get("type") == "toolCall"
         ]
+    if role == "toolResult":
+        call_id, content = text_id(message.get("toolCallId")), message.get("content")
+        failed = message.get("isError") is True
+        return [outcome(call_id, failed, content, content_size(content), timestamp=stamp)]
     if role == "user":
-        text = human_text(message.get("content"))
-        return [Human(text)] if text is not None else NOTHING
+        return human(message.get("content"))
     return NOTHING

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import NOTHING, Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import text_id
+from toolsel.replay.events import NOTHING, Call, Decoded, Event
+from toolsel.replay.formats.shared import human, name_of, outcome, stamp_of, text_blocks, text_id
 from toolsel.replay.sizes import response_size
 
 QWEN = "qwen-code"
@@ -37,8 +37,7 @@ def record(obj: Any) -> Decoded | None:
     parts = message.get("parts") if type(message) is dict else None
     if type(parts) is not list:
         return QWEN, NOTHING
-    stamp = obj.get("timestamp")
-    stamp = stamp if type(stamp) is str else None
+    stamp = stamp_of(obj.get("timestamp"))
     failed_ids = _failed_ids(obj.get("toolCallResult"))
     events: list[Event] = []
     for part in parts:
@@ -47,8 +46,7 @@ def record(obj: Any) -> Decoded | None:
         call = part.get("functionCall")
         response = part.get("functionResponse")
         if type(call) is dict:
-            name = call.get("name")
-            name = name if type(name) is str else ""
+            name = name_of(call.get("name"))
             events.append(
                 Call(text_id(call.get("id")), name, call.get("args", {}), timestamp=stamp)
             )
@@ -56,15 +54,10 @@ def record(obj: Any) -> Decoded | None:
             call_id = text_id(response.get("id"))
             output = response.get("response")
             failed = call_id in failed_ids or (type(output) is dict and "error" in output)
-            said = output if failed else None
-            events.append(
-                Result(call_id, failed, timestamp=stamp, error=said, size=response_size(output))
-            )
+            size = response_size(output)
+            events.append(outcome(call_id, failed, output, size, timestamp=stamp))
     if not events and obj.get("type") == "user":
-        text = human_text([{"type": "text", "text": p["text"]} for p in parts
-                           if type(p) is dict and type(p.get("text")) is str])  # fmt: skip
-        if text is not None:
-            events.append(Human(text))
+        return QWEN, human(text_blocks(parts), events)
     return QWEN, events
 
 

@@ -1,12 +1,54 @@
-"""What several decoders share: ids and names read as text, and calls whose arguments may
-be JSON-encoded."""
+"""What several decoders share: ids, names and times read as text, a result that keeps what
+a failure said, a person's message, and calls whose arguments may be JSON-encoded."""
 
 from __future__ import annotations
 
 import reprlib
-from typing import Any
+from typing import Any, TypeVar
 
-from toolsel.replay.events import Call
+from toolsel.replay.events import NOTHING, UNSET, Call, Event, Human, Result, human_text
+
+T = TypeVar("T")
+
+
+def name_of(value: Any) -> str:
+    """A string as it is, any other value as "" (a tool's name the record may lack)."""
+    return value if type(value) is str else ""
+
+
+def stamp_of(value: Any) -> str | None:
+    """A string as it is (a timestamp, a message id), any other value as None."""
+    return value if type(value) is str else None
+
+
+def outcome(
+    call_id: str,
+    failed: bool,
+    said: Any,
+    size: int = -1,
+    *,
+    parent: Any = UNSET,
+    timestamp: str | None = None,
+    implicit: bool = False,
+) -> Result:
+    """A result that keeps what it said (`said`) only when it failed."""
+    return Result(
+        call_id, failed, parent, timestamp, None, implicit, said if failed else None, size
+    )
+
+
+def human(content: Any, empty: T = NOTHING) -> list[Event] | T:  # type: ignore[assignment]
+    """A person's message in `content` as the one event of a record, else `empty`."""
+    text = human_text(content)
+    return [Human(text)] if text is not None else empty
+
+
+def text_blocks(content: Any) -> Any:
+    """Gemini content (a string, or parts with `text`), read as text blocks."""
+    if type(content) is list:
+        return [{"type": "text", "text": part["text"]} for part in content
+                if type(part) is dict and type(part.get("text")) is str]  # fmt: skip
+    return content
 
 
 def text_id(value: Any) -> str:

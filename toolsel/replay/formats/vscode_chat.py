@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsel.replay.events import Call, Decoded, Event, Human, Result, human_text
-from toolsel.replay.formats.shared import arguments_call, text_id
+from toolsel.replay.events import Call, Decoded, Event
+from toolsel.replay.formats.shared import arguments_call, human, name_of, outcome, text_id
 from toolsel.replay.sizes import text_bytes
 
 VSCODE_CHAT = "vscode-chat"
@@ -86,9 +86,8 @@ def _session(session: dict[str, Any], *, echo: bool) -> list[Event]:
 
 def _request(events: list[Event], request: dict[str, Any], echo: bool) -> None:
     message = request.get("message")
-    text = human_text(message.get("text")) if type(message) is dict else None
-    if text is not None:
-        events.append(Human(text))
+    if type(message) is dict:
+        events.extend(human(message.get("text")))
     response = request.get("response")
     for part in response if type(response) is list else ():
         if type(part) is dict and part.get("kind") == TOOL_PART:
@@ -121,14 +120,12 @@ def _invocation(part: dict[str, Any], echo: bool) -> list[Event]:
     raw = details.get("input") if type(details) is dict else None
     if raw is None:
         raw = part.get("toolSpecificData")
-    call: Call = arguments_call(call_id, tool if type(tool) is str else "", raw)
+    call: Call = arguments_call(call_id, name_of(tool), raw)
     call.implicit = echo
     if part.get("isComplete") is not True:
         return [call]  # still running when the session was saved
     failed, error = _outcome(part, details)
-    size = _output_size(details)
-    result = Result(call_id, failed, error=error if failed else None, size=size, implicit=echo)
-    return [call, result]
+    return [call, outcome(call_id, failed, error, _output_size(details), implicit=echo)]
 
 
 def _outcome(part: dict[str, Any], details: Any) -> tuple[bool, Any]:
