@@ -55,22 +55,9 @@ class ToolMeta(NamedTuple):
 
     @classmethod
     def of(cls, tool: Tool) -> ToolMeta:
-        return cls(
-            tool.name,
-            tool.category,
-            tool.permission.value,
-            tool.deprecated,
-            tool.deprecated_by,
-            tool.always_include,
-            tool.defer_loading,
-            tool.aliases,
-            tool.tags,
-            tool.requires,
-            tool.conflicts,
-            tool.display_name,
-            tool.search_hint,
-            tool.description,
-        )
+        values = [getattr(tool, name) for name in cls._fields]
+        values[2] = tool.permission.value
+        return cls(*values)
 
 
 #: Indexes with at least this many postings pass only their best-scoring tools on to the
