@@ -91,7 +91,6 @@ class CaseReader:
             which = " and ".join(f"`{k}`" for k in used)
             canonical = " and ".join(f"`{OTHER_SPELLING[k]}`" for k in used)
             notes = (
-                *notes,
                 f"note: {self.file} uses {which}, the other spelling of {canonical}; "
                 "both are read (see Case files in docs/commands.md)",
             )

@@ -1,24 +1,12 @@
-"""`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
-written as an examples overlay (a registry file that adds examples and defines no tool).
-
-- From cases (`toolsel.cases`, as `eval` and `test` read them): each expected tool of a
-  case gets its prompt.
-- From transcripts: each successful call gets the user's request that led to it (the last
-  human message before the assistant turn that made the call); a sub-agent's calls get the
-  prompt of the Task that launched them. Tool results and system text are never examples.
-- Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
-  `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
-  one, or that matches a `--redact` pattern, is dropped. Both are counted.
-- From misroutes (`toolsel stats --misroutes -f json`, `toolsel.misroute_evidence`): each
-  pair's requests (the prompts that led to a failed call) become examples of the tool that
-  then worked, with the same cleaning, filters and lint checks as mined ones.
-- Examples mined from transcripts (or misroutes) for `dangerous` tools are left out unless asked for: a
-  transcript shows what an agent did once, not what it should do (labelled cases are kept).
-- `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
-- With a registry, the examples `lint` would flag are left out, each with why: one for
-  which rank puts first a tool its case does not expect (TS702), or that a conflicting tool
-  already has (TS703); a prompt that needs several tools is an example of each. By the checks
-  lint runs (`toolsel.example_checks`), so the overlay passes `lint --strict`.
+"""`toolsel learn`: example prompts for tools, from labelled cases (each expected tool gets
+the case's prompt), mined from transcripts (each successful call gets the user's request
+that led to it; a sub-agent's calls, the prompt of the Task that launched them) or from
+misroutes (`stats --misroutes -f json`: each pair's requests become examples of the tool
+that then worked), written as an examples overlay (a registry file that adds examples and
+defines no tool). Secrets become typed placeholders (`toolsel.secrets`); mined examples of
+`dangerous` tools are left out unless asked for (a transcript shows what an agent did once,
+not what it should do); with a registry, examples `lint` would flag are left out, so the
+overlay passes `lint --strict`.
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay. The rooms: `model`
 (what is found), `mine` (from cases and transcripts), `choose` (cleaning, the diverse
@@ -53,30 +41,11 @@ if TYPE_CHECKING:
     from toolsel.registry.model import OverlayExample, Registry
 
 __all__ = [
-    "MAX_CHARS",
-    "OVERLAY_HEADER",
-    "RELEVANCE",
-    "TRANSCRIPT_MAX_PER_TOOL",
-    "Example",
-    "Flagged",
-    "Learned",
-    "Mined",
-    "Miner",
-    "check_output",
-    "diverse",
-    "from_cases",
-    "from_transcripts",
-    "is_overlay_file",
-    "keep_most_frequent",
-    "learn",
-    "learn_examples",
-    "lint_clean",
-    "normalise",
-    "overlay_text",
-    "pool_size",
-    "read_overlay",
-    "registry_policy",
-]
+    "MAX_CHARS", "OVERLAY_HEADER", "RELEVANCE", "TRANSCRIPT_MAX_PER_TOOL", "Example", "Flagged",
+    "Learned", "Mined", "Miner", "check_output", "diverse", "from_cases", "from_transcripts",
+    "is_overlay_file", "keep_most_frequent", "learn", "learn_examples", "lint_clean", "normalise",
+    "overlay_text", "pool_size", "read_overlay", "registry_policy",
+]  # fmt: skip
 
 
 # -- the whole job ----------------------------------------------------------------------------

@@ -244,7 +244,7 @@ def _explain_semantic(
         return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
     if scores.cosine is None:  # fusion of a typed prompt, scored as hybrid scores it
         return _explain_hybrid(prepared, query, terms, doc, scores)
-    return semantic.explain_cosine(float(scores.cosine[doc]))
+    return [Contribution("embedding", "cosine", float(scores.cosine[doc]))]
 
 
 def _explain_hybrid(

@@ -27,10 +27,9 @@ def rank_each_once(
     from toolsel.ranking.prepared import PreparedIndex
     from toolsel.ranking.semantic import prepare_methods
 
-    if isinstance(registry, PreparedIndex):
-        index = registry
-    else:
-        index = PreparedIndex(build_index(registry))
+    index = (
+        registry if isinstance(registry, PreparedIndex) else PreparedIndex(build_index(registry))
+    )
     distinct = list(dict.fromkeys(requests))
     vectors = prepare_methods(index, [options.method], distinct)
     return {

@@ -82,10 +82,6 @@ def nearest_examples(prepared: PreparedIndex, vector: np.ndarray) -> np.ndarray 
     return near
 
 
-def semantic(prepared: PreparedIndex, vector: np.ndarray) -> dict[int, float]:
-    return scorers.top_entries(cosines(prepared, vector), CANDIDATES)
-
-
 def fusion_parts(
     prepared: PreparedIndex, vector: np.ndarray, terms: Sequence[str]
 ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
@@ -137,10 +133,6 @@ def min_max(values: np.ndarray, reference: np.ndarray | None = None) -> np.ndarr
         return np.zeros_like(values)
     result: np.ndarray = np.minimum((values - low) / (high - low), scorers.TAUGHT_CAP)
     return result
-
-
-def explain_cosine(cosine: float) -> list[Contribution]:
-    return [Contribution("embedding", "cosine", cosine)]
 
 
 def explain_fusion(
