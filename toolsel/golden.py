@@ -63,8 +63,7 @@ class CaseResult:
         if self.strong:
             name, strength = self.strong
             parts.append(
-                f"no tool should match, but {name} matches {strength:.0%} of the prompt "
-                f"(strong from {STRONG_MATCH:.0%})"
+                f"no tool should match, but {name} matches {strength:.0%} of the prompt (strong from {STRONG_MATCH:.0%})"
             )
         return "; ".join(parts)
 

@@ -97,13 +97,11 @@ def learn_examples(
     since: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Learned:
-    """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
-    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
-    mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
-    and counted. With `registry`, new examples lint would flag are left out, each with why
-    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read).
-    `max_per_tool` None: `TRANSCRIPT_MAX_PER_TOOL` with transcripts (mining then keeps a
-    bounded pool of prompts per tool, `pool_size`), else all."""
+    """`toolsel learn`: examples from `cases`, `transcripts` and `misroutes`, plus those of the
+    overlay `merge` (kept first), cleaned and chosen by `learn`; mined ones for the tools of
+    `leave_out` left out and counted; with `registry`, those lint would flag left out
+    (`lint_clean`, not reading the overlay at `replacing`). `max_per_tool` None:
+    `TRANSCRIPT_MAX_PER_TOOL` with transcripts (each tool's pool bounded), else all."""
     if max_per_tool is None:
         max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
     patterns = redact_patterns(redact)
@@ -323,14 +321,10 @@ def learn(
     max_chars: int = MAX_CHARS,
     pruned_calls: Mapping[str, int] | None = None,
 ) -> Learned:
-    """Group, clean and choose: secrets and personal data replaced by placeholders (a prompt
-    that is nothing else, or that matches a `redact` pattern, dropped), counted; unknown
-    tools dropped and named, prompts longer than `max_chars` (0: no limit) left out and
-    counted, tools seen fewer than `min_count` times dropped, duplicates merged, at most
-    `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
-    examples (an overlay being merged into) are kept, redacted but otherwise as they are,
-    and new ones are added to them up to `max_per_tool` new examples per tool.
-    `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
+    """Group, clean (`choose.prepare`) and choose: unknown tools and tools seen fewer than
+    `min_count` times (`pruned_calls` included) dropped, duplicates merged, at most
+    `max_per_tool` new diverse examples each, sorted by tool and text. The first `keep`
+    examples (an overlay being merged into) are kept as they are, but redacted."""
     known = set(known_tools) if known_tools is not None else None
     grouped = _group(examples, known, redact, keep, max_chars)
     seen, by_tool, kept, counts = grouped.seen, grouped.by_tool, grouped.kept, grouped.counts

@@ -41,8 +41,7 @@ def prepare(raw: str, patterns: Sequence[re.Pattern[str]], max_chars: int) -> Cl
 def only_placeholders(text: str) -> bool:
     """Nothing but placeholders and punctuation: a pasted key, a bare e-mail address."""
     for placeholder in PLACEHOLDERS:
-        if placeholder in text:
-            text = text.replace(placeholder, " ")
+        text = text.replace(placeholder, " ")
     return not any(ch.isalnum() for ch in text)
 
 

@@ -157,9 +157,7 @@ class Miner:
         and what it let go is counted."""
         assert isinstance(other, Miner)
         for tool, prompts in other.found.items():
-            pool = self.found.get(tool)
-            if pool is None:
-                pool = self.found[tool] = {}
+            pool = self.found.setdefault(tool, {})
             for text, value in prompts.items():
                 seen = pool.get(text)
                 if seen is None:

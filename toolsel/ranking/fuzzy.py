@@ -37,13 +37,11 @@ class FuzzyIndex:
     def __init__(self, strings: Sequence[str], owners: Sequence[int]) -> None:
         from rapidfuzz import utils
 
-        by_text: dict[str, list[int]] = {}
+        by_text: dict[str, dict[int, None]] = {}  # each string's tools, in order
         for text, owner in zip(strings, owners, strict=True):
             processed = utils.default_process(text)
             if processed:  # an empty string scores 0 against anything
-                tools = by_text.setdefault(processed, [])
-                if owner not in tools:
-                    tools.append(owner)
+                by_text.setdefault(processed, {})[owner] = None
         self.choices = list(by_text)
         self.owners = [tuple(tools) for tools in by_text.values()]
         self.tokens = [frozenset(text.split()) for text in self.choices]
