@@ -21,11 +21,7 @@ SUFFIX_FORMAT = {
     ".ndjson": CaseFormat.JSON_LINES,
 }
 
-_SUFFIX_OF = {
-    CaseFormat.YAML: ".yaml",
-    CaseFormat.JSON: ".json",
-    CaseFormat.JSON_LINES: ".jsonl",
-}
+_SUFFIX_OF = {CaseFormat.YAML: ".yaml", CaseFormat.JSON: ".json", CaseFormat.JSON_LINES: ".jsonl"}
 
 
 def file_format(file: str, head: bytes, named: CaseFormat | None) -> CaseFormat:

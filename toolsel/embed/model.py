@@ -110,11 +110,7 @@ def _locate(pinned: PinnedFile) -> Path | None:
     except (ImportError, ValueError):
         return None
     locations = list(spec.submodule_search_locations or ()) if spec else []
-    for location in locations:
-        path = Path(location) / rest
-        if path.is_file():
-            return path
-    return None
+    return next((p for p in (Path(at) / rest for at in locations) if p.is_file()), None)
 
 
 def read_verified(pinned: PinnedFile) -> bytes:

@@ -57,12 +57,9 @@ def from_transcripts(
     progress: Callable[[int], None] | None = None,
     pool: int | None = None,
 ) -> Mined:
-    """The examples mined with the replay readers in every format they read (`jobs`
-    processes at once; files last modified before `since` skipped), with the successful
-    calls seen and those with no human prompt before them. With `pool`, each tool keeps
-    at most 2 x `pool` distinct prompts at a time (see `Miner.join`), and its `pool` most
-    frequent in the end: memory is bounded whatever the archive, and the rarer prompts let
-    go are counted."""
+    """The examples mined with the replay readers (`jobs` processes at once; files last
+    modified before `since` skipped). With `pool`, each tool keeps its `pool` most frequent
+    prompts (`Miner.join`), so memory is bounded whatever the archive."""
     from toolsel.replay.driver import mine_paths
 
     miner = Miner(pool)

@@ -6,12 +6,10 @@ predict what Claude Code will return for a query: the name-part weights (10/12, 
 2), `+required` terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5
 results by default.
 
-Claude Code scores every tool for every term; here each tool's name parts, description
-words and hint words are indexed once (`CcIndex`), so a term finds the tools it scores on
-through postings (a trigram index for substrings of name parts, word runs for the `\b`
-matches) and the points are added up, with numpy when many queries are ranked. The
-results are the same, tool for tool and point for point: tests/ranking/test_cc.py checks
-them against a rule-for-rule transcription on generated registries.
+Claude Code scores every tool for every term; here each tool's text is indexed once
+(`CcIndex`), so a term finds the tools it scores on through postings. The results are the
+same, tool for tool and point for point: tests/ranking/test_cc.py checks them against a
+rule-for-rule transcription on generated registries.
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """The `fuzzy` method's index: rapidfuzz WRatio of the prompt against each tool's short
 strings (name words, display name, aliases, tags, search hint), the best per tool.
 
-The strings are normalised (`rapidfuzz.utils.default_process`) and de-duplicated once,
-when the index is prepared, instead of once per query. A prompt of a few words (a name
-typed by hand, possibly misspelt: "raed fle") is compared with every string. A longer
-prompt, a sentence, is compared only with the strings that share a word, or a word's
-first PREFIX letters, with it: WRatio scores a sentence against a short string by its
-best-matching part, and on the public benchmarks' dev queries the strings that share no
-word scored under the cutoff or did not change the top 10 (see docs/quality.md).
+The strings are normalised and de-duplicated once, when the index is prepared. A sentence
+is compared only with the strings that share a word (or its first PREFIX letters) with it:
+on the public benchmarks' dev queries the others scored under the cutoff or did not change
+the top 10 (see docs/quality.md).
 """
 
 from __future__ import annotations

@@ -67,11 +67,7 @@ def _cc(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> S
     from toolsel.ranking import cc
 
     matches = cc.search(
-        prepared.tools,
-        query,
-        CC_CANDIDATES,
-        index=prepared.cc_index,
-        vectorised=prepared.bulk,
+        prepared.tools, query, CC_CANDIDATES, index=prepared.cc_index, vectorised=prepared.bulk
     )
     # fast paths return unscored names; give them a score so they sort first
     return Scores(

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
 
 
 def rank_each_once(
-    registry: Registry | PreparedIndex,
-    requests: Iterable[str],
-    options: RankOptions,
+    registry: Registry | PreparedIndex, requests: Iterable[str], options: RankOptions
 ) -> dict[str, tuple[str, ...]]:
     """Per distinct request, the tools `rank` offers for it under `options`, best first.
     The index is prepared once (its vocabulary and statistics serve every request) and,

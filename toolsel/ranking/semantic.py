@@ -27,10 +27,7 @@ CANDIDATES = 300
 
 
 def embed_queries(
-    queries: Iterable[str],
-    *,
-    use_cache: bool = True,
-    progress: ProgressFactory | None = None,
+    queries: Iterable[str], *, use_cache: bool = True, progress: ProgressFactory | None = None
 ) -> dict[str, np.ndarray]:
     """Vectors for many prompts at once (eval, --batch, test), in batches, cached as a set
     so a rerun embeds no prompt again."""
