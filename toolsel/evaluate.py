@@ -235,11 +235,8 @@ def _evaluate_method(
         ranked = [r.name for r in result.results]
         excluded = {e.name for e in result.excluded}
         blocked = {b.name for b in result.blocked}
-        unranked = [
-            name
-            for name in case.expected
-            if name not in ranked and name not in excluded and name not in blocked
-        ]
+        listed = {*ranked, *excluded, *blocked}
+        unranked = [name for name in case.expected if name not in listed]
         if unranked and len(ranked) >= depth:  # the list was cut: were they scored below it?
             scored = _scored(index, case.query, ranked_as, vectors.get(case.query))
             unranked = [name for name in unranked if name not in scored]
@@ -250,17 +247,13 @@ def _evaluate_method(
         )
         outcomes.append(outcome)
         for name, rank in outcome.ranks.items():
-            if rank is not None and rank <= 10:
-                continue
-            why = (
-                "conflict"
-                if name in excluded
-                else "permission"
-                if name in blocked
-                else "not_retrieved"
-            )
-            missed[why] += 1
+            if rank is None or rank > 10:
+                missed[_why_missed(name, excluded, blocked)] += 1
     return _report(method.value, outcomes, ks, with_examples, missed, tuple(none_strengths))
+
+
+def _why_missed(name: str, excluded: set[str], blocked: set[str]) -> str:
+    return "conflict" if name in excluded else "permission" if name in blocked else "not_retrieved"
 
 
 def _report(
@@ -326,9 +319,8 @@ def calibrate(report: MethodReport, ks: tuple[int, ...]) -> Calibration:
     wrong = report.offered_anyway
     if not report.none_cases or not wrong:
         return Calibration(report.method, None, report, report)
-    found = sorted({s for s in report.none_strengths if s > report.min_strength})
-    found += sorted({s for o in report.outcomes for _, s in o.ranked if s > report.min_strength})
-    for threshold in sorted(set(found)):
+    strengths = [*report.none_strengths, *(s for o in report.outcomes for _, s in o.ranked)]
+    for threshold in sorted({s for s in strengths if s > report.min_strength}):
         cut = threshold + 1e-9  # strictly above this strength
         if offered(report.none_strengths, cut) * 2 <= wrong:
             chosen = math.ceil(cut * 10_000) / 10_000  # as --min-strength can be written

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 from urllib.parse import quote
 
@@ -272,15 +273,10 @@ class _Walker:
                 return self._explain(key, applied)
             if applied > worst:
                 worst, where = applied, key
-            for _, members in self._in_place(key):
-                for member in members:
-                    if member not in seen:
-                        seen.add(member)
-                        queue.append(member)
-            for child in self._descending(key):
-                if child not in seen:
-                    seen.add(child)
-                    queue.append(child)
+            for member in chain(self._members(key), self._descending(key)):
+                if member not in seen:
+                    seen.add(member)
+                    queue.append(member)
         return Expansion(worst, self._pointer(where), self._ref(where))
 
     def _applied(self, start: Key) -> int:
@@ -342,15 +338,10 @@ class _Walker:
         # the most paths; among equals, the deepest (first in post-order)
         rank = {node: index for index, node in enumerate(order)}
         repeated = max(paths, key=lambda k: (paths[k], -rank[k]), default=None)
+        where = (self._pointer(key), self._ref(key))
         if repeated is None or paths[repeated] < 2:
-            return Expansion(applied, self._pointer(key), self._ref(key))
-        return Expansion(
-            applied,
-            self._pointer(key),
-            self._ref(key),
-            self._pointer(repeated),
-            paths[repeated],
-        )
+            return Expansion(applied, *where)
+        return Expansion(applied, *where, self._pointer(repeated), paths[repeated])
 
     def _members(self, key: Key) -> Iterator[Key]:
         for _, members in self._in_place(key):

@@ -1,16 +1,6 @@
-"""Golden selection tests for CI (`toolsel test CASES`).
-
-The cases are those of `toolsel.cases` (YAML, JSON or JSON lines); `test` honours every key:
-
-cases:
-  - name: deploy request offers deploy_service
-    prompt: deploy the billing service to production
-    expect: [deploy_service]        # must appear within top_k (or `none`: nothing may
-                                    # match strongly, strength >= STRONG_MATCH)
-    forbid: [deploy_legacy]         # must not appear within top_k
-    top_k: 5                        # default 8
-    permission: dangerous           # optional gate, as rank --permission
-    method: hybrid                  # optional, as rank --method
+"""Golden selection tests for CI (`toolsel test CASES`), on the cases of `toolsel.cases`;
+`test` honours every key: each `expect` tool within `top_k` (default 8; `expect: none`: no
+tool matches strongly), no `forbid` tool offered, under `permission` with `method`.
 
 Any case that cannot be read is an error: a test suite that skips a case passes wrongly.
 """
@@ -73,8 +63,7 @@ class CaseResult:
         if self.strong:
             name, strength = self.strong
             parts.append(
-                f"no tool should match, but {name} matches {strength:.0%} of the prompt "
-                f"(strong from {STRONG_MATCH:.0%})"
+                f"no tool should match, but {name} matches {strength:.0%} of the prompt (strong from {STRONG_MATCH:.0%})"
             )
         return "; ".join(parts)
 

@@ -131,44 +131,22 @@ class _Lookup:
             return Resolution(name, self.by_alias[name], "alias")
         candidates = list(dict.fromkeys(self.folded.get(name.casefold(), [])))
         if len(candidates) == 1:
-            return Resolution(
-                name,
-                candidates[0],
-                "case-insensitive",
-                f"{name!r} matches {candidates[0]!r} only when case is ignored; Claude Code's select: is case-sensitive",
-            )
+            note = f"{name!r} matches {candidates[0]!r} only when case is ignored; Claude Code's select: is case-sensitive"
+            return Resolution(name, candidates[0], "case-insensitive", note)
         short = [n for n in self.names if n.startswith("mcp__") and n.split("__")[-1] == name]
         if len(short) > 1:
-            return Resolution(
-                name,
-                None,
-                "ambiguous",
-                f"{name!r} is the short name of {', '.join(short)}; use the full mcp__server__tool name",
-            )
+            note = f"{name!r} is the short name of {', '.join(short)}; use the full mcp__server__tool name"
+            return Resolution(name, None, "ambiguous", note)
         if len(short) == 1:
-            return Resolution(
-                name,
-                None,
-                "not-found",
-                f"{name!r} is the short name of {short[0]!r}; select: needs the full name",
-            )
-        if " " in name.strip():
-            parts = name.split()
-            return Resolution(
-                name,
-                None,
-                "not-found",
-                f"{name!r} looks like a space-separated list; separate names with commas: select:{','.join(parts)}",
-            )
-        from toolsel.suggest import closest
+            note = f"{name!r} is the short name of {short[0]!r}; select: needs the full name"
+        elif " " in name.strip():
+            note = f"{name!r} looks like a space-separated list; separate names with commas: select:{','.join(name.split())}"
+        else:
+            from toolsel.suggest import closest
 
-        guess = closest(name, self.names + list(self.by_alias))
-        return Resolution(
-            name,
-            None,
-            "not-found",
-            f"did you mean {guess!r}?" if guess else "no tool or alias has this name",
-        )
+            guess = closest(name, self.names + list(self.by_alias))
+            note = f"did you mean {guess!r}?" if guess else "no tool or alias has this name"
+        return Resolution(name, None, "not-found", note)
 
 
 def tool_result_block(

@@ -1,14 +1,9 @@
 """TF-IDF vectors as scikit-learn's `TfidfVectorizer(sublinear_tf=True)` makes them, in numpy
 alone: importing scikit-learn costs 1.5 s, more than the work itself for most registries
 and tools. `learn` (choosing diverse examples) and lint's TS209 (similar descriptions) use
-it; tests hold it to scikit-learn's vectors.
-
-What scikit-learn does, step for step: count each document's terms; with `max_df` below 1,
-drop the terms in more than `max_df` x documents (an error, there, when none is left: here
-None); smoothed idf, ln((1 + documents) / (1 + document frequency)) + 1; term weights
-1 + ln(count), times idf; each row scaled to unit length (an empty row stays empty). Terms
-are numbered in sorted order and each row's terms come in that order, as scikit-learn's
-sorted indices do, so that sums are taken in the same order.
+it; tests hold it to scikit-learn's vectors. Terms are numbered in sorted order and each
+row's terms come in that order, as scikit-learn's sorted indices do, so that sums are taken
+in the same order.
 """
 
 from __future__ import annotations
@@ -44,14 +39,12 @@ class Vectors:
 
 
 def tfidf(documents: Sequence[Iterable[str]], max_df: float = 1.0) -> Vectors | None:
-    """The TF-IDF vectors of `documents`, each given as its terms (see the module's
-    docstring); None when no term is left."""
+    """The TF-IDF vectors of `documents`, each given as its terms, without the terms in more
+    than `max_df` x documents; None when no term is left (where scikit-learn raises)."""
     import numpy as np
 
     counted = [Counter(terms) for terms in documents]
-    found: Counter[str] = Counter()
-    for terms in counted:
-        found.update(terms.keys())
+    found = Counter(term for terms in counted for term in terms)  # documents with each term
     if max_df < 1.0:
         most = max_df * len(documents)
         found = Counter({term: n for term, n in found.items() if n <= most})

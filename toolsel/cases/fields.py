@@ -72,12 +72,8 @@ class CaseReader:
             return
         before = len(self.problems)
         for duplicate in duplicates:
-            self.problem(
-                duplicate.line,
-                duplicate.column,
-                f"key {duplicate.key!r} given twice in one case "
-                f"(first at line {duplicate.first_line}); keep one",
-            )
+            why = f"key {duplicate.key!r} given twice in one case (first at line {duplicate.first_line}); keep one"
+            self.problem(duplicate.line, duplicate.column, why)
         case = _Fields(entry, locate, self).case(line, column)
         self.keys.update(str(k) for k in entry)
         if case is not None and len(self.problems) == before:
@@ -91,7 +87,6 @@ class CaseReader:
             which = " and ".join(f"`{k}`" for k in used)
             canonical = " and ".join(f"`{OTHER_SPELLING[k]}`" for k in used)
             notes = (
-                *notes,
                 f"note: {self.file} uses {which}, the other spelling of {canonical}; "
                 "both are read (see Case files in docs/commands.md)",
             )
@@ -159,12 +154,8 @@ class _Fields:
             if not isinstance(key, str):
                 self.fail(None, f"a key must be a string, not {key!r}")
             elif key in OTHER_SPELLING and OTHER_SPELLING[key] in self.entry:
-                canonical = OTHER_SPELLING[key]
-                self.fail(
-                    key,
-                    f"`{key}` and `{canonical}` are the same key (two spellings); keep one",
-                    at_key=True,
-                )
+                why = f"`{key}` and `{OTHER_SPELLING[key]}` are the same key (two spellings); keep one"
+                self.fail(key, why, at_key=True)
             elif key not in CASE_KEYS and key not in OTHER_SPELLING:
                 self.fail(key, f"unknown key {key!r}{did_you_mean(key, CASE_KEYS)}", at_key=True)
         known_keys = self.ok  # an unknown key (a misspelt `expect`) says more than its absence

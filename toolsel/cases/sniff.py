@@ -21,11 +21,7 @@ SUFFIX_FORMAT = {
     ".ndjson": CaseFormat.JSON_LINES,
 }
 
-_SUFFIX_OF = {
-    CaseFormat.YAML: ".yaml",
-    CaseFormat.JSON: ".json",
-    CaseFormat.JSON_LINES: ".jsonl",
-}
+_SUFFIX_OF = {CaseFormat.YAML: ".yaml", CaseFormat.JSON: ".json", CaseFormat.JSON_LINES: ".jsonl"}
 
 
 def file_format(file: str, head: bytes, named: CaseFormat | None) -> CaseFormat:
@@ -124,9 +120,7 @@ def what_it_is(document: Any) -> str:
         return f"a mapping of {keys}, with no `cases:`"
     if isinstance(document, str):
         return "it is a single string"
-    return (
-        f"it is a single {type(document).__name__} value" if document is not None else "it is empty"
-    )
+    return "it is empty" if document is None else f"it is a single {type(document).__name__} value"
 
 
 def what_they_are(entries: list[Any]) -> str:

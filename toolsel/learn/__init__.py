@@ -1,24 +1,12 @@
-"""`toolsel learn`: example prompts for tools, from labelled cases or mined from transcripts,
-written as an examples overlay (a registry file that adds examples and defines no tool).
-
-- From cases (`toolsel.cases`, as `eval` and `test` read them): each expected tool of a
-  case gets its prompt.
-- From transcripts: each successful call gets the user's request that led to it (the last
-  human message before the assistant turn that made the call); a sub-agent's calls get the
-  prompt of the Task that launched them. Tool results and system text are never examples.
-- Secrets and personal data in a prompt are replaced by typed placeholders (`<email>`,
-  `<aws-key>`; see `toolsel.secrets`) and the prompt is kept; a prompt that is nothing but
-  one, or that matches a `--redact` pattern, is dropped. Both are counted.
-- From misroutes (`toolsel stats --misroutes -f json`, `toolsel.misroute_evidence`): each
-  pair's requests (the prompts that led to a failed call) become examples of the tool that
-  then worked, with the same cleaning, filters and lint checks as mined ones.
-- Examples mined from transcripts (or misroutes) for `dangerous` tools are left out unless asked for: a
-  transcript shows what an agent did once, not what it should do (labelled cases are kept).
-- `--max-per-tool N` keeps N representative and diverse examples per tool (see `diverse`).
-- With a registry, the examples `lint` would flag are left out, each with why: one for
-  which rank puts first a tool its case does not expect (TS702), or that a conflicting tool
-  already has (TS703); a prompt that needs several tools is an example of each. By the checks
-  lint runs (`toolsel.example_checks`), so the overlay passes `lint --strict`.
+"""`toolsel learn`: example prompts for tools, from labelled cases (each expected tool gets
+the case's prompt), mined from transcripts (each successful call gets the user's request
+that led to it; a sub-agent's calls, the prompt of the Task that launched them) or from
+misroutes (`stats --misroutes -f json`: each pair's requests become examples of the tool
+that then worked), written as an examples overlay (a registry file that adds examples and
+defines no tool). Secrets become typed placeholders (`toolsel.secrets`); mined examples of
+`dangerous` tools are left out unless asked for (a transcript shows what an agent did once,
+not what it should do); with a registry, examples `lint` would flag are left out, so the
+overlay passes `lint --strict`.
 
 Everything here returns data; `toolsel.cli.learn` writes the overlay. The rooms: `model`
 (what is found), `mine` (from cases and transcripts), `choose` (cleaning, the diverse
@@ -53,30 +41,11 @@ if TYPE_CHECKING:
     from toolsel.registry.model import OverlayExample, Registry
 
 __all__ = [
-    "MAX_CHARS",
-    "OVERLAY_HEADER",
-    "RELEVANCE",
-    "TRANSCRIPT_MAX_PER_TOOL",
-    "Example",
-    "Flagged",
-    "Learned",
-    "Mined",
-    "Miner",
-    "check_output",
-    "diverse",
-    "from_cases",
-    "from_transcripts",
-    "is_overlay_file",
-    "keep_most_frequent",
-    "learn",
-    "learn_examples",
-    "lint_clean",
-    "normalise",
-    "overlay_text",
-    "pool_size",
-    "read_overlay",
-    "registry_policy",
-]
+    "MAX_CHARS", "OVERLAY_HEADER", "RELEVANCE", "TRANSCRIPT_MAX_PER_TOOL", "Example", "Flagged",
+    "Learned", "Mined", "Miner", "check_output", "diverse", "from_cases", "from_transcripts",
+    "is_overlay_file", "keep_most_frequent", "learn", "learn_examples", "lint_clean", "normalise",
+    "overlay_text", "pool_size", "read_overlay", "registry_policy",
+]  # fmt: skip
 
 
 # -- the whole job ----------------------------------------------------------------------------
@@ -128,13 +97,11 @@ def learn_examples(
     since: float | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Learned:
-    """`toolsel learn`: examples from `cases` and mined from `transcripts`, plus those of the
-    overlay `merge` (kept first, never duplicated), cleaned and chosen by `learn`. Examples
-    mined from transcripts for the tools of `leave_out` (the `dangerous` ones) are left out
-    and counted. With `registry`, new examples lint would flag are left out, each with why
-    (`lint_clean`; the overlay at `replacing`, which the new one replaces, is not read).
-    `max_per_tool` None: `TRANSCRIPT_MAX_PER_TOOL` with transcripts (mining then keeps a
-    bounded pool of prompts per tool, `pool_size`), else all."""
+    """`toolsel learn`: examples from `cases`, `transcripts` and `misroutes`, plus those of the
+    overlay `merge` (kept first), cleaned and chosen by `learn`; mined ones for the tools of
+    `leave_out` left out and counted; with `registry`, those lint would flag left out
+    (`lint_clean`, not reading the overlay at `replacing`). `max_per_tool` None:
+    `TRANSCRIPT_MAX_PER_TOOL` with transcripts (each tool's pool bounded), else all."""
     if max_per_tool is None:
         max_per_tool = TRANSCRIPT_MAX_PER_TOOL if transcripts else 0
     patterns = redact_patterns(redact)
@@ -354,14 +321,10 @@ def learn(
     max_chars: int = MAX_CHARS,
     pruned_calls: Mapping[str, int] | None = None,
 ) -> Learned:
-    """Group, clean and choose: secrets and personal data replaced by placeholders (a prompt
-    that is nothing else, or that matches a `redact` pattern, dropped), counted; unknown
-    tools dropped and named, prompts longer than `max_chars` (0: no limit) left out and
-    counted, tools seen fewer than `min_count` times dropped, duplicates merged, at most
-    `max_per_tool` diverse examples each; sorted by tool and text. The first `keep`
-    examples (an overlay being merged into) are kept, redacted but otherwise as they are,
-    and new ones are added to them up to `max_per_tool` new examples per tool.
-    `pruned_calls` (tool -> calls whose prompts mining let go) count toward `min_count`."""
+    """Group, clean (`choose.prepare`) and choose: unknown tools and tools seen fewer than
+    `min_count` times (`pruned_calls` included) dropped, duplicates merged, at most
+    `max_per_tool` new diverse examples each, sorted by tool and text. The first `keep`
+    examples (an overlay being merged into) are kept as they are, but redacted."""
     known = set(known_tools) if known_tools is not None else None
     grouped = _group(examples, known, redact, keep, max_chars)
     seen, by_tool, kept, counts = grouped.seen, grouped.by_tool, grouped.kept, grouped.counts

@@ -41,8 +41,7 @@ def prepare(raw: str, patterns: Sequence[re.Pattern[str]], max_chars: int) -> Cl
 def only_placeholders(text: str) -> bool:
     """Nothing but placeholders and punctuation: a pasted key, a bare e-mail address."""
     for placeholder in PLACEHOLDERS:
-        if placeholder in text:
-            text = text.replace(placeholder, " ")
+        text = text.replace(placeholder, " ")
     return not any(ch.isalnum() for ch in text)
 
 
@@ -58,10 +57,8 @@ def diverse(examples: Sequence[Example], n: int, relevance: float = RELEVANCE) -
     """`n` examples that represent the rest and differ from one another, by maximal
     marginal relevance over TF-IDF cosine: each pick maximises 0.7 x its mean similarity
     to all the tool's examples (how typical a request it is) minus 0.3 x its similarity to
-    the closest example already picked (how much it repeats one). The first pick is the
-    most typical request; ties (within `TIE`) go to the text that sorts first. So the N
-    kept cover the common ways people asked, instead of the first N, which are often
-    rephrasings."""
+    the closest example already picked (how much it repeats one); ties (within `TIE`) go to
+    the text that sorts first. So the N kept cover the common ways people asked."""
     import numpy as np
 
     from toolsel.ranking.fields import tokens

@@ -57,12 +57,9 @@ def from_transcripts(
     progress: Callable[[int], None] | None = None,
     pool: int | None = None,
 ) -> Mined:
-    """The examples mined with the replay readers in every format they read (`jobs`
-    processes at once; files last modified before `since` skipped), with the successful
-    calls seen and those with no human prompt before them. With `pool`, each tool keeps
-    at most 2 x `pool` distinct prompts at a time (see `Miner.join`), and its `pool` most
-    frequent in the end: memory is bounded whatever the archive, and the rarer prompts let
-    go are counted."""
+    """The examples mined with the replay readers (`jobs` processes at once; files last
+    modified before `since` skipped). With `pool`, each tool keeps its `pool` most frequent
+    prompts (`Miner.join`), so memory is bounded whatever the archive."""
     from toolsel.replay.driver import mine_paths
 
     miner = Miner(pool)
@@ -157,9 +154,7 @@ class Miner:
         and what it let go is counted."""
         assert isinstance(other, Miner)
         for tool, prompts in other.found.items():
-            pool = self.found.get(tool)
-            if pool is None:
-                pool = self.found[tool] = {}
+            pool = self.found.setdefault(tool, {})
             for text, value in prompts.items():
                 seen = pool.get(text)
                 if seen is None:

@@ -22,8 +22,7 @@ def overlay_text(learned: Learned) -> str:
     lines = [OVERLAY_HEADER.rstrip("\n"), "examples:"]
     for tool, examples in learned.examples.items():
         lines.append(f"  {_quoted(tool)}:")
-        for example in examples:
-            lines.append(f"    - {_quoted(example.text)}  # {visible(example.source)}")
+        lines += (f"    - {_quoted(e.text)}  # {visible(e.source)}" for e in examples)
     return "\n".join(lines) + "\n"
 
 
@@ -102,9 +101,8 @@ def _comment_sources(text: str) -> dict[str, str]:
 def is_overlay_file(path: Path) -> bool:
     """Whether `path` holds an overlay (or nothing): the only files `learn -o` overwrites."""
     try:
-        if path.stat().st_size == 0:
-            return True
-        read_overlay(path)
+        if path.stat().st_size:
+            read_overlay(path)
     except (OSError, UsageError):
         return False
     return True

@@ -18,32 +18,21 @@ if TYPE_CHECKING:
     from toolsel.ranking.store import load_index
     from toolsel.registry.model import Registry
 
-__all__ = [
-    "Method",
-    "PreparedIndex",
-    "RankIndex",
-    "RankOptions",
-    "RankResult",
-    "RankedTool",
-    "build_index",
-    "load_index",
-    "prepare",
-    "rank_index",
-    "rank_tools",
-]
-
 _LAZY = {
-    "RankedTool": "toolsel.ranking.core",
-    "RankOptions": "toolsel.ranking.core",
-    "RankResult": "toolsel.ranking.core",
-    "rank_index": "toolsel.ranking.core",
-    "RankIndex": "toolsel.ranking.index",
-    "build_index": "toolsel.ranking.index",
-    "Method": "toolsel.ranking.options",
-    "PreparedIndex": "toolsel.ranking.prepared",
-    "prepare": "toolsel.ranking.prepared",
-    "load_index": "toolsel.ranking.store",
+    name: module
+    for module, names in {
+        "toolsel.ranking.core": ("RankedTool", "RankOptions", "RankResult", "rank_index"),
+        "toolsel.ranking.index": ("RankIndex", "build_index"),
+        "toolsel.ranking.options": ("Method",),
+        "toolsel.ranking.prepared": ("PreparedIndex", "prepare"),
+        "toolsel.ranking.store": ("load_index",),
+    }.items()
+    for name in names
 }
+__all__ = [
+    "Method", "PreparedIndex", "RankIndex", "RankOptions", "RankResult", "RankedTool",
+    "build_index", "load_index", "prepare", "rank_index", "rank_tools",
+]  # fmt: skip
 
 
 def __getattr__(name: str) -> Any:

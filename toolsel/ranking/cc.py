@@ -6,12 +6,10 @@ predict what Claude Code will return for a query: the name-part weights (10/12, 
 2), `+required` terms, the exact-name and `mcp__` prefix fast paths, stable ties, and 5
 results by default.
 
-Claude Code scores every tool for every term; here each tool's name parts, description
-words and hint words are indexed once (`CcIndex`), so a term finds the tools it scores on
-through postings (a trigram index for substrings of name parts, word runs for the `\b`
-matches) and the points are added up, with numpy when many queries are ranked. The
-results are the same, tool for tool and point for point: tests/ranking/test_cc.py checks
-them against a rule-for-rule transcription on generated registries.
+Claude Code scores every tool for every term; here each tool's text is indexed once
+(`CcIndex`), so a term finds the tools it scores on through postings. The results are the
+same, tool for tool and point for point: tests/ranking/test_cc.py checks them against a
+rule-for-rule transcription on generated registries.
 """
 
 from __future__ import annotations
@@ -104,20 +102,17 @@ class CcIndex:
         self.is_mcp: list[bool] = []
         self.descriptions = [t.description.lower() for t in tools]
         self.hints = [" ".join((t.search_hint or "").split()).lower() for t in tools]
-        part_ids: dict[str, int] = {}
-        self.part_tools: list[list[int]] = []
+        by_part: dict[str, list[int]] = {}  # each distinct name part -> the tools with it
         for position, tool in enumerate(tools):
             parsed = parse_tool_name(tool.name)
             self.is_mcp.append(parsed.is_mcp)
             for part in dict.fromkeys(parsed.parts):
-                if part not in part_ids:
-                    part_ids[part] = len(part_ids)
-                    self.part_tools.append([])
-                self.part_tools[part_ids[part]].append(position)
-        self.part_ids = part_ids
-        self.parts = list(part_ids)
+                by_part.setdefault(part, []).append(position)
+        self.parts = list(by_part)
+        self.part_tools = list(by_part.values())
+        self.part_ids = {part: pid for pid, part in enumerate(self.parts)}
         self.trigrams: dict[str, set[int]] = {}
-        for part, pid in part_ids.items():
+        for part, pid in self.part_ids.items():
             for at in range(len(part) - 2):
                 self.trigrams.setdefault(part[at : at + 3], set()).add(pid)
         self.description_runs = _runs(self.descriptions)
@@ -236,12 +231,7 @@ def _runs(texts: Sequence[str]) -> dict[str, list[int]]:
 
 
 def _terms(query_lower: str) -> tuple[list[str], list[str]]:
-    required: list[str] = []
-    scoring: list[str] = []
-    for term in query_lower.split():
-        if term.startswith("+") and len(term) > 1:
-            required.append(term[1:])
-            scoring.append(term[1:])
-        else:
-            scoring.append(term)
-    return required, scoring
+    """(the `+required` terms, every term to score), the `+` taken off."""
+    terms = [t[1:] if t.startswith("+") and len(t) > 1 else t for t in query_lower.split()]
+    required = [t[1:] for t in query_lower.split() if t.startswith("+") and len(t) > 1]
+    return required, terms

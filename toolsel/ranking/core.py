@@ -71,14 +71,9 @@ def rank_options(
     """The one place ranking options are made, for the CLI, the service and MCP alike: a
     method's own default `top` when none is given (5 for `cc`, 8 otherwise); `auto`
     becomes the method it stands for here (see `options.auto_method`)."""
-    from toolsel.ranking.options import resolve
-
-    requested = Method(method)
-    method, reason = resolve(requested)
+    method = Method(method)  # `auto` is resolved by RankOptions
     return RankOptions(
         method=method,
-        requested=requested if requested is not method else None,
-        reason=reason,
         top=top if top is not None else default_top(method),
         permission=Permission(permission) if permission is not None else None,
         categories=tuple(categories),

@@ -1,13 +1,10 @@
 """The `fuzzy` method's index: rapidfuzz WRatio of the prompt against each tool's short
 strings (name words, display name, aliases, tags, search hint), the best per tool.
 
-The strings are normalised (`rapidfuzz.utils.default_process`) and de-duplicated once,
-when the index is prepared, instead of once per query. A prompt of a few words (a name
-typed by hand, possibly misspelt: "raed fle") is compared with every string. A longer
-prompt, a sentence, is compared only with the strings that share a word, or a word's
-first PREFIX letters, with it: WRatio scores a sentence against a short string by its
-best-matching part, and on the public benchmarks' dev queries the strings that share no
-word scored under the cutoff or did not change the top 10 (see docs/quality.md).
+The strings are normalised and de-duplicated once, when the index is prepared. A sentence
+is compared only with the strings that share a word (or its first PREFIX letters) with it:
+on the public benchmarks' dev queries the others scored under the cutoff or did not change
+the top 10 (see docs/quality.md).
 """
 
 from __future__ import annotations
@@ -37,13 +34,11 @@ class FuzzyIndex:
     def __init__(self, strings: Sequence[str], owners: Sequence[int]) -> None:
         from rapidfuzz import utils
 
-        by_text: dict[str, list[int]] = {}
+        by_text: dict[str, dict[int, None]] = {}  # each string's tools, in order
         for text, owner in zip(strings, owners, strict=True):
             processed = utils.default_process(text)
             if processed:  # an empty string scores 0 against anything
-                tools = by_text.setdefault(processed, [])
-                if owner not in tools:
-                    tools.append(owner)
+                by_text.setdefault(processed, {})[owner] = None
         self.choices = list(by_text)
         self.owners = [tuple(tools) for tools in by_text.values()]
         self.tokens = [frozenset(text.split()) for text in self.choices]

@@ -55,22 +55,9 @@ class ToolMeta(NamedTuple):
 
     @classmethod
     def of(cls, tool: Tool) -> ToolMeta:
-        return cls(
-            tool.name,
-            tool.category,
-            tool.permission.value,
-            tool.deprecated,
-            tool.deprecated_by,
-            tool.always_include,
-            tool.defer_loading,
-            tool.aliases,
-            tool.tags,
-            tool.requires,
-            tool.conflicts,
-            tool.display_name,
-            tool.search_hint,
-            tool.description,
-        )
+        values = [getattr(tool, name) for name in cls._fields]
+        values[2] = tool.permission.value
+        return cls(*values)
 
 
 #: Indexes with at least this many postings pass only their best-scoring tools on to the
@@ -204,8 +191,7 @@ EXAMPLES_FULL_WEIGHT_AT = 3.0
 
 def examples_field_weight(registry: Registry) -> float:
     """The share (0..1] of the examples field's weight this registry's examples earn."""
-    owners = [len(registry.examples_for(t.name)) for t in registry.tools]
-    with_examples = [n for n in owners if n]
+    with_examples = [n for t in registry.tools if (n := len(registry.examples_for(t.name)))]
     if not with_examples:
         return 1.0
     mean = sum(with_examples) / len(with_examples)
@@ -237,11 +223,7 @@ def build_index(registry: Registry, *, examples: bool = True) -> RankIndex:
                 vocabulary.setdefault(word, len(vocabulary))
         per_doc.append(counts)
         lengths.append(length)
-    taught = (
-        frozenset(i for i, t in enumerate(tools) if registry.examples_for(t.name))
-        if examples
-        else frozenset()
-    )
+    taught = frozenset(i for i, t in enumerate(tools) if examples and registry.examples_for(t.name))
     index = _assemble(
         tools, per_doc, vocabulary, lengths, tuple(weights[f] for f in FIELD_NAMES), taught
     )
@@ -272,20 +254,17 @@ def _example_postings(
             texts.append(text)
             owners.append(position)
             docs.append(Counter(tokens(text)))
-    n = len(docs)
-    lengths = [sum(doc.values()) for doc in docs]
-    average = (sum(lengths) / n) if n else 1.0
+    stats = _Stats(len(docs), [sum(doc.values()) for doc in docs])
     postings: list[list[tuple[int, int]]] = [[] for _ in vocabulary]
     for doc_id, doc in enumerate(docs):
         for term, count in doc.items():
             postings[vocabulary[term]].append((doc_id, count))
     ptr, ids, weights = [0], [], []
     for entries in postings:
-        idf = math.log(1 + (n - len(entries) + 0.5) / (len(entries) + 0.5))
+        idf = stats.idf(len(entries))
         for doc_id, count in entries:
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc_id] / (average or 1.0))
             ids.append(doc_id)
-            weights.append(idf * count * (BM25_K1 + 1) / (count + norm))
+            weights.append(stats.bm25(idf, count, doc_id))
         ptr.append(len(ids))
     return {
         "ex_ptr": array("q", ptr),
@@ -424,7 +403,7 @@ def _base_lengths(
 class _Stats:
     """BM25's collection statistics over one view of the tools (with or without examples)."""
 
-    def __init__(self, n: int, lengths: list[float]) -> None:
+    def __init__(self, n: int, lengths: Sequence[float]) -> None:
         self.n = n
         average = (sum(lengths) / n) if n else 1.0
         self.norms = [

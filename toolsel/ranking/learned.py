@@ -4,17 +4,15 @@ Each distinct example prompt is a training document labelled with its tools, and
 each tool's own name and description. The documents are sublinear TF-IDF vectors of words
 and word pairs (`features`), and one linear SVM per tool that has examples (scikit-learn's
 `LinearSVC`, one-vs-rest, fixed seed; a prompt given for several tools is a positive for
-each, never a negative) learns which words speak for it and which against. When one model
-per tool would cost over BUDGET, only the tools with examples get one (`fitted`); the
-others get UNFITTED_BIAS, never have a learned score, and rank on their own text. Before,
-learning then switched off altogether, even in a large registry where few tools have
-examples. This is what lets `rank` learn, for example, that "is prod up" is asked
-of a health check whose description never says "prod".
+each, never a negative) learns which words speak for it and which against; the other
+tools get UNFITTED_BIAS, never have a learned score, and rank on their own text. This is
+what lets `rank` learn that "is prod up" is asked of a health check whose description
+never says "prod".
 
-Each tool's weights below PRUNE of its largest are dropped (on the benchmarks' dev splits this keeps
-about 2 % of them at a cost of under 0.1 NDCG@10), and the rest are stored by term, like
-postings, so a query touches only the weights of its own words and never imports
-scikit-learn. Built once per registry content, at index build time, and cached with it.
+Each tool's weights below PRUNE of its largest are dropped (on the benchmarks' dev splits
+this keeps about 2 % of them at a cost of under 0.1 NDCG@10), and the rest are stored by
+term, like postings, so a query touches only the weights of its own words and never
+imports scikit-learn. Built once per registry content, at index build time, and cached.
 """
 
 from __future__ import annotations

@@ -67,11 +67,7 @@ def _cc(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> S
     from toolsel.ranking import cc
 
     matches = cc.search(
-        prepared.tools,
-        query,
-        CC_CANDIDATES,
-        index=prepared.cc_index,
-        vectorised=prepared.bulk,
+        prepared.tools, query, CC_CANDIDATES, index=prepared.cc_index, vectorised=prepared.bulk
     )
     # fast paths return unscored names; give them a score so they sort first
     return Scores(
@@ -80,12 +76,16 @@ def _cc(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> S
     )
 
 
-def _lexical(name: str) -> ScoreFn:
+def _lexical(name: str) -> Scorer:
+    """`bm25` or `tfidf` on its own (`scorers.scored`), with what examples add."""
+
     def score(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
         found = scorers.scored(prepared, terms, name, limit=candidate_limit(prepared))
         return _with_examples(prepared, terms, Scores(found.normalised()))
 
-    return score
+    return Scorer(
+        score, lambda p, query, terms, doc, s: scorers.explain_lexical(p, terms, doc, name)
+    )
 
 
 def _fuzzy(prepared: PreparedIndex, query: str, terms: list[str], vector: Any) -> Scores:
@@ -231,43 +231,16 @@ def exact_matches(prepared: PreparedIndex, query: str) -> dict[int, str]:
 # -- explaining a score ------------------------------------------------------------------
 
 
-def _explain_lexical(name: str) -> ExplainFn:
-    def explain(
-        prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
-    ) -> list[Contribution]:
-        return scorers.explain_lexical(prepared, terms, doc, name)
-
-    return explain
-
-
-def _explain_fuzzy(
-    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
-) -> list[Contribution]:
-    return scorers.explain_fuzzy(prepared, query, doc)
-
-
-def _explain_nothing(
-    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
-) -> list[Contribution]:
-    return []  # Claude Code's points: the match kind already says it
-
-
 def _explain_semantic(
     prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
 ) -> list[Contribution]:
     from toolsel.ranking import semantic
 
-    return semantic.explain_cosine(float(scores.cosine[doc]))
-
-
-def _explain_fusion(
-    prepared: PreparedIndex, query: str, terms: list[str], doc: int, scores: Scores
-) -> list[Contribution]:
-    from toolsel.ranking import semantic
-
-    if scores.fusion is None:  # a typed prompt, scored as hybrid scores it
+    if scores.fusion is not None:
+        return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
+    if scores.cosine is None:  # fusion of a typed prompt, scored as hybrid scores it
         return _explain_hybrid(prepared, query, terms, doc, scores)
-    return semantic.explain_fusion(prepared, terms, doc, scores.fusion)
+    return [Contribution("embedding", "cosine", float(scores.cosine[doc]))]
 
 
 def _explain_hybrid(
@@ -323,14 +296,15 @@ def _explain_examples(
 #: Every ranking method. `set(SCORERS) == set(Method)`, which a test keeps so.
 SCORERS: dict[Method, Scorer] = {
     Method.HYBRID: Scorer(_hybrid, _explain_hybrid),
-    Method.TFIDF: Scorer(_lexical("tfidf"), _explain_lexical("tfidf")),
-    Method.BM25: Scorer(_lexical("bm25"), _explain_lexical("bm25")),
-    Method.FUZZY: Scorer(_fuzzy, _explain_fuzzy),
+    Method.TFIDF: _lexical("tfidf"),
+    Method.BM25: _lexical("bm25"),
+    Method.FUZZY: Scorer(_fuzzy, lambda p, query, t, doc, s: scorers.explain_fuzzy(p, query, doc)),
+    # Claude Code's points: the match kind already says it
     Method.CC: Scorer(
-        _cc, _explain_nothing, default_top=5, registry_order=True, pins_always_include=False
+        _cc, lambda *_: [], default_top=5, registry_order=True, pins_always_include=False
     ),
     Method.SEMANTIC: Scorer(_semantic, _explain_semantic),  # EMBEDDING_METHODS: need
-    Method.FUSION: Scorer(_fusion, _explain_fusion),  # toolsel[embed]
+    Method.FUSION: Scorer(_fusion, _explain_semantic),  # toolsel[embed]
 }
 
 

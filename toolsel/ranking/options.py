@@ -42,13 +42,10 @@ def auto_method() -> tuple[Method, str]:
 def _embed_installed() -> bool:
     from importlib.util import find_spec
 
-    for module in _EMBED_MODULES:
-        try:
-            if find_spec(module) is None:
-                return False
-        except (ImportError, ValueError):
-            return False
-    return True
+    try:
+        return all(find_spec(module) is not None for module in _EMBED_MODULES)
+    except (ImportError, ValueError):
+        return False
 
 
 def resolve(method: Method) -> tuple[Method, str | None]:

@@ -94,24 +94,12 @@ def loads(data: bytes) -> RankIndex:
     return RankIndex(
         tools=tools,
         vocabulary={term: i for i, term in enumerate(header["vocabulary"])},
-        term_ptr=sections["term_ptr"],  # type: ignore[arg-type]
-        doc_ids=sections["doc_ids"],  # type: ignore[arg-type]
         field_tf=tuple(sections[f"field_tf/{f}"] for f in FIELD_NAMES),  # type: ignore[misc]
-        bm25=sections["bm25"],  # type: ignore[arg-type]
-        tfidf=sections["tfidf"],  # type: ignore[arg-type]
-        idf=sections["idf"],  # type: ignore[arg-type]
-        bm25_idf=sections["bm25_idf"],  # type: ignore[arg-type]
-        bm25_taught=sections["bm25_taught"],  # type: ignore[arg-type]
-        tfidf_taught=sections["tfidf_taught"],  # type: ignore[arg-type]
         texts=Strings(sections, "texts"),  # decoded when embedding asks for them
-        ex_ptr=sections["ex_ptr"],  # type: ignore[arg-type]
-        ex_ids=sections["ex_ids"],  # type: ignore[arg-type]
-        ex_bm25=sections["ex_bm25"],  # type: ignore[arg-type]
-        ex_owner=sections["ex_owner"],  # type: ignore[arg-type]
         example_texts=Strings(sections, "examples"),
         lw_terms=_lines(sections["lw_terms"]),
         field_weights=_weights(header.get("field_weights")),
-        **{name: sections[name] for name in ARRAYS if name.startswith("lw_")},  # type: ignore[arg-type]
+        **{name: sections[name] for name in ARRAYS},  # type: ignore[arg-type]
     ).checked()
 
 

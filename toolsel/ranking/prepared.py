@@ -200,17 +200,8 @@ class PreparedIndex:
         """The posting arrays as numpy views (no copy), for scoring large indexes."""
         import numpy as np
 
-        index = self.index
-        return {
-            name: np.frombuffer(values, dtype=values.typecode)
-            for name, values in (
-                ("doc_ids", index.doc_ids),
-                ("bm25", index.bm25),
-                ("tfidf", index.tfidf),
-                ("bm25_taught", index.bm25_taught),
-                ("tfidf_taught", index.tfidf_taught),
-            )
-        }
+        names = ("doc_ids", "bm25", "tfidf", "bm25_taught", "tfidf_taught")
+        return {n: np.frombuffer(a := getattr(self.index, n), dtype=a.typecode) for n in names}
 
     # -- embeddings (`toolsel[embed]`) -----------------------------------------------------
     def tool_vectors(

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
 
 
 def rank_each_once(
-    registry: Registry | PreparedIndex,
-    requests: Iterable[str],
-    options: RankOptions,
+    registry: Registry | PreparedIndex, requests: Iterable[str], options: RankOptions
 ) -> dict[str, tuple[str, ...]]:
     """Per distinct request, the tools `rank` offers for it under `options`, best first.
     The index is prepared once (its vocabulary and statistics serve every request) and,
@@ -27,10 +25,9 @@ def rank_each_once(
     from toolsel.ranking.prepared import PreparedIndex
     from toolsel.ranking.semantic import prepare_methods
 
-    if isinstance(registry, PreparedIndex):
-        index = registry
-    else:
-        index = PreparedIndex(build_index(registry))
+    index = (
+        registry if isinstance(registry, PreparedIndex) else PreparedIndex(build_index(registry))
+    )
     distinct = list(dict.fromkeys(requests))
     vectors = prepare_methods(index, [options.method], distinct)
     return {

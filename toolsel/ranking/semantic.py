@@ -27,10 +27,7 @@ CANDIDATES = 300
 
 
 def embed_queries(
-    queries: Iterable[str],
-    *,
-    use_cache: bool = True,
-    progress: ProgressFactory | None = None,
+    queries: Iterable[str], *, use_cache: bool = True, progress: ProgressFactory | None = None
 ) -> dict[str, np.ndarray]:
     """Vectors for many prompts at once (eval, --batch, test), in batches, cached as a set
     so a rerun embeds no prompt again."""
@@ -80,10 +77,6 @@ def nearest_examples(prepared: PreparedIndex, vector: np.ndarray) -> np.ndarray 
     near = np.full(len(prepared), -1.0, dtype=np.float32)
     np.maximum.at(near, prepared.example_owners, examples @ vector)
     return near
-
-
-def semantic(prepared: PreparedIndex, vector: np.ndarray) -> dict[int, float]:
-    return scorers.top_entries(cosines(prepared, vector), CANDIDATES)
 
 
 def fusion_parts(
@@ -137,10 +130,6 @@ def min_max(values: np.ndarray, reference: np.ndarray | None = None) -> np.ndarr
         return np.zeros_like(values)
     result: np.ndarray = np.minimum((values - low) / (high - low), scorers.TAUGHT_CAP)
     return result
-
-
-def explain_cosine(cosine: float) -> list[Contribution]:
-    return [Contribution("embedding", "cosine", cosine)]
 
 
 def explain_fusion(

@@ -6,7 +6,7 @@ so any edit rebuilds it. A cache hit needs neither YAML parsing nor scikit-learn
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,18 +70,14 @@ def load_index(
     files = registry_files(paths)
     contents = read_contents(files) if use_cache and cache.cache_enabled() else None
     key = registry_key(files, contents, examples=examples) if contents is not None else None
-    if key:
-        found = _load_cached(key)
-        if found is not None:
-            return PreparedIndex(found, bulk=bulk)
-    from toolsel.registry.loader import load_registry
 
-    index = build_index(
-        load_registry(files, use_cache=use_cache, contents=contents), examples=examples
-    )
-    if key:
-        _store(key, index)
-    return PreparedIndex(index, bulk=bulk)
+    def build() -> RankIndex:
+        from toolsel.registry.loader import load_registry
+
+        registry = load_registry(files, use_cache=use_cache, contents=contents)
+        return build_index(registry, examples=examples)
+
+    return PreparedIndex(_cached_or_built(key, build), bulk=bulk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +90,9 @@ class RegistryRead:
 
     def prepared_index(self, *, bulk: bool = True) -> PreparedIndex:
         """The index from the cache when its key matches, else built and cached."""
-        found = _load_cached(self.key) if self.key else None
-        if found is None:
-            found = build_index(self.registry)
-            if self.key:
-                _store(self.key, found)
-        return PreparedIndex(found, bulk=bulk)
+        return PreparedIndex(
+            _cached_or_built(self.key, lambda: build_index(self.registry)), bulk=bulk
+        )
 
 
 def read_registry_for_index(paths: PathLike | Iterable[PathLike] | None = None) -> RegistryRead:
@@ -112,6 +105,16 @@ def read_registry_for_index(paths: PathLike | Iterable[PathLike] | None = None) 
     registry = load_registry(files, contents=contents)
     key = registry_key(files, contents) if contents is not None and cache.cache_enabled() else None
     return RegistryRead(registry, key)
+
+
+def _cached_or_built(key: str | None, build: Callable[[], RankIndex]) -> RankIndex:
+    """The index cached under `key`, else `build()`, then cached (no key: never cached)."""
+    found = _load_cached(key) if key else None
+    if found is None:
+        found = build()
+        if key:
+            _store(key, found)
+    return found
 
 
 def _load_cached(key: str) -> RankIndex | None:

@@ -94,14 +94,13 @@ def table() -> dict[str, tuple[str, ...]]:
 def sources(terms: list[str], vocabulary: dict[str, int]) -> dict[str, str]:
     """Each alternative `expansions` adds, and the prompt's term that called for it (the
     first, when several did): what an explanation shows as `meeting -> event`."""
-    alternatives = table()
-    said = set(terms)
-    found: dict[str, str] = {}
-    for term in terms:
-        for other in alternatives.get(term, ()):
-            if other not in said and other in vocabulary:
-                found.setdefault(other, term)
-    return found
+    alternatives, said = table(), set(terms)
+    return {
+        other: term
+        for term in reversed(terms)  # the first term that calls for it wins
+        for other in alternatives.get(term, ())
+        if other not in said and other in vocabulary
+    }
 
 
 def expansions(

@@ -140,15 +140,11 @@ LEARNED_CUTOFF = 3.0
 
 
 def learned(prepared: PreparedIndex, terms: Sequence[str]) -> dict[int, float]:
-    """Tool -> its learned score, 0..1, for the tools with a model: the larger of
-    - how much surer its classifier is that the prompt is its than of an empty prompt (the
-      logistic of its decision value, above), an absolute measure: a prompt unlike every
-      example gets almost none, where the best of the tools with examples once got it all
-      (and a tool without examples lost its first place to it);
-    - exp(decision - the best decision), the old relative score, times the index's
-      `confidence`: where examples cover (nearly) every tool, the best-scoring one is the
-      prompt's tool whether or not its classifier is sure; where they cover part of the
-      registry it may be a tool without any, and this part fades out."""
+    """Tool -> its learned score, 0..1, for the tools with a model: the larger of how much
+    surer its classifier is that the prompt is its than of an empty prompt (absolute: a
+    prompt unlike every example gets almost none), and exp(decision - the best decision)
+    times the index's `confidence` (relative: it fades out where examples cover part of the
+    registry, since the prompt's tool may then be one without any)."""
     if not prepared.index.learned:
         return {}
     bias = prepared.index.lw_bias
