@@ -44,6 +44,8 @@ SETTINGS_NAMES = frozenset(
 )  # fmt: skip
 
 Entry = dict[str, Any]
+#: A client's shape: the (name, common entry) pairs it finds in a file's data, or [].
+Shape = Callable[[dict[str, Any], PurePath], list[tuple[str, Entry]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +165,8 @@ def _servers_like(table: dict[str, Any]) -> bool:
     return all(isinstance(v, dict) and any(k in v for k in keys) for v in table.values())
 
 
-def _mcp_servers(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
-    table = _table(data, "mcpServers")
-    if table is None:
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+def _entries(table: dict[str, Any] | None) -> list[tuple[str, Entry]]:
+    return [(str(k), v) for k, v in (table or {}).items() if isinstance(v, dict)]
 
 
 def _continue_list(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
@@ -185,27 +184,19 @@ def _continue_list(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entr
 def _vscode_servers(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
     """`servers` in .vscode/mcp.json; elsewhere only when every entry is a server's."""
     table = _table(data, "servers")
-    if table is None or (path.name != "mcp.json" and not _servers_like(table)):
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+    return _entries(table) if table and (path.name == "mcp.json" or _servers_like(table)) else []
 
 
 def _vscode_settings(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
     """VS Code's settings.json: `"mcp": {"servers": {...}}`."""
     mcp = data.get("mcp")
-    if not isinstance(mcp, dict):
-        return []
-    table = _table(mcp, "servers")
-    if table is None or not _servers_like(table):
-        return []
-    return [(str(k), v) for k, v in table.items()]
+    table = _table(mcp, "servers") if isinstance(mcp, dict) else None
+    return _entries(table) if table and _servers_like(table) else []
 
 
-def _codex(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
-    table = _table(data, "mcp_servers")
-    if table is None:
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+def _under(key: str) -> Shape:
+    """The entries of the servers table under `key` (`mcpServers`; Codex's `mcp_servers`)."""
+    return lambda data, path: _entries(_table(data, key))
 
 
 def _mcp_client(table: Any) -> str | None:
@@ -279,11 +270,11 @@ def _goose(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
 #: The shapes a YAML file may have: Continue's blocks and Goose's `extensions`.
 _YAML_SHAPES = frozenset({"mcpServers[]", "extensions"})
 
-_SHAPES: tuple[tuple[str, Callable[[dict[str, Any], PurePath], list[tuple[str, Entry]]]], ...] = (
-    ("mcpServers", _mcp_servers),
+_SHAPES: tuple[tuple[str, Shape], ...] = (
+    ("mcpServers", _under("mcpServers")),
     ("mcpServers[]", _continue_list),
     ("servers", _vscode_servers),
-    ("mcp_servers", _codex),
+    ("mcp_servers", _under("mcp_servers")),
     ("mcp.servers", _vscode_settings),
     ("mcp", _mcp_key),
     ("context_servers", _zed),

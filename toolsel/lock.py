@@ -48,10 +48,6 @@ SHOWN = {
 }
 
 
-def _domain(group: str) -> str:
-    return f"toolsel.lock.{group}/v2"
-
-
 #: Fields pinned as the entry writes them (a governance overlay's values are pinned apart).
 _WRITTEN = (
     "permission", "category", "requires", "conflicts", "aliases", "deprecated",
@@ -108,7 +104,7 @@ def _unmapped(raw: dict[str, Any], fmt: Any) -> dict[str, Any]:
 
 def group_hashes(fields: dict[str, Any]) -> dict[str, str]:
     return {
-        group: domain_hash(_domain(group), [fields.get(name) for name in names])
+        group: domain_hash(f"toolsel.lock.{group}/v2", [fields.get(name) for name in names])
         for group, names in GROUPS.items()
     }
 
@@ -158,13 +154,10 @@ def lock_document(registry: Registry, lock_file: Path) -> dict[str, Any]:
         if registry.get(tool.name) is not tool:
             continue
         fields = pinned(tool, registry)
-        entry = {"hashes": group_hashes(fields), "fields": _present(fields)}
+        present = {name: value for name, value in fields.items() if value is not None}
+        entry = {"hashes": group_hashes(fields), "fields": present}
         sources.setdefault(source_label(tool.source.file, folder), {})[tool.name] = entry
     return {"schema": schema_name(Output.LOCK), "sources": sources}
-
-
-def _present(fields: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in fields.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,12 +236,13 @@ def read_lock(path: Path) -> dict[str, Any]:
 def check_lock(document: dict[str, Any], registry: Registry) -> LockCheck:
     """Compare the registry with the lock, tool by tool (by name: a rename is a new tool),
     field by field in each group whose hash differs."""
-    locked: dict[str, dict[str, Any]] = {}
-    for tools in document["sources"].values():
-        if isinstance(tools, dict):
-            for name, entry in tools.items():
-                if isinstance(entry, dict):
-                    locked[name] = entry
+    locked: dict[str, dict[str, Any]] = {
+        name: entry
+        for tools in document["sources"].values()
+        if isinstance(tools, dict)
+        for name, entry in tools.items()
+        if isinstance(entry, dict)
+    }
     current = {t.name: t for t in registry.tools if registry.get(t.name) is t}
     found: list[FieldChange] = []
     for name, tool in current.items():
@@ -288,7 +282,7 @@ _ATTRIBUTES: dict[str, str | None] = {
 
 def _field_change(tool: Tool, registry: Registry, group: str, name: str, old: Any) -> FieldChange:
     attribute = _ATTRIBUTES.get(name, name)
-    where = registry.locate_field(tool, attribute or ("display_name" if name == "title" else name))
+    where = registry.locate_field(tool, attribute or name)
     return FieldChange(
         tool.name, group, name, where.file, where.line, where.column,
         _classified(tool, registry, attribute, old),

@@ -39,13 +39,11 @@ __all__ = [
     "raise_for_fatal",
 ]
 
-_LOADER = {"load_registry", "raise_for_fatal"}
+#: The module of each name not in `model`.
+_HOMES = {"load_registry": "loader", "raise_for_fatal": "loader", "expand_files": "paths"}
 
 
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'toolsel.registry' has no attribute {name!r}")
-    module = "toolsel.registry.loader" if name in _LOADER else "toolsel.registry.model"
-    if name == "expand_files":
-        module = "toolsel.registry.paths"
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(f"toolsel.registry.{_HOMES.get(name, 'model')}"), name)

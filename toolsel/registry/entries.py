@@ -4,6 +4,7 @@ place, to the caller's `report` function; nothing here raises."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolsel.registry.formats import SEMVER, TOOLSEL, detect_entry_format
@@ -19,6 +20,19 @@ from toolsel.registry.layout import (
 from toolsel.registry.model import Category, Governance, OverlayExample, ProblemKind, Tool
 from toolsel.registry.source import escape_token
 from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type, unknown_key
+
+#: A list of tools in a shape toolsel does not read (its schemas under a key such as `schema`).
+_FOREIGN = (
+    "these tools keep their input schema under `{}`, a tool-list shape toolsel does not read "
+    "(it reads toolsel, OpenAI, Anthropic, MCP, Gemini and Docker catalog lists); convert the "
+    "file, or rename the key to `parameters`"
+)
+#: A catalogue of MCP servers (entries that say how to launch a server, or nest its tools).
+_SERVERS = (
+    "these entries are MCP servers (`{}`), not tools: a catalogue of servers is not a "
+    "registry; lint a server's tools with -r 'mcp:COMMAND', or a client config (.mcp.json) "
+    "with --connect"
+)
 
 
 class DocumentReader(EntryReader):
@@ -59,7 +73,10 @@ class DocumentReader(EntryReader):
         if (
             formats
             and all(f is TOOLSEL for f in formats)
-            and (self._foreign(located.entries) or self._servers(located.entries))
+            and (
+                self._refused(located.entries, foreign_schema_key, _FOREIGN)
+                or self._refused(located.entries, server_entry_key, _SERVERS)
+            )
         ):
             return "unknown"
         if isinstance(document, dict) and file_format == TOOLSEL.name:
@@ -71,36 +88,15 @@ class DocumentReader(EntryReader):
                 self.tools.append(tool)
         return file_format
 
-    def _foreign(self, entries: list[tuple[str, Any, bool]]) -> bool:
-        """A list of tools in a shape toolsel does not read (its schemas under a key such as
-        `schema`): refused by name, once, rather than read as tools without parameters."""
+    def _refused(
+        self, entries: list[tuple[str, Any, bool]], find: Callable[[Any], str | None], says: str
+    ) -> bool:
+        """Refuses a list by the first entry with a key `find` names (saying `says` of it,
+        once) rather than read its entries as tools."""
         for pointer, entry, _ in entries:
-            key = foreign_schema_key(entry)
+            key = find(entry)
             if key is not None:
-                self._shape(
-                    f"these tools keep their input schema under `{key}`, a tool-list shape "
-                    "toolsel does not read (it reads toolsel, OpenAI, Anthropic, MCP, Gemini and "
-                    "Docker catalog lists); convert the file, or rename the key to `parameters`",
-                    f"{pointer}/{escape_token(key)}",
-                    key=True,
-                )
-                return True
-        return False
-
-    def _servers(self, entries: list[tuple[str, Any, bool]]) -> bool:
-        """A catalogue of MCP servers (entries that say how to launch a server, or nest the
-        server's own tool list): refused by name, once, rather than read as tools named
-        after the servers."""
-        for pointer, entry, _ in entries:
-            key = server_entry_key(entry)
-            if key is not None:
-                self._shape(
-                    f"these entries are MCP servers (`{key}`), not tools: a catalogue of servers "
-                    "is not a registry; lint a server's tools with -r 'mcp:COMMAND', or a "
-                    "client config (.mcp.json) with --connect",
-                    f"{pointer}/{escape_token(key)}",
-                    key=True,
-                )
+                self._shape(says.format(key), f"{pointer}/{escape_token(key)}", key=True)
                 return True
         return False
 

@@ -74,7 +74,9 @@ def load_registry(
         server = expanded.namespaces.get(path)
         tools.extend(namespace(loaded.tools, server) if server else loaded.tools)
         overlays.extend(
-            [_prefixed(e, server) for e in loaded.overlay] if server else loaded.overlay
+            [replace(e, tool=_prefixed(f"mcp__{server}__", e.tool)) for e in loaded.overlay]
+            if server
+            else loaded.overlay
         )
         for category in loaded.categories:
             categories.setdefault(category.name, category)
@@ -100,8 +102,6 @@ def load_registry(
 def namespace(tools: list[Tool], server: str) -> list[Tool]:
     """Tools renamed as Claude Code names an MCP server's tools, `mcp__<server>__<tool>`;
     their `requires` and `conflicts` on one another follow."""
-    from dataclasses import replace
-
     prefix = f"mcp__{server}__"
     own = {t.name for t in tools}
 
@@ -111,7 +111,7 @@ def namespace(tools: list[Tool], server: str) -> list[Tool]:
     return [
         replace(
             t,
-            name=t.name if t.name.startswith(prefix) else prefix + t.name,
+            name=_prefixed(prefix, t.name),
             requires=renamed(t.requires),
             conflicts=renamed(t.conflicts),
         )
@@ -145,7 +145,8 @@ def _governed(
     for entry, hit in zip(governance, used, strict=True):
         if hit:
             continue
-        line, column = _position(sources.get(entry.file), entry.pointer)
+        source = sources.get(entry.file)
+        line, column = (1, 1) if source is None else source.locate(entry.pointer, key=True)
         problems.append(
             LoadProblem(
                 ProblemKind.SHAPE,
@@ -162,16 +163,8 @@ def _governed(
     return out
 
 
-def _position(source: SourceMap | None, pointer: str) -> tuple[int, int]:
-    return (1, 1) if source is None else source.locate(pointer, key=True)
-
-
-def _prefixed(example: OverlayExample, server: str) -> OverlayExample:
-    from dataclasses import replace
-
-    prefix = f"mcp__{server}__"
-    name = example.tool if example.tool.startswith(prefix) else prefix + example.tool
-    return replace(example, tool=name)
+def _prefixed(prefix: str, name: str) -> str:
+    return name if name.startswith(prefix) else prefix + name
 
 
 def raise_for_duplicates(registry: Registry) -> None:

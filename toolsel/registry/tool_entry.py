@@ -317,13 +317,10 @@ def _mcp_annotation_title(values: dict[str, Any]) -> str | None:
 
 
 def _is_type(value: Any, expected: str) -> bool:
-    if expected == "string":
-        return isinstance(value, str)
-    if expected == "boolean":
-        return isinstance(value, bool)
-    if expected == "object":
-        return isinstance(value, dict)
-    return True
+    return isinstance(value, _PYTHON_TYPES.get(expected, object))
+
+
+_PYTHON_TYPES: dict[str, type] = {"string": str, "boolean": bool, "object": dict}
 
 
 def _article(kind: str) -> str:
@@ -333,14 +330,14 @@ def _article(kind: str) -> str:
 def json_type(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
+
+
+#: bool before the numbers: a bool is an int to Python
+_JSON_TYPES = (
+    (bool, "a boolean"), ((int, float), "a number"), (str, "a string"), (dict, "a mapping"),
+    (list, "a list"),
+)  # fmt: skip
