@@ -1,13 +1,7 @@
 """Agent clients' config and settings files: which client a file belongs to, the MCP servers
-it names, and why a settings file is not a registry.
-
-Each client keeps its servers in its own shape: `mcpServers` (Claude, Cursor, Gemini CLI,
-Qwen Code, Cline, Roo Code, Kiro, Windsurf), `servers` (VS Code's mcp.json, `mcp.servers` in
-its settings.json), `[mcp_servers.NAME]` (Codex), `mcp` (opencode: `type: local|remote`;
-Crush: `type: stdio|sse|http`), `context_servers` (Zed), `extensions` (Goose, `cmd`) and a
-list under `mcpServers` (Continue's YAML blocks). Detection reads the data and the path
-together and never guesses: a key of the right name holding something else (an `mcp` key
-that is not a table of server entries) is not taken for that client's config.
+it names (each client's shape is one entry of `_SHAPES`), and why a settings file is not a
+registry. Detection reads the data and the path together and never guesses: a key of the
+right name holding something else is not taken for that client's config.
 
 Entries come out in one common shape (`command`, `args`, `env`, `url`, `headers`, `cwd`,
 `disabled`, ...), as written: nothing is expanded here. Kept free of YAML and of the rest
@@ -89,6 +83,12 @@ _BY_FOLDER = {
     ("goose", "config.yaml"): "Goose",
 }
 
+#: The only client whose shape is that key's.
+_BY_KEY = {
+    "mcp_servers": "Codex", "servers": "VS Code", "mcp.servers": "VS Code",
+    "context_servers": "Zed", "extensions": "Goose", "mcpServers[]": "Continue",
+}  # fmt: skip
+
 #: `$schema` URLs that name the client.
 _BY_SCHEMA = {"opencode.ai": "opencode", "charm.land": "Crush"}
 
@@ -122,8 +122,7 @@ def client_config(path: PurePath, data: Any) -> ClientConfig | None:
 def client_name(path: PurePath, data: dict[str, Any], key: str) -> str:
     """Who reads a file: by its name, else its folder, else its `$schema`, else the only
     client whose shape it has (a generic `mcpServers` file is "MCP client")."""
-    parts = path.parts
-    if any(part == ".continue" for part in parts[:-1]):
+    if ".continue" in path.parts[:-1]:
         return "Continue"
     named = _BY_NAME.get(path.name) or _BY_FOLDER.get((path.parent.name, path.name))
     if named is not None:
@@ -134,21 +133,8 @@ def client_name(path: PurePath, data: dict[str, Any], key: str) -> str:
             return client
     if key == "mcp":
         return _mcp_client(data["mcp"]) or "MCP client"
-    by_key = {
-        "mcp_servers": "Codex",
-        "servers": "VS Code",
-        "mcp.servers": "VS Code",
-        "context_servers": "Zed",
-        "extensions": "Goose",
-        "mcpServers[]": "Continue",
-    }
-    if key in by_key:
-        return by_key[key]
-    if path.name == "mcp.json":
-        return "Cursor"
-    if path.name == "settings.json":
-        return "Gemini CLI"
-    return "MCP client"
+    by_name = {"mcp.json": "Cursor", "settings.json": "Gemini CLI"}
+    return _BY_KEY.get(key) or by_name.get(path.name, "MCP client")
 
 
 # -- shapes: each returns the (name, common entry) pairs it finds, or [] --------------------
@@ -271,12 +257,13 @@ def _goose(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
 _YAML_SHAPES = frozenset({"mcpServers[]", "extensions"})
 
 _SHAPES: tuple[tuple[str, Shape], ...] = (
+    # Claude, Cursor, Gemini CLI, Qwen Code, Cline, Roo Code, Kiro, Windsurf
     ("mcpServers", _under("mcpServers")),
-    ("mcpServers[]", _continue_list),
-    ("servers", _vscode_servers),
-    ("mcp_servers", _under("mcp_servers")),
-    ("mcp.servers", _vscode_settings),
-    ("mcp", _mcp_key),
+    ("mcpServers[]", _continue_list),  # Continue's YAML blocks
+    ("servers", _vscode_servers),  # VS Code's mcp.json
+    ("mcp_servers", _under("mcp_servers")),  # Codex's [mcp_servers.NAME]
+    ("mcp.servers", _vscode_settings),  # VS Code's settings.json
+    ("mcp", _mcp_key),  # opencode (type: local|remote), Crush (type: stdio|sse|http)
     ("context_servers", _zed),
     ("extensions", _goose),
 )
@@ -319,12 +306,10 @@ def not_a_registry(path: PurePath, data: Any) -> str | None:
             f"server{'s' * (count != 1)} "
             "(pass it with -r and --connect to list their tools)"
         )
-    tools = data.get("tools")
     why = _settings_kind(path, data)
-    if why is not None and "tools" in data:
-        return f"{why}; its `tools` key is a setting"
     if why is not None:
-        return why
+        return f"{why}; its `tools` key is a setting" if "tools" in data else why
+    tools = data.get("tools")
     if isinstance(tools, dict) and isinstance(tools.get("command"), str):
         return (
             "an MCP server's launch entry (command, args, env) under `tools`, not a list of "

@@ -1,16 +1,11 @@
 """`toolsel.lock`: what each tool looked like when it was approved, per source.
 
 The lock pins every field a model, a client or toolsel's ranking reads, as the entry writes
-it: the name, title, description and parameters (`definition`), `outputSchema` (`output`),
-the annotations, `_meta`, the governance fields (permission, category, requires, conflicts,
-aliases, deprecation, loading flags; and what a governance overlay set), the ranking fields
-(tags, search hint, examples, display name; and an overlay's examples), and every other key
-of the entry (`extra`: a key a server adds). Each group has a SHA-256 over canonical JSON
-(sorted keys, compact, UTF-8, a domain tag), so key order never changes it and no text can
-move from one field into another; the fields themselves are kept too, so `--check` says
-exactly which changed, and classes each change with `toolsel diff`'s rules where they
-apply. A field derived from another (MCP's permission from its annotations) is not pinned
-twice: its source is."""
+it, in the groups of `GROUPS` (`extra`: every other key of the entry, such as a key a server
+adds). Each group has a SHA-256 over canonical JSON with a domain tag, so key order never
+changes it and no text can move from one field into another; the fields are kept too, so
+`--check` says exactly which changed, classed with `toolsel diff`'s rules where they apply.
+A field derived from another (MCP's permission from its annotations) is pinned as its source."""
 
 from __future__ import annotations
 
@@ -48,12 +43,9 @@ SHOWN = {
 }
 
 
-#: Fields pinned as the entry writes them (a governance overlay's values are pinned apart).
-_WRITTEN = (
-    "permission", "category", "requires", "conflicts", "aliases", "deprecated",
-    "deprecated_by", "always_include", "defer_loading", "parent_task", "strict", "version",
-    "display_name", "tags", "search_hint",
-)  # fmt: skip
+#: Fields pinned as the entry writes them: the governance fields but `governed` (a governance
+#: overlay's values, pinned apart), and the ranking fields an entry holds.
+_WRITTEN = (*GROUPS["governance"][:-1], "display_name", "tags", "search_hint")
 
 
 def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:

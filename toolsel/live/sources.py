@@ -1,8 +1,6 @@
 """What a live registry source names: an MCP server started by a command (`mcp:CMD`), one
 reached over streamable HTTP (`https://host/mcp`), or the servers of a client's config file
-(Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI, Qwen Code, Cline, Roo
-Code, Kiro, Windsurf, opencode, Crush, Zed, Goose, Continue: `toolsel.clients` knows
-their shapes).
+(`toolsel.clients` knows their shapes).
 
 A `Server` keeps its entry as written: `${VAR}` and `${env:VAR}` are filled in only to
 start or reach it (`Server.expanded`), never for display, and what is shown of it goes

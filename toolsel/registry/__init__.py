@@ -1,10 +1,6 @@
-"""The registry: the frozen model (`model`), the tool-list shapes it reads (`formats`) and
-where a document keeps them (`layout`), parsing with positions (`source`, over `nodes` and
-`sourcemap`), reading files (`loader`), their documents (`entries`) and tool entries
-(`tool_entry`), the parse cache (`cache`). `load_registry` is the entry point.
-
-Attributes are imported lazily, so importing the model (e.g. `Permission`) stays cheap.
-"""
+"""The registry: the frozen model, parsed with positions from files in any tool-list shape
+toolsel reads; `load_registry` is the entry point. Attributes are imported lazily, so
+importing the model (e.g. `Permission`) stays cheap."""
 
 from __future__ import annotations
 

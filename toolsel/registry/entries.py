@@ -19,7 +19,7 @@ from toolsel.registry.layout import (
 )
 from toolsel.registry.model import Category, Governance, OverlayExample, ProblemKind, Tool
 from toolsel.registry.source import escape_token
-from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type, unknown_key
+from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type
 
 #: A list of tools in a shape toolsel does not read (its schemas under a key such as `schema`).
 _FOREIGN = (
@@ -104,9 +104,7 @@ class DocumentReader(EntryReader):
         """An examples overlay: `examples: {tool: [prompt, ...]}`. It gives tools defined
         elsewhere more example prompts, and defines no tool. Every wrong value is a
         problem at its position; nothing is dropped silently."""
-        for key in document:
-            if key not in OVERLAY_KEYS and not key.startswith("x-"):
-                unknown_key(self._problem, key, "/" + escape_token(key), OVERLAY_KEYS, None)
+        self._unknown_keys(document, OVERLAY_KEYS, "")
         if "governance" in document:
             self._read_governance(document["governance"])
         if "examples" not in document:
@@ -161,15 +159,7 @@ class DocumentReader(EntryReader):
                 )
                 continue
             known = {k: v for k, v in fields.items() if k in GOVERNANCE_FIELDS}
-            for key in fields:
-                if key not in known and not str(key).startswith("x-"):
-                    unknown_key(
-                        self._problem,
-                        str(key),
-                        f"{pointer}/{escape_token(str(key))}",
-                        GOVERNANCE_FIELDS,
-                        str(name),
-                    )
+            self._unknown_keys(fields, GOVERNANCE_FIELDS, pointer, str(name))
             values = self._checked_fields(str(name), known, pointer)
             if values:
                 self.governance.append(Governance(str(name), values, self.display, pointer))
@@ -224,11 +214,7 @@ class DocumentReader(EntryReader):
             )
 
     def _check_top_level(self, document: dict[str, Any]) -> None:
-        for key in document:
-            if key not in TOP_LEVEL_KEYS and not key.startswith("x-"):
-                unknown_key(
-                    self._problem, key, "/" + escape_token(key), TOP_LEVEL_KEYS, None, shared=True
-                )
+        self._unknown_keys(document, TOP_LEVEL_KEYS, "", shared=True)
         version = document.get("version", 1)
         if isinstance(version, str) and SEMVER.fullmatch(version):
             # a manifest's or tool pack's own release (`version: "1.0.0"`), not toolsel's
@@ -261,15 +247,7 @@ class DocumentReader(EntryReader):
                 )
                 description = ""
             elif isinstance(body, dict):
-                for key in body:
-                    if key != "description" and not key.startswith("x-"):
-                        unknown_key(
-                            self._problem,
-                            key,
-                            f"{pointer}/{escape_token(key)}",
-                            ("description",),
-                            None,
-                        )
+                self._unknown_keys(body, ("description",), pointer)
             if not isinstance(description, str):
                 self._problem(
                     ProblemKind.SHAPE, f"category {name!r}: `description` must be a string", pointer

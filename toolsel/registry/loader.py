@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -147,19 +147,9 @@ def _governed(
             continue
         source = sources.get(entry.file)
         line, column = (1, 1) if source is None else source.locate(entry.pointer, key=True)
-        problems.append(
-            LoadProblem(
-                ProblemKind.SHAPE,
-                f"governance for {entry.pattern!r} names no tool in the registry"
-                f"{did_you_mean(entry.pattern, names)}",
-                entry.file,
-                entry.pointer,
-                line,
-                column,
-                tool=entry.pattern,
-                fatal=False,
-            )
-        )
+        why = f"governance for {entry.pattern!r} names no tool in the registry{did_you_mean(entry.pattern, names)}"
+        where = (entry.file, entry.pointer, line, column)
+        problems.append(LoadProblem(ProblemKind.SHAPE, why, *where, entry.pattern, fatal=False))
     return out
 
 
@@ -195,16 +185,16 @@ def raise_for_fatal(registry: Registry) -> None:
         )
 
 
+@dataclass(slots=True)
 class _LoadedFile:
     """One file's share of a registry."""
 
-    def __init__(self, file: RegistryFile) -> None:
-        self.file = file
-        self.tools: list[Tool] = []
-        self.categories: list[Category] = []
-        self.problems: list[LoadProblem] = []
-        self.overlay: list[OverlayExample] = []
-        self.governance: list[Governance] = []
+    file: RegistryFile
+    tools: list[Tool] = field(default_factory=list)
+    categories: list[Category] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+    overlay: list[OverlayExample] = field(default_factory=list)
+    governance: list[Governance] = field(default_factory=list)
 
 
 class _FileLoader:
@@ -234,9 +224,8 @@ class _FileLoader:
                 log.info("%s: discarded a cache entry that does not add up", self.display)
         parsed = self._parse(data) if data is not None else None
         if parsed is None:
-            loaded = _LoadedFile(RegistryFile(self.display, "unknown", None, self.source, 0))
-            loaded.problems = list(self.problems)
-            return loaded
+            unread = RegistryFile(self.display, "unknown", None, self.source, 0)
+            return _LoadedFile(unread, problems=list(self.problems))
         self.source, self.comments = parsed.source, parsed.comments
         for dup in parsed.duplicate_keys:
             self._problem(
@@ -255,16 +244,13 @@ class _FileLoader:
     def _read(self, document: Any, *, validate: bool) -> _LoadedFile:
         reader = DocumentReader(self.display, self._problem)
         fmt_name = reader.read(document, validate=validate)
-        loaded = _LoadedFile(
-            RegistryFile(
-                self.display, fmt_name, document, self.source, len(reader.tools), self.comments
-            )
+        file = RegistryFile(
+            self.display, fmt_name, document, self.source, len(reader.tools), self.comments
         )
-        loaded.tools, loaded.categories = reader.tools, reader.categories
-        loaded.overlay = reader.overlay
-        loaded.governance = reader.governance
-        loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
-        return loaded
+        problems = sorted(self.problems, key=lambda p: (p.line, p.column))
+        return _LoadedFile(
+            file, reader.tools, reader.categories, problems, reader.overlay, reader.governance
+        )
 
     def _from_cache(self, entry: dict[str, Any]) -> _LoadedFile:
         self.source = entry["source"]
