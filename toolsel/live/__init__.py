@@ -22,14 +22,9 @@ from toolsel.live.fetch import Failed, Listed, Timeouts
 from toolsel.live.sources import Server
 
 __all__ = [
-    "LiveSettings",
-    "Server",
-    "Timeouts",
-    "live_settings",
-    "not_connected",
-    "resolve_config",
+    "LiveSettings", "Server", "Timeouts", "live_settings", "not_connected", "resolve_config",
     "resolve_live",
-]
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

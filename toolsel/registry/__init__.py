@@ -22,18 +22,9 @@ if TYPE_CHECKING:
     from toolsel.registry.paths import expand_files
 
 __all__ = [
-    "Category",
-    "LoadProblem",
-    "Location",
-    "Permission",
-    "Registry",
-    "RegistryFile",
-    "Tool",
-    "ToolSource",
-    "expand_files",
-    "load_registry",
-    "raise_for_fatal",
-]
+    "Category", "LoadProblem", "Location", "Permission", "Registry", "RegistryFile", "Tool",
+    "ToolSource", "expand_files", "load_registry", "raise_for_fatal",
+]  # fmt: skip
 
 #: The module of each name not in `model`.
 _HOMES = {"load_registry": "loader", "raise_for_fatal": "loader", "expand_files": "paths"}

@@ -228,13 +228,12 @@ class _FileLoader:
             return _LoadedFile(unread, problems=list(self.problems))
         self.source, self.comments = parsed.source, parsed.comments
         for dup in parsed.duplicate_keys:
-            self._problem(
-                ProblemKind.DUPLICATE_KEY,
+            why = (
                 f"duplicate key {dup.key!r} (first defined on line {dup.first_line}); "
-                "YAML keeps only the last one, remove one of them",
-                dup.pointer,
-                line=dup.line,
-                column=dup.column,
+                "YAML keeps only the last one, remove one of them"
+            )
+            self._problem(
+                ProblemKind.DUPLICATE_KEY, why, dup.pointer, line=dup.line, column=dup.column
             )
         loaded = self._read(parsed.value, validate=True)
         if key:
@@ -284,13 +283,8 @@ class _FileLoader:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-            self._problem(
-                ProblemKind.UNREADABLE,
-                f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
-                "",
-                line=line,
-                column=column,
-            )
+            why = f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8"
+            self._problem(ProblemKind.UNREADABLE, why, "", line=line, column=column)
             return None
         if not text.strip():
             self._problem(ProblemKind.SHAPE, "file is empty; a registry needs a `tools:` list", "")
@@ -298,13 +292,8 @@ class _FileLoader:
         try:
             return parse_text(text, is_json=self.path.suffix.lower() in (".json", ".jsonl"))
         except SourceSyntaxError as exc:
-            self._problem(
-                ProblemKind.UNREADABLE,
-                f"cannot parse: {exc.message}",
-                "",
-                line=exc.line,
-                column=exc.column,
-            )
+            why = f"cannot parse: {exc.message}"
+            self._problem(ProblemKind.UNREADABLE, why, "", line=exc.line, column=exc.column)
             return None
 
     def _problem(

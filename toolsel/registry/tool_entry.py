@@ -100,12 +100,8 @@ class ToolBuilder(EntryReader):
         self._check_keys(entry, fmt, pointer)
         name = fmt.value(entry, "name")
         if name is None:
-            self._problem(
-                ProblemKind.MISSING_FIELD,
-                "tool has no `name`; every tool needs a unique name",
-                pointer,
-                key=True,
-            )
+            why = "tool has no `name`; every tool needs a unique name"
+            self._problem(ProblemKind.MISSING_FIELD, why, pointer, key=True)
             return None
         if not isinstance(name, str):
             self._shape(
@@ -120,17 +116,10 @@ class ToolBuilder(EntryReader):
         }
         if fmt.name == "docker-catalog":
             values["parameters"] = self._docker_arguments(entry, pointer, name)
-        description = values.get("description")
-        if description is None:
-            self._problem(
-                ProblemKind.MISSING_FIELD,
-                "tool has no `description`; the model has nothing to select it by",
-                pointer,
-                tool=name,
-                key=True,
-            )
-            description = ""
-        values["description"] = description
+        if values.get("description") is None:
+            why = "tool has no `description`; the model has nothing to select it by"
+            self._problem(ProblemKind.MISSING_FIELD, why, pointer, tool=name, key=True)
+            values["description"] = ""
         permission = self._permission(entry, fmt, values, pointer, name)
         return self._tool(name, values, permission, fmt, pointer, entry)
 
@@ -213,17 +202,14 @@ class ToolBuilder(EntryReader):
                     tool=tool,
                 )
                 return [str(value)] if isinstance(value, (str, int, float)) else None
-            kept = []
             for index, item in enumerate(value):
-                if isinstance(item, str):
-                    kept.append(item)
-                else:
+                if not isinstance(item, str):
                     self._shape(
                         f"`{field}` items must be strings, got {json_type(item)}",
                         f"{field_pointer}/{index}",
                         tool=tool,
                     )
-            return kept
+            return [item for item in value if isinstance(item, str)]
         if not _is_type(value, expected):
             quotable = expected == "string" and not isinstance(value, (dict, list))
             self._shape(

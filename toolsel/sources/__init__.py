@@ -217,13 +217,6 @@ def default_registry_paths(start: Path | None = None) -> list[Path]:
 
 
 __all__ = [
-    "NO_REGISTRY",
-    "REGISTRY_SUFFIXES",
-    "ConfiguredPaths",
-    "bundled_registry",
-    "default_registry_paths",
-    "expand",
-    "load_registry",
-    "project_registry_paths",
-    "registry_files",
-]
+    "NO_REGISTRY", "REGISTRY_SUFFIXES", "ConfiguredPaths", "bundled_registry",
+    "default_registry_paths", "expand", "load_registry", "project_registry_paths", "registry_files",
+]  # fmt: skip
