@@ -54,11 +54,10 @@ def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:
 
     fmt = ENTRY_FORMATS.get(tool.source.format)
     raw = tool.raw if isinstance(tool.raw, dict) else {}
-
-    def written(name: str) -> Any:
-        return fmt.value(raw, name) if fmt is not None and name in fmt.fields else None
-
-    fields: dict[str, Any] = {name: written(name) for name in _WRITTEN}
+    fields: dict[str, Any] = {
+        name: fmt.value(raw, name) if fmt is not None and name in fmt.fields else None
+        for name in _WRITTEN
+    }
     is_title = fmt is not None and fmt.fields.get("display_name") == "/title"  # MCP
     own = set(tool.examples)
     fields.update(

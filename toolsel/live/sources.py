@@ -302,15 +302,13 @@ def _claude_projects(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         return []
     here = str(Path.cwd())
     chosen = [projects[here]] if isinstance(projects.get(here), dict) else list(projects.values())
-    found: list[tuple[str, dict[str, Any]]] = []
-    seen: set[str] = set()
+    found: dict[str, dict[str, Any]] = {}  # a server's first project wins
     for project in chosen:
         table = project.get("mcpServers") if isinstance(project, dict) else None
         for name, entry in (table or {}).items():
-            if isinstance(entry, dict) and name not in seen:
-                seen.add(name)
-                found.append((str(name), entry))
-    return found
+            if isinstance(entry, dict):
+                found.setdefault(str(name), entry)
+    return list(found.items())
 
 
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
