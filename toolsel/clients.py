@@ -1,13 +1,7 @@
 """Agent clients' config and settings files: which client a file belongs to, the MCP servers
-it names, and why a settings file is not a registry.
-
-Each client keeps its servers in its own shape: `mcpServers` (Claude, Cursor, Gemini CLI,
-Qwen Code, Cline, Roo Code, Kiro, Windsurf), `servers` (VS Code's mcp.json, `mcp.servers` in
-its settings.json), `[mcp_servers.NAME]` (Codex), `mcp` (opencode: `type: local|remote`;
-Crush: `type: stdio|sse|http`), `context_servers` (Zed), `extensions` (Goose, `cmd`) and a
-list under `mcpServers` (Continue's YAML blocks). Detection reads the data and the path
-together and never guesses: a key of the right name holding something else (an `mcp` key
-that is not a table of server entries) is not taken for that client's config.
+it names (each client's shape is one entry of `_SHAPES`), and why a settings file is not a
+registry. Detection reads the data and the path together and never guesses: a key of the
+right name holding something else is not taken for that client's config.
 
 Entries come out in one common shape (`command`, `args`, `env`, `url`, `headers`, `cwd`,
 `disabled`, ...), as written: nothing is expanded here. Kept free of YAML and of the rest
@@ -44,6 +38,8 @@ SETTINGS_NAMES = frozenset(
 )  # fmt: skip
 
 Entry = dict[str, Any]
+#: A client's shape: the (name, common entry) pairs it finds in a file's data, or [].
+Shape = Callable[[dict[str, Any], PurePath], list[tuple[str, Entry]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +83,12 @@ _BY_FOLDER = {
     ("goose", "config.yaml"): "Goose",
 }
 
+#: The only client whose shape is that key's.
+_BY_KEY = {
+    "mcp_servers": "Codex", "servers": "VS Code", "mcp.servers": "VS Code",
+    "context_servers": "Zed", "extensions": "Goose", "mcpServers[]": "Continue",
+}  # fmt: skip
+
 #: `$schema` URLs that name the client.
 _BY_SCHEMA = {"opencode.ai": "opencode", "charm.land": "Crush"}
 
@@ -120,8 +122,7 @@ def client_config(path: PurePath, data: Any) -> ClientConfig | None:
 def client_name(path: PurePath, data: dict[str, Any], key: str) -> str:
     """Who reads a file: by its name, else its folder, else its `$schema`, else the only
     client whose shape it has (a generic `mcpServers` file is "MCP client")."""
-    parts = path.parts
-    if any(part == ".continue" for part in parts[:-1]):
+    if ".continue" in path.parts[:-1]:
         return "Continue"
     named = _BY_NAME.get(path.name) or _BY_FOLDER.get((path.parent.name, path.name))
     if named is not None:
@@ -132,21 +133,8 @@ def client_name(path: PurePath, data: dict[str, Any], key: str) -> str:
             return client
     if key == "mcp":
         return _mcp_client(data["mcp"]) or "MCP client"
-    by_key = {
-        "mcp_servers": "Codex",
-        "servers": "VS Code",
-        "mcp.servers": "VS Code",
-        "context_servers": "Zed",
-        "extensions": "Goose",
-        "mcpServers[]": "Continue",
-    }
-    if key in by_key:
-        return by_key[key]
-    if path.name == "mcp.json":
-        return "Cursor"
-    if path.name == "settings.json":
-        return "Gemini CLI"
-    return "MCP client"
+    by_name = {"mcp.json": "Cursor", "settings.json": "Gemini CLI"}
+    return _BY_KEY.get(key) or by_name.get(path.name, "MCP client")
 
 
 # -- shapes: each returns the (name, common entry) pairs it finds, or [] --------------------
@@ -163,11 +151,8 @@ def _servers_like(table: dict[str, Any]) -> bool:
     return all(isinstance(v, dict) and any(k in v for k in keys) for v in table.values())
 
 
-def _mcp_servers(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
-    table = _table(data, "mcpServers")
-    if table is None:
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+def _entries(table: dict[str, Any] | None) -> list[tuple[str, Entry]]:
+    return [(str(k), v) for k, v in (table or {}).items() if isinstance(v, dict)]
 
 
 def _continue_list(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
@@ -185,27 +170,19 @@ def _continue_list(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entr
 def _vscode_servers(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
     """`servers` in .vscode/mcp.json; elsewhere only when every entry is a server's."""
     table = _table(data, "servers")
-    if table is None or (path.name != "mcp.json" and not _servers_like(table)):
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+    return _entries(table) if table and (path.name == "mcp.json" or _servers_like(table)) else []
 
 
 def _vscode_settings(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
     """VS Code's settings.json: `"mcp": {"servers": {...}}`."""
     mcp = data.get("mcp")
-    if not isinstance(mcp, dict):
-        return []
-    table = _table(mcp, "servers")
-    if table is None or not _servers_like(table):
-        return []
-    return [(str(k), v) for k, v in table.items()]
+    table = _table(mcp, "servers") if isinstance(mcp, dict) else None
+    return _entries(table) if table and _servers_like(table) else []
 
 
-def _codex(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
-    table = _table(data, "mcp_servers")
-    if table is None:
-        return []
-    return [(str(k), v) for k, v in table.items() if isinstance(v, dict)]
+def _under(key: str) -> Shape:
+    """The entries of the servers table under `key` (`mcpServers`; Codex's `mcp_servers`)."""
+    return lambda data, path: _entries(_table(data, key))
 
 
 def _mcp_client(table: Any) -> str | None:
@@ -279,13 +256,14 @@ def _goose(data: dict[str, Any], path: PurePath) -> list[tuple[str, Entry]]:
 #: The shapes a YAML file may have: Continue's blocks and Goose's `extensions`.
 _YAML_SHAPES = frozenset({"mcpServers[]", "extensions"})
 
-_SHAPES: tuple[tuple[str, Callable[[dict[str, Any], PurePath], list[tuple[str, Entry]]]], ...] = (
-    ("mcpServers", _mcp_servers),
-    ("mcpServers[]", _continue_list),
-    ("servers", _vscode_servers),
-    ("mcp_servers", _codex),
-    ("mcp.servers", _vscode_settings),
-    ("mcp", _mcp_key),
+_SHAPES: tuple[tuple[str, Shape], ...] = (
+    # Claude, Cursor, Gemini CLI, Qwen Code, Cline, Roo Code, Kiro, Windsurf
+    ("mcpServers", _under("mcpServers")),
+    ("mcpServers[]", _continue_list),  # Continue's YAML blocks
+    ("servers", _vscode_servers),  # VS Code's mcp.json
+    ("mcp_servers", _under("mcp_servers")),  # Codex's [mcp_servers.NAME]
+    ("mcp.servers", _vscode_settings),  # VS Code's settings.json
+    ("mcp", _mcp_key),  # opencode (type: local|remote), Crush (type: stdio|sse|http)
     ("context_servers", _zed),
     ("extensions", _goose),
 )
@@ -328,12 +306,10 @@ def not_a_registry(path: PurePath, data: Any) -> str | None:
             f"server{'s' * (count != 1)} "
             "(pass it with -r and --connect to list their tools)"
         )
-    tools = data.get("tools")
     why = _settings_kind(path, data)
-    if why is not None and "tools" in data:
-        return f"{why}; its `tools` key is a setting"
     if why is not None:
-        return why
+        return f"{why}; its `tools` key is a setting" if "tools" in data else why
+    tools = data.get("tools")
     if isinstance(tools, dict) and isinstance(tools.get("command"), str):
         return (
             "an MCP server's launch entry (command, args, env) under `tools`, not a list of "

@@ -1,16 +1,11 @@
 """`toolsel.lock`: what each tool looked like when it was approved, per source.
 
 The lock pins every field a model, a client or toolsel's ranking reads, as the entry writes
-it: the name, title, description and parameters (`definition`), `outputSchema` (`output`),
-the annotations, `_meta`, the governance fields (permission, category, requires, conflicts,
-aliases, deprecation, loading flags; and what a governance overlay set), the ranking fields
-(tags, search hint, examples, display name; and an overlay's examples), and every other key
-of the entry (`extra`: a key a server adds). Each group has a SHA-256 over canonical JSON
-(sorted keys, compact, UTF-8, a domain tag), so key order never changes it and no text can
-move from one field into another; the fields themselves are kept too, so `--check` says
-exactly which changed, and classes each change with `toolsel diff`'s rules where they
-apply. A field derived from another (MCP's permission from its annotations) is not pinned
-twice: its source is."""
+it, in the groups of `GROUPS` (`extra`: every other key of the entry, such as a key a server
+adds). Each group has a SHA-256 over canonical JSON with a domain tag, so key order never
+changes it and no text can move from one field into another; the fields are kept too, so
+`--check` says exactly which changed, classed with `toolsel diff`'s rules where they apply.
+A field derived from another (MCP's permission from its annotations) is pinned as its source."""
 
 from __future__ import annotations
 
@@ -48,16 +43,9 @@ SHOWN = {
 }
 
 
-def _domain(group: str) -> str:
-    return f"toolsel.lock.{group}/v2"
-
-
-#: Fields pinned as the entry writes them (a governance overlay's values are pinned apart).
-_WRITTEN = (
-    "permission", "category", "requires", "conflicts", "aliases", "deprecated",
-    "deprecated_by", "always_include", "defer_loading", "parent_task", "strict", "version",
-    "display_name", "tags", "search_hint",
-)  # fmt: skip
+#: Fields pinned as the entry writes them: the governance fields but `governed` (a governance
+#: overlay's values, pinned apart), and the ranking fields an entry holds.
+_WRITTEN = (*GROUPS["governance"][:-1], "display_name", "tags", "search_hint")
 
 
 def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:
@@ -66,11 +54,10 @@ def pinned(tool: Tool, registry: Registry) -> dict[str, Any]:
 
     fmt = ENTRY_FORMATS.get(tool.source.format)
     raw = tool.raw if isinstance(tool.raw, dict) else {}
-
-    def written(name: str) -> Any:
-        return fmt.value(raw, name) if fmt is not None and name in fmt.fields else None
-
-    fields: dict[str, Any] = {name: written(name) for name in _WRITTEN}
+    fields: dict[str, Any] = {
+        name: fmt.value(raw, name) if fmt is not None and name in fmt.fields else None
+        for name in _WRITTEN
+    }
     is_title = fmt is not None and fmt.fields.get("display_name") == "/title"  # MCP
     own = set(tool.examples)
     fields.update(
@@ -108,7 +95,7 @@ def _unmapped(raw: dict[str, Any], fmt: Any) -> dict[str, Any]:
 
 def group_hashes(fields: dict[str, Any]) -> dict[str, str]:
     return {
-        group: domain_hash(_domain(group), [fields.get(name) for name in names])
+        group: domain_hash(f"toolsel.lock.{group}/v2", [fields.get(name) for name in names])
         for group, names in GROUPS.items()
     }
 
@@ -158,13 +145,10 @@ def lock_document(registry: Registry, lock_file: Path) -> dict[str, Any]:
         if registry.get(tool.name) is not tool:
             continue
         fields = pinned(tool, registry)
-        entry = {"hashes": group_hashes(fields), "fields": _present(fields)}
+        present = {name: value for name, value in fields.items() if value is not None}
+        entry = {"hashes": group_hashes(fields), "fields": present}
         sources.setdefault(source_label(tool.source.file, folder), {})[tool.name] = entry
     return {"schema": schema_name(Output.LOCK), "sources": sources}
-
-
-def _present(fields: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in fields.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,12 +227,13 @@ def read_lock(path: Path) -> dict[str, Any]:
 def check_lock(document: dict[str, Any], registry: Registry) -> LockCheck:
     """Compare the registry with the lock, tool by tool (by name: a rename is a new tool),
     field by field in each group whose hash differs."""
-    locked: dict[str, dict[str, Any]] = {}
-    for tools in document["sources"].values():
-        if isinstance(tools, dict):
-            for name, entry in tools.items():
-                if isinstance(entry, dict):
-                    locked[name] = entry
+    locked: dict[str, dict[str, Any]] = {
+        name: entry
+        for tools in document["sources"].values()
+        if isinstance(tools, dict)
+        for name, entry in tools.items()
+        if isinstance(entry, dict)
+    }
     current = {t.name: t for t in registry.tools if registry.get(t.name) is t}
     found: list[FieldChange] = []
     for name, tool in current.items():
@@ -288,7 +273,7 @@ _ATTRIBUTES: dict[str, str | None] = {
 
 def _field_change(tool: Tool, registry: Registry, group: str, name: str, old: Any) -> FieldChange:
     attribute = _ATTRIBUTES.get(name, name)
-    where = registry.locate_field(tool, attribute or ("display_name" if name == "title" else name))
+    where = registry.locate_field(tool, attribute or name)
     return FieldChange(
         tool.name, group, name, where.file, where.line, where.column,
         _classified(tool, registry, attribute, old),

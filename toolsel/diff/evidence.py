@@ -220,10 +220,8 @@ def _case_change(
     moved: str,
 ) -> Change:
     what = "expected" if moved == "left" else "forbidden"
-    message = (
-        f"{what} tool {tool!r} {moved} the top {case.top_k} for {case.name!r}: "
-        f"rank {_rank(before)} -> {_rank(after)}"
-    )
+    ranks = f"rank {_rank(before)} -> {_rank(after)}"
+    message = f"{what} tool {tool!r} {moved} the top {case.top_k} for {case.name!r}: {ranks}"
     return Change(
         rule="TD202",
         change_class=ChangeClass.BREAKING,
@@ -234,11 +232,7 @@ def _case_change(
         new=_side(new, tool),
         pointer=f"/cases/{case.name}",
         fingerprint=fingerprint("TD202", tool, f"/cases/{case.name}", case.prompt, moved),
-        evidence=(
-            Evidence(
-                "case", file, case.line, f"{case.prompt!r}: rank {_rank(before)} -> {_rank(after)}"
-            ),
-        ),
+        evidence=(Evidence("case", file, case.line, f"{case.prompt!r}: {ranks}"),),
     )
 
 

@@ -108,9 +108,7 @@ def merge_base(ref: str, git: Git | None = None) -> str:
         found = git.text("merge-base", base_commit, "HEAD")
     if found:
         return found
-    fix = (
-        f"git fetch --no-tags --unshallow {remote} +refs/heads/{branch}:refs/remotes/{remote}/{branch}"
-        if git.shallow() and remote
-        else f"git fetch --no-tags {remote or 'origin'} +refs/heads/{branch}:refs/remotes/{remote or 'origin'}/{branch}"
-    )
+    unshallow = "--unshallow " if git.shallow() and remote else ""
+    remote = remote or "origin"
+    fix = f"git fetch --no-tags {unshallow}{remote} +refs/heads/{branch}:refs/remotes/{remote}/{branch}"
     raise UsageError(f"--base {ref}: no merge base with HEAD in this clone", hint=f"run: {fix}")

@@ -121,16 +121,8 @@ def apply_ignores(
     warnings = list(result.warnings)
     for entry in entries:
         if entry.expires is not None and entry.expires < today:
-            warnings.append(
-                IgnoreWarning(
-                    entry.file,
-                    entry.line,
-                    f"ignore entry expired on {entry.expires.isoformat()}; renew it or remove it",
-                )
-            )
-    for i, entry in enumerate(live):
-        if i not in used:
-            warnings.append(
-                IgnoreWarning(entry.file, entry.line, "ignore entry matches no change; remove it")
-            )
+            why = f"ignore entry expired on {entry.expires.isoformat()}; renew it or remove it"
+            warnings.append(IgnoreWarning(entry.file, entry.line, why))
+    unused = "ignore entry matches no change; remove it"
+    warnings += [IgnoreWarning(e.file, e.line, unused) for i, e in enumerate(live) if i not in used]
     return replace(result, changes=tuple(kept), ignored=tuple(ignored), warnings=tuple(warnings))

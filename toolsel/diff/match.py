@@ -53,9 +53,7 @@ def match_tools(old: Registry, new: Registry) -> Matching:
             pairs[tool.name] = Pair(tool, counterpart, PairKind.NAME)
             taken.add(counterpart.name)
     by_alias = {alias: t for t in new_tools for alias in t.aliases if alias not in new}
-    by_folded: dict[str, Tool] = {}
-    for t in new_tools:
-        by_folded.setdefault(t.name.casefold(), t)
+    by_folded = {t.name.casefold(): t for t in reversed(new_tools)}  # the first one wins
     for tool in old_tools:
         if tool.name in pairs:
             continue

@@ -1,17 +1,10 @@
-"""Live MCP servers as registries.
+"""Live MCP servers as registries: a server (`mcp:CMD ARGS`, `https://host/mcp`) or a
+client config that names servers, as registry sources. Each server's `tools/list` is written
+to a snapshot file in the cache directory, keyed by the server's identity, which every
+command then reads as any registry file; a cached snapshot is used until `--refresh`.
 
-A registry source may be a server rather than a file: `mcp:CMD ARGS` (started over stdio),
-`https://host/mcp` (streamable HTTP), or a client config file that names servers (Claude
-Code `.mcp.json` and `~/.claude.json`, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI).
-Each server's `tools/list` is fetched with the MCP SDK and written, as an MCP tools/list
-document, to a snapshot file in the cache directory, keyed by the server's identity (what
-is started or reached, its environment and headers, and its config entry). Every command
-then reads the snapshot as it reads any registry file: `rank`, `lint`, `prompt`, `replay
--r`, `serve` see the agent's whole surface. A cached snapshot is used until `--refresh`.
-
-Starting the commands of a client config runs code that the config names: whether it may
-is `toolsel.sources.trust`'s to decide, before anything here is called. Without leave, the
-servers are listed as written (credentials masked), and nothing is started.
+Whether the commands a client config names may be started is `toolsel.sources.trust`'s to
+decide, before anything here is called.
 """
 
 from __future__ import annotations
@@ -29,14 +22,9 @@ from toolsel.live.fetch import Failed, Listed, Timeouts
 from toolsel.live.sources import Server
 
 __all__ = [
-    "LiveSettings",
-    "Server",
-    "Timeouts",
-    "live_settings",
-    "not_connected",
-    "resolve_config",
+    "LiveSettings", "Server", "Timeouts", "live_settings", "not_connected", "resolve_config",
     "resolve_live",
-]
+]  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,34 +75,12 @@ def _strip_jsonc(text: str) -> str:
     """VS Code's and Gemini CLI's files allow // and /* */ comments and trailing commas."""
     if "//" not in text and "/*" not in text and _TRAILING_COMMA.search(text) is None:
         return text
-    out: list[str] = []
-    i, n, in_string = 0, len(text), False
-    while i < n:
-        c = text[i]
-        if in_string:
-            out.append(c)
-            if c == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-            out.append(c)
-        elif text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                i += 1
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return _STRING_OR_TRAILING_COMMA.sub(_without_comma, "".join(out))
+    stripped = _STRING_OR_COMMENT.sub(lambda m: m[0] if m[0][0] == '"' else "", text)
+    return _STRING_OR_TRAILING_COMMA.sub(_without_comma, stripped)
 
 
+#: A JSON string (to the end of the text when it is never closed), or a comment.
+_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\])*(?:"|\\?\Z)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL)
 #: A comma before a closing brace or bracket, across any whitespace (line breaks too).
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 #: The same, or a JSON string, matched whole so that a comma inside one is kept.

@@ -1,11 +1,7 @@
 """List a live MCP server's tools with the official MCP SDK's client session: `initialize`,
-then `tools/list` page by page, each step under its own deadline.
-
-A stdio server runs in a process group of its own, through toolsel's own transport
-(`toolsel.live.stdio`): its stderr is kept as a bounded tail in memory (a chatty server
-cannot fill a disk), a line on stdout that is not JSON-RPC ends the listing with that line
-named, and the whole group is stopped afterwards. What the server's own words show (its
-stderr, its errors) is masked of the values toolsel handed it (`toolsel.redact`)."""
+then `tools/list` page by page, each step under its own deadline. A stdio server runs
+through toolsel's own transport (`toolsel.live.stdio`). What the server's own words show
+(its stderr, its errors) is masked of the values toolsel handed it (`toolsel.redact`)."""
 
 from __future__ import annotations
 
@@ -53,10 +49,13 @@ def list_servers(servers: Sequence[Server], timeouts: Timeouts) -> list[Listed |
         return [Failed(s, _NO_SDK) for s in servers]
     results: list[Listed | Failed | None] = [None] * len(servers)
 
+    async def store(index: int, server: Server) -> None:
+        results[index] = await list_one(server, timeouts)
+
     async def run_all() -> None:
         async with anyio.create_task_group() as group:
             for index, server in enumerate(servers):
-                group.start_soon(_store, results, index, server, timeouts)
+                group.start_soon(store, index, server)
 
     anyio.run(run_all)
     return [
@@ -66,12 +65,6 @@ def list_servers(servers: Sequence[Server], timeouts: Timeouts) -> list[Listed |
 
 
 _NO_SDK = "listing a live MCP server needs the MCP SDK: pip install 'toolsel[mcp]'"
-
-
-async def _store(
-    results: list[Listed | Failed | None], index: int, server: Server, timeouts: Timeouts
-) -> None:
-    results[index] = await list_one(server, timeouts)
 
 
 async def list_one(server: Server, timeouts: Timeouts) -> Listed | Failed:

@@ -1,8 +1,6 @@
 """What a live registry source names: an MCP server started by a command (`mcp:CMD`), one
 reached over streamable HTTP (`https://host/mcp`), or the servers of a client's config file
-(Claude Code, Claude Desktop, Cursor, VS Code, Codex, Gemini CLI, Qwen Code, Cline, Roo
-Code, Kiro, Windsurf, opencode, Crush, Zed, Goose, Continue: `toolsel.clients` knows
-their shapes).
+(`toolsel.clients` knows their shapes).
 
 A `Server` keeps its entry as written: `${VAR}` and `${env:VAR}` are filled in only to
 start or reach it (`Server.expanded`), never for display, and what is shown of it goes
@@ -18,13 +16,10 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from toolsel.errors import RegistryError
 from toolsel.live.configfile import read_config
-
-if TYPE_CHECKING:
-    from toolsel.clients import ClientConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +261,7 @@ def _config_head(path: Path) -> bytes | None:
 
 def config_servers(path: Path) -> list[Server]:
     """The servers a client config names, in its order; disabled ones are kept, marked."""
-    from toolsel.clients import client_name
+    from toolsel.clients import client_config, client_name
 
     data = read_config(path)
     if not isinstance(data, dict):
@@ -278,26 +273,19 @@ def config_servers(path: Path) -> list[Server]:
             hint="a client config lists them under mcpServers, servers, [mcp_servers.NAME], "
             "mcp, context_servers or extensions",
         )
-    client = client_name(path, data, _shape_key(data, path))
+    found = client_config(path, data)
+    key = found.key if found is not None else "mcpServers"  # ~/.claude.json's projects
+    client = client_name(path, data, key)
     return [_entry_server(name, entry, path, client) for name, entry in tables]
-
-
-def _shape_key(data: dict[str, Any], path: Path) -> str:
-    found = _client_config(data, path)
-    return found.key if found is not None else "mcpServers"  # ~/.claude.json's projects
-
-
-def _client_config(data: dict[str, Any], path: Path) -> ClientConfig | None:
-    from toolsel.clients import client_config
-
-    return client_config(path, data)
 
 
 def _server_tables(data: dict[str, Any], path: Path) -> list[tuple[str, dict[str, Any]]]:
     """(name, entry) for each server, in the shape `toolsel.clients` finds it in, and
     ~/.claude.json's per-project `mcpServers` for the current directory (or, failing that,
     every project's)."""
-    found = _client_config(data, path)
+    from toolsel.clients import client_config
+
+    found = client_config(path, data)
     if found is not None:
         tables = list(found.servers)
         if path.name == ".claude.json":
@@ -314,21 +302,18 @@ def _claude_projects(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         return []
     here = str(Path.cwd())
     chosen = [projects[here]] if isinstance(projects.get(here), dict) else list(projects.values())
-    found: list[tuple[str, dict[str, Any]]] = []
-    seen: set[str] = set()
+    found: dict[str, dict[str, Any]] = {}  # a server's first project wins
     for project in chosen:
         table = project.get("mcpServers") if isinstance(project, dict) else None
         for name, entry in (table or {}).items():
-            if isinstance(entry, dict) and name not in seen:
-                seen.add(name)
-                found.append((str(name), entry))
-    return found
+            if isinstance(entry, dict):
+                found.setdefault(str(name), entry)
+    return list(found.items())
 
 
 def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -> Server:
     """A config entry as written: nothing is filled in here (see `Server.expanded`)."""
     text = json.dumps(entry, sort_keys=True, default=str)
-    safe = name  # as written: `Server.key` is the name its tools are namespaced by
     disabled = bool(entry.get("disabled")) or entry.get("enabled") is False
     env = {str(k): str(v) for k, v in (entry.get("env") or {}).items()}
     forwarded = entry.get("env_vars")  # Codex: names passed on from its own environment
@@ -340,14 +325,13 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
         str(k): str(v) for k, v in (entry.get("headers") or entry.get("http_headers") or {}).items()
     }
     token_env = entry.get("bearer_token_env_var")  # Codex
+    # `name` as written: `Server.key` is the name its tools are namespaced by
     common: dict[str, Any] = {
-        "origin": origin, "entry": text, "client": client, "disabled": disabled,
+        "name": name, "origin": origin, "entry": text, "client": client, "disabled": disabled,
         "env_from": passed, "token_from": token_env if isinstance(token_env, str) else None,
     }  # fmt: skip
     if isinstance(url, str) and url:
-        server = Server(
-            name=safe, transport="http", url=url, headers=tuple(sorted(headers.items())), **common
-        )
+        server = Server(transport="http", url=url, headers=tuple(sorted(headers.items())), **common)
         return replace(server, problem=_unset_problem(server))
     command: Any = entry.get("command")
     args: list[Any] = list(entry.get("args") or [])
@@ -356,14 +340,13 @@ def _entry_server(name: str, entry: dict[str, Any], origin: Path, client: str) -
     if not isinstance(command, str) or not command:
         inside = entry.get("type") in {"builtin", "platform"}  # Goose runs these itself
         return Server(
-            name=safe, transport="stdio", **common,
+            transport="stdio", **common,
             problem="a built-in extension, run inside its client" if inside
             else "the entry has neither a `command` nor a `url`",
         )  # fmt: skip
     cwd = entry.get("cwd")
     argv = (command, *(str(a) for a in args if not isinstance(a, (dict, list))))
     server = Server(
-        name=safe,
         transport="stdio",
         command=argv,
         env=tuple(sorted(env.items())),

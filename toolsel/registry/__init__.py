@@ -1,10 +1,6 @@
-"""The registry: the frozen model (`model`), the tool-list shapes it reads (`formats`) and
-where a document keeps them (`layout`), parsing with positions (`source`, over `nodes` and
-`sourcemap`), reading files (`loader`), their documents (`entries`) and tool entries
-(`tool_entry`), the parse cache (`cache`). `load_registry` is the entry point.
-
-Attributes are imported lazily, so importing the model (e.g. `Permission`) stays cheap.
-"""
+"""The registry: the frozen model, parsed with positions from files in any tool-list shape
+toolsel reads; `load_registry` is the entry point. Attributes are imported lazily, so
+importing the model (e.g. `Permission`) stays cheap."""
 
 from __future__ import annotations
 
@@ -26,26 +22,15 @@ if TYPE_CHECKING:
     from toolsel.registry.paths import expand_files
 
 __all__ = [
-    "Category",
-    "LoadProblem",
-    "Location",
-    "Permission",
-    "Registry",
-    "RegistryFile",
-    "Tool",
-    "ToolSource",
-    "expand_files",
-    "load_registry",
-    "raise_for_fatal",
-]
+    "Category", "LoadProblem", "Location", "Permission", "Registry", "RegistryFile", "Tool",
+    "ToolSource", "expand_files", "load_registry", "raise_for_fatal",
+]  # fmt: skip
 
-_LOADER = {"load_registry", "raise_for_fatal"}
+#: The module of each name not in `model`.
+_HOMES = {"load_registry": "loader", "raise_for_fatal": "loader", "expand_files": "paths"}
 
 
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'toolsel.registry' has no attribute {name!r}")
-    module = "toolsel.registry.loader" if name in _LOADER else "toolsel.registry.model"
-    if name == "expand_files":
-        module = "toolsel.registry.paths"
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(f"toolsel.registry.{_HOMES.get(name, 'model')}"), name)

@@ -1,21 +1,14 @@
 """A content-addressed cache of loaded registry files, stored as JSON (never pickle).
 
-The key is the BLAKE2b hash of the file's bytes plus the cache format version, so an edited file
-is never served stale and nothing needs invalidating. Each entry is two files: the load
-result (document, format, problems) and the position map, which is read only when a
-command needs a position.
+The key hashes the file's bytes with the cache format version, so an edited file is never
+served stale. Each entry is two files: the load result and the position map (read only when
+a command needs a position). Every cache file is sealed against truncation, damage and
+copying under another key (`seal`), and written atomically; a file that fails the check is
+rebuilt. Failures are otherwise silent: the cache only ever saves time.
 
-Every cache file is sealed (`seal`): a header names the key it was written for and the
-BLAKE2b digest of its payload. A file that is truncated, empty, altered, or copied under
-another key fails the check and is discarded and rebuilt, with a note at `-v`; cache files
-are written to a temporary file, fsynced, then renamed. Failures to read or write the cache
-are otherwise silent: the cache only ever saves time.
-
-A cache someone else could write to is never used: before any entry is read or written,
-the cache directory and every folder down to the entry must be owned by the current user
-and writable by nobody else (POSIX), and so must the entry file itself. Otherwise a warning
-says so, once, and the command runs without the cache. New folders are made 0700 and new
-files 0600.
+A cache someone else could write to is never used: the cache directory, every folder down
+to the entry and the entry itself must be the user's and writable by nobody else (POSIX);
+otherwise a warning says so, once, and the command runs without the cache.
 """
 
 from __future__ import annotations
@@ -208,13 +201,7 @@ def _warn_once(message: str) -> None:
 
 def load_entry(key: str) -> dict[str, Any] | None:
     """The cached load result for `key`, with a lazily loaded `source` map, or None."""
-    data = read_sealed(entry_path(key, ".load.json"), key)
-    if data is None:
-        return None
-    try:
-        payload = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return None
+    payload = _read_json(key, ".load.json")
     if not isinstance(payload, dict) or payload.get("format_version") != CACHE_FORMAT:
         return None
     from toolsel.registry.source import SourceMap
@@ -239,17 +226,16 @@ def store_entry(key: str, payload: dict[str, Any], source: SourceMap) -> None:
     # (TypeError), and would read such digits back as floats.
     with contextlib.suppress(OSError, TypeError, orjson.JSONEncodeError):
         write_sealed(entry_path(key, ".source.json"), key, orjson.dumps(source.to_json()))
-        write_sealed(
-            entry_path(key, ".load.json"),
-            key,
-            orjson.dumps({**payload, "format_version": CACHE_FORMAT}),
-        )
+        payload = {**payload, "format_version": CACHE_FORMAT}
+        write_sealed(entry_path(key, ".load.json"), key, orjson.dumps(payload))
 
 
 def load_json(key: str, suffix: str) -> Any:
     """Any cached JSON value, or None."""
-    if not cache_enabled():
-        return None
+    return _read_json(key, suffix) if cache_enabled() else None
+
+
+def _read_json(key: str, suffix: str) -> Any:
     data = read_sealed(entry_path(key, suffix), key)
     try:
         return orjson.loads(data) if data is not None else None

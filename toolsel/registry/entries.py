@@ -4,6 +4,7 @@ place, to the caller's `report` function; nothing here raises."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolsel.registry.formats import SEMVER, TOOLSEL, detect_entry_format
@@ -18,7 +19,20 @@ from toolsel.registry.layout import (
 )
 from toolsel.registry.model import Category, Governance, OverlayExample, ProblemKind, Tool
 from toolsel.registry.source import escape_token
-from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type, unknown_key
+from toolsel.registry.tool_entry import EntryReader, Report, ToolBuilder, json_type
+
+#: A list of tools in a shape toolsel does not read (its schemas under a key such as `schema`).
+_FOREIGN = (
+    "these tools keep their input schema under `{}`, a tool-list shape toolsel does not read "
+    "(it reads toolsel, OpenAI, Anthropic, MCP, Gemini and Docker catalog lists); convert the "
+    "file, or rename the key to `parameters`"
+)
+#: A catalogue of MCP servers (entries that say how to launch a server, or nest its tools).
+_SERVERS = (
+    "these entries are MCP servers (`{}`), not tools: a catalogue of servers is not a "
+    "registry; lint a server's tools with -r 'mcp:COMMAND', or a client config (.mcp.json) "
+    "with --connect"
+)
 
 
 class DocumentReader(EntryReader):
@@ -45,13 +59,8 @@ class DocumentReader(EntryReader):
             self._shape_problem(document)
             return "unknown"
         for pointer, kind in located.builtins:
-            self._problem(
-                ProblemKind.BUILTIN_TOOL,
-                f"{kind} is a built-in tool the provider runs itself; toolsel lists it but "
-                "does not rank, check or emit it",
-                pointer,
-                fatal=False,
-            )
+            why = f"{kind} is a built-in tool the provider runs itself; toolsel lists it but does not rank, check or emit it"
+            self._problem(ProblemKind.BUILTIN_TOOL, why, pointer, fatal=False)
         formats = [
             detect_entry_format(e, gemini=g) for _, e, g in located.entries if isinstance(e, dict)
         ]
@@ -59,7 +68,10 @@ class DocumentReader(EntryReader):
         if (
             formats
             and all(f is TOOLSEL for f in formats)
-            and (self._foreign(located.entries) or self._servers(located.entries))
+            and (
+                self._refused(located.entries, foreign_schema_key, _FOREIGN)
+                or self._refused(located.entries, server_entry_key, _SERVERS)
+            )
         ):
             return "unknown"
         if isinstance(document, dict) and file_format == TOOLSEL.name:
@@ -71,36 +83,15 @@ class DocumentReader(EntryReader):
                 self.tools.append(tool)
         return file_format
 
-    def _foreign(self, entries: list[tuple[str, Any, bool]]) -> bool:
-        """A list of tools in a shape toolsel does not read (its schemas under a key such as
-        `schema`): refused by name, once, rather than read as tools without parameters."""
+    def _refused(
+        self, entries: list[tuple[str, Any, bool]], find: Callable[[Any], str | None], says: str
+    ) -> bool:
+        """Refuses a list by the first entry with a key `find` names (saying `says` of it,
+        once) rather than read its entries as tools."""
         for pointer, entry, _ in entries:
-            key = foreign_schema_key(entry)
+            key = find(entry)
             if key is not None:
-                self._shape(
-                    f"these tools keep their input schema under `{key}`, a tool-list shape "
-                    "toolsel does not read (it reads toolsel, OpenAI, Anthropic, MCP, Gemini and "
-                    "Docker catalog lists); convert the file, or rename the key to `parameters`",
-                    f"{pointer}/{escape_token(key)}",
-                    key=True,
-                )
-                return True
-        return False
-
-    def _servers(self, entries: list[tuple[str, Any, bool]]) -> bool:
-        """A catalogue of MCP servers (entries that say how to launch a server, or nest the
-        server's own tool list): refused by name, once, rather than read as tools named
-        after the servers."""
-        for pointer, entry, _ in entries:
-            key = server_entry_key(entry)
-            if key is not None:
-                self._shape(
-                    f"these entries are MCP servers (`{key}`), not tools: a catalogue of servers "
-                    "is not a registry; lint a server's tools with -r 'mcp:COMMAND', or a "
-                    "client config (.mcp.json) with --connect",
-                    f"{pointer}/{escape_token(key)}",
-                    key=True,
-                )
+                self._shape(says.format(key), f"{pointer}/{escape_token(key)}", key=True)
                 return True
         return False
 
@@ -108,75 +99,56 @@ class DocumentReader(EntryReader):
         """An examples overlay: `examples: {tool: [prompt, ...]}`. It gives tools defined
         elsewhere more example prompts, and defines no tool. Every wrong value is a
         problem at its position; nothing is dropped silently."""
-        for key in document:
-            if key not in OVERLAY_KEYS and not key.startswith("x-"):
-                unknown_key(self._problem, key, "/" + escape_token(key), OVERLAY_KEYS, None)
+        self._unknown_keys(document, OVERLAY_KEYS, "")
         if "governance" in document:
-            self._read_governance(document["governance"])
+            self._read_governance(document)
         if "examples" not in document:
             return
-        examples = document["examples"]
-        if not isinstance(examples, dict):
-            self._shape(
-                f"`examples` must map tool names to lists of prompts, got {json_type(examples)}",
-                "/examples",
-            )
-            return
-        for name, prompts in examples.items():
-            pointer = "/examples/" + escape_token(str(name))
-            if not isinstance(prompts, list):
-                self._shape(
-                    f"examples of {name!r} must be a list of prompts, got {json_type(prompts)}",
-                    pointer,
-                    tool=str(name),
-                )
-                continue
+        by_tool = self._by_tool(
+            document, "examples", list, "to lists of prompts", "a list of prompts"
+        )
+        for name, prompts, pointer in by_tool:
             for index, prompt in enumerate(prompts):
-                if not isinstance(prompt, str) or not prompt.strip():
+                where = f"{pointer}/{index}"
+                if isinstance(prompt, str) and prompt.strip():
+                    self.overlay.append(OverlayExample(name, prompt, self.display, where))
+                else:
                     self._shape(
                         f"example {index + 1} of {name!r} must be a non-empty string, got {json_type(prompt)}",
-                        f"{pointer}/{index}",
-                        tool=str(name),
+                        where,
+                        tool=name,
                     )
-                    continue
-                self.overlay.append(
-                    OverlayExample(str(name), prompt, self.display, f"{pointer}/{index}")
-                )
 
-    def _read_governance(self, governance: Any) -> None:
+    def _read_governance(self, document: dict[str, Any]) -> None:
         """A governance overlay: `governance: {tool or glob: {permission: ..., ...}}` gives
         tools defined elsewhere (an MCP server's, an OpenAI list's) the fields their format
         cannot hold. Each entry is checked as a tool entry's fields are, at its position."""
-        if not isinstance(governance, dict):
-            self._shape(
-                "`governance` must map tool names (or globs such as mcp__github__*) to "
-                f"fields, got {json_type(governance)}",
-                "/governance",
-            )
-            return
-        for name, fields in governance.items():
-            pointer = "/governance/" + escape_token(str(name))
-            if not isinstance(fields, dict):
-                self._shape(
-                    f"governance of {name!r} must be a mapping of fields "
-                    f"({', '.join(GOVERNANCE_FIELDS[:3])}, ...), got {json_type(fields)}",
-                    pointer,
-                    tool=str(name),
-                )
-                continue
+        whole = "(or globs such as mcp__github__*) to fields"
+        says = f"a mapping of fields ({', '.join(GOVERNANCE_FIELDS[:3])}, ...)"
+        for name, fields, pointer in self._by_tool(document, "governance", dict, whole, says):
             known = {k: v for k, v in fields.items() if k in GOVERNANCE_FIELDS}
-            for key in fields:
-                if key not in known and not str(key).startswith("x-"):
-                    unknown_key(
-                        self._problem,
-                        str(key),
-                        f"{pointer}/{escape_token(str(key))}",
-                        GOVERNANCE_FIELDS,
-                        str(name),
-                    )
-            values = self._checked_fields(str(name), known, pointer)
+            self._unknown_keys(fields, GOVERNANCE_FIELDS, pointer, name)
+            values = self._checked_fields(name, known, pointer)
             if values:
-                self.governance.append(Governance(str(name), values, self.display, pointer))
+                self.governance.append(Governance(name, values, self.display, pointer))
+
+    def _by_tool(
+        self, document: dict[str, Any], key: str, kind: type, whole: str, says: str
+    ) -> Iterator[tuple[str, Any, str]]:
+        """(tool name, value, pointer) of each entry of the mapping under `key` whose value is
+        a `kind`; any other value is a problem (it must be what `says` says), as is a `key`
+        that maps no tool names (`whole`: to what)."""
+        mapping = document[key]
+        if not isinstance(mapping, dict):
+            self._shape(f"`{key}` must map tool names {whole}, got {json_type(mapping)}", f"/{key}")
+            return
+        for name, value in mapping.items():
+            pointer = f"/{key}/{escape_token(str(name))}"
+            if isinstance(value, kind):
+                yield str(name), value, pointer
+            else:
+                got = json_type(value)
+                self._shape(f"{key} of {name!r} must be {says}, got {got}", pointer, tool=str(name))
 
     def _checked_fields(
         self, name: str, known: dict[str, Any], pointer: str
@@ -228,23 +200,13 @@ class DocumentReader(EntryReader):
             )
 
     def _check_top_level(self, document: dict[str, Any]) -> None:
-        for key in document:
-            if key not in TOP_LEVEL_KEYS and not key.startswith("x-"):
-                unknown_key(
-                    self._problem, key, "/" + escape_token(key), TOP_LEVEL_KEYS, None, shared=True
-                )
+        self._unknown_keys(document, TOP_LEVEL_KEYS, "", shared=True)
         version = document.get("version", 1)
         if isinstance(version, str) and SEMVER.fullmatch(version):
             # a manifest's or tool pack's own release (`version: "1.0.0"`), not toolsel's
             # format version (the integer 1): its tools are read as usual
-            self._problem(
-                ProblemKind.UNREAD_KEY,
-                f"`version: {version}` is this file's own release, not toolsel's format "
-                "version (`version: 1`); read as format 1",
-                "/version",
-                key=True,
-                fatal=False,
-            )
+            why = f"`version: {version}` is this file's own release, not toolsel's format version (`version: 1`); read as format 1"
+            self._problem(ProblemKind.UNREAD_KEY, why, "/version", key=True, fatal=False)
         elif version != 1 or isinstance(version, bool):
             self._shape(
                 f"unsupported registry `version: {version!r}`; use `version: 1`", "/version"
@@ -265,15 +227,7 @@ class DocumentReader(EntryReader):
                 )
                 description = ""
             elif isinstance(body, dict):
-                for key in body:
-                    if key != "description" and not key.startswith("x-"):
-                        unknown_key(
-                            self._problem,
-                            key,
-                            f"{pointer}/{escape_token(key)}",
-                            ("description",),
-                            None,
-                        )
+                self._unknown_keys(body, ("description",), pointer)
             if not isinstance(description, str):
                 self._problem(
                     ProblemKind.SHAPE, f"category {name!r}: `description` must be a string", pointer

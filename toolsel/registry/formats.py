@@ -13,29 +13,14 @@ from typing import Any
 
 # Canonical toolsel fields and the JSON type each must have ("list" means a list of strings).
 FIELD_TYPES: dict[str, str] = {
-    "name": "string",
-    "description": "string",
-    "parameters": "object",
-    "category": "string",
-    "permission": "string",
-    "tags": "list",
-    "requires": "list",
-    "conflicts": "list",
-    "aliases": "list",
-    "version": "string",
-    "deprecated": "boolean",
-    "deprecated_by": "string",
-    "display_name": "string",
-    "search_hint": "string",
-    "always_include": "boolean",
-    "defer_loading": "boolean",
-    "parent_task": "boolean",
-    "strict": "boolean",
-    "annotations": "object",
-    "output_schema": "object",
-    "examples": "list",
+    "name": "string", "description": "string", "parameters": "object", "category": "string",
+    "permission": "string", "tags": "list", "requires": "list", "conflicts": "list",
+    "aliases": "list", "version": "string", "deprecated": "boolean", "deprecated_by": "string",
+    "display_name": "string", "search_hint": "string", "always_include": "boolean",
+    "defer_loading": "boolean", "parent_task": "boolean", "strict": "boolean",
+    "annotations": "object", "output_schema": "object", "examples": "list",
     "x-toolsel-ignore": "list",
-}
+}  # fmt: skip
 
 #: A Semantic Versioning 2.0 version (semver.org's own regular expression).
 SEMVER = re.compile(
@@ -110,21 +95,12 @@ ANTHROPIC = EntryFormat(
         "defer_loading": "/defer_loading",
     },
     {
-        "": frozenset(
-            {
-                "name",
-                "description",
-                "input_schema",
-                "type",
-                "cache_control",
-                "strict",
-                "defer_loading",
-                "input_examples",
-                "allowed_callers",
-            }
-        )
+        "": frozenset({
+            "name", "description", "input_schema", "type", "cache_control", "strict",
+            "defer_loading", "input_examples", "allowed_callers",
+        })
     },
-)
+)  # fmt: skip
 
 MCP = EntryFormat(
     "mcp",
@@ -138,21 +114,12 @@ MCP = EntryFormat(
         "annotations": "/annotations",
     },
     {
-        "": frozenset(
-            {
-                "name",
-                "title",
-                "description",
-                "inputSchema",
-                "outputSchema",
-                "annotations",
-                "icons",
-                "_meta",
-                "execution",
-            }
-        ),
+        "": frozenset({
+            "name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons",
+            "_meta", "execution",
+        }),
     },
-)
+)  # fmt: skip
 
 #: OpenAI's free-form client tools: the model writes plain text (or text in a grammar),
 #: not JSON arguments, so there is no schema to check.
@@ -179,16 +146,8 @@ DOCKER_CATALOG = EntryFormat(
 DOCKER_ARGUMENT_KEYS = frozenset({"name", "type", "desc", "description", "optional", "items"})
 
 _GEMINI_KEYS = frozenset(
-    {
-        "name",
-        "description",
-        "parameters",
-        "parametersJsonSchema",
-        "response",
-        "responseJsonSchema",
-        "behavior",
-    }
-)
+    {"name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema", "behavior"}
+)  # fmt: skip
 GEMINI = EntryFormat(
     "gemini",
     "Gemini function declarations",
@@ -205,36 +164,18 @@ GEMINI_JSON_SCHEMA = EntryFormat(
 #: Keywords outside the OpenAPI 3.0 `Schema` subset Gemini's `parameters` accepts (its API
 #: answers 'Unknown name "$schema"'); such schemas go in `parametersJsonSchema` instead.
 GEMINI_UNSUPPORTED = (
-    "$schema",
-    "oneOf",
-    "allOf",
-    "not",
-    "const",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "uniqueItems",
-    "patternProperties",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
+    "$schema", "oneOf", "allOf", "not", "const", "exclusiveMinimum", "exclusiveMaximum",
+    "uniqueItems", "patternProperties", "if", "then", "else", "dependentRequired",
     "dependentSchemas",
-)
+)  # fmt: skip
 
 ENTRY_FORMATS = {
     f.name: f
     for f in (
-        TOOLSEL,
-        OPENAI_CHAT,
-        OPENAI_RESPONSES,
-        OPENAI_CUSTOM,
-        ANTHROPIC,
-        MCP,
-        GEMINI,
-        GEMINI_JSON_SCHEMA,
-        DOCKER_CATALOG,
+        TOOLSEL, OPENAI_CHAT, OPENAI_RESPONSES, OPENAI_CUSTOM, ANTHROPIC, MCP, GEMINI,
+        GEMINI_JSON_SCHEMA, DOCKER_CATALOG,
     )
-}
+}  # fmt: skip
 # field pointers split once (none of them needs ~ escaping)
 _PATHS = {
     f.name: {field: tuple(pointer[1:].split("/")) for field, pointer in f.fields.items()}
@@ -342,13 +283,8 @@ def mcp_permission(annotations: Any) -> str:
 
 #: Gemini's `Type` enum (OpenAPI 3.0 types, upper case in its own docs and SDKs).
 _GEMINI_TYPES = {
-    "STRING": "string",
-    "NUMBER": "number",
-    "INTEGER": "integer",
-    "BOOLEAN": "boolean",
-    "ARRAY": "array",
-    "OBJECT": "object",
-    "NULL": "null",
+    kind.upper(): kind
+    for kind in ("string", "number", "integer", "boolean", "array", "object", "null")
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,9 @@ def load_registry(
         server = expanded.namespaces.get(path)
         tools.extend(namespace(loaded.tools, server) if server else loaded.tools)
         overlays.extend(
-            [_prefixed(e, server) for e in loaded.overlay] if server else loaded.overlay
+            [replace(e, tool=_prefixed(f"mcp__{server}__", e.tool)) for e in loaded.overlay]
+            if server
+            else loaded.overlay
         )
         for category in loaded.categories:
             categories.setdefault(category.name, category)
@@ -100,8 +102,6 @@ def load_registry(
 def namespace(tools: list[Tool], server: str) -> list[Tool]:
     """Tools renamed as Claude Code names an MCP server's tools, `mcp__<server>__<tool>`;
     their `requires` and `conflicts` on one another follow."""
-    from dataclasses import replace
-
     prefix = f"mcp__{server}__"
     own = {t.name for t in tools}
 
@@ -111,7 +111,7 @@ def namespace(tools: list[Tool], server: str) -> list[Tool]:
     return [
         replace(
             t,
-            name=t.name if t.name.startswith(prefix) else prefix + t.name,
+            name=_prefixed(prefix, t.name),
             requires=renamed(t.requires),
             conflicts=renamed(t.conflicts),
         )
@@ -145,33 +145,16 @@ def _governed(
     for entry, hit in zip(governance, used, strict=True):
         if hit:
             continue
-        line, column = _position(sources.get(entry.file), entry.pointer)
-        problems.append(
-            LoadProblem(
-                ProblemKind.SHAPE,
-                f"governance for {entry.pattern!r} names no tool in the registry"
-                f"{did_you_mean(entry.pattern, names)}",
-                entry.file,
-                entry.pointer,
-                line,
-                column,
-                tool=entry.pattern,
-                fatal=False,
-            )
-        )
+        source = sources.get(entry.file)
+        line, column = (1, 1) if source is None else source.locate(entry.pointer, key=True)
+        why = f"governance for {entry.pattern!r} names no tool in the registry{did_you_mean(entry.pattern, names)}"
+        where = (entry.file, entry.pointer, line, column)
+        problems.append(LoadProblem(ProblemKind.SHAPE, why, *where, entry.pattern, fatal=False))
     return out
 
 
-def _position(source: SourceMap | None, pointer: str) -> tuple[int, int]:
-    return (1, 1) if source is None else source.locate(pointer, key=True)
-
-
-def _prefixed(example: OverlayExample, server: str) -> OverlayExample:
-    from dataclasses import replace
-
-    prefix = f"mcp__{server}__"
-    name = example.tool if example.tool.startswith(prefix) else prefix + example.tool
-    return replace(example, tool=name)
+def _prefixed(prefix: str, name: str) -> str:
+    return name if name.startswith(prefix) else prefix + name
 
 
 def raise_for_duplicates(registry: Registry) -> None:
@@ -202,16 +185,16 @@ def raise_for_fatal(registry: Registry) -> None:
         )
 
 
+@dataclass(slots=True)
 class _LoadedFile:
     """One file's share of a registry."""
 
-    def __init__(self, file: RegistryFile) -> None:
-        self.file = file
-        self.tools: list[Tool] = []
-        self.categories: list[Category] = []
-        self.problems: list[LoadProblem] = []
-        self.overlay: list[OverlayExample] = []
-        self.governance: list[Governance] = []
+    file: RegistryFile
+    tools: list[Tool] = field(default_factory=list)
+    categories: list[Category] = field(default_factory=list)
+    problems: list[LoadProblem] = field(default_factory=list)
+    overlay: list[OverlayExample] = field(default_factory=list)
+    governance: list[Governance] = field(default_factory=list)
 
 
 class _FileLoader:
@@ -241,18 +224,16 @@ class _FileLoader:
                 log.info("%s: discarded a cache entry that does not add up", self.display)
         parsed = self._parse(data) if data is not None else None
         if parsed is None:
-            loaded = _LoadedFile(RegistryFile(self.display, "unknown", None, self.source, 0))
-            loaded.problems = list(self.problems)
-            return loaded
+            unread = RegistryFile(self.display, "unknown", None, self.source, 0)
+            return _LoadedFile(unread, problems=list(self.problems))
         self.source, self.comments = parsed.source, parsed.comments
         for dup in parsed.duplicate_keys:
-            self._problem(
-                ProblemKind.DUPLICATE_KEY,
+            why = (
                 f"duplicate key {dup.key!r} (first defined on line {dup.first_line}); "
-                "YAML keeps only the last one, remove one of them",
-                dup.pointer,
-                line=dup.line,
-                column=dup.column,
+                "YAML keeps only the last one, remove one of them"
+            )
+            self._problem(
+                ProblemKind.DUPLICATE_KEY, why, dup.pointer, line=dup.line, column=dup.column
             )
         loaded = self._read(parsed.value, validate=True)
         if key:
@@ -262,16 +243,13 @@ class _FileLoader:
     def _read(self, document: Any, *, validate: bool) -> _LoadedFile:
         reader = DocumentReader(self.display, self._problem)
         fmt_name = reader.read(document, validate=validate)
-        loaded = _LoadedFile(
-            RegistryFile(
-                self.display, fmt_name, document, self.source, len(reader.tools), self.comments
-            )
+        file = RegistryFile(
+            self.display, fmt_name, document, self.source, len(reader.tools), self.comments
         )
-        loaded.tools, loaded.categories = reader.tools, reader.categories
-        loaded.overlay = reader.overlay
-        loaded.governance = reader.governance
-        loaded.problems = sorted(self.problems, key=lambda p: (p.line, p.column))
-        return loaded
+        problems = sorted(self.problems, key=lambda p: (p.line, p.column))
+        return _LoadedFile(
+            file, reader.tools, reader.categories, problems, reader.overlay, reader.governance
+        )
 
     def _from_cache(self, entry: dict[str, Any]) -> _LoadedFile:
         self.source = entry["source"]
@@ -305,13 +283,8 @@ class _FileLoader:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-            self._problem(
-                ProblemKind.UNREADABLE,
-                f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8",
-                "",
-                line=line,
-                column=column,
-            )
+            why = f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8"
+            self._problem(ProblemKind.UNREADABLE, why, "", line=line, column=column)
             return None
         if not text.strip():
             self._problem(ProblemKind.SHAPE, "file is empty; a registry needs a `tools:` list", "")
@@ -319,13 +292,8 @@ class _FileLoader:
         try:
             return parse_text(text, is_json=self.path.suffix.lower() in (".json", ".jsonl"))
         except SourceSyntaxError as exc:
-            self._problem(
-                ProblemKind.UNREADABLE,
-                f"cannot parse: {exc.message}",
-                "",
-                line=exc.line,
-                column=exc.column,
-            )
+            why = f"cannot parse: {exc.message}"
+            self._problem(ProblemKind.UNREADABLE, why, "", line=exc.line, column=exc.column)
             return None
 
     def _problem(

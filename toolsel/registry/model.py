@@ -225,10 +225,7 @@ class Registry:
         return list(self._by_name)
 
     def file(self, path: str) -> RegistryFile | None:
-        for registry_file in self.files:
-            if registry_file.path == path:
-                return registry_file
-        return None
+        return next((f for f in self.files if f.path == path), None)
 
     def locate(self, file: str, pointer: str, *, key: bool = False) -> Location:
         registry_file = self.file(file)

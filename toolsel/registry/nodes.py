@@ -98,19 +98,20 @@ def check_alias_expansion(root: Node, text_length: int) -> None:
             if too_big
             else f"{_human_count(expanded)} nodes"
         )
-        raise SourceSyntaxError(
+        raise _error_at(
+            root,
             f"YAML aliases expand this {_human_count(text_length)}-character file into {amount} "
             "(an alias bomb?); refusing to expand; inline the repeated blocks instead",
-            root.start_mark.line + 1,
-            root.start_mark.column + 1,
         )
 
 
 def _recursive(node: Node) -> NoReturn:
+    raise _error_at(node, "recursive YAML alias (an anchor refers to itself)")
+
+
+def _error_at(node: Node, message: str) -> SourceSyntaxError:
     mark = node.start_mark
-    raise SourceSyntaxError(
-        "recursive YAML alias (an anchor refers to itself)", mark.line + 1, mark.column + 1
-    )
+    return SourceSyntaxError(message, mark.line + 1, mark.column + 1)
 
 
 def _human_count(n: int) -> str:
@@ -143,12 +144,10 @@ class Walker:
         while stack:
             node, container, pointer, depth = stack.pop()
             if depth > MAX_NESTING:
-                mark = node.start_mark
-                raise SourceSyntaxError(
+                raise _error_at(
+                    node,
                     f"nesting is more than {MAX_NESTING} levels deep; toolsel reads at most "
                     f"{MAX_NESTING} (real tool schemas stay far below)",
-                    mark.line + 1,
-                    mark.column + 1,
                 )
             if isinstance(node, SequenceNode):
                 for index, child in enumerate(node.value):
@@ -163,15 +162,9 @@ class Walker:
                     child_pointer = f"{pointer}/{escape_token(key)}"
                     mark = key_node.start_mark
                     if key in container:
-                        self.duplicates.append(
-                            DuplicateKey(
-                                child_pointer,
-                                key,
-                                mark.line + 1,
-                                mark.column + 1,
-                                self.keys[child_pointer][0],
-                            )
-                        )
+                        line, first = mark.line + 1, self.keys[child_pointer][0]
+                        duplicate = DuplicateKey(child_pointer, key, line, mark.column + 1, first)
+                        self.duplicates.append(duplicate)
                     self.keys[child_pointer] = (mark.line + 1, mark.column + 1)
                     value = self._start(child, child_pointer)
                     container[key] = value
@@ -201,10 +194,7 @@ class Walker:
         seen: set[str] = set()
         for source in sources:
             if not isinstance(source, MappingNode):
-                mark = source.start_mark
-                raise SourceSyntaxError(
-                    "a merge key (<<) must refer to a mapping", mark.line + 1, mark.column + 1
-                )
+                raise _error_at(source, "a merge key (<<) must refer to a mapping")
             for key_node, child in source.value:
                 key = _key_text(key_node)
                 if key not in explicit and key not in seen:
@@ -216,8 +206,7 @@ class Walker:
         try:
             return _json_number(self._typed(node))
         except _NotJson as refused:
-            mark = node.start_mark
-            raise SourceSyntaxError(str(refused), mark.line + 1, mark.column + 1) from None
+            raise _error_at(node, str(refused)) from None
 
     def _typed(self, node: ScalarNode) -> Any:
         tag = node.tag

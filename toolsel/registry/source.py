@@ -24,17 +24,9 @@ from toolsel.registry.sourcemap import (
 )
 
 __all__ = [
-    "Comment",
-    "DuplicateKey",
-    "ParsedDocument",
-    "SourceMap",
-    "SourceSyntaxError",
-    "escape_token",
-    "join_pointer",
-    "parse_text",
-    "split_pointer",
-    "unescape_token",
-]
+    "Comment", "DuplicateKey", "ParsedDocument", "SourceMap", "SourceSyntaxError", "escape_token",
+    "join_pointer", "parse_text", "split_pointer", "unescape_token",
+]  # fmt: skip
 
 # JSON writes characters outside the BMP as escaped surrogate pairs, which libyaml rejects.
 _SURROGATE_PAIR = re.compile(

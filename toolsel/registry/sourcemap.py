@@ -47,29 +47,25 @@ class SourceMap:
         self._keys = keys
         self._loader = loader
 
-    def _load(self) -> None:
-        loaded = self._loader() if self._loader else None
-        self._values = loaded.values if loaded else {}
-        self._keys = loaded.keys if loaded else {}
-        self._loader = None
+    def _tables(self) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+        if self._values is None or self._keys is None:
+            loaded = self._loader() if self._loader else None
+            self._values = loaded.values if loaded else {}
+            self._keys = loaded.keys if loaded else {}
+            self._loader = None
+        return self._values, self._keys
 
     @property
     def values(self) -> dict[str, tuple[int, int]]:
-        if self._values is None:
-            self._load()
-        assert self._values is not None
-        return self._values
+        return self._tables()[0]
 
     @property
     def keys(self) -> dict[str, tuple[int, int]]:
-        if self._keys is None:
-            self._load()
-        assert self._keys is not None
-        return self._keys
+        return self._tables()[1]
 
     def locate(self, pointer: str, *, key: bool = False) -> tuple[int, int]:
         """Position of `pointer`, or of its nearest existing ancestor when it does not exist."""
-        values, keys = self.values, self.keys
+        values, keys = self._tables()
         current = pointer
         while True:
             if key and current in keys:

@@ -3,7 +3,7 @@ is reported, with its place, to the caller's `report` function; nothing here rai
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Any, Protocol
 
 from toolsel.registry.formats import (
@@ -52,6 +52,41 @@ class EntryReader:
     def _shape(self, message: str, pointer: str, **details: Any) -> None:
         self._problem(ProblemKind.SHAPE, message, pointer, **details)
 
+    def _unknown_keys(
+        self,
+        mapping: dict[str, Any],
+        allowed: Collection[str],
+        pointer: str,
+        tool: str | None = None,
+        *,
+        shared: bool = False,
+    ) -> None:
+        """Each key of `mapping` at `pointer` that is not `allowed` (nor an `x-` extension).
+        An unknown key is TS006, a mistake. In a place other tools' files share (a tool
+        entry, a tool list's top level), only a likely typo of a key the shape reads is;
+        any other key there is that file's own metadata (a manifest's `name`, MCP's `title`,
+        a project's `command`), noted as TS011. Overlays and governance are toolsel's own."""
+        for key in mapping:
+            if key in allowed or str(key).startswith("x-"):
+                continue
+            typo = typo_of(key, allowed) if shared else None
+            if shared and typo is None:
+                kind, message = ProblemKind.UNREAD_KEY, f"toolsel does not read {key!r} here"
+            elif shared:
+                kind, message = (
+                    ProblemKind.UNKNOWN_KEY,
+                    f"unknown key {key!r} (did you mean {typo!r}?)",
+                )
+            else:
+                kind, message = (
+                    ProblemKind.UNKNOWN_KEY,
+                    f"unknown key {key!r}{did_you_mean(key, allowed)}",
+                )
+            where = f"{pointer}/{escape_token(key)}"
+            self._problem(
+                kind, f"{message}; its value is ignored", where, tool=tool, key=True, fatal=False
+            )
+
 
 class ToolBuilder(EntryReader):
     """Turns tool entries into Tools, reporting what is wrong on the way."""
@@ -65,12 +100,8 @@ class ToolBuilder(EntryReader):
         self._check_keys(entry, fmt, pointer)
         name = fmt.value(entry, "name")
         if name is None:
-            self._problem(
-                ProblemKind.MISSING_FIELD,
-                "tool has no `name`; every tool needs a unique name",
-                pointer,
-                key=True,
-            )
+            why = "tool has no `name`; every tool needs a unique name"
+            self._problem(ProblemKind.MISSING_FIELD, why, pointer, key=True)
             return None
         if not isinstance(name, str):
             self._shape(
@@ -85,17 +116,10 @@ class ToolBuilder(EntryReader):
         }
         if fmt.name == "docker-catalog":
             values["parameters"] = self._docker_arguments(entry, pointer, name)
-        description = values.get("description")
-        if description is None:
-            self._problem(
-                ProblemKind.MISSING_FIELD,
-                "tool has no `description`; the model has nothing to select it by",
-                pointer,
-                tool=name,
-                key=True,
-            )
-            description = ""
-        values["description"] = description
+        if values.get("description") is None:
+            why = "tool has no `description`; the model has nothing to select it by"
+            self._problem(ProblemKind.MISSING_FIELD, why, pointer, tool=name, key=True)
+            values["description"] = ""
         permission = self._permission(entry, fmt, values, pointer, name)
         return self._tool(name, values, permission, fmt, pointer, entry)
 
@@ -178,29 +202,23 @@ class ToolBuilder(EntryReader):
                     tool=tool,
                 )
                 return [str(value)] if isinstance(value, (str, int, float)) else None
-            kept = []
             for index, item in enumerate(value):
-                if isinstance(item, str):
-                    kept.append(item)
-                else:
+                if not isinstance(item, str):
                     self._shape(
                         f"`{field}` items must be strings, got {json_type(item)}",
                         f"{field_pointer}/{index}",
                         tool=tool,
                     )
-            return kept
+            return [item for item in value if isinstance(item, str)]
         if not _is_type(value, expected):
-            hint = (
-                "; quote it" if expected == "string" and not isinstance(value, (dict, list)) else ""
-            )
+            quotable = expected == "string" and not isinstance(value, (dict, list))
             self._shape(
-                f"`{field}` must be {_article(expected)}, got {json_type(value)}{hint}",
+                f"`{field}` must be {_article(expected)}, got {json_type(value)}"
+                + ("; quote it" if quotable else ""),
                 field_pointer,
                 tool=tool,
             )
-            return (
-                str(value) if expected == "string" and not isinstance(value, (dict, list)) else None
-            )
+            return str(value) if quotable else None
         return value
 
     def _docker_arguments(self, entry: dict[str, Any], pointer: str, tool: str) -> Any:
@@ -217,16 +235,7 @@ class ToolBuilder(EntryReader):
                     "a Docker catalog argument must be a mapping with a `name`", where, tool=tool
                 )
                 continue
-            for key in argument:
-                if key not in DOCKER_ARGUMENT_KEYS and not str(key).startswith("x-"):
-                    unknown_key(
-                        self._problem,
-                        key,
-                        f"{where}/{escape_token(key)}",
-                        DOCKER_ARGUMENT_KEYS,
-                        tool,
-                        shared=True,
-                    )
+            self._unknown_keys(argument, DOCKER_ARGUMENT_KEYS, where, tool, shared=True)
             kept.append(argument)
         return docker_parameters(kept)
 
@@ -262,43 +271,7 @@ class ToolBuilder(EntryReader):
             mapping = _dig(entry, relative) if relative else entry
             if not isinstance(mapping, dict):
                 continue
-            for key in mapping:
-                if key in allowed or str(key).startswith("x-"):
-                    continue
-                unknown_key(
-                    self._problem,
-                    key,
-                    f"{pointer}{relative}/{escape_token(key)}",
-                    allowed,
-                    tool,
-                    shared=True,
-                )
-
-
-def unknown_key(
-    report: Report,
-    key: str,
-    pointer: str,
-    allowed: Iterable[str],
-    tool: str | None,
-    *,
-    shared: bool = False,
-) -> None:
-    """An unknown key is TS006, a mistake. In a place other tools' files share (a tool
-    entry, a tool list's top level), only a likely typo of a key the shape reads is;
-    any other key there is that file's own metadata (a manifest's `name`, MCP's `title`,
-    a project's `command`), noted as TS011. Overlays and governance are toolsel's own."""
-    typo = typo_of(key, allowed) if shared else None
-    if shared and typo is None:
-        kind, message = ProblemKind.UNREAD_KEY, f"toolsel does not read {key!r} here"
-    elif shared:
-        kind, message = ProblemKind.UNKNOWN_KEY, f"unknown key {key!r} (did you mean {typo!r}?)"
-    else:
-        kind, message = (
-            ProblemKind.UNKNOWN_KEY,
-            f"unknown key {key!r}{did_you_mean(key, allowed)}",
-        )
-    report(kind, f"{message}; its value is ignored", pointer, tool=tool, key=True, fatal=False)
+            self._unknown_keys(mapping, allowed, pointer + relative, tool, shared=True)
 
 
 def _dig(entry: dict[str, Any], relative: str) -> Any:
@@ -317,13 +290,10 @@ def _mcp_annotation_title(values: dict[str, Any]) -> str | None:
 
 
 def _is_type(value: Any, expected: str) -> bool:
-    if expected == "string":
-        return isinstance(value, str)
-    if expected == "boolean":
-        return isinstance(value, bool)
-    if expected == "object":
-        return isinstance(value, dict)
-    return True
+    return isinstance(value, _PYTHON_TYPES.get(expected, object))
+
+
+_PYTHON_TYPES: dict[str, type] = {"string": str, "boolean": bool, "object": dict}
 
 
 def _article(kind: str) -> str:
@@ -333,14 +303,14 @@ def _article(kind: str) -> str:
 def json_type(value: Any) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
     return type(value).__name__
+
+
+#: bool before the numbers: a bool is an int to Python
+_JSON_TYPES = (
+    (bool, "a boolean"), ((int, float), "a number"), (str, "a string"), (dict, "a mapping"),
+    (list, "a list"),
+)  # fmt: skip

@@ -46,15 +46,12 @@ def registry_files(
     """The registry files `paths` names (see the module's docstring); without paths, the
     project's registry, else the bundled example. With `namespace`, every file's tools are
     named as Claude Code names an MCP server's, after the file's server or name."""
-    if isinstance(paths, FileList):
-        return paths.namespaced() if namespace else paths
-    if paths is None:
-        paths = default_registry_paths()
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    named_by = paths.named_by if isinstance(paths, ConfiguredPaths) else None
-    files = expand(paths, named_by=named_by)
-    return files.namespaced() if namespace else files
+    if not isinstance(paths, FileList):
+        paths = default_registry_paths() if paths is None else paths
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+        named_by = paths.named_by if isinstance(paths, ConfiguredPaths) else None
+        paths = expand(paths, named_by=named_by)
+    return paths.namespaced() if namespace else paths
 
 
 def load_registry(
@@ -220,13 +217,6 @@ def default_registry_paths(start: Path | None = None) -> list[Path]:
 
 
 __all__ = [
-    "NO_REGISTRY",
-    "REGISTRY_SUFFIXES",
-    "ConfiguredPaths",
-    "bundled_registry",
-    "default_registry_paths",
-    "expand",
-    "load_registry",
-    "project_registry_paths",
-    "registry_files",
-]
+    "NO_REGISTRY", "REGISTRY_SUFFIXES", "ConfiguredPaths", "bundled_registry",
+    "default_registry_paths", "expand", "load_registry", "project_registry_paths", "registry_files",
+]  # fmt: skip

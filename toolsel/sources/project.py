@@ -167,33 +167,30 @@ def _project_config(path: Path, table: dict[str, Any]) -> ProjectConfig:
         key = unknown[0]
         where = " in [tool.toolsel]" if path.name == "pyproject.toml" else ""
         raise ConfigError(f"{path}: unknown key {key!r}{where}{did_you_mean(key, PROJECT_KEYS)}")
-    registry = table.get("registry", ())
-    if isinstance(registry, str):
-        registry = [registry]
-    if not isinstance(registry, (list, tuple)) or not all(isinstance(r, str) for r in registry):
-        raise ConfigError(f"{path}: `registry` must be a path or a list of paths")
-    lint = table.get("lint", {})
-    if not isinstance(lint, dict):
-        raise ConfigError(f"{path}: `lint` must be a table")
-    serve = table.get("serve", {})
-    if not isinstance(serve, dict):
-        raise ConfigError(f"{path}: `serve` must be a table")
-    connect = table.get("connect", False)
-    if not isinstance(connect, bool):
-        raise ConfigError(f"{path}: `connect` must be true or false")
-    allow = table.get("allow-unknown", [])
-    if isinstance(allow, str):
-        allow = [allow]
-    if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
-        raise ConfigError(f"{path}: `allow-unknown` must be a tool name or glob, or a list of them")
-    return ProjectConfig(
-        path,
-        tuple(_registry_path(path.parent, r) for r in registry),
-        lint,
-        serve,
-        connect,
-        tuple(allow),
-    )
+    registry = _strings(path, table, "registry", "a path or a list of paths")
+    lint = _typed(path, table, "lint", dict, "a table")
+    serve = _typed(path, table, "serve", dict, "a table")
+    connect = _typed(path, table, "connect", bool, "true or false")
+    allow = _strings(path, table, "allow-unknown", "a tool name or glob, or a list of them")
+    registry_paths = tuple(_registry_path(path.parent, r) for r in registry)
+    return ProjectConfig(path, registry_paths, lint, serve, connect, tuple(allow))
+
+
+def _typed(path: Path, table: dict[str, Any], key: str, kind: type, says: str) -> Any:
+    """`table[key]` (default: the type's empty value), which must be of type `kind`."""
+    value = table.get(key, kind())
+    if not isinstance(value, kind):
+        raise ConfigError(f"{path}: `{key}` must be {says}")
+    return value
+
+
+def _strings(path: Path, table: dict[str, Any], key: str, says: str) -> list[str]:
+    """`table[key]`: a string, or a list of strings (default: none)."""
+    value = table.get(key, [])
+    value = [value] if isinstance(value, str) else value
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: `{key}` must be {says}")
+    return value
 
 
 def _registry_path(folder: Path, entry: str) -> Path:
@@ -244,7 +241,4 @@ def user_config() -> UserConfig:
         raise ConfigError(
             f"{path}: unknown key {unknown[0]!r}{did_you_mean(unknown[0], USER_KEYS)}"
         )
-    connect = table.get("connect", False)
-    if not isinstance(connect, bool):
-        raise ConfigError(f"{path}: `connect` must be true or false")
-    return UserConfig(path, connect)
+    return UserConfig(path, _typed(path, table, "connect", bool, "true or false"))

@@ -73,10 +73,9 @@ def _recorded() -> dict[str, str]:
             f"{path}: cannot read the trusted files: {error}",
             hint="remove it and trust the files again (toolsel trust FILE)",
         ) from None
-    if not isinstance(document, dict):  # a JSON list, string or number
-        raise ConfigError(f"{path}: not a {STORE_SCHEMA} file", hint="remove it")
-    files = document.get("files")
-    if document.get("schema") != STORE_SCHEMA or not isinstance(files, dict):
+    # a JSON list, string or number has no files either
+    files = document.get("files") if isinstance(document, dict) else None
+    if not isinstance(files, dict) or document.get("schema") != STORE_SCHEMA:
         raise ConfigError(f"{path}: not a {STORE_SCHEMA} file", hint="remove it")
     return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
 

@@ -21,18 +21,13 @@ def check(context: DiffContext) -> Iterator[Change]:
             rule = "TD501" if field == "requires" else "TD503"
             added = [n for n in after if n not in before]
             removed = [n for n in before if n not in after]
-            if added:
-                message = f"{new.name!r} now {label} {', '.join(added)}"
-                yield context.change(
-                    rule, R, message, old_tool=old, new_tool=new, field=field,
-                    before=list(before), after=list(after),
-                )  # fmt: skip
-            if removed:
-                message = f"{new.name!r} no longer {label} {', '.join(removed)}"
-                yield context.change(
-                    rule, S, message, old_tool=old, new_tool=new, field=field,
-                    before=list(before), after=list(after),
-                )  # fmt: skip
+            for names, change_class, state in ((added, R, "now"), (removed, S, "no longer")):
+                if names:
+                    yield context.change(
+                        rule, change_class, f"{new.name!r} {state} {label} {', '.join(names)}",
+                        old_tool=old, new_tool=new, field=field,
+                        before=list(before), after=list(after),
+                    )  # fmt: skip
     old_cycles = {frozenset(c) for c in cycles(context.old)}
     for cycle in cycles(context.new):
         if frozenset(cycle) in old_cycles:

@@ -119,11 +119,6 @@ def _reordered(context: DiffContext) -> Iterator[Change]:
     first = next(n for n, o in zip(new_order, old_order, strict=True) if paired[n] != o)
     pair = next(p for p in context.matching.pairs if p.new.name == first)
     yield context.change(
-        "TD009",
-        S,
-        message,
-        old_tool=pair.old,
-        new_tool=pair.new,
-        before=old_order.index(pair.old.name),
-        after=new_order.index(first),
-    )
+        "TD009", S, message, old_tool=pair.old, new_tool=pair.new,
+        before=old_order.index(pair.old.name), after=new_order.index(first),
+    )  # fmt: skip

@@ -158,14 +158,8 @@ def _added_changed_removed(
     elif after is None:
         yield SchemaDelta(rule, *removed, f"{where}: {key} {before!r} removed", at, before, after)
     else:
-        yield SchemaDelta(
-            rule,
-            *changed,
-            f"{where}: {key} changed from {before!r} to {after!r}",
-            at,
-            before,
-            after,
-        )
+        message = f"{where}: {key} changed from {before!r} to {after!r}"
+        yield SchemaDelta(rule, *changed, message, at, before, after)
 
 
 # -- bounds -------------------------------------------------------------------------------

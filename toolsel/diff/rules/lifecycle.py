@@ -47,15 +47,9 @@ def _deprecated(context: DiffContext, old: Tool, new: Tool) -> Iterator[Change]:
         rule, change_class = "TD401", S
         message = f"{new.name!r} deprecated; its successor is {successor!r}"
     yield context.change(
-        rule,
-        change_class,
-        message,
-        before=old.deprecated_by,
-        after=successor,
-        old_tool=old,
-        new_tool=new,
-        field="deprecated_by",
-    )
+        rule, change_class, message, before=old.deprecated_by, after=successor,
+        old_tool=old, new_tool=new, field="deprecated_by",
+    )  # fmt: skip
 
 
 def _version_key(text: str) -> tuple[int, ...] | None:
@@ -69,16 +63,16 @@ def _version(context: DiffContext, old: Tool, new: Tool) -> Iterator[Change]:
     before, after = _version_key(old.version), _version_key(new.version)
     if before is not None and after is not None and after < before:
         message = f"version of {new.name!r} decreased from {old.version} to {new.version}"
-        yield context.change(
-            "TD406", B, message, old_tool=old, new_tool=new, field="version",
-            before=old.version, after=new.version,
-        )  # fmt: skip
+        change_class = B
     elif old.version == new.version and _definition(old) != _definition(new):
         message = f"{new.name!r} changed but its version is still {new.version}"
-        yield context.change(
-            "TD406", R, message, old_tool=old, new_tool=new, field="version",
-            before=old.version, after=new.version,
-        )  # fmt: skip
+        change_class = R
+    else:
+        return
+    yield context.change(
+        "TD406", change_class, message, old_tool=old, new_tool=new, field="version",
+        before=old.version, after=new.version,
+    )  # fmt: skip
 
 
 def _definition(tool: Tool) -> tuple[object, ...]:

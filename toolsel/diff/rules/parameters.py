@@ -27,15 +27,10 @@ def check(context: DiffContext) -> Iterator[Change]:
         if old.output_schema != new.output_schema:
             for delta in compare_schemas(
                 old.output_schema or {}, new.output_schema or {}, old_strict=False, new_strict=False
-            ):
+            ):  # a response has properties, not parameters
                 yield context.change(
-                    "TD120", delta.response, f"outputSchema: {_property(delta.message)} ({delta.rule}, read as a response)",
+                    "TD120", delta.response, f"outputSchema: {delta.message.replace('parameter ', 'property ')} ({delta.rule}, read as a response)",
                     old_tool=old, new_tool=new, field="output_schema",
                     tokens=tuple(split_pointer(delta.pointer)), before=delta.old, after=delta.new,
                     rule_for_fingerprint=f"TD120/{delta.rule}", subject=delta.subject,
                 )  # fmt: skip
-
-
-def _property(message: str) -> str:
-    """A response has properties, not parameters."""
-    return message.replace("parameter ", "property ")

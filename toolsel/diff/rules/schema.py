@@ -200,21 +200,12 @@ def _additional(
         message = f"{where}: additionalProperties changed to or from a value that is no schema; review by hand"  # fmt: skip
         yield SchemaDelta("TD119", R, R, message, at, before, after)
         return
-    tighter = _openness(after) < _openness(before)
-    if tighter:
-        yield SchemaDelta(
-            "TD112",
-            B,
-            S,
-            f"{where}: additionalProperties tightened (extra keys now rejected)",
-            at,
-            before,
-            after,
-        )
+    if _openness(after) < _openness(before):
+        message = f"{where}: additionalProperties tightened (extra keys now rejected)"
+        yield SchemaDelta("TD112", B, S, message, at, before, after)
     else:
-        yield SchemaDelta(
-            "TD112", S, B, f"{where}: additionalProperties loosened", at, before, after
-        )
+        message = f"{where}: additionalProperties loosened"
+        yield SchemaDelta("TD112", S, B, message, at, before, after)
 
 
 # -- items and branches ---------------------------------------------------------------------
