@@ -181,6 +181,10 @@ MaxStoreOption = Annotated[
 ]
 
 
+#: `serve`'s options that make its `Service` (`_service`), not its `ServeOptions`.
+SERVICE_OPTIONS = frozenset({"registry", "namespace", "db", "embed", "token_file"})
+
+
 @handle_errors
 def serve(
     registry: RegistryOption = None,
@@ -208,36 +212,16 @@ def serve(
     max_store: MaxStoreOption = None,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
+    given = {k: v for k, v in locals().items() if k not in SERVICE_OPTIONS}
     _require_serve()
     from toolsel.serve.server import serve_http, serve_options
 
-    options = serve_options(
-        host=host,
-        port=port,
-        token=_token(token, token_file),
-        allow_host=allow_host or [],
-        allow_origin=allow_origin or [],
-        mcp=mcp,
-        max_body=max_body,
-        log_format=log_format,
-        reload=reload,
-        workers=workers,
-        queue=queue,
-        request_timeout=request_timeout,
-        header_timeout=header_timeout,
-        body_timeout=body_timeout,
-        analytics_budget=analytics_budget,
-        max_connections=max_connections,
-        retain=retain,
-        max_store=max_store,
-    )
+    options = serve_options(**{**given, "token": _token(token, token_file)})
     serve_http(_service(registry, namespace, db, embed=embed, max_store=options.max_store), options)
 
 
 def _token(token: str | None, token_file: Path | None) -> str | None:
     """The bearer token: from --token-file, else --token or TOOLSEL_TOKEN."""
-    import os
-
     if token_file is not None:
         if token and "TOOLSEL_TOKEN" not in os.environ:
             raise UsageError("give --token or --token-file, not both")

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from toolsel.registry.model import Permission
 from toolsel.serve.service import Service
-from toolsel.serve.values import RequestError, integer_field, text_field
+from toolsel.serve.values import RequestError
 
 if TYPE_CHECKING:
+    from toolsel.serve.models import AgentSelectRequest, AgentUsageRequest, AgentValidateRequest
     from toolsel.serve.rollups import Rest
 
 #: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
@@ -27,21 +28,14 @@ REFERENCE_GATE = Permission.WRITE
 OTHER = "(other)"
 
 
-def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
+def select_tools(service: Service, request: AgentSelectRequest) -> dict[str, Any]:
     from toolsel.emit import EMITTERS
     from toolsel.ranking.core import rank_index, rank_options
 
-    message = text_field(body, "message")
-    top = integer_field(body, "maxTools", 8, low=1, high=1000)
-    level = body.get("permissionLevel", "write")
-    try:
-        permission = Permission(level)
-    except ValueError:
-        raise RequestError(
-            "`permissionLevel` must be read, write, admin or dangerous", 422
-        ) from None
+    top = request.maxTools
     snap = service.snapshot
-    result = rank_index(snap.index, message, rank_options(top=top, permission=permission))
+    options = rank_options(top=top, permission=request.permissionLevel)
+    result = rank_index(snap.index, request.message, options)
     # the ranked tools first; always-include tools fill what is left of maxTools
     names = [r.name for r in result.results] + [r.name for r in result.always]
     tools = [t for name in names if (t := snap.registry.get(name)) is not None][:top]
@@ -52,13 +46,9 @@ def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    tool_name = text_field(body, "tool")
-    history = body.get("toolCallHistory") or []
-    if not isinstance(history, list):
-        raise RequestError("`toolCallHistory` must be a list of {name, success}", 422)
-    registry = service.snapshot.registry
-    tool = registry.get(tool_name)
+def validate(service: Service, request: AgentValidateRequest) -> tuple[int, dict[str, Any]]:
+    tool_name = request.tool
+    tool = service.snapshot.registry.get(tool_name)
     if tool is None:
         return 403, {"allowed": False, "reason": f"Unknown tool: {tool_name}"}
     if not REFERENCE_GATE.allows(tool.permission):
@@ -66,7 +56,7 @@ def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any
             "allowed": False,
             "reason": f"Tool '{tool_name}' requires '{tool.permission}' permission",
         }
-    succeeded = {h.get("name") for h in history if isinstance(h, dict) and h.get("success") is True}
+    succeeded = {h.name for h in request.toolCallHistory or () if h.success}
     for required in tool.requires:
         if required not in succeeded:
             return 400, {
@@ -76,12 +66,10 @@ def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any
     return 200, {"valid": True}
 
 
-def record_usage(service: Service, body: dict[str, Any]) -> dict[str, Any]:
-    success = body.get("success")
-    if not isinstance(success, bool):
-        raise RequestError("`success` must be true or false", 422)
-    latency = body.get("latencyMs", 0)
-    service.usage({"tool": text_field(body, "tool"), "ok": success, "latency_ms": latency or 0})
+def record_usage(service: Service, request: AgentUsageRequest) -> dict[str, Any]:
+    service.usage(
+        {"tool": request.tool, "ok": request.success, "latency_ms": request.latencyMs or 0}
+    )
     return {"recorded": True}
 
 

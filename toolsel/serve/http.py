@@ -356,23 +356,20 @@ def _agent_routes(service: Service, work: WorkPool, analytics_work: WorkPool) ->
     @router.post("/select-tools", response_model=AgentSelection)
     async def agent_select(request: AgentSelectRequest) -> Response:
         """`{message, maxTools?, permissionLevel?}` -> `{tools, method, scores}`."""
-        body = request.model_dump(mode="json")
-        return json_response(await work.run(compat.select_tools, service, body))
+        return json_response(await work.run(compat.select_tools, service, request))
 
     verdicts: dict[int | str, Any] = {code: {"model": AgentVerdict} for code in (400, 403)}
 
     @router.post("/validate", response_model=AgentVerdict, responses=verdicts)
     async def agent_validate(request: AgentValidateRequest) -> Response:
         """`{tool, toolCallHistory?, userId?}` -> `{valid: true}`, or 403/400 with a reason."""
-        body = request.model_dump(mode="json")
-        status, payload = await work.run(compat.validate, service, body)
+        status, payload = await work.run(compat.validate, service, request)
         return json_response(payload, status)
 
     @router.post("/record-usage", response_model=AgentRecorded)
     async def agent_record(request: AgentUsageRequest) -> Response:
         """`{tool, success, latencyMs?}` -> `{recorded: true}`."""
-        body = request.model_dump(mode="json")
-        return json_response(await work.run(compat.record_usage, service, body))
+        return json_response(await work.run(compat.record_usage, service, request))
 
     @router.get("/analytics", response_model=list[AgentToolUsage])
     async def agent_analytics() -> Response:

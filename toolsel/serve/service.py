@@ -125,21 +125,8 @@ class Service:
     def _stamp(self) -> tuple[FileList, tuple[tuple[str, int, int], ...]]:
         """The files, and (file, mtime, size) for each; a file that is not a regular one
         is stamped -2, and refused by `_load` (a pipe would block the reader for ever)."""
-        import stat
-
         files = self.files()
-        found = []
-        for path in files:
-            try:
-                info = path.stat()
-            except OSError:
-                found.append((str(path), -1, -1))
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                found.append((str(path), -2, -2))
-            else:
-                found.append((str(path), info.st_mtime_ns, info.st_size))
-        return files, tuple(found)
+        return files, tuple(map(_file_stamp, files))
 
     def _load(
         self,
@@ -166,9 +153,7 @@ class Service:
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
-            where = ""
-            if tool is not None:
-                where = f"{registry.locate_field(tool, 'requires')}: "
+            where = "" if tool is None else f"{registry.locate_field(tool, 'requires')}: "
             raise RegistryError(
                 f"{where}requires cycle: {' -> '.join(cycles[0])}",
                 hint="a tool cannot require itself, even through others; remove one edge",
@@ -403,28 +388,23 @@ USAGE_SCHEMA = schema_name(Output.USAGE)
 TOOLS_SCHEMA = schema_name(Output.TOOLS)
 
 
+#: A tool's fields in `GET /v1/tools`, in order (the tuples as lists, `permission` its value).
+TOOL_FIELDS = (
+    "name description parameters category permission tags requires conflicts aliases version"
+    " deprecated deprecated_by display_name search_hint always_include defer_loading"
+).split()
+LIST_FIELDS = ("tags", "requires", "conflicts", "aliases")
+
+
 def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
     """A tool in the registry format's own terms (`GET /v1/tools` without `?emit=`)."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "parameters": tool.parameters,
-        "category": tool.category,
-        "permission": tool.permission.value,
-        "tags": list(tool.tags),
-        "requires": list(tool.requires),
-        "conflicts": list(tool.conflicts),
-        "aliases": list(tool.aliases),
-        "version": tool.version,
-        "deprecated": tool.deprecated,
-        "deprecated_by": tool.deprecated_by,
-        "display_name": tool.display_name,
-        "search_hint": tool.search_hint,
-        "always_include": tool.always_include,
-        "defer_loading": tool.defer_loading,
-        "examples": list(registry.examples_for(tool.name)),
-        "source": {"file": tool.source.file, "pointer": tool.source.pointer},
-    }
+    payload = {name: getattr(tool, name) for name in TOOL_FIELDS}
+    for name in LIST_FIELDS:
+        payload[name] = list(payload[name])
+    payload["permission"] = tool.permission.value
+    payload["examples"] = list(registry.examples_for(tool.name))
+    payload["source"] = {"file": tool.source.file, "pointer": tool.source.pointer}
+    return payload
 
 
 def warm_embeddings(index: PreparedIndex) -> None:
@@ -460,12 +440,22 @@ def _store_errors() -> Iterator[None]:
 
     try:
         yield
-    except RecordRefused as error:
-        raise RequestError(str(error), 422) from None
-    except StoreFull as error:
-        raise RequestError(str(error), 507) from None
-    except StoreUnavailable as error:
-        raise RequestError(str(error), 503) from None
+    except (RecordRefused, StoreFull, StoreUnavailable) as error:
+        status = 422 if isinstance(error, RecordRefused) else 503
+        raise RequestError(str(error), 507 if isinstance(error, StoreFull) else status) from None
+
+
+def _file_stamp(path: Path) -> tuple[str, int, int]:
+    """(file, mtime, size); -1 when it cannot be read, -2 when it is not a regular file."""
+    import stat
+
+    try:
+        info = path.stat()
+    except OSError:
+        return str(path), -1, -1
+    if not stat.S_ISREG(info.st_mode):
+        return str(path), -2, -2
+    return str(path), info.st_mtime_ns, info.st_size
 
 
 def _now() -> str:

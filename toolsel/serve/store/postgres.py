@@ -93,6 +93,9 @@ class PostgresStore(UsageStore):
     def _reason(self, error: BaseException) -> str:
         return scrubbed(super()._reason(error), self._conninfo)
 
+    def _unavailable(self, error: BaseException) -> StoreUnavailable:
+        return StoreUnavailable(f"the usage store {self.url} is unavailable: {self._reason(error)}")
+
     def _lost(self) -> tuple[type[BaseException], ...]:
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -115,9 +118,7 @@ class PostgresStore(UsageStore):
                 ) from None
             except self._lost() as error:
                 if attempt == 2:
-                    raise StoreUnavailable(
-                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
-                    ) from None
+                    raise self._unavailable(error) from None
         raise AssertionError("unreachable")
 
     def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
@@ -141,9 +142,7 @@ class PostgresStore(UsageStore):
                 continue
             except self._lost() as error:
                 if retried or (committing and not idempotent):
-                    raise StoreUnavailable(
-                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
-                    ) from None
+                    raise self._unavailable(error) from None
                 retried = True
         raise StoreUnavailable(f"the usage store {self.url}: too many conflicting writers")
 

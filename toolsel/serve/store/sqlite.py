@@ -137,16 +137,20 @@ class SqliteStore(UsageStore):
                     db.execute("COMMIT")
 
     def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
-        with self._lock, self._errors():
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(SqliteExecutor(self._db))
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
-            return result
+        with self._lock, self._errors(), self._transaction():
+            return work(SqliteExecutor(self._db))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """A write transaction on the writer connection: committed, or rolled back."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def _store(self, records: Sequence[UsageRecord]) -> int:
         mine = WaitingBatch(records)
@@ -173,22 +177,15 @@ class SqliteStore(UsageStore):
         """Each batch in a savepoint of one transaction: one that fails fails alone."""
         db = SqliteExecutor(self._db)
         try:
-            with self._errors():
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for batch in group:
-                        self._db.execute("SAVEPOINT batch")
-                        try:
-                            batch.stored = rollups.store_records(db, batch.records)
-                        except Exception as error:
-                            self._db.execute("ROLLBACK TO batch")
-                            batch.error = error
-                        self._db.execute("RELEASE batch")
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
+            with self._errors(), self._transaction():
+                for batch in group:
+                    self._db.execute("SAVEPOINT batch")
+                    try:
+                        batch.stored = rollups.store_records(db, batch.records)
+                    except Exception as error:
+                        self._db.execute("ROLLBACK TO batch")
+                        batch.error = error
+                    self._db.execute("RELEASE batch")
         except BaseException as error:
             for batch in group:
                 batch.error = batch.error or error
