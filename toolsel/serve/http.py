@@ -270,10 +270,7 @@ def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = get_openapi(
-                title=app.title,
-                version=app.version,
-                description=app.description,
-                routes=app.routes,
+                title=app.title, version=app.version, description=app.description, routes=app.routes
             )
             spec["components"]["schemas"].update(published_schemas())
             app.openapi_schema = spec

@@ -167,13 +167,11 @@ def rpc_error(error: Exception) -> Any:
 
     errors = getattr(error, "errors", None)
     kinds = {e.get("type") for e in errors()} if callable(errors) else set()
-    if "json_invalid" in kinds:
-        code, message = -32700, "Parse error: the line is not JSON"
-    else:
-        code, message = (
-            -32600,
-            "Invalid Request: not a JSON-RPC 2.0 request, notification or response",
-        )
+    code, message = (
+        (-32700, "Parse error: the line is not JSON")
+        if "json_invalid" in kinds
+        else (-32600, "Invalid Request: not a JSON-RPC 2.0 request, notification or response")
+    )
     return types.JSONRPCError(
         jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=message)
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolsel.replay.stats import TOP_PAIRS, ToolSums
 from toolsel.serve.rollups.pairs import ids_of, names_of, pair_arrays, record_pairs
-from toolsel.serve.rollups.read import Rest, Totals, range_sql, window_parts
+from toolsel.serve.rollups.read import Rest, Totals, bounds_sql, range_sql, window_parts
 from toolsel.serve.rollups.sql import (
     COLUMNS,
     LISTED,
@@ -48,11 +48,7 @@ class _Part:
 def _parts(since: str | None, until: str | None, session: str | None) -> list[_Part]:
     """A window as roll-up ranges and record ranges; a session's, as its records."""
     if session is not None:
-        where, values = "session = ?", [session]
-        for bound, value in ((">=", since), ("<", until)):
-            if value is not None:
-                where += f" AND at {bound} ?"
-                values.append(value)
+        where, values = bounds_sql("session = ?", [session], "at", since, until)
         return [_Part(where, tuple(values), records=True)]
     ranges, records = window_parts(since, until)
     parts = []
