@@ -1,14 +1,10 @@
-"""The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`
-paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json` (generated from
-`toolsel.serve.models`), docs at `/docs`; the read-only dashboard at `/`
-(`toolsel.serve.dashboard`).
+"""The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`,
+`/healthz`, `/readyz`, `/openapi.json` (from `toolsel.serve.models`) and the dashboard at `/`.
 
-A route's JSON body is read here first (capped in size and in time, exact for integers over
-64 bits, one clear 4xx when it is not JSON), then checked by the route's model, and every
-error has the one shape `{"error": ..., "status": N}`. Each handler runs one `Service` method
-on the work pool (`toolsel.serve.work`), never on the event loop. `toolsel.serve.guard`
-refuses foreign hosts and origins, a missing token, non-JSON bodies and oversized ones
-before any handler.
+A JSON body is read here (capped in size and time, exact for integers over 64 bits), then
+checked by the route's model; every error has the shape `{"error": ..., "status": N}`.
+Handlers run `Service` methods on the work pool (`toolsel.serve.work`), never on the event
+loop; `toolsel.serve.guard` refuses what must not reach them.
 """
 
 from __future__ import annotations
@@ -50,7 +46,7 @@ from toolsel.serve.models import (
 )
 from toolsel.serve.responses import error_response, json_response
 from toolsel.serve.service import Service
-from toolsel.serve.values import BadValue, RequestError, request_error
+from toolsel.serve.values import BadValue, RequestError, one_line, request_error
 from toolsel.serve.work import WorkPool
 
 #: A run of digits long enough to be an integer orjson cannot hold exactly (anywhere,
@@ -102,7 +98,7 @@ def parse_json(raw: bytes) -> Any:
     except RecursionError:
         raise RequestError("request body is not JSON: nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
+        raise RequestError(f"request body is not JSON: {one_line(str(error), 200)}") from None
 
 
 def parse_json_lines(raw: bytes) -> list[Any]:
@@ -119,11 +115,6 @@ def parse_json_lines(raw: bytes) -> list[Any]:
     if not values:
         raise RequestError("empty request body: send one JSON object a line")
     return values
-
-
-def shown_error(error: Exception) -> str:
-    text = " ".join(str(error).split())
-    return text if len(text) <= 200 else text[:199] + "…"
 
 
 class ReadRequest(Request):

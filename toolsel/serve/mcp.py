@@ -1,14 +1,7 @@
-"""The MCP server: toolsel's search over a registry, as three small tools an MCP client loads
-instead of hundreds (progressive disclosure).
-
-- `search_tools(query, top?, category?)`: the best matches' names, descriptions and input
-  schemas, in the MCP tool shape;
-- `select_tools(names)`: the full definitions of named tools;
-- `validate_call(tool, input)`: the registry checks replay runs on a call;
-- and each tool as a resource, `toolsel://tools/{name}` (a resource template).
-
-`toolsel mcp` serves it over stdio (`run_stdio`); `toolsel serve --mcp` over streamable
-HTTP at `/mcp`. Built on the official MCP Python SDK (`mcp`, v2: `MCPServer`).
+"""The MCP server: three small tools an MCP client loads instead of hundreds (progressive
+disclosure) — `search_tools`, `select_tools`, `validate_call` — and each registry tool as
+a resource, `toolsel://tools/{name}`. `toolsel mcp` serves it over stdio (`run_stdio`),
+`toolsel serve --mcp` over streamable HTTP at `/mcp`; built on the MCP Python SDK (v2).
 """
 
 from __future__ import annotations

@@ -100,8 +100,8 @@ def serve_http(service: Service, options: ServeOptions) -> None:
     configure_logging(options.log_format)
     files_limit = raise_open_file_limit()
     max_connections = options.max_connections
-    if files_limit and max_connections > files_limit - 64:
-        max_connections = max(1, files_limit - 64)  # leave descriptors for files and the store
+    if files_limit:  # leave descriptors for files and the store
+        max_connections = max(1, min(max_connections, files_limit - 64))
     if options.reload:
         service.watch()
     pruner = None

@@ -27,7 +27,7 @@ from toolsel.serve.limits import ANALYTICS_TOOLS
 from toolsel.serve.pending import Pending
 from toolsel.serve.records import Window
 from toolsel.serve.usage import records_of, usage_items
-from toolsel.serve.values import RequestError, read, shown
+from toolsel.serve.values import RequestError, clipped, read, shown
 
 if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it needs them
     from toolsel.serve.models import (
@@ -471,5 +471,4 @@ def describe_error(error: BaseException) -> str:
     from toolsel.render.escape import visible
 
     text = str(error) if isinstance(error, ToolselError) else f"{type(error).__name__}: {error}"
-    text = visible(" ".join(text.split()))
-    return text if len(text) <= 500 else text[:499] + "…"
+    return clipped(visible(" ".join(text.split())), 500)

@@ -156,17 +156,25 @@ def timestamp(value: Any, key: str) -> str | None:
     try:
         return stored_time(value)
     except (ValueError, OverflowError) as error:
-        reason = " ".join(str(error).split())
         raise BadValue(
             f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)} "
-            f"({reason if len(reason) <= 120 else reason[:119] + '…'})"
+            f"({one_line(str(error), 120)})"
         ) from None
 
 
 def shown(value: Any, limit: int = 80) -> str:
     """A value quoted in an error message, cut short (an error must not echo a megabyte)."""
-    quoted = repr(value)
-    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
+    return clipped(repr(value), limit)
+
+
+def clipped(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters, the last one `…`, when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` with its whitespace runs as single spaces, `clipped`."""
+    return clipped(" ".join(text.split()), limit)
 
 
 def kind(value: Any) -> str:
