@@ -15,12 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toolsel.registry.model import Permission
-from toolsel.serve.service import Service
-from toolsel.serve.values import RequestError
+from toolsel.serve.service import Service, store_errors
 
 if TYPE_CHECKING:
     from toolsel.serve.models import AgentSelectRequest, AgentUsageRequest, AgentValidateRequest
-    from toolsel.serve.rollups import Rest
 
 #: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
 REFERENCE_GATE = Permission.WRITE
@@ -76,12 +74,12 @@ def record_usage(service: Service, request: AgentUsageRequest) -> dict[str, Any]
 def analytics(service: Service) -> list[dict[str, Any]]:
     """The most-called tools (`analytics_tools` of them), then, when others were called,
     one row summing them: `{tool: "(other)", ..., "tools": N}`."""
-    if service.store is None:
-        raise RequestError("this server records no usage (no store)", 503)
-    rows, rest = _summary(service)
-    report = [
-        _row(tool, calls, failures, latency, last) for tool, calls, failures, latency, last in rows
-    ]
+    from toolsel.serve.analytics import within_budget
+
+    store = service.usage_store()
+    with store_errors(), within_budget():
+        rows, rest = store.top_summary(service.analytics_tools)
+    report = [_row(*row) for row in rows]
     report.sort(key=lambda r: (-int(r["calls"]), str(r["tool"])))
     if rest.tools:
         latency = rest.latency_sum / rest.latency_count if rest.latency_count else None
@@ -98,15 +96,3 @@ def _row(tool: str, calls: int, failures: int, latency: float | None, last: str)
         "avgLatencyMs": round(latency, 3) if latency is not None else 0,
         "lastUsed": last,
     }
-
-
-def _summary(service: Service) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
-    from toolsel.serve.analytics import within_budget
-    from toolsel.serve.store import StoreUnavailable
-
-    assert service.store is not None
-    try:
-        with within_budget():
-            return service.store.top_summary(service.analytics_tools)
-    except StoreUnavailable as error:
-        raise RequestError(str(error), 503) from None

@@ -27,13 +27,11 @@ class ConnectionNotes:
     """Counts refused and dropped connections and logs them at most once per interval."""
 
     def __init__(self) -> None:
-        self.refused = 0
-        self.evicted = 0
-        self.timed_out = 0
+        self.counts = dict.fromkeys(("refused", "evicted", "timed_out"), 0)
         self._logged = 0.0
 
     def note(self, what: str, open_now: int, limit: int) -> None:
-        setattr(self, what, getattr(self, what) + 1)
+        self.counts[what] += 1
         now = time.monotonic()
         if now - self._logged >= LOG_EVERY:
             self._logged = now
@@ -43,9 +41,7 @@ class ConnectionNotes:
                 "timeout",
                 open_now,
                 limit,
-                self.refused,
-                self.evicted,
-                self.timed_out,
+                *self.counts.values(),
             )
 
 

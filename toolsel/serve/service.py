@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it n
 
 log = logging.getLogger("toolsel.serve")
 
+#: (file, mtime_ns, size) of each registry file: -1 unreadable, -2 not a regular file.
+Stamp = tuple[tuple[str, int, int], ...]
 #: How often the registry files are checked for changes (seconds).
 POLL_SECONDS = 0.25
 
@@ -54,7 +56,7 @@ class Snapshot:
     #: its ranking index: made at start on a thread of its own (`Service.warm`), so that
     #: the server answers before it is; at a reload, made before the snapshot goes live
     built: Pending[PreparedIndex]
-    stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
+    stamp: Stamp  # of the files it was loaded from
     version: int
     loaded_at: float = field(default_factory=time.time)
     #: one input validator per tool, built on first use and shared by every request
@@ -122,7 +124,7 @@ class Service:
 
         return registry_files(self.paths or None, namespace=self.namespace)
 
-    def _stamp(self) -> tuple[FileList, tuple[tuple[str, int, int], ...]]:
+    def _stamp(self) -> tuple[FileList, Stamp]:
         """The files, and (file, mtime, size) for each; a file that is not a regular one
         is stamped -2, and refused by `_load` (a pipe would block the reader for ever)."""
         files = self.files()
@@ -132,7 +134,7 @@ class Service:
         self,
         version: int,
         files: FileList,
-        stamp: tuple[tuple[str, int, int], ...],
+        stamp: Stamp,
         *,
         defer_index: bool = False,
     ) -> Snapshot:
@@ -165,11 +167,8 @@ class Service:
             if self.warm_embeddings:
                 warm_embeddings(index)
             if defer_index:  # the server is up already: say when it is ready
-                log.info(
-                    "ranking index ready: %s tools, in %.1f s",
-                    len(index),
-                    time.perf_counter() - began,
-                )
+                seconds = time.perf_counter() - began
+                log.info("ranking index ready: %s tools, in %.1f s", len(index), seconds)
             return index
 
         built = Pending(make_index)
@@ -204,7 +203,7 @@ class Service:
         )
         return True
 
-    def _reload_failed(self, message: str, stamp: tuple[tuple[str, int, int], ...]) -> None:
+    def _reload_failed(self, message: str, stamp: Stamp) -> None:
         """Log a failed reload once (not at every poll) and keep it for /readyz."""
         if message != self.last_error:
             log.error("registry reload failed; still serving version %s: %s",
@@ -225,6 +224,12 @@ class Service:
 
         self._watcher = threading.Thread(target=loop, name="toolsel-reload", daemon=True)
         self._watcher.start()
+
+    def usage_store(self) -> UsageStore:
+        """The store, or 503 when this server records no usage."""
+        if self.store is None:
+            raise RequestError("this server records no usage (no store)", 503)
+        return self.store
 
     def close(self) -> None:
         self._stop.set()
@@ -319,7 +324,7 @@ class Service:
         snap = self.snapshot
         checker = RegistryChecker(snap.registry, request.permission, validators=snap.validators)
         if request.session is not None and self.store is not None:
-            with _store_errors():
+            with store_errors():
                 checker.called, checker.succeeded = self.store.session_tools(request.session)
         violations = checker.check(Call("validate", request.tool, request.input), 0)
         return {
@@ -332,12 +337,10 @@ class Service:
     def usage(self, body: Any) -> dict[str, Any]:
         """POST /v1/usage: one record, a list of them, `{"records": [...]}`, or the
         `tool_result` events of `toolsel replay --format jsonl`."""
-        if self.store is None:
-            raise RequestError("this server records no usage (no store)", 503)
+        store = self.usage_store()
         items = usage_items(body)
-        records = records_of(items)
-        with _store_errors():
-            stored = self.store.record(records)
+        with store_errors():
+            stored = store.record(records_of(items))
         return {"schema": USAGE_SCHEMA, "received": len(items), "stored": stored}
 
     def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
@@ -348,12 +351,11 @@ class Service:
         from toolsel.render.stats import stats_payload
         from toolsel.serve.analytics import bounded_stats, other_note, other_payload, within_budget
 
-        if self.store is None:
-            raise RequestError("this server records no usage (no store)", 503)
+        store = self.usage_store()
         window = analytics_window(query)
         registry = self.snapshot.registry
-        with _store_errors(), within_budget():  # a read stopped at the budget says so
-            totals = self.store.top_totals(window, self.analytics_tools, registry.names)
+        with store_errors(), within_budget():  # a read stopped at the budget says so
+            totals = store.top_totals(window, self.analytics_tools, registry.names)
         payload = stats_payload(bounded_stats(totals, registry))
         payload["window"] = {"since": window.since, "until": window.until}
         other = other_payload(totals.rest)
@@ -433,7 +435,7 @@ def analytics_window(query: AnalyticsQuery) -> Window:
 
 
 @contextmanager
-def _store_errors() -> Iterator[None]:
+def store_errors() -> Iterator[None]:
     """A store that is full answers 507, one that cannot be reached 503, a record it cannot
     hold 422."""
     from toolsel.serve.store import RecordRefused, StoreFull, StoreUnavailable

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from toolsel.errors import UsageError
 from toolsel.serve.records import UsageRecord, Window
 from toolsel.serve.store.base import (
-    MIGRATIONS,
     SCHEMA_VERSION,
     RecordRefused,
     StoreFull,
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
     from toolsel.replay.stats import UsageStats
 
 __all__ = [
-    "MIGRATIONS",
     "SCHEMA_VERSION",
     "RecordRefused",
     "SqliteStore",

@@ -15,6 +15,7 @@ from toolsel.serve.store.base import (
     T,
     UsageStore,
     migrate,
+    records_sql,
     redacted,
     scrubbed,
 )
@@ -147,13 +148,10 @@ class PostgresStore(UsageStore):
         raise StoreUnavailable(f"the usage store {self.url}: too many conflicting writers")
 
     def records(self, session: str | None = None) -> Iterator[UsageRow]:
-        where, values = ("WHERE session = %s", [session]) if session is not None else ("", [])
+        sql, values = records_sql(session)
         with self._pool.connection() as conn, conn.cursor(name="toolsel_records") as cursor:
             cursor.itersize = 10_000
-            cursor.execute(
-                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
-                values,
-            )
+            cursor.execute(sql.replace("?", "%s"), values)
             yield from cursor
 
     def _measure(self) -> int:

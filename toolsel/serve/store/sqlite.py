@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from toolsel.serve.store.base import (
     T,
     UsageStore,
     migrate,
+    records_sql,
 )
 
 if TYPE_CHECKING:
@@ -67,14 +69,14 @@ def create_private(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
+@dataclass(slots=True)
 class WaitingBatch:
     """One caller's records waiting for the writer."""
 
-    def __init__(self, records: Sequence[UsageRecord]) -> None:
-        self.records = records
-        self.stored = 0
-        self.error: BaseException | None = None
-        self.done = False
+    records: Sequence[UsageRecord]
+    stored: int = 0
+    error: BaseException | None = None
+    done: bool = False
 
 
 class SqliteStore(UsageStore):
@@ -211,14 +213,10 @@ class SqliteStore(UsageStore):
             raise StoreUnavailable(f"the usage store {self.url}: {error}") from None
 
     def records(self, session: str | None = None) -> Iterator[UsageRow]:
-        where, values = ("WHERE session = ?", [session]) if session is not None else ("", [])
         db = self._connect()  # a connection of its own: the caller may stop half-way
         try:
             db.execute("BEGIN")
-            rows = db.execute(
-                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
-                values,
-            )
+            rows = db.execute(*records_sql(session))
             for tool, ok, latency, name, at in rows:
                 yield tool, bool(ok), latency, name, at
         finally:
