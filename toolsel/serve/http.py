@@ -176,12 +176,9 @@ def create_app(
     analytics_budget: float = ANALYTICS_BUDGET,
     on_start: Callable[[], None] | None = None,
 ) -> FastAPI:
-    """The app. `policy` says which Host names and Origins it answers (default: those of
-    `host`); `pool` runs the work (default: a new one, closed with the app); analytics
-    run on workers of their own, each request within `analytics_budget` seconds; with
-    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_start` runs
-    when the server starts (before it listens: it must not take long), `on_close` when
-    it shuts down."""
+    """The app. `policy`: the Host names and Origins it answers (default: `host`'s); `pool`:
+    its workers (default: its own); `mcp_server`: MCP at `/mcp`; `on_start` runs before it
+    listens (it must not take long), `on_close` at shutdown."""
     from toolsel.serve.analytics import analytics_pool
     from toolsel.serve.dashboard import dashboard_routes
 

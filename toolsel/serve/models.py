@@ -53,21 +53,23 @@ def checked(check: Check[Any], *documented: Any) -> BeforeValidator:
     )
 
 
-def query_text(value: Any, key: str) -> str:
-    query = text(value, key)
-    if len(query) > MAX_QUERY:
-        raise BadValue(
-            f"`{key}` is {len(query)} characters long; at most {MAX_QUERY} (send the request, "
-            "not the whole conversation)"
-        )
-    return query
+def short_text(limit: int, hint: str = "") -> Check[str]:
+    """Text of at most `limit` characters (`hint`: what to send instead, if longer)."""
+
+    def check(value: Any, key: str) -> str:
+        found = text(value, key)
+        if len(found) > limit:
+            raise BadValue(f"`{key}` is {len(found)} characters long; at most {limit}{hint}")
+        return found
+
+    return check
+
+
+query_text = short_text(MAX_QUERY, " (send the request, not the whole conversation)")
 
 
 def tool_name(value: Any, key: str) -> str:
-    name = text(value, key)
-    if len(name) > MAX_NAME:
-        raise BadValue(f"`{key}` is {len(name)} characters long; at most {MAX_NAME}")
-    return stored_text(name, key)
+    return stored_text(short_text(MAX_NAME)(value, key), key)
 
 
 def event_time(value: Any, key: str) -> str | None:

@@ -344,10 +344,8 @@ class Service:
         return {"schema": USAGE_SCHEMA, "received": len(items), "stored": stored}
 
     def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
-        window (default: the last 7 days, from the start of the hour; `since=all`: all),
-        from the roll-ups, and the window it covers; its `analytics_tools` most-called
-        tools, the others summed in `other` (`toolsel.serve.analytics`)."""
+        """GET /v1/analytics: the `toolsel.stats` payload of a window (`analytics_window`)
+        and the window; its `analytics_tools` most-called tools, the others in `other`."""
         from toolsel.render.stats import stats_payload
         from toolsel.serve.analytics import bounded_stats, other_note, other_payload, within_budget
 
