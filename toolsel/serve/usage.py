@@ -14,9 +14,8 @@ if TYPE_CHECKING:
 
 
 def parse_records(body: Any) -> list[UsageRecord]:
-    """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
-    checked by its model; an error names the item at fault. A replay event that records
-    nothing (`replay_record`) is taken and left out."""
+    """The records of a POST /v1/usage body (`models.USAGE_BODY`), each checked by its
+    model; an error names the item at fault."""
     return records_of(usage_items(body))
 
 

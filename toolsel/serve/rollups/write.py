@@ -173,10 +173,7 @@ def plan(records: Sequence[UsageRecord], sessions: dict[str, SessionTools]) -> P
         result.sessions[key] = [len(sessions[key].tools), at]
     for hour, sums in hourly.items():
         result.periods["h", hour] = sums
-        day = result.periods.get(("d", hour[:10]))
-        if day is None:
-            day = result.periods["d", hour[:10]] = UsageSums()
-        day.merge(sums)
+        result.periods.setdefault(("d", hour[:10]), UsageSums()).merge(sums)
     return result
 
 
