@@ -28,7 +28,7 @@ def create_mcp(service: Service) -> Any:
     # import before `initialize` can be answered; toolsel configures its own logging
     # (`toolsel.serve.logs`), so that step is skipped.
     configure = sdk.configure_logging  # type: ignore[attr-defined]
-    sdk.configure_logging = _no_logging_setup  # type: ignore[attr-defined]
+    sdk.configure_logging = lambda *args, **kwargs: None  # type: ignore[attr-defined]
     try:
         server = MCPServer(name="toolsel", version=__version__, instructions=INSTRUCTIONS)
     finally:
@@ -43,10 +43,6 @@ def create_mcp(service: Service) -> Any:
         mime_type="application/json",
     )(tools.tool_resource)
     return server
-
-
-def _no_logging_setup(*args: object, **kwargs: object) -> None:
-    """In place of the SDK's logging setup (see `create_mcp`)."""
 
 
 class Tools:

@@ -1,12 +1,10 @@
 """What `toolsel serve` takes and answers, as pydantic models: FastAPI reads every request
 body and query with them, and writes `/openapi.json` from them.
 
-One policy on every route: a key that a body or a query does not take is refused (422,
-naming it, with a suggestion), since a typo such as `catgories` would otherwise be ignored
-and the answer would look right. Each value is checked by `toolsel.serve.values`, so every
-error is one message naming its key; an absent required key reads as null. The answers that
-are versioned documents (rank, lint, ...) are described by their published JSON
-Schemas (`toolsel.schemas`), not restated here.
+A key a body or query does not take is refused (422, with a suggestion): a typo such as
+`catgories` would otherwise be ignored and the answer would look right. Values are checked
+by `toolsel.serve.values`, one message naming the key; an absent required key reads as
+null. Versioned documents (rank, lint, ...) are described by their published JSON Schemas.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot
-that is reloaded in the background, and one method per operation, each taking a checked
-request (`toolsel.serve.models`) and returning the same JSON payload as the matching CLI
-output.
-
-Nothing here prints. A request that cannot be served raises `RequestError` (a 4xx or 5xx),
-never anything else the caller would have to guess about.
+"""What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot,
+reloaded in the background, and one method per operation, each taking a checked request
+(`toolsel.serve.models`) and returning the matching CLI output's JSON payload. Nothing here
+prints; a request that cannot be served raises `RequestError` (a 4xx or 5xx).
 """
 
 from __future__ import annotations

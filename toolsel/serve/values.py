@@ -1,9 +1,7 @@
-"""What a value in a request to `toolsel serve` must be, and the one error a request that
-cannot be served raises (`RequestError`, an HTTP 4xx or 5xx with its message).
-
-Each check takes the value and the key it came under, and returns the value as the service
-uses it or raises `BadValue` with one message naming the key. `toolsel.serve.models` makes
-them the validators of its fields, so a pydantic error is always one of these messages.
+"""What a value in a request to `toolsel serve` must be: each check takes the value and its
+key and returns the value as used, or raises `BadValue` with one message naming the key
+(`toolsel.serve.models` makes them its validators); and `RequestError`, the one error of a
+request that cannot be served (an HTTP 4xx or 5xx).
 """
 
 from __future__ import annotations

@@ -69,10 +69,9 @@ def bounded_totals(
     among: Sequence[str] = (),
 ) -> Totals:
     """The window's sums for its `top` most-called tools (ties by name), the others summed
-    in `rest`. The database picks them, so what is read here grows with `top`, the `among`
-    names and the window's periods, never with the number of distinct tools stored.
-    `among`: names (the registry's) to look up beyond the top: those called go in `called`.
-    A session's window is read from its records, its latencies exactly."""
+    in `rest`, picked by the database: the cost never grows with the tools stored. Those
+    of `among` (the registry's names) called but not listed go in `called`. A session's
+    window is read from its records, its latencies exactly."""
     parts = _parts(since, until, session)
     totals = Totals()
     if not parts:  # an empty window

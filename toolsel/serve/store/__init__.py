@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from toolsel.errors import UsageError
 from toolsel.serve.records import UsageRecord, Window
 from toolsel.serve.store.base import (
+    MIGRATIONS,
     SCHEMA_VERSION,
     RecordRefused,
     StoreFull,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from toolsel.replay.stats import UsageStats
 
 __all__ = [
+    "MIGRATIONS",
     "SCHEMA_VERSION",
     "RecordRefused",
     "SqliteStore",
@@ -130,10 +132,9 @@ def window_series(
     window: Window,
     registry: Registry | None = None,
     *,
-    windows: int = SERIES_WINDOWS,
     exact: bool = False,
 ) -> tuple[tuple[str, UsageStats], ...]:
-    """The window cut into `windows` equal slices, each with its statistics (start, stats),
+    """The window cut into SERIES_WINDOWS equal slices, each with its statistics (start, stats),
     for charts over time; an open window is the dashboard's: the last 7 days to this hour's
     end."""
     from toolsel.serve.rollups import default_since
@@ -141,9 +142,9 @@ def window_series(
     now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     start = parse_iso(window.since or default_since())
     end = parse_iso(window.until) if window.until else now
-    step = (end - start) / windows
+    step = (end - start) / SERIES_WINDOWS
     series = []
-    for n in range(windows):
+    for n in range(SERIES_WINDOWS):
         low, high = iso(start + n * step), iso(start + (n + 1) * step)
         part = Window(low, high, window.session)
         series.append((low, window_stats(store, part, registry, exact=exact)))

@@ -300,7 +300,12 @@ def migrate(url: str, types: dict[str, str]) -> Callable[[Executor], None]:
     def run(db: Executor) -> None:
         db.run("CREATE TABLE IF NOT EXISTS toolsel_schema (version INTEGER NOT NULL)")
         current = db.run("SELECT MAX(version) FROM toolsel_schema")[0][0]
-        check_version(url, current)
+        if current is not None and current > SCHEMA_VERSION:
+            raise UsageError(
+                f"--db {redacted(url)}: the store's schema is version {current}, newer than "
+                f"this toolsel's ({SCHEMA_VERSION})",
+                hint="upgrade toolsel, or use another --db",
+            )
         for version, steps in MIGRATIONS:
             if current is None or version > current:
                 for step in steps:
@@ -311,12 +316,3 @@ def migrate(url: str, types: dict[str, str]) -> Callable[[Executor], None]:
                 db.run("INSERT INTO toolsel_schema VALUES (?)", (version,))
 
     return run
-
-
-def check_version(url: str, current: int | None) -> None:
-    if current is not None and current > SCHEMA_VERSION:
-        raise UsageError(
-            f"--db {redacted(url)}: the store's schema is version {current}, newer than this "
-            f"toolsel's ({SCHEMA_VERSION})",
-            hint="upgrade toolsel, or use another --db",
-        )
