@@ -27,15 +27,74 @@ if TYPE_CHECKING:
 
 SERVE_INSTALL = "pip install 'toolsel[serve]'"
 
-DbOption = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        metavar="URL",
-        help="Usage store: sqlite:///PATH or postgresql://... (default: SQLite in the user "
-        "data directory).",
-    ),
+#: Each option's help, by flag (the options below are typed `typer.Option`s of these).
+HELP = {
+    "--db": "Usage store: sqlite:///PATH or postgresql://... (default: SQLite in the user "
+    "data directory).",
+    "--host": "Address to bind.",
+    "--port": "Port.",
+    "--token": "Bearer token required on every route but /healthz (required off loopback). "
+    "On the command line it shows in `ps`: prefer TOOLSEL_TOKEN or --token-file.",
+    "--token-file": "Read the bearer token from this file.",
+    "--allow-host": "Also answer requests whose Host is NAME (a DNS name or a proxy's); "
+    "repeatable. Default: the bound address (loopback names on loopback).",
+    "--allow-origin": "Also accept browser requests from this origin (scheme://host[:port]); "
+    "repeatable.",
+    "--mcp": "Also serve MCP over streamable HTTP at /mcp.",
+    "--max-body": "Largest request body.",
+    "--log-format": "text or json: one line per request.",
+    "--reload/--no-reload": "Reload the registry when its files change.",
+    "--embed/--no-embed": "With toolsel[embed]: load the model and tool vectors at start "
+    "(default), so semantic and fusion answer warm.",
+    "--workers": "Threads doing the work.",
+    "--queue": "Requests that may wait for a worker; beyond, 503 at once.",
+    "--request-timeout": "A request not answered within this is answered 503 (and its work "
+    "stopped).",
+    "--header-timeout": "A connection must send a request's headers within this, or is closed.",
+    "--body-timeout": "A request's body must arrive within this, or it is answered 408.",
+    "--analytics-budget": "Analytics not answered within this get 503 (reason "
+    "analytics_budget); their store reads stop.",
+    "--max-connections": "Open connections at most; at the limit the longest-idle one is closed.",
+    "--retain": "Delete usage records (and their sums) older than AGE (90m, 12h, 30d) in the "
+    "background. Default: [tool.toolsel.serve] retain, else keep everything.",
+    "--max-store": "At or over SIZE (500MB, 2GB), /v1/usage answers 507 instead of filling "
+    "the disk. Default: [tool.toolsel.serve] max_store, else no limit.",
+}
+
+
+def _option(flag: str, **settings: Any) -> Any:
+    """`flag`'s `typer.Option`, with its HELP."""
+    return typer.Option(flag, help=HELP[flag], **settings)
+
+
+def _seconds(flag: str) -> Any:
+    """An option in seconds, from 0.1 to an hour."""
+    return _option(flag, min=0.1, max=3600, metavar="SECONDS")
+
+
+DbOption = Annotated[str | None, _option("--db", metavar="URL")]
+HostOption = Annotated[str, _option("--host")]
+PortOption = Annotated[int, _option("--port", min=0, max=65535)]
+TokenOption = Annotated[str | None, _option("--token", envvar="TOOLSEL_TOKEN", show_envvar=True)]
+TokenFileOption = Annotated[Path | None, _option("--token-file", metavar="PATH")]
+AllowHostOption = Annotated[list[str] | None, _option("--allow-host", metavar="NAME")]
+AllowOriginOption = Annotated[list[str] | None, _option("--allow-origin", metavar="ORIGIN")]
+McpOption = Annotated[bool, _option("--mcp")]
+MaxBodyOption = Annotated[int, _option("--max-body", min=1, metavar="BYTES")]
+LogFormatOption = Annotated[str, _option("--log-format")]
+ReloadOption = Annotated[bool, _option("--reload/--no-reload")]
+EmbedOption = Annotated[bool, _option("--embed/--no-embed")]
+WorkersOption = Annotated[int, _option("--workers", min=1, max=256, metavar="N")]
+QueueOption = Annotated[int, _option("--queue", min=0, max=100_000, metavar="N")]
+RequestTimeoutOption = Annotated[float, _seconds("--request-timeout")]
+HeaderTimeoutOption = Annotated[float, _seconds("--header-timeout")]
+BodyTimeoutOption = Annotated[float, _seconds("--body-timeout")]
+AnalyticsBudgetOption = Annotated[float, _seconds("--analytics-budget")]
+MaxConnectionsOption = Annotated[
+    int, _option("--max-connections", min=1, max=1_000_000, metavar="N")
 ]
+RetainOption = Annotated[str | None, _option("--retain", metavar="AGE")]
+MaxStoreOption = Annotated[str | None, _option("--max-store", metavar="SIZE")]
 
 
 def _require_serve(command: str = "serve") -> None:
@@ -50,135 +109,8 @@ def _require_serve(command: str = "serve") -> None:
         )
 
 
-HostOption = Annotated[str, typer.Option("--host", help="Address to bind.")]
-PortOption = Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")]
-TokenOption = Annotated[
-    str | None,
-    typer.Option(
-        "--token",
-        envvar="TOOLSEL_TOKEN",
-        show_envvar=True,
-        help="Bearer token required on every route but /healthz (required off loopback). "
-        "On the command line it shows in `ps`: prefer TOOLSEL_TOKEN or --token-file.",
-    ),
-]
-TokenFileOption = Annotated[
-    Path | None,
-    typer.Option("--token-file", metavar="PATH", help="Read the bearer token from this file."),
-]
-AllowHostOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--allow-host",
-        metavar="NAME",
-        help="Also answer requests whose Host is NAME (a DNS name or a proxy's); "
-        "repeatable. Default: the bound address (loopback names on loopback).",
-    ),
-]
-AllowOriginOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--allow-origin",
-        metavar="ORIGIN",
-        help="Also accept browser requests from this origin (scheme://host[:port]); repeatable.",
-    ),
-]
-McpOption = Annotated[
-    bool, typer.Option("--mcp", help="Also serve MCP over streamable HTTP at /mcp.")
-]
-MaxBodyOption = Annotated[
-    int, typer.Option("--max-body", min=1, metavar="BYTES", help="Largest request body.")
-]
-LogFormatOption = Annotated[
-    str, typer.Option("--log-format", help="text or json: one line per request.")
-]
-ReloadOption = Annotated[
-    bool,
-    typer.Option("--reload/--no-reload", help="Reload the registry when its files change."),
-]
-EmbedOption = Annotated[
-    bool,
-    typer.Option(
-        "--embed/--no-embed",
-        help="With toolsel[embed]: load the model and tool vectors at start (default), "
-        "so semantic and fusion answer warm.",
-    ),
-]
-WorkersOption = Annotated[
-    int,
-    typer.Option("--workers", min=1, max=256, metavar="N", help="Threads doing the work."),
-]
-QueueOption = Annotated[
-    int,
-    typer.Option(
-        "--queue",
-        min=0,
-        max=100_000,
-        metavar="N",
-        help="Requests that may wait for a worker; beyond, 503 at once.",
-    ),
-]
-
-
-def _seconds(flag: str, help: str) -> Any:
-    """An option in seconds, from 0.1 to an hour."""
-    return typer.Option(flag, min=0.1, max=3600, metavar="SECONDS", help=help)
-
-
-RequestTimeoutOption = Annotated[
-    float,
-    _seconds(
-        "--request-timeout",
-        "A request not answered within this is answered 503 (and its work stopped).",
-    ),
-]
-HeaderTimeoutOption = Annotated[
-    float,
-    _seconds(
-        "--header-timeout",
-        "A connection must send a request's headers within this, or is closed.",
-    ),
-]
-BodyTimeoutOption = Annotated[
-    float,
-    _seconds("--body-timeout", "A request's body must arrive within this, or it is answered 408."),
-]
-AnalyticsBudgetOption = Annotated[
-    float,
-    _seconds(
-        "--analytics-budget",
-        "Analytics not answered within this get 503 (reason analytics_budget); "
-        "their store reads stop.",
-    ),
-]
-MaxConnectionsOption = Annotated[
-    int,
-    typer.Option(
-        "--max-connections",
-        min=1,
-        max=1_000_000,
-        metavar="N",
-        help="Open connections at most; at the limit the longest-idle one is closed.",
-    ),
-]
-RetainOption = Annotated[
-    str | None,
-    typer.Option(
-        "--retain",
-        metavar="AGE",
-        help="Delete usage records (and their sums) older than AGE (90m, 12h, 30d) in the "
-        "background. Default: [tool.toolsel.serve] retain, else keep everything.",
-    ),
-]
-MaxStoreOption = Annotated[
-    str | None,
-    typer.Option(
-        "--max-store",
-        metavar="SIZE",
-        help="At or over SIZE (500MB, 2GB), /v1/usage answers 507 instead of filling the "
-        "disk. Default: [tool.toolsel.serve] max_store, else no limit.",
-    ),
-]
+#: `serve`'s options that make its `Service` (`_service`), not its `ServeOptions`.
+SERVICE_OPTIONS = frozenset({"registry", "namespace", "db", "embed", "token_file"})
 
 
 @handle_errors
@@ -208,36 +140,16 @@ def serve(
     max_store: MaxStoreOption = None,
 ) -> None:
     """Serve tool selection over HTTP: rank, select, validate, record usage, analytics."""
+    given = {k: v for k, v in locals().items() if k not in SERVICE_OPTIONS}
     _require_serve()
     from toolsel.serve.server import serve_http, serve_options
 
-    options = serve_options(
-        host=host,
-        port=port,
-        token=_token(token, token_file),
-        allow_host=allow_host or [],
-        allow_origin=allow_origin or [],
-        mcp=mcp,
-        max_body=max_body,
-        log_format=log_format,
-        reload=reload,
-        workers=workers,
-        queue=queue,
-        request_timeout=request_timeout,
-        header_timeout=header_timeout,
-        body_timeout=body_timeout,
-        analytics_budget=analytics_budget,
-        max_connections=max_connections,
-        retain=retain,
-        max_store=max_store,
-    )
+    options = serve_options(**{**given, "token": _token(token, token_file)})
     serve_http(_service(registry, namespace, db, embed=embed, max_store=options.max_store), options)
 
 
 def _token(token: str | None, token_file: Path | None) -> str | None:
     """The bearer token: from --token-file, else --token or TOOLSEL_TOKEN."""
-    import os
-
     if token_file is not None:
         if token and "TOOLSEL_TOKEN" not in os.environ:
             raise UsageError("give --token or --token-file, not both")

@@ -1,13 +1,9 @@
-"""Usage analytics as `toolsel serve` answers them (`/v1/analytics`, `/agent/analytics`),
-bounded whatever the store holds: a client may record usage for any number of distinct
-tool names, so an answer lists the ANALYTICS_TOOLS most-called tools and sums the others
-in one `other` row, both picked by the database (`rollups.bounded_totals`,
-`rollups.top_summary`), never by a loop over every name.
-
-Analytics run on their own workers (`analytics_pool`), within a time budget that the store's
-reads are told too (`toolsel.deadline`): past it the answer is 503 with
-`"reason": "analytics_budget"`, and the read stops. Nothing else waits for them: `/v1/rank`
-never reads usage, and the workers that answer it are not these.
+"""Usage analytics as `toolsel serve` answers them, bounded whatever the store holds: an
+answer lists the ANALYTICS_TOOLS most-called tools and sums the others in one `other` row,
+both picked by the database (`rollups.bounded_totals`, `rollups.top_summary`), since a
+client may record any number of distinct tool names. They run on workers of their own
+(`analytics_pool`) within a budget their reads are told too: past it, 503 with
+`"reason": "analytics_budget"`. `/v1/rank` never waits for them.
 """
 
 from __future__ import annotations

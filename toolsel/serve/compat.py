@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from toolsel.registry.model import Permission
-from toolsel.serve.service import Service
-from toolsel.serve.values import RequestError, integer_field, text_field
+from toolsel.serve.service import Service, store_errors
 
 if TYPE_CHECKING:
-    from toolsel.serve.rollups import Rest
+    from toolsel.serve.models import AgentSelectRequest, AgentUsageRequest, AgentValidateRequest
 
 #: The reference server's gate for /agent/validate (`new PermissionGate("write")`).
 REFERENCE_GATE = Permission.WRITE
@@ -27,21 +26,14 @@ REFERENCE_GATE = Permission.WRITE
 OTHER = "(other)"
 
 
-def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
+def select_tools(service: Service, request: AgentSelectRequest) -> dict[str, Any]:
     from toolsel.emit import EMITTERS
     from toolsel.ranking.core import rank_index, rank_options
 
-    message = text_field(body, "message")
-    top = integer_field(body, "maxTools", 8, low=1, high=1000)
-    level = body.get("permissionLevel", "write")
-    try:
-        permission = Permission(level)
-    except ValueError:
-        raise RequestError(
-            "`permissionLevel` must be read, write, admin or dangerous", 422
-        ) from None
+    top = request.maxTools
     snap = service.snapshot
-    result = rank_index(snap.index, message, rank_options(top=top, permission=permission))
+    options = rank_options(top=top, permission=request.permissionLevel)
+    result = rank_index(snap.index, request.message, options)
     # the ranked tools first; always-include tools fill what is left of maxTools
     names = [r.name for r in result.results] + [r.name for r in result.always]
     tools = [t for name in names if (t := snap.registry.get(name)) is not None][:top]
@@ -52,13 +44,9 @@ def select_tools(service: Service, body: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    tool_name = text_field(body, "tool")
-    history = body.get("toolCallHistory") or []
-    if not isinstance(history, list):
-        raise RequestError("`toolCallHistory` must be a list of {name, success}", 422)
-    registry = service.snapshot.registry
-    tool = registry.get(tool_name)
+def validate(service: Service, request: AgentValidateRequest) -> tuple[int, dict[str, Any]]:
+    tool_name = request.tool
+    tool = service.snapshot.registry.get(tool_name)
     if tool is None:
         return 403, {"allowed": False, "reason": f"Unknown tool: {tool_name}"}
     if not REFERENCE_GATE.allows(tool.permission):
@@ -66,7 +54,7 @@ def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any
             "allowed": False,
             "reason": f"Tool '{tool_name}' requires '{tool.permission}' permission",
         }
-    succeeded = {h.get("name") for h in history if isinstance(h, dict) and h.get("success") is True}
+    succeeded = {h.name for h in request.toolCallHistory or () if h.success}
     for required in tool.requires:
         if required not in succeeded:
             return 400, {
@@ -76,24 +64,22 @@ def validate(service: Service, body: dict[str, Any]) -> tuple[int, dict[str, Any
     return 200, {"valid": True}
 
 
-def record_usage(service: Service, body: dict[str, Any]) -> dict[str, Any]:
-    success = body.get("success")
-    if not isinstance(success, bool):
-        raise RequestError("`success` must be true or false", 422)
-    latency = body.get("latencyMs", 0)
-    service.usage({"tool": text_field(body, "tool"), "ok": success, "latency_ms": latency or 0})
+def record_usage(service: Service, request: AgentUsageRequest) -> dict[str, Any]:
+    service.usage(
+        {"tool": request.tool, "ok": request.success, "latency_ms": request.latencyMs or 0}
+    )
     return {"recorded": True}
 
 
 def analytics(service: Service) -> list[dict[str, Any]]:
     """The most-called tools (`analytics_tools` of them), then, when others were called,
     one row summing them: `{tool: "(other)", ..., "tools": N}`."""
-    if service.store is None:
-        raise RequestError("this server records no usage (no store)", 503)
-    rows, rest = _summary(service)
-    report = [
-        _row(tool, calls, failures, latency, last) for tool, calls, failures, latency, last in rows
-    ]
+    from toolsel.serve.analytics import within_budget
+
+    store = service.usage_store()
+    with store_errors(), within_budget():
+        rows, rest = store.top_summary(service.analytics_tools)
+    report = [_row(*row) for row in rows]
     report.sort(key=lambda r: (-int(r["calls"]), str(r["tool"])))
     if rest.tools:
         latency = rest.latency_sum / rest.latency_count if rest.latency_count else None
@@ -110,15 +96,3 @@ def _row(tool: str, calls: int, failures: int, latency: float | None, last: str)
         "avgLatencyMs": round(latency, 3) if latency is not None else 0,
         "lastUsed": last,
     }
-
-
-def _summary(service: Service) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
-    from toolsel.serve.analytics import within_budget
-    from toolsel.serve.store import StoreUnavailable
-
-    assert service.store is not None
-    try:
-        with within_budget():
-            return service.store.top_summary(service.analytics_tools)
-    except StoreUnavailable as error:
-        raise RequestError(str(error), 503) from None

@@ -1,17 +1,11 @@
-"""Connections of `toolsel serve`: bounded in number and in idle time, before any request
-reaches the application (and so before the token is checked).
+"""Connections of `toolsel serve`, bounded before any request reaches the application.
 
-uvicorn's HTTP/1.1 protocol keeps a socket that never sends a request open for ever, and
-accepts as many as the process has file descriptors; then `accept()` fails with EMFILE and
-asyncio logs a traceback each time. Here:
-
-- a connection must deliver a request's headers within `--header-timeout` of opening, or of
-  the end of its previous response, else it is closed (slow or idle clients);
-- at most `--max-connections` are open; at the limit the connection idle the longest (one
-  with no request in progress) is closed to make room, and if none is idle the new one is
-  refused; either is logged once per interval, with counts, never with a traceback;
-- the process's open-file limit is raised to its hard limit at start, so the cap, not the
-  kernel, decides.
+uvicorn keeps a socket that never sends a request open for ever, and accepts connections
+until `accept()` fails with EMFILE (a traceback each time). Here a connection must send a
+request's headers within `--header-timeout` (of opening, or of its last response); at most
+`--max-connections` are open, the longest idle one closed to make room (or the new one
+refused when none is idle), logged once per interval with counts; and the open-file limit
+is raised to its hard limit at start, so the cap, not the kernel, decides.
 """
 
 from __future__ import annotations
@@ -33,13 +27,11 @@ class ConnectionNotes:
     """Counts refused and dropped connections and logs them at most once per interval."""
 
     def __init__(self) -> None:
-        self.refused = 0
-        self.evicted = 0
-        self.timed_out = 0
+        self.counts = dict.fromkeys(("refused", "evicted", "timed_out"), 0)
         self._logged = 0.0
 
     def note(self, what: str, open_now: int, limit: int) -> None:
-        setattr(self, what, getattr(self, what) + 1)
+        self.counts[what] += 1
         now = time.monotonic()
         if now - self._logged >= LOG_EVERY:
             self._logged = now
@@ -49,9 +41,7 @@ class ConnectionNotes:
                 "timeout",
                 open_now,
                 limit,
-                self.refused,
-                self.evicted,
-                self.timed_out,
+                *self.counts.values(),
             )
 
 
@@ -156,14 +146,9 @@ def quiet_loop_errors(loop: asyncio.AbstractEventLoop) -> None:
             last["skipped"] += 1
             return
         error = context.get("exception")
-        reason = f"{type(error).__name__}: {error}" if error is not None else ""
+        reason = f": {type(error).__name__}: {error}" if error is not None else ""
         skipped = f" ({last['skipped']} more since the last note)" if last["skipped"] else ""
-        log.warning(
-            "event loop: %s%s%s",
-            context.get("message", "error"),
-            f": {reason}" if reason else "",
-            skipped,
-        )
+        log.warning("event loop: %s%s%s", context.get("message", "error"), reason, skipped)
         last["at"], last["skipped"] = now, 0
 
     loop.set_exception_handler(handler)

@@ -1,21 +1,16 @@
 """The gate in front of every route of `toolsel serve`: a pure ASGI middleware (cheaper than
-FastAPI's `@app.middleware`) that refuses, before any handler runs, what a browser page or a
-stranger could send, and logs one line per request.
+FastAPI's `@app.middleware`) that logs one line per request and refuses, before any handler,
+what a browser page or a stranger could send, in order:
 
-In order:
+1. a `Host` that does not name the bound address, so a DNS-rebinding page cannot read it: 421;
+2. an `Origin` that is neither the server's own nor allowed by `--allow-origin`: 403;
+3. a missing or wrong bearer token (compared in constant time), when one is set, on every
+   route but `/healthz` and the dashboard's static files, which hold no data: 401;
+4. a body that is not JSON: a page can POST `text/plain` or a form across sites without a
+   CORS preflight, but never JSON: 415;
+5. a `Content-Length` over the body cap: 413 (a body without one is capped as it is read).
 
-1. `Host` must name the address the server is bound to (loopback names on loopback), so a
-   DNS-rebinding page (evil.example resolving to 127.0.0.1) cannot read it: 421.
-2. `Origin`, when a browser sends it, must be the server's own origin or one allowed with
-   `--allow-origin`: 403. A cross-site page's `fetch` always carries it.
-3. The bearer token, when one is set, on every route but `/healthz` and the dashboard's
-   static page and assets (no data: the page sends the token on its own requests),
-   compared in constant time: 401.
-4. A request body only as JSON (`application/json` or `application/*+json`): a page can
-   POST `text/plain` or a form across sites without a CORS preflight, but never JSON: 415.
-5. `Content-Length` over the body cap: 413 (a body without one is capped while it is read).
-
-The MCP SDK's own transport at `/mcp` checks `Host` and `Origin` again, in its own way.
+The MCP SDK's transport at `/mcp` checks `Host` and `Origin` again, in its own way.
 """
 
 from __future__ import annotations
@@ -204,9 +199,7 @@ class Guard:
         """The error response for a request that must not reach a handler, or None."""
         from toolsel.serve.responses import error_response
 
-        headers: dict[bytes, bytes] = {}
-        for key, value in scope["headers"]:
-            headers.setdefault(key, value)  # the first of a repeated header decides
+        headers: dict[bytes, bytes] = dict(reversed(scope["headers"]))  # the first one decides
         path: str = scope["path"]
         host = headers.get(b"host")
         if not self.policy.host_allowed(host):

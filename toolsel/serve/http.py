@@ -1,14 +1,10 @@
-"""The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`
-paths, `/healthz` and `/readyz`; OpenAPI at `/openapi.json` (generated from
-`toolsel.serve.models`), docs at `/docs`; the read-only dashboard at `/`
-(`toolsel.serve.dashboard`).
+"""The HTTP API of `toolsel serve` (FastAPI): `/v1/...`, the reference design's `/agent/...`,
+`/healthz`, `/readyz`, `/openapi.json` (from `toolsel.serve.models`) and the dashboard at `/`.
 
-A route's JSON body is read here first (capped in size and in time, exact for integers over
-64 bits, one clear 4xx when it is not JSON), then checked by the route's model, and every
-error has the one shape `{"error": ..., "status": N}`. Each handler runs one `Service` method
-on the work pool (`toolsel.serve.work`), never on the event loop. `toolsel.serve.guard`
-refuses foreign hosts and origins, a missing token, non-JSON bodies and oversized ones
-before any handler.
+A JSON body is read here (capped in size and time, exact for integers over 64 bits), then
+checked by the route's model; every error has the shape `{"error": ..., "status": N}`.
+Handlers run `Service` methods on the work pool (`toolsel.serve.work`), never on the event
+loop; `toolsel.serve.guard` refuses what must not reach them.
 """
 
 from __future__ import annotations
@@ -50,7 +46,7 @@ from toolsel.serve.models import (
 )
 from toolsel.serve.responses import error_response, json_response
 from toolsel.serve.service import Service
-from toolsel.serve.values import BadValue, RequestError, request_error
+from toolsel.serve.values import BadValue, RequestError, one_line, request_error
 from toolsel.serve.work import WorkPool
 
 #: A run of digits long enough to be an integer orjson cannot hold exactly (anywhere,
@@ -102,7 +98,7 @@ def parse_json(raw: bytes) -> Any:
     except RecursionError:
         raise RequestError("request body is not JSON: nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise RequestError(f"request body is not JSON: {shown_error(error)}") from None
+        raise RequestError(f"request body is not JSON: {one_line(str(error), 200)}") from None
 
 
 def parse_json_lines(raw: bytes) -> list[Any]:
@@ -119,11 +115,6 @@ def parse_json_lines(raw: bytes) -> list[Any]:
     if not values:
         raise RequestError("empty request body: send one JSON object a line")
     return values
-
-
-def shown_error(error: Exception) -> str:
-    text = " ".join(str(error).split())
-    return text if len(text) <= 200 else text[:199] + "…"
 
 
 class ReadRequest(Request):
@@ -185,12 +176,9 @@ def create_app(
     analytics_budget: float = ANALYTICS_BUDGET,
     on_start: Callable[[], None] | None = None,
 ) -> FastAPI:
-    """The app. `policy` says which Host names and Origins it answers (default: those of
-    `host`); `pool` runs the work (default: a new one, closed with the app); analytics
-    run on workers of their own, each request within `analytics_budget` seconds; with
-    `mcp_server` (an `MCPServer`), MCP over streamable HTTP at `/mcp`; `on_start` runs
-    when the server starts (before it listens: it must not take long), `on_close` when
-    it shuts down."""
+    """The app. `policy`: the Host names and Origins it answers (default: `host`'s); `pool`:
+    its workers (default: its own); `mcp_server`: MCP at `/mcp`; `on_start` runs before it
+    listens (it must not take long), `on_close` at shutdown."""
     from toolsel.serve.analytics import analytics_pool
     from toolsel.serve.dashboard import dashboard_routes
 
@@ -270,10 +258,7 @@ def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = get_openapi(
-                title=app.title,
-                version=app.version,
-                description=app.description,
-                routes=app.routes,
+                title=app.title, version=app.version, description=app.description, routes=app.routes
             )
             spec["components"]["schemas"].update(published_schemas())
             app.openapi_schema = spec
@@ -356,23 +341,20 @@ def _agent_routes(service: Service, work: WorkPool, analytics_work: WorkPool) ->
     @router.post("/select-tools", response_model=AgentSelection)
     async def agent_select(request: AgentSelectRequest) -> Response:
         """`{message, maxTools?, permissionLevel?}` -> `{tools, method, scores}`."""
-        body = request.model_dump(mode="json")
-        return json_response(await work.run(compat.select_tools, service, body))
+        return json_response(await work.run(compat.select_tools, service, request))
 
     verdicts: dict[int | str, Any] = {code: {"model": AgentVerdict} for code in (400, 403)}
 
     @router.post("/validate", response_model=AgentVerdict, responses=verdicts)
     async def agent_validate(request: AgentValidateRequest) -> Response:
         """`{tool, toolCallHistory?, userId?}` -> `{valid: true}`, or 403/400 with a reason."""
-        body = request.model_dump(mode="json")
-        status, payload = await work.run(compat.validate, service, body)
+        status, payload = await work.run(compat.validate, service, request)
         return json_response(payload, status)
 
     @router.post("/record-usage", response_model=AgentRecorded)
     async def agent_record(request: AgentUsageRequest) -> Response:
         """`{tool, success, latencyMs?}` -> `{recorded: true}`."""
-        body = request.model_dump(mode="json")
-        return json_response(await work.run(compat.record_usage, service, body))
+        return json_response(await work.run(compat.record_usage, service, request))
 
     @router.get("/analytics", response_model=list[AgentToolUsage])
     async def agent_analytics() -> Response:

@@ -47,12 +47,10 @@ class JsonFormatter(logging.Formatter):
 def configure_logging(log_format: str) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
-    for name in ("toolsel.serve", "toolsel.serve.access", "uvicorn.error"):
+    # the MCP SDK's own notes: warnings and errors only
+    levels = dict.fromkeys(("toolsel.serve", "toolsel.serve.access", "uvicorn.error"), logging.INFO)
+    for name, level in {**levels, "mcp": logging.WARNING}.items():
         logger = logging.getLogger(name)
         logger.handlers = [handler]
-        logger.setLevel(logging.INFO)
+        logger.setLevel(level)
         logger.propagate = False
-    sdk = logging.getLogger("mcp")  # the MCP SDK's own notes: warnings and errors only
-    sdk.handlers = [handler]
-    sdk.setLevel(logging.WARNING)
-    sdk.propagate = False

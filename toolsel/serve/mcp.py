@@ -1,14 +1,7 @@
-"""The MCP server: toolsel's search over a registry, as three small tools an MCP client loads
-instead of hundreds (progressive disclosure).
-
-- `search_tools(query, top?, category?)`: the best matches' names, descriptions and input
-  schemas, in the MCP tool shape;
-- `select_tools(names)`: the full definitions of named tools;
-- `validate_call(tool, input)`: the registry checks replay runs on a call;
-- and each tool as a resource, `toolsel://tools/{name}` (a resource template).
-
-`toolsel mcp` serves it over stdio (`run_stdio`); `toolsel serve --mcp` over streamable
-HTTP at `/mcp`. Built on the official MCP Python SDK (`mcp`, v2: `MCPServer`).
+"""The MCP server: three small tools an MCP client loads instead of hundreds (progressive
+disclosure) — `search_tools`, `select_tools`, `validate_call` — and each registry tool as
+a resource, `toolsel://tools/{name}`. `toolsel mcp` serves it over stdio (`run_stdio`),
+`toolsel serve --mcp` over streamable HTTP at `/mcp`; built on the MCP Python SDK (v2).
 """
 
 from __future__ import annotations
@@ -35,7 +28,7 @@ def create_mcp(service: Service) -> Any:
     # import before `initialize` can be answered; toolsel configures its own logging
     # (`toolsel.serve.logs`), so that step is skipped.
     configure = sdk.configure_logging  # type: ignore[attr-defined]
-    sdk.configure_logging = _no_logging_setup  # type: ignore[attr-defined]
+    sdk.configure_logging = lambda *args, **kwargs: None  # type: ignore[attr-defined]
     try:
         server = MCPServer(name="toolsel", version=__version__, instructions=INSTRUCTIONS)
     finally:
@@ -50,10 +43,6 @@ def create_mcp(service: Service) -> Any:
         mime_type="application/json",
     )(tools.tool_resource)
     return server
-
-
-def _no_logging_setup(*args: object, **kwargs: object) -> None:
-    """In place of the SDK's logging setup (see `create_mcp`)."""
 
 
 class Tools:
@@ -167,13 +156,11 @@ def rpc_error(error: Exception) -> Any:
 
     errors = getattr(error, "errors", None)
     kinds = {e.get("type") for e in errors()} if callable(errors) else set()
-    if "json_invalid" in kinds:
-        code, message = -32700, "Parse error: the line is not JSON"
-    else:
-        code, message = (
-            -32600,
-            "Invalid Request: not a JSON-RPC 2.0 request, notification or response",
-        )
+    code, message = (
+        (-32700, "Parse error: the line is not JSON")
+        if "json_invalid" in kinds
+        else (-32600, "Invalid Request: not a JSON-RPC 2.0 request, notification or response")
+    )
     return types.JSONRPCError(
         jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=message)
     )

@@ -1,12 +1,10 @@
 """What `toolsel serve` takes and answers, as pydantic models: FastAPI reads every request
 body and query with them, and writes `/openapi.json` from them.
 
-One policy on every route: a key that a body or a query does not take is refused (422,
-naming it, with a suggestion), since a typo such as `catgories` would otherwise be ignored
-and the answer would look right. Each value is checked by `toolsel.serve.values`, so every
-error is one message naming its key; an absent required key reads as null. The answers that
-are versioned documents (rank, lint, ...) are described by their published JSON
-Schemas (`toolsel.schemas`), not restated here.
+A key a body or query does not take is refused (422, with a suggestion): a typo such as
+`catgories` would otherwise be ignored and the answer would look right. Values are checked
+by `toolsel.serve.values`, one message naming the key; an absent required key reads as
+null. Versioned documents (rank, lint, ...) are described by their published JSON Schemas.
 """
 
 from __future__ import annotations
@@ -53,21 +51,23 @@ def checked(check: Check[Any], *documented: Any) -> BeforeValidator:
     )
 
 
-def query_text(value: Any, key: str) -> str:
-    query = text(value, key)
-    if len(query) > MAX_QUERY:
-        raise BadValue(
-            f"`{key}` is {len(query)} characters long; at most {MAX_QUERY} (send the request, "
-            "not the whole conversation)"
-        )
-    return query
+def short_text(limit: int, hint: str = "") -> Check[str]:
+    """Text of at most `limit` characters (`hint`: what to send instead, if longer)."""
+
+    def check(value: Any, key: str) -> str:
+        found = text(value, key)
+        if len(found) > limit:
+            raise BadValue(f"`{key}` is {len(found)} characters long; at most {limit}{hint}")
+        return found
+
+    return check
+
+
+query_text = short_text(MAX_QUERY, " (send the request, not the whole conversation)")
 
 
 def tool_name(value: Any, key: str) -> str:
-    name = text(value, key)
-    if len(name) > MAX_NAME:
-        raise BadValue(f"`{key}` is {len(name)} characters long; at most {MAX_NAME}")
-    return stored_text(name, key)
+    return stored_text(short_text(MAX_NAME)(value, key), key)
 
 
 def event_time(value: Any, key: str) -> str | None:

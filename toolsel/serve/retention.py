@@ -16,17 +16,8 @@ log = logging.getLogger("toolsel.serve")
 #: Seconds between two pruning passes (and before the first).
 PRUNE_EVERY = 300.0
 _UNITS = {"m": 60, "h": 3600, "d": 86400}
-_SIZES = {
-    "b": 1,
-    "kb": 10**3,
-    "mb": 10**6,
-    "gb": 10**9,
-    "tb": 10**12,
-    "kib": 2**10,
-    "mib": 2**20,
-    "gib": 2**30,
-    "tib": 2**40,
-}
+_SIZES = {"b": 1} | {f"{unit}b": 10 ** (3 * n) for n, unit in enumerate("kmgt", 1)}
+_SIZES |= {f"{unit}ib": 2 ** (10 * n) for n, unit in enumerate("kmgt", 1)}
 
 
 def parse_duration(text: str) -> timedelta:

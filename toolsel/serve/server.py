@@ -44,8 +44,8 @@ class ServeOptions:
 
 def serve_options(
     *,
-    allow_host: list[str],
-    allow_origin: list[str],
+    allow_host: list[str] | None,
+    allow_origin: list[str] | None,
     retain: str | None,
     max_store: str | None,
     **options: Any,
@@ -62,7 +62,7 @@ def serve_options(
             hint="set TOOLSEL_TOKEN or pass --token-file; clients send Authorization: Bearer TOKEN",
         )
     try:
-        policy = HostPolicy.for_bind(host, allow_host, allow_origin)
+        policy = HostPolicy.for_bind(host, allow_host or (), allow_origin or ())
     except ValueError as error:
         raise UsageError(f"--allow-origin: {error}") from None
     keep, limit = store_limits(retain, max_store)
@@ -78,16 +78,13 @@ def store_limits(retain: str | None, max_store: str | None) -> tuple[timedelta |
     config = find_config()
     keep, limit = serve_settings(config.serve, str(config.path))
     try:
-        if retain is not None:
-            keep = parse_duration(retain)
+        keep = keep if retain is None else parse_duration(retain)
     except ValueError as error:
         raise UsageError(f"--retain {error}") from None
     try:
-        if max_store is not None:
-            limit = parse_size(max_store)
+        return keep, limit if max_store is None else parse_size(max_store)
     except ValueError as error:
         raise UsageError(f"--max-store {error}") from None
-    return keep, limit
 
 
 def serve_http(service: Service, options: ServeOptions) -> None:
@@ -103,8 +100,8 @@ def serve_http(service: Service, options: ServeOptions) -> None:
     configure_logging(options.log_format)
     files_limit = raise_open_file_limit()
     max_connections = options.max_connections
-    if files_limit and max_connections > files_limit - 64:
-        max_connections = max(1, files_limit - 64)  # leave descriptors for files and the store
+    if files_limit:  # leave descriptors for files and the store
+        max_connections = max(1, min(max_connections, files_limit - 64))
     if options.reload:
         service.watch()
     pruner = None

@@ -1,10 +1,7 @@
-"""What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot
-that is reloaded in the background, and one method per operation, each taking a checked
-request (`toolsel.serve.models`) and returning the same JSON payload as the matching CLI
-output.
-
-Nothing here prints. A request that cannot be served raises `RequestError` (a 4xx or 5xx),
-never anything else the caller would have to guess about.
+"""What `toolsel serve` and `toolsel mcp` do, without HTTP or MCP: a warm registry snapshot,
+reloaded in the background, and one method per operation, each taking a checked request
+(`toolsel.serve.models`) and returning the matching CLI output's JSON payload. Nothing here
+prints; a request that cannot be served raises `RequestError` (a 4xx or 5xx).
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ from toolsel.serve.limits import ANALYTICS_TOOLS
 from toolsel.serve.pending import Pending
 from toolsel.serve.records import Window
 from toolsel.serve.usage import records_of, usage_items
-from toolsel.serve.values import RequestError, read, shown
+from toolsel.serve.values import RequestError, clipped, read, shown
 
 if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it needs them
     from toolsel.serve.models import (
@@ -41,6 +38,8 @@ if TYPE_CHECKING:  # read where they are used: `toolsel mcp` answers before it n
 
 log = logging.getLogger("toolsel.serve")
 
+#: (file, mtime_ns, size) of each registry file: -1 unreadable, -2 not a regular file.
+Stamp = tuple[tuple[str, int, int], ...]
 #: How often the registry files are checked for changes (seconds).
 POLL_SECONDS = 0.25
 
@@ -54,7 +53,7 @@ class Snapshot:
     #: its ranking index: made at start on a thread of its own (`Service.warm`), so that
     #: the server answers before it is; at a reload, made before the snapshot goes live
     built: Pending[PreparedIndex]
-    stamp: tuple[tuple[str, int, int], ...]  # (file, mtime_ns, size) it was loaded from
+    stamp: Stamp  # of the files it was loaded from
     version: int
     loaded_at: float = field(default_factory=time.time)
     #: one input validator per tool, built on first use and shared by every request
@@ -122,30 +121,17 @@ class Service:
 
         return registry_files(self.paths or None, namespace=self.namespace)
 
-    def _stamp(self) -> tuple[FileList, tuple[tuple[str, int, int], ...]]:
+    def _stamp(self) -> tuple[FileList, Stamp]:
         """The files, and (file, mtime, size) for each; a file that is not a regular one
         is stamped -2, and refused by `_load` (a pipe would block the reader for ever)."""
-        import stat
-
         files = self.files()
-        found = []
-        for path in files:
-            try:
-                info = path.stat()
-            except OSError:
-                found.append((str(path), -1, -1))
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                found.append((str(path), -2, -2))
-            else:
-                found.append((str(path), info.st_mtime_ns, info.st_size))
-        return files, tuple(found)
+        return files, tuple(map(_file_stamp, files))
 
     def _load(
         self,
         version: int,
         files: FileList,
-        stamp: tuple[tuple[str, int, int], ...],
+        stamp: Stamp,
         *,
         defer_index: bool = False,
     ) -> Snapshot:
@@ -166,9 +152,7 @@ class Service:
         cycles = find_cycles(requires_graph(registry))
         if cycles:
             tool = registry.get(cycles[0][0])
-            where = ""
-            if tool is not None:
-                where = f"{registry.locate_field(tool, 'requires')}: "
+            where = "" if tool is None else f"{registry.locate_field(tool, 'requires')}: "
             raise RegistryError(
                 f"{where}requires cycle: {' -> '.join(cycles[0])}",
                 hint="a tool cannot require itself, even through others; remove one edge",
@@ -180,11 +164,8 @@ class Service:
             if self.warm_embeddings:
                 warm_embeddings(index)
             if defer_index:  # the server is up already: say when it is ready
-                log.info(
-                    "ranking index ready: %s tools, in %.1f s",
-                    len(index),
-                    time.perf_counter() - began,
-                )
+                seconds = time.perf_counter() - began
+                log.info("ranking index ready: %s tools, in %.1f s", len(index), seconds)
             return index
 
         built = Pending(make_index)
@@ -219,7 +200,7 @@ class Service:
         )
         return True
 
-    def _reload_failed(self, message: str, stamp: tuple[tuple[str, int, int], ...]) -> None:
+    def _reload_failed(self, message: str, stamp: Stamp) -> None:
         """Log a failed reload once (not at every poll) and keep it for /readyz."""
         if message != self.last_error:
             log.error("registry reload failed; still serving version %s: %s",
@@ -240,6 +221,12 @@ class Service:
 
         self._watcher = threading.Thread(target=loop, name="toolsel-reload", daemon=True)
         self._watcher.start()
+
+    def usage_store(self) -> UsageStore:
+        """The store, or 503 when this server records no usage."""
+        if self.store is None:
+            raise RequestError("this server records no usage (no store)", 503)
+        return self.store
 
     def close(self) -> None:
         self._stop.set()
@@ -334,7 +321,7 @@ class Service:
         snap = self.snapshot
         checker = RegistryChecker(snap.registry, request.permission, validators=snap.validators)
         if request.session is not None and self.store is not None:
-            with _store_errors():
+            with store_errors():
                 checker.called, checker.succeeded = self.store.session_tools(request.session)
         violations = checker.check(Call("validate", request.tool, request.input), 0)
         return {
@@ -347,28 +334,23 @@ class Service:
     def usage(self, body: Any) -> dict[str, Any]:
         """POST /v1/usage: one record, a list of them, `{"records": [...]}`, or the
         `tool_result` events of `toolsel replay --format jsonl`."""
-        if self.store is None:
-            raise RequestError("this server records no usage (no store)", 503)
+        store = self.usage_store()
         items = usage_items(body)
-        records = records_of(items)
-        with _store_errors():
-            stored = self.store.record(records)
+        with store_errors():
+            stored = store.record(records_of(items))
         return {"schema": USAGE_SCHEMA, "received": len(items), "stored": stored}
 
     def analytics(self, query: AnalyticsQuery) -> dict[str, Any]:
-        """GET /v1/analytics: the `toolsel.stats` payload over the stored records of a
-        window (default: the last 7 days, from the start of the hour; `since=all`: all),
-        from the roll-ups, and the window it covers; its `analytics_tools` most-called
-        tools, the others summed in `other` (`toolsel.serve.analytics`)."""
+        """GET /v1/analytics: the `toolsel.stats` payload of a window (`analytics_window`)
+        and the window; its `analytics_tools` most-called tools, the others in `other`."""
         from toolsel.render.stats import stats_payload
         from toolsel.serve.analytics import bounded_stats, other_note, other_payload, within_budget
 
-        if self.store is None:
-            raise RequestError("this server records no usage (no store)", 503)
+        store = self.usage_store()
         window = analytics_window(query)
         registry = self.snapshot.registry
-        with _store_errors(), within_budget():  # a read stopped at the budget says so
-            totals = self.store.top_totals(window, self.analytics_tools, registry.names)
+        with store_errors(), within_budget():  # a read stopped at the budget says so
+            totals = store.top_totals(window, self.analytics_tools, registry.names)
         payload = stats_payload(bounded_stats(totals, registry))
         payload["window"] = {"since": window.since, "until": window.until}
         other = other_payload(totals.rest)
@@ -403,28 +385,23 @@ USAGE_SCHEMA = schema_name(Output.USAGE)
 TOOLS_SCHEMA = schema_name(Output.TOOLS)
 
 
+#: A tool's fields in `GET /v1/tools`, in order (the tuples as lists, `permission` its value).
+TOOL_FIELDS = (
+    "name description parameters category permission tags requires conflicts aliases version"
+    " deprecated deprecated_by display_name search_hint always_include defer_loading"
+).split()
+LIST_FIELDS = ("tags", "requires", "conflicts", "aliases")
+
+
 def tool_payload(tool: Any, registry: Registry) -> dict[str, Any]:
     """A tool in the registry format's own terms (`GET /v1/tools` without `?emit=`)."""
-    return {
-        "name": tool.name,
-        "description": tool.description,
-        "parameters": tool.parameters,
-        "category": tool.category,
-        "permission": tool.permission.value,
-        "tags": list(tool.tags),
-        "requires": list(tool.requires),
-        "conflicts": list(tool.conflicts),
-        "aliases": list(tool.aliases),
-        "version": tool.version,
-        "deprecated": tool.deprecated,
-        "deprecated_by": tool.deprecated_by,
-        "display_name": tool.display_name,
-        "search_hint": tool.search_hint,
-        "always_include": tool.always_include,
-        "defer_loading": tool.defer_loading,
-        "examples": list(registry.examples_for(tool.name)),
-        "source": {"file": tool.source.file, "pointer": tool.source.pointer},
-    }
+    payload = {name: getattr(tool, name) for name in TOOL_FIELDS}
+    for name in LIST_FIELDS:
+        payload[name] = list(payload[name])
+    payload["permission"] = tool.permission.value
+    payload["examples"] = list(registry.examples_for(tool.name))
+    payload["source"] = {"file": tool.source.file, "pointer": tool.source.pointer}
+    return payload
 
 
 def warm_embeddings(index: PreparedIndex) -> None:
@@ -453,19 +430,29 @@ def analytics_window(query: AnalyticsQuery) -> Window:
 
 
 @contextmanager
-def _store_errors() -> Iterator[None]:
+def store_errors() -> Iterator[None]:
     """A store that is full answers 507, one that cannot be reached 503, a record it cannot
     hold 422."""
     from toolsel.serve.store import RecordRefused, StoreFull, StoreUnavailable
 
     try:
         yield
-    except RecordRefused as error:
-        raise RequestError(str(error), 422) from None
-    except StoreFull as error:
-        raise RequestError(str(error), 507) from None
-    except StoreUnavailable as error:
-        raise RequestError(str(error), 503) from None
+    except (RecordRefused, StoreFull, StoreUnavailable) as error:
+        status = 422 if isinstance(error, RecordRefused) else 503
+        raise RequestError(str(error), 507 if isinstance(error, StoreFull) else status) from None
+
+
+def _file_stamp(path: Path) -> tuple[str, int, int]:
+    """(file, mtime, size); -1 when it cannot be read, -2 when it is not a regular file."""
+    import stat
+
+    try:
+        info = path.stat()
+    except OSError:
+        return str(path), -1, -1
+    if not stat.S_ISREG(info.st_mode):
+        return str(path), -2, -2
+    return str(path), info.st_mtime_ns, info.st_size
 
 
 def _now() -> str:
@@ -481,5 +468,4 @@ def describe_error(error: BaseException) -> str:
     from toolsel.render.escape import visible
 
     text = str(error) if isinstance(error, ToolselError) else f"{type(error).__name__}: {error}"
-    text = visible(" ".join(text.split()))
-    return text if len(text) <= 500 else text[:499] + "…"
+    return clipped(visible(" ".join(text.split())), 500)

@@ -14,9 +14,8 @@ if TYPE_CHECKING:
 
 
 def parse_records(body: Any) -> list[UsageRecord]:
-    """The records of a POST /v1/usage body (`toolsel.serve.models.USAGE_BODY`), each
-    checked by its model; an error names the item at fault. A replay event that records
-    nothing (`replay_record`) is taken and left out."""
+    """The records of a POST /v1/usage body (`models.USAGE_BODY`), each checked by its
+    model; an error names the item at fault."""
     return records_of(usage_items(body))
 
 
@@ -61,12 +60,10 @@ def _record(item: dict[str, Any]) -> UsageRecord | None:
 
 
 def replay_record(event: ReplayEvent) -> UsageRecord | None:
-    """The record of a replay event: a `tool_result` makes one, at its call's own time (the
-    time it is received when the transcript gave none); a `tool_start` makes none (the
-    call's result does, or the call was never answered), nor does a resumed session's copy
-    of an earlier call (`copied`, which `stats` does not count either), nor a call without
-    a tool name. Its id (`replay_id`) is the same whichever file or folder it was read
-    from, so posting a folder again, or a copy of it, stores nothing twice."""
+    """The record of a `tool_result` event, at its call's own time (else when received);
+    none for a `tool_start`, a resumed session's copy (`copied`, uncounted by `stats` too)
+    or a call without a tool. Its id (`replay_id`) does not depend on where the file lies,
+    so posting a folder again, or a copy of it, stores nothing twice."""
     if event.event != "tool_result" or event.copied or event.tool is None:
         return None
     return UsageRecord(

@@ -1,9 +1,7 @@
-"""What a value in a request to `toolsel serve` must be, and the one error a request that
-cannot be served raises (`RequestError`, an HTTP 4xx or 5xx with its message).
-
-Each check takes the value and the key it came under, and returns the value as the service
-uses it or raises `BadValue` with one message naming the key. `toolsel.serve.models` makes
-them the validators of its fields, so a pydantic error is always one of these messages.
+"""What a value in a request to `toolsel serve` must be: each check takes the value and its
+key and returns the value as used, or raises `BadValue` with one message naming the key
+(`toolsel.serve.models` makes them its validators); and `RequestError`, the one error of a
+request that cannot be served (an HTTP 4xx or 5xx).
 """
 
 from __future__ import annotations
@@ -156,17 +154,25 @@ def timestamp(value: Any, key: str) -> str | None:
     try:
         return stored_time(value)
     except (ValueError, OverflowError) as error:
-        reason = " ".join(str(error).split())
         raise BadValue(
             f"`{key}` must be an ISO 8601 time between years 1 and 9999, got {shown(value)} "
-            f"({reason if len(reason) <= 120 else reason[:119] + '…'})"
+            f"({one_line(str(error), 120)})"
         ) from None
 
 
 def shown(value: Any, limit: int = 80) -> str:
     """A value quoted in an error message, cut short (an error must not echo a megabyte)."""
-    quoted = repr(value)
-    return quoted if len(quoted) <= limit else quoted[: limit - 1] + "…"
+    return clipped(repr(value), limit)
+
+
+def clipped(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters, the last one `…`, when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """`text` with its whitespace runs as single spaces, `clipped`."""
+    return clipped(" ".join(text.split()), limit)
 
 
 def kind(value: Any) -> str:

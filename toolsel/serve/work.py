@@ -1,16 +1,10 @@
-"""Where `toolsel serve` does its work: a bounded pool of threads, off the event loop, with
-a queue limit and a deadline for every request.
+"""Where `toolsel serve` does its work: a bounded pool of threads, off the event loop, so
+`/healthz` and other connections stay answered while ranking or a store query runs.
 
-The event loop only reads requests and writes responses, so `/healthz` and every other
-connection stay answered while ranking, validation or a store query runs. When every
-worker is busy and the queue is full, a request is refused at once with 503 and
-`Retry-After` instead of waiting without end. A request that passes its deadline is answered
-503; the work itself is told the deadline (`toolsel.deadline`), and validation, the one kind of
-work whose cost the client can push up, stops there. Work abandoned by its client still
-counts against the queue until it ends, so refused clients cannot pile more on.
-
-The workers are daemon threads: after SIGTERM has drained what it could (uvicorn waits for
-in-flight requests), a request still running cannot keep the process alive.
+A full pool and queue refuse at once (503, `Retry-After`). A request past its deadline is
+answered 503, and its work is told the deadline (`toolsel.deadline`). Abandoned work
+counts against the queue until it ends, so refused clients cannot pile more on. Workers
+are daemon threads, so a request still running after the drain cannot keep the process up.
 """
 
 from __future__ import annotations
@@ -82,11 +76,7 @@ class WorkPool:
             return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except TimeoutError:
             future.cancel()  # if it is still queued, it never starts
-            raise RequestError(
-                f"request not answered within {self.timeout:g} s ({self.deadline})",
-                503,
-                reason=self.reason,
-            ) from None
+            raise self._late(f"request not answered within {self.timeout:g} s") from None
 
     def _work(self) -> None:
         from toolsel.deadline import until
@@ -96,13 +86,7 @@ class WorkPool:
             if not future.set_running_or_notify_cancel():
                 continue  # its client gave up while it was queued
             if time.monotonic() >= ends:
-                future.set_exception(
-                    RequestError(
-                        f"request waited past its deadline in the queue ({self.deadline})",
-                        503,
-                        reason=self.reason,
-                    )
-                )
+                future.set_exception(self._late("request waited past its deadline in the queue"))
                 continue
             try:
                 with until(ends):
@@ -111,6 +95,9 @@ class WorkPool:
                 future.set_exception(error)
             else:
                 future.set_result(result)
+
+    def _late(self, message: str) -> RequestError:
+        return RequestError(f"{message} ({self.deadline})", 503, reason=self.reason)
 
     def _release(self, _: object = None) -> None:
         with self._lock:

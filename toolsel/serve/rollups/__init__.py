@@ -1,17 +1,12 @@
-"""The usage store's roll-ups: per-tool, per-period sums (`replay.stats.UsageSums`) kept up
-to date as records are written (in the same transaction), so that analytics costs hours,
-days and tools, not records.
+"""The usage store's roll-ups: per-tool sums per hour (`YYYY-MM-DDTHH`, grain `h`) and day
+(`YYYY-MM-DD`, grain `d`), written in the transaction that stores the records, so analytics
+costs periods and tools, not records. Periods are prefixes of the stored ISO time and
+compare as strings. Sessions count by first use, as `toolsel.replay.stats.records_stats`
+(the exact reference these sums must equal) counts them: each record carries whether it
+starts its session, whether it is its tool's first use there, and that tool's ordinal.
 
-Periods are the first characters of the stored ISO time: `YYYY-MM-DDTHH` for an hour
-(grain `h`), `YYYY-MM-DD` for a day (grain `d`); they compare as strings. Sessions are
-counted by first use (see `toolsel.replay.stats.records_stats`, the exact reference these sums
-must equal): each record carries whether it is its session's first record, whether it is the
-first use of its tool in its session, and the tool's ordinal (order of first use) in the
-session; `usage_session_tools` keeps each session's tools with their ordinals.
-
-Everything here runs through an `Executor` (one open transaction), on SQLite or PostgreSQL:
-`write` stores and sums records, `read` sums a window, `top` its most-called tools,
-`prune` forgets old periods, `pairs` keeps co-used pairs, `periods` cuts windows.
+Everything runs through an `Executor` (one open transaction) on SQLite or PostgreSQL:
+`write` stores, `read` sums a window, `top` its most-called tools, `prune` forgets.
 """
 
 from toolsel.serve.rollups.prune import forget_hour, forget_sessions

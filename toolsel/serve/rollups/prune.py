@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from toolsel.serve.rollups.pairs import encode_pairs, pair_counts
 from toolsel.serve.rollups.sql import COLUMNS, LISTED, Executor, chunks, marks
 from toolsel.serve.rollups.write import ROLLUP_TABLES
@@ -61,9 +63,8 @@ def _forget_hour_pairs(db: Executor, hour: str, lock: str) -> None:
         f"SELECT pairs FROM usage_pairs_rollup WHERE grain = 'd' AND period = ?{lock}", (day,)
     )
     if hour_pairs and day_pairs:
-        left = pair_counts([day_pairs[0][0]])
-        for key, count in pair_counts([hour_pairs[0][0]]).items():
-            left[key] = left.get(key, 0) - count
+        left = Counter(pair_counts([day_pairs[0][0]]))
+        left.subtract(pair_counts([hour_pairs[0][0]]))
         db.many(
             "UPDATE usage_pairs_rollup SET pairs = ? WHERE grain = 'd' AND period = ?",
             [(encode_pairs(left), day)],

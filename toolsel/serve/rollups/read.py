@@ -92,13 +92,17 @@ def _ranges(low: str | None, high: str | None) -> list[Range]:
 
 
 def range_sql(grain: str, low: str | None, high: str | None) -> tuple[str, list[str]]:
-    where, values = "grain = ?", [grain]
-    if low is not None:
-        where += " AND period >= ?"
-        values.append(low)
-    if high is not None:
-        where += " AND period < ?"
-        values.append(high)
+    return bounds_sql("grain = ?", [grain], "period", low, high)
+
+
+def bounds_sql(
+    where: str, values: list[str], column: str, low: str | None, high: str | None
+) -> tuple[str, list[str]]:
+    """`where` (with its `values`) and `low <= column < high`, for each bound given."""
+    for bound, value in ((">=", low), ("<", high)):
+        if value is not None:
+            where += f" AND {column} {bound} ?"
+            values.append(value)
     return where, values
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from toolsel.replay.stats import TOP_PAIRS, ToolSums
 from toolsel.serve.rollups.pairs import ids_of, names_of, pair_arrays, record_pairs
-from toolsel.serve.rollups.read import Rest, Totals, range_sql, window_parts
+from toolsel.serve.rollups.read import Rest, Totals, bounds_sql, range_sql, window_parts
 from toolsel.serve.rollups.sql import (
     COLUMNS,
     LISTED,
@@ -48,11 +48,7 @@ class _Part:
 def _parts(since: str | None, until: str | None, session: str | None) -> list[_Part]:
     """A window as roll-up ranges and record ranges; a session's, as its records."""
     if session is not None:
-        where, values = "session = ?", [session]
-        for bound, value in ((">=", since), ("<", until)):
-            if value is not None:
-                where += f" AND at {bound} ?"
-                values.append(value)
+        where, values = bounds_sql("session = ?", [session], "at", since, until)
         return [_Part(where, tuple(values), records=True)]
     ranges, records = window_parts(since, until)
     parts = []
@@ -73,10 +69,9 @@ def bounded_totals(
     among: Sequence[str] = (),
 ) -> Totals:
     """The window's sums for its `top` most-called tools (ties by name), the others summed
-    in `rest`. The database picks them, so what is read here grows with `top`, the `among`
-    names and the window's periods, never with the number of distinct tools stored.
-    `among`: names (the registry's) to look up beyond the top: those called go in `called`.
-    A session's window is read from its records, its latencies exactly."""
+    in `rest`, picked by the database: the cost never grows with the tools stored. Those
+    of `among` (the registry's names) called but not listed go in `called`. A session's
+    window is read from its records, its latencies exactly."""
     parts = _parts(since, until, session)
     totals = Totals()
     if not parts:  # an empty window

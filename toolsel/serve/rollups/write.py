@@ -173,10 +173,7 @@ def plan(records: Sequence[UsageRecord], sessions: dict[str, SessionTools]) -> P
         result.sessions[key] = [len(sessions[key].tools), at]
     for hour, sums in hourly.items():
         result.periods["h", hour] = sums
-        day = result.periods.get(("d", hour[:10]))
-        if day is None:
-            day = result.periods["d", hour[:10]] = UsageSums()
-        day.merge(sums)
+        result.periods.setdefault(("d", hour[:10]), UsageSums()).merge(sums)
     return result
 
 
@@ -237,14 +234,21 @@ def new_records(db: Executor, records: Sequence[UsageRecord]) -> list[UsageRecor
     return fresh
 
 
+def _latest(table: str) -> str:
+    """An upsert's `last_at`: the later of the stored and the new."""
+    return (
+        f"last_at = CASE WHEN excluded.last_at > {table}.last_at THEN excluded.last_at"
+        f" ELSE {table}.last_at END"
+    )
+
+
 #: A period's per-tool sums added to its row: the sums by addition, the latest use, and
 #: the sketch as `write_rollups` merged it.
 UPSERT_ROLLUP = (
     f"INSERT INTO usage_rollup (grain, period, tool, {LISTED}, last_at, sketch)"
     f" VALUES ({marks(len(COLUMNS) + 5)}) ON CONFLICT (grain, period, tool) DO UPDATE SET "
     + ", ".join(f"{c} = usage_rollup.{c} + excluded.{c}" for c in COLUMNS)
-    + ", last_at = CASE WHEN excluded.last_at > usage_rollup.last_at THEN excluded.last_at"
-    " ELSE usage_rollup.last_at END, sketch = COALESCE(excluded.sketch, usage_rollup.sketch)"
+    + f", {_latest('usage_rollup')}, sketch = COALESCE(excluded.sketch, usage_rollup.sketch)"
 )
 
 
@@ -285,17 +289,14 @@ def write_rollups(db: Executor, batch: Plan) -> None:
 
 def _write_sessions(db: Executor, batch: Plan) -> None:
     db.many(
-        "INSERT INTO usage_sessions (skey, tools, last_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (skey) DO UPDATE SET tools = excluded.tools, last_at = CASE"
-        " WHEN excluded.last_at > usage_sessions.last_at THEN excluded.last_at"
-        " ELSE usage_sessions.last_at END",
+        "INSERT INTO usage_sessions (skey, tools, last_at) VALUES (?, ?, ?) ON CONFLICT (skey)"
+        f" DO UPDATE SET tools = excluded.tools, {_latest('usage_sessions')}",
         [(key, *batch.sessions[key]) for key in sorted(batch.sessions)],
     )
     db.many(
         "INSERT INTO usage_session_tools (skey, tool, ordinal, last_at, ok_seen)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (skey, tool) DO UPDATE SET last_at = CASE"
-        " WHEN excluded.last_at > usage_session_tools.last_at THEN excluded.last_at"
-        " ELSE usage_session_tools.last_at END,"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (skey, tool) DO UPDATE SET"
+        f" {_latest('usage_session_tools')},"
         " ok_seen = usage_session_tools.ok_seen OR excluded.ok_seen",
         [(*key, *batch.tools[key]) for key in sorted(batch.tools)],
     )

@@ -1,27 +1,17 @@
 """The usage store: where `toolsel serve` records how each call went, and what `/v1/analytics`
-and `toolsel stats --db` read.
+and `toolsel stats --db` read. One interface, two engines, one schema with versioned
+migrations:
 
-One interface, two engines with one schema and versioned migrations:
+- SQLite (default: under the user data directory, readable by its owner only), WAL and
+  `synchronous=FULL`, so a record is on disk before its request is answered; one writer
+  connection, one reader per thread, so reads and writes never wait for each other.
+- PostgreSQL (`postgresql://...`, psycopg 3), shared by replicas through a checked pool; a
+  write lost with its connection is tried once more when that cannot store it twice.
 
-- SQLite (the default: a file under the user data directory, or `sqlite:///path`, created
-  readable by its owner only), in WAL mode with `synchronous=FULL`: a record is on disk before
-  its request is answered, and it survives the process being killed. One writer connection
-  (writes take turns); each reading thread has its own connection, so reads never wait for
-  a write, nor a write for a read.
-- PostgreSQL (`postgresql://...`, psycopg 3): several `toolsel serve` replicas share it,
-  through a pool that checks a connection before lending it, so a restarted database is
-  reconnected; a write that fails on a lost connection is tried once more when that cannot
-  store it twice.
-
-A record may carry an `id`. Recording an id that is already stored does nothing, so a
-client that retries a batch after a timeout or a crash never counts a call twice.
-
-Records are summed per tool and hour (and day) as they are written, in the same
-transaction (`toolsel.serve.rollups`), so analytics reads sums, not every record.
-
-A read is told the deadline of the work it serves (`toolsel.deadline`): past it, SQLite
-interrupts the statement and PostgreSQL cancels it (`statement_timeout`), and the read
-raises `StoreTimeout`, so a costly read never outlives its request.
+A record's `id` makes recording idempotent: a retried batch never counts a call twice.
+Records are summed per tool, hour and day in the transaction that writes them
+(`toolsel.serve.rollups`). A read stops at its work's deadline (`toolsel.deadline`) and
+raises `StoreTimeout`.
 """
 
 from __future__ import annotations
@@ -142,10 +132,9 @@ def window_series(
     window: Window,
     registry: Registry | None = None,
     *,
-    windows: int = SERIES_WINDOWS,
     exact: bool = False,
 ) -> tuple[tuple[str, UsageStats], ...]:
-    """The window cut into `windows` equal slices, each with its statistics (start, stats),
+    """The window cut into SERIES_WINDOWS equal slices, each with its statistics (start, stats),
     for charts over time; an open window is the dashboard's: the last 7 days to this hour's
     end."""
     from toolsel.serve.rollups import default_since
@@ -153,9 +142,9 @@ def window_series(
     now = datetime.now(UTC).replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
     start = parse_iso(window.since or default_since())
     end = parse_iso(window.until) if window.until else now
-    step = (end - start) / windows
+    step = (end - start) / SERIES_WINDOWS
     series = []
-    for n in range(windows):
+    for n in range(SERIES_WINDOWS):
         low, high = iso(start + n * step), iso(start + (n + 1) * step)
         part = Window(low, high, window.session)
         series.append((low, window_stats(store, part, registry, exact=exact)))

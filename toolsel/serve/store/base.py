@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from toolsel.errors import UsageError
 from toolsel.serve import rollups
@@ -102,17 +102,17 @@ def refuse_nul(records: Sequence[UsageRecord]) -> None:
                 raise RecordRefused(f"record {number}: `{name}` contains a NUL character")
 
 
-class Cached:
+class Cached(Generic[T]):
     """A value computed at most once per `seconds`."""
 
-    def __init__(self, seconds: float, compute: Callable[[], Any]) -> None:
+    def __init__(self, seconds: float, compute: Callable[[], T]) -> None:
         self.seconds = seconds
         self.compute = compute
         self.lock = threading.Lock()
         self.at = -float("inf")
-        self.value: Any = None
+        self.value: T
 
-    def get(self) -> Any:
+    def get(self) -> T:
         with self.lock:
             if time.monotonic() - self.at >= self.seconds:
                 self.value = self.compute()
@@ -218,12 +218,11 @@ class UsageStore:
 
     def size(self) -> int:
         """Bytes the store's tables use (cached a few seconds)."""
-        return int(self._size.get())
+        return self._size.get()
 
     def health(self) -> str | None:
         """None when the store answers, else why not (cached about a second)."""
-        reason: str | None = self._health.get()
-        return reason
+        return self._health.get()
 
     def _check(self) -> str | None:
         try:
@@ -286,13 +285,27 @@ def _summary_rows(rows: Sequence[tuple[Any, ...]]) -> list[tuple[str, int, int, 
     ]
 
 
+def records_sql(session: str | None) -> tuple[str, list[str]]:
+    """`UsageStore.records`' query, with `?` marks, and its values."""
+    where, values = ("WHERE session = ?", [session]) if session is not None else ("", [])
+    return (
+        f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
+        values,
+    )
+
+
 def migrate(url: str, types: dict[str, str]) -> Callable[[Executor], None]:
     """Bring a store to the current schema (in the caller's transaction)."""
 
     def run(db: Executor) -> None:
         db.run("CREATE TABLE IF NOT EXISTS toolsel_schema (version INTEGER NOT NULL)")
         current = db.run("SELECT MAX(version) FROM toolsel_schema")[0][0]
-        check_version(url, current)
+        if current is not None and current > SCHEMA_VERSION:
+            raise UsageError(
+                f"--db {redacted(url)}: the store's schema is version {current}, newer than "
+                f"this toolsel's ({SCHEMA_VERSION})",
+                hint="upgrade toolsel, or use another --db",
+            )
         for version, steps in MIGRATIONS:
             if current is None or version > current:
                 for step in steps:
@@ -303,12 +316,3 @@ def migrate(url: str, types: dict[str, str]) -> Callable[[Executor], None]:
                 db.run("INSERT INTO toolsel_schema VALUES (?)", (version,))
 
     return run
-
-
-def check_version(url: str, current: int | None) -> None:
-    if current is not None and current > SCHEMA_VERSION:
-        raise UsageError(
-            f"--db {redacted(url)}: the store's schema is version {current}, newer than this "
-            f"toolsel's ({SCHEMA_VERSION})",
-            hint="upgrade toolsel, or use another --db",
-        )

@@ -15,6 +15,7 @@ from toolsel.serve.store.base import (
     T,
     UsageStore,
     migrate,
+    records_sql,
     redacted,
     scrubbed,
 )
@@ -93,6 +94,9 @@ class PostgresStore(UsageStore):
     def _reason(self, error: BaseException) -> str:
         return scrubbed(super()._reason(error), self._conninfo)
 
+    def _unavailable(self, error: BaseException) -> StoreUnavailable:
+        return StoreUnavailable(f"the usage store {self.url} is unavailable: {self._reason(error)}")
+
     def _lost(self) -> tuple[type[BaseException], ...]:
         import psycopg
         from psycopg_pool import PoolTimeout
@@ -115,9 +119,7 @@ class PostgresStore(UsageStore):
                 ) from None
             except self._lost() as error:
                 if attempt == 2:
-                    raise StoreUnavailable(
-                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
-                    ) from None
+                    raise self._unavailable(error) from None
         raise AssertionError("unreachable")
 
     def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
@@ -141,20 +143,15 @@ class PostgresStore(UsageStore):
                 continue
             except self._lost() as error:
                 if retried or (committing and not idempotent):
-                    raise StoreUnavailable(
-                        f"the usage store {self.url} is unavailable: {self._reason(error)}"
-                    ) from None
+                    raise self._unavailable(error) from None
                 retried = True
         raise StoreUnavailable(f"the usage store {self.url}: too many conflicting writers")
 
     def records(self, session: str | None = None) -> Iterator[UsageRow]:
-        where, values = ("WHERE session = %s", [session]) if session is not None else ("", [])
+        sql, values = records_sql(session)
         with self._pool.connection() as conn, conn.cursor(name="toolsel_records") as cursor:
             cursor.itersize = 10_000
-            cursor.execute(
-                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
-                values,
-            )
+            cursor.execute(sql.replace("?", "%s"), values)
             yield from cursor
 
     def _measure(self) -> int:

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from toolsel.serve.store.base import (
     T,
     UsageStore,
     migrate,
+    records_sql,
 )
 
 if TYPE_CHECKING:
@@ -67,14 +69,14 @@ def create_private(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
+@dataclass(slots=True)
 class WaitingBatch:
     """One caller's records waiting for the writer."""
 
-    def __init__(self, records: Sequence[UsageRecord]) -> None:
-        self.records = records
-        self.stored = 0
-        self.error: BaseException | None = None
-        self.done = False
+    records: Sequence[UsageRecord]
+    stored: int = 0
+    error: BaseException | None = None
+    done: bool = False
 
 
 class SqliteStore(UsageStore):
@@ -137,16 +139,20 @@ class SqliteStore(UsageStore):
                     db.execute("COMMIT")
 
     def _write(self, work: Callable[[Executor], T], *, idempotent: bool = True) -> T:
-        with self._lock, self._errors():
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(SqliteExecutor(self._db))
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise
-            return result
+        with self._lock, self._errors(), self._transaction():
+            return work(SqliteExecutor(self._db))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """A write transaction on the writer connection: committed, or rolled back."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def _store(self, records: Sequence[UsageRecord]) -> int:
         mine = WaitingBatch(records)
@@ -173,22 +179,15 @@ class SqliteStore(UsageStore):
         """Each batch in a savepoint of one transaction: one that fails fails alone."""
         db = SqliteExecutor(self._db)
         try:
-            with self._errors():
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for batch in group:
-                        self._db.execute("SAVEPOINT batch")
-                        try:
-                            batch.stored = rollups.store_records(db, batch.records)
-                        except Exception as error:
-                            self._db.execute("ROLLBACK TO batch")
-                            batch.error = error
-                        self._db.execute("RELEASE batch")
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
+            with self._errors(), self._transaction():
+                for batch in group:
+                    self._db.execute("SAVEPOINT batch")
+                    try:
+                        batch.stored = rollups.store_records(db, batch.records)
+                    except Exception as error:
+                        self._db.execute("ROLLBACK TO batch")
+                        batch.error = error
+                    self._db.execute("RELEASE batch")
         except BaseException as error:
             for batch in group:
                 batch.error = batch.error or error
@@ -214,14 +213,10 @@ class SqliteStore(UsageStore):
             raise StoreUnavailable(f"the usage store {self.url}: {error}") from None
 
     def records(self, session: str | None = None) -> Iterator[UsageRow]:
-        where, values = ("WHERE session = ?", [session]) if session is not None else ("", [])
         db = self._connect()  # a connection of its own: the caller may stop half-way
         try:
             db.execute("BEGIN")
-            rows = db.execute(
-                f"SELECT tool, ok, latency_ms, session, at FROM usage_records {where} ORDER BY seq",
-                values,
-            )
+            rows = db.execute(*records_sql(session))
             for tool, ok, latency, name, at in rows:
                 yield tool, bool(ok), latency, name, at
         finally:
