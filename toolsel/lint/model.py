@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -54,23 +54,28 @@ class Hit:
 CheckFunction = Callable[["LintContext"], Iterator[Hit]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A rule's contract: an id, a default severity, a summary, examples that fail and pass,
-    and where its findings come from: a `check` function over the registry, or the loader's
-    problems of one kind (`problem`). An `after` rule runs once the others are done and
-    suppressions applied (it checks the suppressions). `uses` names shared resources the
-    context builds lazily, started early where that saves time."""
+    and where its findings come from: a `check` function over the registry (its docstring is
+    the `--explain` text), or the loader's problems of one kind (`problem`, explained by
+    `explanation`). An `after` rule runs once the others are done and suppressions applied
+    (it checks the suppressions). `uses` names shared resources the context builds lazily,
+    started early where that saves time.
+
+    Written as a plain assignment after the check function (`TS302 = Rule(..., check=fn)`),
+    not as a decorator: mutmut skips decorated functions, and every rule body should be
+    mutated."""
 
     id: str
     name: str
     severity: Severity | None  # None: off unless selected
     summary: str
+    _: KW_ONLY
     check: CheckFunction | None = field(default=None, repr=False, compare=False)
     profile: str | None = None
     bad: str = ""
     good: str = ""
-    targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
     #: the model APIs whose documented rule this checks (empty: every API, a portable rule);
     #: with explicit targets it runs only when one of them is targeted (issue 34)
     providers: tuple[str, ...] = ()
@@ -81,6 +86,11 @@ class Rule:
     config_only: bool = False  # only configuration can turn it off, not a comment or the tool
 
     @property
+    def targets(self) -> tuple[str, ...]:
+        """The targets the examples need: a profile rule's own."""
+        return (self.profile,) if self.profile else ()
+
+    @property
     def doc(self) -> str:
         text = self.explanation or (self.check.__doc__ if self.check else None) or self.summary
         return inspect.cleandoc(text)
@@ -88,67 +98,6 @@ class Rule:
     @property
     def default_level(self) -> str:
         return self.severity.value if self.severity else "off"
-
-
-def rule(
-    rule_id: str,
-    name: str,
-    severity: Severity | None,
-    summary: str,
-    *,
-    check: CheckFunction,
-    bad: str,
-    good: str,
-    profile: str | None = None,
-    targets: tuple[str, ...] = (),
-    providers: tuple[str, ...] = (),
-    after: bool = False,
-    uses: tuple[str, ...] = (),
-    config_only: bool = False,
-) -> Rule:
-    """A rule whose findings come from `check`; its docstring is the `--explain` text.
-
-    Written as a plain assignment after the function (`TS302 = rule(..., check=fn)`), not as
-    a decorator: mutmut skips decorated functions, and every rule body should be mutated."""
-    return Rule(
-        id=rule_id,
-        name=name,
-        severity=severity,
-        summary=summary,
-        check=check,
-        profile=profile,
-        bad=bad,
-        good=good,
-        targets=targets,
-        providers=providers,
-        after=after,
-        uses=uses,
-        config_only=config_only,
-    )
-
-
-def loader_rule(
-    rule_id: str,
-    name: str,
-    severity: Severity | None,
-    summary: str,
-    *,
-    problem: ProblemKind,
-    explanation: str,
-    bad: str,
-    good: str,
-) -> Rule:
-    """A rule whose findings are the registry loader's problems of one kind."""
-    return Rule(
-        id=rule_id,
-        name=name,
-        severity=severity,
-        summary=summary,
-        problem=problem,
-        explanation=explanation,
-        bad=bad,
-        good=good,
-    )
 
 
 @dataclass(frozen=True, slots=True)

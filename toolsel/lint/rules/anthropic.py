@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import registry_hit, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 
@@ -28,7 +28,6 @@ BAD_REGEX = (
     (re.compile(r"\\[bB]"), "word boundaries (\\b, \\B)"),
     (re.compile(r"\{\d{4,}(,\d*)?\}|\{\d*,\d{4,}\}"), "large repetition counts"),
 )
-STRICT = ("anthropic-strict",)
 
 
 def anthropic_name(context: LintContext) -> Iterator[Hit]:
@@ -42,7 +41,7 @@ def anthropic_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS421 = rule(
+TS421 = Rule(
     "TS421",
     "anthropic-name",
     Severity.ERROR,
@@ -50,7 +49,6 @@ TS421 = rule(
     bad="- name: files.read\n  description: d\n",
     good="- name: files_read\n  description: d\n",
     profile="anthropic",
-    targets=("anthropic",),
     check=anthropic_name,
 )
 
@@ -102,7 +100,7 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS422 = rule(
+TS422 = Rule(
     "TS422",
     "anthropic-strict-unsupported",
     Severity.ERROR,
@@ -110,7 +108,6 @@ TS422 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, minimum: 1}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_unsupported,
 )
 
@@ -157,7 +154,7 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS423 = rule(
+TS423 = Rule(
     "TS423",
     "anthropic-strict-limits",
     Severity.ERROR,
@@ -168,7 +165,6 @@ TS423 = rule(
     ),
     good="- name: a\n  description: d\n  strict: true\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_limits,
 )
 
@@ -189,7 +185,7 @@ def strict_regex(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS424 = rule(
+TS424 = Rule(
     "TS424",
     "anthropic-strict-regex",
     Severity.ERROR,
@@ -197,6 +193,5 @@ TS424 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a)\\\\1$'}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^[a-z]+$'}}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_regex,
 )

@@ -6,10 +6,9 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
-TARGET = ("mcp",)
 
 
 def mcp_name(context: LintContext) -> Iterator[Hit]:
@@ -30,7 +29,7 @@ def mcp_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS461 = rule(
+TS461 = Rule(
     "TS461",
     "mcp-name",
     Severity.WARNING,
@@ -38,7 +37,6 @@ TS461 = rule(
     bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
     profile="mcp",
-    targets=TARGET,
     check=mcp_name,
 )
 
@@ -53,7 +51,7 @@ def output_schema_object(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS462 = rule(
+TS462 = Rule(
     "TS462",
     "mcp-output-schema-object",
     Severity.ERROR,
@@ -61,6 +59,5 @@ TS462 = rule(
     bad="- name: a\n  description: d\n  output_schema: {type: string}\n",
     good="- name: a\n  description: d\n  output_schema: {type: object, properties: {}}\n",
     profile="mcp",
-    targets=TARGET,
     check=output_schema_object,
 )

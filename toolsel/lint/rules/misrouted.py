@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.misroute_evidence import EvidencePair
 from toolsel.schemas import Output, schema_name
 
@@ -83,7 +83,7 @@ _EVIDENCE = (
     '"line": 12}], "requests": [{"text": "what is in the reports folder", "count": 2}]}]}\n'
 )
 
-TS708 = rule(
+TS708 = Rule(
     "TS708",
     "misrouted",
     Severity.WARNING,

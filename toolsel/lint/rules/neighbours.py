@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import DESCRIPTION_PAIRS, LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.model import Tool
 from toolsel.text import content_words, split_name
 
@@ -45,7 +45,7 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS209 = rule(
+TS209 = Rule(
     "TS209",
     "confusable-tools",
     Severity.INFO,
@@ -179,7 +179,7 @@ def _names_a_member(description: str, match: re.Match[str], terms: set[str]) -> 
     return member is not None and f"{match.group(1)}_{member.group(1)}".lower() in terms
 
 
-TS213 = rule(
+TS213 = Rule(
     "TS213",
     "description-names-unknown-tool",
     Severity.WARNING,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, loader_rule, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.formats import MCP_PERMISSION_META
 from toolsel.registry.model import Permission, ProblemKind, Tool
 from toolsel.text import split_name
@@ -75,7 +75,7 @@ OBSERVE_VERBS = frozenset(
 )  # fmt: skip
 
 
-UNKNOWN_PERMISSION = loader_rule(
+UNKNOWN_PERMISSION = Rule(
     "TS501",
     "unknown-permission",
     Severity.ERROR,
@@ -117,7 +117,7 @@ def permission_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS502 = rule(
+TS502 = Rule(
     "TS502",
     "permission-contradicts-annotations",
     Severity.ERROR,
@@ -152,7 +152,7 @@ def side_effects(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS503 = rule(
+TS503 = Rule(
     "TS503",
     "undeclared-side-effects",
     Severity.WARNING,
@@ -236,7 +236,7 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS513 = rule(
+TS513 = Rule(
     "TS513",
     "missing-annotations",
     Severity.INFO,

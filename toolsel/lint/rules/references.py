@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.schema import SchemaNode
 from toolsel.registry.model import Tool
 
@@ -35,7 +35,7 @@ def external_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS315 = rule(
+TS315 = Rule(
     "TS315",
     "external-ref",
     Severity.ERROR,
@@ -68,7 +68,7 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS316 = rule(
+TS316 = Rule(
     "TS316",
     "recursive-ref",
     Severity.INFO,
@@ -114,7 +114,7 @@ def unused_defs(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS322 = rule(
+TS322 = Rule(
     "TS322",
     "unused-defs",
     Severity.INFO,
@@ -201,7 +201,7 @@ def schema_too_costly(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS321 = rule(
+TS321 = Rule(
     "TS321",
     "schema-too-costly",
     Severity.ERROR,
