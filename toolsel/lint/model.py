@@ -113,26 +113,14 @@ class Finding:
     fingerprint: str
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "rule": self.rule,
-            "severity": self.severity.value,
-            "message": self.message,
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "tool": self.tool,
-            "pointer": self.pointer,
-            "fingerprint": self.fingerprint,
-        }
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return fields | {"severity": self.severity.value}
 
 
 def fingerprint(rule_id: str, file: str, tool: str | None, pointer: str) -> str:
     """Stable across line moves: hashes the rule, file, tool and JSON pointer, not the line."""
     text = "|".join((rule_id, file.replace("\\", "/"), tool or "", pointer))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +159,8 @@ class LintResult:
         """The same result showing only findings of `minimum` severity or above."""
         from dataclasses import replace
 
-        rank = SEVERITY_RANK[minimum]
-        shown = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] >= rank)
-        hidden = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] < rank)
+        shown = tuple(f for f in self.findings if f.severity.rank >= minimum.rank)
+        hidden = tuple(f for f in self.findings if f.severity.rank < minimum.rank)
         return replace(self, findings=shown, hidden=self.hidden + hidden)
 
     def summary(self) -> dict[str, int]:

@@ -129,11 +129,8 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
     """At most 20 strict tools, 24 optional parameters and 16 union-typed parameters across
     all strict schemas of one request."""
     tools = list(context.profile_tools("anthropic-strict"))
-    optional = unions = 0
-    for tool in tools:
-        o, u = _optional_and_union_counts(tool.parameters)
-        optional += o
-        unions += u
+    counts = [_optional_and_union_counts(tool.parameters) for tool in tools]
+    optional, unions = sum(o for o, _ in counts), sum(u for _, u in counts)
     checks = (
         (len(tools), context.option("anthropic-max-strict-tools"), "strict tools"),
         (
