@@ -55,16 +55,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 FRACTION_OPTIONS = frozenset({"overlap-threshold", "example-ratio"})
 
 CONFIG_KEYS = (
-    "select",
-    "extend-select",
-    "ignore",
-    "per-file-ignores",
-    "per-tool-ignores",
-    "severity",
-    "targets",
-    "options",
-    "fail-on",
-)
+    "select", "extend-select", "ignore", "per-file-ignores", "per-tool-ignores", "severity",
+    "targets", "options", "fail-on",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

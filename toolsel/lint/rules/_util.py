@@ -36,6 +36,16 @@ def registry_hit(context: LintContext, message: str, **kwargs: Any) -> Hit:
     return Hit(message, first.path, pointer, None, key=True, **kwargs)
 
 
+def name_pattern_hits(
+    context: LintContext, profile: str, pattern: re.Pattern[str], who: str
+) -> Iterator[Hit]:
+    """The profile's tools whose name does not match the provider's documented `pattern`."""
+    for tool in context.profile_tools(profile):
+        if not pattern.fullmatch(tool.name):
+            message = f"name {tool.name!r} does not match ^{pattern.pattern}$ ({who})"
+            yield context.hit(tool, "name", message=message)
+
+
 def tool_count_hits(
     context: LintContext, provider: str, hard: str, soft: str, wording: tuple[str, str]
 ) -> Iterator[Hit]:

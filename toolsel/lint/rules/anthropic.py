@@ -7,21 +7,14 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
-from toolsel.lint.rules._util import registry_hit, unsupported_keywords
+from toolsel.lint.rules._util import name_pattern_hits, registry_hit, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 
 NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 UNSUPPORTED = (
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "maxItems",
-    "uniqueItems",
-)
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "maxItems", "uniqueItems",
+)  # fmt: skip
 BAD_REGEX = (
     (re.compile(r"\\[1-9]|\\k<"), "backreferences"),
     (re.compile(r"\(\?<?[=!]"), "lookaround"),
@@ -32,13 +25,7 @@ BAD_REGEX = (
 
 def anthropic_name(context: LintContext) -> Iterator[Hit]:
     """The documented contract (the live API has accepted up to 128 characters since 2025)."""
-    for tool in context.profile_tools("anthropic"):
-        if not NAME.fullmatch(tool.name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {tool.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$ (Anthropic)",
-            )
+    yield from name_pattern_hits(context, "anthropic", NAME, "Anthropic")
 
 
 TS421 = Rule(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
-from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
+from toolsel.lint.rules._util import name_pattern_hits, tool_count_hits, unsupported_keywords
 from toolsel.registry.formats import GEMINI_UNSUPPORTED
 from toolsel.registry.model import Tool
 
@@ -25,13 +25,8 @@ def subset_tools(context: LintContext) -> Iterator[Tool]:
 
 def gemini_name(context: LintContext) -> Iterator[Hit]:
     """python-genai's `FunctionDeclaration.name` rule (older Vertex SDKs capped it at 64)."""
-    for tool in context.profile_tools("gemini"):
-        if not NAME.fullmatch(tool.name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {tool.name!r} does not match ^[A-Za-z_][A-Za-z0-9_.:-]{{0,127}}$ (Gemini: a letter or '_' first; dots, colons and dashes allowed)",
-            )
+    who = "Gemini: a letter or '_' first; dots, colons and dashes allowed"
+    yield from name_pattern_hits(context, "gemini", NAME, who)
 
 
 TS441 = Rule(

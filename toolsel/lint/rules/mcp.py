@@ -7,21 +7,17 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
+from toolsel.lint.rules._util import name_pattern_hits
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
 
 def mcp_name(context: LintContext) -> Iterator[Hit]:
     """The MCP spec's SHOULD and the SDKs' `validate_tool_name` warnings."""
+    yield from name_pattern_hits(context, "mcp", NAME, "MCP")
     for tool in context.profile_tools("mcp"):
         name = tool.name
-        if not NAME.fullmatch(name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {name!r} does not match ^[A-Za-z0-9._-]{{1,128}}$ (MCP)",
-            )
-        elif name[0] in "-." or name[-1] in "-.":
+        if NAME.fullmatch(name) and (name[0] in "-." or name[-1] in "-."):
             yield context.hit(
                 tool,
                 "name",

@@ -14,26 +14,10 @@ from toolsel.text import split_name
 
 GENERIC_NAMES = frozenset(
     {
-        "search",
-        "get",
-        "run",
-        "execute",
-        "exec",
-        "query",
-        "tool",
-        "fetch",
-        "call",
-        "do",
-        "process",
-        "handle",
-        "test",
-        "tests",
-        "action",
-        "function",
-        "api",
-        "invoke",
+        "search", "get", "run", "execute", "exec", "query", "tool", "fetch", "call", "do",
+        "process", "handle", "test", "tests", "action", "function", "api", "invoke",
     }
-)
+)  # fmt: skip
 VERBS = frozenset(
     """get list create update delete remove add set search find query read write patch run
     execute fetch send post put check validate deploy build start stop restart open close

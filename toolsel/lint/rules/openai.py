@@ -16,16 +16,9 @@ from toolsel.registry.source import escape_token
 #: documented subset that the API is seen to refuse ("'oneOf' is not permitted", "'default'
 #: is not permitted"; docker/docker-agent#4155, issue reports quoted in the reference notes).
 UNSUPPORTED = (
-    "allOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
+    "allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
     "default",
-)
+)  # fmt: skip
 FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )

@@ -31,13 +31,9 @@ ALTERNATIVES = re.compile(
 )
 TYPED_KEYWORDS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
 TOGGLE_PAIRS = (
-    ("on", "off"),
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("show", "hide"),
-    ("include", "exclude"),
-    ("allow", "deny"),
-)
+    ("on", "off"), ("enable", "disable"), ("enabled", "disabled"), ("show", "hide"),
+    ("include", "exclude"), ("allow", "deny"),
+)  # fmt: skip
 RISKY_PARAM = re.compile(
     r"(^|_)(path|file|filename|url|uri|cmd|command|sql|query|script|shell|expr|expression|code)($|_)"
 )
