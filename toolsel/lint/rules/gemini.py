@@ -160,13 +160,7 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     """A `Tool` holds at most 512 function declarations (error); Google recommends 10-20
     active (info: advice for one request, and a registry is what a client selects each
     request's tools from)."""
-    yield from tool_count_hits(
-        context,
-        "Gemini",
-        "gemini-max-tools",
-        "gemini-soft-max-tools",
-        ("accepts at most", "recommends at most"),
-    )
+    yield from tool_count_hits(context, "Gemini", "recommends at most")
 
 
 TS446 = Rule(

@@ -28,11 +28,12 @@ def misrouted(context: LintContext) -> Iterator[Hit]:
     if not pairs:
         return
     from toolsel.ranking.core import RankOptions
+    from toolsel.ranking.fields import tokens
     from toolsel.ranking.options import Method
     from toolsel.ranking.requests import rank_each_once
 
     everything = RankOptions(method=Method.HYBRID, top=max(1, len(context.tools)))
-    texts = (r.text for pair in pairs for r in pair.requests if _searchable(r.text))
+    texts = (r.text for pair in pairs for r in pair.requests if tokens(r.text))
     orders = rank_each_once(context.rank_index, texts, everything)
     for pair in pairs:
         ranked = [orders[r.text] for r in pair.requests if r.text in orders]
@@ -63,12 +64,6 @@ def _pairs(context: LintContext) -> list[EvidencePair]:
         for pair in evidence.pairs
         if pair.loser in names and pair.winner in names and pair.requests
     ]
-
-
-def _searchable(text: str) -> bool:
-    from toolsel.ranking.fields import tokens
-
-    return bool(tokens(text))
 
 
 def _above(order: tuple[str, ...], winner: str, loser: str) -> bool:

@@ -52,9 +52,9 @@ VERB_PREFIXES = ("un", "re", "de", "dis", "pre", "auto")
 
 
 def _is_verb(word: str) -> bool:
-    if word in VERBS:
-        return True
-    return any(word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES)
+    return word in VERBS or any(
+        word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES
+    )
 
 
 def _style(name: str) -> str | None:

@@ -193,13 +193,7 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     for fewer than 20 at a time (info: advice for one request, and a registry is what a client
     selects each request's tools from). Counts the whole registry; `toolsel rank` shows
     how many a prompt would be offered."""
-    yield from tool_count_hits(
-        context,
-        "OpenAI",
-        "openai-max-tools",
-        "openai-soft-max-tools",
-        ("accepts at most", "recommends fewer than"),
-    )
+    yield from tool_count_hits(context, "OpenAI", "recommends fewer than")
 
 
 TS406 = Rule(

@@ -202,13 +202,9 @@ def only_observes(tool: Tool) -> bool:
     )
 
 
-def says_it_only_reads(tool: Tool) -> bool:
-    """The name leads (or ends) with a reading verb (`get_pod`, `pods_list`, `listIssues`)
-    and the description states no change."""
-    return _named_for(tool, READ_ONLY_VERBS)
-
-
 def _named_for(tool: Tool, verbs: frozenset[str]) -> bool:
+    """The name leads (or ends) with one of `verbs` (`get_pod`, `pods_list`, `listIssues`)
+    and the description states no change."""
     words = split_name(tool.name)
     return (
         bool(words)
@@ -224,7 +220,9 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
     reads, the annotations are missing: add `readOnlyHint: true`. (Annotations that are
     there and say destructive are TS514's.)"""
     for tool in context.tools:
-        if tool.source.format not in ("mcp", "docker-catalog") or not says_it_only_reads(tool):
+        if tool.source.format not in ("mcp", "docker-catalog") or not _named_for(
+            tool, READ_ONLY_VERBS
+        ):
             continue
         if defaulted_permission(tool):
             yield context.hit(
