@@ -32,9 +32,7 @@ class FailOn(StrEnum):
     NEVER = "never"
 
     def fails(self, severity: Severity) -> bool:
-        if self is FailOn.NEVER:
-            return False
-        return severity.rank >= Severity(self.value).rank
+        return self is not FailOn.NEVER and severity.rank >= Severity(self.value).rank
 
 
 @dataclass(frozen=True, slots=True)
