@@ -111,8 +111,17 @@ class Finding:
     fingerprint: str
 
     def to_dict(self) -> dict[str, object]:
-        fields = {name: getattr(self, name) for name in self.__slots__}
-        return fields | {"severity": self.severity.value}
+        return {
+            "rule": self.rule,
+            "severity": self.severity.value,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "tool": self.tool,
+            "pointer": self.pointer,
+            "fingerprint": self.fingerprint,
+        }
 
 
 def fingerprint(rule_id: str, file: str, tool: str | None, pointer: str) -> str:

@@ -60,19 +60,34 @@ def _children(node: SchemaNode) -> list[SchemaNode]:
                 for name, sub in value.items():
                     if isinstance(sub, dict):
                         pointer = f"{base}/{keyword}/{escape_token(str(name))}"
-                        owner = schema if is_props else None
-                        prop = name if is_props else None
-                        found.append(SchemaNode(pointer, sub, depth + hop, prop, owner))
-            continue
-        hop = 1 if keyword in ("items", "prefixItems") else 0
-        if isinstance(value, dict) and keyword not in _LIST_KEYWORDS:
-            found.append(SchemaNode(f"{base}/{keyword}", value, depth + hop, None, None))
-        elif isinstance(value, list) and (keyword in _LIST_KEYWORDS or keyword == "items"):
-            found += [
-                SchemaNode(f"{base}/{keyword}/{index}", sub, depth + hop, None, None)
-                for index, sub in enumerate(value)
-                if isinstance(sub, dict)
-            ]
+                        found.append(
+                            SchemaNode(
+                                pointer,
+                                sub,
+                                depth + hop,
+                                name if is_props else None,
+                                schema if is_props else None,
+                            )
+                        )
+        elif keyword == "items":
+            if isinstance(value, dict):
+                found.append(SchemaNode(f"{base}/items", value, depth + 1, None, None))
+            elif isinstance(value, list):
+                for index, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        found.append(
+                            SchemaNode(f"{base}/items/{index}", sub, depth + 1, None, None)
+                        )
+        elif keyword in _LIST_KEYWORDS:
+            if isinstance(value, list):
+                hop = 1 if keyword == "prefixItems" else 0
+                for index, sub in enumerate(value):
+                    if isinstance(sub, dict):
+                        found.append(
+                            SchemaNode(f"{base}/{keyword}/{index}", sub, depth + hop, None, None)
+                        )
+        elif isinstance(value, dict):
+            found.append(SchemaNode(f"{base}/{keyword}", value, depth, None, None))
     return found
 
 
