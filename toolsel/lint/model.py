@@ -22,7 +22,10 @@ class Severity(StrEnum):
 
     @property
     def rank(self) -> int:
-        return {"error": 3, "warning": 2, "info": 1}[self.value]
+        return _RANKS[self]
+
+
+_RANKS = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}
 
 
 class FailOn(StrEnum):
