@@ -23,11 +23,11 @@ def has_field(tool: Tool, field: str) -> bool:
     return True
 
 
-def registry_hit(context: LintContext, message: str, **kwargs: Any) -> Hit:
+def registry_hit(context: LintContext, message: str, *, key: bool = True, **kwargs: Any) -> Hit:
     """A finding about the registry as a whole, placed at the first file's tool list."""
     first = context.registry.files[0]
     pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
-    return Hit(message, first.path, pointer, None, key=True, **kwargs)
+    return Hit(message, first.path, pointer, None, key=key, **kwargs)
 
 
 def name_pattern_hits(

@@ -197,8 +197,7 @@ def _tool_names(context: LintContext, prefix: str) -> set[str]:
     names = [name.lower() for name in context.names]
     known = set(names)
     known |= {re.split(r"__|[./:]", name)[-1] for name in names}  # server.tool
-    for tool in context.tools:
-        known |= {a.lower() for a in tool.aliases}
+    known |= {a.lower() for tool in context.tools for a in tool.aliases}
     known |= {name[len(prefix) :] for name in names if prefix and len(name) > len(prefix)}
     return known
 

@@ -11,6 +11,7 @@ from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.schema import SchemaNode
 from toolsel.registry.model import Tool
+from toolsel.registry.source import unescape_token
 
 
 def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str, str]]:
@@ -148,9 +149,7 @@ def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
                     and isinstance(value, str)
                     and value.startswith(prefix)
                 ):
-                    name = (
-                        value[len(prefix) :].split("/", 1)[0].replace("~1", "/").replace("~0", "~")
-                    )
+                    name = unescape_token(value[len(prefix) :].split("/", 1)[0])
                     if name in table and name not in used:
                         used.add(name)
                         todo.append(table[name])

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
-from toolsel.lint.rules._util import has_field
+from toolsel.lint.rules._util import has_field, registry_hit
 from toolsel.registry.model import ProblemKind
 from toolsel.text import fold_name
 
@@ -195,9 +195,7 @@ def no_tools(context: LintContext) -> Iterator[Hit]:
     not be read at all (TS001 and TS003 say why)."""
     if context.tools or context.registry.problems or not context.registry.files:
         return
-    first = context.registry.files[0]
-    pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
-    yield Hit("the registry has no tools; add entries under `tools:`", first.path, pointer)
+    yield registry_hit(context, "the registry has no tools; add entries under `tools:`", key=False)
 
 
 TS009 = Rule(
