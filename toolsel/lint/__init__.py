@@ -14,27 +14,10 @@ from toolsel.lint.model import Rule
 from toolsel.registry.model import ProblemKind
 
 RULE_MODULES = (
-    "structure",
-    "names",
-    "descriptions",
-    "neighbours",
-    "guidance",
-    "schema",
-    "references",
-    "parameters",
-    "openai",
-    "anthropic",
-    "gemini",
-    "mcp",
-    "permissions",
-    "contract",
-    "annotations",
-    "security",
-    "retrieval",
-    "examples",
-    "misrouted",
-    "suppressions",
-)
+    "structure", "names", "descriptions", "neighbours", "guidance", "schema", "references",
+    "parameters", "openai", "anthropic", "gemini", "mcp", "permissions", "contract", "annotations",
+    "security", "retrieval", "examples", "misrouted", "suppressions",
+)  # fmt: skip
 
 
 @functools.cache

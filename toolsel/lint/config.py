@@ -55,16 +55,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 FRACTION_OPTIONS = frozenset({"overlap-threshold", "example-ratio"})
 
 CONFIG_KEYS = (
-    "select",
-    "extend-select",
-    "ignore",
-    "per-file-ignores",
-    "per-tool-ignores",
-    "severity",
-    "targets",
-    "options",
-    "fail-on",
-)
+    "select", "extend-select", "ignore", "per-file-ignores", "per-tool-ignores", "severity",
+    "targets", "options", "fail-on",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,26 +145,12 @@ def build_config(
             raise ConfigError(
                 f"{source}: unknown lint setting {key!r}{did_you_mean(key, CONFIG_KEYS)}"
             )
-    ids = _id_list(merged, "select", rules, source)
-    extend = _id_list(merged, "extend-select", rules, source)
-    ignore = _id_list(merged, "ignore", rules, source)
-    per_file = merged.get("per-file-ignores", {})
-    if not isinstance(per_file, dict):
-        raise ConfigError(f"{source}: `per-file-ignores` must be a table of glob = [rule ids]")
-    per_file_ignores = {
-        str(pattern): _validated_ids(ids_, rules, source, f"per-file-ignores.{pattern}")
-        for pattern, ids_ in per_file.items()
-    }
-    per_tool = merged.get("per-tool-ignores", {})
-    if not isinstance(per_tool, dict):
-        raise ConfigError(
-            f"{source}: `per-tool-ignores` must be a table of tool-name glob = [rule ids]",
-            hint='e.g. per-tool-ignores = { "clear_prompt_sections" = ["TS602"] }',
-        )
-    per_tool_ignores = {
-        str(pattern): _validated_ids(ids_, rules, source, f"per-tool-ignores.{pattern}")
-        for pattern, ids_ in per_tool.items()
-    }
+    ids, extend, ignore = (
+        _validated_ids(merged.get(key, []), rules, source, key)
+        for key in ("select", "extend-select", "ignore")
+    )
+    per_file_ignores = _ignore_table(merged, "per-file-ignores", "glob", rules, source)
+    per_tool_ignores = _ignore_table(merged, "per-tool-ignores", "tool-name glob", rules, source)
     return LintConfig(
         select=ids,
         extend_select=extend,
@@ -186,10 +165,21 @@ def build_config(
     )
 
 
-def _id_list(
-    table: dict[str, Any], key: str, rules: dict[str, Rule], source: str
-) -> tuple[str, ...]:
-    return _validated_ids(table.get(key, []), rules, source, key)
+def _ignore_table(
+    table: dict[str, Any], key: str, pattern: str, rules: dict[str, Rule], source: str
+) -> dict[str, tuple[str, ...]]:
+    """A `pattern = [rule ids]` table such as `per-file-ignores`, validated."""
+    value = table.get(key, {})
+    if not isinstance(value, dict):
+        hint = 'e.g. per-tool-ignores = { "clear_prompt_sections" = ["TS602"] }'
+        raise ConfigError(
+            f"{source}: `{key}` must be a table of {pattern} = [rule ids]",
+            hint=hint if key == "per-tool-ignores" else None,
+        )
+    return {
+        str(glob): _validated_ids(ids, rules, source, f"{key}.{glob}")
+        for glob, ids in value.items()
+    }
 
 
 def _validated_ids(value: Any, rules: dict[str, Rule], source: str, where: str) -> tuple[str, ...]:
@@ -249,13 +239,7 @@ def _options(value: Any, source: str) -> dict[str, Any]:
                 f"{source}: unknown lint option {key!r}{did_you_mean(name, DEFAULT_OPTIONS)}"
             )
         default = DEFAULT_OPTIONS[name]
-        expected = (
-            list
-            if isinstance(default, list)
-            else (int, float)
-            if isinstance(default, (int, float))
-            else str
-        )
+        expected = list if isinstance(default, list) else (int, float)  # every default is one
         if not isinstance(setting, expected) or isinstance(setting, bool):
             raise ConfigError(f"{source}: option {key!r} must be like {default!r}, got {setting!r}")
         if isinstance(setting, list) and not all(isinstance(item, str) for item in setting):

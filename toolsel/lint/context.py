@@ -86,9 +86,7 @@ class LintContext:
         """Tools a profile rule applies to (strict profiles: strict targets or strict tools)."""
         direct = self.targets_any(*_PROFILE_TARGETS[profile])
         base = _STRICT_BASE.get(profile)
-        for tool in self.tools:
-            if direct or (base in self.targets and tool.strict):
-                yield tool
+        return (t for t in self.tools if direct or (base in self.targets and t.strict))
 
     def hit(
         self,

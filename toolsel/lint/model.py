@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -22,7 +22,10 @@ class Severity(StrEnum):
 
     @property
     def rank(self) -> int:
-        return {"error": 3, "warning": 2, "info": 1}[self.value]
+        return _RANKS[self]
+
+
+_RANKS = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}
 
 
 class FailOn(StrEnum):
@@ -32,9 +35,7 @@ class FailOn(StrEnum):
     NEVER = "never"
 
     def fails(self, severity: Severity) -> bool:
-        if self is FailOn.NEVER:
-            return False
-        return severity.rank >= Severity(self.value).rank
+        return self is not FailOn.NEVER and severity.rank >= Severity(self.value).rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,23 +55,28 @@ class Hit:
 CheckFunction = Callable[["LintContext"], Iterator[Hit]]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A rule's contract: an id, a default severity, a summary, examples that fail and pass,
-    and where its findings come from: a `check` function over the registry, or the loader's
-    problems of one kind (`problem`). An `after` rule runs once the others are done and
-    suppressions applied (it checks the suppressions). `uses` names shared resources the
-    context builds lazily, started early where that saves time."""
+    and where its findings come from: a `check` function over the registry (its docstring is
+    the `--explain` text), or the loader's problems of one kind (`problem`, explained by
+    `explanation`). An `after` rule runs once the others are done and suppressions applied
+    (it checks the suppressions). `uses` names shared resources the context builds lazily,
+    started early where that saves time.
+
+    Written as a plain assignment after the check function (`TS302 = Rule(..., check=fn)`),
+    not as a decorator: mutmut skips decorated functions, and every rule body should be
+    mutated."""
 
     id: str
     name: str
     severity: Severity | None  # None: off unless selected
     summary: str
+    _: KW_ONLY
     check: CheckFunction | None = field(default=None, repr=False, compare=False)
     profile: str | None = None
     bad: str = ""
     good: str = ""
-    targets: tuple[str, ...] = ()  # targets the examples need (profile rules)
     #: the model APIs whose documented rule this checks (empty: every API, a portable rule);
     #: with explicit targets it runs only when one of them is targeted (issue 34)
     providers: tuple[str, ...] = ()
@@ -81,6 +87,11 @@ class Rule:
     config_only: bool = False  # only configuration can turn it off, not a comment or the tool
 
     @property
+    def targets(self) -> tuple[str, ...]:
+        """The targets the examples need: a profile rule's own."""
+        return (self.profile,) if self.profile else ()
+
+    @property
     def doc(self) -> str:
         text = self.explanation or (self.check.__doc__ if self.check else None) or self.summary
         return inspect.cleandoc(text)
@@ -88,67 +99,6 @@ class Rule:
     @property
     def default_level(self) -> str:
         return self.severity.value if self.severity else "off"
-
-
-def rule(
-    rule_id: str,
-    name: str,
-    severity: Severity | None,
-    summary: str,
-    *,
-    check: CheckFunction,
-    bad: str,
-    good: str,
-    profile: str | None = None,
-    targets: tuple[str, ...] = (),
-    providers: tuple[str, ...] = (),
-    after: bool = False,
-    uses: tuple[str, ...] = (),
-    config_only: bool = False,
-) -> Rule:
-    """A rule whose findings come from `check`; its docstring is the `--explain` text.
-
-    Written as a plain assignment after the function (`TS302 = rule(..., check=fn)`), not as
-    a decorator: mutmut skips decorated functions, and every rule body should be mutated."""
-    return Rule(
-        id=rule_id,
-        name=name,
-        severity=severity,
-        summary=summary,
-        check=check,
-        profile=profile,
-        bad=bad,
-        good=good,
-        targets=targets,
-        providers=providers,
-        after=after,
-        uses=uses,
-        config_only=config_only,
-    )
-
-
-def loader_rule(
-    rule_id: str,
-    name: str,
-    severity: Severity | None,
-    summary: str,
-    *,
-    problem: ProblemKind,
-    explanation: str,
-    bad: str,
-    good: str,
-) -> Rule:
-    """A rule whose findings are the registry loader's problems of one kind."""
-    return Rule(
-        id=rule_id,
-        name=name,
-        severity=severity,
-        summary=summary,
-        problem=problem,
-        explanation=explanation,
-        bad=bad,
-        good=good,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +131,6 @@ def fingerprint(rule_id: str, file: str, tool: str | None, pointer: str) -> str:
     """Stable across line moves: hashes the rule, file, tool and JSON pointer, not the line."""
     text = "|".join((rule_id, file.replace("\\", "/"), tool or "", pointer))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-SEVERITY_RANK = {Severity.INFO: 0, Severity.WARNING: 1, Severity.ERROR: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +169,8 @@ class LintResult:
         """The same result showing only findings of `minimum` severity or above."""
         from dataclasses import replace
 
-        rank = SEVERITY_RANK[minimum]
-        shown = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] >= rank)
-        hidden = tuple(f for f in self.findings if SEVERITY_RANK[f.severity] < rank)
+        shown = tuple(f for f in self.findings if f.severity.rank >= minimum.rank)
+        hidden = tuple(f for f in self.findings if f.severity.rank < minimum.rank)
         return replace(self, findings=shown, hidden=self.hidden + hidden)
 
     def summary(self) -> dict[str, int]:

@@ -11,16 +11,9 @@ from toolsel.registry.source import escape_token, split_pointer
 _MAP_KEYWORDS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LIST_KEYWORDS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SINGLE_KEYWORDS = (
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-)
+    "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+    "unevaluatedProperties", "unevaluatedItems",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 #: Rows multiplied at once; bounds memory at roughly CHUNK x (matching documents).
@@ -35,11 +36,7 @@ def without_shared_sentences(texts: Sequence[str]) -> list[str]:
     if len(texts) < SHARED_MIN:
         return list(texts)
     split = [[" ".join(part.lower().split()) for part in _SENTENCE.split(t)] for t in texts]
-    counts: dict[str, int] = {}
-    for sentences in split:
-        for sentence in set(sentences):
-            if sentence:
-                counts[sentence] = counts.get(sentence, 0) + 1
+    counts = Counter(sentence for sentences in split for sentence in set(sentences) if sentence)
     floor = max(SHARED_MIN, math.ceil(SHARED_SHARE * len(texts)))
     shared = {s for s, n in counts.items() if n >= floor and len(s.split()) >= 3}
     if not shared:

@@ -17,13 +17,8 @@ class RuleCount:
     fixable: int  # how many of them `--fix` fixes
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "rule": self.rule,
-            "name": self.name,
-            "severity": self.severity.value,
-            "count": self.count,
-            "fixable": self.fixable,
-        }
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return fields | {"severity": self.severity.value}
 
 
 def finding_key(finding: Finding) -> tuple[str, str, str]:

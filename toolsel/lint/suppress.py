@@ -60,22 +60,13 @@ class Suppressions:
         open_ranges: list[Directive] = []
         for comment in comments:
             match = _DIRECTIVE.match(comment.text)
-            if match is None:
-                if _LOOKS_LIKE.match(comment.text):
-                    malformed.append(_malformed(comment))
+            ids = tuple(i for i in _ID_SPLIT.split(match.group(2).strip()) if i) if match else ()
+            problem = _problem(comment.text, match is not None, ids)
+            if problem is not None:
+                malformed.append(Malformed(comment.line, comment.column, problem))
+            if match is None or problem is not None:
                 continue
             kind = match.group(1)
-            ids = tuple(i for i in _ID_SPLIT.split(match.group(2).strip()) if i)
-            wrong = [i for i in ids if not _RULE_ID.fullmatch(i) and _RULE_ID.fullmatch(i.upper())]
-            if wrong:
-                malformed.append(
-                    Malformed(
-                        comment.line,
-                        comment.column,
-                        f"rule ids are upper case: write {', '.join(i.upper() for i in wrong)}",
-                    )
-                )
-                continue
             directive = Directive(kind, ids, comment.line, comment.column)
             if kind == "enable":
                 for opened in open_ranges:
@@ -103,19 +94,19 @@ class Suppressions:
         return hit
 
 
-def _malformed(comment: Comment) -> Malformed:
-    body = comment.text.lstrip("#").strip()
-    keyword, _, rest = body.partition(":")
+def _problem(text: str, is_directive: bool, ids: tuple[str, ...]) -> str | None:
+    """What keeps a comment that looks like a suppression from being one; None when it is
+    one, or does not look like one."""
+    wrong = [i for i in ids if not _RULE_ID.fullmatch(i) and _RULE_ID.fullmatch(i.upper())]
+    if wrong:
+        return f"rule ids are upper case: write {', '.join(i.upper() for i in wrong)}"
+    if is_directive or not _LOOKS_LIKE.match(text):
+        return None
+    keyword, _, rest = text.lstrip("#").strip().partition(":")
     if keyword != "toolsel":
-        return Malformed(
-            comment.line, comment.column, f"write `toolsel:` in lower case, not `{keyword}:`"
-        )
+        return f"write `toolsel:` in lower case, not `{keyword}:`"
     verb = rest.strip().split(" ")[0] if rest.strip() else ""
-    return Malformed(
-        comment.line,
-        comment.column,
-        f"unknown suppression `{verb}`; use one of {', '.join(KINDS)}",
-    )
+    return f"unknown suppression `{verb}`; use one of {', '.join(KINDS)}"
 
 
 def _covers(directive: Directive, line: int, pointer: str) -> bool:

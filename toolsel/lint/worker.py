@@ -15,10 +15,6 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 
-def fork_available() -> bool:
-    return sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
-
-
 def _serve(conn: Connection) -> None:
     import scipy.sparse  # noqa: F401 - warm the import while the parent parses
 
@@ -60,4 +56,5 @@ class SimilarityWorker:
 
 def start_worker() -> SimilarityWorker | None:
     """A started worker that is already importing scipy, or None where fork is unsafe."""
-    return SimilarityWorker() if fork_available() else None
+    fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
+    return SimilarityWorker() if fork else None

@@ -1,4 +1,4 @@
 """One module per rule family; each rule is a check function followed by its entry,
-`TS302 = rule(..., check=invalid_schema)` (or a `loader_rule` for problems the registry
-loader finds), and each module is listed in `toolsel.lint.RULE_MODULES`. Not a decorator:
-mutmut skips decorated functions, and every rule body should be mutated."""
+`TS302 = Rule(..., check=invalid_schema)` (or `Rule(..., problem=...)` for problems the
+registry loader finds), and each module is listed in `toolsel.lint.RULE_MODULES`. Not a
+decorator: mutmut skips decorated functions, and every rule body should be mutated."""

@@ -12,44 +12,47 @@ from toolsel.lint.schema import SchemaNode
 from toolsel.registry.model import Tool
 from toolsel.registry.source import split_pointer
 
-_MISSING: Any = object()
 
-
-def raw_field(tool: Tool, field: str) -> Any:
-    """The field as written in the file, or _MISSING when absent."""
+def has_field(tool: Tool, field: str) -> bool:
+    """The field is written in the tool's entry in the file."""
     value: Any = tool.raw
     for token in split_pointer(tool.source.fields.get(field, "/" + field)):
         if not isinstance(value, dict) or token not in value:
-            return _MISSING
+            return False
         value = value[token]
-    return value
+    return True
 
 
-def has_field(tool: Tool, field: str) -> bool:
-    return raw_field(tool, field) is not _MISSING
-
-
-def registry_hit(context: LintContext, message: str, **kwargs: Any) -> Hit:
+def registry_hit(context: LintContext, message: str, *, key: bool = True, **kwargs: Any) -> Hit:
     """A finding about the registry as a whole, placed at the first file's tool list."""
     first = context.registry.files[0]
     pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
-    return Hit(message, first.path, pointer, None, key=True, **kwargs)
+    return Hit(message, first.path, pointer, None, key=key, **kwargs)
 
 
-def tool_count_hits(
-    context: LintContext, provider: str, hard: str, soft: str, wording: tuple[str, str]
+def name_pattern_hits(
+    context: LintContext, profile: str, pattern: re.Pattern[str], who: str
 ) -> Iterator[Hit]:
+    """The profile's tools whose name does not match the provider's documented `pattern`."""
+    for tool in context.profile_tools(profile):
+        if not pattern.fullmatch(tool.name):
+            message = f"name {tool.name!r} does not match ^{pattern.pattern}$ ({who})"
+            yield context.hit(tool, "name", message=message)
+
+
+def tool_count_hits(context: LintContext, provider: str, advice: str) -> Iterator[Hit]:
     """A provider's hard tool-count limit (error) and its recommended maximum (info: advice
-    about one request, while a registry is what a client selects a request's tools from)."""
+    about one request, while a registry is what a client selects a request's tools from);
+    the options are `<provider>-max-tools` and `<provider>-soft-max-tools`."""
     count = len(context.tools)
-    if count > context.option(hard):
-        yield registry_hit(
-            context, f"{count} tools; {provider} {wording[0]} {context.option(hard)}"
-        )
-    elif count > context.option(soft):
+    hard = context.option(f"{provider.lower()}-max-tools")
+    soft = context.option(f"{provider.lower()}-soft-max-tools")
+    if count > hard:
+        yield registry_hit(context, f"{count} tools; {provider} accepts at most {hard}")
+    elif count > soft:
         yield registry_hit(
             context,
-            f"{count} tools; {provider} {wording[1]} {context.option(soft)} in one request "
+            f"{count} tools; {provider} {advice} {soft} in one request "
             "(`toolsel rank` or `select:` picks them)",
             severity=Severity.INFO,
         )

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules.permissions import READ_ONLY_VERBS, annotated_destructive, only_observes
 from toolsel.registry.model import Tool
 from toolsel.text import split_name
@@ -106,7 +106,7 @@ def annotation_contradicts_description(context: LintContext) -> Iterator[Hit]:
             yield context.hit(tool, "annotations", key, message=message)
 
 
-TS514 = rule(
+TS514 = Rule(
     "TS514",
     "annotation-contradicts-description",
     Severity.WARNING,

@@ -6,43 +6,29 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import registry_hit, unsupported_keywords
+from toolsel.lint.model import Hit, Rule, Severity
+from toolsel.lint.rules._util import name_pattern_hits, registry_hit, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 
 NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 UNSUPPORTED = (
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "maxItems",
-    "uniqueItems",
-)
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "maxItems", "uniqueItems",
+)  # fmt: skip
 BAD_REGEX = (
     (re.compile(r"\\[1-9]|\\k<"), "backreferences"),
     (re.compile(r"\(\?<?[=!]"), "lookaround"),
     (re.compile(r"\\[bB]"), "word boundaries (\\b, \\B)"),
     (re.compile(r"\{\d{4,}(,\d*)?\}|\{\d*,\d{4,}\}"), "large repetition counts"),
 )
-STRICT = ("anthropic-strict",)
 
 
 def anthropic_name(context: LintContext) -> Iterator[Hit]:
     """The documented contract (the live API has accepted up to 128 characters since 2025)."""
-    for tool in context.profile_tools("anthropic"):
-        if not NAME.fullmatch(tool.name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {tool.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$ (Anthropic)",
-            )
+    yield from name_pattern_hits(context, "anthropic", NAME, "Anthropic")
 
 
-TS421 = rule(
+TS421 = Rule(
     "TS421",
     "anthropic-name",
     Severity.ERROR,
@@ -50,7 +36,6 @@ TS421 = rule(
     bad="- name: files.read\n  description: d\n",
     good="- name: files_read\n  description: d\n",
     profile="anthropic",
-    targets=("anthropic",),
     check=anthropic_name,
 )
 
@@ -102,7 +87,7 @@ def strict_unsupported(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS422 = rule(
+TS422 = Rule(
     "TS422",
     "anthropic-strict-unsupported",
     Severity.ERROR,
@@ -110,7 +95,6 @@ TS422 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, minimum: 1}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer}}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_unsupported,
 )
 
@@ -132,11 +116,8 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
     """At most 20 strict tools, 24 optional parameters and 16 union-typed parameters across
     all strict schemas of one request."""
     tools = list(context.profile_tools("anthropic-strict"))
-    optional = unions = 0
-    for tool in tools:
-        o, u = _optional_and_union_counts(tool.parameters)
-        optional += o
-        unions += u
+    counts = [_optional_and_union_counts(tool.parameters) for tool in tools]
+    optional, unions = sum(o for o, _ in counts), sum(u for _, u in counts)
     checks = (
         (len(tools), context.option("anthropic-max-strict-tools"), "strict tools"),
         (
@@ -157,7 +138,7 @@ def strict_limits(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS423 = rule(
+TS423 = Rule(
     "TS423",
     "anthropic-strict-limits",
     Severity.ERROR,
@@ -168,7 +149,6 @@ TS423 = rule(
     ),
     good="- name: a\n  description: d\n  strict: true\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_limits,
 )
 
@@ -189,7 +169,7 @@ def strict_regex(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS424 = rule(
+TS424 = Rule(
     "TS424",
     "anthropic-strict-regex",
     Severity.ERROR,
@@ -197,6 +177,5 @@ TS424 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^(a)\\\\1$'}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, pattern: '^[a-z]+$'}}, additionalProperties: false}\n",
     profile="anthropic-strict",
-    targets=STRICT,
     check=strict_regex,
 )

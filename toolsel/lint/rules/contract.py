@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.formats import SEMVER
 from toolsel.suggest import did_you_mean
 
@@ -30,7 +30,7 @@ def unknown_reference(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS504 = rule(
+TS504 = Rule(
     "TS504",
     "unknown-reference",
     Severity.ERROR,
@@ -56,7 +56,7 @@ def asymmetric_conflict(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS505 = rule(
+TS505 = Rule(
     "TS505",
     "asymmetric-conflict",
     Severity.WARNING,
@@ -80,7 +80,7 @@ def requires_cycle(context: LintContext) -> Iterator[Hit]:
         yield context.hit(tool, "requires", index, message="requires cycle: " + " -> ".join(cycle))
 
 
-TS506 = rule(
+TS506 = Rule(
     "TS506",
     "requires-cycle",
     Severity.ERROR,
@@ -121,7 +121,7 @@ def unsatisfiable(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS507 = rule(
+TS507 = Rule(
     "TS507",
     "unsatisfiable-requirements",
     Severity.ERROR,
@@ -176,7 +176,7 @@ def deprecation_path(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS508 = rule(
+TS508 = Rule(
     "TS508",
     "deprecation-path",
     Severity.WARNING,
@@ -204,7 +204,7 @@ def requires_deprecated(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS509 = rule(
+TS509 = Rule(
     "TS509",
     "requires-deprecated",
     Severity.WARNING,
@@ -236,7 +236,7 @@ def category(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS510 = rule(
+TS510 = Rule(
     "TS510",
     "category",
     Severity.INFO,
@@ -260,7 +260,7 @@ def tag_hygiene(context: LintContext) -> Iterator[Hit]:
                 yield context.hit(tool, "tags", index, message=f"tag {tag!r} is repeated")
 
 
-TS511 = rule(
+TS511 = Rule(
     "TS511",
     "tag-hygiene",
     Severity.INFO,
@@ -282,7 +282,7 @@ def semver(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS512 = rule(
+TS512 = Rule(
     "TS512",
     "semver",
     Severity.WARNING,

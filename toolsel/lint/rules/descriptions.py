@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import has_field, lacking_phrase
 from toolsel.registry.model import Permission
 from toolsel.text import content_words, sentence_count, split_name
@@ -68,7 +68,7 @@ def empty_description(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS201 = rule(
+TS201 = Rule(
     "TS201",
     "empty-description",
     Severity.ERROR,
@@ -92,7 +92,7 @@ def description_too_short(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS202 = rule(
+TS202 = Rule(
     "TS202",
     "description-too-short",
     Severity.INFO,
@@ -117,7 +117,7 @@ def too_few_sentences(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS203 = rule(
+TS203 = Rule(
     "TS203",
     "too-few-sentences",
     Severity.INFO,
@@ -144,7 +144,7 @@ def description_too_long(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS204 = rule(
+TS204 = Rule(
     "TS204",
     "description-too-long",
     Severity.WARNING,
@@ -175,7 +175,7 @@ def restates_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS205 = rule(
+TS205 = Rule(
     "TS205",
     "description-restates-name",
     Severity.INFO,
@@ -194,7 +194,7 @@ def no_usage_guidance(context: LintContext) -> Iterator[Hit]:
     )
 
 
-TS206 = rule(
+TS206 = Rule(
     "TS206",
     "no-usage-guidance",
     Severity.INFO,
@@ -213,7 +213,7 @@ def no_limitations(context: LintContext) -> Iterator[Hit]:
     )
 
 
-TS207 = rule(
+TS207 = Rule(
     "TS207",
     "no-limitations",
     Severity.INFO,
@@ -234,7 +234,7 @@ def no_output(context: LintContext) -> Iterator[Hit]:
     )
 
 
-TS208 = rule(
+TS208 = Rule(
     "TS208",
     "no-output-statement",
     Severity.INFO,
@@ -276,7 +276,7 @@ def placeholder(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS210 = rule(
+TS210 = Rule(
     "TS210",
     "placeholder-description",
     Severity.ERROR,
@@ -304,7 +304,7 @@ def mostly_example(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS211 = rule(
+TS211 = Rule(
     "TS211",
     "description-mostly-example",
     Severity.INFO,
@@ -359,7 +359,7 @@ def boilerplate_description(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS212 = rule(
+TS212 = Rule(
     "TS212",
     "boilerplate-description",
     Severity.WARNING,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.model import OverlayExample
 
 OVERLAY = "# file: examples.yaml\n"
@@ -61,7 +61,7 @@ def example_collision(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS702 = rule(
+TS702 = Rule(
     "TS702",
     "example-collision",
     Severity.WARNING,
@@ -107,7 +107,7 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS703 = rule(
+TS703 = Rule(
     "TS703",
     "contradicting-example",
     Severity.WARNING,
@@ -139,7 +139,7 @@ def example_secret(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS704 = rule(
+TS704 = Rule(
     "TS704",
     "example-secret",
     Severity.ERROR,
@@ -167,7 +167,7 @@ def missing_examples(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS705 = rule(
+TS705 = Rule(
     "TS705",
     "missing-examples",
     None,
@@ -194,7 +194,7 @@ def overlay_unknown_tool(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS706 = rule(
+TS706 = Rule(
     "TS706",
     "overlay-unknown-tool",
     Severity.WARNING,
@@ -225,7 +225,7 @@ def examples_merged(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS707 = rule(
+TS707 = Rule(
     "TS707",
     "examples-merged",
     Severity.INFO,

@@ -6,14 +6,13 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
-from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
+from toolsel.lint.model import Hit, Rule, Severity
+from toolsel.lint.rules._util import name_pattern_hits, tool_count_hits, unsupported_keywords
 from toolsel.registry.formats import GEMINI_UNSUPPORTED
 from toolsel.registry.model import Tool
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 UNSUPPORTED = GEMINI_UNSUPPORTED
-TARGET = ("gemini",)
 
 
 def subset_tools(context: LintContext) -> Iterator[Tool]:
@@ -26,16 +25,11 @@ def subset_tools(context: LintContext) -> Iterator[Tool]:
 
 def gemini_name(context: LintContext) -> Iterator[Hit]:
     """python-genai's `FunctionDeclaration.name` rule (older Vertex SDKs capped it at 64)."""
-    for tool in context.profile_tools("gemini"):
-        if not NAME.fullmatch(tool.name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {tool.name!r} does not match ^[A-Za-z_][A-Za-z0-9_.:-]{{0,127}}$ (Gemini: a letter or '_' first; dots, colons and dashes allowed)",
-            )
+    who = "Gemini: a letter or '_' first; dots, colons and dashes allowed"
+    yield from name_pattern_hits(context, "gemini", NAME, who)
 
 
-TS441 = rule(
+TS441 = Rule(
     "TS441",
     "gemini-name",
     Severity.ERROR,
@@ -43,7 +37,6 @@ TS441 = rule(
     bad="- name: 1st_tool\n  description: d\n",
     good="- name: first_tool\n  description: d\n",
     profile="gemini",
-    targets=TARGET,
     check=gemini_name,
 )
 
@@ -61,7 +54,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
     )
 
 
-TS442 = rule(
+TS442 = Rule(
     "TS442",
     "gemini-unsupported-keyword",
     Severity.ERROR,
@@ -69,7 +62,6 @@ TS442 = rule(
     bad="- name: a\n  description: d\n  parameters: {$schema: 'https://json-schema.org/draft/2020-12/schema', type: object, properties: {}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
     profile="gemini",
-    targets=TARGET,
     check=unsupported_keyword,
 )
 
@@ -85,7 +77,7 @@ def enum_strings(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS443 = rule(
+TS443 = Rule(
     "TS443",
     "gemini-enum-strings",
     Severity.ERROR,
@@ -93,7 +85,6 @@ TS443 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: integer, enum: [1, 2]}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {n: {type: string, enum: ['1', '2']}}}\n",
     profile="gemini",
-    targets=TARGET,
     check=enum_strings,
 )
 
@@ -116,7 +107,7 @@ def properties_on_non_object(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS444 = rule(
+TS444 = Rule(
     "TS444",
     "gemini-properties-on-non-object",
     Severity.ERROR,
@@ -124,7 +115,6 @@ TS444 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, properties: {}}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}}\n",
     profile="gemini",
-    targets=TARGET,
     check=properties_on_non_object,
 )
 
@@ -154,7 +144,7 @@ def ref_rules(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS445 = rule(
+TS445 = Rule(
     "TS445",
     "gemini-ref-rules",
     Severity.ERROR,
@@ -162,7 +152,6 @@ TS445 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', type: string}}, $defs: {p: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, $defs: {p: {type: string}}}\n",
     profile="gemini",
-    targets=TARGET,
     check=ref_rules,
 )
 
@@ -171,16 +160,10 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     """A `Tool` holds at most 512 function declarations (error); Google recommends 10-20
     active (info: advice for one request, and a registry is what a client selects each
     request's tools from)."""
-    yield from tool_count_hits(
-        context,
-        "Gemini",
-        "gemini-max-tools",
-        "gemini-soft-max-tools",
-        ("accepts at most", "recommends at most"),
-    )
+    yield from tool_count_hits(context, "Gemini", "recommends at most")
 
 
-TS446 = rule(
+TS446 = Rule(
     "TS446",
     "gemini-tool-count",
     Severity.ERROR,
@@ -188,6 +171,5 @@ TS446 = rule(
     bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
     good="- name: a\n  description: d\n",
     profile="gemini",
-    targets=TARGET,
     check=tool_count,
 )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from itertools import takewhile
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.model import Tool
 
 #: A sentence that tells the model when to pick this tool.
@@ -81,7 +81,7 @@ def copied_guidance(context: LintContext) -> Iterator[Hit]:
                 break
 
 
-TS214 = rule(
+TS214 = Rule(
     "TS214",
     "copied-usage-guidance",
     Severity.WARNING,

@@ -6,23 +6,18 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
+from toolsel.lint.rules._util import name_pattern_hits
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
-TARGET = ("mcp",)
 
 
 def mcp_name(context: LintContext) -> Iterator[Hit]:
     """The MCP spec's SHOULD and the SDKs' `validate_tool_name` warnings."""
+    yield from name_pattern_hits(context, "mcp", NAME, "MCP")
     for tool in context.profile_tools("mcp"):
         name = tool.name
-        if not NAME.fullmatch(name):
-            yield context.hit(
-                tool,
-                "name",
-                message=f"name {name!r} does not match ^[A-Za-z0-9._-]{{1,128}}$ (MCP)",
-            )
-        elif name[0] in "-." or name[-1] in "-.":
+        if NAME.fullmatch(name) and (name[0] in "-." or name[-1] in "-."):
             yield context.hit(
                 tool,
                 "name",
@@ -30,7 +25,7 @@ def mcp_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS461 = rule(
+TS461 = Rule(
     "TS461",
     "mcp-name",
     Severity.WARNING,
@@ -38,7 +33,6 @@ TS461 = rule(
     bad="- name: read file\n  description: d\n",
     good="- name: read_file\n  description: d\n",
     profile="mcp",
-    targets=TARGET,
     check=mcp_name,
 )
 
@@ -53,7 +47,7 @@ def output_schema_object(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS462 = rule(
+TS462 = Rule(
     "TS462",
     "mcp-output-schema-object",
     Severity.ERROR,
@@ -61,6 +55,5 @@ TS462 = rule(
     bad="- name: a\n  description: d\n  output_schema: {type: string}\n",
     good="- name: a\n  description: d\n  output_schema: {type: object, properties: {}}\n",
     profile="mcp",
-    targets=TARGET,
     check=output_schema_object,
 )

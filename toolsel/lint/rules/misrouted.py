@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.misroute_evidence import EvidencePair
 from toolsel.schemas import Output, schema_name
 
@@ -28,11 +28,12 @@ def misrouted(context: LintContext) -> Iterator[Hit]:
     if not pairs:
         return
     from toolsel.ranking.core import RankOptions
+    from toolsel.ranking.fields import tokens
     from toolsel.ranking.options import Method
     from toolsel.ranking.requests import rank_each_once
 
     everything = RankOptions(method=Method.HYBRID, top=max(1, len(context.tools)))
-    texts = (r.text for pair in pairs for r in pair.requests if _searchable(r.text))
+    texts = (r.text for pair in pairs for r in pair.requests if tokens(r.text))
     orders = rank_each_once(context.rank_index, texts, everything)
     for pair in pairs:
         ranked = [orders[r.text] for r in pair.requests if r.text in orders]
@@ -65,12 +66,6 @@ def _pairs(context: LintContext) -> list[EvidencePair]:
     ]
 
 
-def _searchable(text: str) -> bool:
-    from toolsel.ranking.fields import tokens
-
-    return bool(tokens(text))
-
-
 def _above(order: tuple[str, ...], winner: str, loser: str) -> bool:
     at = {name: n for n, name in enumerate(order)}
     won = at.get(winner)
@@ -83,7 +78,7 @@ _EVIDENCE = (
     '"line": 12}], "requests": [{"text": "what is in the reports folder", "count": 2}]}]}\n'
 )
 
-TS708 = rule(
+TS708 = Rule(
     "TS708",
     "misrouted",
     Severity.WARNING,

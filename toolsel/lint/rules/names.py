@@ -8,32 +8,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.ranking.fields import stem
 from toolsel.text import split_name
 
 GENERIC_NAMES = frozenset(
     {
-        "search",
-        "get",
-        "run",
-        "execute",
-        "exec",
-        "query",
-        "tool",
-        "fetch",
-        "call",
-        "do",
-        "process",
-        "handle",
-        "test",
-        "tests",
-        "action",
-        "function",
-        "api",
-        "invoke",
+        "search", "get", "run", "execute", "exec", "query", "tool", "fetch", "call", "do",
+        "process", "handle", "test", "tests", "action", "function", "api", "invoke",
     }
-)
+)  # fmt: skip
 VERBS = frozenset(
     """get list create update delete remove add set search find query read write patch run
     execute fetch send post put check validate deploy build start stop restart open close
@@ -68,9 +52,9 @@ VERB_PREFIXES = ("un", "re", "de", "dis", "pre", "auto")
 
 
 def _is_verb(word: str) -> bool:
-    if word in VERBS:
-        return True
-    return any(word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES)
+    return word in VERBS or any(
+        word.startswith(prefix) and word[len(prefix) :] in VERBS for prefix in VERB_PREFIXES
+    )
 
 
 def _style(name: str) -> str | None:
@@ -157,7 +141,7 @@ def portable_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS101 = rule(
+TS101 = Rule(
     "TS101",
     "portable-name",
     Severity.ERROR,
@@ -194,7 +178,7 @@ def name_too_long(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS102 = rule(
+TS102 = Rule(
     "TS102",
     "name-too-long",
     Severity.ERROR,
@@ -223,7 +207,7 @@ def dot_or_slash(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS103 = rule(
+TS103 = Rule(
     "TS103",
     "dot-or-slash-in-name",
     Severity.ERROR,
@@ -253,7 +237,7 @@ def mixed_styles(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS104 = rule(
+TS104 = Rule(
     "TS104",
     "mixed-naming-styles",
     Severity.INFO,
@@ -277,7 +261,7 @@ def gemini_style(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS105 = rule(
+TS105 = Rule(
     "TS105",
     "gemini-name-style",
     Severity.INFO,
@@ -322,7 +306,7 @@ def namespace_cohesion(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS106 = rule(
+TS106 = Rule(
     "TS106",
     "namespace-cohesion",
     Severity.INFO,
@@ -351,7 +335,7 @@ def generic_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS107 = rule(
+TS107 = Rule(
     "TS107",
     "generic-name",
     Severity.WARNING,
@@ -378,7 +362,7 @@ def name_without_verb(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS108 = rule(
+TS108 = Rule(
     "TS108",
     "name-without-verb",
     Severity.INFO,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import DESCRIPTION_PAIRS, LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.model import Tool
 from toolsel.text import content_words, split_name
 
@@ -45,7 +45,7 @@ def confusable_tools(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS209 = rule(
+TS209 = Rule(
     "TS209",
     "confusable-tools",
     Severity.INFO,
@@ -179,7 +179,7 @@ def _names_a_member(description: str, match: re.Match[str], terms: set[str]) -> 
     return member is not None and f"{match.group(1)}_{member.group(1)}".lower() in terms
 
 
-TS213 = rule(
+TS213 = Rule(
     "TS213",
     "description-names-unknown-tool",
     Severity.WARNING,
@@ -197,8 +197,7 @@ def _tool_names(context: LintContext, prefix: str) -> set[str]:
     names = [name.lower() for name in context.names]
     known = set(names)
     known |= {re.split(r"__|[./:]", name)[-1] for name in names}  # server.tool
-    for tool in context.tools:
-        known |= {a.lower() for a in tool.aliases}
+    known |= {a.lower() for tool in context.tools for a in tool.aliases}
     known |= {name[len(prefix) :] for name in names if prefix and len(name) > len(prefix)}
     return known
 

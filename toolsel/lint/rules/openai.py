@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import tool_count_hits, unsupported_keywords
 from toolsel.lint.schema import is_object_schema, properties_of, walk_schema
 from toolsel.registry.source import escape_token
@@ -16,20 +16,12 @@ from toolsel.registry.source import escape_token
 #: documented subset that the API is seen to refuse ("'oneOf' is not permitted", "'default'
 #: is not permitted"; docker/docker-agent#4155, issue reports quoted in the reference notes).
 UNSUPPORTED = (
-    "allOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
+    "allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
     "default",
-)
+)  # fmt: skip
 FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
-STRICT = ("openai-strict",)
 
 
 def additional_properties(context: LintContext) -> Iterator[Hit]:
@@ -47,7 +39,7 @@ def additional_properties(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS401 = rule(
+TS401 = Rule(
     "TS401",
     "openai-additional-properties",
     Severity.ERROR,
@@ -55,7 +47,6 @@ TS401 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {}, additionalProperties: false}\n",
     profile="openai-strict",
-    targets=STRICT,
     check=additional_properties,
 )
 
@@ -76,7 +67,7 @@ def all_required(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS402 = rule(
+TS402 = Rule(
     "TS402",
     "openai-all-required",
     Severity.ERROR,
@@ -84,7 +75,6 @@ TS402 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: [string, 'null']}}, required: [p], additionalProperties: false}\n",
     profile="openai-strict",
-    targets=STRICT,
     check=all_required,
 )
 
@@ -108,7 +98,7 @@ def unsupported_keyword(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS403 = rule(
+TS403 = Rule(
     "TS403",
     "openai-unsupported-keyword",
     Severity.ERROR,
@@ -116,7 +106,6 @@ TS403 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {allOf: [{type: string}]}}, required: [p], additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string}}, required: [p], additionalProperties: false}\n",
     profile="openai-strict",
-    targets=STRICT,
     check=unsupported_keyword,
 )
 
@@ -159,7 +148,7 @@ def size_limits(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS404 = rule(
+TS404 = Rule(
     "TS404",
     "openai-size-limits",
     Severity.ERROR,
@@ -169,7 +158,6 @@ TS404 = rule(
     + "]}}, required: [p], additionalProperties: false}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {type: string, enum: [a, b]}}, required: [p], additionalProperties: false}\n",
     profile="openai-strict",
-    targets=STRICT,
     check=size_limits,
 )
 
@@ -188,7 +176,7 @@ def ref_siblings(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS405 = rule(
+TS405 = Rule(
     "TS405",
     "openai-ref-siblings",
     Severity.WARNING,
@@ -196,7 +184,6 @@ TS405 = rule(
     bad="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p', description: x}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
     good="- name: a\n  description: d\n  parameters: {type: object, properties: {p: {$ref: '#/$defs/p'}}, required: [p], additionalProperties: false, $defs: {p: {type: string}}}\n",
     profile="openai-strict",
-    targets=STRICT,
     check=ref_siblings,
 )
 
@@ -206,16 +193,10 @@ def tool_count(context: LintContext) -> Iterator[Hit]:
     for fewer than 20 at a time (info: advice for one request, and a registry is what a client
     selects each request's tools from). Counts the whole registry; `toolsel rank` shows
     how many a prompt would be offered."""
-    yield from tool_count_hits(
-        context,
-        "OpenAI",
-        "openai-max-tools",
-        "openai-soft-max-tools",
-        ("accepts at most", "recommends fewer than"),
-    )
+    yield from tool_count_hits(context, "OpenAI", "recommends fewer than")
 
 
-TS406 = rule(
+TS406 = Rule(
     "TS406",
     "openai-tool-count",
     Severity.ERROR,
@@ -223,6 +204,5 @@ TS406 = rule(
     bad="".join(f"- name: t{i}\n  description: d\n" for i in range(21)),
     good="- name: a\n  description: d\n",
     profile="openai",
-    targets=("openai",),
     check=tool_count,
 )

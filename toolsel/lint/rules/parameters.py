@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import has_field, property_nodes, schema_nodes
 from toolsel.lint.schema import properties_of, property_path
 from toolsel.registry.model import Permission
@@ -31,13 +31,9 @@ ALTERNATIVES = re.compile(
 )
 TYPED_KEYWORDS = ("type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf")
 TOGGLE_PAIRS = (
-    ("on", "off"),
-    ("enable", "disable"),
-    ("enabled", "disabled"),
-    ("show", "hide"),
-    ("include", "exclude"),
-    ("allow", "deny"),
-)
+    ("on", "off"), ("enable", "disable"), ("enabled", "disabled"), ("show", "hide"),
+    ("include", "exclude"), ("allow", "deny"),
+)  # fmt: skip
 RISKY_PARAM = re.compile(
     r"(^|_)(path|file|filename|url|uri|cmd|command|sql|query|script|shell|expr|expression|code)($|_)"
 )
@@ -56,7 +52,7 @@ def property_description(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS304 = rule(
+TS304 = Rule(
     "TS304",
     "property-without-description",
     Severity.INFO,
@@ -95,7 +91,7 @@ def property_type(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS305 = rule(
+TS305 = Rule(
     "TS305",
     "property-without-type",
     Severity.WARNING,
@@ -118,7 +114,7 @@ def ambiguous_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS306 = rule(
+TS306 = Rule(
     "TS306",
     "ambiguous-parameter-name",
     Severity.INFO,
@@ -145,7 +141,7 @@ def parameter_chars(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS307 = rule(
+TS307 = Rule(
     "TS307",
     "parameter-name-chars",
     Severity.WARNING,
@@ -176,7 +172,7 @@ def alternatives_enum(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS308 = rule(
+TS308 = Rule(
     "TS308",
     "alternatives-without-enum",
     Severity.INFO,
@@ -210,7 +206,7 @@ def toggle_pair(context: LintContext) -> Iterator[Hit]:
                         )
 
 
-TS309 = rule(
+TS309 = Rule(
     "TS309",
     "toggle-pair",
     Severity.INFO,
@@ -235,7 +231,7 @@ def too_many_params(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS312 = rule(
+TS312 = Rule(
     "TS312",
     "too-many-parameters",
     Severity.WARNING,
@@ -274,7 +270,7 @@ def too_deep(context: LintContext) -> Iterator[Hit]:
             break
 
 
-TS313 = rule(
+TS313 = Rule(
     "TS313",
     "schema-too-deep",
     Severity.WARNING,
@@ -300,7 +296,7 @@ def no_args_open(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS317 = rule(
+TS317 = Rule(
     "TS317",
     "no-args-not-closed",
     Severity.INFO,
@@ -331,7 +327,7 @@ def risky_parameter(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS318 = rule(
+TS318 = Rule(
     "TS318",
     "unbounded-risky-parameter",
     Severity.INFO,

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, loader_rule, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.registry.formats import MCP_PERMISSION_META
 from toolsel.registry.model import Permission, ProblemKind, Tool
 from toolsel.text import split_name
@@ -75,7 +75,7 @@ OBSERVE_VERBS = frozenset(
 )  # fmt: skip
 
 
-UNKNOWN_PERMISSION = loader_rule(
+UNKNOWN_PERMISSION = Rule(
     "TS501",
     "unknown-permission",
     Severity.ERROR,
@@ -117,7 +117,7 @@ def permission_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS502 = rule(
+TS502 = Rule(
     "TS502",
     "permission-contradicts-annotations",
     Severity.ERROR,
@@ -152,7 +152,7 @@ def side_effects(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS503 = rule(
+TS503 = Rule(
     "TS503",
     "undeclared-side-effects",
     Severity.WARNING,
@@ -202,13 +202,9 @@ def only_observes(tool: Tool) -> bool:
     )
 
 
-def says_it_only_reads(tool: Tool) -> bool:
-    """The name leads (or ends) with a reading verb (`get_pod`, `pods_list`, `listIssues`)
-    and the description states no change."""
-    return _named_for(tool, READ_ONLY_VERBS)
-
-
 def _named_for(tool: Tool, verbs: frozenset[str]) -> bool:
+    """The name leads (or ends) with one of `verbs` (`get_pod`, `pods_list`, `listIssues`)
+    and the description states no change."""
     words = split_name(tool.name)
     return (
         bool(words)
@@ -224,7 +220,9 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
     reads, the annotations are missing: add `readOnlyHint: true`. (Annotations that are
     there and say destructive are TS514's.)"""
     for tool in context.tools:
-        if tool.source.format not in ("mcp", "docker-catalog") or not says_it_only_reads(tool):
+        if tool.source.format not in ("mcp", "docker-catalog") or not _named_for(
+            tool, READ_ONLY_VERBS
+        ):
             continue
         if defaulted_permission(tool):
             yield context.hit(
@@ -236,7 +234,7 @@ def missing_annotations(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS513 = rule(
+TS513 = Rule(
     "TS513",
     "missing-annotations",
     Severity.INFO,

@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.schema import SchemaNode
 from toolsel.registry.model import Tool
+from toolsel.registry.source import unescape_token
 
 
 def _refs(context: LintContext, tool: Tool) -> Iterator[tuple[SchemaNode, str, str]]:
@@ -35,7 +36,7 @@ def external_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS315 = rule(
+TS315 = Rule(
     "TS315",
     "external-ref",
     Severity.ERROR,
@@ -68,7 +69,7 @@ def recursive_ref(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS316 = rule(
+TS316 = Rule(
     "TS316",
     "recursive-ref",
     Severity.INFO,
@@ -114,7 +115,7 @@ def unused_defs(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS322 = rule(
+TS322 = Rule(
     "TS322",
     "unused-defs",
     Severity.INFO,
@@ -148,9 +149,7 @@ def _used_definitions(schema: dict[str, Any], keyword: str) -> set[str]:
                     and isinstance(value, str)
                     and value.startswith(prefix)
                 ):
-                    name = (
-                        value[len(prefix) :].split("/", 1)[0].replace("~1", "/").replace("~0", "~")
-                    )
+                    name = unescape_token(value[len(prefix) :].split("/", 1)[0])
                     if name in table and name not in used:
                         used.add(name)
                         todo.append(table[name])
@@ -201,7 +200,7 @@ def schema_too_costly(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS321 = rule(
+TS321 = Rule(
     "TS321",
     "schema-too-costly",
     Severity.ERROR,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, rule
+from toolsel.lint.model import Hit, Rule
 from toolsel.text import split_name
 
 TOP = 3
@@ -53,7 +53,7 @@ def not_self_retrievable(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS701 = rule(
+TS701 = Rule(
     "TS701",
     "not-self-retrievable",
     None,

@@ -10,7 +10,7 @@ import orjson
 
 from toolsel.jsontext import MAX_SAFE_INTEGER, dumps
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import has_field, schema_nodes
 from toolsel.metaschema import schema_errors
 from toolsel.registry.source import escape_token
@@ -38,7 +38,7 @@ def root_object(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS301 = rule(
+TS301 = Rule(
     "TS301",
     "parameters-root-object",
     Severity.ERROR,
@@ -63,7 +63,7 @@ def invalid_schema(context: LintContext) -> Iterator[Hit]:
             yield context.schema_hit(tool, pointer, f"invalid JSON Schema: {message}")
 
 
-TS302 = rule(
+TS302 = Rule(
     "TS302",
     "invalid-json-schema",
     Severity.ERROR,
@@ -91,7 +91,7 @@ def required_missing(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS303 = rule(
+TS303 = Rule(
     "TS303",
     "required-not-in-properties",
     Severity.ERROR,
@@ -138,7 +138,7 @@ def bad_enum(context: LintContext) -> Iterator[Hit]:
                     )
 
 
-TS310 = rule(
+TS310 = Rule(
     "TS310",
     "bad-enum",
     Severity.ERROR,
@@ -167,7 +167,7 @@ def bad_default(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS311 = rule(
+TS311 = Rule(
     "TS311",
     "bad-default",
     Severity.WARNING,
@@ -191,7 +191,7 @@ def draft3_required(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS314 = rule(
+TS314 = Rule(
     "TS314",
     "draft3-required",
     Severity.ERROR,
@@ -243,7 +243,7 @@ def catastrophic_pattern(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS319 = rule(
+TS319 = Rule(
     "TS319",
     "catastrophic-pattern",
     Severity.ERROR,
@@ -271,7 +271,7 @@ def unsafe_integer(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS320 = rule(
+TS320 = Rule(
     "TS320",
     "unsafe-integer",
     Severity.WARNING,

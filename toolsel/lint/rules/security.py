@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.rules._util import registry_hit
 from toolsel.text import estimate_tokens
 
@@ -91,7 +91,7 @@ def hidden_characters(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS601 = rule(
+TS601 = Rule(
     "TS601",
     "hidden-characters",
     Severity.ERROR,
@@ -131,7 +131,7 @@ def prompt_injection(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS602 = rule(
+TS602 = Rule(
     "TS602",
     "prompt-injection",
     Severity.ERROR,
@@ -165,7 +165,7 @@ def registry_budget(context: LintContext) -> Iterator[Hit]:
         )
 
 
-TS603 = rule(
+TS603 = Rule(
     "TS603",
     "registry-budget",
     Severity.INFO,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, loader_rule, rule
-from toolsel.lint.rules._util import has_field
+from toolsel.lint.model import Hit, Rule, Severity
+from toolsel.lint.rules._util import has_field, registry_hit
 from toolsel.registry.model import ProblemKind
 from toolsel.text import fold_name
 
-PARSE_ERROR = loader_rule(
+PARSE_ERROR = Rule(
     "TS001",
     "parse-error",
     Severity.ERROR,
@@ -26,7 +26,7 @@ PARSE_ERROR = loader_rule(
 )
 
 
-DUPLICATE_KEY = loader_rule(
+DUPLICATE_KEY = Rule(
     "TS002",
     "duplicate-key",
     Severity.ERROR,
@@ -38,7 +38,7 @@ DUPLICATE_KEY = loader_rule(
 )
 
 
-REGISTRY_SHAPE = loader_rule(
+REGISTRY_SHAPE = Rule(
     "TS003",
     "registry-shape",
     Severity.ERROR,
@@ -52,7 +52,7 @@ REGISTRY_SHAPE = loader_rule(
 )
 
 
-MISSING_REQUIRED = loader_rule(
+MISSING_REQUIRED = Rule(
     "TS004",
     "missing-name-or-description",
     Severity.ERROR,
@@ -78,7 +78,7 @@ def missing_parameters(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS005 = rule(
+TS005 = Rule(
     "TS005",
     "missing-parameters",
     Severity.INFO,
@@ -89,7 +89,7 @@ TS005 = rule(
 )
 
 
-UNKNOWN_KEY = loader_rule(
+UNKNOWN_KEY = Rule(
     "TS006",
     "unknown-key",
     Severity.WARNING,
@@ -104,7 +104,7 @@ UNKNOWN_KEY = loader_rule(
 )
 
 
-UNREAD_KEY = loader_rule(
+UNREAD_KEY = Rule(
     "TS011",
     "unread-key",
     Severity.INFO,
@@ -119,7 +119,7 @@ UNREAD_KEY = loader_rule(
 )
 
 
-BUILTIN_TOOL = loader_rule(
+BUILTIN_TOOL = Rule(
     "TS010",
     "builtin-tool",
     Severity.INFO,
@@ -151,7 +151,7 @@ def duplicate_tool_name(context: LintContext) -> Iterator[Hit]:
             first[tool.name] = str(location)
 
 
-TS007 = rule(
+TS007 = Rule(
     "TS007",
     "duplicate-tool-name",
     Severity.ERROR,
@@ -177,7 +177,7 @@ def near_duplicate_name(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS008 = rule(
+TS008 = Rule(
     "TS008",
     "near-duplicate-name",
     Severity.WARNING,
@@ -195,12 +195,10 @@ def no_tools(context: LintContext) -> Iterator[Hit]:
     not be read at all (TS001 and TS003 say why)."""
     if context.tools or context.registry.problems or not context.registry.files:
         return
-    first = context.registry.files[0]
-    pointer = "/tools" if isinstance(first.document, dict) and "tools" in first.document else ""
-    yield Hit("the registry has no tools; add entries under `tools:`", first.path, pointer)
+    yield registry_hit(context, "the registry has no tools; add entries under `tools:`", key=False)
 
 
-TS009 = rule(
+TS009 = Rule(
     "TS009",
     "no-tools",
     Severity.ERROR,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolsel.lint.context import LintContext
-from toolsel.lint.model import Hit, Severity, rule
+from toolsel.lint.model import Hit, Rule, Severity
 from toolsel.lint.suppress import Directive
 
 
@@ -36,7 +36,7 @@ def unused_suppression(context: LintContext) -> Iterator[Hit]:
             )
 
 
-TS901 = rule(
+TS901 = Rule(
     "TS901",
     "unused-suppression",
     None,
@@ -55,7 +55,7 @@ def unknown_suppressed_rule(context: LintContext) -> Iterator[Hit]:
             yield _hit(file, directive, f"suppression names unknown rule {', '.join(unknown)}")
 
 
-TS902 = rule(
+TS902 = Rule(
     "TS902",
     "unknown-suppressed-rule",
     Severity.WARNING,
@@ -89,7 +89,7 @@ def ineffective_suppression(context: LintContext) -> Iterator[Hit]:
                 )
 
 
-TS903 = rule(
+TS903 = Rule(
     "TS903",
     "ineffective-suppression",
     Severity.WARNING,
