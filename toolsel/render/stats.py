@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
@@ -29,15 +29,7 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "transcripts": stats.transcripts,
         "tools": {
             t.name: {
-                "calls": t.calls,
-                "answered": t.answered,
-                "unanswered": t.unanswered,
-                "errors": t.errors,
-                "transcripts": t.transcripts,
-                "error_rate": t.error_rate,
-                "success_rate": t.success_rate,
-                "median_latency_s": t.median_latency_s,
-                "p95_latency_s": t.p95_latency_s,
+                **attrs(t, _TOOL_FIELDS),
                 **error_messages(t),
                 "result_bytes": size_payload(t.result_size),
                 "input_bytes": size_payload(t.input_size),
@@ -49,16 +41,18 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "co_used_pairs": [
             {"tools": list(p.tools), "transcripts": p.transcripts} for p in stats.co_used_pairs
         ],
-        "unreadable_lines": {
-            "count": stats.unreadable_lines,
-            "files": [
-                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
-                for u in stats.unreadable
-            ],
-        },
+        "unreadable_lines": unreadable_payload(stats.unreadable_lines, stats.unreadable),
         "notes": list(stats.notes),
         "orphan_results": {"count": stats.orphan_results, "errors": stats.orphan_errors},
     }
+
+
+_TOOL_FIELDS = "calls answered unanswered errors transcripts error_rate success_rate median_latency_s p95_latency_s"  # fmt: skip
+
+
+def unreadable_payload(count: int, unreadable: Sequence[UnreadableFile]) -> dict[str, Any]:
+    """The lines that could not be read, and per file how many from which line."""
+    return {"count": count, "files": [attrs(u, "path lines first_line") for u in unreadable]}
 
 
 def error_messages(tool: ToolUsage) -> dict[str, Any]:
@@ -87,13 +81,8 @@ def size_payload(size: SizeSummary | None) -> dict[str, Any] | None:
     if size is None:
         return None
     return {
-        "count": size.count,
-        "total": size.total,
-        "median": size.median,
-        "p95": size.p95,
-        "total_tokens": estimated_tokens(size.total),
-        "median_tokens": estimated_tokens(size.median),
-        "p95_tokens": estimated_tokens(size.p95),
+        **attrs(size, "count total median p95"),
+        **{f"{n}_tokens": estimated_tokens(getattr(size, n)) for n in ("total", "median", "p95")},
     }
 
 
