@@ -12,6 +12,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     RegistryOption,
+    embedded,
     handle_errors,
     registry_paths,
     warn,
@@ -143,7 +144,7 @@ def _indexes(
     and the cases' query vectors, each method's tool vectors prepared."""
     from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+    from toolsel.render.progress import embedding_progress
 
     index = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=examples)
     plain = None
@@ -151,15 +152,7 @@ def _indexes(
         plain = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=False)
     if plain is not None:  # the same vectors serve both (tool texts hold no examples)
         prepare_methods(plain, methods, use_cache=not no_cache, progress=embedding_progress)
-    vectors = prepare_methods(
-        index,
-        methods,
-        [c.query for c in found],
-        use_cache=not no_cache,
-        progress=embedding_progress,
-        prompt_progress=embedding_progress_prompts,
-    )
-    return index, plain, vectors
+    return index, plain, embedded(index, methods, [c.query for c in found], use_cache=not no_cache)
 
 
 def _measured_cases(path: Path) -> tuple[CaseFile, list[Case]]:

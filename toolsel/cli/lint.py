@@ -177,9 +177,8 @@ def lint(
     check_output(output_file, inputs)
     chosen = output_format.resolve()
     _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
-    overrides = _overrides(
-        select, extend_select, ignore, target, fail_on="warning" if strict else fail_on
-    )
+    overrides = _overrides("warning" if strict else fail_on, select=select,
+                           extend_select=extend_select, ignore=ignore, targets=target)  # fmt: skip
     run = partial(
         lint_paths,
         targets,
@@ -215,22 +214,9 @@ def _show_rules(explain: str | None, *, list_rules: bool) -> None:
         sys.stdout.write(rule_explanation(find_rule(explain)))
 
 
-def _overrides(
-    select: list[str] | None,
-    extend_select: list[str] | None,
-    ignore: list[str] | None,
-    target: list[str] | None,
-    *,
-    fail_on: str | None,
-) -> dict[str, object]:
+def _overrides(fail_on: str | None, **values: list[str] | None) -> dict[str, object]:
     """The command line's settings, over the configuration's."""
-    return {
-        "select": split_values(select),
-        "extend-select": split_values(extend_select),
-        "ignore": split_values(ignore),
-        "targets": split_values(target),
-        "fail-on": fail_on,
-    }
+    return {**{k.replace("_", "-"): split_values(v) for k, v in values.items()}, "fail-on": fail_on}
 
 
 def _lint_inputs(

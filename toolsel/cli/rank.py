@@ -14,6 +14,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     RegistryOption,
+    embedded,
     handle_errors,
     registry_paths,
     warn,
@@ -262,9 +263,7 @@ def _batch(batch: Path, prompt: str | None, request: _Request, options: RankOpti
     and skipped; the exit code is then 1."""
     from toolsel.ranking.batch import BatchQuery, rank_batch, read_batch
     from toolsel.ranking.options import EMBEDDING_METHODS
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
     from toolsel.render.rank import BATCH_RENDERERS
 
     if prompt is not None:
@@ -282,14 +281,8 @@ def _batch(batch: Path, prompt: str | None, request: _Request, options: RankOpti
     vectors = {}
     if options.method in EMBEDDING_METHODS:
         lines = list(lines)  # every prompt is embedded up front, in batches
-        vectors = prepare_methods(
-            index,
-            [options.method],
-            [item.query for item in lines if isinstance(item, BatchQuery)],
-            use_cache=request.use_cache,
-            progress=embedding_progress,
-            prompt_progress=embedding_progress_prompts,
-        )
+        prompts = [item.query for item in lines if isinstance(item, BatchQuery)]
+        vectors = embedded(index, [options.method], prompts, use_cache=request.use_cache)
     skipped: list[int] = []
     results = _report_skipped(rank_batch(index, iter(lines), options, vectors), batch, skipped)
     renderer(results, sys.stdout)

@@ -24,7 +24,6 @@ from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
 
 if TYPE_CHECKING:
-    from toolsel.learn.mine import Miner
     from toolsel.registry.model import Registry
     from toolsel.serve.store import Window
 
@@ -201,12 +200,6 @@ def stats(
         _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top, plan)
 
 
-def _ledger_miner() -> Miner:
-    from toolsel.learn.mine import Miner
-
-    return Miner()
-
-
 def _ledger_plan(
     ledger: bool,
     budget: int | None,
@@ -314,9 +307,11 @@ def _from_transcripts(
     check_output(output_file, paths)
     counted = CallWindow(start, end) if start is not None or end is not None else None
     wanted = jobs_wanted(jobs)
-    recorder = None
-    # the ledger mines the requests behind the calls in the same read (`Miner`)
-    miner = _ledger_miner() if plan is not None else None
+    recorder = miner = None
+    if plan is not None:  # the ledger mines the requests behind the calls in the same read
+        from toolsel.learn.mine import Miner
+
+        miner = Miner()
     with progress_bar_for(paths, start) as progress:
         if output_format is StatsFormat.HTML:
             totals, recorder = usage_over_time(

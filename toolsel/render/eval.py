@@ -27,13 +27,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
     headers = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
     columns = [Column(h, justify="left" if h == "method" else "right") for h in headers]
     rows = [
-        [
-            m.label,
-            str(m.cases),
-            *(_pct(m.recall[k]) for k in report.ks),
-            _pct(m.mrr10),
-            _pct(m.ndcg10),
-        ]
+        [m.label, str(m.cases), *map(_pct, [*(m.recall[k] for k in report.ks), m.mrr10, m.ndcg10])]
         for m in report.methods
     ]
     print_table(console, columns, rows, title=title)
@@ -175,12 +169,8 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
     }
 
 
-def render_eval_json(report: EvalReport, out: IO[str], *, worst: int = 5) -> None:
-    out.write(dumps_json(eval_payload(report)))
-
-
 #: `eval --format F`.
 EVAL_RENDERERS: dict[EvalFormat, Callable[..., None]] = {
     EvalFormat.HUMAN: render_eval_human,
-    EvalFormat.JSON: render_eval_json,
+    EvalFormat.JSON: lambda report, out, worst=5: out.write(dumps_json(eval_payload(report))),
 }

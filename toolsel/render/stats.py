@@ -86,10 +86,6 @@ def size_payload(size: SizeSummary | None) -> dict[str, Any] | None:
     }
 
 
-def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
-    out.write(dumps_json(stats_payload(stats)))
-
-
 #: Rows of a human per-tool table unless `--top` says otherwise (JSON always has every tool).
 TOP_TOOLS = 50
 
@@ -169,9 +165,7 @@ def byte_size(size: float) -> str:
 
 def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS) -> None:
     console = make_console(out)
-    count = stats.transcripts
-    title = f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
-    print_usage(console, stats, title=title, top=top)
+    print_usage(console, stats, title=_source(stats), top=top)
     if any(t.unanswered for t in stats.tools):
         console.print(
             "open: calls that never got a result; success counts answered calls only", style="dim"
@@ -247,10 +241,6 @@ def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
     return stats_page(stats, source=_source(stats), series=series or None)
 
 
-def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
-    out.write(stats_page(stats, source=_source(stats)))
-
-
 def _source(stats: UsageStats) -> str:
     count = stats.transcripts
     return f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
@@ -259,8 +249,8 @@ def _source(stats: UsageStats) -> str:
 #: `stats --format F`.
 STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.HUMAN: render_stats_human,
-    StatsFormat.JSON: render_stats_json,
-    StatsFormat.HTML: render_stats_html,
+    StatsFormat.JSON: lambda stats, out, top=0: out.write(dumps_json(stats_payload(stats))),
+    StatsFormat.HTML: lambda stats, out, top=0: out.write(stats_page(stats, source=_source(stats))),
 }
 
 
