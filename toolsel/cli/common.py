@@ -44,6 +44,10 @@ CheckRegistryOption = Annotated[
         help="Check calls against this registry (repeatable). Default: the project's ([tool.toolsel] registry, or ./registries/ when it exists); none otherwise.",
     ),
 ]
+ReportFileOption = Annotated[
+    Path | None,
+    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
+]
 NoRegistryOption = Annotated[
     bool, typer.Option("--no-registry", help="Do not check calls against any registry.")
 ]
@@ -265,7 +269,7 @@ def registry_sources(paths: list[Path] | None, *, example: bool = False) -> list
 
 
 def embedded(
-    index: PreparedIndex, methods: Iterable[Method], prompts: Sequence[str], *, use_cache: bool
+    index: PreparedIndex, methods: Iterable[Method], prompts: Sequence[str] = (), *, use_cache: bool
 ) -> dict[str, np.ndarray]:
     """`prepare_methods` with progress bars: each method's tool vectors, and the prompts'."""
     from toolsel.ranking.semantic import prepare_methods

@@ -12,6 +12,7 @@ import typer
 from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
+    ReportFileOption,
     check_output,
     handle_errors,
     output,
@@ -49,10 +50,6 @@ OutputFormatOption = Annotated[
     typer.Option(
         "--format", "-f", help="Output format; auto = github under GitHub Actions, else human."
     ),
-]
-OutputFileOption = Annotated[
-    Path | None,
-    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 FailOnOption = Annotated[
     str | None,
@@ -147,7 +144,7 @@ def lint(
     registry: RegistryPathsOption = None,
     namespace: NamespaceOption = False,
     output_format: OutputFormatOption = LintFormat.HUMAN,
-    output_file: OutputFileOption = None,
+    output_file: ReportFileOption = None,
     fail_on: FailOnOption = None,
     strict: StrictOption = False,
     exit_zero: ExitZeroOption = False,

@@ -196,9 +196,7 @@ class _Request:
 
 def _search(prompt: str, request: _Request, options: RankOptions, *, explain: bool) -> None:
     from toolsel.ranking.core import rank_index, validate
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress
     from toolsel.render.rank import SEARCH_RENDERERS
 
     renderer = SEARCH_RENDERERS.get(request.output_format)
@@ -210,7 +208,7 @@ def _search(prompt: str, request: _Request, options: RankOptions, *, explain: bo
     use_cache = request.use_cache
     index = load_index(request.registry or None, use_cache=use_cache, examples=request.examples)
     validate(index, prompt, options)  # refuse bad input before embedding anything
-    prepare_methods(index, [options.method], use_cache=use_cache, progress=embedding_progress)
+    embedded(index, [options.method], use_cache=use_cache)
     result = rank_index(index, prompt, options)
     if request.emit is not None:
         _emit(list(result.offered), request, request.emit)

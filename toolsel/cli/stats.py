@@ -13,6 +13,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    ReportFileOption,
     check_output,
     check_registry,
     handle_errors,
@@ -32,10 +33,6 @@ PathsArgument = Annotated[
 ]
 FormatOption = Annotated[
     StatsFormat, typer.Option("--format", "-f", help="human, json or html (charts).")
-]
-OutputOption = Annotated[
-    Path | None,
-    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 TopOption = Annotated[
     int, typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool).")
@@ -145,7 +142,7 @@ def stats(
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
     output_format: FormatOption = StatsFormat.HUMAN,
-    output_file: OutputOption = None,
+    output_file: ReportFileOption = None,
     top: TopOption = 50,
     no_cache: NoCacheOption = False,
     db: DbOption = None,

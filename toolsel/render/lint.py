@@ -308,11 +308,11 @@ def junit_text(result: LintResult) -> str:
     total = max(failures, 1)
     out.append(f'<testsuites name="toolsel" tests="{total}" failures="{failures}" errors="0">')
     if not failures:
-        out.append(
-            '  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">'
-        )
-        out.append('    <testcase name="No errors found" classname="toolsel"/>')
-        out.append("  </testsuite>")
+        out += [
+            '  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">',
+            '    <testcase name="No errors found" classname="toolsel"/>',
+            "  </testsuite>",
+        ]
     for file, findings in by_file.items():
         if not findings:
             continue
@@ -322,15 +322,13 @@ def junit_text(result: LintResult) -> str:
         )
         for f in findings:
             body = f"line {f.line}, col {f.column}, {f.severity.value}: {f.message}"
-            out.append(
+            out += [
                 f"    <testcase name={xml_attr('toolsel.' + f.rule)} classname={xml_attr(file)} "
-                f'line="{f.line}" column="{f.column}">'
-            )
-            out.append(
+                f'line="{f.line}" column="{f.column}">',
                 f"      <failure message={xml_attr(f.message)} type={xml_attr(f.rule)}>"
-                f"{xml_text(body)}</failure>"
-            )
-            out.append("    </testcase>")
+                f"{xml_text(body)}</failure>",
+                "    </testcase>",
+            ]
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"

@@ -46,10 +46,10 @@ def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
     }
 
 
-def _rank_cell(check: RankCheck | None, of: Callable[[RankCheck], int]) -> str:
+def _rank_cell(check: RankCheck | None, count: str) -> str:
     if check is None or not check.prompted:
         return "-"
-    return f"{of(check)}/{check.prompted}"
+    return f"{getattr(check, count)}/{check.prompted}"
 
 
 def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
@@ -78,11 +78,7 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
             visible(f"{first.file}:{first.line}") if first else "-",
         ]
         if report.registry:
-            row += [
-                _rank_cell(pair.rank, lambda c: c.winner_first),
-                _rank_cell(pair.rank, lambda c: c.winner_in_top),
-                _rank_cell(pair.rank, lambda c: c.winner_above_loser),
-            ]
+            row += [_rank_cell(pair.rank, count) for count in _RANK_FIELDS.split()[1:]]
         rows.append(row)
     title = "Misroutes: a call failed or came back empty, then a different tool worked"
     if rows:
