@@ -284,26 +284,21 @@ def _report(
     shown: LintResult, plan: FixPlan | None, chosen: LintFormat, out: IO[str], *, fold_info: bool
 ) -> None:
     """The findings, or with a plan (--statistics) their counts per rule."""
-    from toolsel.render.lint import LINT_RENDERERS
+    from toolsel.render.lint import LINT_RENDERERS, json_text, render_statistics
 
     if plan is not None:
-        _statistics(shown, plan, chosen, out)
+        from toolsel.lint.statistics import finding_key, rule_counts
+
+        rows = rule_counts(shown, {finding_key(f) for f in plan.fixed})
+        if chosen is LintFormat.JSON:
+            out.write(json_text(shown, rows))
+        else:
+            render_statistics(rows, shown, out)
     elif chosen is LintFormat.HUMAN and fold_info:
         # info is advice: one line per rule, so that what breaks leads (issue 34)
         LINT_RENDERERS[chosen](shown.folding_info(), out)
     else:
         LINT_RENDERERS[chosen](shown, out)
-
-
-def _statistics(result: LintResult, plan: FixPlan, chosen: LintFormat, out: IO[str]) -> None:
-    from toolsel.lint.statistics import finding_key, rule_counts
-    from toolsel.render.lint import json_text, render_statistics
-
-    rows = rule_counts(result, {finding_key(f) for f in plan.fixed})
-    if chosen is LintFormat.JSON:
-        out.write(json_text(result, rows))
-    else:
-        render_statistics(rows, result, out)
 
 
 def _minimum(min_severity: str | None, quiet: bool, chosen: LintFormat) -> Severity:

@@ -127,20 +127,14 @@ def sarif_text(result: DiffResult) -> str:
     results = []
     for c in result.changes:
         side = c.reported_at or c.old
+        line, column = (side.line, side.column) if side and side is not c.old else (1, 1)
         results.append(
             {
                 "ruleId": c.rule,
                 "ruleIndex": used.index(c.rule),
                 "level": level[c.change_class],
                 "message": {"text": f"{c.message} [tool: {c.tool}]"},
-                "locations": [
-                    sarif_location(
-                        side.file if side else "",
-                        side.line if side and side is not c.old else 1,
-                        side.column if side and side is not c.old else 1,
-                        c.pointer,
-                    )
-                ],
+                "locations": [sarif_location(side.file if side else "", line, column, c.pointer)],
                 "partialFingerprints": {"toolsel-diff/v1": c.fingerprint},
                 "properties": {"class": c.change_class.value, "category": c.category.value},
             }

@@ -53,12 +53,12 @@ def golden_payload(report: GoldenReport) -> dict[str, Any]:
 
 
 def render_test_junit(report: GoldenReport, out: IO[str]) -> None:
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
     total, failed = len(report.results), report.failed
-    lines.append(f'<testsuites name="toolsel" tests="{total}" failures="{failed}" errors="0">')
-    lines.append(
-        f'  <testsuite name={xml_attr(report.file)} tests="{total}" failures="{failed}" errors="0">'
-    )
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="toolsel" tests="{total}" failures="{failed}" errors="0">',
+        f'  <testsuite name={xml_attr(report.file)} tests="{total}" failures="{failed}" errors="0">',
+    ]
     for r in report.results:
         lines.append(
             f'    <testcase name={xml_attr(r.case.name)} classname={xml_attr(report.file)} line="{r.case.line}">'

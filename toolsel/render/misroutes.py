@@ -78,6 +78,7 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
             visible(f"{first.file}:{first.line}") if first else "-",
         ]
         if report.registry:
+            # each count of the check (all but `prompted`), out of `prompted`
             row += [_rank_cell(pair.rank, count) for count in _RANK_FIELDS.split()[1:]]
         rows.append(row)
     title = "Misroutes: a call failed or came back empty, then a different tool worked"
