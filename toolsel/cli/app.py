@@ -54,15 +54,10 @@ class OneLineErrors(TyperGroup):
 
 #: Metavars by parameter type, as Unix tools write them (not `<path>` or `<list[Path]>`).
 _METAVARS = {
+    **dict.fromkeys(("int", "integer", "integer range", "int range"), "N"),
+    **dict.fromkeys(("float", "float range"), "X"),
+    **dict.fromkeys(("str", "text"), "TEXT"),
     "path": "PATH",
-    "int": "N",
-    "integer": "N",
-    "integer range": "N",
-    "int range": "N",
-    "float": "X",
-    "float range": "X",
-    "str": "TEXT",
-    "text": "TEXT",
 }
 
 

@@ -8,7 +8,7 @@ import functools
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -17,7 +17,11 @@ import typer
 from toolsel.errors import ExitCode, ToolselError, UsageError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from toolsel.cases.model import CaseFile, CaseProblem
+    from toolsel.ranking.options import Method
+    from toolsel.ranking.prepared import PreparedIndex
     from toolsel.registry.model import Registry
     from toolsel.registry.paths import FileList
 
@@ -39,6 +43,10 @@ CheckRegistryOption = Annotated[
         metavar="PATH",
         help="Check calls against this registry (repeatable). Default: the project's ([tool.toolsel] registry, or ./registries/ when it exists); none otherwise.",
     ),
+]
+ReportFileOption = Annotated[
+    Path | None,
+    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 NoRegistryOption = Annotated[
     bool, typer.Option("--no-registry", help="Do not check calls against any registry.")
@@ -144,8 +152,6 @@ def _reader_gone() -> None:
     """The reader of stdout went away (`| head`): nothing left to say, and nothing may fail
     at exit either. Python flushes stdout once more when it exits, which would fail again
     and turn exit 0 into 1 (the Python docs' recipe: point stdout at /dev/null)."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -262,6 +268,17 @@ def registry_sources(paths: list[Path] | None, *, example: bool = False) -> list
     return [bundled_registry()]
 
 
+def embedded(
+    index: PreparedIndex, methods: Iterable[Method], prompts: Sequence[str] = (), *, use_cache: bool
+) -> dict[str, np.ndarray]:
+    """`prepare_methods` with progress bars: each method's tool vectors, and the prompts'."""
+    from toolsel.ranking.semantic import prepare_methods
+    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
+
+    return prepare_methods(index, methods, prompts, use_cache=use_cache,
+                           progress=embedding_progress, prompt_progress=embedding_progress_prompts)  # fmt: skip
+
+
 def split_values(values: list[str] | None) -> list[str]:
     """Repeatable, comma-separated option values, flattened."""
     return [part.strip() for value in values or [] for part in value.split(",") if part.strip()]
@@ -277,7 +294,7 @@ def output(path: Path | None, *, inputs: Iterable[str | Path] = ()) -> Iterator[
     if path is None:
         yield sys.stdout
         return
-    from toolsel.inputs import display_path
+    from toolsel.inputs import display_path, os_reason
 
     shown = display_path(path)
     check_output(path, inputs)
@@ -288,7 +305,7 @@ def output(path: Path | None, *, inputs: Iterable[str | Path] = ()) -> Iterator[
     try:
         descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
+        raise UsageError(f"{shown}: cannot write: {os_reason(exc)}") from None
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             yield handle
@@ -297,7 +314,7 @@ def output(path: Path | None, *, inputs: Iterable[str | Path] = ()) -> Iterator[
         Path(temporary).replace(path)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
+        raise UsageError(f"{shown}: cannot write: {os_reason(exc)}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
@@ -319,14 +336,10 @@ def check_output(path: Path | None, inputs: Iterable[str | Path]) -> None:
 
 
 def _write_in_place(path: Path, shown: str) -> Iterator[IO[str]]:
+    from toolsel.inputs import os_reason
+
     try:
         with path.open("w", encoding="utf-8") as handle:
             yield handle
     except OSError as exc:
-        raise UsageError(f"{shown}: cannot write: {_reason(exc)}") from None
-
-
-def _reason(error: OSError) -> str:
-    from toolsel.inputs import os_reason
-
-    return os_reason(error)
+        raise UsageError(f"{shown}: cannot write: {os_reason(exc)}") from None

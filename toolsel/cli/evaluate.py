@@ -12,6 +12,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     RegistryOption,
+    embedded,
     handle_errors,
     registry_paths,
     warn,
@@ -141,25 +142,15 @@ def _indexes(
 ) -> tuple[PreparedIndex, PreparedIndex | None, dict[str, np.ndarray]]:
     """The index to measure; to compare, the same without its examples (if it has any);
     and the cases' query vectors, each method's tool vectors prepared."""
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
 
     index = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=examples)
     plain = None
     if compare and examples and index.index.example_count:
         plain = load_index(registry or None, use_cache=not no_cache, bulk=True, examples=False)
     if plain is not None:  # the same vectors serve both (tool texts hold no examples)
-        prepare_methods(plain, methods, use_cache=not no_cache, progress=embedding_progress)
-    vectors = prepare_methods(
-        index,
-        methods,
-        [c.query for c in found],
-        use_cache=not no_cache,
-        progress=embedding_progress,
-        prompt_progress=embedding_progress_prompts,
-    )
-    return index, plain, vectors
+        embedded(plain, methods, use_cache=not no_cache)
+    return index, plain, embedded(index, methods, [c.query for c in found], use_cache=not no_cache)
 
 
 def _measured_cases(path: Path) -> tuple[CaseFile, list[Case]]:

@@ -12,6 +12,7 @@ from toolsel.cli.common import (
     NoCacheOption,
     RegistryOption,
     check_output,
+    embedded,
     handle_errors,
     output,
     registry_paths,
@@ -46,10 +47,8 @@ def test(
     from toolsel.cases import read_cases
     from toolsel.golden import golden_cases, run_cases
     from toolsel.inputs import display_path
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
     from toolsel.render.golden import TEST_RENDERERS
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
     from toolsel.sources import registry_files
 
     inputs = [cases, *registry_files(registry or None)]
@@ -58,13 +57,8 @@ def test(
     warn_cases(found, found.listed_problems)
     golden = golden_cases(found)
     index = load_index(registry or None, use_cache=not no_cache, bulk=True)
-    vectors = prepare_methods(
-        index,
-        {c.method for c in golden},
-        [c.prompt for c in golden],
-        use_cache=not no_cache,
-        progress=embedding_progress,
-        prompt_progress=embedding_progress_prompts,
+    vectors = embedded(
+        index, {c.method for c in golden}, [c.prompt for c in golden], use_cache=not no_cache
     )
     report = run_cases(index, golden, display_path(cases), vectors)
     with output(output_file, inputs=inputs) as out:

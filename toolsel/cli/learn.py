@@ -14,6 +14,7 @@ from toolsel.cli.common import (
     SinceOption,
     handle_errors,
     jobs_wanted,
+    load_registry,
     output,
     since_time,
     warn,
@@ -22,7 +23,6 @@ from toolsel.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from toolsel.learn import Learned
-    from toolsel.registry.model import Registry
 
 CasesArg = Annotated[
     list[Path] | None,
@@ -150,7 +150,7 @@ def learn(
             hint="give --cases FILE, --transcripts PATH or --misroutes FILE",
         )
     check_output(output_path, merge)
-    loaded = _registry(registry, no_cache=no_cache, namespace=namespace)
+    loaded = load_registry(registry, no_cache=no_cache, namespace=namespace) if registry else None
     known, dangerous = registry_policy(loaded, include_dangerous=include_dangerous)
     import contextlib
 
@@ -183,15 +183,6 @@ def learn(
         with_registry=bool(registry),
         misroutes=misroutes or [],
     )
-
-
-def _registry(paths: list[Path] | None, *, no_cache: bool, namespace: bool) -> Registry | None:
-    """-r's registry (None without -r): which tools are known, and which are dangerous."""
-    if not paths:
-        return None
-    from toolsel.cli.common import load_registry
-
-    return load_registry(paths, no_cache=no_cache, namespace=namespace)
 
 
 def _write(

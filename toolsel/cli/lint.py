@@ -12,6 +12,7 @@ import typer
 from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
+    ReportFileOption,
     check_output,
     handle_errors,
     output,
@@ -49,10 +50,6 @@ OutputFormatOption = Annotated[
     typer.Option(
         "--format", "-f", help="Output format; auto = github under GitHub Actions, else human."
     ),
-]
-OutputFileOption = Annotated[
-    Path | None,
-    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 FailOnOption = Annotated[
     str | None,
@@ -147,7 +144,7 @@ def lint(
     registry: RegistryPathsOption = None,
     namespace: NamespaceOption = False,
     output_format: OutputFormatOption = LintFormat.HUMAN,
-    output_file: OutputFileOption = None,
+    output_file: ReportFileOption = None,
     fail_on: FailOnOption = None,
     strict: StrictOption = False,
     exit_zero: ExitZeroOption = False,
@@ -177,9 +174,8 @@ def lint(
     check_output(output_file, inputs)
     chosen = output_format.resolve()
     _check_modes(chosen, fix=fix, diff=diff, statistics=statistics)
-    overrides = _overrides(
-        select, extend_select, ignore, target, fail_on="warning" if strict else fail_on
-    )
+    overrides = _overrides("warning" if strict else fail_on, select=select,
+                           extend_select=extend_select, ignore=ignore, targets=target)  # fmt: skip
     run = partial(
         lint_paths,
         targets,
@@ -215,22 +211,9 @@ def _show_rules(explain: str | None, *, list_rules: bool) -> None:
         sys.stdout.write(rule_explanation(find_rule(explain)))
 
 
-def _overrides(
-    select: list[str] | None,
-    extend_select: list[str] | None,
-    ignore: list[str] | None,
-    target: list[str] | None,
-    *,
-    fail_on: str | None,
-) -> dict[str, object]:
+def _overrides(fail_on: str | None, **values: list[str] | None) -> dict[str, object]:
     """The command line's settings, over the configuration's."""
-    return {
-        "select": split_values(select),
-        "extend-select": split_values(extend_select),
-        "ignore": split_values(ignore),
-        "targets": split_values(target),
-        "fail-on": fail_on,
-    }
+    return {**{k.replace("_", "-"): split_values(v) for k, v in values.items()}, "fail-on": fail_on}
 
 
 def _lint_inputs(
@@ -301,26 +284,21 @@ def _report(
     shown: LintResult, plan: FixPlan | None, chosen: LintFormat, out: IO[str], *, fold_info: bool
 ) -> None:
     """The findings, or with a plan (--statistics) their counts per rule."""
-    from toolsel.render.lint import LINT_RENDERERS
+    from toolsel.render.lint import LINT_RENDERERS, json_text, render_statistics
 
     if plan is not None:
-        _statistics(shown, plan, chosen, out)
+        from toolsel.lint.statistics import finding_key, rule_counts
+
+        rows = rule_counts(shown, {finding_key(f) for f in plan.fixed})
+        if chosen is LintFormat.JSON:
+            out.write(json_text(shown, rows))
+        else:
+            render_statistics(rows, shown, out)
     elif chosen is LintFormat.HUMAN and fold_info:
         # info is advice: one line per rule, so that what breaks leads (issue 34)
         LINT_RENDERERS[chosen](shown.folding_info(), out)
     else:
         LINT_RENDERERS[chosen](shown, out)
-
-
-def _statistics(result: LintResult, plan: FixPlan, chosen: LintFormat, out: IO[str]) -> None:
-    from toolsel.lint.statistics import finding_key, rule_counts
-    from toolsel.render.lint import json_text, render_statistics
-
-    rows = rule_counts(result, {finding_key(f) for f in plan.fixed})
-    if chosen is LintFormat.JSON:
-        out.write(json_text(result, rows))
-    else:
-        render_statistics(rows, result, out)
 
 
 def _minimum(min_severity: str | None, quiet: bool, chosen: LintFormat) -> Severity:

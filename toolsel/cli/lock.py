@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -33,18 +34,16 @@ def lock(
     no_cache: NoCacheOption = False,
 ) -> None:
     """Pin every field of each tool that a model, client or ranking reads, in toolsel.lock."""
+    from dataclasses import replace
+
     from toolsel.inputs import display_path
+    from toolsel.live import current, live_settings
     from toolsel.lock import check_lock, lock_document, read_lock
     from toolsel.render.console import dumps_json
 
-    if check:  # a check against a cached list would miss what a server changed since
-        from dataclasses import replace
-
-        from toolsel.live import current, live_settings
-
-        with live_settings(replace(current(), refresh=True)):
-            loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
-    else:
+    # a check against a cached list would miss what a server changed since
+    fresh = live_settings(replace(current(), refresh=True)) if check else contextlib.nullcontext()
+    with fresh:
         loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
     if not check:
         with output(lock_file, inputs=[f.path for f in loaded.files]) as out:

@@ -14,6 +14,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     RegistryOption,
+    embedded,
     handle_errors,
     registry_paths,
     warn,
@@ -195,9 +196,7 @@ class _Request:
 
 def _search(prompt: str, request: _Request, options: RankOptions, *, explain: bool) -> None:
     from toolsel.ranking.core import rank_index, validate
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress
     from toolsel.render.rank import SEARCH_RENDERERS
 
     renderer = SEARCH_RENDERERS.get(request.output_format)
@@ -209,7 +208,7 @@ def _search(prompt: str, request: _Request, options: RankOptions, *, explain: bo
     use_cache = request.use_cache
     index = load_index(request.registry or None, use_cache=use_cache, examples=request.examples)
     validate(index, prompt, options)  # refuse bad input before embedding anything
-    prepare_methods(index, [options.method], use_cache=use_cache, progress=embedding_progress)
+    embedded(index, [options.method], use_cache=use_cache)
     result = rank_index(index, prompt, options)
     if request.emit is not None:
         _emit(list(result.offered), request, request.emit)
@@ -262,9 +261,7 @@ def _batch(batch: Path, prompt: str | None, request: _Request, options: RankOpti
     and skipped; the exit code is then 1."""
     from toolsel.ranking.batch import BatchQuery, rank_batch, read_batch
     from toolsel.ranking.options import EMBEDDING_METHODS
-    from toolsel.ranking.semantic import prepare_methods
     from toolsel.ranking.store import load_index
-    from toolsel.render.progress import embedding_progress, embedding_progress_prompts
     from toolsel.render.rank import BATCH_RENDERERS
 
     if prompt is not None:
@@ -282,14 +279,8 @@ def _batch(batch: Path, prompt: str | None, request: _Request, options: RankOpti
     vectors = {}
     if options.method in EMBEDDING_METHODS:
         lines = list(lines)  # every prompt is embedded up front, in batches
-        vectors = prepare_methods(
-            index,
-            [options.method],
-            [item.query for item in lines if isinstance(item, BatchQuery)],
-            use_cache=request.use_cache,
-            progress=embedding_progress,
-            prompt_progress=embedding_progress_prompts,
-        )
+        prompts = [item.query for item in lines if isinstance(item, BatchQuery)]
+        vectors = embedded(index, [options.method], prompts, use_cache=request.use_cache)
     skipped: list[int] = []
     results = _report_skipped(rank_batch(index, iter(lines), options, vectors), batch, skipped)
     renderer(results, sys.stdout)

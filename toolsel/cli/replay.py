@@ -15,6 +15,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    ReportFileOption,
     SinceOption,
     check_output,
     check_registry,
@@ -55,10 +56,6 @@ FormatOption = Annotated[
         help="human, json (toolsel.replay), jsonl (tool_start/tool_result events) or "
         "html (a self-contained report page).",
     ),
-]
-OutputOption = Annotated[
-    Path | None,
-    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 FailOnOption = Annotated[
     list[str] | None,
@@ -108,7 +105,7 @@ def replay(
     namespace: NamespaceOption = False,
     permission: PermissionOption = None,
     output_format: FormatOption = ReplayFormat.HUMAN,
-    output_file: OutputOption = None,
+    output_file: ReportFileOption = None,
     fail_on: FailOnOption = None,
     input_format: InputFormatOption = InputFormat.AUTO,
     allow_unknown: AllowUnknownOption = None,

@@ -13,6 +13,7 @@ from toolsel.cli.common import (
     NamespaceOption,
     NoCacheOption,
     NoRegistryOption,
+    ReportFileOption,
     check_output,
     check_registry,
     handle_errors,
@@ -24,7 +25,6 @@ from toolsel.errors import UsageError
 from toolsel.render.formats import StatsFormat
 
 if TYPE_CHECKING:
-    from toolsel.learn.mine import Miner
     from toolsel.registry.model import Registry
     from toolsel.serve.store import Window
 
@@ -33,10 +33,6 @@ PathsArgument = Annotated[
 ]
 FormatOption = Annotated[
     StatsFormat, typer.Option("--format", "-f", help="human, json or html (charts).")
-]
-OutputOption = Annotated[
-    Path | None,
-    typer.Option("--output-file", "-o", help="Write the report here instead of stdout."),
 ]
 TopOption = Annotated[
     int, typer.Option("--top", metavar="N", min=0, help="Rows of the human table (0: every tool).")
@@ -146,7 +142,7 @@ def stats(
     no_registry: NoRegistryOption = False,
     namespace: NamespaceOption = False,
     output_format: FormatOption = StatsFormat.HUMAN,
-    output_file: OutputOption = None,
+    output_file: ReportFileOption = None,
     top: TopOption = 50,
     no_cache: NoCacheOption = False,
     db: DbOption = None,
@@ -199,12 +195,6 @@ def stats(
         if session or exact:
             raise UsageError("--session and --exact read a usage store: add --db URL")
         _from_transcripts(paths, loaded, since, until, jobs, output_format, output_file, top, plan)
-
-
-def _ledger_miner() -> Miner:
-    from toolsel.learn.mine import Miner
-
-    return Miner()
 
 
 def _ledger_plan(
@@ -314,9 +304,11 @@ def _from_transcripts(
     check_output(output_file, paths)
     counted = CallWindow(start, end) if start is not None or end is not None else None
     wanted = jobs_wanted(jobs)
-    recorder = None
-    # the ledger mines the requests behind the calls in the same read (`Miner`)
-    miner = _ledger_miner() if plan is not None else None
+    recorder = miner = None
+    if plan is not None:  # the ledger mines the requests behind the calls in the same read
+        from toolsel.learn.mine import Miner
+
+        miner = Miner()
     with progress_bar_for(paths, start) as progress:
         if output_format is StatsFormat.HTML:
             totals, recorder = usage_over_time(

@@ -20,20 +20,19 @@ def stats_from_events(
     top: int,
 ) -> None:
     from toolsel.events.reduce import events_stats
-    from toolsel.render.stats import STATS_RENDERERS
+    from toolsel.render.stats import STATS_RENDERERS, series_page
 
     if paths or db is not None:
         raise UsageError("give transcripts, --db URL or --events DIR, one of them")
     check_output(output_file, ())
+    recorder = None
     if output_format is StatsFormat.HTML:  # with the charts over time, as from transcripts
-        from toolsel.render.stats import series_page
         from toolsel.replay.series import SeriesRecorder
 
         recorder = SeriesRecorder()
-        result = events_stats(str(events), registry, series=recorder)
-        with output(output_file) as out:
-            out.write(series_page(result, recorder))
-        return
-    result = events_stats(str(events), registry)
+    result = events_stats(str(events), registry, series=recorder)
     with output(output_file) as out:
-        STATS_RENDERERS[output_format](result, out, top=top)
+        if recorder is not None:
+            out.write(series_page(result, recorder))
+        else:
+            STATS_RENDERERS[output_format](result, out, top=top)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,3 +73,18 @@ def dumps_line(data: Any) -> str:
     from toolsel.jsontext import dumps
 
     return dumps(data, option=orjson.OPT_SORT_KEYS).decode() + "\n"
+
+
+def attrs(item: Any, names: str) -> dict[str, Any]:
+    """`item`'s attributes named in `names` (space-separated), in that order: a JSON entry
+    whose keys are the attribute names."""
+    return {name: getattr(item, name) for name in names.split()}
+
+
+def writes(text: Callable[[Any], str]) -> Callable[[Any, IO[str]], None]:
+    """A renderer that writes `text(result)`."""
+
+    def render(result: Any, out: IO[str]) -> None:
+        out.write(text(result))
+
+    return render

@@ -66,14 +66,8 @@ def tree_lines(closure: Closure) -> Iterator[tuple[str, str, str]]:
             on_path.add(node)
             stack.append((None, node, ""))
             for i in range(len(kids) - 1, -1, -1):
-                last = i == len(kids) - 1
-                stack.append(
-                    (
-                        kids[i],
-                        below + ("└── " if last else "├── "),
-                        below + ("    " if last else "│   "),
-                    )
-                )
+                branch, under = ("└── ", "    ") if i == len(kids) - 1 else ("├── ", "│   ")
+                stack.append((kids[i], below + branch, below + under))
 
 
 def render_deps_human(closure: Closure, out: IO[str]) -> None:

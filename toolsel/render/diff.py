@@ -8,7 +8,7 @@ from typing import IO, Any
 
 from toolsel import __version__
 from toolsel.diff.model import Change, ChangeClass, DiffResult
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console, writes
 from toolsel.render.escape import visible
 from toolsel.render.formats import DiffFormat
 from toolsel.schemas import Output, schema_name
@@ -48,12 +48,9 @@ def render_human(result: DiffResult, out: IO[str]) -> None:
             console.print(Text(f"    hint: {visible(change.hint)}", style="dim"))
         for item in change.evidence:
             console.print(Text(f"    {visible(item.file)}:{item.line}: {visible(item.message)}"))
-    for warning in result.warnings:
+    for w in result.warnings:
         console.print(
-            Text(
-                f"{visible(warning.file)}:{warning.line}: warning: {visible(warning.message)}",
-                style="yellow",
-            )
+            Text(f"{visible(w.file)}:{w.line}: warning: {visible(w.message)}", style="yellow")
         )
     for note in result.evidence_notes:
         console.print(Text(visible(note), style="dim"))
@@ -70,9 +67,7 @@ def json_text(result: DiffResult) -> str:
         "new": result.new,
         "changes": [c.to_dict() for c in result.changes],
         "ignored": [c.to_dict() for c in result.ignored],
-        "warnings": [
-            {"file": w.file, "line": w.line, "message": w.message} for w in result.warnings
-        ],
+        "warnings": [attrs(w, "file line message") for w in result.warnings],
         "summary": result.summary(),
     }
     return dumps_json(document)
@@ -86,10 +81,7 @@ def markdown_text(result: DiffResult) -> str:
     counts = result.counts()
     lines = [f"### toolsel diff: `{_cell(result.old)}` → `{_cell(result.new)}`", ""]
     lines += ["| breaking | risky | safe | ignored |", "|---:|---:|---:|---:|"]
-    lines += [
-        f"| {counts['breaking']} | {counts['risky']} | {counts['safe']} | {len(result.ignored)} |",
-        "",
-    ]
+    lines += [f"| {counts['breaking']} | {counts['risky']} | {counts['safe']} | {len(result.ignored)} |", ""]  # fmt: skip
     for change_class in ChangeClass:
         rows = [c for c in result.changes if c.change_class is change_class]
         if not rows:
@@ -135,20 +127,14 @@ def sarif_text(result: DiffResult) -> str:
     results = []
     for c in result.changes:
         side = c.reported_at or c.old
+        line, column = (side.line, side.column) if side and side is not c.old else (1, 1)
         results.append(
             {
                 "ruleId": c.rule,
                 "ruleIndex": used.index(c.rule),
                 "level": level[c.change_class],
                 "message": {"text": f"{c.message} [tool: {c.tool}]"},
-                "locations": [
-                    sarif_location(
-                        side.file if side else "",
-                        side.line if side and side is not c.old else 1,
-                        side.column if side and side is not c.old else 1,
-                        c.pointer,
-                    )
-                ],
+                "locations": [sarif_location(side.file if side else "", line, column, c.pointer)],
                 "partialFingerprints": {"toolsel-diff/v1": c.fingerprint},
                 "properties": {"class": c.change_class.value, "category": c.category.value},
             }
@@ -179,17 +165,10 @@ def github_text(result: DiffResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _writes(text: Callable[[DiffResult], str]) -> Callable[[DiffResult, IO[str]], None]:
-    def render(result: DiffResult, out: IO[str]) -> None:
-        out.write(text(result))
-
-    return render
-
-
 DIFF_RENDERERS: dict[DiffFormat, Callable[[DiffResult, IO[str]], None]] = {
     DiffFormat.HUMAN: render_human,
-    DiffFormat.JSON: _writes(json_text),
-    DiffFormat.MARKDOWN: _writes(markdown_text),
-    DiffFormat.SARIF: _writes(sarif_text),
-    DiffFormat.GITHUB: _writes(github_text),
+    DiffFormat.JSON: writes(json_text),
+    DiffFormat.MARKDOWN: writes(markdown_text),
+    DiffFormat.SARIF: writes(sarif_text),
+    DiffFormat.GITHUB: writes(github_text),
 }

@@ -27,13 +27,7 @@ def render_eval_human(report: EvalReport, out: IO[str], *, worst: int = 5) -> No
     headers = ["method", "cases", *(f"R@{k}" for k in report.ks), "MRR@10", "NDCG@10"]
     columns = [Column(h, justify="left" if h == "method" else "right") for h in headers]
     rows = [
-        [
-            m.label,
-            str(m.cases),
-            *(_pct(m.recall[k]) for k in report.ks),
-            _pct(m.mrr10),
-            _pct(m.ndcg10),
-        ]
+        [m.label, str(m.cases), *map(_pct, [*(m.recall[k] for k in report.ks), m.mrr10, m.ndcg10])]
         for m in report.methods
     ]
     print_table(console, columns, rows, title=title)
@@ -116,6 +110,15 @@ def _no_tool(m: MethodReport) -> dict[str, Any]:
     }
 
 
+def _rounded(by_k: dict[int, float]) -> dict[str, float]:
+    return {str(k): round(v, 6) for k, v in by_k.items()}
+
+
+def _calibrated(m: MethodReport) -> dict[str, Any]:
+    """A method's numbers before or after `--calibrate`'s cut."""
+    return {**_no_tool(m), "ndcg@10": round(m.ndcg10, 6), "recall": _rounded(m.recall)}
+
+
 def eval_payload(report: EvalReport) -> dict[str, Any]:
     return {
         "schema": EVAL_SCHEMA,
@@ -126,8 +129,8 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
                 "method": m.method,
                 "examples": m.examples,
                 "cases": m.cases,
-                "recall": {str(k): round(v, 6) for k, v in m.recall.items()},
-                "complete": {str(k): round(v, 6) for k, v in m.complete.items()},
+                "recall": _rounded(m.recall),
+                "complete": _rounded(m.complete),
                 "mrr@10": round(m.mrr10, 6),
                 "ndcg@10": round(m.ndcg10, 6),
                 "missed": dict(m.missed),
@@ -158,28 +161,16 @@ def eval_payload(report: EvalReport) -> dict[str, Any]:
             {
                 "method": c.method,
                 "min_strength": c.chosen,
-                "before": {
-                    **_no_tool(c.before),
-                    "ndcg@10": round(c.before.ndcg10, 6),
-                    "recall": {str(k): round(v, 6) for k, v in c.before.recall.items()},
-                },
-                "after": {
-                    **_no_tool(c.after),
-                    "ndcg@10": round(c.after.ndcg10, 6),
-                    "recall": {str(k): round(v, 6) for k, v in c.after.recall.items()},
-                },
+                "before": _calibrated(c.before),
+                "after": _calibrated(c.after),
             }
             for c in report.calibrations
         ],
     }
 
 
-def render_eval_json(report: EvalReport, out: IO[str], *, worst: int = 5) -> None:
-    out.write(dumps_json(eval_payload(report)))
-
-
 #: `eval --format F`.
 EVAL_RENDERERS: dict[EvalFormat, Callable[..., None]] = {
     EvalFormat.HUMAN: render_eval_human,
-    EvalFormat.JSON: render_eval_json,
+    EvalFormat.JSON: lambda report, out, worst=5: out.write(dumps_json(eval_payload(report))),
 }

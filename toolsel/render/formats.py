@@ -54,19 +54,21 @@ class ConvertFormat(StrEnum):
     MCP = "mcp"
 
 
-class DepsFormat(StrEnum):
+class PlainFormat(StrEnum):
+    """The choices of a command that prints for people or as JSON, nothing else."""
+
     HUMAN = "human"
     JSON = "json"
+
+
+DepsFormat = PlainFormat
+EvalFormat = PlainFormat
+PromptFormat = PlainFormat
 
 
 class GraphFormat(StrEnum):
     DOT = "dot"
     MERMAID = "mermaid"
-
-
-class EvalFormat(StrEnum):
-    HUMAN = "human"
-    JSON = "json"
 
 
 class TestFormat(StrEnum):
@@ -75,11 +77,6 @@ class TestFormat(StrEnum):
     HUMAN = "human"
     JSON = "json"
     JUNIT = "junit"
-
-
-class PromptFormat(StrEnum):
-    HUMAN = "human"
-    JSON = "json"
 
 
 class ReplayFormat(StrEnum):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from toolsel.golden import GoldenReport
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console, writes
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import TestFormat
 from toolsel.schemas import Output, schema_name
@@ -18,30 +18,17 @@ def render_test_human(report: GoldenReport, out: IO[str]) -> None:
     from rich.text import Text
 
     console = make_console(out)
-    for result in report.results:
-        if result.passed:
-            console.print(Text("PASS ", style="green") + Text(visible(result.case.name)))
-        else:
-            console.print(
-                Text("FAIL ", style="bold red")
-                + Text(
-                    visible(
-                        f"{result.case.name} ({report.file}:{result.case.line}): {result.message()}"
-                    )
-                )
-            )
-            console.print(
-                Text(
-                    visible(f"     offered: {', '.join(result.offered) or '(nothing)'}"),
-                    style="dim",
-                )
-            )
-    total, failed = len(report.results), report.failed
+    for r in report.results:
+        if r.passed:
+            console.print(Text("PASS ", style="green") + Text(visible(r.case.name)))
+            continue
+        said = f"{r.case.name} ({report.file}:{r.case.line}): {r.message()}"
+        console.print(Text("FAIL ", style="bold red") + Text(visible(said)))
+        offered = f"     offered: {', '.join(r.offered) or '(nothing)'}"
+        console.print(Text(visible(offered), style="dim"))
+    passed, failed = len(report.results) - report.failed, report.failed
     console.print(
-        Text(
-            f"{total - failed} passed, {failed} failed",
-            style="bold red" if failed else "bold green",
-        )
+        Text(f"{passed} passed, {failed} failed", style="bold red" if failed else "bold green")
     )
 
 
@@ -53,30 +40,25 @@ def golden_payload(report: GoldenReport) -> dict[str, Any]:
         "failed": report.failed,
         "cases": [
             {
-                "name": r.case.name,
-                "line": r.case.line,
+                **attrs(r.case, "name line"),
                 "passed": r.passed,
-                "offered": list(r.offered),
-                "missing": list(r.missing),
-                "forbidden": list(r.forbidden),
-                "unknown": list(r.unknown),
+                **{
+                    name: list(getattr(r, name))
+                    for name in ("offered", "missing", "forbidden", "unknown")
+                },
             }
             for r in report.results
         ],
     }
 
 
-def render_test_json(report: GoldenReport, out: IO[str]) -> None:
-    out.write(dumps_json(golden_payload(report)))
-
-
 def render_test_junit(report: GoldenReport, out: IO[str]) -> None:
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
     total, failed = len(report.results), report.failed
-    lines.append(f'<testsuites name="toolsel" tests="{total}" failures="{failed}" errors="0">')
-    lines.append(
-        f'  <testsuite name={xml_attr(report.file)} tests="{total}" failures="{failed}" errors="0">'
-    )
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="toolsel" tests="{total}" failures="{failed}" errors="0">',
+        f'  <testsuite name={xml_attr(report.file)} tests="{total}" failures="{failed}" errors="0">',
+    ]
     for r in report.results:
         lines.append(
             f'    <testcase name={xml_attr(r.case.name)} classname={xml_attr(report.file)} line="{r.case.line}">'
@@ -93,6 +75,6 @@ def render_test_junit(report: GoldenReport, out: IO[str]) -> None:
 #: `test --format F`.
 TEST_RENDERERS: dict[TestFormat, Callable[[GoldenReport, IO[str]], None]] = {
     TestFormat.HUMAN: render_test_human,
-    TestFormat.JSON: render_test_json,
+    TestFormat.JSON: writes(lambda report: dumps_json(golden_payload(report))),
     TestFormat.JUNIT: render_test_junit,
 }

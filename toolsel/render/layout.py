@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -96,21 +96,14 @@ def _table(
     if not boxed:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for i, column in enumerate(columns):
-        cells = [row[i] for row in rows]
-        if column.wrap:
-            table.add_column(
-                column.header,
-                justify=column.justify,
-                min_width=column_width(column, cells),
-                overflow="fold",
-            )
-        else:  # exactly as wide as its widest cell: never wrapped, never shrunk
-            table.add_column(
-                column.header,
-                justify=column.justify,
-                width=column_width(column, cells),
-                no_wrap=True,
-            )
+        width = column_width(column, [row[i] for row in rows])
+        # a column that does not wrap is exactly as wide as its widest cell: never shrunk
+        fit: dict[str, Any] = (
+            {"min_width": width, "overflow": "fold"}
+            if column.wrap
+            else {"width": width, "no_wrap": True}
+        )
+        table.add_column(column.header, justify=column.justify, **fit)
     for i, row in enumerate(rows):
         table.add_row(*row, style=row_styles[i] if row_styles else None)
     return table

@@ -12,15 +12,13 @@ if TYPE_CHECKING:
 
 def summary(learned: Learned, path: Path | None = None) -> str:
     """What was learned and what was left out, and where it went, in one line."""
+    kept = learned.kept_from_overlay
     parts = [
         f"{counted(learned.count, 'example')} for {counted(len(learned.examples), 'tool')}"
-        + (
-            f" ({learned.kept_from_overlay} kept from the overlay)"
-            if learned.kept_from_overlay
-            else ""
-        )
+        + (f" ({kept} kept from the overlay)" if kept else ""),
+        *_what_was_read(learned),
+        *_what_was_left_out(learned),
     ]
-    parts += _what_was_read(learned) + _what_was_left_out(learned)
     where = f"; wrote {path}" if path is not None else ""
     return "learned " + "; ".join(parts) + where
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.ledger import Ledger
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console, writes
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, print_table
@@ -31,37 +31,21 @@ def ledger_payload(ledger: Ledger) -> dict[str, Any]:
         "token_method": TOKEN_METHOD,
         "tools": [
             {
-                "server": r.server,
-                "tool": r.tool,
-                "definition_tokens": r.definition_tokens,
-                "calls": r.calls,
-                "errors": r.errors,
+                **attrs(r, "server tool definition_tokens calls errors prompted_calls found_calls"),
                 "result_bytes": size_payload(r.result_size),
-                "prompted_calls": r.prompted_calls,
-                "found_calls": r.found_calls,
                 "plan": "loaded" if r.loaded else "deferred",
             }
             for r in ledger.rows
         ],
         "plan": {
-            "calls": ledger.calls,
-            "reachable_calls": ledger.reachable_calls,
+            **attrs(ledger, _PLAN_FIELDS),
             "reachable_share": round(ledger.reachable_share, 4),
-            "target": ledger.target,
-            "top_k": ledger.top_k,
-            "tokens_before": ledger.tokens_before,
-            "tokens_after": ledger.tokens_after,
             "saved_share": round(ledger.saved_share, 4),
-            "budget": ledger.budget,
-            "over_budget": ledger.over_budget,
-            "failed": ledger.failed,
-            "unregistered_calls": ledger.unregistered_calls,
         },
     }
 
 
-def render_ledger_json(ledger: Ledger, out: IO[str]) -> None:
-    out.write(dumps_json(ledger_payload(ledger)))
+_PLAN_FIELDS = "calls reachable_calls target top_k tokens_before tokens_after budget over_budget failed unregistered_calls"  # fmt: skip
 
 
 #: The ledger table's columns; the optional ones give way first on a narrow console.
@@ -135,5 +119,5 @@ def _print_plan(console: Console, ledger: Ledger) -> None:
 #: `stats --ledger --format F` (HTML: not drawn yet, the JSON document is the contract).
 LEDGER_RENDERERS: dict[StatsFormat, Callable[[Ledger, IO[str]], None]] = {
     StatsFormat.HUMAN: render_ledger_human,
-    StatsFormat.JSON: render_ledger_json,
+    StatsFormat.JSON: writes(lambda ledger: dumps_json(ledger_payload(ledger))),
 }

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, TYPE_CHECKING
 
 from toolsel import __version__
 from toolsel.lint.model import Finding, LintResult, Rule, Severity
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import dumps_json, make_console, writes
 from toolsel.render.escape import visible, xml_attr, xml_text
 from toolsel.render.formats import LintFormat
 from toolsel.schemas import Output, schema_name
@@ -61,42 +61,34 @@ def folded_lines(result: LintResult) -> list[str]:
     most frequent first."""
     counts = Counter(f.rule for f in result.folded)
     rules = {rule.id: rule for rule in result.rules}
-    lines = []
-    for rule_id, n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        rule = rules.get(rule_id)
-        about = f" {rule.name}: {rule.summary}" if rule else ""
-        lines.append(f"info: {rule_id} \u00d7{n}{about}")
-    return lines
+    return [
+        f"info: {rule_id} \u00d7{n}"
+        + (f" {r.name}: {r.summary}" if (r := rules.get(rule_id)) else "")
+        for rule_id, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def summary_line(result: LintResult) -> str:
     counts = result.summary()
     files = counts["files"]
-    noun = "file" if files == 1 else "files"
-    if not result.findings and not result.folded:
-        if result.hidden:
-            return f"No problems at the minimum severity in {files} {noun}{_hidden(result)}."
-        return f"No problems found in {files} {noun}."
-    parts = []
-    for severity in Severity:
-        n = counts[severity.value]
-        if n:
-            label = {"error": "error", "warning": "warning", "info": "info"}[severity.value]
-            parts.append(f"{n} {label}{'s' if n != 1 and label != 'info' else ''}")
-    return f"{', '.join(parts)} in {files} {noun}{_hidden(result)}."
+    where = f"{files} {'file' if files == 1 else 'files'}"
+    hidden = ""
+    if result.hidden:  # `; 21 info not shown` for findings below the minimum severity
+        hidden = f"; {_counts(Counter(f.severity.value for f in result.hidden))} not shown"
+    if result.findings or result.folded:
+        return f"{_counts(counts)} in {where}{hidden}."
+    if result.hidden:
+        return f"No problems at the minimum severity in {where}{hidden}."
+    return f"No problems found in {where}."
 
 
-def _hidden(result: LintResult) -> str:
-    """`; 21 info not shown` for findings below the minimum severity."""
-    if not result.hidden:
-        return ""
-    counts = {s: sum(1 for f in result.hidden if f.severity is s) for s in Severity}
-    parts = [
+def _counts(counts: Mapping[str, int]) -> str:
+    """`2 errors, 1 warning, 3 info`: each severity with findings."""
+    return ", ".join(
         f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFO else ''}"
-        for s, n in counts.items()
-        if n
-    ]
-    return f"; {', '.join(parts)} not shown"
+        for s in Severity
+        if (n := counts.get(s.value, 0))
+    )
 
 
 def json_text(result: LintResult, statistics: Sequence[RuleCount] | None = None) -> str:
@@ -264,13 +256,10 @@ def _uri(path: str) -> str:
     from urllib.parse import quote
 
     parts = re.split(r"\\x([0-9a-f]{2})", path)  # text, byte, text, byte, ...
-    pieces = []
-    for i, part in enumerate(parts):
-        if i % 2:
-            pieces.append(f"%{part.upper()}")
-        else:
-            pieces.append(quote(part.replace("\\", "/")))
-    normalized = "".join(pieces)
+    normalized = "".join(
+        f"%{part.upper()}" if i % 2 else quote(part.replace("\\", "/"))
+        for i, part in enumerate(parts)
+    )
     while normalized.startswith("./"):
         normalized = normalized[2:]
     return normalized
@@ -319,11 +308,11 @@ def junit_text(result: LintResult) -> str:
     total = max(failures, 1)
     out.append(f'<testsuites name="toolsel" tests="{total}" failures="{failures}" errors="0">')
     if not failures:
-        out.append(
-            '  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">'
-        )
-        out.append('    <testcase name="No errors found" classname="toolsel"/>')
-        out.append("  </testsuite>")
+        out += [
+            '  <testsuite name="toolsel" tests="1" failures="0" errors="0" package="toolsel">',
+            '    <testcase name="No errors found" classname="toolsel"/>',
+            "  </testsuite>",
+        ]
     for file, findings in by_file.items():
         if not findings:
             continue
@@ -333,15 +322,13 @@ def junit_text(result: LintResult) -> str:
         )
         for f in findings:
             body = f"line {f.line}, col {f.column}, {f.severity.value}: {f.message}"
-            out.append(
+            out += [
                 f"    <testcase name={xml_attr('toolsel.' + f.rule)} classname={xml_attr(file)} "
-                f'line="{f.line}" column="{f.column}">'
-            )
-            out.append(
+                f'line="{f.line}" column="{f.column}">',
                 f"      <failure message={xml_attr(f.message)} type={xml_attr(f.rule)}>"
-                f"{xml_text(body)}</failure>"
-            )
-            out.append("    </testcase>")
+                f"{xml_text(body)}</failure>",
+                "    </testcase>",
+            ]
         out.append("  </testsuite>")
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
@@ -367,21 +354,13 @@ def gitlab_text(result: LintResult) -> str:
 
 
 #: `lint --format F` (`auto` resolves to human or github first).
-def _writes(text: Callable[[LintResult], str]) -> Callable[..., None]:
-    def render(result: LintResult, out: IO[str]) -> None:
-        out.write(text(result))
-
-    return render
-
-
-#: `lint --format F` (`auto` resolves to human or github first).
 LINT_RENDERERS: dict[LintFormat, Callable[..., None]] = {
     LintFormat.HUMAN: render_human,
-    LintFormat.JSON: _writes(json_text),
-    LintFormat.SARIF: _writes(sarif_text),
-    LintFormat.GITHUB: _writes(github_text),
-    LintFormat.JUNIT: _writes(junit_text),
-    LintFormat.GITLAB: _writes(gitlab_text),
+    LintFormat.JSON: writes(json_text),
+    LintFormat.SARIF: writes(sarif_text),
+    LintFormat.GITHUB: writes(github_text),
+    LintFormat.JUNIT: writes(junit_text),
+    LintFormat.GITLAB: writes(gitlab_text),
 }
 
 

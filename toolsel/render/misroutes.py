@@ -8,39 +8,27 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from toolsel.misroutes import RANK_TOP, MisroutePair, MisrouteReport, RankCheck
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console, writes
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, print_table
-from toolsel.render.stats import unreadable_note
+from toolsel.render.stats import unreadable_note, unreadable_payload
 from toolsel.schemas import Output, schema_name
 
 MISROUTES_SCHEMA = schema_name(Output.MISROUTES)
 
 
-def _rank_payload(check: RankCheck | None) -> dict[str, int] | None:
-    if check is None:
-        return None
-    return {
-        "prompted": check.prompted,
-        "winner_first": check.winner_first,
-        "winner_in_top": check.winner_in_top,
-        "winner_above_loser": check.winner_above_loser,
-    }
-
-
 def _pair_payload(pair: MisroutePair) -> dict[str, Any]:
+    check = pair.rank
     return {
-        "loser": pair.loser,
-        "winner": pair.winner,
-        "count": pair.count,
-        "empty": pair.empty,
-        "occurrences": [
-            {"file": o.file, "line": o.line, "winner_line": o.winner_line} for o in pair.occurrences
-        ],
-        "rank": _rank_payload(pair.rank),
+        **attrs(pair, "loser winner count empty"),
+        "occurrences": [attrs(o, "file line winner_line") for o in pair.occurrences],
+        "rank": None if check is None else attrs(check, _RANK_FIELDS),
         "requests": [{"text": text, "count": count} for text, count in pair.requests],
     }
+
+
+_RANK_FIELDS = "prompted winner_first winner_in_top winner_above_loser"
 
 
 def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
@@ -54,24 +42,14 @@ def misroutes_payload(report: MisrouteReport) -> dict[str, Any]:
         "window": report.window,
         "rank_top": RANK_TOP if report.registry else None,
         "pairs": [_pair_payload(p) for p in report.pairs],
-        "unreadable_lines": {
-            "count": report.unreadable_lines,
-            "files": [
-                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
-                for u in report.unreadable
-            ],
-        },
+        "unreadable_lines": unreadable_payload(report.unreadable_lines, report.unreadable),
     }
 
 
-def render_misroutes_json(report: MisrouteReport, out: IO[str]) -> None:
-    out.write(dumps_json(misroutes_payload(report)))
-
-
-def _rank_cell(check: RankCheck | None, of: Callable[[RankCheck], int]) -> str:
+def _rank_cell(check: RankCheck | None, count: str) -> str:
     if check is None or not check.prompted:
         return "-"
-    return f"{of(check)}/{check.prompted}"
+    return f"{getattr(check, count)}/{check.prompted}"
 
 
 def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
@@ -100,11 +78,8 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
             visible(f"{first.file}:{first.line}") if first else "-",
         ]
         if report.registry:
-            row += [
-                _rank_cell(pair.rank, lambda c: c.winner_first),
-                _rank_cell(pair.rank, lambda c: c.winner_in_top),
-                _rank_cell(pair.rank, lambda c: c.winner_above_loser),
-            ]
+            # each count of the check (all but `prompted`), out of `prompted`
+            row += [_rank_cell(pair.rank, count) for count in _RANK_FIELDS.split()[1:]]
         rows.append(row)
     title = "Misroutes: a call failed or came back empty, then a different tool worked"
     if rows:
@@ -129,5 +104,5 @@ def render_misroutes_human(report: MisrouteReport, out: IO[str]) -> None:
 #: `stats --misroutes --format F` (HTML: not drawn; the JSON document is the contract).
 MISROUTES_RENDERERS: dict[StatsFormat, Callable[[MisrouteReport, IO[str]], None]] = {
     StatsFormat.HUMAN: render_misroutes_human,
-    StatsFormat.JSON: render_misroutes_json,
+    StatsFormat.JSON: writes(lambda report: dumps_json(misroutes_payload(report))),
 }

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from toolsel.listing import Listing
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import dumps_json, make_console, writes
 from toolsel.render.escape import visible
 from toolsel.render.formats import PromptFormat
 from toolsel.render.layout import Column, print_table
@@ -37,12 +37,8 @@ def prompt_payload(listing: Listing) -> dict[str, Any]:
     }
 
 
-def render_prompt_json(listing: Listing, out: IO[str]) -> None:
-    out.write(dumps_json(prompt_payload(listing)))
-
-
 #: `prompt --format F`.
 PROMPT_RENDERERS: dict[PromptFormat, Callable[[Listing, IO[str]], None]] = {
     PromptFormat.HUMAN: render_prompt_human,
-    PromptFormat.JSON: render_prompt_json,
+    PromptFormat.JSON: writes(lambda listing: dumps_json(prompt_payload(listing))),
 }

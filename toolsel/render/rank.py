@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from toolsel.ranking.core import RankedTool, RankResult
-from toolsel.render.console import dumps_json, dumps_line, make_console
+from toolsel.render.console import attrs, dumps_json, dumps_line, make_console, writes
 from toolsel.render.escape import visible
 from toolsel.render.formats import RankFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, print_table, stacked
@@ -30,36 +30,29 @@ SELECT_SCHEMA = schema_name(Output.SELECT)
 # -- search -------------------------------------------------------------------------------
 
 
-def _why_payload(tool: RankedTool, result: RankResult | None) -> dict[str, Any]:
+def _why_payload(tool: RankedTool, result: RankResult) -> dict[str, Any]:
     """How the tool was chosen, and the evidence: each matched term (as the prompt wrote
     it), the field it matched, its weight in the score, and the prompt word a synonym
     stands in for."""
     terms: dict[tuple[str, str], dict[str, Any]] = {}
     for c in tool.contributions:
-        word = result.word(c.term) if result is not None and c.field not in _NOT_TERMS else c.term
-        key = (c.term, c.field)
         entry = terms.setdefault(
-            key,
+            (c.term, c.field),
             {
                 "term": c.term,
-                "word": word,
+                "word": c.term if c.field in _NOT_TERMS else result.word(c.term),
                 "field": c.field,
                 "weight": 0.0,
-                "synonym_of": (result.word(c.via) if result is not None else c.via)
-                if c.via is not None
-                else None,
+                "synonym_of": None if c.via is None else result.word(c.via),
             },
         )
         entry["weight"] += c.value
     ordered = sorted(terms.values(), key=lambda t: -t["weight"])
-    return {
-        "how": tool.match,
-        "terms": [{**t, "weight": round(t["weight"], 6)} for t in ordered],
-    }
+    return {"how": tool.match, "terms": [{**t, "weight": round(t["weight"], 6)} for t in ordered]}
 
 
 def _ranked(
-    tool: RankedTool, rank: int | None, explain: bool, result: RankResult | None = None
+    tool: RankedTool, rank: int | None, explain: bool, result: RankResult
 ) -> dict[str, Any]:
     item: dict[str, Any] = {
         "rank": rank,
@@ -114,19 +107,9 @@ def rank_line(result: RankResult, query_id: str | None = None) -> dict[str, Any]
         "id": query_id,
         "query": result.query,
         "strong_match": result.strong,
-        "results": [
-            {"name": r.name, "score": r.score, "strength": r.strength} for r in result.results
-        ],
+        "results": [attrs(r, "name score strength") for r in result.results],
         "always_included": [r.name for r in result.always],
     }
-
-
-def render_rank_json(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
-    out.write(dumps_json(rank_payload(result, explain=explain)))
-
-
-def render_rank_jsonl(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
-    out.write(dumps_line(rank_line(result)))
 
 
 def render_rank_human(result: RankResult, out: IO[str], *, explain: bool = False) -> None:
@@ -201,20 +184,17 @@ def _print_results(console: Console, result: RankResult) -> None:
         for i, r in enumerate(result.results, start=1)
     ]
     whys = [visible(_why(r, result)) for r in result.results]
+    with_whys = [[*row, w] for row, w in zip(rows, whys, strict=True)]
     every = [replace(c, optional=0) for c in _RESULT_COLUMNS]
     why = Column("why", wrap=True, min_width=WHY_MIN_WIDTH)
-    whole = fitted_table(
-        console, [*every, why], [[*row, w] for row, w in zip(rows, whys, strict=True)], title=title
-    )
+    whole = fitted_table(console, [*every, why], with_whys, title=title)
     if whole is not None:
         console.print(whole.table)
         return
     narrow = fitted_table(console, _RESULT_COLUMNS, rows, title=title)
     if narrow is None:
         console.print(title)
-        stacked(
-            console, [*_RESULT_COLUMNS, why], [[*r, w] for r, w in zip(rows, whys, strict=True)]
-        )
+        stacked(console, [*_RESULT_COLUMNS, why], with_whys)
         return
     console.print(narrow.table)
     if narrow.left_out:
@@ -222,7 +202,7 @@ def _print_results(console: Console, result: RankResult) -> None:
     reasons = Table.grid(padding=(0, 1))
     reasons.add_column(justify="right", no_wrap=True)
     reasons.add_column(overflow="fold")
-    for row, (tool, reason) in zip(rows, zip(result.results, whys, strict=True), strict=True):
+    for row, tool, reason in zip(rows, result.results, whys, strict=True):
         if reason:
             reasons.add_row(row[0], f"{visible(tool.name)}: {reason}")
     console.print("why:", style="bold")
@@ -286,8 +266,10 @@ SearchRenderer = Callable[..., None]
 #: `rank PROMPT --format F`. A search has no tool_result block (that is `select:`'s).
 SEARCH_RENDERERS: dict[RankFormat, SearchRenderer] = {
     RankFormat.HUMAN: render_rank_human,
-    RankFormat.JSON: render_rank_json,
-    RankFormat.JSONL: render_rank_jsonl,
+    RankFormat.JSON: lambda result, out, explain=False: out.write(
+        dumps_json(rank_payload(result, explain=explain))
+    ),
+    RankFormat.JSONL: lambda result, out, explain=False: out.write(dumps_line(rank_line(result))),
 }
 
 
@@ -380,23 +362,11 @@ def render_select_human(result: SelectResult, out: IO[str]) -> None:
         console.print(Text("No matching deferred tools found", style="yellow"))
 
 
-def render_select_json(result: SelectResult, out: IO[str]) -> None:
-    out.write(dumps_json(select_payload(result)))
-
-
-def render_select_jsonl(result: SelectResult, out: IO[str]) -> None:
-    out.write(dumps_line(select_payload(result)))
-
-
-def render_select_block(result: SelectResult, out: IO[str]) -> None:
-    """The bare tool_result block, to paste into a conversation."""
-    out.write(dumps_json(result.block()))
-
-
 #: `rank select:A,B --format F`.
 SELECT_RENDERERS: dict[RankFormat, Callable[[SelectResult, IO[str]], None]] = {
     RankFormat.HUMAN: render_select_human,
-    RankFormat.JSON: render_select_json,
-    RankFormat.JSONL: render_select_jsonl,
-    RankFormat.TOOL_RESULT: render_select_block,
+    RankFormat.JSON: writes(lambda result: dumps_json(select_payload(result))),
+    RankFormat.JSONL: writes(lambda result: dumps_line(select_payload(result))),
+    # the bare tool_result block, to paste into a conversation
+    RankFormat.TOOL_RESULT: writes(lambda result: dumps_json(result.block())),
 }

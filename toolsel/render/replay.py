@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.render.console import dumps_json, dumps_line
+from toolsel.render.console import attrs, dumps_json, dumps_line
 from toolsel.render.formats import ReplayFormat
 from toolsel.render.replay_human import render_replay_human
 from toolsel.replay.report import (
@@ -46,50 +46,33 @@ def file_payload(report: FileReport) -> dict[str, Any]:
         "format": report.format,
         **{name: getattr(report, name) for name in COUNTS},
         "blank_lines": report.blank,
-        "unreadable_lines": [{"line": u.line, "error": u.error} for u in report.unreadable],
-        "unanswered_calls": [
-            {"id": u.id, "tool": u.tool, "line": u.line, "interrupted": u.interrupted}
-            for u in report.unanswered
-        ],
-        "orphan_results": [
-            {"id": o.id, "line": o.line, "is_error": o.is_error} for o in report.orphans
-        ],
+        "unreadable_lines": [attrs(u, "line error") for u in report.unreadable],
+        "unanswered_calls": [attrs(u, "id tool line interrupted") for u in report.unanswered],
+        "orphan_results": [attrs(o, "id line is_error") for o in report.orphans],
         "duplicate_calls": [
             {"id": d.id, "kind": d.kind, "lines": list(d.lines)} for d in report.duplicate_calls
         ],
         "duplicate_results": [
             {"id": d.id, "lines": list(d.lines)} for d in report.duplicate_results
         ],
-        "subagents": [
-            {"parent_id": s.parent_id, "tool": s.tool, "calls": s.calls, "rule": s.rule}
-            for s in report.subagents
-        ],
-        "violations": [
-            {"id": v.id, "tool": v.tool, "rule": v.rule, "message": v.message, "line": v.line}
-            for v in report.violations
-        ],
+        "subagents": [attrs(s, "parent_id tool calls rule") for s in report.subagents],
+        "violations": [attrs(v, "id tool rule message line") for v in report.violations],
         "tools": {
             name: {"calls": s.calls, "errors": s.errors, "median_latency_s": s.median_latency}
             for name, s in sorted(report.tools.items())
         },
         "notes": list(report.notes),
         **{name: getattr(report, name) for name in ADDED_COUNTS},
-        "unread_tool_records": [{"line": u.line, "where": u.where} for u in report.unread_tools],
+        "unread_tool_records": [attrs(u, "line where") for u in report.unread_tools],
         # each call whose result was an error, and the first line that result said
-        "failed_calls": [
-            {"id": f.id, "tool": f.tool, "line": f.line, "message": f.message}
-            for f in report.failures
-        ],
+        "failed_calls": [attrs(f, "id tool line message") for f in report.failures],
     }
 
 
 def summary_payload(result: ReplayResult) -> dict[str, Any]:
     summary: dict[str, Any] = {"files": len(result.files)}
-    for name in (*COUNTS, *ADDED_COUNTS):
-        summary[name] = result.total(name)
-    for key, attr in LISTS:
-        summary[key] = result.total(attr)
-    return summary
+    summary |= {name: result.total(name) for name in (*COUNTS, *ADDED_COUNTS)}
+    return summary | {key: result.total(attr) for key, attr in LISTS}
 
 
 def replay_payload(result: ReplayResult) -> dict[str, Any]:
@@ -157,11 +140,13 @@ def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
     file's notes (what the reader could not count), one `note` event each."""
     for report in result.files:
         for note in report.notes:
-            out.write(
-                dumps_line(
-                    {"schema": EVENT_SCHEMA, "event": "note", "file": report.path, "note": note}
-                )
-            )
+            note_event = {
+                "schema": EVENT_SCHEMA,
+                "event": "note",
+                "file": report.path,
+                "note": note,
+            }
+            out.write(dumps_line(note_event))
 
 
 def replay_page_data(result: ReplayResult, timeline: Timeline) -> dict[str, Any]:
@@ -185,22 +170,10 @@ def session_data(report: FileReport, timeline: FileTimeline) -> dict[str, Any]:
     measured)]; tool names are listed once."""
     tools: dict[str, int] = {}
     rows = []
-    for call in timeline.calls:
-        tool = tools.setdefault(call.tool, len(tools))
-        error = None if call.is_error is None else int(call.is_error)
-        rows.append(
-            [
-                call.line,
-                tool,
-                call.id,
-                call.result_line,
-                call.latency_ms,
-                error,
-                int(call.copied),
-                call.parent,
-                call.result_bytes,
-            ]
-        )
+    for c in timeline.calls:
+        tool = tools.setdefault(c.tool, len(tools))
+        error = None if c.is_error is None else int(c.is_error)
+        rows.append([c.line, tool, c.id, c.result_line, c.latency_ms, error, int(c.copied), c.parent, c.result_bytes])  # fmt: skip
     return {
         "agent_id": report.agent_id,
         "tools": list(tools),

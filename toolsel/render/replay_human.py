@@ -232,17 +232,8 @@ STACKED_NAMES = ("calls", "results", "paired", "open", "orphans", "duplicate cal
 
 
 def _counts(f: FileReport) -> tuple[int, ...]:
-    return (
-        f.calls,
-        f.results,
-        f.paired,
-        len(f.unanswered),
-        len(f.orphans),
-        len(f.duplicate_calls),
-        len(f.duplicate_results),
-        f.error_results,
-        len(f.unreadable),
-    )
+    found = (f.unanswered, f.orphans, f.duplicate_calls, f.duplicate_results)
+    return (f.calls, f.results, f.paired, *map(len, found), f.error_results, len(f.unreadable))
 
 
 def _counted(f: FileReport) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.render.console import dumps_json, make_console
+from toolsel.render.console import attrs, dumps_json, make_console
 from toolsel.render.escape import visible
 from toolsel.render.formats import StatsFormat
 from toolsel.render.layout import Column, fitted_table, left_out_note, stacked
@@ -29,15 +29,7 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "transcripts": stats.transcripts,
         "tools": {
             t.name: {
-                "calls": t.calls,
-                "answered": t.answered,
-                "unanswered": t.unanswered,
-                "errors": t.errors,
-                "transcripts": t.transcripts,
-                "error_rate": t.error_rate,
-                "success_rate": t.success_rate,
-                "median_latency_s": t.median_latency_s,
-                "p95_latency_s": t.p95_latency_s,
+                **attrs(t, _TOOL_FIELDS),
                 **error_messages(t),
                 "result_bytes": size_payload(t.result_size),
                 "input_bytes": size_payload(t.input_size),
@@ -49,16 +41,18 @@ def stats_payload(stats: UsageStats) -> dict[str, Any]:
         "co_used_pairs": [
             {"tools": list(p.tools), "transcripts": p.transcripts} for p in stats.co_used_pairs
         ],
-        "unreadable_lines": {
-            "count": stats.unreadable_lines,
-            "files": [
-                {"path": u.path, "lines": u.lines, "first_line": u.first_line}
-                for u in stats.unreadable
-            ],
-        },
+        "unreadable_lines": unreadable_payload(stats.unreadable_lines, stats.unreadable),
         "notes": list(stats.notes),
         "orphan_results": {"count": stats.orphan_results, "errors": stats.orphan_errors},
     }
+
+
+_TOOL_FIELDS = "calls answered unanswered errors transcripts error_rate success_rate median_latency_s p95_latency_s"  # fmt: skip
+
+
+def unreadable_payload(count: int, unreadable: Sequence[UnreadableFile]) -> dict[str, Any]:
+    """The lines that could not be read, and per file how many from which line."""
+    return {"count": count, "files": [attrs(u, "path lines first_line") for u in unreadable]}
 
 
 def error_messages(tool: ToolUsage) -> dict[str, Any]:
@@ -87,18 +81,9 @@ def size_payload(size: SizeSummary | None) -> dict[str, Any] | None:
     if size is None:
         return None
     return {
-        "count": size.count,
-        "total": size.total,
-        "median": size.median,
-        "p95": size.p95,
-        "total_tokens": estimated_tokens(size.total),
-        "median_tokens": estimated_tokens(size.median),
-        "p95_tokens": estimated_tokens(size.p95),
+        **attrs(size, "count total median p95"),
+        **{f"{n}_tokens": estimated_tokens(getattr(size, n)) for n in ("total", "median", "p95")},
     }
-
-
-def render_stats_json(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
-    out.write(dumps_json(stats_payload(stats)))
 
 
 #: Rows of a human per-tool table unless `--top` says otherwise (JSON always has every tool).
@@ -180,9 +165,7 @@ def byte_size(size: float) -> str:
 
 def render_stats_human(stats: UsageStats, out: IO[str], *, top: int = TOP_TOOLS) -> None:
     console = make_console(out)
-    count = stats.transcripts
-    title = f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
-    print_usage(console, stats, title=title, top=top)
+    print_usage(console, stats, title=_source(stats), top=top)
     if any(t.unanswered for t in stats.tools):
         console.print(
             "open: calls that never got a result; success counts answered calls only", style="dim"
@@ -258,10 +241,6 @@ def series_page(stats: UsageStats, recorder: SeriesRecorder) -> str:
     return stats_page(stats, source=_source(stats), series=series or None)
 
 
-def render_stats_html(stats: UsageStats, out: IO[str], *, top: int = 0) -> None:
-    out.write(stats_page(stats, source=_source(stats)))
-
-
 def _source(stats: UsageStats) -> str:
     count = stats.transcripts
     return f"Tool usage across {count} transcript{'s' if count != 1 else ''}"
@@ -270,8 +249,8 @@ def _source(stats: UsageStats) -> str:
 #: `stats --format F`.
 STATS_RENDERERS: dict[StatsFormat, Callable[..., None]] = {
     StatsFormat.HUMAN: render_stats_human,
-    StatsFormat.JSON: render_stats_json,
-    StatsFormat.HTML: render_stats_html,
+    StatsFormat.JSON: lambda stats, out, top=0: out.write(dumps_json(stats_payload(stats))),
+    StatsFormat.HTML: lambda stats, out, top=0: out.write(stats_page(stats, source=_source(stats))),
 }
 
 

@@ -61,14 +61,8 @@ def script_json(data: Any) -> str:
     import orjson
 
     text = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
-    for char, escaped in (
-        ("&", "\\u0026"),
-        ("<", "\\u003c"),
-        (">", "\\u003e"),
-        ("\u2028", "\\u2028"),
-        ("\u2029", "\\u2029"),
-    ):
-        text = text.replace(char, escaped)
+    for char in "&<>\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
     return text
 
 
