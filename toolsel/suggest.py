@@ -6,10 +6,14 @@ from collections.abc import Iterable
 
 
 def closest(word: str, choices: Iterable[str], *, cutoff: float = 70.0) -> str | None:
-    """The most similar choice, or None when nothing is close enough."""
+    """The most similar choice, or None when nothing is close enough. Of equally close
+    choices, the first: in their order, or by name where they have none (a set's order
+    changes from run to run with the hash seed)."""
     from rapidfuzz import fuzz, process, utils
 
     options = [c for c in choices if c != word]
+    if isinstance(choices, set | frozenset):
+        options.sort()
     if not options:
         return None
     match = process.extractOne(
