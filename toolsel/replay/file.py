@@ -126,8 +126,11 @@ def _read(
     """Feed every decoded line's events to the matcher; what no decoder read is kept."""
     unknown = _UnknownRecords()
     handlers = matcher.handlers
+    # a person's messages are worked out for `learn` (`on_human`), else only while the file
+    # has no call or result (a line read as nothing is looked at again then: `suspect`)
+    humans, listening = [True], matcher.on_human is not None
     with gc_paused():
-        for number, obj, decoded in _decoded(path, reading, progress, input_format):
+        for number, obj, decoded in _decoded(path, reading, progress, input_format, humans):
             if decoded is None:
                 unknown.record(obj, number, reading)
                 continue
@@ -144,16 +147,23 @@ def _read(
                 handler = handlers.get(type(event))
                 if handler is not None:
                     handler(event, number)
+            if humans[0] and not listening and (matcher.calls or matcher.results):
+                humans[0] = False
     return unknown
 
 
 def _decoded(
-    path: str, reading: Reading, progress: Progress | None, input_format: str | None
+    path: str,
+    reading: Reading,
+    progress: Progress | None,
+    input_format: str | None,
+    humans: list[bool],
 ) -> Iterator[fast.Record]:
     """Each readable line's number, value and decoding: detected per line through the fast
-    path (`formats.fast`), or by the decoder `input_format` names."""
+    path (`formats.fast`, a person's messages read while `humans[0]`), or by the decoder
+    `input_format` names."""
     if input_format is None:
-        return fast.records(path, reading, progress, detect)
+        return fast.records(path, reading, progress, detect, humans)
     decode = DECODERS[input_format]
     return ((n, obj, decode(obj)) for n, obj in read_objects(path, reading, progress))
 

@@ -69,16 +69,19 @@ def records(
     reading: Reading,
     progress: Progress | None,
     detect: Callable[[Any], Decoded | None],
+    humans: list[bool] | None = None,
 ) -> Iterator[Record]:
     """(line number, value, what `detect` makes of it) for every readable line, as
     `read_objects` and `detect` give them. A line the fast path decoded comes with its raw
-    bytes as the value (`value` parses them when needed)."""
+    bytes as the value (`value` parses them when needed). While `humans[0]` is false, a
+    person's messages are not worked out on the fast path (`decode_line`)."""
     handle = jsonl_stream(path)
     if handle is None:
         for number, obj in read_objects(path, reading, progress):
             yield number, obj, detect(obj)
         return
     decode = msgspec.json.Decoder(Line).decode
+    wanted = humans if humans is not None else [True]
     untold = 0  # bytes read since progress was last told
     tried = missed = 0  # lines the fast path was tried on, and those it left to the full path
     trying = True
@@ -99,7 +102,7 @@ def records(
                 except DECODE_ERRORS:
                     pass
                 else:
-                    decoded = decode_line(line)
+                    decoded = decode_line(line, wanted[0])
                     if decoded is not FALLBACK:
                         yield first + offset, piece, decoded
                         continue
@@ -237,8 +240,9 @@ def value(obj: Any) -> Any:
         return None
 
 
-def decode_line(line: Line) -> Any:
-    """What `detect` gives for the line, or FALLBACK (the same branches, in its order)."""
+def decode_line(line: Line, humans: bool = True) -> Any:
+    """What `detect` gives for the line, or FALLBACK (the same branches, in its order); a
+    person's message is left out unless `humans`."""
     kind = line.type
     if kind is ABSENT:
         kind = None
@@ -253,7 +257,7 @@ def decode_line(line: Line) -> Any:
         and line.uuid is not ABSENT
         and line.parent_tool_use_id is ABSENT
     ):
-        return claude_message(line, kind)
+        return claude_message(line, kind, humans)
     if line.payload is not ABSENT:
         return rollout(line, line.payload)
     if kind is not None and (kind.startswith("item.") or kind in EXEC_EVENTS or kind == "error"):
@@ -263,7 +267,7 @@ def decode_line(line: Line) -> Any:
         or kind == "result"
         or (kind == "system" and line.session_id is not ABSENT)
     ):
-        return stream_message(line)
+        return stream_message(line, humans)
     if (
         kind is not None
         and kind in CLAUDE_LINE_TYPES
@@ -274,7 +278,7 @@ def decode_line(line: Line) -> Any:
         )
     ):
         if kind == "user" or kind == "assistant":
-            return claude_message(line, kind)
+            return claude_message(line, kind, humans)
         if kind in FLAT_RECORDS:
             return FALLBACK
         agent = line.agent_id

@@ -32,8 +32,8 @@ from toolsel.replay.formats.fast_shapes import ABSENT, Block, Line, Structured
 from toolsel.replay.sizes import raw_content_size
 
 
-def claude_message(line: Line, kind: str) -> Decoded:
-    """`claude.claude_message` on the struct."""
+def claude_message(line: Line, kind: str, humans: bool = True) -> Decoded:
+    """`claude.claude_message` on the struct (a person's message only with `humans`)."""
     events: list[Event] = []
     agent = line.agent_id
     if agent and type(agent) is str:
@@ -60,22 +60,22 @@ def claude_message(line: Line, kind: str) -> Decoded:
         and (line.parent_uuid is ABSENT or line.parent_uuid is None)
     ):
         events.append(SidechainStart(content))
-    if kind == "user" and not sidechain and not line.meta:
+    if humans and kind == "user" and not sidechain and not line.meta:
         text = struct_human_text(content)
         if text is not None:
             events.append(Human(text))
     return CLAUDE_CODE, events
 
 
-def stream_message(line: Line) -> Decoded:
-    """`claude.stream_message` on the struct."""
+def stream_message(line: Line, humans: bool = True) -> Decoded:
+    """`claude.stream_message` on the struct (a person's message only with `humans`)."""
     message = line.message
     content = ABSENT if message is ABSENT or message is None else message.content
     parent = line.parent_tool_use_id
     if parent is ABSENT:
         parent = None
     if type(content) is str:
-        text = human_text(content) if line.type == "user" else None
+        text = human_text(content) if humans and line.type == "user" else None
         return STREAM_JSON, [Human(text)] if text is not None and parent is None else NOTHING
     if type(content) is not list:
         session = line.session_id
@@ -84,7 +84,7 @@ def stream_message(line: Line) -> Decoded:
         return STREAM_JSON, NOTHING
     assert message is not ABSENT and message is not None
     events: list[Event] = []
-    if line.type == "user" and parent is None:
+    if humans and line.type == "user" and parent is None:
         text = struct_human_text(content)
         if text is not None:
             events.append(Human(text))
