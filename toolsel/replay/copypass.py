@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of, pack
+from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, pack
 from toolsel.replay.packing import Flat
 from toolsel.replay.report import FileReport, ToolEvent
 
@@ -73,42 +73,35 @@ def pack_opens(
     opens: Iterable[tuple[str, str, str | None, int]], hasher: Callable[[str], int]
 ) -> array[int]:
     """Each opened call (id, tool, message id, sessions known then) as `PackedLog.opens`
-    holds it."""
-    packed: array[int] = array("q")
+    holds it (the message id's key as `message_key_of` makes it)."""
+    values: list[int] = []
+    extend = values.extend  # a list, then one array: faster than extending the array
     for call_id, tool, message_id, known in opens:
-        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
-        packed.extend((hasher(call_id), hasher(tool), message, known))
-    return packed
+        message = NO_MESSAGE if message_id is None else (hasher(message_id) & 0xFFFFFFFF) or 1
+        extend((hasher(call_id), hasher(tool), message, known))
+    return array("q", values)
 
 
 def pack_log(
     log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
 ) -> PackedLog:
-    """`log` packed; with the file's `report`, each call's latency in it beside."""
-    opens = pack_opens(log.opens, hasher)
-    closes = array("q", [-1, -1]) * len(log.opens)
-    latencies = None if report is None else array("d", [math.nan]) * len(log.opens)
-    for number, (error, latency) in log.closes.items():
+    """`log` packed; with the file's `report` (`stats`, `replay`), each call's latency and
+    failure beside, as the parent's copy pass takes them back."""
+    count = len(log.opens)
+    closes = array("q", [-1, -1]) * count
+    sizes = array("d", [math.nan, math.nan]) * count
+    latencies = None if report is None else array("d", [math.nan]) * count
+    for number, (error, latency, seconds, result, given) in log.closes.items():
         closes[2 * number] = error
         closes[2 * number + 1] = latency
-        if latencies is not None and report is not None and latency >= 0:
-            if number in log.uncounted:  # tallied apart, in no report
-                continue
-            latencies[number] = report.tools[log.opens[number][1]].latencies[latency]
-    failures = None if report is None else {f.number: f.message for f in report.failures}
-    return PackedLog(
-        opens, closes, log.sessions, log.uncounted, latencies, failures, _pack_sizes(log)
-    )
-
-
-def _pack_sizes(log: CopyLog) -> array[float]:
-    """Each call's (result bytes, input bytes) as `PackedLog.sizes` holds them."""
-    sizes = array("d", [math.nan, math.nan]) * len(log.opens)
-    for number, (result, given) in log.sizes.items():
         if result >= 0:
             sizes[2 * number] = result
         sizes[2 * number + 1] = given
-    return sizes
+        if latencies is not None:
+            latencies[number] = seconds
+    failures = None if report is None else {f.number: f.message for f in report.failures}
+    opens = pack_opens(log.opens, hasher)
+    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies, failures, sizes)
 
 
 def blake2b_64(text: str) -> int:

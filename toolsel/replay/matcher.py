@@ -53,6 +53,7 @@ from toolsel.replay.memory import CopyLog, CopyMemory
 from toolsel.replay.sizes import input_size
 
 fromisoformat = datetime.fromisoformat
+NAN = float("nan")
 
 
 class OpenCall(Struct, gc=False):
@@ -425,11 +426,11 @@ class Matcher:
                 tally.result_sizes.append(size)
             given = input_size(call.input, call.encoded)
             tally.input_sizes.append(given)
-            if self.log is not None:
-                self.log.sizes[opened.number] = (size, given)
-        if self.log is not None:  # a worker's: what the copy pass may take back
-            latency = kept if len(tally.latencies) > kept else -1
-            self.log.closes[opened.number] = (result.is_error, latency)
+            if self.log is not None:  # a worker's (where no call is a copy): `CopyLog.closes`
+                timed = len(tally.latencies) > kept
+                seconds = tally.latencies[kept] if timed and opened.counted else NAN
+                closed = (result.is_error, kept if timed else -1, seconds, size, given)
+                self.log.closes[opened.number] = closed
         for listener in self.listeners:
             listener.paired(opened, result, line)
 

@@ -228,11 +228,11 @@ class CopyLog:
         #: each opened call: (id, tool, message id, how many of `sessions` were known then)
         self.opens: list[tuple[str, str, str | None, int]] = []
         self.sessions: list[str] = []  # the file's sessions, in the order they appeared
-        #: opened call number -> (answered with an error, index of its latency or -1)
-        self.closes: dict[int, tuple[bool, int]] = {}
+        #: opened call number -> (answered with an error, index of its latency or -1, the
+        #: latency in seconds or NaN (none, or outside the window), result bytes or -1,
+        #: input bytes): what the matcher knows as the call is answered
+        self.closes: dict[int, tuple[bool, int, float, int, int]] = {}
         self.uncounted: set[int] = set()  # calls outside the window counted per tool
-        #: opened call number -> (result bytes or -1, input bytes) of each answered call
-        self.sizes: dict[int, tuple[int, int]] = {}
 
     def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
         self.opens.append((call_id, tool, message_id, len(self.sessions)))
