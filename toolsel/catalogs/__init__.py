@@ -37,10 +37,14 @@ def client_name(catalog: str) -> str:
     return CLIENTS.get(catalog, catalog)
 
 
-@functools.cache
 def available() -> tuple[str, ...]:
-    """The catalogs' names (the package's own files: listed once)."""
-    return tuple(sorted(p.stem for p in FOLDER.glob("*.yaml")))
+    """The catalogs' names (the package's own files: listed once a folder)."""
+    return _listed(FOLDER)
+
+
+@functools.cache
+def _listed(folder: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in folder.glob("*.yaml")))
 
 
 def catalog_path(text: str) -> Path:
