@@ -102,6 +102,29 @@ def test_replay_packs_the_reports_in_the_workers(
     ]
 
 
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_replay_without_usage_makes_each_files_text_as_it_goes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """`replay --format json` sums no usage and has each file's text made as its report
+    comes (in the workers, with --jobs): the texts are those of the reports kept, copies
+    moved and sub-agents linked (across chunks), and the report is what it is with usage."""
+    from toolsel.render.replay import file_text
+
+    write_archive(tmp_path, 40, seed=4, resumed=0.6, subagents=0.3)
+    monkeypatch.setattr(parallel, "CHUNK", 7)
+    paths = [str(tmp_path)]
+    lean = replay_paths(paths, jobs=jobs, keep="compact", usage=False, file_text=file_text)
+    whole = replay_paths(paths, jobs=jobs, keep="compact")
+    assert lean.usage is None and whole.usage is not None and whole.texts is None
+    assert lean.totals["copied_calls"] > 0 and lean.totals["subagents"] > 0
+    assert list(lean.files) == list(whole.files) and lean.totals == whole.totals
+    assert lean.texts == [file_text(f) for f in whole.files]
+    with pytest.raises(ValueError, match="usage=False"):
+        usage_stats(lean)  # a packed report keeps no latencies to sum them from
+
+
 def test_replay_packs_the_same_with_a_registry_and_a_window(tmp_path: Path) -> None:
     write_archive(tmp_path, 30, seed=21, resumed=0.5, subagents=0.2)
     registry = load_registry([ROOT / "registries"])

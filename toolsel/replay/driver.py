@@ -15,7 +15,7 @@ from toolsel.replay.file import ForkingPromptSink as ForkingPromptSink  # `learn
 from toolsel.replay.lines import Progress, expand_since
 from toolsel.replay.memory import RunMemory
 from toolsel.replay.packing import PackedReports, pack, pack_compact, unpack
-from toolsel.replay.parallel import ChunkOutcome, use_pool
+from toolsel.replay.parallel import ChunkOutcome, FileText, use_pool
 from toolsel.replay.report import FileReport, ReplayResult, Subagent, Totals
 from toolsel.replay.totals import UsageTotals
 from toolsel.validate import InputValidator
@@ -43,6 +43,8 @@ def replay_paths(
     since: float | None = None,
     keep: Keep = "full",
     window: CallWindow | None = None,
+    usage: bool = True,
+    file_text: FileText | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them. `prompts`
@@ -52,14 +54,24 @@ def replay_paths(
     same for any number. `since` (a POSIX time) skips files last modified before it.
     Each file's report is added to the usage totals and the summary as it comes, and kept
     as `keep` says: memory grows with the files kept, not with the files read. With
-    `window`, only the calls whose own time is in it are counted per tool (`stats`)."""
+    `window`, only the calls whose own time is in it are counted per tool (`stats`).
+    Without `usage`, the result has no usage totals (`ReplayResult.usage` is None): only
+    the human and HTML reports show them, and summing them costs every call. With
+    `file_text`, each file's text is made as its report comes (`ReplayResult.texts`),
+    in the workers with `jobs`, so that the output need not unpack every report again."""
     inputs = expand_since(paths, since)
     options = ReplayOptions(registry, permission, input_format, allow_unknown, window)
-    gathered = _Gathered(keep)
+    gathered = _Gathered(keep, usage, file_text)
     if keep == "compact" and prompts is None and use_pool(inputs, jobs):
         # workers pack the reports and sum the totals: this process makes the copy pass
         for chunk in parallel.parallel_compact(
-            inputs, options, on_event=on_event, progress=progress, jobs=jobs
+            inputs,
+            options,
+            on_event=on_event,
+            progress=progress,
+            jobs=jobs,
+            usage=usage,
+            file_text=file_text,
         ):
             gathered.add_chunk(chunk)
         return gathered.result()
@@ -162,17 +174,23 @@ class _Gathered:
     """The reports of a run, added one by one: the usage totals, the summary, the agent
     links, and the reports themselves as `keep` says."""
 
-    def __init__(self, keep: Keep) -> None:
-        self.keep = keep
-        self.usage, self.totals, self.links = UsageTotals(), Totals(), _AgentLinks()
+    def __init__(self, keep: Keep, usage: bool = True, file_text: FileText | None = None) -> None:
+        self.keep, self.files, self.file_text = keep, 0, file_text
+        self.texts: list[str] | None = [] if file_text is not None else None
+        self.usage = UsageTotals() if usage else None
+        self.totals, self.links = Totals(), _AgentLinks()
         self.full: list[FileReport] = []
         self.packed: list[bytes] = []
 
     def add(self, report: FileReport) -> None:
         # the file's index: the files added so far
-        self.links.add(self.usage.files, report.task_agents, report.agent_id, report.calls)
-        self.usage.add(report)
+        self.links.add(self.files, report.task_agents, report.agent_id, report.calls)
+        self.files += 1
+        if self.usage is not None:
+            self.usage.add(report)
         self.totals.add(report)
+        if self.file_text is not None and self.texts is not None:
+            self.texts.append(self.file_text(report))
         if self.keep == "full":
             self.full.append(report)
         elif self.keep == "compact":
@@ -181,13 +199,18 @@ class _Gathered:
     def add_chunk(self, chunk: ChunkOutcome) -> None:
         """A chunk of files, read in a worker and packed there, after the copy pass
         (`parallel_compact`): the totals `add` gives each of its reports."""
-        assert self.keep == "compact" and chunk.usage is not None and chunk.totals is not None
-        first = self.usage.files
+        assert self.keep == "compact" and chunk.totals is not None
+        first = self.files
+        self.files += len(chunk.packed)
         for at, task_agents, agent_id, calls in chunk.links:
             self.links.add(first + at, task_agents, agent_id, calls)
-        self.usage.add_chunk(chunk.usage, chunk.copies, chunk.used)
+        if self.usage is not None:
+            assert chunk.usage is not None
+            self.usage.add_chunk(chunk.usage, chunk.copies, chunk.used)
         self.totals.merge(chunk.totals, chunk.copied)
         self.packed.extend(chunk.packed)
+        if self.texts is not None:
+            self.texts.extend(chunk.texts)
 
     def result(self) -> ReplayResult:
         linked = self.links.links()
@@ -204,9 +227,12 @@ class _Gathered:
                 report = unpack(packed[i])
                 packed[i] = pack(replace(report, subagents=report.subagents + tuple(links)))
             files = PackedReports(packed)
-        return ReplayResult(
-            files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
-        )
+        texts = self.texts
+        if texts is not None and self.file_text is not None:
+            for i in linked:  # each owner's text again, with its sub-agents
+                texts[i] = self.file_text(files[i])
+        counts, found = self.totals.counts, frozenset(self.totals.found)
+        return ReplayResult(files, usage=self.usage, totals=counts, found=found, texts=texts)
 
 
 class _AgentLinks:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from toolsel.registry.model import Registry
 from toolsel.replay import stats
 from toolsel.replay.failures import message_key
+from toolsel.replay.packing import PackedReports
 from toolsel.replay.report import FileReport, ReplayResult
 from toolsel.replay.stats import (
     UnreadableFile,
@@ -172,6 +173,8 @@ def usage_stats(result: ReplayResult, registry: Registry | None = None) -> Usage
     used when the result has them (its files may not hold every latency)."""
     totals = result.usage
     if totals is None:
+        if isinstance(result.files, PackedReports):  # they keep no latencies
+            raise ValueError("a compact replay without usage totals (usage=False)")
         totals = UsageTotals()
         for report in result.files:
             totals.add(report)
