@@ -102,7 +102,6 @@ def test_replay_packs_the_reports_in_the_workers(
     ]
 
 
-
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_replay_without_usage_makes_each_files_text_as_it_goes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
