@@ -8,19 +8,23 @@ from typing import Any
 import pytest
 
 from toolsel.registry.model import Permission
-from toolsel.serve.models import RankRequest, SelectRequest, UsageRecordBody
+from toolsel.serve.models import (
+    AgentSelectRequest,
+    Body,
+    RankRequest,
+    SelectRequest,
+    UsageRecordBody,
+)
 from toolsel.serve.values import (
     RequestError,
     choice,
     flag,
-    integer_field,
     number,
     optional_text,
     read,
     shown,
     strings,
     text,
-    text_field,
     timestamp,
 )
 
@@ -29,7 +33,7 @@ KINDS = [({}, "an object"), ([], "a list"), ("", "a string"), (True, "a boolean"
 
 @pytest.mark.parametrize(("value", "kind"), KINDS)
 def test_a_wrong_value_is_named_by_its_json_kind(value: Any, kind: str) -> None:
-    for check in (lambda: text_field({"query": value}, "query"), lambda: text(value, "query")):
+    for check in (lambda: read(RankRequest, {"query": value}), lambda: text(value, "query")):
         with pytest.raises(RequestError) as caught:
             check()
         assert str(caught.value) == f"`query` must be a non-empty string, got {kind}"
@@ -37,9 +41,9 @@ def test_a_wrong_value_is_named_by_its_json_kind(value: Any, kind: str) -> None:
 
 
 def test_text_fields() -> None:
-    assert text_field({"q": " x "}, "q") == " x "
+    assert text(" x ", "q") == " x "
     with pytest.raises(RequestError, match="non-empty string, got a string"):
-        text_field({"q": " \t"}, "q")
+        text(" \t", "q")
     assert optional_text(None, "s") is None and optional_text("x", "s") == "x"
     assert read(UsageRecordBody, {"tool": "t", "ok": True}).session is None  # absent: None
     for value, message in [
@@ -69,17 +73,18 @@ def test_flags_numbers_and_integers() -> None:
         with pytest.raises(RequestError) as caught:
             number(value, "n")
         assert (str(caught.value), caught.value.status) == (message, 422)
-    assert integer_field({}, "top", 8, low=1, high=1000) == 8
-    assert integer_field({"top": 1}, "top", 8, low=1, high=1000) == 1
-    assert integer_field({"top": 1000}, "top", 8, low=1, high=1000) == 1000
+    assert read(AgentSelectRequest, {"message": "x"}).maxTools == 8
+    assert read(RankRequest, {"query": "x", "top": 1}).top == 1
+    assert read(AgentSelectRequest, {"message": "x", "maxTools": 1000}).maxTools == 1000
+    integers: list[tuple[type[Body], dict[str, Any], str]] = [
+        (RankRequest, {"query": "x"}, "top"),
+        (AgentSelectRequest, {"message": "x"}, "maxTools"),
+    ]
     for value in (0, 1001, True, 2.0, "3"):
-        for check in (
-            lambda value=value: integer_field({"top": value}, "top", 8, low=1, high=1000),
-            lambda value=value: read(RankRequest, {"query": "x", "top": value}),
-        ):
+        for model, body, key in integers:
             with pytest.raises(RequestError) as caught:
-                check()
-            assert str(caught.value) == "`top` must be an integer from 1 to 1000"
+                read(model, {**body, key: value})
+            assert str(caught.value) == f"`{key}` must be an integer from 1 to 1000"
             assert caught.value.status == 422
 
 

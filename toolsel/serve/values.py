@@ -6,7 +6,7 @@ request that cannot be served (an HTTP 4xx or 5xx).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -180,13 +180,3 @@ def kind(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
         type(value), "a number" if isinstance(value, (int, float)) else "null"
     )
-
-
-def text_field(body: Mapping[str, Any], key: str) -> str:
-    """A non-empty string under `key` (`toolsel.serve.compat` reads its bodies with it)."""
-    return text(body.get(key), key)
-
-
-def integer_field(body: Mapping[str, Any], key: str, default: int, *, low: int, high: int) -> int:
-    """An integer from `low` to `high` under `key`, `default` when absent (`compat`)."""
-    return integer(low, high)(body.get(key, default), key)

@@ -1,21 +1,19 @@
 """Reading a window's sums (`stats --db`): whole days and hours from the roll-ups, the
-partial hours at its edges from the records. An hour is `YYYY-MM-DDTHH` (grain `h`), a
+partial hours at its edges from the records, each a `Part`, which the bounded read of
+`toolsel serve` (`top`) sums the same way. An hour is `YYYY-MM-DDTHH` (grain `h`), a
 day `YYYY-MM-DD` (grain `d`): the first characters of the stored ISO time, so periods
 compare as strings."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from toolsel.replay.stats import ToolSums
-from toolsel.serve.rollups.pairs import pair_counts, record_pairs
-from toolsel.serve.rollups.sql import (
-    LISTED,
-    RECORD_SQL,
-    Executor,
-    add_columns,
-)
+from toolsel.serve.rollups.pairs import ids_of, pair_arrays, record_pairs
+from toolsel.serve.rollups.sql import LISTED, RECORD_SQL, Executor, add_columns, marks
 from toolsel.timeparse import iso, parse_iso
 
 #: Later than any hour or day that can be stored (9999-12-31T23 has no next hour).
@@ -164,65 +162,115 @@ class Rest:
     sessions: int = 0  # each tool's sessions, added up (a session may count more than once)
     latency_count: int = 0
     latency_sum: float = 0.0  # milliseconds
-    last_at: str | None = None  # the latest use (`summary` only)
+    last_at: str | None = None  # the latest use (`top_summary` only)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """Rows a window's read sums: a roll-up range, or records (their sums times `sign`)."""
+
+    where: str
+    values: tuple[Any, ...]
+    records: bool = False
+    sign: int = 1
+
+    def sums(self, only: Sequence[str] = ()) -> tuple[str, list[Any]]:
+        """The part's per-tool sums (of the `only` tools, if given), in COLUMNS' order."""
+        where = self.where + (f" AND tool IN ({marks(len(only))})" if only else "")
+        if not self.records:
+            return f"SELECT tool, {LISTED} FROM usage_rollup WHERE {where}", [*self.values, *only]
+        listed = ", ".join(f"{self.sign} * {sql} AS {c}" for c, sql in RECORD_SQL.items())
+        sql = f"SELECT tool, {listed} FROM usage_records WHERE {where} GROUP BY tool"
+        return sql, [*self.values, *only]
+
+
+def parts_of(since: str | None, until: str | None, session: str | None = None) -> list[Part]:
+    """A window as roll-up ranges and record ranges (`window_parts`); a session's, as its
+    records."""
+    if session is not None:
+        where, values = bounds_sql("session = ?", [session], "at", since, until)
+        return [Part(where, tuple(values), records=True)]
+    ranges, records = window_parts(since, until)
+    found = []
+    for grain, low_period, high_period in ranges:
+        where, values = range_sql(grain, low_period, high_period)
+        found.append(Part(where, tuple(values)))
+    found += [Part("at >= ? AND at < ?", (low, high), True, sign) for low, high, sign in records]
+    return found
 
 
 def window_totals(db: Executor, since: str | None, until: str | None) -> Totals:
-    """The sums over `since <= at < until`: whole days and hours from the roll-ups, the
-    partial hours at the edges from the records (a partial hour with no record outside the
-    window is read as the whole hour)."""
-    ranges, records = window_parts(since, until)
+    """The sums over `since <= at < until`, of every tool and pair: whole days and hours
+    from the roll-ups, the partial hours at the edges from the records (a partial hour with
+    no record outside the window is read as the whole hour)."""
+    found = parts_of(since, until)
     totals = Totals()
-    blobs: dict[str, list[bytes]] = {}
-    pair_blobs: list[bytes] = []
-    for grain, low_period, high_period in ranges:
-        where, values = range_sql(grain, low_period, high_period)
-        _add_rollups(db, totals, blobs, where, values)
-        pair_blobs.extend(
-            row[0] for row in db.run(f"SELECT pairs FROM usage_pairs_rollup WHERE {where}", values)
-        )
-    if pair_blobs:
+    for part in found:
+        sql, values = part.sums()
+        for tool, *sums in db.run(sql, values):
+            add_columns(totals.tool(tool), sums)
+        totals.sessions += started(db, part)
+        add_latencies(db, totals, part)
+    keys, counts = pair_sums(db, found)
+    if len(keys):
         names = dict(db.run("SELECT id, tool FROM usage_tools"))
-        for key, count in pair_counts(pair_blobs).items():
-            pair = (names[key >> 32], names[key & 0xFFFFFFFF])
-            totals.pairs[pair] = totals.pairs.get(pair, 0) + count
-    for low, high, sign in records:
-        _add_records(db, totals, low, high, sign)
-    for tool, found in blobs.items():
-        totals.tools[tool].stored.extend(found)
+        for key, count in zip(keys.tolist(), counts.tolist(), strict=True):
+            totals.pairs[names[key >> 32], names[key & 0xFFFFFFFF]] = count
     return totals
 
 
-def _add_rollups(
-    db: Executor, totals: Totals, blobs: dict[str, list[bytes]], where: str, values: list[str]
+def started(db: Executor, part: Part) -> int:
+    """Sessions started in a part."""
+    if part.records:
+        sql = "SELECT SUM(CASE WHEN session_first THEN 1 ELSE 0 END) FROM usage_records"
+    else:
+        sql = "SELECT SUM(started) FROM usage_sessions_rollup"
+    return part.sign * int(db.run(f"{sql} WHERE {part.where}", part.values)[0][0] or 0)
+
+
+def add_latencies(
+    db: Executor, totals: Totals, part: Part, only: Sequence[str] = (), *, exact: bool = False
 ) -> None:
-    rows = db.run(f"SELECT tool, {LISTED}, sketch FROM usage_rollup WHERE {where}", values)
-    for tool, *sums, blob in rows:
-        add_columns(totals.tool(tool), sums)
-        if blob:
-            blobs.setdefault(tool, []).append(blob)
-    started = db.run(f"SELECT SUM(started) FROM usage_sessions_rollup WHERE {where}", values)
-    totals.sessions += int(started[0][0] or 0)
-
-
-def _add_records(db: Executor, totals: Totals, low: str, high: str, sign: int = 1) -> None:
-    """Add (sign -1: take away) the records of [low, high), summed by the database but for
-    the latency buckets, which must be computed exactly as on write."""
+    """A part's latencies (of the `only` tools, if given; each in `totals.tools`): roll-ups'
+    sketches, records' values (bucketed as on write, or kept as they are with `exact`)."""
     from toolsel.replay.sketch import bucket
 
-    where = "FROM usage_records WHERE at >= ? AND at < ?"
-    for tool, started, *sums in db.run(
-        "SELECT tool, SUM(CASE WHEN session_first THEN 1 ELSE 0 END),"
-        f" {', '.join(RECORD_SQL.values())} {where} GROUP BY tool",
-        (low, high),
+    table, column = ("usage_records", "latency_ms") if part.records else ("usage_rollup", "sketch")
+    listed = f" AND tool IN ({marks(len(only))})" if only else ""
+    for tool, value in db.run(
+        f"SELECT tool, {column} FROM {table} WHERE {part.where} AND {column} IS NOT NULL{listed}",
+        [*part.values, *only],
     ):
-        add_columns(totals.tool(tool), sums, sign)
-        totals.sessions += sign * int(started)
-    for tool, latency in db.run(
-        f"SELECT tool, latency_ms {where} AND latency_ms IS NOT NULL", (low, high)
-    ):
-        sketch = totals.tools[tool].sketch
-        index = bucket(latency)
-        sketch[index] = sketch.get(index, 0) + sign
-    for pair, count in record_pairs(db, "at >= ? AND at < ?", (low, high), sign).items():
-        totals.pairs[pair] = totals.pairs.get(pair, 0) + count
+        if not part.records:
+            totals.tools[tool].stored.append(value)
+        elif exact:
+            totals.latencies.setdefault(tool, []).append(value)
+        else:
+            sketch = totals.tools[tool].sketch
+            index = bucket(value)
+            sketch[index] = sketch.get(index, 0) + part.sign
+
+
+def pair_sums(db: Executor, found: Sequence[Part]) -> tuple[Any, Any]:
+    """Every pair's count over the parts, as (keys, counts) arrays, counted pairs only."""
+    import numpy as np
+
+    blobs: list[bytes] = []
+    keyed: list[tuple[int, int]] = []
+    for part in found:
+        if part.records:
+            completed = record_pairs(db, part.where, part.values, part.sign)
+            ids = ids_of(db, sorted({name for pair in completed for name in pair}))
+            keyed.extend((ids[a] << 32 | ids[b], n) for (a, b), n in completed.items())
+        else:
+            sql = f"SELECT pairs FROM usage_pairs_rollup WHERE {part.where}"
+            blobs.extend(row[0] for row in db.run(sql, part.values))
+    keys, counts = pair_arrays(blobs)
+    if keyed:
+        extra = np.array(keyed, dtype=np.int64)
+        keys, where = np.unique(np.concatenate([keys, extra[:, 0]]), return_inverse=True)
+        summed = np.zeros(len(keys), dtype=np.int64)
+        np.add.at(summed, where, np.concatenate([counts, extra[:, 1]]))
+        counts = summed
+    kept = counts > 0
+    return keys[kept], counts[kept]

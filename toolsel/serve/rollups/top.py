@@ -5,58 +5,24 @@ distinct tools stored."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from toolsel.replay.stats import TOP_PAIRS, ToolSums
-from toolsel.serve.rollups.pairs import ids_of, names_of, pair_arrays, record_pairs
-from toolsel.serve.rollups.read import Rest, Totals, bounds_sql, range_sql, window_parts
-from toolsel.serve.rollups.sql import (
-    COLUMNS,
-    LISTED,
-    RECORD_SQL,
-    Executor,
-    add_columns,
-    chunks,
-    marks,
+from toolsel.serve.rollups.pairs import names_of
+from toolsel.serve.rollups.read import (
+    Part,
+    Rest,
+    Totals,
+    add_latencies,
+    pair_sums,
+    parts_of,
+    started,
 )
+from toolsel.serve.rollups.sql import COLUMNS, Executor, add_columns, chunks
 
 #: Co-used pairs (the most counted, and those tied with them) whose tools' names a bounded
 #: read looks up, to order ties by name as the exact statistics do.
 PAIR_CANDIDATES = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class _Part:
-    """Rows a bounded read sums: a roll-up range, or records (their sums times `sign`)."""
-
-    where: str
-    values: tuple[Any, ...]
-    records: bool = False
-    sign: int = 1
-
-    def sums(self, only: Sequence[str] = ()) -> tuple[str, list[Any]]:
-        """The part's per-tool sums (of the `only` tools, if given), in COLUMNS' order."""
-        where = self.where + (f" AND tool IN ({marks(len(only))})" if only else "")
-        if not self.records:
-            return f"SELECT tool, {LISTED} FROM usage_rollup WHERE {where}", [*self.values, *only]
-        listed = ", ".join(f"{self.sign} * {sql} AS {c}" for c, sql in RECORD_SQL.items())
-        sql = f"SELECT tool, {listed} FROM usage_records WHERE {where} GROUP BY tool"
-        return sql, [*self.values, *only]
-
-
-def _parts(since: str | None, until: str | None, session: str | None) -> list[_Part]:
-    """A window as roll-up ranges and record ranges; a session's, as its records."""
-    if session is not None:
-        where, values = bounds_sql("session = ?", [session], "at", since, until)
-        return [_Part(where, tuple(values), records=True)]
-    ranges, records = window_parts(since, until)
-    parts = []
-    for grain, low_period, high_period in ranges:
-        where, values = range_sql(grain, low_period, high_period)
-        parts.append(_Part(where, tuple(values)))
-    parts += [_Part("at >= ? AND at < ?", (low, high), True, sign) for low, high, sign in records]
-    return parts
 
 
 def bounded_totals(
@@ -72,24 +38,26 @@ def bounded_totals(
     in `rest`, picked by the database: the cost never grows with the tools stored. Those
     of `among` (the registry's names) called but not listed go in `called`. A session's
     window is read from its records, its latencies exactly."""
-    parts = _parts(since, until, session)
+    found = parts_of(since, until, session)
     totals = Totals()
-    if not parts:  # an empty window
+    if not found:  # an empty window
         return totals
-    listed, totals.rest = top_and_rest(db, parts, top)
+    listed, totals.rest = top_and_rest(db, found, top)
     for tool, *sums in listed:
         totals.tools[tool] = add_columns(ToolSums(), sums)
-    _add_latencies(db, totals, parts, exact=session is not None)
-    for part in parts:
-        totals.sessions += _started(db, part)
-    totals.pairs = _top_pairs(db, parts)
+    for chunk in chunks(list(totals.tools)):
+        for part in found:
+            add_latencies(db, totals, part, chunk, exact=session is not None)
+    for part in found:
+        totals.sessions += started(db, part)
+    totals.pairs = _top_pairs(db, found)
     if totals.rest.tools:  # else every tool called is listed
         unlisted = [name for name in dict.fromkeys(among) if name not in totals.tools]
-        totals.called = _called(db, parts, unlisted)
+        totals.called = _called(db, found, unlisted)
     return totals
 
 
-def _called(db: Executor, parts: Sequence[_Part], names: Sequence[str]) -> set[str]:
+def _called(db: Executor, parts: Sequence[Part], names: Sequence[str]) -> set[str]:
     """Those of `names` with calls in the parts (looked up by name, a chunk at a time)."""
     found: set[str] = set()
     for chunk in chunks(names):
@@ -106,7 +74,7 @@ def _called(db: Executor, parts: Sequence[_Part], names: Sequence[str]) -> set[s
 
 
 def top_and_rest(
-    db: Executor, parts: Sequence[_Part], top: int
+    db: Executor, parts: Sequence[Part], top: int
 ) -> tuple[list[tuple[Any, ...]], Rest]:
     """The parts' sums per tool: the `top` tools with most calls (ties by name), most
     first, and the others summed. One query: the database groups every tool and hands
@@ -175,51 +143,12 @@ def _number(value: Any) -> int | float:
     return value  # type: ignore[no-any-return]
 
 
-def _add_latencies(db: Executor, totals: Totals, parts: Sequence[_Part], *, exact: bool) -> None:
-    """The top tools' latencies: roll-ups' sketches, records' values (bucketed as on write,
-    or kept as they are with `exact`)."""
-    from toolsel.replay.sketch import bucket
-
-    names = list(totals.tools)
-    for chunk in chunks(names):
-        listed = marks(len(chunk))
-        for part in parts:
-            if not part.records:
-                for tool, blob in db.run(
-                    f"SELECT tool, sketch FROM usage_rollup WHERE {part.where}"
-                    f" AND sketch IS NOT NULL AND tool IN ({listed})",
-                    [*part.values, *chunk],
-                ):
-                    totals.tools[tool].stored.append(blob)
-                continue
-            for tool, latency in db.run(
-                f"SELECT tool, latency_ms FROM usage_records WHERE {part.where}"
-                f" AND latency_ms IS NOT NULL AND tool IN ({listed})",
-                [*part.values, *chunk],
-            ):
-                if exact:
-                    totals.latencies.setdefault(tool, []).append(latency)
-                    continue
-                sketch = totals.tools[tool].sketch
-                index = bucket(latency)
-                sketch[index] = sketch.get(index, 0) + part.sign
-
-
-def _started(db: Executor, part: _Part) -> int:
-    """Sessions started in a part."""
-    if part.records:
-        sql = "SELECT SUM(CASE WHEN session_first THEN 1 ELSE 0 END) FROM usage_records"
-    else:
-        sql = "SELECT SUM(started) FROM usage_sessions_rollup"
-    return part.sign * int(db.run(f"{sql} WHERE {part.where}", part.values)[0][0] or 0)
-
-
-def _top_pairs(db: Executor, parts: Sequence[_Part]) -> dict[tuple[str, str], int]:
+def _top_pairs(db: Executor, parts: Sequence[Part]) -> dict[tuple[str, str], int]:
     """The most counted co-used pairs (and those tied with the last that counts), summed in
     numpy by tool ids; only their tools' names are read."""
     import numpy as np
 
-    keys, counts = _pair_sums(db, parts)
+    keys, counts = pair_sums(db, parts)
     if not len(keys):
         return {}
     order = np.lexsort((keys, -counts))[:PAIR_CANDIDATES]
@@ -228,34 +157,3 @@ def _top_pairs(db: Executor, parts: Sequence[_Part]) -> dict[tuple[str, str], in
     chosen = [(int(k), int(n)) for k, n in zip(keys[order], counts[order], strict=True)]
     names = names_of(db, sorted({k >> 32 for k, _ in chosen} | {k & 0xFFFFFFFF for k, _ in chosen}))
     return {(names[k >> 32], names[k & 0xFFFFFFFF]): n for k, n in chosen}
-
-
-def _pair_sums(db: Executor, parts: Sequence[_Part]) -> tuple[Any, Any]:
-    """Every pair's count over the parts, as (keys, counts) arrays, counted pairs only."""
-    import numpy as np
-
-    blobs: list[bytes] = []
-    keyed: list[tuple[int, int]] = []
-    for part in parts:
-        if part.records:
-            keyed.extend(_record_pairs(db, part))
-        else:
-            sql = f"SELECT pairs FROM usage_pairs_rollup WHERE {part.where}"
-            blobs.extend(row[0] for row in db.run(sql, part.values))
-    keys, counts = pair_arrays(blobs)
-    if keyed:
-        extra = np.array(keyed, dtype=np.int64)
-        keys, where = np.unique(np.concatenate([keys, extra[:, 0]]), return_inverse=True)
-        summed = np.zeros(len(keys), dtype=np.int64)
-        np.add.at(summed, where, np.concatenate([counts, extra[:, 1]]))
-        counts = summed
-    kept = counts > 0
-    return keys[kept], counts[kept]
-
-
-def _record_pairs(db: Executor, part: _Part) -> list[tuple[int, int]]:
-    """The pairs a part's records complete, keyed as `encode_pairs` keys them, each count
-    times the part's sign."""
-    counts = record_pairs(db, part.where, part.values, part.sign)
-    ids = ids_of(db, sorted({name for pair in counts for name in pair}))
-    return [(ids[a] << 32 | ids[b], n) for (a, b), n in counts.items()]

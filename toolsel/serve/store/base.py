@@ -43,10 +43,6 @@ MIGRATIONS: tuple[tuple[int, tuple[str | Callable[[Executor], None], ...]], ...]
     (2, (*rollups.SCHEMA, rollups.backfill)),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-SUMMARY = (
-    "SELECT tool, SUM(calls), SUM(errors), SUM(latency_sum), SUM(latency_count), MAX(last_at)"
-    " FROM usage_rollup WHERE grain = 'd' GROUP BY tool"
-)
 #: Rows one pruning transaction deletes at most.
 PRUNE_BATCH = 5000
 
@@ -204,17 +200,11 @@ class UsageStore:
         )
         return {t for t, _ in found}, {t for t, ok in found if ok}
 
-    def summary(self) -> list[tuple[str, int, int, float | None, str]]:
-        """Per tool: (tool, calls, failures, mean latency in ms, last `at`)."""
-        return [row for row in _summary_rows(self._read(lambda db: db.run(SUMMARY))) if row[1]]
-
     def top_summary(self, top: int) -> tuple[list[tuple[str, int, int, float | None, str]], Rest]:
-        """`summary` of the `top` most-called tools, and the others summed."""
+        """Per tool, (tool, calls, failures, mean latency in ms, last `at`) of the `top`
+        most-called tools over every day stored, and the others summed."""
         rows, rest = self._read(lambda db: rollups.top_summary(db, top))
         return _summary_rows(rows), rest
-
-    def count(self) -> int:
-        return int(self._read(lambda db: db.run("SELECT COUNT(*) FROM usage_records"))[0][0])
 
     def size(self) -> int:
         """Bytes the store's tables use (cached a few seconds)."""
@@ -277,8 +267,8 @@ class UsageStore:
 
 
 def _summary_rows(rows: Sequence[tuple[Any, ...]]) -> list[tuple[str, int, int, float | None, str]]:
-    """(tool, calls, errors, latency sum, latency count, last use) rows as `summary` gives
-    them: the mean latency in place of the sum and count."""
+    """(tool, calls, errors, latency sum, latency count, last use) rows as `top_summary`
+    gives them: the mean latency in place of the sum and count."""
     return [
         (tool, int(calls), int(errors), float(total) / int(count) if count else None, at)
         for tool, calls, errors, total, count, at in rows
