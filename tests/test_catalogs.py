@@ -34,7 +34,7 @@ def catalog_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "tools:\n  - name: shell\n    description: Runs a shell command and returns its output.\n"
     )
     monkeypatch.setattr(catalogs, "FOLDER", folder)
-    catalogs.catalog_names.cache_clear()
+    catalogs._loaded.cache_clear()
     return folder
 
 
@@ -106,7 +106,7 @@ def test_builtin_of_prefers_the_transcripts_client(catalog_folder: Path) -> None
     (catalog_folder / "codex.yaml").write_text(
         "tools:\n  - name: Grep\n    description: A codex tool of the same name, for the test.\n"
     )
-    catalogs.catalog_names.cache_clear()
+    catalogs._loaded.cache_clear()
     assert catalogs.builtin_of("Grep", "codex-rollout") == "codex"
     assert catalogs.builtin_of("Grep", "claude-code") == "claude-code"
     assert catalogs.builtin_of("Agent", None) == "claude-code"  # an alias

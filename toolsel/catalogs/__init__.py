@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from toolsel.errors import RegistryError
 
 if TYPE_CHECKING:
+    from toolsel.registry.model import Registry
     from toolsel.registry.permission import Permission
 
 PREFIX = "builtin:"
@@ -62,13 +63,17 @@ def catalog_path(text: str) -> Path:
     )
 
 
+def catalog(name: str) -> Registry:
+    """Catalog `name` as a registry: each file loaded once, by path (like `_listed`, a test
+    that points FOLDER elsewhere sees that folder's files)."""
+    return _loaded(FOLDER / f"{name}.yaml")
+
+
 @functools.cache
-def catalog_names(name: str) -> frozenset[str]:
-    """Every tool name (and alias) of catalog `name`."""
+def _loaded(path: Path) -> Registry:
     from toolsel.registry import load_registry
 
-    registry = load_registry(FOLDER / f"{name}.yaml")
-    return frozenset(n for tool in registry.tools for n in (tool.name, *tool.aliases))
+    return load_registry(path)
 
 
 def builtin_of(tool: str, transcript_format: str | None) -> str | None:
@@ -77,36 +82,30 @@ def builtin_of(tool: str, transcript_format: str | None) -> str | None:
     preferred = FORMAT_CATALOGS.get(transcript_format or "")
     order = ([preferred] if preferred else []) + [n for n in available() if n != preferred]
     for name in order:
-        if name in available() and tool in catalog_names(name):
+        if name in available() and catalog(name).resolve(tool) is not None:
             return name
     return None
 
 
-@functools.cache
 def builtin_permissions() -> dict[str, Permission]:
     """Each built-in tool name (and alias) with its permission, over every catalog; a name
     two catalogs give different permissions is left out (its kind is unknown)."""
-    from toolsel.registry import load_registry
-
     found: dict[str, Permission] = {}
     clashing: set[str] = set()
     for name in available():
-        for tool in load_registry(FOLDER / f"{name}.yaml").tools:
+        for tool in catalog(name).tools:
             for alias in (tool.name, *tool.aliases):
                 if found.setdefault(alias, tool.permission) is not tool.permission:
                     clashing.add(alias)
     return {name: p for name, p in found.items() if name not in clashing}
 
 
-@functools.cache
 def builtin_aliases() -> dict[str, str]:
     """Each alias of a built-in tool (an older name: Claude Code's `MultiEdit` is now
     `Edit`) with the name it stands for."""
-    from toolsel.registry import load_registry
-
     return {
         alias: tool.name
         for name in available()
-        for tool in load_registry(FOLDER / f"{name}.yaml").tools
+        for tool in catalog(name).tools
         for alias in tool.aliases
     }

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from toolsel.cli.common import NamespaceOption, NoCacheOption, handle_errors, output
+from toolsel.cli.common import NamespaceOption, NoCacheOption, handle_errors, output, warn
 from toolsel.errors import ExitCode, UsageError
 from toolsel.render.formats import DiffFormat
 
@@ -88,9 +88,9 @@ def diff(
 
     with output(output_file, inputs=[*old_specs, *new_specs]) as out:
         DIFF_RENDERERS[output_format](result, out)
-    for warning in result.warnings:
-        if output_format is not DiffFormat.HUMAN:
-            typer.echo(f"toolsel: {warning.file}:{warning.line}: {warning.message}", err=True)
+    if output_format is not DiffFormat.HUMAN:  # the human report shows them itself
+        for warning in result.warnings:
+            warn(f"{warning.file}:{warning.line}: {warning.message}")
     if result.failed:
         raise typer.Exit(int(ExitCode.FINDINGS))
 

@@ -37,12 +37,14 @@ def lock(
     from dataclasses import replace
 
     from toolsel.inputs import display_path
-    from toolsel.live import current, live_settings
     from toolsel.lock import check_lock, lock_document, read_lock
     from toolsel.render.console import dumps_json
 
-    # a check against a cached list would miss what a server changed since
-    fresh = live_settings(replace(current(), refresh=True)) if check else contextlib.nullcontext()
+    fresh: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+    if check:  # a check against a cached list would miss what a server changed since
+        from toolsel.live import current, live_settings
+
+        fresh = live_settings(replace(current(), refresh=True))
     with fresh:
         loaded = load_registry(registry, no_cache=no_cache, namespace=namespace)
     if not check:

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolsel.diff import RULES
 from toolsel.diff.context import fingerprint
-from toolsel.diff.model import Category, Change, ChangeClass, Evidence, Side
+from toolsel.diff.model import Change, ChangeClass, Evidence, Side
 from toolsel.registry.model import Registry
 from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import Call, Result
@@ -150,17 +151,32 @@ def _call_change(
 ) -> Change:
     n = len(items)
     message = f"{n} recorded call{'s' if n != 1 else ''} to {tool!r} valid under OLD now fail{'s' if n == 1 else ''} under NEW ({rule})"
+    return _breaking("TD901", old, new, tool, message, f"/calls/{rule}", n, None, tuple(items))
+
+
+def _breaking(
+    rule: str,
+    old: Registry,
+    new: Registry,
+    tool: str,
+    message: str,
+    pointer: str,
+    before: object,
+    after: object,
+    evidence: tuple[Evidence, ...],
+) -> Change:
+    """A breaking change that evidence shows, located at `tool`'s name in OLD and NEW."""
     return Change(
-        rule="TD901",
+        rule=rule,
         change_class=ChangeClass.BREAKING,
-        category=Category.PARAMS,
+        category=RULES[rule].category,
         tool=tool,
         message=message,
         old=_side(old, tool),
         new=_side(new, tool),
-        pointer=f"/calls/{rule}",
-        fingerprint=fingerprint("TD901", tool, f"/calls/{rule}", n, None),
-        evidence=tuple(items),
+        pointer=pointer,
+        fingerprint=fingerprint(rule, tool, pointer, before, after),
+        evidence=evidence,
     )
 
 
@@ -222,18 +238,9 @@ def _case_change(
     what = "expected" if moved == "left" else "forbidden"
     ranks = f"rank {_rank(before)} -> {_rank(after)}"
     message = f"{what} tool {tool!r} {moved} the top {case.top_k} for {case.name!r}: {ranks}"
-    return Change(
-        rule="TD202",
-        change_class=ChangeClass.BREAKING,
-        category=Category.SELECTION,
-        tool=tool,
-        message=message,
-        old=_side(old, tool),
-        new=_side(new, tool),
-        pointer=f"/cases/{case.name}",
-        fingerprint=fingerprint("TD202", tool, f"/cases/{case.name}", case.prompt, moved),
-        evidence=(Evidence("case", file, case.line, f"{case.prompt!r}: {ranks}"),),
-    )
+    evidence = Evidence("case", file, case.line, f"{case.prompt!r}: {ranks}")
+    pointer = f"/cases/{case.name}"
+    return _breaking("TD202", old, new, tool, message, pointer, case.prompt, moved, (evidence,))
 
 
 def _rank(rank: int | None) -> str:
