@@ -6,10 +6,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import ROOT
-from toolsel.example_checks import Collision, collision, contradictions, example_key, groups
+from toolsel.example_checks import (
+    Collision,
+    collision,
+    conflicting,
+    contradictions,
+    example_key,
+    groups,
+)
 from toolsel.ranking.index import build_index
 from toolsel.ranking.prepared import PreparedIndex
 from toolsel.registry.loader import load_registry
+from toolsel.registry.model import Registry, Tool, ToolSource
 
 INDEX = PreparedIndex(build_index(load_registry(ROOT / "registries", use_cache=False)))
 
@@ -54,6 +62,20 @@ def test_only_tools_that_conflict_contradict() -> None:
     conflicting = {frozenset({"a", "c"})}
     found = list(contradictions(pairs, lambda s, t: frozenset({s, t}) in conflicting))
     assert found == [(2, 0)]  # c conflicts with a; b needs no conflict with anyone
+
+
+def test_a_conflict_declared_on_either_side_counts() -> None:
+    source = ToolSource("t.yaml", "toolsel", "/tools/0", {})
+    tools = (
+        Tool("a", "d", source, conflicts=("b",)),
+        Tool("b", "e", source),
+        Tool("c", "f", source),
+    )
+    registry = Registry(files=(), tools=tools, categories={})
+    assert conflicting(registry, "a", "b") and conflicting(registry, "b", "a")
+    assert not conflicting(registry, "a", "c") and not conflicting(registry, "c", "b")
+    assert not conflicting(registry, "a", "nowhere") and not conflicting(registry, "nowhere", "b")
+    assert conflicting(registry, "nowhere", "a") is False
 
 
 @given(

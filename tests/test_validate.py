@@ -26,7 +26,7 @@ from tests.fan_out import (
     reference_dags,
     tree,
 )
-from toolsel.validate import STEP_FLOOR, STEPS_PER_VALUE, InputValidator, nesting
+from toolsel.validate import STEP_FLOOR, STEPS_PER_VALUE, InputValidator, external_refs, nesting
 
 
 def nested_schema(levels: int) -> dict:
@@ -119,6 +119,17 @@ def test_valid_inputs_pass_and_local_references_resolve() -> None:
     }
     assert InputValidator(schema).check({"item": "abc", "tags": {"t1": "x"}}) is None
     assert InputValidator(schema).check({"item": "ABC"}).rule == "invalid-input"  # type: ignore[union-attr]
+
+
+def test_external_references_are_refs_and_dynamic_refs_outside_the_schema() -> None:
+    schema = {
+        "$ref": "a.json",
+        "allOf": [{"$dynamicRef": "b.json#meta"}, {"$ref": "#/$defs/x"}],
+        "$recursiveRef": "c.json",  # not read here: only `#` is a recursive reference
+        "properties": {"p": {"$ref": {"not": "a reference"}}, "q": {"$dynamicRef": "#m"}},
+    }
+    assert sorted(external_refs(schema)) == ["a.json", "b.json#meta"]
+    assert external_refs({"$ref": "#"}) == [] and external_refs("no schema") == []
 
 
 def test_nesting_is_counted_without_recursion() -> None:

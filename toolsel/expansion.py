@@ -14,7 +14,7 @@ value), which no validator can finish.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -90,14 +90,15 @@ def _count(number: int) -> str:
     return f"over {CAP:,}" if number >= CAP else f"{number:,}"
 
 
-def references(schema: Any) -> Iterator[str]:
-    """Every `$ref`, `$dynamicRef` and `$recursiveRef` in the schema, iteratively."""
+def references(schema: Any, keywords: Collection[str] = _REFS) -> Iterator[str]:
+    """Every `$ref`, `$dynamicRef` and `$recursiveRef` in the schema (or only those of
+    `keywords`), iteratively."""
     stack = [schema]
     while stack:
         current = stack.pop()
         if isinstance(current, dict):
             for key, value in current.items():
-                if key in _REFS and isinstance(value, str):
+                if key in keywords and isinstance(value, str):
                     yield value
                 else:
                     stack.append(value)

@@ -37,28 +37,30 @@ def parse_time(text: str, *, now: float | None = None) -> float:
 
 def parse_iso(text: str) -> datetime:
     """An ISO 8601 time (`Z` or an offset; none: UTC) as an aware datetime; ValueError if
-    it is not one."""
-    parsed = fromisoformat(text.replace("Z", "+00:00"))
+    it is not one. Read as written (fast: a transcript's, once per call), else with `Z`
+    written `+00:00` (a date then `Z`: `2026-01-31Z`), the text the error then names."""
+    try:
+        parsed = fromisoformat(text)
+    except ValueError:
+        parsed = fromisoformat(text.replace("Z", "+00:00"))
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
 def epoch_seconds(timestamp: str | None) -> float | None:
-    """A transcript's ISO 8601 timestamp as a POSIX time; None when there is none or it
-    cannot be read."""
+    """A transcript's ISO 8601 timestamp (`parse_iso`) as a POSIX time; None when there is
+    none or it cannot be read."""
     if not timestamp:
         return None
     try:
-        moment = fromisoformat(timestamp)
+        return parse_iso(timestamp).timestamp()
     except (ValueError, TypeError):
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
 
 
 def seconds_between(start: str | None, end: str | None) -> float | None:
     """Seconds from one ISO 8601 timestamp to another (never negative); None without both,
-    or when they cannot be compared."""
+    or when they cannot be compared. Each is read as written, not by `parse_iso`: a time
+    with no zone is not compared with one with a zone (as `replay.matcher`, inline)."""
     if start is None or end is None:
         return None
     if start == end:

@@ -109,21 +109,11 @@ def _shape(value: Any) -> tuple[int, int]:
 
 
 def external_refs(schema: Any) -> list[str]:
-    """Every `$ref` (or `$dynamicRef`) that points outside the schema itself."""
-    found: list[str] = []
-    stack = [schema]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            for key, value in current.items():
-                if key in ("$ref", "$dynamicRef") and isinstance(value, str):
-                    if not value.startswith("#"):
-                        found.append(value)
-                else:
-                    stack.append(value)
-        elif isinstance(current, list):
-            stack.extend(current)
-    return found
+    """Every `$ref` (or `$dynamicRef`) that points outside the schema itself, in the order
+    `toolsel.expansion.references` finds them."""
+    from toolsel.expansion import references
+
+    return [ref for ref in references(schema, ("$ref", "$dynamicRef")) if not ref.startswith("#")]
 
 
 class InputValidator:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from toolsel.replay.driver import replay_paths
 from toolsel.replay.report import ToolEvent
 from toolsel.replay.series import SeriesRecorder
 from toolsel.replay.totals import usage_stats
-from toolsel.timeparse import epoch_seconds
+from toolsel.timeparse import epoch_seconds, parse_iso
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -173,6 +174,19 @@ def test_times_without_a_zone_are_utc_and_offsets_count() -> None:
     assert epoch_seconds("2026-03-01T12:00:00") == utc
     assert epoch_seconds("2026-03-01T14:00:00+02:00") == utc
     assert epoch_seconds("yesterday") is None and epoch_seconds(None) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2026-03-01T12:00:00.250Z", "2026-03-01T12:00:00", "2026-03-01T14:00+02:00", "2026-03-01Z"],
+)
+def test_a_transcripts_time_is_read_as_every_other_time(text: str) -> None:
+    assert epoch_seconds(text) == parse_iso(text).timestamp()
+
+
+def test_a_time_not_read_is_named_as_rewritten() -> None:
+    with pytest.raises(ValueError, match=r"'2026-01-01T00:00\+00:00x'"):
+        parse_iso("2026-01-01T00:00Zx")  # as `serve` has always said it
 
 
 def test_slices_start_at_the_first_calls_second_and_end_after_the_last() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
@@ -87,18 +88,11 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
     tools that `conflicts` says are never used together cannot both be needed: the prompt
     teaches a task no agent may carry out. Keep it for the tool it belongs to (case and
     spacing are ignored when comparing), or drop the conflict if the tools do go together."""
-    from toolsel.example_checks import contradictions
+    from toolsel.example_checks import conflicting, contradictions
 
     examples = list(_examples(context))
-    registry = context.registry
-
-    def conflicting(a: str, b: str) -> bool:
-        first, second = registry.get(a), registry.get(b)
-        return (first is not None and b in first.conflicts) or (
-            second is not None and a in second.conflicts
-        )
-
-    for position, first in contradictions([(e.tool, e.text) for e in examples], conflicting):
+    rule = partial(conflicting, context.registry)
+    for position, first in contradictions([(e.tool, e.text) for e in examples], rule):
         example, seen = examples[position], examples[first]
         yield _hit(
             example,
