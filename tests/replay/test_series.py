@@ -189,6 +189,12 @@ def test_a_time_not_read_is_named_as_rewritten() -> None:
         parse_iso("2026-01-01T00:00Zx")  # as `serve` has always said it
 
 
+def test_a_z_between_the_date_and_the_time_is_not_a_time() -> None:
+    with pytest.raises(ValueError):
+        parse_iso("2026-01-05Z10:11:12")  # Python 3.11 alone would take `Z` as the separator
+    assert epoch_seconds("2026-01-05Z10:11:12") is None
+
+
 def test_slices_start_at_the_first_calls_second_and_end_after_the_last() -> None:
     recorder = SeriesRecorder()
     recorder(start("1", "grep", at(5)))
