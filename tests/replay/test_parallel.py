@@ -103,23 +103,21 @@ def test_replay_packs_the_reports_in_the_workers(
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_replay_without_usage_makes_each_files_text_as_it_goes(
+def test_replay_without_usage_keeps_the_same_reports_and_no_sums(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
-    """`replay --format json` sums no usage and has each file's text made as its report
-    comes (in the workers, with --jobs): the texts are those of the reports kept, copies
-    moved and sub-agents linked (across chunks), and the report is what it is with usage."""
-    from toolsel.render.replay import file_text
-
+    """`replay --format json` sums no usage (in the workers, with --jobs, nor here): the
+    reports it keeps, copies moved and sub-agents linked across chunks, and its totals are
+    those of a run that sums it; asked for usage statistics, it says it has none."""
     write_archive(tmp_path, 40, seed=4, resumed=0.6, subagents=0.3)
     monkeypatch.setattr(parallel, "CHUNK", 7)
     paths = [str(tmp_path)]
-    lean = replay_paths(paths, jobs=jobs, keep="compact", usage=False, file_text=file_text)
+    lean = replay_paths(paths, jobs=jobs, keep="compact", usage=False)
     whole = replay_paths(paths, jobs=jobs, keep="compact")
-    assert lean.usage is None and whole.usage is not None and whole.texts is None
+    assert lean.usage is None and whole.usage is not None
     assert lean.totals["copied_calls"] > 0 and lean.totals["subagents"] > 0
-    assert list(lean.files) == list(whole.files) and lean.totals == whole.totals
-    assert lean.texts == [file_text(f) for f in whole.files]
+    assert list(lean.files) == list(whole.files)
+    assert (lean.totals, lean.found) == (whole.totals, whole.found)
     with pytest.raises(ValueError, match="usage=False"):
         usage_stats(lean)  # a packed report keeps no latencies to sum them from
 

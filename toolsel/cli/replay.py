@@ -120,7 +120,7 @@ def replay(
     Human output leads with the totals, then the files with findings, worst first
     (--per-file: every file). The report keeps every file, so its memory grows with the number of files (about
     0.5 kB each); `toolsel stats` keeps none."""
-    from toolsel.render.replay import REPLAY_RENDERERS, file_text, render_replay_html
+    from toolsel.render.replay import REPLAY_RENDERERS, render_replay_html
     from toolsel.render.replay_human import render_replay_human
     from toolsel.replay.driver import replay_paths
 
@@ -145,7 +145,6 @@ def replay(
                 since=since_time(since),
                 keep="compact",
                 usage=output_format in (ReplayFormat.HUMAN, ReplayFormat.HTML),
-                file_text=file_text if output_format is ReplayFormat.JSON else None,
             )
         if timeline is not None:
             render_replay_html(result, out, timeline.finish())

@@ -85,26 +85,20 @@ def replay_payload(result: ReplayResult) -> dict[str, Any]:
 
 def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
     """`dumps_json(replay_payload(result))`, written a file at a time: the document of a
-    run of many files is never held whole. Each file's text is `file_text`'s, made while
-    replaying where the result has them (`ReplayResult.texts`)."""
-    if not result.files:
+    run of many files is never held whole."""
+    files = iter(result.files)
+    first = next(files, None)
+    if first is None:
         out.write(dumps_json(replay_payload(result)))
         return
-    texts = result.texts if result.texts is not None else map(file_text, result.files)
     out.write('{\n  "files": [\n')
-    separator = ""
-    for text in texts:
-        out.write(separator)
-        out.write(text)
-        separator = ",\n"
+    out.write(_indented(file_payload(first), 4))
+    for report in files:
+        out.write(",\n")
+        out.write(_indented(file_payload(report), 4))
     out.write(f'\n  ],\n  "schema": "{REPLAY_SCHEMA}",\n  "summary": ')
     out.write(_indented(summary_payload(result), 2).lstrip(" "))
     out.write("\n}\n")
-
-
-def file_text(report: FileReport) -> str:
-    """A file's entry of the JSON report, as it stands in the `files` list."""
-    return _indented(file_payload(report), 4)
 
 
 def _indented(payload: dict[str, Any], spaces: int) -> str:

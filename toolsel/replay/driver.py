@@ -15,7 +15,7 @@ from toolsel.replay.file import ForkingPromptSink as ForkingPromptSink  # `learn
 from toolsel.replay.lines import Progress, expand_since
 from toolsel.replay.memory import RunMemory
 from toolsel.replay.packing import PackedReports, pack, pack_compact, unpack
-from toolsel.replay.parallel import ChunkOutcome, FileText, use_pool
+from toolsel.replay.parallel import ChunkOutcome, use_pool
 from toolsel.replay.report import FileReport, ReplayResult, Subagent, Totals
 from toolsel.replay.totals import UsageTotals
 from toolsel.validate import InputValidator
@@ -44,7 +44,6 @@ def replay_paths(
     keep: Keep = "full",
     window: CallWindow | None = None,
     usage: bool = True,
-    file_text: FileText | None = None,
 ) -> ReplayResult:
     """Replay every transcript under `paths` (checking calls against `registry` when given),
     then link Claude Code sub-agent files to the Task call that launched them. `prompts`
@@ -56,12 +55,10 @@ def replay_paths(
     as `keep` says: memory grows with the files kept, not with the files read. With
     `window`, only the calls whose own time is in it are counted per tool (`stats`).
     Without `usage`, the result has no usage totals (`ReplayResult.usage` is None): only
-    the human and HTML reports show them, and summing them costs every call. With
-    `file_text`, each file's text is made as its report comes (`ReplayResult.texts`),
-    in the workers with `jobs`, so that the output need not unpack every report again."""
+    the human and HTML reports show them, and summing them costs every call."""
     inputs = expand_since(paths, since)
     options = ReplayOptions(registry, permission, input_format, allow_unknown, window)
-    gathered = _Gathered(keep, usage, file_text)
+    gathered = _Gathered(keep, usage)
     if keep == "compact" and prompts is None and use_pool(inputs, jobs):
         # workers pack the reports and sum the totals: this process makes the copy pass
         for chunk in parallel.parallel_compact(
@@ -71,7 +68,6 @@ def replay_paths(
             progress=progress,
             jobs=jobs,
             usage=usage,
-            file_text=file_text,
         ):
             gathered.add_chunk(chunk)
         return gathered.result()
@@ -174,9 +170,8 @@ class _Gathered:
     """The reports of a run, added one by one: the usage totals, the summary, the agent
     links, and the reports themselves as `keep` says."""
 
-    def __init__(self, keep: Keep, usage: bool = True, file_text: FileText | None = None) -> None:
-        self.keep, self.files, self.file_text = keep, 0, file_text
-        self.texts: list[str] | None = [] if file_text is not None else None
+    def __init__(self, keep: Keep, usage: bool = True) -> None:
+        self.keep, self.files = keep, 0
         self.usage = UsageTotals() if usage else None
         self.totals, self.links = Totals(), _AgentLinks()
         self.full: list[FileReport] = []
@@ -189,8 +184,6 @@ class _Gathered:
         if self.usage is not None:
             self.usage.add(report)
         self.totals.add(report)
-        if self.file_text is not None and self.texts is not None:
-            self.texts.append(self.file_text(report))
         if self.keep == "full":
             self.full.append(report)
         elif self.keep == "compact":
@@ -209,8 +202,6 @@ class _Gathered:
             self.usage.add_chunk(chunk.usage, chunk.copies, chunk.used)
         self.totals.merge(chunk.totals, chunk.copied)
         self.packed.extend(chunk.packed)
-        if self.texts is not None:
-            self.texts.extend(chunk.texts)
 
     def result(self) -> ReplayResult:
         linked = self.links.links()
@@ -227,12 +218,9 @@ class _Gathered:
                 report = unpack(packed[i])
                 packed[i] = pack(replace(report, subagents=report.subagents + tuple(links)))
             files = PackedReports(packed)
-        texts = self.texts
-        if texts is not None and self.file_text is not None:
-            for i in linked:  # each owner's text again, with its sub-agents
-                texts[i] = self.file_text(files[i])
-        counts, found = self.totals.counts, frozenset(self.totals.found)
-        return ReplayResult(files, usage=self.usage, totals=counts, found=found, texts=texts)
+        return ReplayResult(
+            files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
+        )
 
 
 class _AgentLinks:

@@ -38,7 +38,7 @@ from toolsel.replay.copypass import (
 )
 from toolsel.replay.file import ReplayOptions
 from toolsel.replay.memory import CopyLog
-from toolsel.replay.packing import flatten, pack_compact, unflatten, unpack
+from toolsel.replay.packing import flatten, pack_compact, unflatten
 from toolsel.replay.report import FileReport, ToolEvent, Totals
 from toolsel.replay.stats import UsageSums
 from toolsel.replay.totals import FileCopies, UsageTotals
@@ -87,8 +87,6 @@ Mode = Literal["reports", "usage", "compact", "mine", "export"]
 #: A file's part in the sub-agent links (`driver._AgentLinks`): its place in its chunk, its
 #: Task results' agents, its own agent id and its calls.
 AgentParts = tuple[int, Mapping[str, tuple[str, str]], str | None, int]
-#: A file's report as the output will have it (`replay_paths(file_text=)`).
-FileText = Callable[[FileReport], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +99,6 @@ class Work:
     prompts: ForkingPromptSink | None = None  # an empty one, to start each file from
     probe: int | None = None  # the parent's hash(PROBE) when workers share its salt (fork)
     usage: bool = True  # `compact`: the usage sums too (only human and HTML output show them)
-    file_text: FileText | None = None  # `compact`: each file's report as the output has it
 
     def hasher(self) -> Callable[[str], int]:
         """`hash` where every process salts it alike (forked workers), else blake2b."""
@@ -125,7 +122,6 @@ class ChunkOutcome:
     links: list[AgentParts] = field(default_factory=list)
     mined: list[ForkingPromptSink] = field(default_factory=list)
     rows: list[FileEvents] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # `Work.file_text`'s, file by file
     #: after the copy pass: the copies to take back out of `usage` (`add_chunk`'s), and
     #: how many calls were copies in all
     copies: list[FileCopies] = field(default_factory=list)
@@ -133,7 +129,7 @@ class ChunkOutcome:
     copied: int = 0
 
     def __reduce__(self) -> tuple[Any, ...]:  # its fields, not its slots' state: faster
-        return ChunkOutcome, tuple(getattr(self, f.name) for f in fields(self)[:11])
+        return ChunkOutcome, tuple(getattr(self, f.name) for f in fields(self)[:10])
 
 
 _work: Work | None = None  # a worker's, set once when it starts
@@ -214,8 +210,6 @@ def _replayed(work: Work, paths: list[str]) -> ChunkOutcome:
         if totals is not None:
             totals.add(report)
             out.packed.append(pack_compact(report))
-            if work.file_text is not None:
-                out.texts.append(work.file_text(report))
             if report.task_agents or report.agent_id:
                 out.links.append((index, report.task_agents, report.agent_id, report.calls))
     out.usage = usage.sums if usage is not None else None
@@ -285,10 +279,9 @@ def _work_for(
     on_event: EventSink | None = None,
     prompts: ForkingPromptSink | None = None,
     usage: bool = True,
-    file_text: FileText | None = None,
 ) -> Work:
     probe = hash(PROBE) if os.name == "posix" and FORK_HASH else None
-    return Work(options, mode, on_event is not None, prompts, probe, usage, file_text)
+    return Work(options, mode, on_event is not None, prompts, probe, usage)
 
 
 def parallel_reports(
@@ -347,14 +340,13 @@ def parallel_compact(
     progress: Progress | None,
     jobs: int,
     usage: bool = True,
-    file_text: FileText | None = None,
 ) -> Iterator[ChunkOutcome]:
     """What `replay` gathers of every file, read by `jobs` worker processes, chunk by chunk
     in path order. Each worker sends a chunk's report totals and (with `usage`) its usage
-    sums (with `file_text`, each file's text), summed as if no call were a copy, and each file's report packed as `replay` keeps it
+    sums, summed as if no call were a copy, and each file's report packed as `replay` keeps it
     (`packing.pack_compact`): this process makes the copy pass, and only a file with copies
     has its report unpacked, its copies moved (`compact_with_copies`) and packed again."""
-    work = _work_for(options, "compact", on_event, usage=usage, file_text=file_text)
+    work = _work_for(options, "compact", on_event, usage=usage)
     hasher = work.hasher()
     yield from _settled(inputs, work, on_event, progress, jobs, moved=hasher)
 
@@ -380,8 +372,6 @@ def _settled(
                     chunk.packed[at] = compact_with_copies(
                         chunk.packed[at], logs[at], copied, moved
                     )
-                    if work.file_text is not None:
-                        chunk.texts[at] = work.file_text(unpack(chunk.packed[at]))
         if chunk.usage is not None:
             tools = ToolNames(chunk.usage.tools, work.hasher())
             chunk.copies = found_copies(logs, found, tools)

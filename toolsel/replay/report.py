@@ -222,9 +222,6 @@ class ReplayResult:
     #: some file has, when gathered while replaying (else worked out from `files`)
     totals: Mapping[str, int] | None = None
     found: frozenset[FailOn] | None = None
-    #: each file's JSON text, made while replaying by the caller's `replay_paths(file_text=)`
-    #: (in worker processes, with --jobs): the JSON report then only joins them
-    texts: Sequence[str] | None = None
 
     def total(self, name: str) -> int:
         """A count summed over files; for a list of findings, how many there are."""
