@@ -160,7 +160,7 @@ def main() -> None:
 
 def _linger(mode: str, marker: Path) -> None:
     """`lingering`'s helpers: the parent starts the child in the server's group, leaves the
-    group and waits for the child; the child exits 0.1 s after SIGTERM."""
+    group and waits for the child; the child exits 0.1 s after SIGTERM, noting when."""
     import signal
     import subprocess
     import time
@@ -181,6 +181,7 @@ def _linger(mode: str, marker: Path) -> None:
     def stop(*args: object) -> None:
         note("terminated")
         time.sleep(0.1)
+        note(f"exiting {time.monotonic()}")  # the clock every process shares
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
