@@ -10,6 +10,8 @@ import time
 from datetime import UTC, datetime
 
 _AGE = re.compile(r"(\d{1,9})([smhdw])")
+#: The date an ISO 8601 time starts with (`2026-01-31`, `20260131`, `2026-W05-6`).
+_DATE = re.compile(r"\d{4}-?(?:\d{2}-?\d{2}|W\d{2}(?:-?\d)?)")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 fromisoformat = datetime.fromisoformat  # 3.11: "Z" is UTC
 
@@ -27,6 +29,13 @@ def parse_time(text: str, *, now: float | None = None) -> float:
     if age:
         current = time.time() if now is None else now
         return current - int(age.group(1)) * _SECONDS[age.group(2)]
+    after = _DATE.match(value)
+    rest = value[after.end() :] if after else ""
+    if rest and rest not in ("Z", "z") and rest[0] not in "Tt 0123456789":
+        # Python 3.11 takes any separator: `2026-01-05+05:00` would be 05:00 UTC
+        date = value[: len(value) - len(rest)]
+        hint = f" (for an offset, give a time: {date}T00:00{rest})" if rest[0] in "+-" else ""
+        raise ValueError(f"{text!r}: a date is followed by its time after a T or a space{hint}")
     try:
         return parse_iso(value.replace("z", "Z")).timestamp()
     except ValueError:

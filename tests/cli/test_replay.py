@@ -381,10 +381,17 @@ def test_since_skips_files_last_modified_before(cli: Cli, tmp_path: Path) -> Non
     assert len(json.loads(run.stdout)["files"]) == 2
 
 
-def test_a_bad_since_is_one_line(cli: Cli) -> None:
-    run = cli("replay", str(T), "--since", "yesterday")
+@pytest.mark.parametrize(
+    ("since", "said"),
+    [
+        ("yesterday", "'yesterday' is not an ISO 8601"),
+        ("2026-01-05+05:00", "'2026-01-05+05:00': a date is followed by its time after a T"),
+    ],
+)
+def test_a_bad_since_is_one_line(cli: Cli, since: str, said: str) -> None:
+    run = cli("replay", str(T), "--since", since)
     assert run.exit_code == 2 and run.stdout == ""
-    assert run.stderr.startswith("toolsel: error: --since: 'yesterday' is not an ISO 8601")
+    assert run.stderr.startswith(f"toolsel: error: --since: {said}")
     assert len(run.stderr.strip().splitlines()) <= 2  # the error, and a hint at most
 
 

@@ -30,10 +30,26 @@ def test_dates_times_and_ages(text: str, expected: float) -> None:
     assert parse_time(text, now=1_000_000.0) == expected
 
 
-@pytest.mark.parametrize("text", ["yesterday", "7 days", "-7d", "2026-13-01", "", "7y"])
+@pytest.mark.parametrize(
+    "text", ["yesterday", "7 days", "-7d", "2026-13-01", "", "7y", "12345678901"]
+)
 def test_anything_else_says_what_is_expected(text: str) -> None:
     with pytest.raises(ValueError, match="ISO 8601 date or time, nor an age such as 7d"):
         parse_time(text)
+
+
+@pytest.mark.parametrize("text", ["2026-01-05+05:00", "2026-01-05-05:00"])
+def test_a_date_then_an_offset_is_not_read_as_a_time_of_day(text: str) -> None:
+    """Python 3.11 reads any character after the date as the separator: `+05:00` would be
+    05:00 UTC. The message shows the time with its offset."""
+    with pytest.raises(
+        ValueError, match=r"after a T or a space \(for an offset, give a time: 2026-01-05T00:00"
+    ):
+        parse_time(text)
+    assert parse_time("2026-01-05T00:00+05:00") == parse_time("2026-01-04T19:00Z")
+    with pytest.raises(ValueError, match=r"after a T or a space$"):
+        parse_time("2026-01-05x10:00")  # 10:00 to Python 3.11
+    assert parse_time("2026-01-31Z") == parse_time("2026-01-31z") == JAN  # midnight UTC, as before
 
 
 def test_ages_and_iso() -> None:
