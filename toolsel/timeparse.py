@@ -29,27 +29,38 @@ def parse_time(text: str, *, now: float | None = None) -> float:
     if age:
         current = time.time() if now is None else now
         return current - int(age.group(1)) * _SECONDS[age.group(2)]
-    after = _DATE.match(value)
-    rest = value[after.end() :] if after else ""
-    if rest and rest not in ("Z", "z") and rest[0] not in "Tt 0123456789":
-        # Python 3.11 takes any separator: `2026-01-05+05:00` would be 05:00 UTC
-        date = value[: len(value) - len(rest)]
-        hint = f" (for an offset, give a time: {date}T00:00{rest})" if rest[0] in "+-" else ""
-        raise ValueError(f"{text!r}: a date is followed by its time after a T or a space{hint}")
     try:
         return parse_iso(value.replace("z", "Z")).timestamp()
+    except NotSeparated:
+        raise
     except ValueError:
         raise ValueError(
             f"{text!r} is not an ISO 8601 date or time, nor an age such as 7d or 12h"
         ) from None
 
 
+class NotSeparated(ValueError):
+    """A date followed by something other than its time after a T or a space, or a Z."""
+
+
 def parse_iso(text: str) -> datetime:
     """An ISO 8601 time (`Z` or an offset; none: UTC) as an aware datetime; ValueError if
     it is not one. (`Z` is written `+00:00` first: Python 3.11 reads any character between
-    the date and the time as the separator, `Z` too.)"""
+    the date and the time as the separator, `Z` too; anything else there is refused:
+    `2026-01-05+05:00` would be 05:00 UTC, `NotSeparated` says so.)"""
+    if text[10:11] not in "Tt ":  # not `2026-01-31T...` nor a date alone: look closer
+        _separated(text)
     parsed = fromisoformat(text.replace("Z", "+00:00"))
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def _separated(text: str) -> None:
+    after = _DATE.match(text)
+    rest = text[after.end() :] if after else ""
+    if rest and rest != "Z" and rest[0] not in "Tt 0123456789":
+        date = text[: len(text) - len(rest)]
+        hint = f" (for an offset, give a time: {date}T00:00{rest})" if rest[0] in "+-" else ""
+        raise NotSeparated(f"{text!r}: a date is followed by its time after a T or a space{hint}")
 
 
 def epoch_seconds(timestamp: str | None) -> float | None:

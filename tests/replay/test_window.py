@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from toolsel.replay.window import CallWindow
-from toolsel.timeparse import is_age, iso, parse_time
+from toolsel.timeparse import NotSeparated, epoch_seconds, is_age, iso, parse_iso, parse_time
 
 JAN = datetime(2026, 1, 31, tzinfo=UTC).timestamp()
 
@@ -50,6 +50,20 @@ def test_a_date_then_an_offset_is_not_read_as_a_time_of_day(text: str) -> None:
     with pytest.raises(ValueError, match=r"after a T or a space$"):
         parse_time("2026-01-05x10:00")  # 10:00 to Python 3.11
     assert parse_time("2026-01-31Z") == parse_time("2026-01-31z") == JAN  # midnight UTC, as before
+
+
+def test_every_reader_of_times_refuses_a_date_then_an_offset() -> None:
+    """The check is `parse_iso`'s, so a transcript's time and a stored record's are not
+    misread either (05:00 UTC), nor is a date then `Z` refused (midnight UTC)."""
+    from toolsel.serve.store import stored_time
+
+    with pytest.raises(NotSeparated, match="give a time: 2026-01-05T00:00\\+05:00"):
+        parse_iso("2026-01-05+05:00")
+    assert epoch_seconds("2026-01-05+05:00") is None
+    with pytest.raises(ValueError, match=r"not an ISO 8601 time .*after a T or a space"):
+        stored_time("2026-01-05+05:00")
+    assert parse_iso("2026-01-05Z") == parse_iso("2026-01-05T00:00:00+00:00")
+    assert parse_iso("20260105T050000Z") == parse_iso("2026-01-05T05:00Z")
 
 
 def test_ages_and_iso() -> None:
