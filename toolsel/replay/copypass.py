@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, pack
+from toolsel.replay.memory import NO_MESSAGE, CopyLog, RunMemory, copies, message_key_of, pack
 from toolsel.replay.packing import Flat
 from toolsel.replay.report import FileReport, ToolEvent
 
@@ -73,11 +73,11 @@ def pack_opens(
     opens: Iterable[tuple[str, str, str | None, int]], hasher: Callable[[str], int]
 ) -> array[int]:
     """Each opened call (id, tool, message id, sessions known then) as `PackedLog.opens`
-    holds it (the message id's key as `message_key_of` makes it)."""
+    holds it."""
     values: list[int] = []
     extend = values.extend  # a list, then one array: faster than extending the array
     for call_id, tool, message_id, known in opens:
-        message = NO_MESSAGE if message_id is None else (hasher(message_id) & 0xFFFFFFFF) or 1
+        message = NO_MESSAGE if message_id is None else message_key_of(hasher(message_id))
         extend((hasher(call_id), hasher(tool), message, known))
     return array("q", values)
 

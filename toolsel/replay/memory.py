@@ -7,9 +7,9 @@ in a sorted numpy array beside 32-bit hashes of its tool and message id and its 
 (20 bytes an id, against about 250 for a dict of strings), behind a 16-bits-per-id Bloom
 filter so that the common answer, "never seen", costs no search. The most recent ids wait
 in a dict (an int an id: `pack`) until the arrays take them in: up to 131,072 ids, about as
-much memory as numpy itself takes (16 MB), so a run of fewer never imports it (0.1 s). A false "seen" needs the 64-bit hashes of
-two ids to collide, and then their tools' (and message ids') 32-bit ones: it is left to
-chance. A worker process, which does not know the earlier files, keeps a `CopyLog` instead.
+much memory as numpy itself takes (16 MB), so a run of fewer never imports it (0.1 s). A
+false "seen" needs the 64-bit hashes of two ids to collide, and then their tools' (and
+message ids') 32-bit ones: it is left to chance. A worker process, which does not know the earlier files, keeps a `CopyLog` instead.
 """
 
 from __future__ import annotations
