@@ -21,8 +21,8 @@ from typing import IO
 CHUNK = 1024 * 1024
 #: Bytes sniffed for NULs (binary data) at the start of a whole-file read.
 SNIFF = 8192
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_UTF16 = "UTF-16 text (byte-order mark); save the file as UTF-8"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF16_TEXT = "UTF-16 text (byte-order mark); save the file as UTF-8"
 _NUL = "binary data (NUL bytes), not text"
 
 
@@ -48,8 +48,8 @@ class Binary(InputProblem):
 
 def binary_reason(data: bytes) -> str | None:
     """Why `data` (the start of a file) is not text, or None."""
-    if data.startswith(_UTF16_BOMS):
-        return _UTF16
+    if data.startswith(UTF16_BOMS):
+        return UTF16_TEXT
     if b"\0" in data[:SNIFF]:
         return _NUL
     return None
@@ -158,23 +158,31 @@ def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | LongLine | 
             return
         if first:
             first = False
-            if raw.startswith(_UTF16_BOMS):
-                yield BinaryData(_UTF16)
+            if raw.startswith(UTF16_BOMS):
+                yield BinaryData(UTF16_TEXT)
                 return
         if len(raw) <= limit or raw.endswith(b"\n"):
             yield raw
             continue
-        # over the limit: skip to the end of the line without holding it
-        size = 0
-        for chunk in chain([raw], iter(partial(readline, CHUNK), b"")):
-            if b"\0" in chunk:
-                yield BinaryData(_NUL)
-                return
-            size += len(chunk)
-            if chunk.endswith(b"\n"):
-                size -= 1 + chunk.endswith(b"\r\n")
-                break
-        yield LongLine(size)
+        skipped = past_long_line(handle, raw)
+        yield skipped
+        if skipped.__class__ is BinaryData:
+            return
+
+
+def past_long_line(handle: IO[bytes], start: bytes) -> LongLine | BinaryData:
+    """Read past the rest of a line over the limit, whose first bytes (`start`, with no line
+    break) were read, never holding it: its size as `LongLine`, or `BinaryData` when it
+    holds a NUL byte."""
+    size = 0
+    for chunk in chain([start], iter(partial(handle.readline, CHUNK), b"")):
+        if b"\0" in chunk:
+            return BinaryData(_NUL)
+        size += len(chunk)
+        if chunk.endswith(b"\n"):
+            size -= 1 + chunk.endswith(b"\r\n")
+            break
+    return LongLine(size)
 
 
 @dataclass(frozen=True, slots=True)

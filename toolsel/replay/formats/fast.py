@@ -25,7 +25,7 @@ from typing import IO, Any
 import msgspec
 import orjson
 
-from toolsel.inputs import BinaryData, LongLine
+from toolsel.inputs import UTF16_BOMS, UTF16_TEXT, BinaryData, LongLine, past_long_line
 from toolsel.replay import lines
 from toolsel.replay.events import (
     NOTHING,
@@ -150,9 +150,8 @@ def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[Block]:
     number = 1
     try:
         first = handle.peek(2)[:2] if hasattr(handle, "peek") else b""
-        if first in (b"\xff\xfe", b"\xfe\xff"):
-            bom = "UTF-16 text (byte-order mark); save the file as UTF-8"
-            yield 1, BinaryData(bom), False, False
+        if first in UTF16_BOMS:
+            yield 1, BinaryData(UTF16_TEXT), False, False
             number = 2
             return
         # a pipe gives what has arrived (a live session is read as it is written)
@@ -169,7 +168,7 @@ def line_blocks(handle: IO[bytes], reading: Reading) -> Iterator[Block]:
                         found = _block_lines(block[:cut], b"")
                         yield (number, *found)
                         number += len(found[0])
-                    special = _past_long_line(handle, block[cut:] + rest)
+                    special = past_long_line(handle, block[cut:] + rest)
                     yield number, special, False, False
                     number += 1
                     if special.__class__ is not LongLine:
@@ -210,24 +209,6 @@ def is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _past_long_line(handle: IO[bytes], start: bytes) -> LongLine | BinaryData:
-    """Read past the rest of a line over the limit (never holding it), as `bounded_lines`
-    does: its size as `LongLine`, or `BinaryData` when it holds NUL bytes."""
-    from toolsel.inputs import CHUNK
-
-    if b"\0" in start:
-        return BinaryData("binary data (NUL bytes), not text")
-    size = len(start)
-    while chunk := handle.readline(CHUNK):
-        if b"\0" in chunk:
-            return BinaryData("binary data (NUL bytes), not text")
-        size += len(chunk)
-        if chunk.endswith(b"\n"):
-            size -= 1 + chunk.endswith(b"\r\n")
-            break
-    return LongLine(size)
 
 
 def value(obj: Any) -> Any:
