@@ -9,7 +9,6 @@ from tests.conftest import ROOT
 from toolsel.example_checks import (
     Collision,
     collision,
-    conflicting,
     contradictions,
     example_key,
     groups,
@@ -72,10 +71,10 @@ def test_a_conflict_declared_on_either_side_counts() -> None:
         Tool("c", "f", source),
     )
     registry = Registry(files=(), tools=tools, categories={})
-    assert conflicting(registry, "a", "b") and conflicting(registry, "b", "a")
-    assert not conflicting(registry, "a", "c") and not conflicting(registry, "c", "b")
-    assert not conflicting(registry, "a", "nowhere") and not conflicting(registry, "nowhere", "b")
-    assert conflicting(registry, "nowhere", "a") is False
+    assert registry.in_conflict("a", "b") and registry.in_conflict("b", "a")
+    assert not registry.in_conflict("a", "c") and not registry.in_conflict("c", "b")
+    assert not registry.in_conflict("a", "nowhere") and not registry.in_conflict("nowhere", "b")
+    assert registry.in_conflict("nowhere", "a") is False
 
 
 @given(

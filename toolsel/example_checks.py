@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from toolsel.ranking.prepared import PreparedIndex
-    from toolsel.registry.model import Registry
 
 #: How deep a collision looks for the example's own tool (to say where it ranks).
 COLLISION_DEPTH = 10
@@ -62,16 +61,6 @@ def groups(examples: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
     for tool, text in examples:
         found.setdefault(example_key(text), set()).add(tool)
     return {key: frozenset(tools) for key, tools in found.items()}
-
-
-def conflicting(registry: Registry, a: str, b: str) -> bool:
-    """Whether tools `a` and `b` are never used together: the `conflicts` of either names
-    the other (a conflict declared on one side is enough). The rule `contradictions` asks
-    for, the same for `lint` and `learn`: pass `partial(conflicting, registry)`."""
-    first, second = registry.get(a), registry.get(b)
-    return (first is not None and b in first.conflicts) or (
-        second is not None and a in second.conflicts
-    )
 
 
 def contradictions(

@@ -19,7 +19,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -260,7 +259,7 @@ def _flagged(
     """One round: the candidates (by position) that rank first a tool none of their group
     is (a multi-tool prompt is an example of each of its tools: one of them first is no
     collision), then those given to a tool that conflicts with another of the prompt's."""
-    from toolsel.example_checks import collision, conflicting, contradictions, example_key, groups
+    from toolsel.example_checks import collision, contradictions, example_key, groups
     from toolsel.ranking.index import build_index
     from toolsel.ranking.prepared import PreparedIndex
     from toolsel.registry.model import OverlayExample
@@ -281,7 +280,7 @@ def _flagged(
             found[i] = Flagged(example, "TS702", why)
     rest = [i for i in range(len(candidates)) if i not in found]
     pairs = own + [(candidates[i].tool, candidates[i].text) for i in rest]
-    for position, first in contradictions(pairs, partial(conflicting, registry)):
+    for position, first in contradictions(pairs, registry.in_conflict):
         if position < len(own):
             continue  # the registry's own: lint reports it, learn did not write it
         i = rest[position - len(own)]

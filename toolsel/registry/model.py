@@ -190,6 +190,14 @@ class Registry:
         assert self._conflicted_by is not None
         return self._conflicted_by.get(name, frozenset())
 
+    def in_conflict(self, a: str, b: str) -> bool:
+        """Whether tools `a` and `b` are never used together: the `conflicts` of either names
+        the other (a conflict declared on one side is enough)."""
+        first, second = self.get(a), self.get(b)
+        return (first is not None and b in first.conflicts) or (
+            second is not None and a in second.conflicts
+        )
+
     def resolve(self, name: str) -> Tool | None:
         """The tool `name` calls: by its name, else by one of its aliases (a published
         older name, such as Claude Code's Task for Agent)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
 
 from toolsel.lint.context import LintContext
 from toolsel.lint.model import Hit, Rule, Severity
@@ -88,11 +87,11 @@ def duplicate_example(context: LintContext) -> Iterator[Hit]:
     tools that `conflicts` says are never used together cannot both be needed: the prompt
     teaches a task no agent may carry out. Keep it for the tool it belongs to (case and
     spacing are ignored when comparing), or drop the conflict if the tools do go together."""
-    from toolsel.example_checks import conflicting, contradictions
+    from toolsel.example_checks import contradictions
 
     examples = list(_examples(context))
-    rule = partial(conflicting, context.registry)
-    for position, first in contradictions([(e.tool, e.text) for e in examples], rule):
+    conflicting = context.registry.in_conflict
+    for position, first in contradictions([(e.tool, e.text) for e in examples], conflicting):
         example, seen = examples[position], examples[first]
         yield _hit(
             example,
