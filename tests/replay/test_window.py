@@ -66,6 +66,15 @@ def test_every_reader_of_times_refuses_a_date_then_an_offset() -> None:
     assert parse_iso("20260105T050000Z") == parse_iso("2026-01-05T05:00Z")
 
 
+@pytest.mark.parametrize(
+    "text", ["2026-01-05" + "+" * 1_000_000, "2026-01-05\x1b[31m", "\x00" * 1000, "9" * 1_000_000]
+)
+def test_a_huge_or_hostile_time_is_refused_with_its_text_escaped(text: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_time(text)
+    assert "\x1b" not in str(refused.value) and "\x00" not in str(refused.value)
+
+
 def test_ages_and_iso() -> None:
     assert is_age("7d") and not is_age("2026-01-31")
     assert iso(JAN) == "2026-01-31T00:00:00.000Z"
