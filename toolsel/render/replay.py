@@ -5,11 +5,14 @@ document, plus each session's timeline of calls); for people, `replay_human`."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import islice
+from operator import itemgetter
 from typing import IO, TYPE_CHECKING, Any
 
-from toolsel.render.console import attrs, dumps_json, dumps_line
+from toolsel.render.console import dumps_json, dumps_line
 from toolsel.render.formats import ReplayFormat
 from toolsel.render.replay_human import render_replay_human
+from toolsel.replay.packing import AT, values_of
 from toolsel.replay.report import (
     EVENT_SCHEMA,
     FileReport,
@@ -40,33 +43,60 @@ LISTS = (
 )
 
 
-def file_payload(report: FileReport) -> dict[str, Any]:
-    return {
-        "path": report.path,
-        "format": report.format,
-        **{name: getattr(report, name) for name in COUNTS},
-        "blank_lines": report.blank,
-        "unreadable_lines": [attrs(u, "line error") for u in report.unreadable],
-        "unanswered_calls": [attrs(u, "id tool line interrupted") for u in report.unanswered],
-        "orphan_results": [attrs(o, "id line is_error") for o in report.orphans],
-        "duplicate_calls": [
-            {"id": d.id, "kind": d.kind, "lines": list(d.lines)} for d in report.duplicate_calls
-        ],
-        "duplicate_results": [
-            {"id": d.id, "lines": list(d.lines)} for d in report.duplicate_results
-        ],
-        "subagents": [attrs(s, "parent_id tool calls rule") for s in report.subagents],
-        "violations": [attrs(v, "id tool rule message line") for v in report.violations],
-        "tools": {
-            name: {"calls": s.calls, "errors": s.errors, "median_latency_s": s.median_latency}
-            for name, s in sorted(report.tools.items())
-        },
-        "notes": list(report.notes),
-        **{name: getattr(report, name) for name in ADDED_COUNTS},
-        "unread_tool_records": [attrs(u, "line where") for u in report.unread_tools],
-        # each call whose result was an error, and the first line that result said
-        "failed_calls": [attrs(f, "id tool line message") for f in report.failures],
+def _entries(keys: str) -> Callable[[tuple[Any, ...]], list[dict[str, Any]]]:
+    """Findings (each a tuple of its fields) as JSON entries keyed by the first fields'
+    names, `keys` (space-separated, in the fields' order)."""
+    names = keys.split()
+    return lambda items: [dict(zip(names, item, strict=False)) for item in items]
+
+
+def _findings(*lists: tuple[str, str, str]) -> tuple[tuple[str, int, Any], ...]:
+    """(key in a file's entry, field of the report, the entries' keys) -> (key, field's
+    place in the report's values, the entries' maker)."""
+    return tuple((key, AT[field], _entries(keys)) for key, field, keys in lists)
+
+
+#: The lists of findings in a file's entry, before its tools and after its counts.
+_BEFORE_TOOLS = _findings(
+    ("unreadable_lines", "unreadable", "line error"),
+    ("unanswered_calls", "unanswered", "id tool line interrupted"),
+    ("orphan_results", "orphans", "id line is_error"),
+    ("duplicate_calls", "duplicate_calls", "id kind lines"),
+    ("duplicate_results", "duplicate_results", "id lines"),
+    ("subagents", "subagents", "parent_id tool calls rule"),
+    ("violations", "violations", "id tool rule message line"),
+)
+_AFTER_COUNTS = _findings(
+    ("unread_tool_records", "unread_tools", "line where"),
+    # each call whose result was an error, and the first line that result said
+    ("failed_calls", "failures", "id tool line message"),
+)
+_counts = itemgetter(*(AT[name] for name in COUNTS))
+_added = itemgetter(*(AT[name] for name in ADDED_COUNTS))
+_PATH, _FORMAT, _BLANK, _TOOLS, _NOTES = (AT[n] for n in "path format blank tools notes".split())
+
+
+def file_payload(values: tuple[Any, ...]) -> dict[str, Any]:
+    """A file's entry in the document, from its report's `compact_values` (a tool's as
+    (name, calls, errors, answered, copied, copied_errors, copied_answered, (), median)):
+    read from the tuples, no report built (a run of many files keeps them packed)."""
+    payload = {
+        "path": values[_PATH],
+        "format": values[_FORMAT],
+        **dict(zip(COUNTS, _counts(values), strict=True)),
+        "blank_lines": values[_BLANK],
     }
+    for key, at, entries in _BEFORE_TOOLS:
+        payload[key] = entries(values[at])
+    payload["tools"] = {
+        tool[0]: {"calls": tool[1], "errors": tool[2], "median_latency_s": tool[8]}
+        for tool in sorted(values[_TOOLS])
+    }
+    payload["notes"] = list(values[_NOTES])
+    payload |= zip(ADDED_COUNTS, _added(values), strict=True)
+    for key, at, entries in _AFTER_COUNTS:
+        payload[key] = entries(values[at])
+    return payload
 
 
 def summary_payload(result: ReplayResult) -> dict[str, Any]:
@@ -78,33 +108,33 @@ def summary_payload(result: ReplayResult) -> dict[str, Any]:
 def replay_payload(result: ReplayResult) -> dict[str, Any]:
     return {
         "schema": REPLAY_SCHEMA,
-        "files": [file_payload(f) for f in result.files],
+        "files": [file_payload(values) for values in values_of(result.files)],
         "summary": summary_payload(result),
     }
 
 
+#: Files whose entries `render_replay_json` writes with one `dumps`.
+GROUP = 256
+
+
 def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
-    """`dumps_json(replay_payload(result))`, written a file at a time: the document of a
-    run of many files is never held whole."""
-    files = iter(result.files)
-    first = next(files, None)
-    if first is None:
+    """`dumps_json(replay_payload(result))`, written GROUP files at a time: the document of
+    a run of many files is never held whole."""
+    if not result.files:
         out.write(dumps_json(replay_payload(result)))
         return
     out.write('{\n  "files": [\n')
-    out.write(_indented(file_payload(first), 4))
-    for report in files:
-        out.write(",\n")
-        out.write(_indented(file_payload(report), 4))
+    values = values_of(result.files)
+    joint = ""
+    while group := [file_payload(v) for v in islice(values, GROUP)]:
+        # the group's list, its brackets' lines cut, two spaces deeper (JSON strings
+        # hold no line break): each entry as `dumps_json` writes it, four deep
+        text = dumps_json(group)
+        out.write(joint + "  " + text[2:-3].replace("\n", "\n  "))
+        joint = ",\n"
     out.write(f'\n  ],\n  "schema": "{REPLAY_SCHEMA}",\n  "summary": ')
-    out.write(_indented(summary_payload(result), 2).lstrip(" "))
+    out.write(dumps_json(summary_payload(result)).rstrip("\n").replace("\n", "\n  "))
     out.write("\n}\n")
-
-
-def _indented(payload: dict[str, Any], spaces: int) -> str:
-    """A payload as `dumps_json` writes it `spaces` deeper (JSON strings hold no newline)."""
-    pad = " " * spaces
-    return pad + dumps_json(payload).rstrip("\n").replace("\n", "\n" + pad)
 
 
 def event_writer(out: IO[str], registry: Registry | None) -> Callable[[ToolEvent], None]:
@@ -138,12 +168,12 @@ def posted_note(result: PostResult) -> str:
 def render_replay_jsonl(result: ReplayResult, out: IO[str]) -> None:
     """Every call and result was streamed by `event_writer` as it came; what is left is each
     file's notes (what the reader could not count), one `note` event each."""
-    for report in result.files:
-        for note in report.notes:
+    for values in values_of(result.files):
+        for note in values[_NOTES]:
             note_event = {
                 "schema": EVENT_SCHEMA,
                 "event": "note",
-                "file": report.path,
+                "file": values[_PATH],
                 "note": note,
             }
             out.write(dumps_line(note_event))

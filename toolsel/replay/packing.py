@@ -31,7 +31,9 @@ def _fields_getter(kind: Any) -> Callable[[Any], tuple[Any, ...]]:
 
 
 _NAMES = tuple(FileReport.__dataclass_fields__)
-_TOOLS = _NAMES.index("tools")
+#: Where each field of a report is in its flat tuple (`flatten`, `compact_values`).
+AT = {name: at for at, name in enumerate(_NAMES)}
+_TOOLS = AT["tools"]
 #: The fields of a report that hold findings, and their kind.
 _NESTED = tuple(
     (_NAMES.index(name), kind)
@@ -78,6 +80,10 @@ class PackedReports(Sequence[FileReport]):
         for packed in self.packed:
             yield unpack(packed)
 
+    def values(self) -> Iterator[tuple[Any, ...]]:
+        """Each report's `compact_values`, unpickled but not built (what renderers read)."""
+        return map(pickle.loads, self.packed)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
             return tuple(self) == tuple(other)
@@ -93,6 +99,13 @@ def pack(report: FileReport) -> bytes:
 def pack_compact(report: FileReport) -> bytes:
     """`pack` of the report with each tool's median latency in place of its latencies
     (what `replay` keeps of each file), without building that report first."""
+    return pickle.dumps(compact_values(report), pickle.HIGHEST_PROTOCOL)
+
+
+def compact_values(report: FileReport) -> tuple[Any, ...]:
+    """The report's fields as plain tuples (`flatten`'s), each tool's as (name, calls,
+    errors, answered, copied, copied_errors, copied_answered, (), median latency): what
+    `pack_compact` keeps, and what renderers read of a report (each field at `AT[name]`)."""
     values = list(_report_fields(report))
     for at, kind in _NESTED:
         if values[at]:
@@ -100,7 +113,14 @@ def pack_compact(report: FileReport) -> bytes:
     values[_TOOLS] = tuple(
         (name, *_counts(s), (), s.median_latency) for name, s in report.tools.items()
     )
-    return pickle.dumps(tuple(values), pickle.HIGHEST_PROTOCOL)
+    return tuple(values)
+
+
+def values_of(reports: Sequence[FileReport]) -> Iterator[tuple[Any, ...]]:
+    """Each report's `compact_values`: read straight from packed reports, never built."""
+    if isinstance(reports, PackedReports):
+        return reports.values()
+    return map(compact_values, reports)
 
 
 def unpack(packed: bytes) -> FileReport:
@@ -117,8 +137,8 @@ def flatten(report: FileReport) -> tuple[Any, ...]:
     return tuple(values)
 
 
-_COPIED_CALLS = _NAMES.index("copied_calls")
-_FAILURES = _NAMES.index("failures")
+_COPIED_CALLS = AT["copied_calls"]
+_FAILURES = AT["failures"]
 
 
 class Flat:
