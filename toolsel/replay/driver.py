@@ -14,7 +14,7 @@ from toolsel.replay.file import EventSink, PromptSink, ReplayOptions, replay_fil
 from toolsel.replay.file import ForkingPromptSink as ForkingPromptSink  # `learn` takes it here
 from toolsel.replay.lines import Progress, expand_since
 from toolsel.replay.memory import RunMemory
-from toolsel.replay.packing import PackedReports, pack_compact, unpack
+from toolsel.replay.packing import Flat, PackedReports, pack_compact
 from toolsel.replay.parallel import ChunkOutcome, use_pool
 from toolsel.replay.report import FileReport, ReplayResult, Subagent, Totals
 from toolsel.replay.totals import UsageTotals
@@ -215,8 +215,9 @@ class _Gathered:
         elif self.keep == "compact":
             packed = self.packed
             for i, links in linked.items():
-                report = unpack(packed[i])
-                packed[i] = pack_compact(replace(report, subagents=report.subagents + tuple(links)))
+                owner = Flat(packed[i])
+                owner.add_subagents(links)
+                packed[i] = owner.pack()
             files = PackedReports(packed)
         return ReplayResult(
             files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)

@@ -5,7 +5,7 @@ pickled (`pack`), and a sequence of pickled reports unpacked as they are read
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields
 from operator import attrgetter
 from typing import Any, overload
@@ -139,6 +139,7 @@ def flatten(report: FileReport) -> tuple[Any, ...]:
 
 _COPIED_CALLS = AT["copied_calls"]
 _FAILURES = AT["failures"]
+_SUBAGENTS = AT["subagents"]
 
 
 class Flat:
@@ -157,6 +158,10 @@ class Flat:
             self.values[_FAILURES] = tuple(
                 (*f[:4], True, f[5]) if f[5] in copied else f for f in failures
             )
+
+    def add_subagents(self, subagents: Iterable[Subagent]) -> None:
+        """Link sub-agent files to the report (after those it has)."""
+        self.values[_SUBAGENTS] += tuple(map(_FIELDS_OF[Subagent], subagents))
 
     def pack(self) -> bytes:
         self.values[_TOOLS] = self.tools
