@@ -3,6 +3,7 @@ usage statistics and mined prompts, copies across files included."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -391,3 +392,22 @@ def test_any_archive_replays_the_same_in_one_process_and_in_two(
     assert usage_stats(one) == usage_stats(two) == usage_paths([str(out)], jobs=2).stats()
     packed, _ = compact_both([str(out)])
     assert usage_stats(packed) == usage_stats(one) and packed.totals == one.totals
+
+
+@given(files=st.integers(0, 3000), jobs=st.integers(1, 16))
+def test_chunks_keep_every_file_in_order_and_shrink_at_the_end(files: int, jobs: int) -> None:
+    inputs = [f"{n:05}.jsonl" for n in range(files)]
+    chunks = parallel.chunked(inputs, jobs)
+    assert [path for chunk in chunks for path in chunk] == inputs
+    sizes = [len(chunk) for chunk in chunks]
+    assert all(0 < size <= parallel.CHUNK for size in sizes)
+    assert len(chunks) >= min(jobs, files)  # no worker without a chunk
+    # past the largest, each is no larger than the one before (but the very last, a rest)
+    tail = sizes[sizes.index(max(sizes), 0) :] if sizes else []
+    assert all(a >= b for a, b in pairwise(tail[:-1]))
+
+
+def test_the_last_files_go_in_small_chunks() -> None:
+    sizes = [len(c) for c in parallel.chunked([str(n) for n in range(5648)], 2)]
+    assert sizes[0] == parallel.CHUNK and sum(sizes) == 5648
+    assert sizes[-4:-1] == [parallel.TAIL] * 3 and sizes[-1] <= parallel.TAIL

@@ -56,6 +56,8 @@ MIN_FILES = 64
 #: work queued (about 0.1 s a chunk) that a busy machine's scheduler does not stall the pipeline.
 CHUNK = 256
 AHEAD = 4
+#: The smallest chunk the last files are cut into (`chunked`).
+TAIL = 16
 #: A string whose `hash` a worker compares with the parent's: the same salt, or not.
 PROBE = "toolsel.replay.parallel"
 #: Whether forked workers hash with `hash` (salted as the parent is); else, and where
@@ -217,6 +219,20 @@ def _replayed(work: Work, paths: list[str]) -> ChunkOutcome:
     return out
 
 
+def chunked(inputs: list[str], jobs: int) -> list[list[str]]:
+    """The files cut into chunks in path order: each at most CHUNK and every worker given
+    some; the last ones smaller and smaller (a share of the files left, down to TAIL), so
+    that the workers run out of files at about the same time, not one chunk apart."""
+    size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))
+    chunks, start = [], 0
+    while start < len(inputs):
+        share = -(-(len(inputs) - start) // (2 * jobs))  # a half of each worker's share
+        step = min(size, max(share, TAIL))
+        chunks.append(inputs[start : start + step])
+        start += step
+    return chunks
+
+
 def _pool(workers: int, work: Work) -> Executor:
     """The standard library's process pool: forked where the platform forks (the work,
     registry included, is inherited, not pickled)."""
@@ -232,8 +248,7 @@ def _pool(workers: int, work: Work) -> Executor:
 def _outcomes(inputs: list[str], work: Work, jobs: int) -> Iterator[tuple[list[str], ChunkOutcome]]:
     """Each chunk of files, in path order, and what a worker sent of it. At most
     `workers * AHEAD` chunks are out or waiting to be used; no worker without a chunk."""
-    size = max(1, min(CHUNK, len(inputs) // (jobs * AHEAD)))  # every worker gets some
-    chunks = [inputs[i : i + size] for i in range(0, len(inputs), size)]
+    chunks = chunked(inputs, jobs)
     workers = min(jobs, len(chunks))
     queued = iter(chunks)
     with _pool(workers, work) as pool:
