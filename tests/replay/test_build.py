@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from toolsel.replay.build import LOPSIDED_MIN, build_report
+from toolsel.replay.build import LOPSIDED_MIN, build_report, main_format
 from toolsel.replay.events import Call, Result
 from toolsel.replay.lines import Reading, Unreadable
 from toolsel.replay.matcher import Matcher
@@ -67,3 +67,10 @@ def test_the_report_takes_the_matchers_counts_and_findings() -> None:
     assert [(f.id, f.tool) for f in report.failures] == [("c1", "Read")]
     assert report.unread_tools == tuple(unread)
     assert report.notes[-1].startswith("1 record of a format or type toolsel does not read holds")
+
+
+def test_the_main_format_is_the_most_read_and_the_first_read_on_a_tie() -> None:
+    assert main_format(Counter()) == ""
+    assert main_format(Counter({"codex": 2, "claude-code": 3})) == "claude-code"
+    tie = Counter({"codex": 2, "claude-code": 2})
+    assert main_format(tie) == "codex" == tie.most_common(1)[0][0]

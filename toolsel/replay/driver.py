@@ -220,7 +220,7 @@ class _Gathered:
                 packed[i] = owner.pack()
             files = PackedReports(packed)
         return ReplayResult(
-            files, usage=self.usage, totals=self.totals.counts, found=frozenset(self.totals.found)
+            files, usage=self.usage, totals=self.totals.counts, found=self.totals.found
         )
 
 

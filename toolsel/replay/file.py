@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from toolsel.acyclic import gc_paused
 from toolsel.registry.model import DEFAULT_PARENT_TASK_TOOLS, Permission, Registry
-from toolsel.replay.build import build_report
+from toolsel.replay.build import build_report, main_format
 from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect, fast
@@ -92,7 +92,7 @@ def replay_file(
             permission,
             validators=validators,
             allow_unknown=allow_unknown,
-            transcript_format=lambda: formats.most_common(1)[0][0] if formats else None,
+            transcript_format=lambda: main_format(formats) or None,
             close_names=close_names,
         )
     listeners: list[Listener] = [] if checker is None else [checker]

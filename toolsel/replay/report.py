@@ -247,20 +247,27 @@ SUMMED = tuple(
 )
 
 
+#: The finding kinds that are a list of the report, and those worked out file by file.
+_LISTED = tuple((kind, name) for kind, name in _FINDINGS.items() if name in SUMMED)
+_WORKED_OUT = tuple(kind for kind in FailOn if _FINDINGS[kind] not in SUMMED)
+
+
 @dataclass(slots=True)
 class Totals:
     """`ReplayResult.totals` and `found`, summed one file at a time."""
 
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SUMMED, 0))
-    found: set[FailOn] = field(default_factory=set)
+    #: the kinds some file has that are not a list of findings (`_has` works them out)
+    worked_out: set[FailOn] = field(default_factory=set)
 
     def add(self, report: FileReport) -> None:
         counts = self.counts
         for name, value in zip(SUMMED, _summed(report), strict=True):
             if value:
                 counts[name] += value if type(value) is int else len(value)
-        if len(self.found) < len(FailOn):
-            self.found.update(kind for kind in FailOn if _has(report, kind))
+        for kind in _WORKED_OUT:
+            if kind not in self.worked_out and _has(report, kind):
+                self.worked_out.add(kind)
 
     def merge(self, other: Totals, copied: int = 0) -> None:
         """Add `other`'s totals (a worker's, over a chunk of files), and `copied` calls that
@@ -269,7 +276,13 @@ class Totals:
         for name, value in other.counts.items():
             counts[name] += value
         counts["copied_calls"] += copied
-        self.found |= other.found
+        self.worked_out |= other.worked_out
+
+    @property
+    def found(self) -> frozenset[FailOn]:
+        """The finding kinds some file has: a list's, where its count is not 0."""
+        listed = (kind for kind, name in _LISTED if self.counts[name])
+        return frozenset((*self.worked_out, *listed))
 
 
 _summed = attrgetter(*SUMMED)
