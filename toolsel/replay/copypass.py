@@ -7,9 +7,7 @@ usage sums (`file_copies`), and their events marked before they are passed on.""
 
 from __future__ import annotations
 
-import hashlib
 import math
-import statistics
 from array import array
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -105,7 +103,10 @@ def pack_log(
 
 
 def blake2b_64(text: str) -> int:
-    """A 64-bit hash that is the same in every process (`hash` is salted per process)."""
+    """A 64-bit hash that is the same in every process (`hash` is salted per process): where
+    workers are spawned, not forked (hashlib is imported there only)."""
+    import hashlib
+
     digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
 
@@ -303,6 +304,8 @@ def compact_with_copies(
     from the log, in their order, less the copies', for its median. Done on the packed
     values (`packing.Flat`), without building the report: the parent does this for every
     file with copies."""
+    from statistics import median
+
     flat = Flat(packed)
     names = {hasher(tool[0]): tool[0] for tool in flat.tools}
     latencies = log.latencies
@@ -317,9 +320,9 @@ def compact_with_copies(
         gone = dropped.get(name, ())
         left = [v for i, v in sorted(kept[name].items()) if i not in gone]
         more = moved.get(name, (0, 0, 0))
-        median = statistics.median(left) if left else None
+        middle = median(left) if left else None
         counts = (copies_ + more[0], copied_errors + more[2], copied_answered + more[1])
-        tools.append((name, calls, errors, answered, *counts, (), median))
+        tools.append((name, calls, errors, answered, *counts, (), middle))
     flat.tools = tuple(tools)
     flat.mark_copied(copied)
     return flat.pack()

@@ -139,7 +139,7 @@ def transcripts_under(top: str) -> list[str]:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     name = entry.name
-                    path = name if folder == "." else os.path.join(folder, name)  # noqa: PTH118 - a Path an entry costs what scandir saves
+                    path = name if folder == "." else entry.path  # `folder` joined to `name`
                     try:
                         is_dir = entry.is_dir()
                     except OSError:

@@ -12,7 +12,6 @@ any of them into `UsageStats`, the one result every renderer takes.
 
 from __future__ import annotations
 
-import statistics
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -178,6 +177,8 @@ class ToolSums:
         """The median (of an even count: the mean of the middle two) and the nearest-rank
         95th percentile, in seconds: exact from every value, else within 1%."""
         if self.exact:
+            import statistics
+
             return statistics.median(self.exact), p95(self.exact)
         if not self.stored and not self.sketch:
             return None, None
