@@ -85,3 +85,21 @@ def test_grows_past_its_first_bloom_filter() -> None:
     assert not memory.is_copy("7-3", "Bash", "other", set())
     assert memory.is_copy("7-3", "Bash", "other", {7})
     assert not memory.is_copy("new", "Bash", "m7", {7})
+
+
+@settings(max_examples=100, deadline=None)
+@given(files, st.lists(st.sampled_from([f"id{i}" for i in range(60)]), max_size=10))
+def test_none_of_is_never_wrong_when_it_says_none(
+    run: list[tuple[list[Call], list[str]]], asked: list[str]
+) -> None:
+    """Past the pending dict (PENDING is 4 here), the Bloom filter answers; a "none" is sure."""
+    memory = RunMemory()
+    for opened, sessions in run:
+        memory.remember({call_id: (tool, message) for call_id, tool, message in opened}, sessions)
+    keys = [hash(call_id) for call_id in asked]
+    known = any(memory.find(key) is not None for key in keys)
+    if memory.none_of(keys):
+        assert not known
+    if known:
+        assert not memory.none_of(keys)
+    assert memory.none_of([])

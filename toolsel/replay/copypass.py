@@ -156,13 +156,16 @@ def pass_on(
 def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
-    copied: set[int] = set()
+    opens = log.opens
     file = memory.files
+    if memory.none_of(opens[::4]):  # most files: no id an earlier file had
+        memory.add(first_calls(opens, file), log.sessions)
+        return set()
+    copied: set[int] = set()
     new: dict[int, int] = {}  # ids no earlier file had: the first call's, packed
     linked: set[int] = set()  # the earlier files of the sessions known at the call
     sessions = 0
     find = memory.find
-    opens = log.opens
     for number, key in enumerate(opens[::4]):
         earlier = find(key)
         at = 4 * number
@@ -177,6 +180,16 @@ def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
             copied.add(number)
     memory.add(new, log.sessions)
     return copied
+
+
+def first_calls(opens: array[int], file: int) -> dict[int, int]:
+    """Each id's first call in a copy log's `opens`, packed as the memory keeps it (`pack`:
+    its tool's and message id's keys and the file's number)."""
+    new: dict[int, int] = {}
+    for key, tool, message in zip(opens[::4], opens[1::4], opens[2::4], strict=True):
+        if key not in new:
+            new[key] = pack(tool & 0xFFFFFFFF, message, file)  # as `tool_key`
+    return new
 
 
 class ToolNames:

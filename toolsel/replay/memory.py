@@ -122,6 +122,16 @@ class RunMemory:
             return None
         return self._search(key)
 
+    def none_of(self, keys: Iterable[int]) -> bool:
+        """Whether no earlier file had any of these id hashes: True is sure; False may be
+        the filter's "maybe" (`find` each to know)."""
+        if not self._pending.keys().isdisjoint(keys):
+            return False
+        if not self._stored:
+            return True
+        bloom, mask = self._bloom, self._mask
+        return not any(bloom[(key & mask) >> 3] & (1 << (key & 7)) for key in keys)
+
     def _search(self, key: int) -> tuple[int, int, int] | None:
         bucket = (key >> 56) & 0xFF
         keys = self._keys[bucket]
