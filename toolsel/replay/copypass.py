@@ -80,26 +80,29 @@ def pack_opens(
     return array("q", values)
 
 
+#: What `pack_log` keeps of a call that no result answered.
+_UNANSWERED = (-1, -1, math.nan, math.nan, math.nan)
+
+
 def pack_log(
     log: CopyLog, hasher: Callable[[str], int], report: FileReport | None = None
 ) -> PackedLog:
     """`log` packed; with the file's `report` (`stats`, `replay`), each call's latency and
     failure beside, as the parent's copy pass takes them back."""
-    count = len(log.opens)
-    closes = array("q", [-1, -1]) * count
-    sizes = array("d", [math.nan, math.nan]) * count
-    latencies = None if report is None else array("d", [math.nan]) * count
-    for number, (error, latency, seconds, result, given) in log.closes.items():
-        closes[2 * number] = error
-        closes[2 * number + 1] = latency
-        if result >= 0:
-            sizes[2 * number] = result
-        sizes[2 * number + 1] = given
-        if latencies is not None:
-            latencies[number] = seconds
+    closes: list[int] = []
+    sizes: list[float] = []
+    seconds: list[float] = []
+    two, measured, timed = closes.extend, sizes.extend, seconds.append  # lists, then arrays
+    for row in log.closes:
+        error, latency, took, result, given = row or _UNANSWERED
+        two((error, latency))
+        measured((result, given))
+        timed(took)
     failures = None if report is None else {f.number: f.message for f in report.failures}
+    latencies = None if report is None else array("d", seconds)
     opens = pack_opens(log.opens, hasher)
-    return PackedLog(opens, closes, log.sessions, log.uncounted, latencies, failures, sizes)
+    packed = array("q", closes), array("d", sizes)
+    return PackedLog(opens, packed[0], log.sessions, log.uncounted, latencies, failures, packed[1])
 
 
 def blake2b_64(text: str) -> int:

@@ -429,7 +429,8 @@ class Matcher:
             if self.log is not None:  # a worker's (where no call is a copy): `CopyLog.closes`
                 timed = len(tally.latencies) > kept
                 seconds = tally.latencies[kept] if timed and opened.counted else NAN
-                closed = (result.is_error, kept if timed else -1, seconds, size, given)
+                measured = size if size >= 0 else NAN
+                closed = (result.is_error, kept if timed else -1, seconds, measured, given)
                 self.log.closes[opened.number] = closed
         for listener in self.listeners:
             listener.paired(opened, result, line)

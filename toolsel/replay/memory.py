@@ -238,14 +238,16 @@ class CopyLog:
         #: each opened call: (id, tool, message id, how many of `sessions` were known then)
         self.opens: list[tuple[str, str, str | None, int]] = []
         self.sessions: list[str] = []  # the file's sessions, in the order they appeared
-        #: opened call number -> (answered with an error, index of its latency or -1, the
-        #: latency in seconds or NaN (none, or outside the window), result bytes or -1,
-        #: input bytes): what the matcher knows as the call is answered
-        self.closes: dict[int, tuple[bool, int, float, int, int]] = {}
+        #: each opened call, by number: (answered with an error, index of its latency or
+        #: -1, the latency in seconds or NaN (none, or outside the window), result bytes or
+        #: NaN (not measured), input bytes), what the matcher knows as the call is
+        #: answered; None until it is
+        self.closes: list[tuple[bool, int, float, float, int] | None] = []
         self.uncounted: set[int] = set()  # calls outside the window counted per tool
 
     def is_copy(self, call_id: str, tool: str, message_id: str | None, linked: set[int]) -> bool:
         self.opens.append((call_id, tool, message_id, len(self.sessions)))
+        self.closes.append(None)
         return False
 
     def linked(self, session: str) -> Iterable[int]:
