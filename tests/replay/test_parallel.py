@@ -411,3 +411,31 @@ def test_the_last_files_go_in_small_chunks() -> None:
     sizes = [len(c) for c in parallel.chunked([str(n) for n in range(5648)], 2)]
     assert sizes[0] == parallel.CHUNK and sum(sizes) == 5648
     assert sizes[-4:-1] == [parallel.TAIL] * 3 and sizes[-1] <= parallel.TAIL
+
+
+def test_the_heap_is_frozen_only_while_workers_fork(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers are forked with the parent's objects frozen (their collections then leave
+    the shared pages alone); the caller's heap is not left frozen after."""
+    import gc
+
+    write_archive(tmp_path, 6)
+    frozen: list[int] = []
+    real = parallel._pool
+
+    def pool(workers: int, work: parallel.Work) -> Any:
+        executor = real(workers, work)
+        submit = executor.submit
+
+        def counted(*args: Any) -> Any:
+            frozen.append(gc.get_freeze_count())
+            return submit(*args)
+
+        monkeypatch.setattr(executor, "submit", counted)
+        return executor
+
+    monkeypatch.setattr(parallel, "_pool", pool)
+    replay_paths([str(tmp_path)], jobs=2, keep="compact")
+    assert frozen and frozen[0] > 0
+    assert gc.get_freeze_count() == 0

@@ -17,6 +17,7 @@ file's rows (`parallel_rows`), `learn` each file's prompts (`parallel_prompts`).
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -254,10 +255,17 @@ def _outcomes(inputs: list[str], work: Work, jobs: int) -> Iterator[tuple[list[s
     with _pool(workers, work) as pool:
         out: deque[tuple[list[str], Future[ChunkOutcome]]] = deque()
         try:
-            for chunk in queued:
-                out.append((chunk, pool.submit(replay_chunk, chunk)))
-                if len(out) == workers * AHEAD:
-                    break
+            # the workers are forked at the first submit: with this process's objects
+            # frozen, their collections never touch (and so copy) the pages they share
+            # with it (Python's advice for fork; 10-15 ms of 5,000 sessions)
+            gc.freeze()
+            try:
+                for chunk in queued:
+                    out.append((chunk, pool.submit(replay_chunk, chunk)))
+                    if len(out) == workers * AHEAD:
+                        break
+            finally:
+                gc.unfreeze()
             while out:
                 chunk, future = out.popleft()
                 outcome = _answer(future)
