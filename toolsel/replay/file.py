@@ -17,7 +17,7 @@ from toolsel.replay.checks import RegistryChecker
 from toolsel.replay.events import UNKNOWN, Result
 from toolsel.replay.formats import DECODERS, detect, fast
 from toolsel.replay.lines import Progress, Reading, Unreadable, read_objects, shape
-from toolsel.replay.matcher import Listener, Matcher, OpenCall
+from toolsel.replay.matcher import HANDLERS, Listener, Matcher, OpenCall
 from toolsel.replay.memory import CopyLog, RunMemory
 from toolsel.replay.report import FileReport, ToolEvent, UnreadTools
 from toolsel.replay.unread import may_hold_tool_content, tool_content
@@ -125,7 +125,7 @@ def _read(
 ) -> _UnknownRecords:
     """Feed every decoded line's events to the matcher; what no decoder read is kept."""
     unknown = _UnknownRecords()
-    handlers = matcher.handlers
+    handlers = HANDLERS
     # a person's messages are worked out for `learn` (`on_human`), else only while the file
     # has no call or result (a line read as nothing is looked at again then: `suspect`)
     humans, listening = [True], matcher.on_human is not None
@@ -146,7 +146,7 @@ def _read(
             for event in events:
                 handler = handlers.get(type(event))
                 if handler is not None:
-                    handler(event, number)
+                    handler(matcher, event, number)
             if humans[0] and not listening and (matcher.calls or matcher.results):
                 humans[0] = False
     return unknown

@@ -147,24 +147,14 @@ class Matcher:
         self.children: Counter[tuple[str, str, str]] = Counter()
         self.task_agents: dict[str, tuple[str, str]] = {}  # agentId -> (Task id, tool)
         self.agent_id: str | None = None
-        #: the handler of each kind of event, by type (a dict lookup per event); built here,
-        #: not as a cached property, whose lock costs a few microseconds a file
-        self.handlers: dict[type, Callable[[Any, int], None]] = {
-            Call: self.call,
-            Result: self.result,
-            SidechainStart: self._sidechain,
-            AgentFile: self._agent_file,
-            Session: lambda event, line: self.session(event.id),
-            Human: self._human,
-        }
 
     def feed(self, events: Iterable[Event], line: int) -> None:
-        """Each event to its handler (the one dispatch: `handlers`)."""
-        handlers = self.handlers
+        """Each event to its handler (the one dispatch: `HANDLERS`)."""
+        handlers = HANDLERS
         for event in events:
             handler = handlers.get(type(event))
             if handler is not None:
-                handler(event, line)
+                handler(self, event, line)
 
     def _sidechain(self, event: SidechainStart, line: int) -> None:
         self.sidechain_parent = self.task_prompts.get(event.prompt)
@@ -172,6 +162,9 @@ class Matcher:
     def _agent_file(self, event: AgentFile, line: int) -> None:
         if self.agent_id is None:
             self.agent_id = event.agent_id
+
+    def _session(self, event: Session, line: int) -> None:
+        self.session(event.id)
 
     def _human(self, event: Human, line: int) -> None:
         if self.on_human is not None:
@@ -451,3 +444,16 @@ class Matcher:
         if DUPLICATE_SEVERITY[kind] < DUPLICATE_SEVERITY[previous[0]]:
             kind = previous[0]
         self.duplicates[call_id] = (kind, sorted(set(previous[1]) | set(lines)))
+
+
+#: The matcher's handler of each kind of event, by type (a dict lookup per event): one
+#: table for every matcher, called with the matcher (a matcher of bound methods was a
+#: reference cycle, and cost a few microseconds a file to build).
+HANDLERS: dict[type, Callable[[Matcher, Any, int], None]] = {
+    Call: Matcher.call,
+    Result: Matcher.result,
+    SidechainStart: Matcher._sidechain,
+    AgentFile: Matcher._agent_file,
+    Session: Matcher._session,
+    Human: Matcher._human,
+}
