@@ -16,13 +16,17 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolsel.errors import RegistryError
-from toolsel.live.fetch import Failed, Listed, Timeouts
-from toolsel.live.sources import Server
+from toolsel.live.timeouts import Timeouts
+
+if TYPE_CHECKING:  # the client and the servers' model are imported where a server is reached
+    from toolsel.live.fetch import Failed, Listed
+    from toolsel.live.sources import Server
 
 __all__ = [
-    "LiveSettings", "Server", "Timeouts", "live_settings", "not_connected", "resolve_config",
+    "LiveSettings", "Timeouts", "live_settings", "not_connected", "resolve_config",
     "resolve_live",
 ]  # fmt: skip
 
@@ -67,6 +71,7 @@ def resolve_live(
     line; http: its URL): its snapshot file, and the server name to namespace its tools by
     (the `name=` the user wrote, else none). The command's --env, and its --header and
     $TOOLSEL_MCP_TOKEN, go to it only with `credentials`."""
+    from toolsel.live.fetch import Failed
     from toolsel.live.sources import command_server, url_server
 
     settings = current()
@@ -131,7 +136,7 @@ def _snapshots(
     same time), or why it could not be listed (with `report`, also a line as it fails, so
     the other servers still load). Within one command (one `live_settings`), a
     server is fetched at most once, however often its source is expanded."""
-    from toolsel.live.fetch import list_servers
+    from toolsel.live.fetch import Failed, Listed, list_servers
 
     memo = settings.fetched
     paths = [snapshot_path(s) for s in servers]

@@ -10,17 +10,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from toolsel.live.sources import Server
+from toolsel.live.timeouts import Timeouts
 
 #: Most pages a list may have: a server whose cursor never ends is stopped, not followed.
 MAX_PAGES = 1000
 #: Most tools one server may list: a server that lists more is refused, not held in memory.
 MAX_TOOLS = 50_000
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    connect: float = 30.0  # start (or reach) the server and `initialize`
-    list: float = 30.0  # every page of `tools/list`
 
 
 @dataclass(frozen=True, slots=True)
