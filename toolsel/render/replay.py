@@ -87,7 +87,8 @@ def file_payload(values: tuple[Any, ...]) -> dict[str, Any]:
         "blank_lines": values[_BLANK],
     }
     for key, at, entries in _BEFORE_TOOLS:
-        payload[key] = entries(values[at])
+        found = values[at]
+        payload[key] = entries(found) if found else []  # most files have none of most
     payload["tools"] = {
         tool[0]: {"calls": tool[1], "errors": tool[2], "median_latency_s": tool[8]}
         for tool in sorted(values[_TOOLS])
@@ -95,7 +96,8 @@ def file_payload(values: tuple[Any, ...]) -> dict[str, Any]:
     payload["notes"] = list(values[_NOTES])
     payload |= zip(ADDED_COUNTS, _added(values), strict=True)
     for key, at, entries in _AFTER_COUNTS:
-        payload[key] = entries(values[at])
+        found = values[at]
+        payload[key] = entries(found) if found else []
     return payload
 
 
