@@ -9,24 +9,12 @@ from dataclasses import replace
 import pytest
 
 from tests.conftest import ROOT
+from tests.replay.reports import full_report
 from toolsel.render.console import dumps_json
 from toolsel.render.replay import GROUP, file_payload, render_replay_json, replay_payload
 from toolsel.replay.driver import replay_paths
-from toolsel.replay.lines import Unreadable
 from toolsel.replay.packing import PackedReports, compact_values, pack_compact
-from toolsel.replay.report import (
-    DuplicateCall,
-    DuplicateResult,
-    FailedCall,
-    FileReport,
-    Orphan,
-    ReplayResult,
-    Subagent,
-    ToolStats,
-    Unanswered,
-    UnreadTools,
-    Violation,
-)
+from toolsel.replay.report import FileReport, ReplayResult
 
 FOLDERS = [ROOT / "transcripts", ROOT / "tests" / "corpus" / "transcripts"]
 
@@ -90,71 +78,40 @@ def test_many_files_are_written_in_groups_as_one_document() -> None:
 
 
 def test_a_file_entry_says_what_its_report_holds() -> None:
-    report = FileReport(
-        path="s.jsonl",
-        format="claude-code",
-        lines=9,
-        blank=1,
-        calls=4,
-        results=3,
-        paired=3,
-        error_results=1,
-        copied_calls=1,
-        unreadable=(Unreadable(2, "not JSON", 5),),
-        unanswered=(Unanswered("c4", "Bash", 8, True),),
-        orphans=(Orphan("r9", 7, True),),
-        duplicate_calls=(DuplicateCall("c1", "identical", (3, 6)),),
-        duplicate_results=(DuplicateResult("c2", (4, 5)),),
-        subagents=(Subagent("c3", "Task", 2, "agent-file"),),
-        violations=(Violation("c1", "Write", "permission", "write over read", 3),),
-        tools={
-            "Write": ToolStats(calls=2, errors=1, answered=2, latencies=(1.0, 3.0)),
-            "Bash": ToolStats(calls=1, median_s=0.5),
-        },
-        notes=("a note",),
-        calls_without_id=1,
-        results_without_id=2,
-        skipped_records=3,
-        unread_tools=(UnreadTools(1, "content[0].functionCall"),),
-        failures=(FailedCall("c1", "Write", 4, "denied", True, 7),),
-    )
-    assert file_payload(compact_values(report)) == {
+    values = compact_values(full_report("s.jsonl"))
+    assert file_payload(values) == {
         "path": "s.jsonl",
         "format": "claude-code",
-        "lines": 9,
-        "calls": 4,
-        "results": 3,
-        "paired": 3,
+        "lines": 40,
+        "calls": 9,
+        "results": 8,
+        "paired": 7,
         "error_results": 1,
         "copied_calls": 1,
-        "blank_lines": 1,
-        "unreadable_lines": [{"line": 2, "error": "not JSON"}],
-        "unanswered_calls": [{"id": "c4", "tool": "Bash", "line": 8, "interrupted": True}],
-        "orphan_results": [{"id": "r9", "line": 7, "is_error": True}],
-        "duplicate_calls": [{"id": "c1", "kind": "identical", "lines": (3, 6)}],
-        "duplicate_results": [{"id": "c2", "lines": (4, 5)}],
-        "subagents": [{"parent_id": "c3", "tool": "Task", "calls": 2, "rule": "agent-file"}],
+        "blank_lines": 2,
+        "unreadable_lines": [{"line": 3, "error": "not JSON"}],
+        "unanswered_calls": [{"id": "c9", "tool": "Bash", "line": 30, "interrupted": True}],
+        "orphan_results": [{"id": "r1", "line": 12, "is_error": True}],
+        "duplicate_calls": [{"id": "c2", "kind": "conflicting", "lines": (5, 6)}],
+        "duplicate_results": [{"id": "c3", "lines": (8, 9)}],
+        "subagents": [
+            {"parent_id": "t1", "tool": "Task", "calls": 2, "rule": "parent_tool_use_id"}
+        ],
         "violations": [
-            {
-                "id": "c1",
-                "tool": "Write",
-                "rule": "permission",
-                "message": "write over read",
-                "line": 3,
-            }
+            {"id": "c4", "tool": "Write", "rule": "TS901", "message": "not allowed", "line": 14}
         ],
         "tools": {  # by name; a median of the latencies, or the one kept
-            "Bash": {"calls": 1, "errors": 0, "median_latency_s": 0.5},
-            "Write": {"calls": 2, "errors": 1, "median_latency_s": 2.0},
+            "Bash": {"calls": 5, "errors": 1, "median_latency_s": 1.5},
+            "Read": {"calls": 4, "errors": 0, "median_latency_s": 4.0},
         },
         "notes": ["a note"],
         "calls_without_id": 1,
         "results_without_id": 2,
         "skipped_records": 3,
-        "unread_tool_records": [{"line": 1, "where": "content[0].functionCall"}],
-        "failed_calls": [{"id": "c1", "tool": "Write", "line": 4, "message": "denied"}],
+        "unread_tool_records": [{"line": 20, "where": "content[0].tool_call"}],
+        "failed_calls": [{"id": "c5", "tool": "Bash", "line": 16, "message": "exit 1"}],
     }
-    assert list(file_payload(compact_values(report)))[-3:] == [
+    assert list(file_payload(values))[-3:] == [
         "skipped_records",
         "unread_tool_records",
         "failed_calls",
