@@ -266,10 +266,10 @@ def with_copies(
 
 
 def _moved(
-    log: PackedLog, copied: set[int], names: dict[int, str]
+    log: PackedLog, copied: set[int], names: dict[int, str], sized: bool = True
 ) -> tuple[dict[str, list[int]], dict[str, set[int]], dict[str, tuple[list[float], list[float]]]]:
     """Per tool, of a file's copied calls: [calls, answered, errors]; the indexes of their
-    latencies; their result and input sizes."""
+    latencies; with `sized`, their result and input sizes (a compact report has none)."""
     moved: dict[str, list[int]] = {}
     dropped: dict[str, set[int]] = {}
     sizes: dict[str, tuple[list[float], list[float]]] = {}
@@ -285,7 +285,8 @@ def _moved(
             counts[2] += error
             if latency >= 0:
                 dropped.setdefault(tool, set()).add(latency)
-            _note_sizes(sizes.setdefault(tool, ([], [])), log.sizes_of(number))
+            if sized:
+                _note_sizes(sizes.setdefault(tool, ([], [])), log.sizes_of(number))
     return moved, dropped, sizes
 
 
@@ -330,7 +331,7 @@ def compact_with_copies(
     for number, index in enumerate(log.closes[1::2]):
         if index >= 0 and number not in log.uncounted:
             kept[names[log.opens[4 * number + 1]]][index] = latencies[number]
-    moved, dropped, _ = _moved(log, copied, names)
+    moved, dropped, _ = _moved(log, copied, names, sized=False)
     tools = []
     for name, calls, errors, answered, copies_, copied_errors, copied_answered, *_ in flat.tools:
         gone = dropped.get(name, ())
