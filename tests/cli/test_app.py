@@ -57,3 +57,23 @@ def test_the_entry_point_builds_one_command_and_helps_with_all(tmp_path: Path) -
     typo = run("replya", "x")
     assert typo.returncode == 2 and "replya" in typo.stderr and "replay" in typo.stderr
     assert run("-v", "schema", "-h").stdout.startswith("Usage: toolsel schema")
+
+
+def test_the_entry_point_freezes_the_collector_only_as_the_process_exits(tmp_path: Path) -> None:
+    """`main` spares the exit's last collection (the heap frozen at exit), and a caller
+    that catches its SystemExit and goes on finds its heap as it was."""
+    import subprocess
+    import sys
+
+    code = (
+        "import atexit, gc, sys\n"
+        "from toolsel.cli import main\n"
+        # registered before main's: run after it (atexit runs the last registered first)
+        "atexit.register(lambda: print('at exit', gc.get_freeze_count() > 0))\n"
+        "sys.argv[:] = ['toolsel', 'schema', '--output', 'lint']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('after main', gc.get_freeze_count())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "after main 0\n" in run.stdout and run.stdout.endswith("at exit True\n")

@@ -69,15 +69,15 @@ def main() -> None:
     name = requested(sys.argv[1:])
     if name is not None and not any(key.endswith("_COMPLETE") for key in os.environ):
         app.registered_commands = [c for c in app.registered_commands if c.name == name]
-    try:
-        app()
-    finally:
-        # the process ends now: the interpreter's last collection would look through every
-        # object still alive for cycles that the exit frees anyway (12 ms of a 5,000-session
-        # `replay`); what it keeps open is closed by the exit as before
-        import gc
+    import atexit
+    import gc
 
-        gc.freeze()
+    # as the process ends, the interpreter's last collection would look through every
+    # object still alive for cycles that the exit frees anyway (12 ms of a 5,000-session
+    # `replay`): they are frozen first (only at the exit, so a caller that goes on is left
+    # as it was)
+    atexit.register(gc.freeze)
+    app()
 
 
 def requested(args: list[str]) -> str | None:
