@@ -101,8 +101,10 @@ def pack_log(
     failures = None if report is None else {f.number: f.message for f in report.failures}
     latencies = None if report is None else array("d", seconds)
     opens = pack_opens(log.opens, hasher)
-    packed = array("q", closes), array("d", sizes)
-    return PackedLog(opens, packed[0], log.sessions, log.uncounted, latencies, failures, packed[1])
+    return PackedLog(
+        opens, array("q", closes), log.sessions, log.uncounted, latencies, failures,
+        array("d", sizes),
+    )  # fmt: skip
 
 
 def blake2b_64(text: str) -> int:
