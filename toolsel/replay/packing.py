@@ -36,7 +36,7 @@ AT = {name: at for at, name in enumerate(_NAMES)}
 _TOOLS = AT["tools"]
 #: The fields of a report that hold findings, and their kind.
 _NESTED = tuple(
-    (_NAMES.index(name), kind)
+    (AT[name], kind)
     for name, kind in (
         ("unreadable", Unreadable),
         ("unanswered", Unanswered),
