@@ -125,15 +125,16 @@ def render_replay_json(result: ReplayResult, out: IO[str]) -> None:
     if not result.files:
         out.write(dumps_json(replay_payload(result)))
         return
-    out.write('{\n  "files": [\n')
+    out.write('{\n  "files": [')
     values = values_of(result.files)
     joint = ""
     while group := [file_payload(v) for v in islice(values, GROUP)]:
-        # the group's list, its brackets' lines cut, two spaces deeper (JSON strings
-        # hold no line break): each entry as `dumps_json` writes it, four deep
-        text = dumps_json(group)
-        out.write(joint + "  " + text[2:-3].replace("\n", "\n  "))
-        joint = ",\n"
+        # the group's list less its brackets, two spaces deeper (JSON strings hold no line
+        # break): each entry as `dumps_json` writes it, four deep. One expression, no name:
+        # each text is let go as the next is made (a file of many findings writes megabytes)
+        out.write(joint)
+        out.write(dumps_json(group)[1:-3].replace("\n", "\n  "))
+        joint = ","
     out.write(f'\n  ],\n  "schema": "{REPLAY_SCHEMA}",\n  "summary": ')
     out.write(dumps_json(summary_payload(result)).rstrip("\n").replace("\n", "\n  "))
     out.write("\n}\n")
