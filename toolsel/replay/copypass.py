@@ -162,28 +162,26 @@ def copied_calls(log: PackedLog, memory: RunMemory) -> set[int]:
     """The numbers of a file's calls that copy an earlier file's, decided as the matcher
     decides while reading (`Matcher._is_copy`); then the file is remembered."""
     opens = log.opens
-    file = memory.files
-    if memory.none_of(opens[::4]):  # most files: no id an earlier file had
-        memory.add(first_calls(opens, file), log.sessions)
+    first = first_calls(opens, memory.files)
+    if memory.none_of(first):  # most files: no id an earlier file had
+        memory.add(first, log.sessions)
         return set()
     copied: set[int] = set()
-    new: dict[int, int] = {}  # ids no earlier file had: the first call's, packed
     linked: set[int] = set()  # the earlier files of the sessions known at the call
     sessions = 0
     find = memory.find
     for number, key in enumerate(opens[::4]):
         earlier = find(key)
-        at = 4 * number
         if earlier is None:
-            if key not in new:
-                new[key] = pack(opens[at + 1] & 0xFFFFFFFF, opens[at + 2], file)  # as `tool_key`
             continue
+        at = 4 * number
         while sessions < opens[at + 3]:
             linked.update(memory.linked(log.sessions[sessions]))
             sessions += 1
         if copies(earlier, opens[at + 1] & 0xFFFFFFFF, opens[at + 2], linked):
             copied.add(number)
-    memory.add(new, log.sessions)
+    # the ids no earlier file had, with their first call here
+    memory.add({key: call for key, call in first.items() if find(key) is None}, log.sessions)
     return copied
 
 
